@@ -1,0 +1,27 @@
+# Everything the project needs is installed into .venv by these targets.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup run test bench clean
+
+$(BIN)/mercator: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(BIN)/mercator
+
+setup: $(BIN)/mercator
+
+run: setup
+	$(BIN)/mercator check rulebooks/manila.rules
+	$(BIN)/mercator play rulebooks/manila.rules --players 4 --seats random,random,random,random --seed 1
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python benchmarks/bench_manila.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,595 @@
+"""Mercator's abstract syntax tree: frozen attrs classes, one per grammar rule.
+
+Every node carries a ``span`` (where it came from); equality and hashing ignore spans,
+so two parses of equivalent text compare equal.
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A region of a rulebook file: 1-based line and column, end exclusive."""
+
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+NOSPAN = Span("<none>", 0, 0, 0, 0)
+
+
+def _span() -> "attrs.Attribute":  # type: ignore[type-arg]
+    return attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- types
+@attrs.frozen
+class SimpleType:
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class GenericType:
+    name: str
+    args: tuple["TypeExpr", ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class OptionalType:
+    inner: "TypeExpr"
+    span: Span = _span()
+
+
+TypeExpr = Union[SimpleType, GenericType, OptionalType]
+
+
+# ----------------------------------------------------------- expressions
+@attrs.frozen
+class IntLit:
+    value: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class StrLit:
+    value: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class BoolLit:
+    value: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class NoneLit:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Name:
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class ListLit:
+    items: tuple["Expr", ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ListComp:
+    elem: "Expr"
+    var: str
+    iter: "Expr"
+    cond: Optional["Expr"]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Entry:
+    key: "Expr"
+    value: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class MapLit:
+    entries: tuple[Entry, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class IfExpr:
+    cond: "Expr"
+    then: "Expr"
+    else_: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Or:
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class And:
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Not:
+    operand: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Compare:
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class In:
+    item: "Expr"
+    coll: "Expr"
+    negated: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class Range:
+    lo: "Expr"
+    hi: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class BinOp:
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Neg:
+    operand: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Field:
+    obj: "Expr"
+    name: str
+    span: Span = _span()
+    name_span: Span = _span()
+
+
+@attrs.frozen
+class Index:
+    obj: "Expr"
+    key: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Call:
+    name: str
+    args: tuple["Expr", ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class GenCall:
+    """``sum(expr for x in xs if cond)``: a builtin applied to a generator."""
+
+    name: str
+    elem: "Expr"
+    var: str
+    iter: "Expr"
+    cond: Optional["Expr"]
+    span: Span = _span()
+
+
+Expr = Union[IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, ListComp, MapLit, IfExpr, Or, And,
+             Not, Compare, In, Range, BinOp, Neg, Field, Index, Call, GenCall]
+
+
+# ------------------------------------------------ suspending right-hand sides
+@attrs.frozen
+class ChoiceOne:
+    options: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class ChoiceSubset:
+    options: Expr
+    lo: Expr
+    hi: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Choose:
+    who: Expr
+    kind: Union[ChoiceOne, ChoiceSubset]
+    allow_pass: bool
+    prompt: Optional[str]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Simultaneous:
+    var: str
+    players: Expr
+    choose: Choose
+    span: Span = _span()
+
+
+@attrs.frozen
+class Roll:
+    sides: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class RandomPick:
+    options: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Draw:
+    source: "LValue"
+    span: Span = _span()
+
+
+Rhs = Union[Expr, Choose, Simultaneous, Roll, RandomPick, Draw]
+
+
+# ------------------------------------------------------------- statements
+@attrs.frozen
+class LvField:
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class LvIndex:
+    key: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class LValue:
+    root: str
+    steps: tuple[Union[LvField, LvIndex], ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Block:
+    stmts: tuple["Stmt", ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Let:
+    name: str
+    rhs: Rhs
+    span: Span = _span()
+
+
+@attrs.frozen
+class Assign:
+    target: LValue
+    op: str
+    rhs: Rhs
+    span: Span = _span()
+
+
+@attrs.frozen
+class Elif:
+    cond: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class If:
+    cond: Expr
+    then: Block
+    elifs: tuple[Elif, ...]
+    else_: Optional[Block]
+    span: Span = _span()
+
+
+@attrs.frozen
+class For:
+    var: str
+    iter: Expr
+    where: Optional[Expr]
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Repeat:
+    count: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class While:
+    cond: Expr
+    max: Optional[int]
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Move:
+    item: Expr
+    source: LValue
+    dest: LValue
+    span: Span = _span()
+
+
+@attrs.frozen
+class Add:
+    item: Expr
+    dest: LValue
+    span: Span = _span()
+
+
+@attrs.frozen
+class Remove:
+    item: Expr
+    source: LValue
+    span: Span = _span()
+
+
+@attrs.frozen
+class Shuffle:
+    target: LValue
+    span: Span = _span()
+
+
+@attrs.frozen
+class Emit:
+    event: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class CallStmt:
+    name: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Return:
+    value: Optional[Expr]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Break:
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndGame:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Log:
+    parts: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Empty:
+    span: Span = _span()
+
+
+Stmt = Union[Let, Assign, If, For, Repeat, While, Move, Add, Remove, Shuffle, Emit, CallStmt,
+             Return, Break, EndGame, Log, Empty]
+
+
+# ----------------------------------------------------------- declarations
+@attrs.frozen
+class GameDecl:
+    name: str
+    min_players: int
+    max_players: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class UseDecl:
+    path: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class EnumDecl:
+    name: str
+    members: tuple[str, ...]
+    span: Span = _span()
+    member_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class ConstDecl:
+    name: str
+    type: Optional[TypeExpr]
+    value: Expr
+    keyword: str = "const"
+    span: Span = _span()
+
+
+@attrs.frozen
+class FieldDecl:
+    name: str
+    type: TypeExpr
+    default: Optional[Expr]
+    visibility: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class RecordDecl:
+    name: str
+    fields: tuple[FieldDecl, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class PlayerState:
+    fields: tuple[FieldDecl, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class TableState:
+    fields: tuple[FieldDecl, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Param:
+    name: str
+    type: TypeExpr
+    span: Span = _span()
+
+
+@attrs.frozen
+class EventDecl:
+    name: str
+    params: tuple[Param, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class SetupDecl:
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class PhaseDecl:
+    name: str
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class RoundDecl:
+    name: str
+    max_rounds: Optional[int]
+    phases: tuple[PhaseDecl, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ProcDecl:
+    name: str
+    params: tuple[Param, ...]
+    result: Optional[TypeExpr]
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class FnDecl:
+    name: str
+    params: tuple[Param, ...]
+    result: TypeExpr
+    body: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class TriggerDecl:
+    event: str
+    names: tuple[str, ...]
+    label: Optional[str]
+    cond: Optional[Expr]
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class ActionDecl:
+    name: str
+    params: tuple[Param, ...]
+    cond: Optional[Expr]
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class InvariantDecl:
+    text: str
+    expr: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndDecl:
+    round: str
+    cond: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class ScoreDecl:
+    var: str
+    expr: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class TiebreakDecl:
+    var: str
+    expr: Expr
+    span: Span = _span()
+
+
+Decl = Union[GameDecl, UseDecl, EnumDecl, ConstDecl, RecordDecl, PlayerState, TableState, EventDecl,
+             SetupDecl, RoundDecl, ProcDecl, FnDecl, TriggerDecl, ActionDecl, InvariantDecl, EndDecl,
+             ScoreDecl, TiebreakDecl]
+
+
+@attrs.frozen
+class Rulebook:
+    """One parsed file: its declarations in source order."""
+
+    items: tuple[Decl, ...]
+    path: str = attrs.field(default="<string>", eq=False)

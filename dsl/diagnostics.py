@@ -1,0 +1,74 @@
+"""Diagnostics: located messages about a rulebook, and their rendering with a caret."""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Optional, Sequence
+
+import attrs
+
+from dsl.ast import Span
+
+
+@attrs.frozen
+class Diagnostic:
+    """One finding: code (E101...), severity ('error'|'warning'), message, where, and a hint."""
+
+    code: str
+    severity: str
+    message: str
+    span: Span
+    hint: Optional[str] = None
+
+    @property
+    def is_error(self) -> bool:
+        """True for errors, false for warnings."""
+        return self.severity == "error"
+
+
+def error(code: str, message: str, span: Span, hint: Optional[str] = None) -> Diagnostic:
+    """Build an error diagnostic."""
+    return Diagnostic(code, "error", message, span, hint)
+
+
+def warning(code: str, message: str, span: Span, hint: Optional[str] = None) -> Diagnostic:
+    """Build a warning diagnostic."""
+    return Diagnostic(code, "warning", message, span, hint)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    """A 'did you mean' hint for a misspelt name, or None when nothing is close."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def render(diag: Diagnostic, source: Optional[str], color: bool = False) -> str:
+    """Format a diagnostic as `file:line:col: severity[CODE]: message`, the line, a caret, the hint."""
+    sev = diag.severity
+    if color:
+        col = "\x1b[31;1m" if diag.is_error else "\x1b[33;1m"
+        sev = f"{col}{sev}\x1b[0m"
+    head = f"{diag.span.path}:{diag.span.line}:{diag.span.col}: {sev}[{diag.code}]: {diag.message}"
+    lines = [head]
+    text_lines: Sequence[str] = source.splitlines() if source is not None else []
+    if 1 <= diag.span.line <= len(text_lines):
+        text = text_lines[diag.span.line - 1].expandtabs(1)
+        num = str(diag.span.line)
+        width = 1
+        if diag.span.end_line == diag.span.line and diag.span.end_col > diag.span.col:
+            width = diag.span.end_col - diag.span.col
+        pad = " " * len(num)
+        caret = " " * max(diag.span.col - 1, 0) + "^" * width
+        lines.append(f" {num} | {text}")
+        lines.append(f" {pad} | {caret}" + (f" {diag.hint}" if diag.hint else ""))
+    elif diag.hint:
+        lines.append(f"  hint: {diag.hint}")
+    return "\n".join(lines)
+
+
+class RulebookError(Exception):
+    """Raised by loaders when a rulebook has errors; carries all diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str]):
+        self.diagnostics = diagnostics
+        self.sources = sources
+        super().__init__("\n".join(render(d, sources.get(d.span.path)) for d in diagnostics))
