@@ -15,8 +15,8 @@ from lark.tree import Meta
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, did_you_mean, error
 
-KEYWORDS = frozenset("""game players use enum const table record player event setup round max phase
-proc fn on as when anytime invariant end after score tiebreak public owner secret let if elif else for
+KEYWORDS = frozenset("""game players use enum const table record player event setup round phase
+proc fn on as when anytime invariant end after score tiebreak public owner secret let if elif else for limit
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
 with pass prompt simultaneous roll random draw then or and not true false none game""".split())
 
@@ -184,6 +184,10 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def simple_type(self, meta: Meta, c: list[Any]) -> A.SimpleType:
         return A.SimpleType(str(c[0]), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def player_type(self, meta: Meta, c: list[Any]) -> A.SimpleType:
+        return A.SimpleType("player", span=self._sp(meta))
 
     @v_args(meta=True)
     def generic_type(self, meta: Meta, c: list[Any]) -> A.GenericType:
@@ -399,6 +403,10 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def name(self, meta: Meta, c: list[Any]) -> A.Name:
         return A.Name(str(c[0]), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def players_name(self, meta: Meta, c: list[Any]) -> A.Name:
+        return A.Name("players", span=self._sp(meta))
 
     @v_args(meta=True)
     def list_lit(self, meta: Meta, c: list[Any]) -> A.ListLit:

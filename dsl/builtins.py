@@ -1,0 +1,77 @@
+"""The built-in functions' signatures (their run-time meaning lives in interpreter/builtins.py)."""
+from __future__ import annotations
+
+from typing import Union
+
+from dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, list_of, strip_opt
+
+# name -> one-line description (docs/language.md lists the same)
+BUILTINS = {
+    "len": "number of items in a list, bag or map",
+    "count": "number of items; with a generator, how many are true",
+    "sum": "sum of ints",
+    "max": "largest int of a collection, or of two ints",
+    "min": "smallest int of a collection, or of two ints",
+    "sort": "a sorted copy of a list",
+    "any": "true if some item is true",
+    "all": "true if every item is true",
+    "abs": "absolute value",
+    "keys": "the keys of a map, in order",
+    "values": "the values of a map, in key order",
+    "items": "the items of a bag as a list, with repeats",
+    "distinct": "the items of a list or bag without repeats, in order",
+    "clockwise_from": "all players, starting at the given one, clockwise",
+    "next_player": "the player to the left (clockwise)",
+    "first": "the first item of a list",
+    "last": "the last item of a list",
+    "index_of": "position of an item in a list (0-based)",
+    "some": "the value inside an optional (an error if none)",
+    "reverse": "a reversed copy of a list",
+}
+GEN_BUILTINS = frozenset({"sum", "count", "max", "min", "any", "all"})
+BUILTIN_NAMES = frozenset(BUILTINS) | {"players", "player_count", "round_number"}
+
+
+def builtin_type(name: str, ts: list[Type]) -> Union[Type, str]:
+    """Result type of a built-in applied to argument types, or an error message."""
+    ts = [strip_opt(t) if name != "some" else t for t in ts]
+    n = len(ts)
+
+    def coll(i: int = 0) -> bool:
+        return n > i and (is_collection(ts[i]) or ts[i].kind == "any")
+
+    if name in ("len", "count"):
+        return INT if n == 1 and coll() else "needs one list, bag or map"
+    if name == "sum":
+        return INT if n == 1 and coll() and iter_elem(ts[0]).kind in ("int", "any") else \
+            "needs a collection of ints"
+    if name in ("max", "min"):
+        if n == 2 and all(t.kind in ("int", "any") for t in ts):
+            return INT
+        if n == 1 and coll() and iter_elem(ts[0]).kind in ("int", "any"):
+            return INT
+        return "needs a collection of ints, or two ints"
+    if name in ("any", "all"):
+        return BOOL if n == 1 and coll() and iter_elem(ts[0]).kind in ("bool", "any") else \
+            "needs a collection of bools"
+    if name == "abs":
+        return INT if n == 1 and ts[0].kind in ("int", "any") else "needs one int"
+    if name in ("sort", "reverse"):
+        return ts[0] if n == 1 and ts[0].kind in ("list", "any") else "needs one list"
+    if name == "keys":
+        return list_of(ts[0].elem) if n == 1 and ts[0].kind in ("map", "bag") else "needs a map"
+    if name == "values":
+        return list_of(ts[0].value) if n == 1 and ts[0].kind == "map" else "needs a map"
+    if name in ("items", "distinct"):
+        return list_of(iter_elem(ts[0])) if n == 1 and coll() else "needs a list or bag"
+    if name == "clockwise_from":
+        return list_of(PLAYER) if n == 1 and ts[0].kind in ("player", "any") else "needs a player"
+    if name == "next_player":
+        return PLAYER if n == 1 and ts[0].kind in ("player", "any") else "needs a player"
+    if name in ("first", "last"):
+        return iter_elem(ts[0]) if n == 1 and ts[0].kind in ("list", "any") else "needs a list"
+    if name == "index_of":
+        return INT if n == 2 and ts[0].kind in ("list", "any") else "needs a list and an item"
+    if name == "some":
+        return strip_opt(ts[0]) if n == 1 else "needs one optional value"
+    return ANY

@@ -1,0 +1,71 @@
+"""The checked rulebook: the AST plus everything the checker worked out about it."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+from dsl import ast as A
+from dsl.types import Type
+
+
+@attrs.define
+class FieldInfo:
+    """A per-player or table state field."""
+
+    name: str
+    type: Type
+    default: Optional[A.Expr]
+    visibility: str
+    decl: A.FieldDecl
+
+
+@attrs.define
+class Body:
+    """Something that runs as a frame: a proc, phase, setup, trigger, action or a pure fn."""
+
+    name: str
+    kind: str                       # proc | fn | phase | setup | trigger | action | expr
+    params: tuple[str, ...]
+    param_types: tuple[Type, ...]
+    result: Optional[Type]
+    nslots: int
+    decl: Any
+    block: Optional[A.Block] = None
+    expr: Optional[A.Expr] = None
+    cond: Optional[A.Expr] = None   # trigger/action 'when'
+    event: Optional[str] = None     # trigger's event
+    span: A.Span = A.NOSPAN
+
+
+@attrs.define
+class CheckedRulebook:
+    """A rulebook that passed the checker, with resolution and type tables keyed by node id."""
+
+    path: str
+    sources: dict[str, str]
+    items: tuple[Any, ...]
+    game: A.GameDecl
+    enums: dict[str, Type]
+    member_of: dict[str, tuple[Type, int]]
+    records: dict[str, Type]
+    record_decls: dict[str, A.RecordDecl]
+    consts: list[A.ConstDecl]
+    const_types: dict[str, Type]
+    player_fields: list[FieldInfo]
+    table_fields: list[FieldInfo]
+    events: dict[str, tuple[Type, ...]]
+    procs: dict[str, Body]
+    fns: dict[str, Body]
+    setup: Optional[Body]
+    round: Optional[A.RoundDecl]
+    phases: list[Body]
+    triggers: list[Body]
+    actions: list[Body]
+    invariants: list[Body]
+    end: Optional[Body]
+    score: Optional[Body]
+    tiebreaks: list[Body]
+    types: dict[int, Type]
+    refs: dict[int, Any]
+    keep: list[Any] = attrs.field(factory=list)  # keeps nodes alive so ids stay unique

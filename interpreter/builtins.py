@@ -1,0 +1,79 @@
+"""Run-time meaning of the built-in functions declared in dsl/builtins.py."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+class BuiltinError(Exception):
+    """A built-in was given something it cannot work with."""
+
+
+def _extreme(fn: Callable, name: str) -> Callable:
+    def run(s: Any, a: Any, b: Any = None) -> Any:
+        if b is not None:
+            return fn(a, b)
+        if not a:
+            raise BuiltinError(f"{name}() of an empty collection")
+        return fn(a)
+    return run
+
+
+def _first(s: Any, xs: list) -> Any:
+    if not xs:
+        raise BuiltinError("first() of an empty list")
+    return xs[0]
+
+
+def _last(s: Any, xs: list) -> Any:
+    if not xs:
+        raise BuiltinError("last() of an empty list")
+    return xs[-1]
+
+
+def _index_of(s: Any, xs: list, x: Any) -> int:
+    try:
+        return xs.index(x)
+    except ValueError:
+        raise BuiltinError("index_of(): the item is not in the list") from None
+
+
+def _some(s: Any, v: Any) -> Any:
+    if v is None:
+        raise BuiltinError("some() of none")
+    return v
+
+
+def _distinct(s: Any, xs: list) -> list:
+    seen: dict = {}
+    for x in xs:
+        seen.setdefault(x, None)
+    return list(seen)
+
+
+def _clockwise(s: Any, p: int) -> list:
+    n = len(s.players)
+    return [(p + i) % n for i in range(n)]
+
+
+RUNTIME_BUILTINS: dict[str, Callable[..., Any]] = {
+    "len": lambda s, c: len(c),
+    "count": lambda s, c: len(c),
+    "sum": lambda s, c: sum(c),
+    "max": _extreme(max, "max"),
+    "min": _extreme(min, "min"),
+    "sort": lambda s, c: sorted(c),
+    "reverse": lambda s, c: list(reversed(c)),
+    "any": lambda s, c: any(c),
+    "all": lambda s, c: all(c),
+    "abs": lambda s, x: abs(x),
+    "keys": lambda s, m: sorted(m),
+    "values": lambda s, m: [m[k] for k in sorted(m)],
+    "items": lambda s, c: list(c),
+    "distinct": _distinct,
+    "clockwise_from": _clockwise,
+    "next_player": lambda s, p: (p + 1) % len(s.players),
+    "first": _first,
+    "last": _last,
+    "index_of": _index_of,
+    "some": _some,
+}

@@ -1,0 +1,356 @@
+"""A compiled rulebook: flat op lists per body, run by a small VM whose position is state data."""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Optional, Union
+
+from dsl import ast as A
+from dsl.checked import Body, CheckedRulebook
+from dsl.types import Type, strip_opt
+from interpreter.builtins import BuiltinError
+from interpreter.exprs import ExprCompiler, RuleError
+from interpreter.nodes import Chance, Decision, Option, Terminal
+from interpreter.state import State
+from interpreter.stmts import BodyCompiler
+from interpreter.values import deep_copy, fmt
+
+Node = Union[Decision, Chance, Terminal]
+DEFAULT_STEP_BUDGET = 2_000_000
+
+
+class MercatorRuntimeError(Exception):
+    """A rule failed while running: where (rulebook line) and the decisions that led there."""
+
+    def __init__(self, message: str, span: A.Span, history: list[int], seed: Optional[int] = None):
+        self.message = message
+        self.span = span
+        self.history = list(history)
+        super().__init__(f"{span}: runtime error: {message}\n  decision log (option indices): "
+                         f"{self.history}")
+
+
+class IllegalChoice(Exception):
+    """apply() was given a choice that is not among the legal options; the state is unchanged."""
+
+
+class Program:
+    """A rulebook compiled once; creates games and runs them."""
+
+    def __init__(self, rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET):
+        self.rb = rb
+        self.name = rb.game.name
+        self.min_players = rb.game.min_players
+        self.max_players = rb.game.max_players
+        self.step_budget = step_budget
+        self.consts: dict[str, Any] = {}
+        self.fn_table: dict[str, list] = {}
+        self.ex = ExprCompiler(rb, self.consts, self.fn_table)
+        for c in rb.consts:
+            self.consts[c.name] = self.ex.compile(c.value)(None, [None] * 64)
+        for name, b in rb.fns.items():
+            self.fn_table[name] = [None, b.nslots]
+        for name, b in rb.fns.items():
+            self.fn_table[name][0] = self.ex.compile(b.expr)
+        # body ids: 0 main, then setup, phases, procs, triggers, actions
+        self.codes: list[list] = []
+        self.spans: list[list[A.Span]] = []
+        self.nslots: list[int] = []
+        self.body_names: list[str] = []
+        bodies: list[Body] = []
+        if rb.setup is not None:
+            bodies.append(rb.setup)
+        bodies.extend(rb.phases)
+        bodies.extend(rb.procs.values())
+        bodies.extend(rb.triggers)
+        bodies.extend(rb.actions)
+        self.body_id = {(b.kind, b.name): i + 1 for i, b in enumerate(bodies)}
+        self.proc_id = {n: self.body_id[("proc", n)] for n in rb.procs}
+        self.triggers_by_event: dict[str, list[tuple[int, Any, int]]] = {}
+        for b in rb.triggers:
+            cond = self.ex.compile(b.cond) if b.cond is not None else None
+            self.triggers_by_event.setdefault(b.event or "", [])
+        self.codes.append([])
+        self.spans.append([])
+        self.nslots.append(4)
+        self.body_names.append("game")
+        for b in bodies:
+            bc = BodyCompiler(self, b)
+            ops, spans, n = bc.compile()
+            self.codes.append(ops)
+            self.spans.append(spans)
+            self.nslots.append(n)
+            self.body_names.append(f"{b.kind} {b.name}")
+        for b in rb.triggers:
+            cond = self.ex.compile(b.cond) if b.cond is not None else None
+            self.triggers_by_event[b.event or ""].append(
+                (self.body_id[("trigger", b.name)], cond, self.nslots[self.body_id[("trigger", b.name)]]))
+        self._build_main()
+        self._build_actions()
+        self.pf_types = [f.type for f in rb.player_fields]
+        self.tf_types = [f.type for f in rb.table_fields]
+        self.score_f = self.ex.compile(rb.score.expr) if rb.score is not None else None
+        self.score_slots = rb.score.nslots if rb.score is not None else 1
+        self.tiebreak_fs = [(self.ex.compile(t.expr), t.nslots) for t in rb.tiebreaks]
+        self.invariants = [(b.name, self.ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
+
+    # ------------------------------------------------------------ building
+    def _build_main(self) -> None:
+        ops: list = []
+        spans: list[A.Span] = []
+        rnd = self.rb.round
+        here = rnd.span if rnd is not None else A.NOSPAN
+        if self.rb.setup is not None:
+            sid = self.body_id[("setup", "setup")]
+            ops.append(_call_op(sid, self.nslots[sid]))
+            spans.append(self.rb.setup.span)
+        head = len(ops)
+        limit = rnd.max_rounds if rnd is not None else None
+
+        def new_round(s: State, fr: list) -> None:
+            s.round += 1
+            fr[1] += 1
+        ops.append(new_round)
+        spans.append(here)
+        for ph in self.rb.phases:
+            pid = self.body_id[("phase", ph.name)]
+            ops.append(_call_op(pid, self.nslots[pid]))
+            spans.append(ph.span)
+        end_f = self.ex.compile(self.rb.end.expr) if self.rb.end is not None else None
+        end_slots = self.rb.end.nslots if self.rb.end is not None else 0
+        finish_at = len(ops) + 1
+
+        def check_end(s: State, fr: list) -> None:
+            if (end_f is not None and end_f(s, [None] * end_slots)) or \
+                    (limit is not None and s.round >= limit):
+                fr[1] = finish_at
+            else:
+                fr[1] = head
+        ops.append(check_end)
+        spans.append(self.rb.end.span if self.rb.end is not None else here)
+        ops.append(lambda s, fr: self.finish(s))
+        spans.append(here)
+        self.codes[0] = ops
+        self.spans[0] = spans
+
+    def _build_actions(self) -> None:
+        self.action_specs: list[tuple[int, Any, int, Body]] = []
+        for b in self.rb.actions:
+            bid = self.body_id[("action", b.name)]
+            cond = self.ex.compile(b.cond) if b.cond is not None else None
+            self.action_specs.append((bid, cond, self.nslots[bid], b))
+        self._combo_cache: dict[int, list] = {}
+
+    def _combos(self, n: int) -> list:
+        """Per action: the list of (label, args) for every value of its non-player parameters."""
+        if n in self._combo_cache:
+            return self._combo_cache[n]
+        out = []
+        for bid, cond, nslots, b in self.action_specs:
+            domains = []
+            for t in b.param_types[1:]:
+                if t.kind == "enum":
+                    domains.append(list(range(len(t.members))))
+                elif t.kind == "bool":
+                    domains.append([False, True])
+                else:
+                    domains.append(list(range(n)))
+            combos = []
+            for args in itertools.product(*domains):
+                text = ", ".join(fmt(a, t) for a, t in zip(args, b.param_types[1:]))
+                combos.append((f"{b.name}({text})" if text else b.name, list(args)))
+            out.append((bid, cond, nslots, combos))
+        self._combo_cache[n] = out
+        return out
+
+    def actions_for(self, s: State, who: int) -> list:
+        """The any-time actions player `who` may take now: (label, body_id, args)."""
+        if not self.action_specs:
+            return []
+        out = []
+        for bid, cond, nslots, combos in self._combos(len(s.players)):
+            for label, args in combos:
+                if cond is not None:
+                    L = [who, *args] + [None] * (nslots - 1 - len(args))
+                    if not cond(s, L):
+                        continue
+                out.append((label, bid, args))
+        return out
+
+    # ------------------------------------------------------------ games
+    def zero(self, t: Type) -> Any:
+        """The default value of a type when a field gives none."""
+        k = t.kind
+        if k in ("int",):
+            return 0
+        if k == "bool":
+            return False
+        if k in ("list",):
+            return []
+        if k in ("map", "bag"):
+            return {}
+        if k == "record":
+            decl = self.rb.record_decls[t.name]
+            return [self._default(f.default, ft) for f, ft in zip(decl.fields, t.field_types)]
+        if k == "enum" or k == "player":
+            return 0
+        if k == "str":
+            return ""
+        return None
+
+    def _default(self, e: Optional[A.Expr], t: Type) -> Any:
+        if e is None:
+            return self.zero(t)
+        return deep_copy(self.ex.compile(e)(None, [None] * 64))
+
+    def new_game(self, players: int, seed: int = 0, narrate: bool = False,
+                 explicit_chance: bool = False) -> State:
+        """A fresh game for `players` seats, run up to the first decision."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players}–{self.max_players} players, "
+                             f"not {players}")
+        table = [self._default(f.default, f.type) for f in self.rb.table_fields]
+        pl = [[self._default(f.default, f.type) for f in self.rb.player_fields]
+              for _ in range(players)]
+        s = State(table, pl, seed)
+        s.narrate = narrate
+        s.explicit_chance = explicit_chance
+        s.stack = [[0, 0, [None] * 4, -1]]
+        s.pending = self.run(s)
+        return s
+
+    def resume(self, s: State) -> Node:
+        """Recompute what is pending (after loading a state from JSON)."""
+        if s.over or not s.stack:
+            s.over = True
+            s.pending = s.result = self.result(s)
+            return s.pending
+        s.pending = self.run(s)
+        return s.pending
+
+    def pending(self, s: State) -> Node:
+        """Who must decide now and among what, or the terminal result."""
+        return s.pending
+
+    def apply(self, s: State, choice: Any) -> Node:
+        """Apply a choice (index, label or Option); refuse an illegal one leaving s unchanged."""
+        node = s.pending
+        if isinstance(node, Terminal) or node is None:
+            raise IllegalChoice("the game is over; no choice can be applied")
+        idx = self.resolve_choice(node, choice)
+        opt = node.option(idx)
+        s.history.append(idx)
+        if opt.action is not None:
+            bid, args = opt.action
+            L = [node.player, *args] + [None] * (self.nslots[bid] - 1 - len(args))
+            s.stack.append([bid, 0, L, -1])
+        else:
+            node.commit(s, opt.value)
+        s.pending = self.run(s)
+        return s.pending
+
+    def resolve_choice(self, node: Union[Decision, Chance], choice: Any) -> int:
+        """The index of a choice given as an int, a label or an Option; IllegalChoice if none."""
+        n = node.count
+        if isinstance(choice, bool):
+            raise IllegalChoice(f"a choice is an option number or label, not {choice!r}")
+        if isinstance(choice, int):
+            if 0 <= choice < n:
+                return choice
+            raise IllegalChoice(f"option {choice} is out of range: there are {n} options (0–{n - 1})")
+        if isinstance(choice, Option):
+            choice = choice.label
+        if isinstance(choice, str):
+            for i, o in enumerate(node.options):
+                if o.label == choice:
+                    return i
+            labels = [o.label for o in node.options]
+            import difflib
+            close = difflib.get_close_matches(choice, labels, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise IllegalChoice(f"'{choice}' is not a legal option{hint}")
+        raise IllegalChoice(f"a choice is an option number or label, not {choice!r}")
+
+    # ------------------------------------------------------------ the VM
+    def run(self, s: State) -> Node:
+        """Execute ops until a decision, a chance node (explicit mode) or the end."""
+        codes = self.codes
+        stack = s.stack
+        budget = self.step_budget
+        n = 0
+        try:
+            while True:
+                fr = stack[-1]
+                r = codes[fr[0]][fr[1]](s, fr)
+                if r is not None:
+                    s.steps += n
+                    return r
+                n += 1
+                if n > budget:
+                    raise RuleError(f"step budget of {budget} steps exhausted without a decision "
+                                    "(a loop that never ends?)")
+        except (RuleError, BuiltinError) as exc:
+            raise self._located(s, str(exc)) from None
+        except MercatorRuntimeError:
+            raise
+        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError,
+                RecursionError) as exc:
+            raise self._located(s, f"internal failure while running this rule ({exc!r})") from None
+
+    def _located(self, s: State, msg: str) -> MercatorRuntimeError:
+        span = A.NOSPAN
+        if s.stack:
+            fr = s.stack[-1]
+            sp = self.spans[fr[0]]
+            if 0 <= fr[1] < len(sp):
+                span = sp[fr[1]]
+        return MercatorRuntimeError(msg, span, s.history)
+
+    def finish(self, s: State) -> Terminal:
+        """End the game: score, rank, decide the winners."""
+        s.stack.clear()
+        s.over = True
+        s.result = self.result(s)
+        return s.result
+
+    def result(self, s: State) -> Terminal:
+        """The terminal result of a finished state."""
+        n = len(s.players)
+        scores = tuple(self.score_f(s, [p] + [None] * (self.score_slots - 1)) if self.score_f
+                       else 0 for p in range(n))
+        tbs = tuple(tuple(f(s, [p] + [None] * (k - 1)) for f, k in self.tiebreak_fs)
+                    for p in range(n))
+        keys = [(scores[p],) + tbs[p] for p in range(n)]
+        best = max(keys)
+        winners = tuple(p for p in range(n) if keys[p] == best)
+        ranking = tuple(sorted(range(n), key=lambda p: tuple(-x for x in keys[p]) + (p,)))
+        return Terminal(scores, tbs, winners, ranking)
+
+    def check_invariants(self, s: State) -> list[str]:
+        """The texts of the invariants that do not hold in s."""
+        bad = []
+        for text, f, nslots, span in self.invariants:
+            try:
+                ok = f(s, [None] * max(nslots, 1))
+            except (RuleError, BuiltinError, TypeError, KeyError, IndexError) as exc:
+                bad.append(f"{text} (could not be evaluated: {exc})")
+                continue
+            if not ok:
+                bad.append(text)
+        return bad
+
+    # ------------------------------------------------------------ display
+    def field_types(self) -> tuple[list[Type], list[Type]]:
+        """Static types of the table fields and of the player fields."""
+        return self.tf_types, self.pf_types
+
+
+def _call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
+    def call(s: State, fr: list) -> None:
+        fr[1] += 1
+        s.stack.append([bid, 0, [None] * nslots, -1])
+    return call
+
+
+def strip(t: Type) -> Type:
+    """Re-export for modules that format values."""
+    return strip_opt(t)

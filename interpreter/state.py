@@ -1,0 +1,119 @@
+"""The generic game state: a value that can be forked, compared, hashed and written to JSON.
+
+The position in the rulebook's flow is data: ``stack`` is a list of frames
+``[body_id, pc, locals, return_slot]``; nothing lives in a Python call stack between decisions.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+from typing import Any, Optional
+
+from interpreter.values import from_json, to_json
+
+MASK64 = (1 << 64) - 1
+STATE_FORMAT = 1
+
+
+def rng_next(x: int) -> tuple[int, int]:
+    """splitmix64: (new generator state, 64-bit output)."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x, z ^ (z >> 31)
+
+
+class State:
+    """One position of one game. Mutated in place by ``apply``; ``clone`` forks it."""
+
+    __slots__ = ("table", "players", "stack", "rng", "round", "over", "history", "messages",
+                 "narrate", "explicit_chance", "pending", "result", "steps")
+
+    def __init__(self, table: list, players: list, seed: int):
+        self.table = table
+        self.players = players
+        self.stack: list = []
+        self.rng = seed & MASK64
+        self.round = 0
+        self.over = False
+        self.history: list[str] = []      # decision log (labels), enough to replay
+        self.messages: list[str] = []     # narration from 'log' statements
+        self.narrate = False
+        self.explicit_chance = False
+        self.pending: Any = None
+        self.result: Any = None
+        self.steps = 0
+
+    @property
+    def num_players(self) -> int:
+        """How many players are in this game."""
+        return len(self.players)
+
+    def randbelow(self, n: int) -> int:
+        """A uniform int in [0, n) from the state's own generator."""
+        self.rng, z = rng_next(self.rng)
+        return z % n
+
+    # -- forking, equality, JSON
+    def clone(self) -> "State":
+        """An independent copy (cheap: one marshal round trip of the game data)."""
+        s = State.__new__(State)
+        s.table, s.players, s.stack, s.history = marshal.loads(
+            marshal.dumps((self.table, self.players, self.stack, self.history)))
+        s.rng = self.rng
+        s.round = self.round
+        s.over = self.over
+        s.messages = list(self.messages)
+        s.narrate = self.narrate
+        s.explicit_chance = self.explicit_chance
+        s.pending = self.pending
+        s.result = self.result
+        s.steps = self.steps
+        return s
+
+    def core(self) -> dict[str, Any]:
+        """The data that defines the position (no history, narration or caches)."""
+        return {"table": to_json(self.table), "players": to_json(self.players),
+                "stack": to_json(self.stack), "rng": str(self.rng), "round": self.round,
+                "over": self.over, "explicit_chance": self.explicit_chance}
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to resume this state in another process."""
+        d = self.core()
+        d["format"] = STATE_FORMAT
+        d["history"] = list(self.history)
+        return d
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "State":
+        """Rebuild a state written by to_json (call Program.resume to recompute what is pending)."""
+        if not isinstance(d, dict) or d.get("format") != STATE_FORMAT:
+            raise ValueError("not a Mercator state (missing or unknown 'format')")
+        s = State(from_json(d["table"]), from_json(d["players"]), int(d["rng"]))
+        s.stack = from_json(d["stack"])
+        s.round = int(d["round"])
+        s.over = bool(d["over"])
+        s.explicit_chance = bool(d.get("explicit_chance", False))
+        s.history = [str(h) for h in d.get("history", [])]
+        return s
+
+    def digest(self) -> str:
+        """A stable hash of the position (sha256 of the canonical JSON of core())."""
+        text = json.dumps(self.core(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.core() == other.core()
+
+    def __hash__(self) -> int:
+        return hash(self.digest())
+
+    def __repr__(self) -> str:
+        return f"<State round={self.round} over={self.over} decisions={len(self.history)}>"
+
+
+def current_frame(s: State) -> Optional[list]:
+    """The innermost frame, or None when the game is over."""
+    return s.stack[-1] if s.stack else None

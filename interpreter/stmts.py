@@ -1,0 +1,651 @@
+"""Compiling a body's statements into a flat list of ops with jumps.
+
+An op is ``op(state, frame) -> None | node``; it sets ``frame[1]`` (the pc) itself. A frame is
+``[body_id, pc, locals, return_slot]``. Ops that suspend (decisions, explicit chance) return the
+node and leave the pc on themselves, so re-running the op after a reload recomputes the node.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from dsl import ast as A
+from dsl.checked import Body
+from dsl.types import Type, strip_opt
+from interpreter.exprs import RuleError
+from interpreter.nodes import Chance, Decision
+from interpreter.values import bag_items, deep_copy, fmt, iterator_for
+
+if TYPE_CHECKING:
+    from interpreter.program import Program
+
+Op = Callable[[Any, list], Any]
+
+
+def _advance(s: Any, fr: list) -> None:
+    fr[1] += 1
+
+
+class BodyCompiler:
+    """Compiles one body (proc, phase, setup, trigger or action) into ops."""
+
+    def __init__(self, prog: "Program", body: Body):
+        self.p = prog
+        self.rb = prog.rb
+        self.ex = prog.ex
+        self.body = body
+        self.ops: list[Optional[Op]] = []
+        self.spans: list[A.Span] = []
+        self.nslots = body.nslots
+        self.loops: list[list[int]] = []   # per open loop: indices of 'break' jumps to patch
+
+    def compile(self) -> tuple[list, list, int]:
+        """(ops, spans, number of local slots)."""
+        assert self.body.block is not None
+        self.block(self.body.block)
+        self.emit(_return_op(None), self.body.span)
+        return self.ops, self.spans, self.nslots
+
+    # -- helpers
+    def emit(self, op: Optional[Op], span: A.Span) -> int:
+        self.ops.append(op)
+        self.spans.append(span)
+        return len(self.ops) - 1
+
+    def hidden(self) -> int:
+        self.nslots += 1
+        return self.nslots - 1
+
+    def here(self) -> int:
+        return len(self.ops)
+
+    def set_jump(self, at: int, target: int) -> None:
+        self.ops[at] = _jump(target)
+
+    def block(self, b: A.Block) -> None:
+        for s in b.stmts:
+            getattr(self, "s_" + type(s).__name__)(s)
+
+    def type_of(self, e: Any) -> Type:
+        return self.ex.type_of(e)
+
+    # -- statements
+    def s_Let(self, s: A.Let) -> None:
+        slot = self.rb.refs[id(s)]
+        if self.suspending(s.rhs):
+            self.suspend(s.rhs, slot)
+            return
+        f = self.ex.place_value(s.rhs)
+
+        def let(st: Any, fr: list) -> None:
+            L = fr[2]
+            L[slot] = f(st, L)
+            fr[1] += 1
+        self.emit(let, s.span)
+
+    def suspending(self, r: Any) -> bool:
+        return isinstance(r, (A.Choose, A.Simultaneous, A.Roll, A.RandomPick, A.Draw)) or (
+            isinstance(r, A.Call) and self.rb.refs.get(id(r), ("",))[0] == "proc")
+
+    def s_Assign(self, s: A.Assign) -> None:
+        cont, key, is_bag = self.lvalue(s.target)
+        if self.suspending(s.rhs):
+            h = self.hidden()
+            self.suspend(s.rhs, h)
+            val: Callable = lambda st, L: L[h]
+        else:
+            val = self.ex.place_value(s.rhs)
+        op = s.op
+        if op == "=":
+            if is_bag:
+                def put_bag(st: Any, fr: list) -> None:
+                    L = fr[2]
+                    c, k, v = cont(st, L), key(st, L), val(st, L)
+                    if v > 0:
+                        c[k] = v
+                    else:
+                        c.pop(k, None)
+                    fr[1] += 1
+                self.emit(put_bag, s.span)
+                return
+
+            def put(st: Any, fr: list) -> None:
+                L = fr[2]
+                cont(st, L)[key(st, L)] = val(st, L)
+                fr[1] += 1
+            self.emit(put, s.span)
+            return
+        sign = 1 if op == "+=" else -1
+        if is_bag:
+            def bump_bag(st: Any, fr: list) -> None:
+                L = fr[2]
+                c, k = cont(st, L), key(st, L)
+                v = c.get(k, 0) + sign * val(st, L)
+                if v > 0:
+                    c[k] = v
+                elif v == 0:
+                    c.pop(k, None)
+                else:
+                    raise RuleError("a bag cannot hold fewer than 0 of an item")
+                fr[1] += 1
+            self.emit(bump_bag, s.span)
+            return
+
+        def bump(st: Any, fr: list) -> None:
+            L = fr[2]
+            c, k = cont(st, L), key(st, L)
+            cur = c[k]
+            if cur is None:
+                raise RuleError("arithmetic on a none value")
+            c[k] = cur + sign * val(st, L)
+            fr[1] += 1
+        self.emit(bump, s.span)
+
+    def lvalue(self, lv: A.LValue) -> tuple[Callable, Callable, bool]:
+        """(container(s, L), key(s, L), is_bag_count) naming the place lv denotes."""
+        ref = self.rb.refs[id(lv)]
+        if ref[0] == "local":
+            slot = ref[1]
+            get: Callable = lambda s, L: L[slot]
+            cont0: Callable = lambda s, L: L
+            key0: Callable = lambda s, L: slot
+        else:
+            idx = ref[1]
+            get = lambda s, L: s.table[idx]
+            cont0 = lambda s, L: s.table
+            key0 = lambda s, L: idx
+        if not lv.steps:
+            return cont0, key0, False
+        for step in lv.steps[:-1]:
+            get = self._step_reader(get, step)
+        last = lv.steps[-1]
+        t = strip_opt(self.rb.types[id(last)])
+        if isinstance(last, A.LvField):
+            if t.kind == "player":
+                k = self.p.ex.pfield[last.name]
+                g = get
+
+                def pcont(s: Any, L: list) -> Any:
+                    p = g(s, L)
+                    if p is None:
+                        raise RuleError(f"'.{last.name}' of none (no player)")
+                    return s.players[p]
+                return pcont, (lambda s, L: k), False
+            k2 = t.members.index(last.name)
+            return get, (lambda s, L: k2), False
+        kf = self.ex.compile(last.key)
+        if t.kind == "list":
+            g2 = get
+
+            def lkey(s: Any, L: list) -> Any:
+                i = kf(s, L)
+                n = len(g2(s, L))
+                if not 0 <= i < n:
+                    raise RuleError(f"list index {i} is out of range (the list has {n} items)")
+                return i
+            return get, lkey, False
+        return get, kf, t.kind == "bag"
+
+    def _step_reader(self, get: Callable, step: Any) -> Callable:
+        t = strip_opt(self.rb.types[id(step)])
+        if isinstance(step, A.LvField):
+            if t.kind == "player":
+                k = self.p.ex.pfield[step.name]
+                return lambda s, L: s.players[get(s, L)][k]
+            k2 = t.members.index(step.name)
+            return lambda s, L: get(s, L)[k2]
+        kf = self.ex.compile(step.key)
+        if t.kind == "bag":
+            return lambda s, L: get(s, L).get(kf(s, L), 0)
+
+        def rd(s: Any, L: list) -> Any:
+            c = get(s, L)
+            k = kf(s, L)
+            try:
+                return c[k]
+            except (IndexError, KeyError):
+                raise RuleError(f"no item at {k!r}") from None
+        return rd
+
+    def collection(self, lv: A.LValue) -> Callable:
+        """A reader returning the list/bag object at lv itself (not a copy)."""
+        cont, key, _ = self.lvalue(lv)
+        return lambda s, L: cont(s, L)[key(s, L)]
+
+    def s_If(self, s: A.If) -> None:
+        ends: list[int] = []
+        arms = [(s.cond, s.then)] + [(e.cond, e.body) for e in s.elifs]
+        for cond, body in arms:
+            c = self.ex.compile(cond)
+            at = self.emit(None, cond.span)
+            self.block(body)
+            ends.append(self.emit(None, body.span))
+            self.ops[at] = _branch_false(c, self.here())
+        if s.else_ is not None:
+            self.block(s.else_)
+        end = self.here()
+        for e in ends:
+            self.set_jump(e, end)
+
+    def _loop_end(self, head: int, exit_at: int) -> None:
+        for b in self.loops.pop():
+            self.set_jump(b, exit_at)
+
+    def s_For(self, s: A.For) -> None:
+        src = self.ex.compile(s.iter)
+        walk = iterator_for(self.type_of(s.iter))
+        var = self.rb.refs[id(s)]
+        lst, i = self.hidden(), self.hidden()
+
+        def start(st: Any, fr: list) -> None:
+            L = fr[2]
+            v = src(st, L)
+            L[lst] = [] if v is None else walk(v) if walk is not list else list(v)
+            L[i] = 0
+            fr[1] += 1
+        self.emit(start, s.span)
+        head = self.emit(None, s.span)
+        where = self.ex.compile(s.where) if s.where is not None else None
+        self.loops.append([])
+        self.block(s.body)
+        self.emit(_jump(head), s.span)
+        end = self.here()
+        self.ops[head] = _for_head(lst, i, var, where, head, end)
+        self._loop_end(head, end)
+
+    def s_Repeat(self, s: A.Repeat) -> None:
+        cnt = self.ex.compile(s.count)
+        left = self.hidden()
+
+        def start(st: Any, fr: list) -> None:
+            fr[2][left] = cnt(st, fr[2])
+            fr[1] += 1
+        self.emit(start, s.span)
+        head = self.emit(None, s.span)
+        self.loops.append([])
+        self.block(s.body)
+        self.emit(_jump(head), s.span)
+        end = self.here()
+
+        def check(st: Any, fr: list) -> None:
+            L = fr[2]
+            if L[left] <= 0:
+                fr[1] = end
+            else:
+                L[left] -= 1
+                fr[1] += 1
+        self.ops[head] = check
+        self._loop_end(head, end)
+
+    def s_While(self, s: A.While) -> None:
+        cond = self.ex.compile(s.cond)
+        limit = s.max
+        n = self.hidden()
+        self.emit(_set_slot(n, 0), s.span)
+        head = self.emit(None, s.span)
+        self.loops.append([])
+        self.block(s.body)
+        self.emit(_jump(head), s.span)
+        end = self.here()
+
+        def check(st: Any, fr: list) -> None:
+            L = fr[2]
+            if not cond(st, L):
+                fr[1] = end
+                return
+            L[n] += 1
+            if limit is not None and L[n] > limit:
+                raise RuleError(f"'while' ran more than its limit of {limit} times")
+            fr[1] += 1
+        self.ops[head] = check
+        self._loop_end(head, end)
+
+    def s_Break(self, s: A.Break) -> None:
+        self.loops[-1].append(self.emit(None, s.span))
+
+    def s_Move(self, s: A.Move) -> None:
+        item = self.ex.compile(s.item)
+        src, dst = self.collection(s.source), self.collection(s.dest)
+
+        def move(st: Any, fr: list) -> None:
+            L = fr[2]
+            x = item(st, L)
+            _take(src(st, L), x)
+            _put(dst(st, L), x)
+            fr[1] += 1
+        self.emit(move, s.span)
+
+    def s_Add(self, s: A.Add) -> None:
+        item = self.ex.place_value(s.item)
+        dst = self.collection(s.dest)
+
+        def add(st: Any, fr: list) -> None:
+            L = fr[2]
+            _put(dst(st, L), item(st, L))
+            fr[1] += 1
+        self.emit(add, s.span)
+
+    def s_Remove(self, s: A.Remove) -> None:
+        item = self.ex.compile(s.item)
+        src = self.collection(s.source)
+
+        def remove(st: Any, fr: list) -> None:
+            L = fr[2]
+            _take(src(st, L), item(st, L))
+            fr[1] += 1
+        self.emit(remove, s.span)
+
+    def s_Shuffle(self, s: A.Shuffle) -> None:
+        target = self.collection(s.target)
+
+        def shuffle(st: Any, fr: list) -> None:
+            xs = target(st, fr[2])
+            for j in range(len(xs) - 1, 0, -1):
+                k = st.randbelow(j + 1)
+                xs[j], xs[k] = xs[k], xs[j]
+            fr[1] += 1
+        self.emit(shuffle, s.span)
+
+    def s_Emit(self, s: A.Emit) -> None:
+        args = [self.ex.compile(a) for a in s.args]
+        triggers = self.p.triggers_by_event.get(s.event, [])
+        nargs = len(args)
+
+        def emit(st: Any, fr: list) -> None:
+            L = fr[2]
+            fr[1] += 1
+            if not triggers:
+                return
+            vals = [a(st, L) for a in args]
+            run = []
+            for bid, cond, nslots in triggers:
+                TL = vals + [None] * (nslots - nargs)
+                if cond is None or cond(st, TL):
+                    run.append([bid, 0, TL, -1])
+            for f in reversed(run):
+                st.stack.append(f)
+        self.emit(emit, s.span)
+
+    def s_CallStmt(self, s: A.CallStmt) -> None:
+        ref = self.rb.refs[id(s)]
+        if ref[0] == "proc":
+            self.emit(self._call(s.name, s.args, -1), s.span)
+            return
+        f = self.ex.c_Call(A.Call(s.name, s.args, span=s.span)) if False else None
+        call = A.Call(s.name, s.args, span=s.span)
+        self.rb.refs[id(call)] = ref
+        self.rb.keep.append(call)
+        f = self.ex.compile(call)
+
+        def do(st: Any, fr: list) -> None:
+            f(st, fr[2])
+            fr[1] += 1
+        self.emit(do, s.span)
+
+    def _call(self, name: str, args: tuple, ret: int) -> Op:
+        bid = self.p.proc_id[name]
+        fs = [self.ex.place_value(a) for a in args]
+        body = self.rb.procs[name]
+        extra = body.nslots  # grows with hidden slots; read at call time from the program
+        del extra
+        prog = self.p
+        n = len(fs)
+
+        def call(st: Any, fr: list) -> None:
+            L = fr[2]
+            vals = [f(st, L) for f in fs]
+            fr[1] += 1
+            st.stack.append([bid, 0, vals + [None] * (prog.nslots[bid] - n), ret])
+        return call
+
+    def s_Return(self, s: A.Return) -> None:
+        f = self.ex.compile(s.value) if s.value is not None else None
+        self.emit(_return_op(f), s.span)
+
+    def s_EndGame(self, s: A.EndGame) -> None:
+        prog = self.p
+        self.emit(lambda st, fr: prog.finish(st), s.span)
+
+    def s_Log(self, s: A.Log) -> None:
+        parts = [(self.ex.compile(p), self.type_of(p)) for p in s.parts]
+
+        def log(st: Any, fr: list) -> None:
+            if st.narrate:
+                L = fr[2]
+                st.messages.append(" ".join(fmt(f(st, L), t) for f, t in parts))
+            fr[1] += 1
+        self.emit(log, s.span)
+
+    # -- suspending right-hand sides, each storing its result in `slot`
+    def suspend(self, r: Any, slot: int) -> None:
+        if isinstance(r, A.Choose):
+            self.emit(self._choose(r, slot, None), r.span)
+        elif isinstance(r, A.Simultaneous):
+            self._simultaneous(r, slot)
+        elif isinstance(r, A.Call):
+            self.emit(self._call(r.name, r.args, slot), r.span)
+        else:
+            self.emit(self._chance(r, slot), r.span)
+
+    def _choose(self, c: A.Choose, slot: int, simul: Optional[tuple[int, int]]) -> Op:
+        who_f = self.ex.compile(c.who)
+        opts_f = self.ex.compile(c.kind.options)
+        otype = strip_opt(self.type_of(c.kind.options))
+        walk = iterator_for(otype)
+        et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
+        allow_pass = c.allow_pass
+        prompt = c.prompt or ""
+        span = c.span
+        prog = self.p
+        if isinstance(c.kind, A.ChoiceSubset):
+            lo_f, hi_f = self.ex.compile(c.kind.lo), self.ex.compile(c.kind.hi)
+
+            def values(st: Any, L: list) -> list:
+                items = walk(opts_f(st, L))
+                lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
+                out: list = []
+                for k in range(lo, hi + 1):
+                    out.extend(list(x) for x in itertools.combinations(items, k))
+                return out
+
+            def labeller(v: Any) -> str:
+                return "+".join(fmt(x, et) for x in v) if v else "nothing"
+        else:
+            def values(st: Any, L: list) -> list:
+                v = opts_f(st, L)
+                return v if walk is list else walk(v)
+
+            def labeller(v: Any) -> str:
+                return fmt(v, et)
+
+        if simul is None:
+            def commit(st: Any, v: Any) -> None:
+                fr = st.stack[-1]
+                fr[2][slot] = v
+                fr[1] += 1
+        else:
+            acc = simul[0]
+
+            def commit(st: Any, v: Any) -> None:
+                fr = st.stack[-1]
+                L = fr[2]
+                L[acc][1][str(L[simul[1]])] = v
+
+        def choose(st: Any, fr: list) -> Decision:
+            L = fr[2]
+            who = who_f(st, L)
+            if who is None:
+                raise RuleError("'choose' with no player (none)")
+            vals = values(st, L)
+            if not vals and not allow_pass:
+                raise RuleError("a player must choose, but there are no options "
+                                "(guard this 'choose' or add 'with pass')")
+            return Decision(who, vals, labeller, allow_pass, prompt, prog.actions_for(st, who),
+                            simul is not None, commit, span)
+        return choose
+
+    def _simultaneous(self, r: A.Simultaneous, slot: int) -> None:
+        pl_f = self.ex.compile(r.players)
+        var = self.rb.refs[id(r)]
+        acc = self.hidden()
+        choose = self._choose(r.choose, slot, (acc, var))
+
+        def step(st: Any, fr: list) -> Any:
+            L = fr[2]
+            if L[acc] is None:
+                L[acc] = [list(pl_f(st, L)), {}]
+            order, done = L[acc]
+            for p in order:
+                if str(p) not in done:
+                    L[var] = p
+                    return choose(st, fr)
+            L[slot] = {p: done[str(p)] for p in order}
+            L[acc] = None
+            fr[1] += 1
+            return None
+        self.emit(step, r.span)
+
+    def _chance(self, r: Any, slot: int) -> Op:
+        span = r.span
+        if isinstance(r, A.Roll):
+            sides = self.ex.compile(r.sides)
+
+            def outcomes(st: Any, L: list) -> list:
+                n = sides(st, L)
+                if n < 1:
+                    raise RuleError(f"cannot roll a die with {n} sides")
+                return list(range(1, n + 1))
+            et = Type("int")
+            what = "roll"
+            take: Optional[Callable] = None
+        elif isinstance(r, A.RandomPick):
+            src = self.ex.compile(r.options)
+            ot = strip_opt(self.type_of(r.options))
+            walk = iterator_for(ot)
+            outcomes = lambda st, L: walk(src(st, L))  # noqa: E731
+            et = ot.elem
+            what = "random pick"
+            take = None
+        else:
+            coll = self.collection(r.source)
+            ot = strip_opt(self.rb.types.get(id(r.source.steps[-1]), Type("any"))) \
+                if r.source.steps else None
+            del ot
+            et = self.type_of(r) if id(r) in self.rb.types else Type("any")
+            what = "draw"
+
+            def outcomes(st: Any, L: list) -> list:
+                c = coll(st, L)
+                if isinstance(c, dict):
+                    return bag_items(c)
+                if not c:
+                    raise RuleError("cannot draw from an empty list")
+                return [c[0]]
+
+            def take(st: Any, L: list, v: Any) -> None:
+                _take(coll(st, L), v)
+
+        def labeller(v: Any) -> str:
+            return fmt(v, et)
+
+        def commit(st: Any, v: Any) -> None:
+            fr = st.stack[-1]
+            if take is not None:
+                take(st, fr[2], v)
+            fr[2][slot] = v
+            fr[1] += 1
+
+        def chance(st: Any, fr: list) -> Any:
+            L = fr[2]
+            vals = outcomes(st, L)
+            if not vals:
+                raise RuleError(f"{what} from nothing (the collection is empty)")
+            if st.explicit_chance and len(vals) > 1:
+                return Chance(vals, labeller, what, commit, span)
+            commit(st, vals[st.randbelow(len(vals))] if len(vals) > 1 else vals[0])
+            return None
+        return chance
+
+
+# ---------------------------------------------------------------- op factories
+def _jump(target: int) -> Op:
+    def jump(s: Any, fr: list) -> None:
+        fr[1] = target
+    return jump
+
+
+def _branch_false(cond: Callable, target: int) -> Op:
+    def branch(s: Any, fr: list) -> None:
+        if cond(s, fr[2]):
+            fr[1] += 1
+        else:
+            fr[1] = target
+    return branch
+
+
+def _set_slot(slot: int, value: Any) -> Op:
+    def put(s: Any, fr: list) -> None:
+        fr[2][slot] = value
+        fr[1] += 1
+    return put
+
+
+def _for_head(lst: int, i: int, var: int, where: Optional[Callable], head: int, end: int) -> Op:
+    if where is None:
+        def head_op(s: Any, fr: list) -> None:
+            L = fr[2]
+            xs = L[lst]
+            if L[i] >= len(xs):
+                L[lst] = None
+                fr[1] = end
+                return
+            L[var] = xs[L[i]]
+            L[i] += 1
+            fr[1] += 1
+        return head_op
+
+    def head_where(s: Any, fr: list) -> None:
+        L = fr[2]
+        xs = L[lst]
+        while L[i] < len(xs):
+            L[var] = xs[L[i]]
+            L[i] += 1
+            if where(s, L):
+                fr[1] += 1
+                return
+        L[lst] = None
+        fr[1] = end
+    return head_where
+
+
+def _return_op(f: Optional[Callable]) -> Op:
+    def ret(s: Any, fr: list) -> None:
+        v = f(s, fr[2]) if f is not None else None
+        stack = s.stack
+        stack.pop()
+        if fr[3] >= 0:
+            stack[-1][2][fr[3]] = v
+    return ret
+
+
+def _take(c: Any, x: Any) -> None:
+    if isinstance(c, dict):
+        n = c.get(x, 0)
+        if n <= 0:
+            raise RuleError("the item to take is not in the bag")
+        if n == 1:
+            del c[x]
+        else:
+            c[x] = n - 1
+    else:
+        try:
+            c.remove(x)
+        except ValueError:
+            raise RuleError("the item to take is not in the list") from None
+
+
+def _put(c: Any, x: Any) -> None:
+    if isinstance(c, dict):
+        c[x] = c.get(x, 0) + 1
+    else:
+        c.append(deep_copy(x))

@@ -1,0 +1,99 @@
+"""Run-time values: copying, iteration order, display, and a JSON encoding that round-trips.
+
+Values are plain Python data: int (ints, enum members as their index, players as 0-based seats),
+bool, str, None, list (lists and records), dict (maps, and bags as item -> count with no zeros).
+"""
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from dsl.types import Type
+
+
+def deep_copy(v: Any) -> Any:
+    """An independent copy of a value (fast: marshal handles nested lists/dicts of scalars)."""
+    if isinstance(v, (list, dict)):
+        return marshal.loads(marshal.dumps(v))
+    return v
+
+
+def bag_items(b: dict) -> list:
+    """A bag's items with repeats, in sorted order."""
+    out: list = []
+    for k in sorted(b):
+        out.extend([k] * b[k])
+    return out
+
+
+def iterator_for(t: Type) -> Any:
+    """A function giving the sequence that 'for x in v' walks for a value of static type t."""
+    kind = t.args[0].kind if t.kind == "opt" else t.kind
+    if kind == "bag":
+        return bag_items
+    if kind == "map":
+        return sorted
+    return list
+
+
+def fmt(v: Any, t: Type) -> str:
+    """Human-readable text of a value of static type t."""
+    if t.kind == "opt":
+        return "none" if v is None else fmt(v, t.args[0])
+    if v is None:
+        return "none"
+    k = t.kind
+    if k == "player":
+        return f"P{v + 1}"
+    if k == "enum":
+        return t.members[v] if isinstance(v, int) and 0 <= v < len(t.members) else str(v)
+    if k == "bool":
+        return "true" if v else "false"
+    if k == "list":
+        return "[" + ", ".join(fmt(x, t.args[0]) for x in v) + "]"
+    if k == "bag":
+        parts = [fmt(x, t.args[0]) + (f"×{n}" if n != 1 else "") for x, n in sorted(v.items())]
+        return "{" + ", ".join(parts) + "}"
+    if k == "map":
+        return "{" + ", ".join(f"{fmt(a, t.args[0])}: {fmt(b, t.args[1])}"
+                               for a, b in sorted(v.items())) + "}"
+    if k == "record":
+        return "{" + ", ".join(f"{n}: {fmt(x, ft)}" for n, x, ft in
+                               zip(t.members, v, t.field_types)) + "}"
+    if k == "any":
+        return str(v)
+    return str(v)
+
+
+def to_json(v: Any) -> Any:
+    """Encode a value as JSON data; dicts become {"@": [[key, value], ...]} so int keys survive."""
+    if isinstance(v, list):
+        return [to_json(x) for x in v]
+    if isinstance(v, dict):
+        return {"@": [[to_json(k), to_json(x)] for k, x in sorted(v.items(), key=_key)]}
+    return v
+
+
+def from_json(v: Any) -> Any:
+    """Decode what to_json produced."""
+    if isinstance(v, list):
+        return [from_json(x) for x in v]
+    if isinstance(v, dict):
+        pairs = v.get("@")
+        if not isinstance(pairs, list) or len(v) != 1:
+            raise ValueError("malformed map value")
+        return {_hashable(from_json(k)): from_json(x) for k, x in pairs}
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    raise ValueError(f"unexpected value {v!r}")
+
+
+def _hashable(k: Any) -> Any:
+    if isinstance(k, list):
+        raise ValueError("a map key cannot be a list")
+    return k
+
+
+def _key(kv: tuple) -> tuple:
+    k = kv[0]
+    return (type(k).__name__, k)
