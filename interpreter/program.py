@@ -8,7 +8,8 @@ from dsl import ast as A
 from dsl.checked import Body, CheckedRulebook
 from dsl.types import Type, strip_opt
 from interpreter.builtins import BuiltinError
-from interpreter.exprs import ExprCompiler, RuleError
+from interpreter.codegen import CodeGen
+from interpreter.exprs import RuleError
 from interpreter.nodes import Chance, Decision, Option, Terminal
 from interpreter.state import State
 from interpreter.stmts import BodyCompiler
@@ -42,15 +43,10 @@ class Program:
         self.min_players = rb.game.min_players
         self.max_players = rb.game.max_players
         self.step_budget = step_budget
-        self.consts: dict[str, Any] = {}
-        self.fn_table: dict[str, list] = {}
-        self.ex = ExprCompiler(rb, self.consts, self.fn_table)
-        for c in rb.consts:
-            self.consts[c.name] = self.ex.compile(c.value)(None, [None] * 64)
-        for name, b in rb.fns.items():
-            self.fn_table[name] = [None, b.nslots]
-        for name, b in rb.fns.items():
-            self.fn_table[name][0] = self.ex.compile(b.expr)
+        self.ex = CodeGen(rb)
+        self.ex.define_consts()
+        self.consts = self.ex.consts
+        self.ex.define_fns()
         # body ids: 0 main, then setup, phases, procs, triggers, actions
         self.codes: list[list] = []
         self.spans: list[list[A.Span]] = []
@@ -67,7 +63,6 @@ class Program:
         self.proc_id = {n: self.body_id[("proc", n)] for n in rb.procs}
         self.triggers_by_event: dict[str, list[tuple[int, Any, int]]] = {}
         for b in rb.triggers:
-            cond = self.ex.compile(b.cond) if b.cond is not None else None
             self.triggers_by_event.setdefault(b.event or "", [])
         self.codes.append([])
         self.spans.append([])
@@ -294,7 +289,9 @@ class Program:
             raise
         except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError,
                 RecursionError) as exc:
-            raise self._located(s, f"internal failure while running this rule ({exc!r})") from None
+            what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
+                "a missing item" if isinstance(exc, (KeyError, IndexError)) else "a failure"
+            raise self._located(s, f"{what} while running this rule ({exc})") from None
 
     def _located(self, s: State, msg: str) -> MercatorRuntimeError:
         span = A.NOSPAN

@@ -371,7 +371,6 @@ class BodyCompiler:
         if ref[0] == "proc":
             self.emit(self._call(s.name, s.args, -1), s.span)
             return
-        f = self.ex.c_Call(A.Call(s.name, s.args, span=s.span)) if False else None
         call = A.Call(s.name, s.args, span=s.span)
         self.rb.refs[id(call)] = ref
         self.rb.keep.append(call)
@@ -385,9 +384,6 @@ class BodyCompiler:
     def _call(self, name: str, args: tuple, ret: int) -> Op:
         bid = self.p.proc_id[name]
         fs = [self.ex.place_value(a) for a in args]
-        body = self.rb.procs[name]
-        extra = body.nslots  # grows with hidden slots; read at call time from the program
-        del extra
         prog = self.p
         n = len(fs)
 
@@ -528,9 +524,6 @@ class BodyCompiler:
             take = None
         else:
             coll = self.collection(r.source)
-            ot = strip_opt(self.rb.types.get(id(r.source.steps[-1]), Type("any"))) \
-                if r.source.steps else None
-            del ot
             et = self.type_of(r) if id(r) in self.rb.types else Type("any")
             what = "draw"
 

@@ -1,0 +1,156 @@
+"""Agents that make decisions (random bots, a terminal human) and a loop that plays a game out."""
+from __future__ import annotations
+
+import random
+import shutil
+from typing import Any, Callable, Optional, Protocol, Sequence
+
+from interpreter.nodes import Chance, Decision, Option
+from interpreter.state import State
+from interpreter.view import describe
+
+
+class Agent(Protocol):
+    """Anything that picks an option index for the decision pending in a state."""
+
+    def choose(self, program: Any, state: State) -> int:
+        """The index of the chosen option of state.pending."""
+        ...
+
+
+class QuitGame(Exception):
+    """The human stopped the game (end of input or 'quit'); the game can be saved as it is."""
+
+
+class RandomAgent:
+    """Chooses uniformly among the legal options, with its own seeded generator."""
+
+    def __init__(self, seed: Any = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, program: Any, state: State) -> int:
+        """A uniformly random option index."""
+        return self.rng.randrange(state.pending.count)
+
+
+def _is_number(text: str) -> bool:
+    return text.lstrip("-").isdigit()
+
+
+def match_choice(text: str, options: Sequence[Option]) -> tuple[Optional[int], str]:
+    """Resolve typed text to an option index: (index, "") or (None, why it does not match).
+
+    Accepted: an exact label (any case), a unique label prefix, an option number (1-based), or
+    '#N'. When labels are themselves numbers (bids), a bare number is read as a label.
+    """
+    t = text.strip()
+    if not t:
+        return None, "type an option number or label"
+    n = len(options)
+    low = t.lower()
+    labels = [o.label.lower() for o in options]
+    numeric_menu = any(_is_number(lb) for lb in labels)
+    if low in labels:
+        return labels.index(low), ""
+    if t.startswith("#") or (_is_number(t) and not numeric_menu):
+        num = t[1:] if t.startswith("#") else t
+        if not _is_number(num):
+            return None, f"'{t}' is not an option number"
+        k = int(num)
+        if 1 <= k <= n:
+            return k - 1, ""
+        return None, f"there is no option {k}: choose 1–{n}" if n > 1 else "there is only option 1"
+    if _is_number(t):
+        return None, f"{t} is not one of the values offered (type #N to pick option number N)"
+    hits = [i for i, lb in enumerate(labels) if lb.startswith(low)]
+    if len(hits) == 1:
+        return hits[0], ""
+    if hits:
+        shown = ", ".join(options[i].label for i in hits[:6]) + (", …" if len(hits) > 6 else "")
+        return None, f"'{t}' could be any of: {shown}"
+    return None, f"'{t}' matches no option"
+
+
+def format_menu(options: Sequence[Option], width: int = 80) -> str:
+    """The options numbered from 1, packed in columns to fit `width`."""
+    cells = [f"{i + 1:>2}) {o.label}" for i, o in enumerate(options)]
+    cw = max(len(c) for c in cells) + 3 if cells else 1
+    per = max(1, min(len(cells), width // cw)) if len(cells) > 8 else 1
+    rows = []
+    for r in range(0, len(cells), per):
+        rows.append("  " + "".join(c.ljust(cw) for c in cells[r:r + per]).rstrip())
+    return "\n".join(rows)
+
+
+class HumanAgent:
+    """A player at the terminal: sees their own view, picks by number or label, re-asked on errors."""
+
+    def __init__(self, input_fn: Callable[[str], str] = input,
+                 output_fn: Callable[[str], None] = print, show_view: bool = True):
+        self.input_fn = input_fn
+        self.output_fn = output_fn
+        self.show_view = show_view
+
+    def choose(self, program: Any, state: State) -> int:
+        """Ask the human until they give a legal choice; QuitGame on end of input or 'quit'."""
+        node = state.pending
+        if not isinstance(node, Decision):
+            raise TypeError("a human only answers decisions")
+        out = self.output_fn
+        if self.show_view:
+            out(describe(program, state, node.player))
+        what = node.prompt or "choose"
+        secret = " (secret: the others choose without seeing it)" if node.simultaneous else ""
+        out(f"P{node.player + 1}, {what}{secret}:")
+        options = node.options
+        out(format_menu(options, shutil.get_terminal_size((80, 24)).columns))
+        if any(_is_number(o.label) for o in options):
+            out("  (type a value, a label, or #N for option N; 'quit' to stop)")
+        while True:
+            try:
+                text = self.input_fn(f"P{node.player + 1}> ")
+            except EOFError:
+                raise QuitGame("input ended before the game did") from None
+            if text.strip().lower() in ("quit", "exit") and \
+                    text.strip().lower() not in [o.label.lower() for o in options]:
+                raise QuitGame("quit at the player's request")
+            if text.strip() in ("?", "help"):
+                out(format_menu(options))
+                continue
+            idx, why = match_choice(text, options)
+            if idx is not None:
+                return idx
+            out(f"  {why} — try again ('?' lists the options)")
+
+
+def resolve_chance(state: State) -> int:
+    """Pick an outcome of an explicit chance node with the state's own generator."""
+    return state.randbelow(state.pending.count)
+
+
+StepHook = Callable[[State, Any, int, str], None]
+
+
+def play_out(program: Any, state: State, agents: Sequence[Agent],
+             on_step: Optional[StepHook] = None) -> State:
+    """Play `state` to the end; on_step(state, node, index, label) runs after every choice."""
+    if len(agents) != state.num_players:
+        raise ValueError(f"{len(agents)} agents for {state.num_players} players")
+    while not state.over:
+        node = state.pending
+        if isinstance(node, Chance):
+            idx = resolve_chance(state)
+        else:
+            idx = agents[node.player].choose(program, state)
+        label = node.option(idx).label
+        program.apply(state, idx)
+        if on_step is not None:
+            on_step(state, node, idx, label)
+    return state
+
+
+def play_game(program: Any, players: int, seed: int, agents: Sequence[Agent],
+              on_step: Optional[StepHook] = None, narrate: bool = False) -> State:
+    """A new game of `players` seats from `seed`, played to the end by `agents` (one per seat)."""
+    state = program.new_game(players, seed, narrate=narrate)
+    return play_out(program, state, agents, on_step)

@@ -1,0 +1,279 @@
+"""Compiling checked expressions into Python source, then into functions ``f(state, locals)``.
+
+Each expression becomes one Python lambda (no per-node closure calls); each pure ``fn`` becomes a
+Python function of its parameters. Constants and helpers live in one shared namespace.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from dsl import ast as A
+from dsl.checked import CheckedRulebook
+from dsl.types import Type, strip_opt
+from interpreter.builtins import RUNTIME_BUILTINS
+from interpreter.exprs import RuleError, bag_add, bag_sub, to_bag
+from interpreter.values import bag_items, deep_copy
+
+Fn = Callable[[Any, list], Any]
+
+
+def _fdiv(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def _mod(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("modulo by zero")
+    return a % b
+
+
+def _extreme(fn: Callable, name: str) -> Callable:
+    def run(xs: list) -> Any:
+        if not xs:
+            raise RuleError(f"{name}() of nothing")
+        return fn(xs)
+    return run
+
+
+def _bag_lit(d: dict) -> dict:
+    return {k: n for k, n in d.items() if n > 0}
+
+
+class CodeGen:
+    """Generates and compiles Python code for expressions, using the checker's tables."""
+
+    def __init__(self, rb: CheckedRulebook):
+        self.rb = rb
+        self.consts: dict[str, Any] = {}
+        self.pfield = {f.name: i for i, f in enumerate(rb.player_fields)}
+        self.ns: dict[str, Any] = {
+            "RuleError": RuleError, "_fdiv": _fdiv, "_mod": _mod, "_bag_add": bag_add,
+            "_bag_sub": bag_sub, "_to_bag": to_bag, "_bag_items": bag_items, "_dc": deep_copy,
+            "_bag_lit": _bag_lit, "_max": _extreme(max, "max"), "_min": _extreme(min, "min"),
+        }
+        for name, impl in RUNTIME_BUILTINS.items():
+            self.ns["B_" + name] = impl
+        self._nconst = 0
+        self._const_ids: dict[int, str] = {}
+        self.vars: dict[int, str] = {}     # local slot -> Python variable (comprehensions, fns)
+
+    # -- public interface
+    def type_of(self, e: Any) -> Type:
+        """Static type of an expression node."""
+        return self.rb.types.get(id(e)) or Type("any")
+
+    def define_consts(self) -> None:
+        """Evaluate the rulebook's constants in declaration order."""
+        for c in self.rb.consts:
+            self.consts[c.name] = self.compile(c.value)(None, [])
+            self.ns["C_" + c.name] = self.consts[c.name]
+
+    def define_fns(self) -> None:
+        """Compile every pure fn into a Python function F_<name>(s, *params)."""
+        for name, b in self.rb.fns.items():
+            params = [f"v{i}" for i in range(len(b.params))]
+            self.vars = {i: p for i, p in enumerate(params)}
+            body = self.gen(b.expr)
+            self.vars = {}
+            src = f"def F_{name}(s, {', '.join(params)}):\n    return {body}\n"
+            exec(compile(src, f"<fn {name}>", "exec"), self.ns)
+
+    def compile(self, e: Any) -> Fn:
+        """A function (state, locals) -> value computing e."""
+        code = self.gen(e)
+        return eval(compile(f"lambda s, L: {code}", "<rulebook expression>", "eval"), self.ns)
+
+    def place_value(self, e: Any) -> Fn:
+        """Like compile, but containers read from a place are copied (for 'let' and '=')."""
+        f = self.compile(e)
+        t = strip_opt(self.type_of(e))
+        if t.kind in ("list", "map", "bag", "record") and isinstance(e, (A.Name, A.Field, A.Index)):
+            return lambda s, L: deep_copy(f(s, L))
+        return f
+
+    # -- generation
+    def const(self, v: Any) -> str:
+        """A namespace name bound to the value v."""
+        key = id(v)
+        if key in self._const_ids and self.ns[self._const_ids[key]] is v:
+            return self._const_ids[key]
+        self._nconst += 1
+        name = f"K{self._nconst}"
+        self.ns[name] = v
+        self._const_ids[key] = name
+        return name
+
+    def gen(self, e: Any) -> str:
+        """Python source for expression e."""
+        code: str = getattr(self, "g_" + type(e).__name__)(e)
+        return code
+
+    def local(self, slot: int) -> str:
+        return self.vars.get(slot, f"L[{slot}]")
+
+    def g_IntLit(self, e: A.IntLit) -> str:
+        return repr(e.value)
+
+    def g_StrLit(self, e: A.StrLit) -> str:
+        return repr(e.value)
+
+    def g_BoolLit(self, e: A.BoolLit) -> str:
+        return "True" if e.value else "False"
+
+    def g_NoneLit(self, e: A.NoneLit) -> str:
+        return "None"
+
+    def g_Name(self, e: A.Name) -> str:
+        ref = self.rb.refs[id(e)]
+        kind = ref[0]
+        if kind == "local":
+            return self.local(ref[1])
+        if kind == "table":
+            return f"s.table[{ref[1]}]"
+        if kind == "const":
+            v = self.consts[ref[1]]
+            return repr(v) if isinstance(v, (int, bool)) else f"C_{ref[1]}"
+        if kind == "member":
+            return str(ref[1])
+        if kind == "enum":
+            return self.const(list(range(len(self.rb.enums[ref[1]].members))))
+        if ref[1] == "players":
+            return "list(range(len(s.players)))"
+        if ref[1] == "player_count":
+            return "len(s.players)"
+        return "s.round"
+
+    def g_ListLit(self, e: A.ListLit) -> str:
+        return "[" + ", ".join(self.gen(x) for x in e.items) + "]"
+
+    def g_MapLit(self, e: A.MapLit) -> str:
+        ref = self.rb.refs.get(id(e), ("map",))
+        if ref[0] == "record":
+            decl = self.rb.record_decls[ref[1]]
+            given = {en.key.name: en.value for en in e.entries}  # type: ignore[union-attr]
+            parts = []
+            for fd in decl.fields:
+                if fd.name in given:
+                    parts.append(self.gen(given[fd.name]))
+                elif fd.default is not None:
+                    parts.append(f"_dc({self.gen(fd.default)})")
+                else:
+                    parts.append("None")
+            return "[" + ", ".join(parts) + "]"
+        body = "{" + ", ".join(f"{self.gen(en.key)}: {self.gen(en.value)}" for en in e.entries) + "}"
+        return f"_bag_lit({body})" if ref[0] == "bag" else body
+
+    def _head(self, e: Any) -> tuple[str, str, str]:
+        """(python var, source iterable, filter suffix) of a comprehension or generator."""
+        slot = self.rb.refs[id(e)]
+        var = f"v{slot}_{len(self.vars)}"
+        src = self.gen(e.iter)
+        t = strip_opt(self.type_of(e.iter))
+        if t.kind == "bag":
+            src = f"_bag_items({src})"
+        elif t.kind == "map":
+            src = f"sorted({src})"
+        self.vars[slot] = var
+        cond = self.gen(e.cond) if e.cond is not None else ""
+        return var, src, cond
+
+    def g_ListComp(self, e: A.ListComp) -> str:
+        saved = dict(self.vars)
+        var, src, cond = self._head(e)
+        el = self.gen(e.elem)
+        self.vars = saved
+        return f"[{el} for {var} in {src}{' if ' + cond if cond else ''}]"
+
+    def g_GenCall(self, e: A.GenCall) -> str:
+        saved = dict(self.vars)
+        var, src, cond = self._head(e)
+        el = self.gen(e.elem)
+        self.vars = saved
+        gen = f"{el} for {var} in {src}{' if ' + cond if cond else ''}"
+        if e.name == "sum":
+            return f"sum({gen})"
+        if e.name == "count":
+            test = f"({cond}) and ({el})" if cond else el
+            return f"sum(1 for {var} in {src} if {test})"
+        if e.name in ("any", "all"):
+            return f"{e.name}({gen})"
+        return f"_{e.name}([{gen}])"
+
+    def g_IfExpr(self, e: A.IfExpr) -> str:
+        return f"({self.gen(e.then)} if {self.gen(e.cond)} else {self.gen(e.else_)})"
+
+    def g_Or(self, e: A.Or) -> str:
+        return f"({self.gen(e.left)} or {self.gen(e.right)})"
+
+    def g_And(self, e: A.And) -> str:
+        return f"({self.gen(e.left)} and {self.gen(e.right)})"
+
+    def g_Not(self, e: A.Not) -> str:
+        return f"(not {self.gen(e.operand)})"
+
+    def g_Compare(self, e: A.Compare) -> str:
+        return f"({self.gen(e.left)} {e.op} {self.gen(e.right)})"
+
+    def g_In(self, e: A.In) -> str:
+        op = "not in" if e.negated else "in"
+        ref = self.rb.refs.get(id(e.coll)) if isinstance(e.coll, A.Name) else None
+        if ref is not None and ref[0] in ("const", "enum"):
+            coll = self.compile(e.coll)(None, [])
+            return f"({self.gen(e.item)} {op} {self.const(frozenset(coll))})"
+        return f"({self.gen(e.item)} {op} {self.gen(e.coll)})"
+
+    def g_Range(self, e: A.Range) -> str:
+        return f"list(range({self.gen(e.lo)}, {self.gen(e.hi)} + 1))"
+
+    def g_BinOp(self, e: A.BinOp) -> str:
+        a, b = self.gen(e.left), self.gen(e.right)
+        ref = self.rb.refs.get(id(e))
+        if ref == ("bagop",):
+            if strip_opt(self.type_of(e.left)).kind != "bag":
+                a = f"_to_bag({a})"
+            return f"{'_bag_add' if e.op == '+' else '_bag_sub'}({a}, {b})"
+        if e.op == "/":
+            return f"_fdiv({a}, {b})"
+        if e.op == "%":
+            return f"_mod({a}, {b})"
+        return f"({a} {e.op} {b})"
+
+    def g_Neg(self, e: A.Neg) -> str:
+        return f"(-{self.gen(e.operand)})"
+
+    def g_Field(self, e: A.Field) -> str:
+        o = self.gen(e.obj)
+        t = strip_opt(self.type_of(e.obj))
+        if t.kind == "player":
+            return f"s.players[{o}][{self.pfield[e.name]}]"
+        return f"{o}[{t.members.index(e.name)}]"
+
+    def g_Index(self, e: A.Index) -> str:
+        o, k = self.gen(e.obj), self.gen(e.key)
+        if strip_opt(self.type_of(e.obj)).kind == "bag":
+            return f"{o}.get({k}, 0)"
+        return f"{o}[{k}]"
+
+    def g_Call(self, e: A.Call) -> str:
+        ref = self.rb.refs[id(e)]
+        args = [self.gen(a) for a in e.args]
+        if ref[0] == "fn":
+            return f"F_{e.name}(s, {', '.join(args)})"
+        name = e.name
+        t0 = strip_opt(self.type_of(e.args[0])) if e.args else Type("any")
+        if t0.kind == "bag":
+            if name in ("len", "count"):
+                return f"sum({args[0]}.values())"
+            if name in ("sum", "max", "min", "items", "distinct"):
+                args[0] = f"_bag_items({args[0]})"
+        if name in ("len", "count"):
+            return f"len({args[0]})"
+        if name == "abs":
+            return f"abs({args[0]})"
+        if name in ("max", "min") and len(args) == 2:
+            return f"{name}({args[0]}, {args[1]})"
+        if name in ("max", "min"):
+            return f"_{name}({args[0]})"
+        return f"B_{name}(s, {', '.join(args)})"

@@ -1,0 +1,121 @@
+"""What one player may see of a state, derived from the rulebook's visibility declarations.
+
+``public`` fields are shown to everyone; ``owner`` fields only to the player who owns them (a table
+field has no owner, so an ``owner`` table field is hidden from all); ``secret`` fields to nobody.
+A hidden collection still shows its size (how many cards are in a hand or a deck), a hidden scalar
+shows only that it is hidden.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from dsl.types import Type
+from interpreter.nodes import Chance, Decision, Terminal
+from interpreter.values import fmt
+
+HIDDEN = "hidden"
+
+
+def visible(visibility: str, owner: Optional[int], viewer: Optional[int]) -> bool:
+    """May `viewer` (a 0-based seat, or None for a spectator) see a field with this visibility?"""
+    if visibility == "public":
+        return True
+    if visibility == "owner":
+        return owner is not None and viewer is not None and owner == viewer
+    return False
+
+
+def typed_json(v: Any, t: Type) -> Any:
+    """A readable JSON form of a value: enum members and players by name, maps with string keys."""
+    if t.kind == "opt":
+        return None if v is None else typed_json(v, t.args[0])
+    if v is None:
+        return None
+    k = t.kind
+    if k in ("player", "enum"):
+        return fmt(v, t)
+    if k == "list":
+        return [typed_json(x, t.args[0]) for x in v]
+    if k == "bag":
+        return {fmt(x, t.args[0]): n for x, n in sorted(v.items())}
+    if k == "map":
+        return {fmt(a, t.args[0]): typed_json(b, t.args[1]) for a, b in sorted(v.items())}
+    if k == "record":
+        return {n: typed_json(x, ft) for n, x, ft in zip(t.members, v, t.field_types)}
+    return v
+
+
+def size_of(v: Any, t: Type) -> Optional[int]:
+    """How many items a collection value holds (a bag counts repeats); None for a scalar."""
+    kind = t.args[0].kind if t.kind == "opt" else t.kind
+    if v is None or kind not in ("list", "bag", "map"):
+        return None
+    if kind == "bag":
+        return sum(v.values())
+    return len(v)
+
+
+def _field(v: Any, t: Type, shown: bool) -> Any:
+    if shown:
+        return typed_json(v, t)
+    n = size_of(v, t)
+    return {HIDDEN: True, "size": n} if n is not None else HIDDEN
+
+
+def _pending(node: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
+    if isinstance(node, Decision):
+        d: dict[str, Any] = {"kind": "decision", "player": f"P{node.player + 1}",
+                             "prompt": node.prompt, "simultaneous": node.simultaneous}
+        if viewer == node.player:
+            d["options"] = [o.label for o in node.options]
+        return d
+    if isinstance(node, Chance):
+        return {"kind": "chance", "what": node.what, "outcomes": node.count}
+    return None
+
+
+def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
+    """The JSON-able observation of `state` by seat `viewer` (0-based; None = spectator)."""
+    rb = program.rb
+    table = {f.name: _field(v, f.type, visible(f.visibility, None, viewer))
+             for f, v in zip(rb.table_fields, state.table)}
+    players = []
+    for p, row in enumerate(state.players):
+        entry: dict[str, Any] = {"seat": f"P{p + 1}", "you": p == viewer}
+        for f, v in zip(rb.player_fields, row):
+            entry[f.name] = _field(v, f.type, visible(f.visibility, p, viewer))
+        players.append(entry)
+    obs: dict[str, Any] = {"game": program.name, "viewer": None if viewer is None else f"P{viewer + 1}",
+                           "round": state.round, "over": state.over, "table": table,
+                           "players": players, "pending": _pending(state.pending, viewer)}
+    if isinstance(state.pending, Terminal):
+        obs["scores"] = list(state.pending.scores)
+        obs["winners"] = [f"P{w + 1}" for w in state.pending.winners]
+    return obs
+
+
+def _text(v: Any, t: Type, shown: bool) -> str:
+    if shown:
+        return fmt(v, t)
+    n = size_of(v, t)
+    if n is None:
+        return "(hidden)"
+    return f"(hidden, {n} item{'s' if n != 1 else ''})"
+
+
+def describe(program: Any, state: Any, viewer: Optional[int]) -> str:
+    """A readable text view of what `viewer` sees: the table fields, then each player."""
+    rb = program.rb
+    who = "spectator" if viewer is None else f"you are P{viewer + 1}"
+    lines = [f"── {program.name} · round {state.round} · {who} ──"]
+    if rb.table_fields:
+        width = max(len(f.name) for f in rb.table_fields)
+        for f, v in zip(rb.table_fields, state.table):
+            lines.append(f"  {f.name:<{width}}  {_text(v, f.type, visible(f.visibility, None, viewer))}")
+    for p, row in enumerate(state.players):
+        parts = [f"{f.name} {_text(v, f.type, visible(f.visibility, p, viewer))}"
+                 for f, v in zip(rb.player_fields, row)]
+        mark = "▶" if p == viewer else " "
+        tag = " (you)" if p == viewer else ""
+        lines.append(f"{mark} P{p + 1}{tag}: " + " · ".join(parts))
+    return "\n".join(lines)
