@@ -335,10 +335,39 @@ class Program:
                 bad.append(text)
         return bad
 
-    # ------------------------------------------------------------ display
+    # ------------------------------------------------------------ access by name (tests, tools)
     def field_types(self) -> tuple[list[Type], list[Type]]:
         """Static types of the table fields and of the player fields."""
         return self.tf_types, self.pf_types
+
+    def _tindex(self, name: str) -> int:
+        for i, f in enumerate(self.rb.table_fields):
+            if f.name == name:
+                return i
+        raise KeyError(f"no table field '{name}'")
+
+    def _pindex(self, name: str) -> int:
+        for i, f in enumerate(self.rb.player_fields):
+            if f.name == name:
+                return i
+        raise KeyError(f"no player field '{name}'")
+
+    def member(self, name: str) -> int:
+        """The run-time value of an enum member, by name."""
+        return self.rb.member_of[name][1]
+
+    def get(self, s: State, name: str, player: Optional[int] = None) -> Any:
+        """A table field's value, or a player field's value when `player` is given."""
+        if player is None:
+            return s.table[self._tindex(name)]
+        return s.players[player][self._pindex(name)]
+
+    def set(self, s: State, name: str, value: Any, player: Optional[int] = None) -> None:
+        """Overwrite a field (for tests and tools that set up a position)."""
+        if player is None:
+            s.table[self._tindex(name)] = value
+        else:
+            s.players[player][self._pindex(name)] = value
 
 
 def _call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
