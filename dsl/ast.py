@@ -286,6 +286,7 @@ class LValue:
     root: str
     steps: tuple[Union[LvField, LvIndex], ...]
     span: Span = _span()
+    call: Optional["Call"] = None     # set when the place starts with a function call
 
 
 @attrs.frozen

@@ -131,9 +131,6 @@ class Checker:
     def run(self) -> Optional[CheckedRulebook]:
         items = self.items
         games = [i for i in items if isinstance(i, A.GameDecl)]
-        if not games:
-            self.err("E114", "the rulebook has no 'game' declaration", A.Span(self.path, 1, 1, 1, 2),
-                     'start with: game "Name" players 2..4')
         for extra in games[1:]:
             self.err("E102", "a second 'game' declaration", extra.span, "a rulebook describes one game")
         # 1. enums and records (names first, so records can refer to each other's types)
@@ -264,6 +261,12 @@ class Checker:
                     score = b
                 else:
                     tiebreaks.append(b)
+        library = not games and rnd is None and score is None and setup is None
+        if library:   # a library (rulebooks/lib/): declarations only, used by games
+            return None
+        if not games:
+            self.err("E114", "the rulebook has no 'game' declaration", self._top_span(),
+                     'start with: game "Name" players 2..4')
         if rnd is None:
             self.err("E114", "the rulebook has no 'round' declaration", self._top_span(),
                      "add: round NAME { phase NAME { ... } }")
@@ -275,7 +278,7 @@ class Checker:
                      did_you_mean(end.name, [rnd.name]) or f"the round is '{rnd.name}'")
         if end is None and rnd is not None and rnd.max_rounds is None and not self._has_end_game():
             self.err("E114", "the game can never end", rnd.span,
-                     "add 'end after ROUND when COND', a 'max' to the round, or an 'end game' statement")
+                     "add 'end after ROUND when COND', a 'limit' to the round, or an 'end game' statement")
         for t in triggers:
             if t.event in self.events and t.event not in self.emitted:
                 self.warn("W210", f"trigger 'on {t.event}' listens to an event nothing emits", t.span)
@@ -637,7 +640,10 @@ class Checker:
     # ------------------------------------------------------------ lvalues
     def lvalue(self, lv: A.LValue, sc: Scope) -> Type:
         loc = sc.lookup(lv.root)
-        if loc is not None:
+        if lv.call is not None:
+            t = self.expr(lv.call, sc, None)
+            self.refs[id(lv)] = ("call",)
+        elif loc is not None:
             self.refs[id(lv)] = ("local", loc[0])
             t = loc[1]
             if sc.kind in ("fn", "expr"):

@@ -22,6 +22,11 @@ class LoadResult:
     sources: dict[str, str]
 
     @property
+    def library(self) -> bool:
+        """True for a library file: declarations for games to 'use', no game of its own."""
+        return self.rulebook is None and not any(d.is_error for d in self.diagnostics)
+
+    @property
     def ok(self) -> bool:
         """True when there is no error (warnings allowed)."""
         return self.rulebook is not None and not any(d.is_error for d in self.diagnostics)

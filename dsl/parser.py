@@ -280,6 +280,11 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return A.LValue(str(c[0]), tuple(c[1:]), span=self._sp(meta))
 
     @v_args(meta=True)
+    def call_lvalue(self, meta: Meta, c: list[Any]) -> A.LValue:
+        call = A.Call(str(c[0]), tuple(c[1] or ()), span=self._sp(meta))
+        return A.LValue(str(c[0]), tuple(c[2:]), span=self._sp(meta), call=call)
+
+    @v_args(meta=True)
     def lv_field(self, meta: Meta, c: list[Any]) -> A.LvField:
         return A.LvField(str(c[0]), span=self._tok_span(c[0]))
 

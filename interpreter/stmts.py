@@ -144,7 +144,10 @@ class BodyCompiler:
     def lvalue(self, lv: A.LValue) -> tuple[Callable, Callable, bool]:
         """(container(s, L), key(s, L), is_bag_count) naming the place lv denotes."""
         ref = self.rb.refs[id(lv)]
-        if ref[0] == "local":
+        if ref[0] == "call":
+            get = self.ex.compile(lv.call)
+            cont0 = key0 = get
+        elif ref[0] == "local":
             slot = ref[1]
             get: Callable = lambda s, L: L[slot]
             cont0: Callable = lambda s, L: L

@@ -1,0 +1,376 @@
+"""The canonical printer: a ``Rulebook`` AST -> rulebook text (``mercator fmt``).
+
+The canonical form:
+
+* 2-space indentation, one statement per line, ``{`` at the end of the line that opens a
+  block and ``}`` on a line of its own (an empty block prints as ``{}``);
+* one field per line in ``player {}``, ``table {}`` and ``record {}``; the default
+  visibility ``public`` is not printed;
+* one blank line between top-level declarations;
+* the fewest parentheses that keep the tree: precedence, loosest first, is
+  ``if-then-else`` < ``or`` < ``and`` < ``not`` < comparison / ``in`` < range ``..`` <
+  ``+ -`` < ``* / %`` < unary ``-`` < postfix (``.f``, ``[i]``, calls); ``or``, ``and``,
+  ``+ -`` and ``* / %`` associate to the left; comparisons and ranges do not chain, so a
+  nested one is parenthesised;
+* strings re-escaped (``\\`` ``"`` and newline);
+* ``;`` only where the grammar needs it: after a bare ``return`` that is followed by a
+  statement starting with a name or ``if`` (which would otherwise be read as its value).
+
+Guarantee: for every text ``x`` that parses, ``parse(format_rulebook(parse(x)))`` equals
+``parse(x)`` (AST equality ignores spans), and formatting is idempotent.
+
+Limitations:
+
+* Comments are not in the AST, so formatting drops them.  (A later change may carry
+  comments through the parser to keep them.)
+* The printer cannot emit a tree the grammar cannot express, and no parse produces one:
+  a nested optional type ``T??``, an ``anytime`` action without parameters, a string
+  holding a backslash followed by ``n`` (the parser's unescaping reads ``\\n`` in the
+  source as a newline whatever precedes it), and -- with the current grammar -- a
+  ``choose ... subset of X size LO..HI`` whose ``LO`` is not itself a range (the rule
+  ``"size" expr ".." expr`` has a shift/reduce conflict on ``..``, which Lark resolves by
+  reading ``LO..HI`` as one range).  ``LO`` and ``HI`` are printed as range operands
+  (parenthesised below ``+ -``), which is what a rule ``"size" sum ".." sum`` expects.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from dsl import ast as A
+
+__all__ = ["format_rulebook", "format_expr", "format_type", "format_stmt", "escape_string"]
+
+INDENT = "  "
+
+# Precedence levels, loosest first (the grammar's ?expr .. ?atom chain).
+_IF, _OR, _AND, _NOT, _CMP, _RANGE, _SUM, _PROD, _UNARY, _POSTFIX, _ATOM = range(11)
+_ADD_OPS = ("+", "-")
+_MUL_OPS = ("*", "/", "%")
+
+
+# ----------------------------------------------------------------- strings
+def escape_string(value: str) -> str:
+    """``value`` as a STRING token (with quotes) that the parser reads back as ``value``."""
+    out = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{out}"'
+
+
+# ------------------------------------------------------------------- types
+def format_type(t: A.TypeExpr) -> str:
+    if isinstance(t, A.SimpleType):
+        return t.name
+    if isinstance(t, A.GenericType):
+        return f"{t.name}<{', '.join(format_type(a) for a in t.args)}>"
+    if isinstance(t, A.OptionalType):
+        return f"{format_type(t.inner)}?"
+    raise TypeError(f"not a type: {t!r}")
+
+
+# ------------------------------------------------------------- expressions
+def _level(e: A.Expr) -> int:
+    if isinstance(e, A.IfExpr):
+        return _IF
+    if isinstance(e, A.Or):
+        return _OR
+    if isinstance(e, A.And):
+        return _AND
+    if isinstance(e, A.Not):
+        return _NOT
+    if isinstance(e, (A.Compare, A.In)):
+        return _CMP
+    if isinstance(e, A.Range):
+        return _RANGE
+    if isinstance(e, A.BinOp):
+        if e.op in _ADD_OPS:
+            return _SUM
+        if e.op in _MUL_OPS:
+            return _PROD
+        raise ValueError(f"unknown binary operator {e.op!r}")
+    if isinstance(e, A.Neg):
+        return _UNARY
+    if isinstance(e, (A.Field, A.Index, A.Call, A.GenCall)):
+        return _POSTFIX
+    return _ATOM
+
+
+def format_expr(e: A.Expr, min_level: int = _IF) -> str:
+    """``e`` as text; parenthesised when it binds looser than ``min_level`` requires."""
+    text = _expr(e)
+    return f"({text})" if _level(e) < min_level else text
+
+
+def _args(args: tuple[A.Expr, ...]) -> str:
+    return ", ".join(format_expr(a) for a in args)
+
+
+def _generator(elem: A.Expr, var: str, it: A.Expr, cond: Optional[A.Expr]) -> str:
+    text = f"{format_expr(elem)} for {var} in {format_expr(it)}"
+    if cond is not None:
+        text += f" if {format_expr(cond)}"
+    return text
+
+
+def _expr(e: A.Expr) -> str:
+    f = format_expr
+    if isinstance(e, A.IntLit):
+        if e.value < 0:  # not produced by the parser; keep the tree printable anyway
+            raise ValueError("IntLit is non-negative; write Neg(IntLit(n))")
+        return str(e.value)
+    if isinstance(e, A.StrLit):
+        return escape_string(e.value)
+    if isinstance(e, A.BoolLit):
+        return "true" if e.value else "false"
+    if isinstance(e, A.NoneLit):
+        return "none"
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.ListLit):
+        return f"[{_args(e.items)}]"
+    if isinstance(e, A.ListComp):
+        return f"[{_generator(e.elem, e.var, e.iter, e.cond)}]"
+    if isinstance(e, A.MapLit):
+        return "{" + ", ".join(f"{f(en.key)}: {f(en.value)}" for en in e.entries) + "}"
+    if isinstance(e, A.IfExpr):
+        return f"if {f(e.cond)} then {f(e.then)} else {f(e.else_, _IF)}"
+    if isinstance(e, A.Or):
+        return f"{f(e.left, _OR)} or {f(e.right, _AND)}"
+    if isinstance(e, A.And):
+        return f"{f(e.left, _AND)} and {f(e.right, _NOT)}"
+    if isinstance(e, A.Not):
+        return f"not {f(e.operand, _NOT)}"
+    if isinstance(e, A.Compare):
+        return f"{f(e.left, _RANGE)} {e.op} {f(e.right, _RANGE)}"
+    if isinstance(e, A.In):
+        op = "not in" if e.negated else "in"
+        return f"{f(e.item, _RANGE)} {op} {f(e.coll, _RANGE)}"
+    if isinstance(e, A.Range):
+        return f"{f(e.lo, _SUM)}..{f(e.hi, _SUM)}"
+    if isinstance(e, A.BinOp):
+        lvl = _level(e)
+        return f"{f(e.left, lvl)} {e.op} {f(e.right, lvl + 1)}"
+    if isinstance(e, A.Neg):
+        return f"-{f(e.operand, _UNARY)}"
+    if isinstance(e, A.Field):
+        return f"{f(e.obj, _POSTFIX)}.{e.name}"
+    if isinstance(e, A.Index):
+        return f"{f(e.obj, _POSTFIX)}[{f(e.key)}]"
+    if isinstance(e, A.Call):
+        return f"{e.name}({_args(e.args)})"
+    if isinstance(e, A.GenCall):
+        return f"{e.name}({_generator(e.elem, e.var, e.iter, e.cond)})"
+    raise TypeError(f"not an expression: {e!r}")
+
+
+# ------------------------------------------------------ right-hand sides
+def _lvalue(lv: A.LValue) -> str:
+    parts = [lv.root]
+    for step in lv.steps:
+        if isinstance(step, A.LvField):
+            parts.append(f".{step.name}")
+        else:
+            parts.append(f"[{format_expr(step.key)}]")
+    return "".join(parts)
+
+
+def _choose(c: A.Choose) -> str:
+    text = f"choose {format_expr(c.who)} "
+    if isinstance(c.kind, A.ChoiceOne):
+        text += f"one of {format_expr(c.kind.options)}"
+    else:
+        k = c.kind
+        text += (f"subset of {format_expr(k.options)} size "
+                 f"{format_expr(k.lo, _SUM)}..{format_expr(k.hi, _SUM)}")
+    if c.allow_pass:
+        text += " with pass"
+    if c.prompt is not None:
+        text += f" prompt {escape_string(c.prompt)}"
+    return text
+
+
+def _rhs(r: A.Rhs) -> str:
+    if isinstance(r, A.Choose):
+        return _choose(r)
+    if isinstance(r, A.Simultaneous):
+        return f"simultaneous {r.var} in {format_expr(r.players)}: {_choose(r.choose)}"
+    if isinstance(r, A.Roll):
+        return f"roll {format_expr(r.sides)}"
+    if isinstance(r, A.RandomPick):
+        return f"random one of {format_expr(r.options)}"
+    if isinstance(r, A.Draw):
+        return f"draw from {_lvalue(r.source)}"
+    return format_expr(r)
+
+
+# -------------------------------------------------------------- statements
+def _block(head: str, block: A.Block, level: int) -> list[str]:
+    """``head {`` + the statements one level deeper + ``}``; ``head`` carries its indent."""
+    if not block.stmts:
+        return [f"{head} {{}}"]
+    return [f"{head} {{", *_stmts(block.stmts, level + 1), INDENT * level + "}"]
+
+
+def _chain(lines: list[str], word: str, block: A.Block, level: int) -> list[str]:
+    """Continue a block that ends ``lines`` on its closing line: ``} word {``."""
+    last = lines.pop()
+    return lines + _block(f"{last} {word}", block, level)
+
+
+def _starts_like_expr(s: A.Stmt) -> bool:
+    """Whether ``s`` starts with a token that can begin an expression (NAME or ``if``)."""
+    return isinstance(s, (A.Assign, A.CallStmt, A.If))
+
+
+def _stmts(stmts: tuple[A.Stmt, ...], level: int) -> list[str]:
+    out: list[str] = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, A.Empty):
+            continue
+        lines = _stmt(s, level)
+        nxt = next((t for t in stmts[i + 1:] if not isinstance(t, A.Empty)), None)
+        if isinstance(s, A.Return) and s.value is None and nxt is not None and _starts_like_expr(nxt):
+            lines[-1] += ";"  # else `return` would take the next statement as its value
+        out.extend(lines)
+    return out
+
+
+def format_stmt(s: A.Stmt, level: int = 0) -> str:
+    """One statement (with its nested blocks) as text, indented ``level`` steps."""
+    return "\n".join(_stmt(s, level))
+
+
+def _stmt(s: A.Stmt, level: int) -> list[str]:
+    ind = INDENT * level
+    f = format_expr
+    if isinstance(s, A.Let):
+        return [f"{ind}let {s.name} = {_rhs(s.rhs)}"]
+    if isinstance(s, A.Assign):
+        return [f"{ind}{_lvalue(s.target)} {s.op} {_rhs(s.rhs)}"]
+    if isinstance(s, A.If):
+        lines = _block(f"{ind}if {f(s.cond)}", s.then, level)
+        for el in s.elifs:
+            lines = _chain(lines, f"elif {f(el.cond)}", el.body, level)
+        if s.else_ is not None:
+            lines = _chain(lines, "else", s.else_, level)
+        return lines
+    if isinstance(s, A.For):
+        head = f"{ind}for {s.var} in {f(s.iter)}"
+        if s.where is not None:
+            head += f" where {f(s.where)}"
+        return _block(head, s.body, level)
+    if isinstance(s, A.Repeat):
+        return _block(f"{ind}repeat {f(s.count)}", s.body, level)
+    if isinstance(s, A.While):
+        head = f"{ind}while {f(s.cond)}"
+        if s.max is not None:
+            head += f" limit {s.max}"
+        return _block(head, s.body, level)
+    if isinstance(s, A.Move):
+        return [f"{ind}move {f(s.item)} from {_lvalue(s.source)} to {_lvalue(s.dest)}"]
+    if isinstance(s, A.Add):
+        return [f"{ind}add {f(s.item)} to {_lvalue(s.dest)}"]
+    if isinstance(s, A.Remove):
+        return [f"{ind}remove {f(s.item)} from {_lvalue(s.source)}"]
+    if isinstance(s, A.Shuffle):
+        return [f"{ind}shuffle {_lvalue(s.target)}"]
+    if isinstance(s, A.Emit):
+        return [f"{ind}emit {s.event}({_args(s.args)})"]
+    if isinstance(s, A.CallStmt):
+        return [f"{ind}{s.name}({_args(s.args)})"]
+    if isinstance(s, A.Return):
+        return [f"{ind}return" if s.value is None else f"{ind}return {f(s.value)}"]
+    if isinstance(s, A.Break):
+        return [f"{ind}break"]
+    if isinstance(s, A.EndGame):
+        return [f"{ind}end game"]
+    if isinstance(s, A.Log):
+        return [f"{ind}log {_args(s.parts)}"]
+    if isinstance(s, A.Empty):
+        return [f"{ind};"]
+    raise TypeError(f"not a statement: {s!r}")
+
+
+# ------------------------------------------------------------ declarations
+def _params(params: tuple[A.Param, ...]) -> str:
+    return ", ".join(f"{p.name}: {format_type(p.type)}" for p in params)
+
+
+def _field(fd: A.FieldDecl, level: int) -> str:
+    text = f"{INDENT * level}{fd.name}: {format_type(fd.type)}"
+    if fd.default is not None:
+        text += f" = {format_expr(fd.default)}"
+    if fd.visibility != "public":
+        text += f" {fd.visibility}"
+    return text
+
+
+def _fields(head: str, fields: tuple[A.FieldDecl, ...]) -> list[str]:
+    if not fields:
+        return [f"{head} {{}}"]
+    return [f"{head} {{", *(_field(fd, 1) for fd in fields), "}"]
+
+
+def _decl(d: A.Decl) -> list[str]:
+    f = format_expr
+    if isinstance(d, A.GameDecl):
+        return [f"game {escape_string(d.name)} players {d.min_players}..{d.max_players}"]
+    if isinstance(d, A.UseDecl):
+        return [f"use {escape_string(d.path)}"]
+    if isinstance(d, A.EnumDecl):
+        return [f"enum {d.name} {{ {', '.join(d.members)} }}"]
+    if isinstance(d, A.ConstDecl):
+        kw = "table" if d.keyword == "table" else "const"
+        typ = "" if d.type is None else f": {format_type(d.type)}"
+        return [f"{kw} {d.name}{typ} = {f(d.value)}"]
+    if isinstance(d, A.RecordDecl):
+        return _fields(f"record {d.name}", d.fields)
+    if isinstance(d, A.PlayerState):
+        return _fields("player", d.fields)
+    if isinstance(d, A.TableState):
+        return _fields("table", d.fields)
+    if isinstance(d, A.EventDecl):
+        return [f"event {d.name}({_params(d.params)})"]
+    if isinstance(d, A.SetupDecl):
+        return _block("setup", d.body, 0)
+    if isinstance(d, A.RoundDecl):
+        head = f"round {d.name}" + ("" if d.max_rounds is None else f" limit {d.max_rounds}")
+        if not d.phases:
+            return [f"{head} {{}}"]
+        lines = [f"{head} {{"]
+        for ph in d.phases:
+            lines.extend(_block(f"{INDENT}phase {ph.name}", ph.body, 1))
+        return lines + ["}"]
+    if isinstance(d, A.ProcDecl):
+        head = f"proc {d.name}({_params(d.params)})"
+        if d.result is not None:
+            head += f" -> {format_type(d.result)}"
+        return _block(head, d.body, 0)
+    if isinstance(d, A.FnDecl):
+        return [f"fn {d.name}({_params(d.params)}) -> {format_type(d.result)} = {f(d.body)}"]
+    if isinstance(d, A.TriggerDecl):
+        head = f"on {d.event}({', '.join(d.names)})"
+        if d.label is not None:
+            head += f" as {d.label}"
+        if d.cond is not None:
+            head += f" when {f(d.cond)}"
+        return _block(head, d.body, 0)
+    if isinstance(d, A.ActionDecl):
+        head = f"anytime {d.name}({_params(d.params)})"
+        if d.cond is not None:
+            head += f" when {f(d.cond)}"
+        return _block(head, d.body, 0)
+    if isinstance(d, A.InvariantDecl):
+        return [f"invariant {escape_string(d.text)}: {f(d.expr)}"]
+    if isinstance(d, A.EndDecl):
+        return [f"end after {d.round} when {f(d.cond)}"]
+    if isinstance(d, A.ScoreDecl):
+        return [f"score {d.var}: {f(d.expr)}"]
+    if isinstance(d, A.TiebreakDecl):
+        return [f"tiebreak {d.var}: {f(d.expr)}"]
+    raise TypeError(f"not a declaration: {d!r}")
+
+
+def format_rulebook(rb: A.Rulebook) -> str:
+    """The canonical text of ``rb`` (ends with a newline; empty rulebook -> ``""``)."""
+    chunks = ["\n".join(_decl(d)) for d in rb.items]
+    return "\n\n".join(chunks) + "\n" if chunks else ""
+

@@ -1,0 +1,266 @@
+"""The engine's semantics on small rulebooks written for the purpose: decisions, chance, triggers,
+any-time actions, simultaneous choices, loops, runtime errors and the step budget."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dsl.loader import load_text
+from interpreter.nodes import Chance, Decision, Terminal
+from interpreter.program import IllegalChoice, MercatorRuntimeError, Program
+from interpreter.state import State
+
+HEAD = 'game "T" players 2..3\n'
+
+
+def program(body: str, head: str = HEAD) -> Program:
+    res = load_text(head + body, "t.rules")
+    assert res.ok, "\n".join(str(d) for d in res.diagnostics)
+    return Program(res.rulebook)
+
+
+def test_choose_one_of_with_pass_and_prompt() -> None:
+    prog = program("""
+player { pick: int }
+round r limit 1 { phase a {
+  for p in players { let x = choose p one of [3, 1, 2] with pass prompt "pick"
+                     if x != none { p.pick = some(x) } }
+} }
+score p: p.pick
+""")
+    s = prog.new_game(2, 0)
+    d = s.pending
+    assert isinstance(d, Decision) and d.player == 0 and d.prompt == "pick"
+    assert [o.label for o in d.options] == ["pass", "3", "1", "2"]   # pass first, then as given
+    prog.apply(s, "2")
+    prog.apply(s, "pass")
+    assert isinstance(s.pending, Terminal)
+    assert s.pending.scores == (2, 0) and s.pending.winners == (0,)
+
+
+def test_subset_decision_sizes() -> None:
+    prog = program("""
+enum C { a, b, c }
+player { got: list<C> }
+round r limit 1 { phase x { let s = choose first(players) subset of C size 1..2
+                            first(players).got = s } }
+score p: len(p.got)
+""")
+    s = prog.new_game(2, 0)
+    assert [o.label for o in s.pending.options] == ["a", "b", "c", "a+b", "a+c", "b+c"]
+    prog.apply(s, "a+c")
+    assert s.pending.scores == (2, 0)
+
+
+def test_for_where_skips_players_who_passed_during_the_loop() -> None:
+    """The 'where' filter is evaluated when each element's turn comes."""
+    prog = program("""
+player { out: bool  turns: int }
+round r limit 1 { phase x {
+  repeat 2 {
+    for p in players where not p.out {
+      p.turns += 1
+      let q = choose p one of [true, false] prompt "drop the next player?"
+      if q { next_player(p).out = true }
+    }
+  }
+} }
+score p: p.turns
+""")
+    s = prog.new_game(3, 0)
+    prog.apply(s, "true")      # P1 knocks out P2 before P2's turn
+    assert s.pending.player == 2
+    prog.apply(s, "false")     # P3
+    prog.apply(s, "false")     # P1 again (second repeat)
+    prog.apply(s, "false")     # P3
+    assert s.pending.scores == (2, 0, 2)
+
+
+def test_triggers_run_in_declaration_order_with_their_condition() -> None:
+    prog = program("""
+table { trail: list<int> }
+event hit(n: int)
+on hit(n) as first when n > 1 { add 10 + n to trail }
+on hit(n) as second { add 20 + n to trail }
+round r limit 1 { phase x { emit hit(1) emit hit(2) add 99 to trail } }
+score p: 0
+""")
+    s = prog.new_game(2, 0)
+    assert prog.get(s, "trail") == [21, 12, 22, 99]
+
+
+def test_anytime_action_is_offered_and_the_decision_asked_again() -> None:
+    prog = program("""
+player { coins: int = 1  gems: int = 2 }
+anytime sell(p: player) when p.gems > 0 { p.gems -= 1  p.coins += 5 }
+round r limit 1 { phase x { let b = choose first(players) one of 0..first(players).coins
+                            first(players).coins -= b } }
+score p: p.coins
+""")
+    s = prog.new_game(2, 0)
+    assert [o.label for o in s.pending.options] == ["0", "1", "sell"]
+    prog.apply(s, "sell")
+    assert [o.label for o in s.pending.options] == ["0", "1", "2", "3", "4", "5", "6", "sell"]
+    prog.apply(s, "sell")
+    assert "sell" not in [o.label for o in s.pending.options]      # no gems left
+    prog.apply(s, "11")
+    assert s.pending.scores == (0, 1)
+
+
+def test_simultaneous_choices_are_collected_then_revealed() -> None:
+    prog = program("""
+player { dial: int }
+round r limit 1 { phase x {
+  let m = simultaneous p in players: choose p one of 1..3 prompt "secret dial"
+  for p in players { p.dial = m[p] }
+} }
+score p: p.dial
+""")
+    s = prog.new_game(3, 0)
+    seen = []
+    while isinstance(s.pending, Decision):
+        assert s.pending.simultaneous
+        seen.append(s.pending.player)
+        prog.apply(s, str(3 - s.pending.player))
+    assert seen == [0, 1, 2]
+    assert s.pending.scores == (3, 2, 1)
+
+
+def test_explicit_chance_nodes_and_seeded_chance() -> None:
+    body = """
+player { total: int }
+round r limit 2 { phase x { for p in players { let d = roll 6  p.total += d } } }
+score p: p.total
+"""
+    prog = program(body)
+    s = prog.new_game(2, 5, explicit_chance=True)
+    assert isinstance(s.pending, Chance) and [o.label for o in s.pending.options] == \
+        ["1", "2", "3", "4", "5", "6"]
+    for face in ["6", "1", "6", "2"]:
+        prog.apply(s, face)
+    assert s.pending.scores == (12, 3)
+    a, b = prog.new_game(2, 99), prog.new_game(2, 99)
+    assert a.pending.scores == b.pending.scores                     # same seed, same dice
+    assert {prog.new_game(2, k).pending.scores for k in range(20)} != {a.pending.scores}
+
+
+def test_draw_from_bag_and_list_and_shuffle_keep_items() -> None:
+    prog = program("""
+enum C { red, blue }
+player { hand: bag<C> }
+table { bag_of: bag<C> = {red: 2, blue: 1}  deck: list<int> = [1, 2, 3, 4, 5] }
+setup { shuffle deck  for p in players { let c = draw from bag_of  add c to p.hand } }
+round r limit 1 { phase x { let top = draw from deck  add top to deck } }
+score p: count(p.hand)
+""")
+    for seed in range(10):
+        s = prog.new_game(2, seed)
+        hands = [prog.get(s, "hand", p) for p in range(2)]
+        left = prog.get(s, "bag_of")
+        total = {c: left.get(c, 0) + sum(h.get(c, 0) for h in hands) for c in (0, 1)}
+        assert total == {0: 2, 1: 1}
+        assert sorted(prog.get(s, "deck")) == [1, 2, 3, 4, 5]
+
+
+def test_runtime_error_names_the_line_and_the_decision_log() -> None:
+    prog = program("""
+player { x: int }
+round r limit 1 { phase a {
+  let n = choose first(players) one of [0, 1]
+  first(players).x = 10 / n
+} }
+score p: p.x
+""")
+    s = prog.new_game(2, 0)
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.apply(s, "0")
+    assert err.value.span.line == 6 and err.value.history == [0]
+    assert "division by zero" in str(err.value) and "t.rules:6:" in str(err.value)
+
+
+def test_step_budget_stops_a_runaway_loop() -> None:
+    res = load_text(HEAD + """
+player { x: int }
+round r limit 1 { phase a { while true { first(players).x += 1 } } }
+score p: p.x
+""", "t.rules")
+    prog = Program(res.rulebook, step_budget=5000)
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.new_game(2, 0)
+    assert "step budget" in str(err.value) and err.value.span.line == 4
+
+
+def test_while_limit_is_enforced() -> None:
+    prog = program("""
+player { x: int }
+round r limit 1 { phase a { while true limit 3 { first(players).x += 1 } } }
+score p: p.x
+""")
+    with pytest.raises(MercatorRuntimeError, match="limit of 3"):
+        prog.new_game(2, 0)
+
+
+def test_end_game_statement_and_round_limit_and_tiebreaks() -> None:
+    prog = program("""
+player { a: int  b: int }
+round r limit 5 { phase x {
+  first(players).a += 1
+  last(players).b += 1
+  if round_number == 3 { end game }
+} }
+score p: 1
+tiebreak p: p.a
+""")
+    s = prog.new_game(2, 0)
+    assert s.round == 3 and s.pending.scores == (1, 1)
+    assert s.pending.tiebreaks == ((3,), (0,)) and s.pending.winners == (0,)
+    tied = program("""
+player { a: int }
+round r limit 2 { phase x { first(players).a += 1 } }
+score p: 0
+""")
+    t = tied.new_game(3, 0)
+    assert t.round == 2 and t.pending.winners == (0, 1, 2)           # a shared victory
+
+
+def test_procedures_return_values_and_recursion_is_bounded_by_the_stack() -> None:
+    prog = program("""
+player { x: int }
+proc fact(n: int) -> int { if n <= 1 { return 1 } let r = fact(n - 1) return n * r }
+round r limit 1 { phase a { let v = fact(6) first(players).x = v } }
+score p: p.x
+""")
+    assert prog.new_game(2, 0).pending.scores == (720, 0)
+
+
+def test_state_json_round_trip_mid_simultaneous_decision() -> None:
+    prog = program("""
+player { dial: int }
+round r limit 1 { phase x {
+  let m = simultaneous p in players: choose p one of 1..3
+  for p in players { p.dial = m[p] }
+} }
+score p: p.dial
+""")
+    s = prog.new_game(3, 0)
+    prog.apply(s, "2")
+    back = State.from_json(json.loads(json.dumps(s.to_json())))
+    prog.resume(back)
+    assert back == s and back.pending.player == 1
+    for st in (s, back):
+        prog.apply(st, "3")
+        prog.apply(st, "1")
+    assert back.pending == s.pending and s.pending.scores == (2, 3, 1)
+
+
+def test_illegal_choice_on_terminal_and_wrong_player_count() -> None:
+    prog = program("""
+round r limit 1 { phase x { } }
+score p: 0
+""")
+    s = prog.new_game(2, 0)
+    with pytest.raises(IllegalChoice, match="over"):
+        prog.apply(s, 0)
+    with pytest.raises(ValueError, match="2–3 players"):
+        prog.new_game(4, 0)
