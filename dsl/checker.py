@@ -263,6 +263,9 @@ class Checker:
                     tiebreaks.append(b)
         library = not games and rnd is None and score is None and setup is None
         if library:   # a library (rulebooks/lib/): declarations only, used by games
+            if not items:
+                self.warn("W220", "this file declares nothing", self._top_span(),
+                          'a rulebook starts with: game "Name" players 2..4')
             return None
         if not games:
             self.err("E114", "the rulebook has no 'game' declaration", self._top_span(),

@@ -1,6 +1,7 @@
 """Agents that make decisions (random bots, a terminal human) and a loop that plays a game out."""
 from __future__ import annotations
 
+import hashlib
 import random
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
@@ -20,6 +21,20 @@ class Agent(Protocol):
 
 class QuitGame(Exception):
     """The human stopped the game (end of input or 'quit'); the game can be saved as it is."""
+
+    def __init__(self, message: str, requested: bool = False):
+        super().__init__(message)
+        self.requested = requested   # True when the player typed 'quit', False at end of input
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """A bot's seed derived from the game seed and its seat (stable across runs and machines)."""
+    digest = hashlib.sha256(f"mercator-agent:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class GameTooLong(Exception):
+    """A game went on for more decisions than allowed (a rulebook that may never end)."""
 
 
 class RandomAgent:
@@ -71,9 +86,31 @@ def match_choice(text: str, options: Sequence[Option]) -> tuple[Optional[int], s
     return None, f"'{t}' matches no option"
 
 
+def _runs(options: Sequence[Option]) -> list[tuple[int, int]]:
+    """Split option indices into [start, end) runs; labels that count up by one form one run."""
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(options):
+        j = i + 1
+        if _is_number(options[i].label):
+            while j < len(options) and _is_number(options[j].label) and \
+                    int(options[j].label) == int(options[j - 1].label) + 1:
+                j += 1
+        if j - i < 4:   # short runs are listed one by one
+            j = i + 1
+        runs.append((i, j))
+        i = j
+    return runs
+
+
 def format_menu(options: Sequence[Option], width: int = 80) -> str:
-    """The options numbered from 1, packed in columns to fit `width`."""
-    cells = [f"{i + 1:>2}) {o.label}" for i, o in enumerate(options)]
+    """The options numbered from 1 in columns; long runs of numbers shown as one range."""
+    cells = []
+    for i, j in _runs(options):
+        if j - i == 1:
+            cells.append(f"{i + 1:>2}) {options[i].label}")
+        else:
+            cells.append(f"{i + 1:>2}–{j}) {options[i].label} to {options[j - 1].label}")
     cw = max(len(c) for c in cells) + 3 if cells else 1
     per = max(1, min(len(cells), width // cw)) if len(cells) > 8 else 1
     rows = []
@@ -85,9 +122,9 @@ def format_menu(options: Sequence[Option], width: int = 80) -> str:
 class HumanAgent:
     """A player at the terminal: sees their own view, picks by number or label, re-asked on errors."""
 
-    def __init__(self, input_fn: Callable[[str], str] = input,
+    def __init__(self, input_fn: Optional[Callable[[str], str]] = None,
                  output_fn: Callable[[str], None] = print, show_view: bool = True):
-        self.input_fn = input_fn
+        self.input_fn = input_fn      # None: the built-in input(), looked up when asking
         self.output_fn = output_fn
         self.show_view = show_view
 
@@ -108,12 +145,13 @@ class HumanAgent:
             out("  (type a value, a label, or #N for option N; 'quit' to stop)")
         while True:
             try:
-                text = self.input_fn(f"P{node.player + 1}> ")
+                ask = self.input_fn if self.input_fn is not None else input
+                text = ask(f"P{node.player + 1}> ")
             except EOFError:
                 raise QuitGame("input ended before the game did") from None
             if text.strip().lower() in ("quit", "exit") and \
                     text.strip().lower() not in [o.label.lower() for o in options]:
-                raise QuitGame("quit at the player's request")
+                raise QuitGame("quit at the player's request", requested=True)
             if text.strip() in ("?", "help"):
                 out(format_menu(options))
                 continue
@@ -132,11 +170,13 @@ StepHook = Callable[[State, Any, int, str], None]
 
 
 def play_out(program: Any, state: State, agents: Sequence[Agent],
-             on_step: Optional[StepHook] = None) -> State:
+             on_step: Optional[StepHook] = None, max_decisions: Optional[int] = None) -> State:
     """Play `state` to the end; on_step(state, node, index, label) runs after every choice."""
     if len(agents) != state.num_players:
         raise ValueError(f"{len(agents)} agents for {state.num_players} players")
     while not state.over:
+        if max_decisions is not None and len(state.history) >= max_decisions:
+            raise GameTooLong(f"the game did not end within {max_decisions} decisions")
         node = state.pending
         if isinstance(node, Chance):
             idx = resolve_chance(state)
@@ -150,7 +190,8 @@ def play_out(program: Any, state: State, agents: Sequence[Agent],
 
 
 def play_game(program: Any, players: int, seed: int, agents: Sequence[Agent],
-              on_step: Optional[StepHook] = None, narrate: bool = False) -> State:
+              on_step: Optional[StepHook] = None, narrate: bool = False,
+              max_decisions: Optional[int] = None) -> State:
     """A new game of `players` seats from `seed`, played to the end by `agents` (one per seat)."""
     state = program.new_game(players, seed, narrate=narrate)
-    return play_out(program, state, agents, on_step)
+    return play_out(program, state, agents, on_step, max_decisions)

@@ -26,6 +26,7 @@ class MercatorRuntimeError(Exception):
         self.message = message
         self.span = span
         self.history = list(history)
+        self.seed = seed
         super().__init__(f"{span}: runtime error: {message}\n  decision log (option indices): "
                          f"{self.history}")
 
@@ -239,7 +240,10 @@ class Program:
             L = [node.player, *args] + [None] * (self.nslots[bid] - 1 - len(args))
             s.stack.append([bid, 0, L, -1])
         else:
-            node.commit(s, opt.value)
+            try:
+                node.commit(s, opt.value)
+            except (RuleError, BuiltinError) as exc:
+                raise self._located(s, str(exc)) from None
         s.pending = self.run(s)
         return s.pending
 

@@ -38,7 +38,7 @@ class State:
         self.rng = seed & MASK64
         self.round = 0
         self.over = False
-        self.history: list[str] = []      # decision log (labels), enough to replay
+        self.history: list[int] = []      # decision log: chosen option indices, enough to replay
         self.messages: list[str] = []     # narration from 'log' statements
         self.narrate = False
         self.explicit_chance = False
@@ -96,7 +96,7 @@ class State:
         s.round = int(d["round"])
         s.over = bool(d["over"])
         s.explicit_chance = bool(d.get("explicit_chance", False))
-        s.history = [str(h) for h in d.get("history", [])]
+        s.history = [int(h) for h in d.get("history", [])]
         return s
 
     def digest(self) -> str:

@@ -1,0 +1,558 @@
+"""The `mercator` command: check, play, simulate, replay and format rulebooks."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any, Callable, Optional, Sequence, TextIO
+
+from dsl.diagnostics import Diagnostic, render
+from dsl.loader import LoadResult, load
+from interpreter.agents import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
+                                play_out)
+from interpreter.nodes import Decision, Terminal
+from interpreter.program import MercatorRuntimeError, Program
+from interpreter.saves import SaveError, chosen_line, engine_version, load_save, replay, save
+from interpreter.saves import sha256_text
+
+SEAT_KINDS = ("human", "random")
+EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """Bad arguments: exit 2 with a message and a hint."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
+
+
+class Failed(Exception):
+    """The command failed after saying why on stderr; carries the exit code."""
+
+    def __init__(self, code: int = EXIT_RULES):
+        super().__init__(code)
+        self.code = code
+
+
+def out(text: str = "") -> None:
+    """A result line on stdout."""
+    print(text, file=sys.stdout, flush=True)
+
+
+def err(text: str = "") -> None:
+    """A diagnostic or progress line on stderr."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def color_ok(stream: TextIO) -> bool:
+    """Colour only on a terminal and never with NO_COLOR set."""
+    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
+
+
+def plural(n: int, word: str) -> str:
+    """'1 file', '2 files'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def print_diagnostics(diags: Sequence[Diagnostic], sources: dict[str, str]) -> None:
+    """Render diagnostics on stderr, errors and warnings in source order."""
+    color = color_ok(sys.stderr)
+    for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
+        err(render(d, sources.get(d.span.path), color=color))
+
+
+def require_file(path: str, what: str = "rulebook") -> None:
+    """UsageError unless path names an existing file."""
+    if not os.path.exists(path):
+        raise UsageError(f"no such {what}: {path}", "check the path (it is relative to the current "
+                                                    "directory)")
+
+
+def load_program(path: str) -> tuple[Program, LoadResult]:
+    """Load and compile a rulebook; on errors print the diagnostics and fail with exit 1."""
+    require_file(path)
+    res = load(path)
+    if not res.ok:
+        print_diagnostics(res.diagnostics, res.sources)
+        if not any(d.is_error for d in res.diagnostics):
+            err(f"{path}: error: this is a library (declarations only, no 'game'); "
+                "it can only be used by a game ('use \"...\"')")
+        raise Failed(EXIT_RULES)
+    warnings = [d for d in res.diagnostics if not d.is_error]
+    if warnings:
+        err(f"{path}: {plural(len(warnings), 'warning')} (see: mercator check {path})")
+    assert res.rulebook is not None
+    return Program(res.rulebook), res
+
+
+def player_count(prog: Program, n: Optional[int]) -> int:
+    """The --players value checked against the rulebook's range (default: its minimum)."""
+    lo, hi = prog.min_players, prog.max_players
+    if n is None:
+        return lo
+    if not lo <= n <= hi:
+        allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise UsageError(f"{prog.name} is for {allowed} players, not {n}",
+                         f"use --players with a value from {lo} to {hi}" if lo != hi
+                         else f"use --players {lo}")
+    return n
+
+
+def parse_seats(text: Optional[str], players: int) -> list[str]:
+    """Seat kinds from '--seats human,random,...' (default: P1 human, the others random)."""
+    if text is None:
+        return ["human"] + ["random"] * (players - 1)
+    kinds = [k.strip().lower() for k in text.split(",")]
+    for k in kinds:
+        if k not in SEAT_KINDS:
+            raise UsageError(f"unknown seat kind '{k}'", f"valid kinds: {', '.join(SEAT_KINDS)}")
+    if len(kinds) != players:
+        raise UsageError(f"--seats names {plural(len(kinds), 'seat')} but the game has {players} "
+                         "players", f"give one kind per player, e.g. --seats "
+                         + ",".join(["human"] + ["random"] * (players - 1)))
+    return kinds
+
+
+def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: int,
+                    decisions: Sequence[int]) -> None:
+    """Print a located runtime error with the seed and decision log that reproduce it."""
+    d = Diagnostic("runtime", "error", exc.message, exc.span)
+    err(render(d, sources.get(exc.span.path), color=color_ok(sys.stderr)))
+    err(f"  game seed {seed}; decision log (option indices): {list(decisions)}")
+
+
+# ------------------------------------------------------------------ check
+def cmd_check(args: argparse.Namespace) -> int:
+    """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary."""
+    n_ok = n_bad = n_missing = errors = warnings = ok_warnings = 0
+    for path in args.paths:
+        if not os.path.exists(path):
+            err(f"{path}: error: no such file")
+            n_missing += 1
+            continue
+        try:
+            res = load(path)
+            diags = res.diagnostics
+        except Exception as exc:  # the checker must never show a traceback for any input
+            err(f"{path}: internal error while checking: {type(exc).__name__}: {exc}")
+            n_bad += 1
+            errors += 1
+            continue
+        e = sum(d.is_error for d in diags)
+        w = len(diags) - e
+        print_diagnostics(diags, res.sources)
+        if e:
+            n_bad += 1
+            errors += e
+            warnings += w
+        else:
+            notes = (["library"] if res.rulebook is None else []) + \
+                ([plural(w, "warning")] if w else [])
+            out(f"{path}: OK" + (f" ({', '.join(notes)})" if notes else ""))
+            n_ok += 1
+            ok_warnings += w
+    parts = []
+    if n_ok or not (n_bad or n_missing):
+        parts.append(f"{plural(n_ok, 'file')} OK" +
+                     (f" ({plural(ok_warnings, 'warning')})" if ok_warnings else ""))
+    if n_bad:
+        parts.append(f"{plural(n_bad, 'file')} with {plural(errors, 'error')}" +
+                     (f" and {plural(warnings, 'warning')}" if warnings else ""))
+    if n_missing:
+        parts.append(f"{plural(n_missing, 'file')} not found")
+    if len(args.paths) > 1 or n_bad or ok_warnings:
+        out(", ".join(parts))
+    if n_missing:
+        return EXIT_USAGE
+    return EXIT_RULES if n_bad else EXIT_OK
+
+
+# ------------------------------------------------------------------ play
+def print_result(prog: Program, node: Terminal) -> None:
+    """The final ranking, scores and winners."""
+    out(f"game over — {prog.name}")
+    out("rank  seat  score")
+    for rank, p in enumerate(node.ranking, start=1):
+        tag = "  winner" if p in node.winners else ""
+        out(f"{rank:>4}  P{p + 1:<3} {node.scores[p]:>5}{tag}")
+    names = ", ".join(f"P{w + 1}" for w in node.winners)
+    out(f"{'shared win' if len(node.winners) > 1 else 'winner'}: {names}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a game in the terminal against bots or at a shared keyboard."""
+    prog, res = load_program(args.path)
+    decisions: list[int] = []
+    labels: list[str] = []
+    prior: list[str] = []
+    if args.resume:
+        try:
+            data = load_save(args.resume)
+        except SaveError as exc:
+            err(f"mercator play: {exc}")
+            raise Failed(EXIT_RULES) from None
+        if data.rulebook_sha256 != sha256_text(res.sources[args.path]):
+            raise UsageError(f"{args.resume} is a save of another rulebook ({data.rulebook})",
+                             f"resume it with: mercator play {data.rulebook} --resume {args.resume}")
+        for flag, given, saved in (("--players", args.players, data.players),
+                                   ("--seed", args.seed, data.seed)):
+            if given is not None and given != saved:
+                raise UsageError(f"{flag} {given} contradicts the save ({flag} {saved})",
+                                 f"leave out {flag} when resuming")
+        players, seed = data.players, data.seed
+    else:
+        players = player_count(prog, args.players)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seats = parse_seats(args.seats, players)
+    if args.save and not os.path.isdir(os.path.dirname(os.path.abspath(args.save))):
+        raise UsageError(f"cannot save to {args.save}: its folder does not exist",
+                         "create the folder first, or save somewhere else")
+    agents: list[Agent] = [HumanAgent() if k == "human" else RandomAgent(agent_seed(seed, i))
+                           for i, k in enumerate(seats)]
+    out(f"{prog.name} · {players} players · seed {seed} · "
+        + " · ".join(f"P{i + 1} {k}" for i, k in enumerate(seats)))
+    if args.resume:
+        try:
+            state, prior = replay(prog, data)
+        except SaveError as exc:
+            err(f"mercator play: {exc}")
+            raise Failed(EXIT_RULES) from None
+        decisions, labels = list(data.decisions), list(data.labels)
+        out(f"resumed after {plural(len(decisions), 'decision')}; the story so far:")
+        for line in prior[-12:]:
+            out(f"  {line}")
+    else:
+        state = prog.new_game(players, seed, narrate=True)
+        for line in state.messages:
+            out(line)
+    seen = len(state.messages)
+    hidden: list[str] = []        # choices of a simultaneous round, shown once all have chosen
+    committed: set[int] = set()
+
+    def reveal() -> None:
+        if hidden:
+            out("revealed: " + "; ".join(hidden))
+        hidden.clear()
+        committed.clear()
+
+    def on_step(s: Any, node: Any, idx: int, label: str) -> None:
+        nonlocal seen
+        decisions.append(idx)
+        labels.append(label)
+        if isinstance(node, Decision) and node.simultaneous:
+            out(f"P{node.player + 1} has chosen")
+            hidden.append(chosen_line(node, label))
+            if node.option(idx).action is None:
+                committed.add(node.player)
+        else:
+            out(chosen_line(node, label))
+        nxt = s.pending
+        if not (isinstance(nxt, Decision) and nxt.simultaneous) or nxt.player in committed:
+            reveal()
+        for line in s.messages[seen:]:
+            out(line)
+        seen = len(s.messages)
+
+    def write_save() -> bool:
+        try:
+            save(args.save, args.path, res.sources, players, seed, decisions, labels)
+            return True
+        except OSError as exc:
+            err(f"mercator play: cannot write {args.save}: {exc.strerror or exc}")
+            err(f"  to rebuild it by hand: seed {seed}, players {players}, decisions {decisions}")
+            return False
+
+    def keep(reason: str, resumable: bool = True) -> None:
+        if not args.save:
+            err(f"{reason}; the game was not saved (use --save FILE to keep it)")
+        elif write_save():
+            err(f"{reason}; game saved to {args.save} after {plural(len(decisions), 'decision')}")
+            then = "resume" if resumable else "reproduce the error"
+            cmd = f"play {args.path} --resume" if resumable else "replay"
+            err(f"  {then} with: mercator {cmd} {args.save}")
+
+    try:
+        play_out(prog, state, agents, on_step)
+    except QuitGame as exc:
+        keep(str(exc))
+        return EXIT_OK if exc.requested else EXIT_RULES
+    except KeyboardInterrupt:
+        err("")
+        keep("interrupted")
+        return EXIT_INTERRUPTED
+    except MercatorRuntimeError as exc:
+        # the failing choice is in exc.history but on_step never saw it: keep it, so a replay
+        # of the save reproduces the error
+        node = state.pending
+        for idx in exc.history[len(decisions):]:
+            decisions.append(idx)
+            labels.append(node.option(idx).label if 0 <= idx < node.count else "?")
+        runtime_failure(exc, res.sources, seed, decisions)
+        keep("the game stopped on a rule error", resumable=False)
+        return EXIT_RULES
+    assert isinstance(state.pending, Terminal)
+    print_result(prog, state.pending)
+    if args.save and write_save():
+        err(f"game saved to {args.save}")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ simulate
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self.live = bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+    def update(self, done: int, force: bool = False) -> None:
+        """Redraw (at most ten times a second)."""
+        now = time.perf_counter()
+        if not self.live or (not force and now - self.last < 0.1):
+            return
+        self.last = now
+        width = 24
+        fill = width * done // max(self.total, 1)
+        secs = int(now - self.start)
+        bar = "━" * fill + "─" * (width - fill)
+        sys.stderr.write(f"\rsimulating {bar} {done}/{self.total} games  "
+                         f"{secs // 3600}:{secs // 60 % 60:02}:{secs % 60:02}")
+        sys.stderr.flush()
+
+    def close(self, done: int) -> None:
+        """Draw the final state and end the line."""
+        if self.live:
+            self.update(done, force=True)
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _sd(xs: Sequence[float]) -> float:
+    return statistics.stdev(xs) if len(xs) > 1 else 0.0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play many games between random bots and report wins, scores and length."""
+    prog, res = load_program(args.path)
+    players = player_count(prog, args.players)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}", "e.g. --games 1000")
+    seed = args.seed
+    wins = [0.0] * players
+    scores: list[list[int]] = [[] for _ in range(players)]
+    lengths: list[int] = []
+    shared = 0
+    bar = Progress(args.games)
+    t0 = time.perf_counter()
+    for i in range(args.games):
+        gs = seed + i
+        agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
+        state = prog.new_game(players, gs)
+        try:
+            play_out(prog, state, agents, max_decisions=args.max_decisions)
+        except (MercatorRuntimeError, GameTooLong) as exc:
+            bar.close(i)
+            if isinstance(exc, MercatorRuntimeError):
+                runtime_failure(exc, res.sources, gs, exc.history)
+            else:
+                err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
+                err(f"  game seed {gs}; decision log (option indices): {list(state.history)}")
+            err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate {args.path} "
+                f"--players {players} --games 1 --seed {gs}")
+            return EXIT_RULES
+        node = state.pending
+        for w in node.winners:
+            wins[w] += 1 / len(node.winners)
+        shared += len(node.winners) > 1
+        for p in range(players):
+            scores[p].append(node.scores[p])
+        lengths.append(len(state.history))
+        bar.update(i + 1)
+    secs = time.perf_counter() - t0
+    bar.close(args.games)
+    g = args.games
+    report = {"rulebook": args.path, "game": prog.name, "games": g, "players": players,
+              "seed": seed, "wins_by_seat": [round(w, 6) for w in wins],
+              "win_rate": [round(w / g, 6) for w in wins],
+              "mean_scores": [round(statistics.fmean(s), 6) for s in scores],
+              "sd_scores": [round(_sd(s), 6) for s in scores],
+              "shared_wins": shared, "mean_decisions": round(statistics.fmean(lengths), 6),
+              "sd_decisions": round(_sd(lengths), 6), "seconds": round(secs, 6),
+              "games_per_second": round(g / secs, 3) if secs > 0 else None}
+    if args.json:
+        out(json.dumps(report))
+        return EXIT_OK
+    out(f"{prog.name} · {players} players · seed {seed}")
+    out("seat    wins    win%   mean score    ± sd")
+    for p in range(players):
+        w = wins[p]
+        wtxt = f"{w:.0f}" if abs(w - round(w)) < 1e-9 else f"{w:.1f}"
+        out(f"{p + 1:<4} {wtxt:>7} {100 * w / g:>6.1f}%   {report['mean_scores'][p]:>10.1f}"
+            f"  {report['sd_scores'][p]:>6.1f}")
+    rate = f"{g / secs:.0f}" if secs > 0 else "∞"
+    out(f"games {g} · decisions/game {report['mean_decisions']:.1f} "
+        f"(± {report['sd_decisions']:.1f}) · {rate} games/s"
+        + (f" · {shared} shared wins" if shared else ""))
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ replay / fmt
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a saved game, verifying it, and print its log."""
+    try:
+        data = load_save(args.file)
+    except SaveError as exc:
+        err(f"mercator replay: {exc}")
+        return EXIT_RULES
+    prog, res = load_program(data.rulebook)
+    try:
+        state, lines = replay(prog, data)
+    except SaveError as exc:
+        err(f"mercator replay: {exc}")
+        return EXIT_RULES
+    except ValueError as exc:   # players outside the rulebook's range
+        err(f"mercator replay: {args.file}: {exc}")
+        return EXIT_RULES
+    except MercatorRuntimeError as exc:
+        runtime_failure(exc, res.sources, data.seed, exc.history)
+        return EXIT_RULES
+    out(f"{prog.name} · {data.players} players · seed {data.seed} · "
+        f"{plural(len(data.decisions), 'decision')}")
+    for line in lines:
+        out(line)
+    node = state.pending
+    if isinstance(node, Terminal):
+        print_result(prog, node)
+    else:
+        who = f"P{node.player + 1}" if node.player >= 0 else "chance"
+        out(f"(saved mid-game: {who} to decide" + (f" '{node.prompt}')" if getattr(
+            node, "prompt", "") else ")"))
+    return EXIT_OK
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    """Print a rulebook in canonical form."""
+    from dsl.parser import parse
+    require_file(args.file)
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        err(f"{args.file}: error: cannot read the file ({exc})")
+        return EXIT_RULES
+    tree, diags = parse(text, args.file)
+    if tree is None or any(d.is_error for d in diags):
+        print_diagnostics(diags, {args.file: text})
+        return EXIT_RULES
+    try:
+        from dsl.fmt import format_rulebook
+    except ImportError:
+        err("mercator fmt: the formatter (dsl/fmt.py) is not available in this build")
+        return EXIT_RULES
+    sys.stdout.write(format_rulebook(tree))
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ parser
+def _int_arg(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for `mercator` and its subcommands."""
+    raw = argparse.RawDescriptionHelpFormatter
+    p = argparse.ArgumentParser(prog="mercator", formatter_class=raw,
+                                description="Mercator: board games as rulebooks in plain text.",
+                                epilog="example:\n  mercator check rulebooks/manila.rules\n"
+                                       "  mercator simulate rulebooks/manila.rules --players 4 "
+                                       "--games 1000 --seed 7")
+    p.add_argument("--version", action="version", version=f"mercator {engine_version()}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def cmd(name: str, fn: Callable[[argparse.Namespace], int], help_: str,
+            example: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=raw,
+                            epilog=f"example:\n  {example}")
+        sp.set_defaults(func=fn)
+        return sp
+
+    c = cmd("check", cmd_check, "check rulebooks and report errors with their location",
+            "mercator check rulebooks/manila.rules broken.rules")
+    c.add_argument("paths", nargs="+", metavar="PATH", help="rulebook files")
+    pl = cmd("play", cmd_play, "play a game in the terminal against bots or friends",
+             "mercator play rulebooks/manila.rules --players 3 --seats human,random,random "
+             "--save game.json")
+    pl.add_argument("path", metavar="PATH", help="the rulebook")
+    pl.add_argument("--players", type=_int_arg, metavar="N",
+                    help="number of players (default: the rulebook's minimum)")
+    pl.add_argument("--seats", metavar="KINDS",
+                    help=f"one kind per seat, comma-separated ({', '.join(SEAT_KINDS)}); "
+                         "default: P1 human, the others random")
+    pl.add_argument("--seed", type=_int_arg, metavar="S", help="game seed (default: a random one)")
+    pl.add_argument("--save", metavar="FILE", help="save the game here when it ends or is stopped")
+    pl.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    sm = cmd("simulate", cmd_simulate, "play many games between random bots and summarise them",
+             "mercator simulate rulebooks/manila.rules --players 4 --games 1000 --seed 7")
+    sm.add_argument("path", metavar="PATH", help="the rulebook")
+    sm.add_argument("--players", type=_int_arg, metavar="N",
+                    help="number of players (default: the rulebook's minimum)")
+    sm.add_argument("--games", type=_int_arg, metavar="G", default=100,
+                    help="how many games (default: 100)")
+    sm.add_argument("--seed", type=_int_arg, metavar="S", default=0,
+                    help="game i uses seed S+i (default: 0)")
+    sm.add_argument("--max-decisions", type=_int_arg, metavar="D", default=100_000,
+                    help="stop a game that takes more decisions than this (default: 100000)")
+    sm.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    rp = cmd("replay", cmd_replay, "replay a saved game and print its log",
+             "mercator replay game.json")
+    rp.add_argument("file", metavar="FILE", help="a save written by 'mercator play --save'")
+    fm = cmd("fmt", cmd_fmt, "print a rulebook in canonical form",
+             "mercator fmt rulebooks/manila.rules > manila.rules.new")
+    fm.add_argument("file", metavar="FILE", help="the rulebook")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the mercator command line; return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:   # --help, --version, or an argparse usage error
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        err(f"mercator {args.command}: error: {exc}")
+        if exc.hint:
+            err(f"  hint: {exc.hint}")
+        return EXIT_USAGE
+    except Failed as exc:
+        return exc.code
+    except KeyboardInterrupt:
+        err("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:
+        if os.environ.get("MERCATOR_DEBUG"):
+            raise
+        err(f"mercator {args.command}: internal error: {type(exc).__name__}: {exc} "
+            "(set MERCATOR_DEBUG=1 for a traceback)")
+        return EXIT_RULES
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+"""Saved games: (rulebook, players, seed, decisions) plus hashes that make a save trustworthy.
+
+A save names its rulebook by a path relative to the save file, records the sha256 of the rulebook
+text and of every file it 'use's, and carries a checksum over everything else, so that an edited
+save or a rulebook changed since the game was played is refused instead of silently replaying
+something else. The checksum detects accidents and casual edits; it is not a signature.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any, Optional
+
+import attrs
+
+from interpreter.nodes import Chance, Decision
+from interpreter.state import State
+
+SAVE_FORMAT = 1
+
+
+class SaveError(Exception):
+    """A save file cannot be used; the message says why in a user's terms."""
+
+
+def engine_version() -> str:
+    """The installed Mercator version."""
+    try:
+        from importlib.metadata import version
+        return version("mercator")
+    except Exception:  # not installed (running from a source tree)
+        return "0.1.0"
+
+
+def sha256_text(text: str) -> str:
+    """Hex sha256 of a text's UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@attrs.define
+class SaveData:
+    """A loaded save: where the rulebook is (resolved) and what to replay."""
+
+    rulebook: str                 # resolved path of the rulebook
+    rulebook_sha256: str
+    uses: dict[str, str]          # used files, relative to the rulebook's folder -> sha256
+    players: int
+    seed: int
+    decisions: list[int]
+    labels: list[str]
+    explicit_chance: bool = False
+    engine_version: str = ""
+    path: str = ""                # the save file itself
+
+
+def _checksum(doc: dict[str, Any]) -> str:
+    rest = {k: v for k, v in doc.items() if k != "checksum"}
+    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + sha256_text(text)
+
+
+def _uses(rulebook_path: str, sources: dict[str, str]) -> dict[str, str]:
+    base = os.path.dirname(os.path.abspath(rulebook_path))
+    main = os.path.abspath(rulebook_path)
+    out = {}
+    for p, text in sources.items():
+        if os.path.abspath(p) != main:
+            out[os.path.relpath(os.path.abspath(p), base).replace(os.sep, "/")] = sha256_text(text)
+    return out
+
+
+def _relative(target: str, save_path: str) -> str:
+    try:
+        rel = os.path.relpath(os.path.abspath(target), os.path.dirname(os.path.abspath(save_path)))
+    except ValueError:  # another drive on Windows
+        return os.path.abspath(target)
+    return rel.replace(os.sep, "/")
+
+
+def save(path: str, rulebook_path: str, sources: dict[str, str], players: int, seed: int,
+         decisions: list[int], labels: list[str], explicit_chance: bool = False) -> None:
+    """Write a save file (atomically) for a game of the rulebook at rulebook_path."""
+    main_text = sources.get(rulebook_path)
+    if main_text is None:
+        with open(rulebook_path, encoding="utf-8") as f:
+            main_text = f.read()
+    doc: dict[str, Any] = {
+        "mercator_save": SAVE_FORMAT,
+        "engine_version": engine_version(),
+        "rulebook": _relative(rulebook_path, path),
+        "rulebook_sha256": sha256_text(main_text),
+        "uses_sha256": _uses(rulebook_path, sources),
+        "players": players,
+        "seed": seed,
+        "decisions": [int(d) for d in decisions],
+        "labels": list(labels),
+        "explicit_chance": bool(explicit_chance),
+    }
+    doc["checksum"] = _checksum(doc)
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def _need(doc: dict[str, Any], key: str, kind: Any, path: str) -> Any:
+    v = doc.get(key)
+    if not isinstance(v, kind) or isinstance(v, bool) and kind is int:
+        raise SaveError(f"{path}: not a valid Mercator save: field '{key}' is missing or malformed")
+    return v
+
+
+def load_save(path: str) -> SaveData:
+    """Read and verify a save: format, checksum, rulebook present and unchanged; SaveError if not."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise SaveError(f"{path}: no such save file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{path}: cannot read the save file ({exc})") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path}: not a Mercator save (not JSON: {exc.msg} at line {exc.lineno})") \
+            from None
+    if not isinstance(doc, dict) or "mercator_save" not in doc:
+        raise SaveError(f"{path}: not a Mercator save (no 'mercator_save' field)")
+    if doc["mercator_save"] != SAVE_FORMAT:
+        raise SaveError(f"{path}: save format {doc['mercator_save']!r} is not supported "
+                        f"(this Mercator reads format {SAVE_FORMAT})")
+    if doc.get("checksum") != _checksum(doc):
+        raise SaveError(f"{path}: the save has been modified since it was written (checksum "
+                        "mismatch); refusing to replay it")
+    rel = _need(doc, "rulebook", str, path)
+    decisions = _need(doc, "decisions", list, path)
+    labels = _need(doc, "labels", list, path)
+    if not all(isinstance(d, int) and not isinstance(d, bool) for d in decisions) or \
+            len(labels) != len(decisions) or not all(isinstance(x, str) for x in labels):
+        raise SaveError(f"{path}: not a valid Mercator save: malformed decision log")
+    uses = doc.get("uses_sha256", {})
+    if not isinstance(uses, dict):
+        raise SaveError(f"{path}: not a valid Mercator save: field 'uses_sha256' is malformed")
+    rb_path = rel if os.path.isabs(rel) else os.path.join(os.path.dirname(path), rel)
+    data = SaveData(os.path.normpath(rb_path), _need(doc, "rulebook_sha256", str, path), uses,
+                    _need(doc, "players", int, path), _need(doc, "seed", int, path),
+                    decisions, labels, bool(doc.get("explicit_chance", False)),
+                    str(doc.get("engine_version", "")), path)
+    verify_rulebook(data)
+    return data
+
+
+def verify_rulebook(data: SaveData) -> None:
+    """SaveError unless the rulebook and the files it uses exist with the hashes the save records."""
+    checks = [(data.rulebook, data.rulebook_sha256)]
+    base = os.path.dirname(data.rulebook)
+    checks += [(os.path.normpath(os.path.join(base, rel)), h) for rel, h in sorted(data.uses.items())]
+    for i, (p, want) in enumerate(checks):
+        what = f"the rulebook {p}" if i == 0 else f"{p} (used by the rulebook)"
+        try:
+            with open(p, encoding="utf-8") as f:
+                got = sha256_text(f.read())
+        except (OSError, UnicodeDecodeError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise SaveError(f"{data.path}: {what} cannot be read ({why}); the save needs the "
+                            "rulebook it was played with") from None
+        if got != want:
+            raise SaveError(f"{data.path}: {what} has changed since this game was saved; "
+                            "replaying it would not reproduce the game") from None
+
+
+def _where(program: Any, node: Any, step: int, state: State) -> str:
+    who = "chance" if isinstance(node, Chance) else f"P{node.player + 1}"
+    prompt = f" '{node.prompt}'" if isinstance(node, Decision) and node.prompt else ""
+    return f"decision {step} (round {state.round}, {who}{prompt})"
+
+
+def chosen_line(node: Any, label: str) -> str:
+    """The log line for a choice: 'P2 chooses: 5', or 'chance: 4'."""
+    if isinstance(node, Chance):
+        return f"chance ({node.what}): {label}"
+    return f"P{node.player + 1} chooses: {label}"
+
+
+def replay(program: Any, data: SaveData, stop: Optional[int] = None) -> tuple[State, list[str]]:
+    """Replay a save's decisions (the first `stop`, or all), checking each one; the log lines."""
+    state = program.new_game(data.players, data.seed, narrate=True,
+                             explicit_chance=data.explicit_chance)
+    lines = list(state.messages)
+    seen = len(state.messages)
+    todo = data.decisions if stop is None else data.decisions[:stop]
+    for step, (idx, want) in enumerate(zip(todo, data.labels), start=1):
+        node = state.pending
+        if state.over:
+            raise SaveError(f"{data.path}: the game ended after {step - 1} decisions but the save "
+                            f"has {len(data.decisions)}")
+        where = _where(program, node, step, state)
+        if not 0 <= idx < node.count:
+            raise SaveError(f"{data.path}: {where}: option {idx} is not legal there "
+                            f"(there are {node.count} options)")
+        label = node.option(idx).label
+        if label != want:
+            raise SaveError(f"{data.path}: {where}: the save says '{want}' but option {idx} is "
+                            f"'{label}' now")
+        program.apply(state, idx)
+        lines.append(chosen_line(node, label))
+        lines.extend(state.messages[seen:])
+        seen = len(state.messages)
+    return state, lines

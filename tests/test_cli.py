@@ -1,0 +1,296 @@
+"""The `mercator` command line, saves, views and agents, exercised on tests/fixtures/tiny.rules."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dsl.loader import load
+from interpreter.agents import HumanAgent, QuitGame, RandomAgent, match_choice, play_game
+from interpreter.cli import main
+from interpreter.nodes import Decision
+from interpreter.program import Program
+from interpreter.saves import SaveError, load_save, replay, save
+from interpreter.view import describe, observe
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
+
+
+@pytest.fixture(scope="module")
+def prog() -> Program:
+    res = load(TINY)
+    assert res.ok, res.diagnostics
+    return Program(res.rulebook)
+
+
+def _copy_tiny(tmp_path: Path) -> str:
+    dst = tmp_path / "tiny.rules"
+    shutil.copy(TINY, dst)
+    return str(dst)
+
+
+def _play_to_save(tmp_path: Path, rules: str, seed: int = 5) -> str:
+    path = str(tmp_path / "game.json")
+    code = main(["play", rules, "--players", "3", "--seats", "random,random,random",
+                 "--seed", str(seed), "--save", path])
+    assert code == 0
+    return path
+
+
+# ------------------------------------------------------------------ check
+def test_check_ok(capsys):
+    assert main(["check", TINY]) == 0
+    assert capsys.readouterr().out.strip() == f"{TINY}: OK"
+
+
+def test_check_broken_file_is_located(tmp_path, capsys):
+    text = Path(TINY).read_text().replace("p.money -= paid", "p.monye -= paid")
+    bad = tmp_path / "broken.rules"
+    bad.write_text(text)
+    assert main(["check", TINY, str(bad)]) == 1
+    cap = capsys.readouterr()
+    assert re.search(rf"{re.escape(str(bad))}:\d+:\d+: error\[E\d+\]: .*monye", cap.err)
+    assert "did you mean 'money'?" in cap.err
+    assert f"{TINY}: OK" in cap.out
+    assert "1 file OK, 1 file with 1 error" in cap.out
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00garbage", b"game \"X\" players 2..2\n" +
+                                     b"(" * 5000, b"}}}{{{" * 100, b"game \"X\" players 2..1\n"])
+def test_check_never_shows_a_traceback(tmp_path, capsys, content):
+    bad = tmp_path / "weird.rules"
+    bad.write_bytes(content)
+    assert main(["check", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and str(bad) in err
+
+
+def test_a_library_checks_ok_but_cannot_be_played(capsys):
+    lib = str(ROOT / "rulebooks" / "lib" / "auction.rules")
+    assert main(["check", lib]) == 0
+    assert capsys.readouterr().out.strip() == f"{lib}: OK (library)"
+    assert main(["simulate", lib, "--games", "1"]) == 1
+    assert "is a library" in capsys.readouterr().err
+
+
+def test_check_missing_file_is_a_usage_error(tmp_path, capsys):
+    assert main(["check", str(tmp_path / "nope.rules")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_usage_errors_exit_2_with_hints(capsys):
+    assert main(["play", TINY, "--players", "9"]) == 2
+    err = capsys.readouterr().err
+    assert "2 to 4 players, not 9" in err and "hint:" in err
+    assert main(["play", TINY, "--players", "3", "--seats", "human,robot,random"]) == 2
+    assert "valid kinds: human, random" in capsys.readouterr().err
+    assert main(["play", TINY, "--players", "3", "--seats", "random,random"]) == 2
+    assert "2 seats but the game has 3 players" in capsys.readouterr().err
+    assert main(["simulate", TINY, "--games", "many"]) == 2
+    assert main(["frobnicate"]) == 2
+    assert main([]) == 2
+
+
+def test_help_has_an_example_on_every_command(capsys):
+    for cmd in ("check", "play", "simulate", "replay", "fmt"):
+        assert main([cmd, "--help"]) == 0
+        assert f"example:\n  mercator {cmd}" in capsys.readouterr().out
+
+
+def test_installed_script_version():
+    exe = ROOT / ".venv" / "bin" / "mercator"
+    if not exe.exists():
+        pytest.skip("the console script is not installed in .venv")
+    r = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and re.fullmatch(r"mercator \d+\.\d+\.\d+\s*", r.stdout)
+
+
+# ------------------------------------------------------------------ simulate
+def _simulate_json(capsys, seed: int) -> dict:
+    assert main(["simulate", TINY, "--players", "3", "--games", "30", "--seed", str(seed),
+                 "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_simulate_json_is_deterministic(capsys):
+    a = _simulate_json(capsys, 11)
+    for key in ("games", "players", "wins_by_seat", "mean_scores", "sd_scores", "mean_decisions",
+                "seconds"):
+        assert key in a
+    assert a["games"] == 30 and a["players"] == 3
+    assert sum(a["wins_by_seat"]) == pytest.approx(30)
+    b = _simulate_json(capsys, 11)
+    for key in ("wins_by_seat", "mean_scores", "sd_scores", "mean_decisions"):
+        assert a[key] == b[key]
+    c = _simulate_json(capsys, 12)
+    assert (a["mean_scores"], a["mean_decisions"]) != (c["mean_scores"], c["mean_decisions"])
+
+
+def test_simulate_table(capsys):
+    assert main(["simulate", TINY, "--players", "2", "--games", "20", "--seed", "3"]) == 0
+    cap = capsys.readouterr()
+    lines = cap.out.splitlines()
+    assert lines[1].split()[:3] == ["seat", "wins", "win%"]
+    assert lines[2].startswith("1 ") and lines[3].startswith("2 ")
+    assert re.match(r"games 20 · decisions/game [\d.]+ \(± [\d.]+\) · \S+ games/s", lines[4])
+    assert cap.err == ""   # no progress bar when stderr is not a terminal
+
+
+def test_simulate_broken_rulebook_prints_diagnostics(tmp_path, capsys):
+    bad = tmp_path / "b.rules"
+    bad.write_text(Path(TINY).read_text().replace("pot += paid", "pott += paid"))
+    assert main(["simulate", str(bad), "--games", "2"]) == 1
+    assert re.search(r"b\.rules:\d+:\d+: error", capsys.readouterr().err)
+
+
+def test_simulate_runtime_error_is_located_with_seed_and_log(tmp_path, capsys):
+    bad = tmp_path / "rt.rules"   # indexes past the end of 'tokens' once the pot is not empty
+    bad.write_text(Path(TINY).read_text().replace("tokens[0].value", "tokens[pot].value"))
+    assert main(["check", str(bad)]) == 0
+    capsys.readouterr()
+    assert main(["simulate", str(bad), "--players", "2", "--games", "5", "--seed", "3"]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"rt\.rules:\d+:\d+: error\[runtime\]: ", err)
+    assert "game seed 3" in err and "decision log (option indices): [" in err
+    assert "Traceback" not in err
+
+
+# ------------------------------------------------------------------ play, saves, replay
+def test_play_random_seats_save_and_replay(tmp_path, capsys):
+    path = _play_to_save(tmp_path, TINY)
+    played = capsys.readouterr().out
+    assert "game over" in played and re.search(r"P\d chooses: ", played)
+    doc = json.loads(Path(path).read_text())
+    assert doc["mercator_save"] == 1 and doc["players"] == 3 and doc["seed"] == 5
+    assert len(doc["decisions"]) == len(doc["labels"]) > 0
+    assert main(["replay", path]) == 0
+    replayed = capsys.readouterr().out
+    # the replay tells the same story and reaches the same result
+    assert played.split("game over")[1] == replayed.split("game over")[1]
+
+
+def test_tampered_save_is_refused(tmp_path, capsys):
+    path = _play_to_save(tmp_path, TINY)
+    doc = json.loads(Path(path).read_text())
+    doc["decisions"][0] = (doc["decisions"][0] + 1) % 3
+    Path(path).write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["replay", path]) == 1
+    assert "modified" in capsys.readouterr().err
+    Path(path).write_text("{not json")
+    assert main(["replay", path]) == 1
+    assert "not JSON" in capsys.readouterr().err
+
+
+def test_save_refused_after_rulebook_changes(tmp_path, capsys):
+    rules = _copy_tiny(tmp_path)
+    path = _play_to_save(tmp_path, rules)
+    assert main(["replay", path]) == 0
+    Path(rules).write_text(Path(rules).read_text().replace("start_money = 10", "start_money = 11"))
+    capsys.readouterr()
+    assert main(["replay", path]) == 1
+    assert "has changed since this game was saved" in capsys.readouterr().err
+    Path(rules).unlink()
+    assert main(["replay", path]) == 1
+    assert "cannot be read" in capsys.readouterr().err
+
+
+def test_illegal_decision_in_save_names_the_step(tmp_path, prog):
+    res = load(TINY)
+    path = str(tmp_path / "s.json")
+    save(path, TINY, res.sources, 2, 1, [0, 500], ["pass", "x"])
+    with pytest.raises(SaveError, match=r"decision 2 \(round 1, P2 'bid'\): option 500 is not legal"):
+        replay(prog, load_save(path))
+
+
+def test_quit_mid_game_saves_and_resumes(tmp_path, capsys, monkeypatch):
+    answers = iter(["1"])   # one bid, then end of input
+
+    def eof_after(prompt: str = "") -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", eof_after)
+    path = str(tmp_path / "mid.json")
+    assert main(["play", TINY, "--players", "2", "--seed", "2", "--save", path]) == 1
+    assert "input ended" in capsys.readouterr().err
+    data = load_save(path)
+    assert data.labels[0] == "1" and len(data.decisions) >= 1
+    assert main(["play", TINY, "--resume", path, "--seats", "random,random"]) == 0
+    assert "game over" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ agents and views
+def _to_dice(prog: Program):
+    """Play both bids as 'pass' with seed 1, so the next decision is P1's secret colour."""
+    s = prog.new_game(2, 1)
+    while not (isinstance(s.pending, Decision) and s.pending.simultaneous):
+        prog.apply(s, "pass")
+    return s
+
+
+def test_human_reasks_on_bad_input(prog):
+    s = _to_dice(prog)
+    answers = iter(["x", "99", "1"])
+    said: list[str] = []
+    agent = HumanAgent(input_fn=lambda _p: next(answers), output_fn=said.append)
+    assert agent.choose(prog, s) == 0
+    text = "\n".join(said)
+    assert "'x' matches no option" in text and "there is no option 99" in text
+    assert "you are P1" in text          # the human sees their own view first
+
+
+def test_human_accepts_labels_and_prefixes(prog):
+    s = _to_dice(prog)
+    labels = [o.label for o in s.pending.options]
+    assert HumanAgent(input_fn=lambda _p: "BLUE", output_fn=lambda _t: None).choose(prog, s) == \
+        labels.index("blue")
+    assert HumanAgent(input_fn=lambda _p: "re", output_fn=lambda _t: None).choose(prog, s) == \
+        labels.index("red")
+
+
+def test_human_end_of_input_is_a_clean_quit(prog):
+    s = _to_dice(prog)
+
+    def eof(_p: str) -> str:
+        raise EOFError
+
+    with pytest.raises(QuitGame):
+        HumanAgent(input_fn=eof, output_fn=lambda _t: None).choose(prog, s)
+
+
+def test_numeric_labels_win_over_option_numbers():
+    from interpreter.nodes import Option
+    opts = [Option("pass", None), Option("1", 1), Option("2", 2)]
+    assert match_choice("2", opts) == (2, "")      # the value 2, not the second option
+    assert match_choice("#2", opts) == (1, "")
+    assert match_choice("9", opts)[0] is None
+
+
+def test_observe_hides_owner_and_secret_fields(prog):
+    s = prog.new_game(3, 4)
+    obs = observe(prog, s, 0)
+    json.dumps(obs)                                   # JSON-able
+    me, other = obs["players"][0], obs["players"][1]
+    assert me["you"] and isinstance(me["hand"], dict) and sum(me["hand"].values()) == 1
+    assert other["hand"] == {"hidden": True, "size": 1}
+    assert other["money"] == 10                      # public
+    assert obs["table"]["deck"] == {"hidden": True, "size": 2}   # secret even to the viewer
+    assert obs["table"]["pot"] == 0
+    spectator = observe(prog, s, None)
+    assert all(p["hand"] == {"hidden": True, "size": 1} for p in spectator["players"])
+    text = describe(prog, s, 1)
+    assert "P2 (you)" in text and "hidden, 2 items" in text
+
+
+def test_play_game_with_random_agents_is_deterministic(prog):
+    a = play_game(prog, 3, 9, [RandomAgent(i) for i in range(3)])
+    b = play_game(prog, 3, 9, [RandomAgent(i) for i in range(3)])
+    assert a.over and a.history == b.history and a.pending == b.pending
