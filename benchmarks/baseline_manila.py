@@ -284,7 +284,7 @@ class ManilaGame:
         budget = self.cash[p] + self.credit(p)
         blind = self._is_blind(p, spaces)
         return [("pass",)] + [("place", kind, arg) for kind, arg, cost in spaces
-                              if blind or cost <= budget]
+                              if (kind != "insurance" if blind else cost <= budget)]
 
     def _placement_round(self) -> Flow:
         assert self.master is not None

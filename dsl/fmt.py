@@ -13,6 +13,7 @@ The canonical form:
   ``+ -`` and ``* / %`` associate to the left; comparisons and ranges do not chain, so a
   nested one is parenthesised;
 * strings re-escaped (``\\`` ``"`` and newline);
+* ``choose WHO subset of X size LO..HI``: ``LO`` and ``HI`` are range operands;
 * ``;`` only where the grammar needs it: after a bare ``return`` that is followed by a
   statement starting with a name or ``if`` (which would otherwise be read as its value).
 
@@ -23,14 +24,14 @@ Limitations:
 
 * Comments are not in the AST, so formatting drops them.  (A later change may carry
   comments through the parser to keep them.)
+* ``const_decl`` accepts ``const`` or ``table``, but the parser does not record which
+  (``ConstDecl.keyword`` stays ``"const"``), so ``table x = ...`` comes out as
+  ``const x = ...``; a tree whose keyword says ``"table"`` prints ``table``.
 * The printer cannot emit a tree the grammar cannot express, and no parse produces one:
-  a nested optional type ``T??``, an ``anytime`` action without parameters, a string
-  holding a backslash followed by ``n`` (the parser's unescaping reads ``\\n`` in the
-  source as a newline whatever precedes it), and -- with the current grammar -- a
-  ``choose ... subset of X size LO..HI`` whose ``LO`` is not itself a range (the rule
-  ``"size" expr ".." expr`` has a shift/reduce conflict on ``..``, which Lark resolves by
-  reading ``LO..HI`` as one range).  ``LO`` and ``HI`` are printed as range operands
-  (parenthesised below ``+ -``), which is what a rule ``"size" sum ".." sum`` expects.
+  a nested optional type ``T??``, an ``anytime`` action without parameters, a place
+  starting with a call but with no ``.f`` / ``[i]`` step, and a string holding a backslash
+  followed by ``n`` (the parser's unescaping reads ``\\n`` in the source as a newline
+  whatever precedes it).
 """
 from __future__ import annotations
 
@@ -163,7 +164,8 @@ def _expr(e: A.Expr) -> str:
 
 # ------------------------------------------------------ right-hand sides
 def _lvalue(lv: A.LValue) -> str:
-    parts = [lv.root]
+    # a place may start with a call (`first(players).points`); the grammar then needs a step
+    parts = [lv.root if lv.call is None else f"{lv.call.name}({_args(lv.call.args)})"]
     for step in lv.steps:
         if isinstance(step, A.LvField):
             parts.append(f".{step.name}")

@@ -5,6 +5,7 @@ Lark stays inside this module; callers see only ``dsl.ast`` nodes and ``Diagnost
 from __future__ import annotations
 
 import functools
+import re
 import importlib.resources
 from typing import Any, Optional
 
@@ -94,7 +95,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def const_decl(self, meta: Meta, c: list[Any]) -> A.ConstDecl:
-        return A.ConstDecl(str(c[0]), c[1], c[2], span=self._sp(meta))
+        return A.ConstDecl(str(c[1]), c[2], c[3], keyword=str(c[0]), span=self._sp(meta))
 
     @v_args(meta=True)
     def record_decl(self, meta: Meta, c: list[Any]) -> A.RecordDecl:
@@ -118,7 +119,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     def assign_op(self, c: list[Any]) -> str:
         return str(c[0])
 
-    comp_op = add_op = mul_op = assign_op
+    comp_op = add_op = mul_op = const_kw = assign_op
 
     @v_args(meta=True)
     def event_decl(self, meta: Meta, c: list[Any]) -> A.EventDecl:
@@ -430,9 +431,12 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return A.Entry(c[0], c[1], span=self._sp(meta))
 
 
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
 def _unquote(tok: Any) -> str:
-    s = str(tok)[1:-1]
-    return s.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+    """The text of a string literal: one pass over its escapes (\\n \\t \\" \\\\)."""
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), str(tok)[1:-1])
 
 
 def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
