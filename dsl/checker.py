@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Optional
 
+import attrs
+
 from dsl import ast as A
 from dsl.builtins import BUILTIN_NAMES, BUILTINS, GEN_BUILTINS, builtin_type
 from dsl.checked import Body, CheckedRulebook, FieldInfo
@@ -70,6 +72,7 @@ class Checker:
         self.proc_decls: dict[str, A.ProcDecl] = {}
         self.fn_decls: dict[str, A.FnDecl] = {}
         self.emitted: set[str] = set()
+        self.const_names: set[str] = set()
         self.globals: dict[str, A.Span] = {}
 
     # ------------------------------------------------------------ helpers
@@ -173,6 +176,7 @@ class Checker:
             elif isinstance(it, A.TableState):
                 self._state_fields(it.fields, self.table_fields, "table")
         # 3. constants in order
+        self.const_names = {it.name for it in items if isinstance(it, A.ConstDecl)}
         for it in items:
             if isinstance(it, A.ConstDecl):
                 sc = Scope("const", state=False)
@@ -296,6 +300,24 @@ class Checker:
             setup=setup, round=rnd, phases=phases, triggers=triggers, actions=actions,
             invariants=invariants, end=end, score=score, tiebreaks=tiebreaks, types=self.types,
             refs=self.refs, keep=[items])
+
+    def _reads_state(self, node: Any, seen: set[str]) -> bool:
+        """Does an expression (through the functions it calls) read table or game state?"""
+        if isinstance(node, A.Name):
+            return node.name in self.table_fields or node.name in ("players", "player_count",
+                                                                   "round_number")
+        if isinstance(node, A.Call) and node.name in self.fn_decls and node.name not in seen:
+            seen.add(node.name)
+            if self._reads_state(self.fn_decls[node.name].body, seen):
+                return True
+        if isinstance(node, A.Field):
+            return True    # a player's field, or a record reached from state
+        if isinstance(node, tuple):
+            return any(self._reads_state(x, seen) for x in node)
+        if attrs.has(type(node)):
+            return any(self._reads_state(getattr(node, f.name), seen)
+                       for f in attrs.fields(type(node)) if f.name != "span")
+        return False
 
     def _top_span(self) -> A.Span:
         return A.Span(self.path, 1, 1, 1, 2)
@@ -529,6 +551,9 @@ class Checker:
             return self.resolve_type(d.result) if d.result is not None else NONE
         if name in self.fn_decls:
             d2 = self.fn_decls[name]
+            if not sc.state and self._reads_state(d2.body, {name}):
+                self.err("E119", f"function '{name}' reads game state; a constant or default "
+                         "cannot call it", node.span, "compute the value in setup instead")
             want = tuple(self.resolve_type(p.type) for p in d2.params)
             self._args(args, want, sc, node.span, f"function '{name}'")
             self.refs[id(node)] = ("fn", name)
@@ -559,7 +584,7 @@ class Checker:
             return
         if s.value is None:
             if sc.result is not None:
-                self.err("E110", f"this procedure must return a {sc.result}", s.span)
+                self.err("E110", f"this procedure must return a value of type {sc.result}", s.span)
             return
         t = self.expr(s.value, sc, sc.result)
         if sc.result is None:
@@ -643,6 +668,11 @@ class Checker:
     # ------------------------------------------------------------ lvalues
     def lvalue(self, lv: A.LValue, sc: Scope) -> Type:
         loc = sc.lookup(lv.root)
+        if lv.call is None and loc is None and lv.root in ("players", "player_count",
+                                                          "round_number"):
+            self.err("E107", f"'{lv.root}' is kept by the game itself and cannot be changed",
+                     lv.span)
+            return ANY
         if lv.call is not None:
             t = self.expr(lv.call, sc, None)
             self.refs[id(lv)] = ("call",)
@@ -661,8 +691,10 @@ class Checker:
                      "declare it in 'table { ... }' to make it state")
             return ANY
         else:
-            self.err("E100", f"unknown name '{lv.root}'", lv.span,
-                     did_you_mean(lv.root, sc.names() + list(self.table_fields)))
+            hint = did_you_mean(lv.root, sc.names() + list(self.table_fields))
+            if hint is None and lv.root in self.player_fields:
+                hint = f"'{lv.root}' is a player field: write p.{lv.root} for a player p"
+            self.err("E100", f"unknown name '{lv.root}'", lv.span, hint)
             return ANY
         for step in lv.steps:
             t = strip_opt(t)
@@ -753,11 +785,12 @@ class Checker:
             self.refs[id(e)] = ("enum", e.name)
             return list_of(self.enums[e.name])
         if e.name in ("players", "player_count", "round_number"):
-            if not sc.state and e.name == "round_number":
-                self.err("E119", "'round_number' is game state", e.span)
+            if not sc.state:
+                self.err("E119", f"'{e.name}' depends on the game being played; a constant or "
+                         "default cannot use it", e.span, "compute it in setup instead")
             self.refs[id(e)] = ("builtin", e.name)
             return list_of(PLAYER) if e.name == "players" else INT
-        if any(c.name == e.name for c in self.consts) or e.name in self.globals:
+        if e.name in self.const_names or e.name in self.globals:
             self.err("E100", f"'{e.name}' is used before it is declared", e.span,
                      "constants may only use constants declared above them")
             return ANY

@@ -21,6 +21,9 @@ proc fn on as when anytime invariant end after score tiebreak public owner secre
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
 with pass prompt simultaneous roll random draw then or and not true false none game""".split())
 
+MAX_DIGITS = 18
+SUSPENDING = frozenset({"choose", "roll", "random", "draw", "simultaneous"})
+
 # Terminal names -> words for "expected ..." messages.
 _TOKEN_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
@@ -388,6 +391,8 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def int_lit(self, meta: Meta, c: list[Any]) -> A.IntLit:
+        if len(str(c[0])) > MAX_DIGITS:
+            raise ValueError(f"this number is too long (at most {MAX_DIGITS} digits)")
         return A.IntLit(int(c[0]), span=self._sp(meta))
 
     @v_args(meta=True)
@@ -453,7 +458,7 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
         meta = getattr(exc.obj, "meta", None)
         if meta is not None and not getattr(meta, "empty", True):
             span = A.Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
-        return None, [error("E005", f"cannot read this construct: {exc.orig_exc}", span)]
+        return None, [error("E005", str(exc.orig_exc), span)]
 
 
 def _previous_word(text: str, line: int, col: int) -> Optional[tuple[str, int]]:
@@ -500,6 +505,9 @@ def _syntax_diagnostic(exc: lark.exceptions.UnexpectedInput, text: str, path: st
             pass
         if hint is None:
             hint = f"expected {_expected_words(expected, parser)}"
+        if str(tok) in SUSPENDING:
+            return error("E108", f"'{tok}' can only be the whole right-hand side of 'let' or an "
+                         "assignment", span, f"give it its own line first: let x = {tok} ...")
         what = f"'{tok}'" if tok.type != "NAME" or str(tok) in KEYWORDS else f"name '{tok}'"
         if str(tok) in KEYWORDS and "NAME" in expected:
             hint = f"'{tok}' is a reserved word and cannot be used as a name"

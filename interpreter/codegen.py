@@ -37,6 +37,19 @@ def _extreme(fn: Callable, name: str) -> Callable:
     return run
 
 
+FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
+
+
+def is_container(t: Type) -> bool:
+    """Values of these types are mutable Python lists/dicts at run time."""
+    return strip_opt(t).kind in ("list", "map", "bag", "record", "any")
+
+
+def is_shared(e: Any, t: Type) -> bool:
+    """True when e's value may be a container that the state (or a constant) also holds."""
+    return is_container(t) and not isinstance(e, FRESH)
+
+
 def _bag_lit(d: dict) -> dict:
     return {k: n for k, n in d.items() if n > 0}
 
@@ -86,10 +99,10 @@ class CodeGen:
         return eval(compile(f"lambda s, L: {code}", "<rulebook expression>", "eval"), self.ns)
 
     def place_value(self, e: Any) -> Fn:
-        """Like compile, but containers read from a place are copied (for 'let' and '=')."""
+        """Like compile, but a list, map, bag or record value is copied unless the expression
+        builds a fresh one: values never share structure with the state (value semantics)."""
         f = self.compile(e)
-        t = strip_opt(self.type_of(e))
-        if t.kind in ("list", "map", "bag", "record") and isinstance(e, (A.Name, A.Field, A.Index)):
+        if is_shared(e, self.type_of(e)):
             return lambda s, L: deep_copy(f(s, L))
         return f
 
@@ -133,7 +146,7 @@ class CodeGen:
         if kind == "table":
             return f"s.table[{ref[1]}]"
         if kind == "const":
-            v = self.consts[ref[1]]
+            v = self.consts.get(ref[1])
             return repr(v) if isinstance(v, (int, bool)) else f"C_{ref[1]}"
         if kind == "member":
             return str(ref[1])
@@ -219,7 +232,7 @@ class CodeGen:
     def g_In(self, e: A.In) -> str:
         op = "not in" if e.negated else "in"
         ref = self.rb.refs.get(id(e.coll)) if isinstance(e.coll, A.Name) else None
-        if ref is not None and ref[0] in ("const", "enum"):
+        if ref is not None and (ref[0] == "enum" or (ref[0] == "const" and ref[1] in self.consts)):
             coll = self.compile(e.coll)(None, [])
             return f"({self.gen(e.item)} {op} {self.const(frozenset(coll))})"
         return f"({self.gen(e.item)} {op} {self.gen(e.coll)})"

@@ -45,9 +45,10 @@ class Program:
         self.max_players = rb.game.max_players
         self.step_budget = step_budget
         self.ex = CodeGen(rb)
+        self.ex.define_fns()       # first with constants looked up by name: constants may call fns
         self.ex.define_consts()
         self.consts = self.ex.consts
-        self.ex.define_fns()
+        self.ex.define_fns()       # again, with the constants' values known
         # body ids: 0 main, then setup, phases, procs, triggers, actions
         self.codes: list[list] = []
         self.spans: list[list[A.Span]] = []
@@ -135,6 +136,7 @@ class Program:
             cond = self.ex.compile(b.cond) if b.cond is not None else None
             self.action_specs.append((bid, cond, self.nslots[bid], b))
         self._combo_cache: dict[int, list] = {}
+        self.action_ids = frozenset(spec[0] for spec in self.action_specs)
 
     def _combos(self, n: int) -> list:
         """Per action: the list of (label, args) for every value of its non-player parameters."""
@@ -159,9 +161,14 @@ class Program:
         return out
 
     def actions_for(self, s: State, who: int) -> list:
-        """The any-time actions player `who` may take now: (label, body_id, args)."""
+        """The any-time actions player `who` may take now: (label, body_id, args). None are
+        offered at the decisions made inside an any-time action (no nesting)."""
         if not self.action_specs:
             return []
+        action_ids = self.action_ids
+        for fr in s.stack:
+            if fr[0] in action_ids:
+                return []
         out = []
         for bid, cond, nslots, combos in self._combos(len(s.players)):
             for label, args in combos:

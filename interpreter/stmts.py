@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.checked import Body
-from dsl.types import Type, strip_opt
+from dsl.types import Type, iter_elem, strip_opt
+from interpreter.codegen import is_container
 from interpreter.exprs import RuleError
 from interpreter.nodes import Chance, Decision
 from interpreter.values import bag_items, deep_copy, fmt, iterator_for
@@ -240,10 +241,14 @@ class BodyCompiler:
         var = self.rb.refs[id(s)]
         lst, i = self.hidden(), self.hidden()
 
+        copy = is_container(iter_elem(self.type_of(s.iter)))
+
         def start(st: Any, fr: list) -> None:
             L = fr[2]
             v = src(st, L)
             L[lst] = [] if v is None else walk(v) if walk is not list else list(v)
+            if copy:
+                L[lst] = deep_copy(L[lst])     # the loop walks a snapshot of values
             L[i] = 0
             fr[1] += 1
         self.emit(start, s.span)
@@ -350,7 +355,7 @@ class BodyCompiler:
         self.emit(shuffle, s.span)
 
     def s_Emit(self, s: A.Emit) -> None:
-        args = [self.ex.compile(a) for a in s.args]
+        args = [self.ex.place_value(a) for a in s.args]
         triggers = self.p.triggers_by_event.get(s.event, [])
         nargs = len(args)
 
@@ -398,7 +403,7 @@ class BodyCompiler:
         return call
 
     def s_Return(self, s: A.Return) -> None:
-        f = self.ex.compile(s.value) if s.value is not None else None
+        f = self.ex.place_value(s.value) if s.value is not None else None
         self.emit(_return_op(f), s.span)
 
     def s_EndGame(self, s: A.EndGame) -> None:
@@ -460,7 +465,7 @@ class BodyCompiler:
         if simul is None:
             def commit(st: Any, v: Any) -> None:
                 fr = st.stack[-1]
-                fr[2][slot] = v
+                fr[2][slot] = deep_copy(v)
                 fr[1] += 1
         else:
             acc = simul[0]
@@ -468,7 +473,7 @@ class BodyCompiler:
             def commit(st: Any, v: Any) -> None:
                 fr = st.stack[-1]
                 L = fr[2]
-                L[acc][1][str(L[simul[1]])] = v
+                L[acc][1][str(L[simul[1]])] = deep_copy(v)
 
         def choose(st: Any, fr: list) -> Decision:
             L = fr[2]
@@ -548,7 +553,7 @@ class BodyCompiler:
             fr = st.stack[-1]
             if take is not None:
                 take(st, fr[2], v)
-            fr[2][slot] = v
+            fr[2][slot] = deep_copy(v)
             fr[1] += 1
 
         def chance(st: Any, fr: list) -> Any:

@@ -27,34 +27,9 @@ FIXTURES = sorted(BROKEN.glob("*.rules"))
 HEADER = re.compile(r"# expect: ([EW]\d{3}) at (\d+):(\d+)\s*$")
 
 # file name -> why the expected diagnostic is not (yet) what the checker reports
-KNOWN_WRONG = {
-    "e107_assign_to_builtin.rules":
-        "assigning to the built-in 'round_number' reports E100 \"unknown name 'round_number'\" "
-        "instead of E107 (it cannot be changed)",
-    "e108_choose_in_expression.rules":
-        "'1 + choose ...' is rejected by the grammar as E001 with the misleading hint "
-        "\"'choose' is a reserved word and cannot be used as a name\"; the checker's E108 "
-        "('give it its own let first') is unreachable",
-    "e119_player_count_in_constant.rules":
-        "no diagnostic: the checker accepts 'player_count' in a constant, and building the "
-        "Program then fails with an internal error (constants are computed with no state)",
-    "e119_function_reading_state_in_constant.rules":
-        "no diagnostic: a constant may call a function that reads a table field; building the "
-        "Program then fails with an internal error",
-}
+KNOWN_WRONG: dict[str, str] = {}
 # file name -> why the message or hint differs from the header's
-KNOWN_WRONG_WORDING = {
-    "e100_used_before_declared.rules":
-        "a constant using one declared below it gets the generic \"unknown name 'base'\"; the "
-        "checker's 'used before it is declared' branch never fires (constants are registered "
-        "only after their value is checked)",
-    "e100_player_field_without_player.rules":
-        "as an assignment target a bare player field gets no hint; the same name read in an "
-        "expression gets \"'money' is a player field: write p.money for a player p\"",
-    "e005_huge_number.rules":
-        "the message passes on Python's own wording ('Exceeds the limit (4300 digits) for integer "
-        "string conversion ... use sys.set_int_max_str_digits()'), advice a rulebook cannot follow",
-}
+KNOWN_WRONG_WORDING: dict[str, str] = {}
 
 
 @attrs.frozen
