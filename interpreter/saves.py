@@ -178,10 +178,11 @@ def _where(program: Any, node: Any, step: int, state: State) -> str:
 
 
 def chosen_line(node: Any, label: str) -> str:
-    """The log line for a choice: 'P2 chooses: 5', or 'chance: 4'."""
+    """The log line for a choice: 'P2 chooses 5 (bid (or pass))', or 'chance (roll): 4'."""
     if isinstance(node, Chance):
         return f"chance ({node.what}): {label}"
-    return f"P{node.player + 1} chooses: {label}"
+    prompt = f"  ({node.prompt})" if isinstance(node, Decision) and node.prompt else ""
+    return f"P{node.player + 1} chooses {label}{prompt}"
 
 
 def replay(program: Any, data: SaveData, stop: Optional[int] = None) -> tuple[State, list[str]]:
