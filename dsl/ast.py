@@ -231,9 +231,24 @@ class ChoiceSubset:
 
 
 @attrs.frozen
+class FieldChoice:
+    name: str
+    kind: Union[ChoiceOne, ChoiceSubset, "ChoiceRecord"]
+    allow_pass: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class ChoiceRecord:
+    record: str
+    fields: tuple[FieldChoice, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class Choose:
     who: Expr
-    kind: Union[ChoiceOne, ChoiceSubset]
+    kind: Union[ChoiceOne, ChoiceSubset, ChoiceRecord]
     allow_pass: bool
     prompt: Optional[str]
     span: Span = _span()

@@ -618,6 +618,9 @@ class Checker:
             self.expect(pt, list_of(PLAYER), r.players.span, "players of 'simultaneous'")
             sc.push()
             self.refs[id(r)] = sc.declare(r.var, PLAYER)
+            if isinstance(r.choose.kind, A.ChoiceRecord):
+                self.err("E122", "a compound (record) choice cannot be simultaneous", r.span,
+                         "let each player choose the fields one by one, or choose one value")
             t = self.choose(r.choose, sc)
             sc.pop()
             return map_of(PLAYER, t)
@@ -652,18 +655,55 @@ class Checker:
         self._suspend_ok(c, sc)
         who = self.expr(c.who, sc, PLAYER)
         self.expect(who, PLAYER, c.who.span, "who chooses")
-        t = self.expr(c.kind.options, sc, None)
+        if isinstance(c.kind, A.ChoiceRecord):
+            res = self.choose_record(c.kind, sc)
+            return opt(res) if c.allow_pass else res
+        return self.choice_type(c.kind, c.allow_pass, sc)
+
+    def choose_record(self, k: A.ChoiceRecord, sc: Scope) -> Type:
+        """A compound decision: each listed field of the record chosen in turn."""
+        rt = self.records.get(k.record)
+        if rt is None:
+            self.err("E101", f"unknown record type '{k.record}'", k.span,
+                     did_you_mean(k.record, self.records) or "declare it: record NAME { ... }")
+        seen: set[str] = set()
+        sc.push()   # earlier fields are visible to later ones by name
+        for f in k.fields:
+            if isinstance(f.kind, A.ChoiceRecord):
+                self.err("E122", "a record field cannot itself be a compound choice", f.span,
+                         "choose the inner record in its own statement first")
+                continue
+            t = self.choice_type(f.kind, f.allow_pass, sc)
+            ft = rt.field(f.name) if rt is not None else ANY
+            if rt is not None and ft is None:
+                self.err("E103", f"unknown field '{f.name}' of {rt.name}", f.span,
+                         did_you_mean(f.name, rt.members))
+                ft = ANY
+            elif f.name in seen:
+                self.err("E120", f"field '{f.name}' is chosen twice", f.span)
+            else:
+                self.expect(t, ft or ANY, f.span, f"field '{f.name}'")
+            seen.add(f.name)
+            self._no_shadow(f.name, f.span)
+            self.refs[id(f)] = sc.declare(f.name, t)
+        sc.pop()
+        return rt if rt is not None else ANY
+
+    def choice_type(self, kind: Any, allow_pass: bool, sc: Scope) -> Type:
+        """The type chosen by 'one of' / 'subset of' (optional with pass)."""
+        c = kind
+        t = self.expr(c.options, sc, None)
         if not is_collection(strip_opt(t)) and t.kind != "any":
-            self.err("E104", f"'choose' needs a collection of options, got {t}", c.kind.options.span,
+            self.err("E104", f"'choose' needs a collection of options, got {t}", c.options.span,
                      "write e.g. 'one of 1..6' or 'one of Good'")
         el = iter_elem(t)
-        if isinstance(c.kind, A.ChoiceSubset):
-            self.expect(self.expr(c.kind.lo, sc, INT), INT, c.kind.lo.span, "subset size")
-            self.expect(self.expr(c.kind.hi, sc, INT), INT, c.kind.hi.span, "subset size")
+        if isinstance(c, A.ChoiceSubset):
+            self.expect(self.expr(c.lo, sc, INT), INT, c.lo.span, "subset size")
+            self.expect(self.expr(c.hi, sc, INT), INT, c.hi.span, "subset size")
             res = list_of(el)
         else:
             res = el
-        return opt(res) if c.allow_pass else res
+        return opt(res) if allow_pass else res
 
     # ------------------------------------------------------------ lvalues
     def lvalue(self, lv: A.LValue, sc: Scope) -> Type:

@@ -35,7 +35,7 @@ Limitations:
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from dsl import ast as A
 
@@ -174,14 +174,19 @@ def _lvalue(lv: A.LValue) -> str:
     return "".join(parts)
 
 
+def _choice_kind(k: Any) -> str:
+    if isinstance(k, A.ChoiceOne):
+        return f"one of {format_expr(k.options)}"
+    if isinstance(k, A.ChoiceSubset):
+        return (f"subset of {format_expr(k.options)} size "
+                f"{format_expr(k.lo, _SUM)}..{format_expr(k.hi, _SUM)}")
+    fields = ", ".join(f"{f.name}: {_choice_kind(f.kind)}" + (" with pass" if f.allow_pass else "")
+                       for f in k.fields)
+    return f"record {k.record} {{ {fields} }}"
+
+
 def _choose(c: A.Choose) -> str:
-    text = f"choose {format_expr(c.who)} "
-    if isinstance(c.kind, A.ChoiceOne):
-        text += f"one of {format_expr(c.kind.options)}"
-    else:
-        k = c.kind
-        text += (f"subset of {format_expr(k.options)} size "
-                 f"{format_expr(k.lo, _SUM)}..{format_expr(k.hi, _SUM)}")
+    text = f"choose {format_expr(c.who)} " + _choice_kind(c.kind)
     if c.allow_pass:
         text += " with pass"
     if c.prompt is not None:

@@ -314,6 +314,14 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return A.ChoiceSubset(c[0], c[1], c[2], span=self._sp(meta))
 
     @v_args(meta=True)
+    def choice_record(self, meta: Meta, c: list[Any]) -> A.ChoiceRecord:
+        return A.ChoiceRecord(str(c[0]), tuple(c[1:]), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def field_choice(self, meta: Meta, c: list[Any]) -> A.FieldChoice:
+        return A.FieldChoice(str(c[0]), c[1], c[2] is not None, span=self._sp(meta))
+
+    @v_args(meta=True)
     def simultaneous(self, meta: Meta, c: list[Any]) -> A.Simultaneous:
         return A.Simultaneous(str(c[0]), c[1], c[2], span=self._sp(meta))
 

@@ -13,7 +13,7 @@ from dsl import ast as A
 from dsl.checked import Body
 from dsl.types import Type, iter_elem, strip_opt
 from interpreter.codegen import is_container
-from interpreter.exprs import RuleError
+from interpreter.exprs import RuleError, to_bag
 from interpreter.nodes import Chance, Decision
 from interpreter.values import bag_items, deep_copy, fmt, iterator_for
 
@@ -422,7 +422,9 @@ class BodyCompiler:
 
     # -- suspending right-hand sides, each storing its result in `slot`
     def suspend(self, r: Any, slot: int) -> None:
-        if isinstance(r, A.Choose):
+        if isinstance(r, A.Choose) and isinstance(r.kind, A.ChoiceRecord):
+            self._choose_record(r, slot)
+        elif isinstance(r, A.Choose):
             self.emit(self._choose(r, slot, None), r.span)
         elif isinstance(r, A.Simultaneous):
             self._simultaneous(r, slot)
@@ -431,29 +433,79 @@ class BodyCompiler:
         else:
             self.emit(self._chance(r, slot), r.span)
 
+    def _choose_record(self, c: A.Choose, slot: int) -> None:
+        """A compound decision: one ordinary decision per listed field, then the record."""
+        k = c.kind
+        assert isinstance(k, A.ChoiceRecord)
+        rt = self.rb.records[k.record]
+        decl = self.rb.record_decls[k.record]
+        prompt = c.prompt or f"choose {k.record}"
+        slots = {}
+        for i, f in enumerate(k.fields):
+            fslot = self.rb.refs[id(f)]
+            slots[f.name] = fslot
+            outer_pass = c.allow_pass and i == 0
+            self.emit(self._decide(c.who, f.kind, f.allow_pass or outer_pass,
+                                   f"{prompt}: {f.name}", f.span, fslot, None), f.span)
+            if outer_pass:
+                def passed(st: Any, fr: list, fslot: int = fslot) -> None:
+                    L = fr[2]
+                    if L[fslot] is None:
+                        L[slot] = None
+                        fr[1] = end_at[0]
+                    else:
+                        fr[1] += 1
+                self.emit(passed, f.span)
+        parts: list[Callable] = []
+        for fd, ft in zip(decl.fields, rt.field_types):
+            if fd.name in slots:
+                fs = slots[fd.name]
+                if strip_opt(ft).kind == "bag":
+                    parts.append(lambda st, L, fs=fs: None if L[fs] is None else to_bag(L[fs]))
+                else:
+                    parts.append(lambda st, L, fs=fs: L[fs])
+            else:
+                dv = self.p._default(fd.default, ft)
+                parts.append(lambda st, L, dv=dv: deep_copy(dv))
+
+        def build(st: Any, fr: list) -> None:
+            L = fr[2]
+            L[slot] = [f(st, L) for f in parts]
+            fr[1] += 1
+        self.emit(build, c.span)
+        end_at = [self.here()]
+
     def _choose(self, c: A.Choose, slot: int, simul: Optional[tuple[int, int]]) -> Op:
-        who_f = self.ex.compile(c.who)
-        opts_f = self.ex.compile(c.kind.options)
-        otype = strip_opt(self.type_of(c.kind.options))
+        return self._decide(c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul)
+
+    def _decide(self, who: A.Expr, kind: Any, allow_pass: bool, prompt: str, span: A.Span,
+                slot: int, simul: Optional[tuple[int, int]]) -> Op:
+        """The op of one decision: `who` picks one of / a subset of a collection."""
+        who_f = self.ex.compile(who)
+        opts_f = self.ex.compile(kind.options)
+        otype = strip_opt(self.type_of(kind.options))
         walk = iterator_for(otype)
         et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
-        allow_pass = c.allow_pass
-        prompt = c.prompt or ""
-        span = c.span
+        is_bag = otype.kind == "bag"
         prog = self.p
-        if isinstance(c.kind, A.ChoiceSubset):
-            lo_f, hi_f = self.ex.compile(c.kind.lo), self.ex.compile(c.kind.hi)
+        if isinstance(kind, A.ChoiceSubset):
+            lo_f, hi_f = self.ex.compile(kind.lo), self.ex.compile(kind.hi)
 
             def values(st: Any, L: list) -> list:
                 items = walk(opts_f(st, L))
                 lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
                 out: list = []
                 for k in range(lo, hi + 1):
-                    out.extend(list(x) for x in itertools.combinations(items, k))
+                    # a bag's items repeat: keep each distinct combination once
+                    combos = itertools.combinations(items, k)
+                    out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
                 return out
 
             def labeller(v: Any) -> str:
                 return "+".join(fmt(x, et) for x in v) if v else "nothing"
+        elif is_bag:
+            def values(st: Any, L: list) -> list:
+                return sorted(opts_f(st, L))     # each distinct item once
         else:
             def values(st: Any, L: list) -> list:
                 v = opts_f(st, L)

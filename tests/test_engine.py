@@ -264,3 +264,44 @@ score p: 0
         prog.apply(s, 0)
     with pytest.raises(ValueError, match="2–3 players"):
         prog.new_game(4, 0)
+
+
+OFFER = """
+enum Good { salt, silk, wine }
+record Offer { square: int  money: int = 0  goods: bag<Good>  note: int? = none }
+player { money: int = 20  goods: bag<Good> = {salt: 1, silk: 2} }
+table { latest: Offer? = none }
+round r limit 1 { phase deal {
+  let o = choose last(players) record Offer {
+    square: one of [1, 2],
+    money: one of [5 * k for k in 0..last(players).money / 5],
+    goods: subset of last(players).goods size (if money == 0 then 1 else 0)..1,
+  } with pass prompt "your offer"
+  latest = o
+} }
+score p: 0
+"""
+
+
+def test_compound_record_choice_asks_each_field_in_turn() -> None:
+    """choose WHO record R {...}: one decision per field, later fields see earlier ones, a bag's
+    subsets are distinct, unlisted fields take their defaults."""
+    prog = program(OFFER)
+    s = prog.new_game(2, 0)
+    assert s.pending.player == 1 and s.pending.prompt == "your offer: square"
+    assert [o.label for o in s.pending.options] == ["pass", "1", "2"]
+    prog.apply(s, "2")
+    assert s.pending.prompt == "your offer: money"
+    assert [o.label for o in s.pending.options] == ["0", "5", "10", "15", "20"]
+    prog.apply(s, "0")
+    assert [o.label for o in s.pending.options] == ["salt", "silk"]      # money 0: a good needed
+    prog.apply(s, "silk")
+    silk = prog.member("silk")
+    assert prog.get(s, "latest") == [2, 0, {silk: 1}, None] and s.over
+    t = prog.new_game(2, 0)
+    prog.apply(t, "1")
+    prog.apply(t, "10")
+    assert [o.label for o in t.pending.options] == ["nothing", "salt", "silk"]
+    u = prog.new_game(2, 0)
+    prog.apply(u, "pass")                        # the outer pass skips every field
+    assert prog.get(u, "latest") is None and u.over
