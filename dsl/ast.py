@@ -5,7 +5,7 @@ so two parses of equivalent text compare equal.
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import attrs
 
@@ -27,7 +27,7 @@ class Span:
 NOSPAN = Span("<none>", 0, 0, 0, 0)
 
 
-def _span() -> "attrs.Attribute":  # type: ignore[type-arg]
+def _span() -> Any:
     return attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 

@@ -73,6 +73,7 @@ class Checker:
         self.fn_decls: dict[str, A.FnDecl] = {}
         self.emitted: set[str] = set()
         self.const_names: set[str] = set()
+        self.has_end_game = False
         self.globals: dict[str, A.Span] = {}
 
     # ------------------------------------------------------------ helpers
@@ -286,9 +287,10 @@ class Checker:
         if end is None and rnd is not None and rnd.max_rounds is None and not self._has_end_game():
             self.err("E114", "the game can never end", rnd.span,
                      "add 'end after ROUND when COND', a 'limit' to the round, or an 'end game' statement")
-        for t in triggers:
-            if t.event in self.events and t.event not in self.emitted:
-                self.warn("W210", f"trigger 'on {t.event}' listens to an event nothing emits", t.span)
+        for tr in triggers:
+            if tr.event in self.events and tr.event not in self.emitted:
+                self.warn("W210", f"trigger 'on {tr.event}' listens to an event nothing emits",
+                          tr.span)
         if any(d.is_error for d in self.diags) or not games:
             return None
         return CheckedRulebook(
@@ -323,7 +325,7 @@ class Checker:
         return A.Span(self.path, 1, 1, 1, 2)
 
     def _has_end_game(self) -> bool:
-        return bool(self.refs.get("end_game"))
+        return self.has_end_game
 
     def _dup_fields(self, fields: Iterable[A.FieldDecl]) -> None:
         seen: set[str] = set()
@@ -598,7 +600,7 @@ class Checker:
             self.err("E111", "'break' outside a loop", s.span)
 
     def s_EndGame(self, s: A.EndGame, sc: Scope) -> None:
-        self.refs["end_game"] = True
+        self.has_end_game = True
 
     def s_Log(self, s: A.Log, sc: Scope) -> None:
         for p in s.parts:

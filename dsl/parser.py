@@ -521,7 +521,8 @@ def _syntax_diagnostic(exc: lark.exceptions.UnexpectedInput, text: str, path: st
             hint = f"'{tok}' is a reserved word and cannot be used as a name"
         return error("E001", f"unexpected {what}", span, hint)
     if isinstance(exc, lark.exceptions.UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        pos = exc.pos_in_stream or 0
+        ch = text[pos] if pos < len(text) else "?"
         hint = "strings use double quotes" if ch == "'" else None
         if ch == '"':
             hint = "this string is not closed on its line"

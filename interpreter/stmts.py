@@ -145,14 +145,17 @@ class BodyCompiler:
     def lvalue(self, lv: A.LValue) -> tuple[Callable, Callable, bool]:
         """(container(s, L), key(s, L), is_bag_count) naming the place lv denotes."""
         ref = self.rb.refs[id(lv)]
+        get: Callable
+        cont0: Callable
+        key0: Callable
         if ref[0] == "call":
             get = self.ex.compile(lv.call)
             cont0 = key0 = get
         elif ref[0] == "local":
             slot = ref[1]
-            get: Callable = lambda s, L: L[slot]
-            cont0: Callable = lambda s, L: L
-            key0: Callable = lambda s, L: slot
+            get = lambda s, L: L[slot]  # noqa: E731
+            cont0 = lambda s, L: L  # noqa: E731
+            key0 = lambda s, L: slot  # noqa: E731
         else:
             idx = ref[1]
             get = lambda s, L: s.table[idx]
