@@ -604,6 +604,43 @@ Decl = Union[GameDecl, UseDecl, EnumDecl, ConstDecl, RecordDecl, PlayerState, Ta
 
 
 @attrs.frozen
+class StatDecl:
+    name: str
+    event: str
+    names: tuple[str, ...]
+    cond: Optional[Expr]
+    span: Span = _span()
+
+
+@attrs.frozen
+class VariantDecl:
+    name: str
+    base: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class ReplaceDecl:
+    decl: Any
+    span: Span = _span()
+
+
+@attrs.frozen
+class RemoveDecl:
+    kind: str
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class PhaseInsert:
+    phase: PhaseDecl
+    where: str          # before | after
+    anchor: str
+    span: Span = _span()
+
+
+@attrs.frozen
 class Rulebook:
     """One parsed file: its declarations in source order."""
 

@@ -63,6 +63,7 @@ class CheckedRulebook:
     triggers: list[Body]
     actions: list[Body]
     invariants: list[Body]
+    stats: list[Body]
     end: Optional[Body]
     score: Optional[Body]
     tiebreaks: list[Body]

@@ -72,6 +72,7 @@ class Checker:
         self.proc_decls: dict[str, A.ProcDecl] = {}
         self.fn_decls: dict[str, A.FnDecl] = {}
         self.emitted: set[str] = set()
+        self.emitted_watch: set[str] = set()
         self.const_names: set[str] = set()
         self.has_end_game = False
         self.globals: dict[str, A.Span] = {}
@@ -206,6 +207,7 @@ class Checker:
         invariants: list[Body] = []
         end = score = None
         tiebreaks: list[Body] = []
+        stats: list[Body] = []
         action_names: set[str] = set()
         trigger_names: set[str] = set()
         for it in items:
@@ -240,6 +242,11 @@ class Checker:
                         self.err("E102", f"action '{b.name}' is already declared", it.span)
                     action_names.add(b.name)
                     actions.append(b)
+            elif isinstance(it, A.StatDecl):
+                b = self._stat(it)
+                if any(x.name == b.name for x in stats):
+                    self.err("E102", f"statistic '{it.name}' is already declared", it.span)
+                stats.append(b)
             elif isinstance(it, A.InvariantDecl):
                 sc = Scope("expr")
                 self.expect(self.expr(it.expr, sc, BOOL), BOOL, it.expr.span, "invariant")
@@ -300,7 +307,8 @@ class Checker:
             player_fields=list(self.player_fields.values()),
             table_fields=list(self.table_fields.values()), events=self.events, procs=procs, fns=fns,
             setup=setup, round=rnd, phases=phases, triggers=triggers, actions=actions,
-            invariants=invariants, end=end, score=score, tiebreaks=tiebreaks, types=self.types,
+            invariants=invariants, end=end, score=score, tiebreaks=tiebreaks, stats=stats,
+            types=self.types,
             refs=self.refs, keep=[items])
 
     def _reads_state(self, node: Any, seen: set[str]) -> bool:
@@ -406,6 +414,24 @@ class Checker:
             self.expect(self.expr(d.cond, sc, BOOL), BOOL, d.cond.span, "trigger condition")
         self.block(d.body, sc)
         return Body(d.label or d.event, "trigger", d.names, pts, None, sc.nslots, d, block=d.body,
+                    cond=d.cond, event=d.event, span=d.span)
+
+    def _stat(self, d: A.StatDecl) -> Body:
+        """stat NAME counts EVENT(names) when COND: a per-game count of an event."""
+        sc = Scope("expr")
+        pts: tuple[Type, ...] = self.events.get(d.event, ())
+        if d.event not in self.events:
+            self.err("E109", f"unknown event '{d.event}'", d.span,
+                     did_you_mean(d.event, self.events) or f"declare it: event {d.event}(...)")
+        elif len(d.names) > len(pts):
+            self.err("E118", f"event '{d.event}' has {len(pts)} parameter(s), the statistic names "
+                     f"{len(d.names)}", d.span)
+        self.emitted_watch.add(d.event)
+        for n, t in zip(d.names, list(pts) + [ANY] * len(d.names)):
+            sc.declare(n, t)
+        if d.cond is not None:
+            self.expect(self.expr(d.cond, sc, BOOL), BOOL, d.cond.span, "statistic condition")
+        return Body(d.name, "stat", d.names, pts[:len(d.names)], INT, max(sc.nslots, len(pts)), d,
                     cond=d.cond, event=d.event, span=d.span)
 
     def _action(self, d: A.ActionDecl) -> Optional[Body]:

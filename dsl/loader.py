@@ -11,6 +11,7 @@ from dsl.checked import CheckedRulebook
 from dsl.checker import check_items
 from dsl.diagnostics import Diagnostic, error
 from dsl.parser import parse
+from dsl.variants import apply_variant
 
 
 @attrs.define
@@ -20,6 +21,8 @@ class LoadResult:
     rulebook: Optional[CheckedRulebook]
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
+    items: list[Any] = attrs.field(factory=list)        # the declarations after 'use' and variants
+    base: Optional["LoadResult"] = None                 # for a variant: its base, loaded
 
     @property
     def library(self) -> bool:
@@ -49,50 +52,84 @@ def load_text(text: str, path: str = "<string>") -> LoadResult:
     return _load(path, text)
 
 
-def load(path: str) -> LoadResult:
-    """Read, parse and check the rulebook at path."""
+def load(path: str, _stack: tuple[str, ...] = ()) -> LoadResult:
+    """Read, parse and check the rulebook (or variant) at path."""
     text, problem = _read(path)
     if text is None:
         d = error("E000", f"cannot read rulebook: {problem}", A.Span(path, 1, 1, 1, 1))
         return LoadResult(None, [d], {})
-    return _load(path, text)
+    return _load(path, text, _stack)
 
 
-def _load(path: str, text: str) -> LoadResult:
+def _expand(path: str, text: str, sources: dict[str, str], diags: list[Diagnostic],
+            seen: set[str], stack: tuple[str, ...]) -> Optional[list[Any]]:
+    """The declarations of a file with its 'use'd files' declarations first (None on a syntax
+    error)."""
+    rb, ds = parse(text, path)
+    diags.extend(ds)
+    if rb is None:
+        return None
+    items: list[Any] = []
+    for it in rb.items:
+        if not isinstance(it, A.UseDecl):
+            continue
+        base = os.path.dirname(path) if path != "<string>" else "."
+        target = os.path.normpath(os.path.join(base, it.path))
+        key = os.path.abspath(target)
+        if key in stack:
+            diags.append(error("E113", f"'use' cycle: {it.path} uses this file again", it.span))
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        sub, problem = _read(target)
+        if sub is None:
+            diags.append(error("E113", f"cannot use '{it.path}': {problem}", it.span,
+                               "the path is relative to the file that says 'use'"))
+            continue
+        sources[target] = sub
+        got = _expand(target, sub, sources, diags, seen, stack + (key,))
+        items.extend(got or [])
+    items.extend(i for i in rb.items if not isinstance(i, A.UseDecl))
+    return items
+
+
+def _load(path: str, text: str, stack: tuple[str, ...] = ()) -> LoadResult:
     sources: dict[str, str] = {path: text}
     diags: list[Diagnostic] = []
-    items: list[Any] = []
-    seen: set[str] = set()
-
-    def visit(p: str, t: str, stack: tuple[str, ...]) -> None:
-        rb, ds = parse(t, p)
-        diags.extend(ds)
-        if rb is None:
-            return
-        for it in rb.items:
-            if not isinstance(it, A.UseDecl):
-                continue
-            base = os.path.dirname(p) if p != "<string>" else "."
-            target = os.path.normpath(os.path.join(base, it.path))
-            key = os.path.abspath(target)
-            if key in stack:
-                diags.append(error("E113", f"'use' cycle: {it.path} uses this file again", it.span))
-                continue
-            if key in seen:
-                continue
-            seen.add(key)
-            sub, problem = _read(target)
-            if sub is None:
-                diags.append(error("E113", f"cannot use '{it.path}': {problem}", it.span,
-                                   "the path is relative to the file that says 'use'"))
-                continue
-            sources[target] = sub
-            visit(target, sub, stack + (key,))
-        items.extend(i for i in rb.items if not isinstance(i, A.UseDecl))
-
-    visit(path, text, (os.path.abspath(path),))
-    if any(d.is_error for d in diags):
+    me = os.path.abspath(path)
+    items = _expand(path, text, sources, diags, set(), stack + (me,))
+    if items is None or any(d.is_error for d in diags):
         return LoadResult(None, diags, sources)
+    variant = next((i for i in items if isinstance(i, A.VariantDecl)), None)
+    base_result: Optional[LoadResult] = None
+    if variant is not None:
+        base_path = os.path.normpath(os.path.join(os.path.dirname(path), variant.base))
+        if os.path.abspath(base_path) in stack + (me,):
+            diags.append(error("E132", f"variant cycle: '{variant.base}' is this variant or "
+                               "builds on it", variant.span))
+            return LoadResult(None, diags, sources)
+        base_result = load(base_path, stack + (me,))
+        sources.update(base_result.sources)
+        if not base_result.ok:
+            why = "cannot be read" if not base_result.sources else "has errors"
+            diags.append(error("E132", f"the base rulebook '{variant.base}' {why}", variant.span,
+                               "the path is relative to this variant file"))
+            diags.extend(d for d in base_result.diagnostics if d.span.path != path)
+            return LoadResult(None, diags, sources)
+        ops = [i for i in items if i is not variant]
+        items, vds = apply_variant(list(base_result.items), ops)
+        diags.extend(vds)
+        if vds and any(d.is_error for d in vds):
+            return LoadResult(None, diags, sources)
+    else:
+        for it in items:
+            if isinstance(it, (A.ReplaceDecl, A.RemoveDecl, A.PhaseInsert)):
+                diags.append(error("E133", "'replace', 'remove' and 'phase ... after' belong in a "
+                                   "variant", it.span,
+                                   'start the file with: variant "Name" of "base.rules"'))
+        if any(d.is_error for d in diags):
+            return LoadResult(None, diags, sources)
     checked, cds = check_items(tuple(items), path, sources)
     diags.extend(cds)
-    return LoadResult(checked, diags, sources)
+    return LoadResult(checked, diags, sources, items, base_result)

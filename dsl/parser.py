@@ -16,7 +16,8 @@ from lark.tree import Meta
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, did_you_mean, error
 
-KEYWORDS = frozenset("""game players use enum const table record player event setup round phase
+KEYWORDS = frozenset("""variant replace before stat counts trigger
+game players use enum const table record player event setup round phase
 proc fn on as when anytime invariant end after score tiebreak public owner secret let if elif else for limit
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
 with pass prompt simultaneous roll random draw then or and not true false none game""".split())
@@ -122,7 +123,33 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     def assign_op(self, c: list[Any]) -> str:
         return str(c[0])
 
-    comp_op = add_op = mul_op = const_kw = assign_op
+    comp_op = add_op = mul_op = const_kw = removable = where_kw = assign_op
+
+    @v_args(meta=True)
+    def stat_decl(self, meta: Meta, c: list[Any]) -> A.StatDecl:
+        return A.StatDecl(str(c[0]), str(c[1]), tuple(c[2] or ()), c[3], span=self._sp(meta))
+
+    @v_args(meta=True)
+    def variant_decl(self, meta: Meta, c: list[Any]) -> A.VariantDecl:
+        return A.VariantDecl(_unquote(c[0]), _unquote(c[1]), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def replace_decl(self, meta: Meta, c: list[Any]) -> A.ReplaceDecl:
+        return A.ReplaceDecl(c[0], span=self._sp(meta))
+
+    @v_args(meta=True)
+    def remove_decl(self, meta: Meta, c: list[Any]) -> A.RemoveDecl:
+        kind = {"table": "const", "anytime": "action"}.get(str(c[0]), str(c[0]))
+        return A.RemoveDecl(kind, str(c[1]), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def remove_invariant(self, meta: Meta, c: list[Any]) -> A.RemoveDecl:
+        return A.RemoveDecl("invariant", _unquote(c[0]), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def phase_insert(self, meta: Meta, c: list[Any]) -> A.PhaseInsert:
+        ph = A.PhaseDecl(str(c[0]), c[3], span=self._sp(meta))
+        return A.PhaseInsert(ph, str(c[1]), str(c[2]), span=self._sp(meta))
 
     @v_args(meta=True)
     def event_decl(self, meta: Meta, c: list[Any]) -> A.EventDecl:

@@ -66,6 +66,11 @@ class Program:
         self.triggers_by_event: dict[str, list[tuple[int, Any, int]]] = {}
         for b in rb.triggers:
             self.triggers_by_event.setdefault(b.event or "", [])
+        self.stat_names = [b.name for b in rb.stats]
+        self.stats_by_event: dict[str, list[tuple[int, Any, int]]] = {}
+        for i, b in enumerate(rb.stats):
+            cond = self.ex.compile(b.cond) if b.cond is not None else None
+            self.stats_by_event.setdefault(b.event or "", []).append((i, cond, b.nslots))
         self.codes.append([])
         self.spans.append([])
         self.nslots.append(4)
@@ -215,6 +220,7 @@ class Program:
         pl = [[self._default(f.default, f.type) for f in self.rb.player_fields]
               for _ in range(players)]
         s = State(table, pl, seed)
+        s.stats = [0] * len(self.stat_names)
         s.narrate = narrate
         s.explicit_chance = explicit_chance
         s.stack = [[0, 0, [None] * 4, -1]]

@@ -29,7 +29,7 @@ class State:
     """One position of one game. Mutated in place by ``apply``; ``clone`` forks it."""
 
     __slots__ = ("table", "players", "stack", "rng", "round", "over", "history", "messages",
-                 "narrate", "explicit_chance", "pending", "result", "steps")
+                 "narrate", "explicit_chance", "pending", "result", "steps", "stats")
 
     def __init__(self, table: list, players: list, seed: int):
         self.table = table
@@ -45,6 +45,7 @@ class State:
         self.pending: Any = None
         self.result: Any = None
         self.steps = 0
+        self.stats: list[int] = []        # the rulebook's 'stat' counters, in declaration order
 
     @property
     def num_players(self) -> int:
@@ -63,6 +64,7 @@ class State:
         s.table, s.players, s.stack, s.history = marshal.loads(
             marshal.dumps((self.table, self.players, self.stack, self.history)))
         s.rng = self.rng
+        s.stats = list(self.stats)
         s.round = self.round
         s.over = self.over
         s.messages = list(self.messages)
@@ -77,7 +79,8 @@ class State:
         """The data that defines the position (no history, narration or caches)."""
         return {"table": to_json(self.table), "players": to_json(self.players),
                 "stack": to_json(self.stack), "rng": str(self.rng), "round": self.round,
-                "over": self.over, "explicit_chance": self.explicit_chance}
+                "over": self.over, "explicit_chance": self.explicit_chance,
+                "stats": list(self.stats)}
 
     def to_json(self) -> dict[str, Any]:
         """Everything needed to resume this state in another process."""
@@ -96,6 +99,7 @@ class State:
         s.round = int(d["round"])
         s.over = bool(d["over"])
         s.explicit_chance = bool(d.get("explicit_chance", False))
+        s.stats = [int(x) for x in d.get("stats", [])]
         s.history = [int(h) for h in d.get("history", [])]
         return s
 

@@ -360,14 +360,18 @@ class BodyCompiler:
     def s_Emit(self, s: A.Emit) -> None:
         args = [self.ex.place_value(a) for a in s.args]
         triggers = self.p.triggers_by_event.get(s.event, [])
+        stats = self.p.stats_by_event.get(s.event, [])
         nargs = len(args)
 
         def emit(st: Any, fr: list) -> None:
             L = fr[2]
             fr[1] += 1
-            if not triggers:
+            if not triggers and not stats:
                 return
             vals = [a(st, L) for a in args]
+            for i, cond, nslots in stats:
+                if cond is None or cond(st, vals + [None] * (nslots - nargs)):
+                    st.stats[i] += 1
             run = []
             for bid, cond, nslots in triggers:
                 TL = vals + [None] * (nslots - nargs)

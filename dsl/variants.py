@@ -1,0 +1,182 @@
+"""Variants: applying a variant file's replace / remove / add operations to its base's declarations.
+
+Declarations are found by kind and name (``decl_key``); a replacement keeps the position of what
+it replaces, additions go at the end, a new phase goes before or after a named one.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+from dsl import ast as A
+from dsl.diagnostics import Diagnostic, did_you_mean, error
+
+KIND_WORDS = {"const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
+              "action": "any-time action", "phase": "phase", "record": "record",
+              "setup": "setup", "score": "score", "end": "end condition",
+              "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic"}
+
+
+def decl_key(d: Any) -> Optional[tuple[str, str]]:
+    """(kind, name) by which a variant names a declaration; None for what cannot be named."""
+    if isinstance(d, A.ConstDecl):
+        return ("const", d.name)
+    if isinstance(d, A.ProcDecl):
+        return ("proc", d.name)
+    if isinstance(d, A.FnDecl):
+        return ("fn", d.name)
+    if isinstance(d, A.TriggerDecl):
+        return ("trigger", d.label or d.event)
+    if isinstance(d, A.ActionDecl):
+        return ("action", d.name)
+    if isinstance(d, A.PhaseDecl):
+        return ("phase", d.name)
+    if isinstance(d, A.RecordDecl):
+        return ("record", d.name)
+    if isinstance(d, A.SetupDecl):
+        return ("setup", "setup")
+    if isinstance(d, A.ScoreDecl):
+        return ("score", "score")
+    if isinstance(d, A.EndDecl):
+        return ("end", "end")
+    if isinstance(d, A.InvariantDecl):
+        return ("invariant", d.text)
+    if isinstance(d, A.EventDecl):
+        return ("event", d.name)
+    if isinstance(d, A.EnumDecl):
+        return ("enum", d.name)
+    if isinstance(d, A.StatDecl):
+        return ("stat", d.name)
+    return None
+
+
+def _signature(d: Any) -> Optional[tuple]:
+    if isinstance(d, (A.ProcDecl, A.FnDecl)):
+        return (tuple(p.type for p in d.params), d.result)
+    if isinstance(d, A.ActionDecl):
+        return tuple(p.type for p in d.params)
+    if isinstance(d, A.EventDecl):
+        return tuple(p.type for p in d.params)
+    if isinstance(d, A.TriggerDecl):
+        return (d.event, len(d.names))
+    return None
+
+
+class Merger:
+    """Applies one variant file's operations to a list of base declarations."""
+
+    def __init__(self, items: list[Any]):
+        self.items = list(items)
+        self.diags: list[Diagnostic] = []
+
+    def _round_index(self) -> Optional[int]:
+        for i, it in enumerate(self.items):
+            if isinstance(it, A.RoundDecl):
+                return i
+        return None
+
+    def _phases(self) -> list[A.PhaseDecl]:
+        r = self._round_index()
+        return list(self.items[r].phases) if r is not None else []
+
+    def _set_phases(self, phases: list[A.PhaseDecl]) -> None:
+        r = self._round_index()
+        if r is not None:
+            self.items[r] = attrs.evolve(self.items[r], phases=tuple(phases))
+
+    def _find(self, key: tuple[str, str]) -> Optional[int]:
+        for i, it in enumerate(self.items):
+            if decl_key(it) == key:
+                return i
+        return None
+
+    def _missing(self, key: tuple[str, str], span: A.Span, verb: str) -> None:
+        keys = [decl_key(it) for it in self.items]
+        names = [k[1] for k in keys if k is not None and k[0] == key[0]]
+        if key[0] == "phase":
+            names = [p.name for p in self._phases()]
+        self.diags.append(error("E130", f"the base has no {KIND_WORDS.get(key[0], key[0])} "
+                                f"'{key[1]}' to {verb}", span,
+                                did_you_mean(key[1], names) or
+                                (f"it has: {', '.join(names[:8])}" if names else None)))
+
+    def apply(self, op: Any) -> None:
+        """Apply one declaration of the variant file."""
+        if isinstance(op, A.ReplaceDecl):
+            self.replace(op)
+        elif isinstance(op, A.RemoveDecl):
+            self.remove(op)
+        elif isinstance(op, A.PhaseInsert):
+            self.insert_phase(op)
+        elif isinstance(op, A.VariantDecl):
+            self.diags.append(error("E133", "a variant names its base once, in its first "
+                                    "declaration", op.span))
+        else:
+            self.items.append(op)
+
+    def replace(self, op: A.ReplaceDecl) -> None:
+        new = op.decl
+        key = decl_key(new)
+        assert key is not None
+        if key[0] == "phase":
+            phases = self._phases()
+            for i, ph in enumerate(phases):
+                if ph.name == new.name:
+                    phases[i] = new
+                    self._set_phases(phases)
+                    return
+            self._missing(key, op.span, "replace")
+            return
+        found = self._find(key)
+        if found is None:
+            self._missing(key, op.span, "replace")
+            return
+        i = found
+        old = self.items[i]
+        if _signature(old) != _signature(new):
+            self.diags.append(error(
+                "E131", f"the replacement {KIND_WORDS[key[0]]} '{key[1]}' has a different "
+                "signature from the base's", op.span,
+                "keep the parameters, their types and the result as in the base"))
+            return
+        if isinstance(new, A.ConstDecl) and new.type is None and old.type is not None:
+            new = attrs.evolve(new, type=old.type)   # the new value is checked against the old type
+        self.items[i] = new
+
+    def remove(self, op: A.RemoveDecl) -> None:
+        key = (op.kind, op.name)
+        if op.kind == "phase":
+            phases = self._phases()
+            kept = [p for p in phases if p.name != op.name]
+            if len(kept) == len(phases):
+                self._missing(key, op.span, "remove")
+            self._set_phases(kept)
+            return
+        i = self._find(key)
+        if i is None:
+            self._missing(key, op.span, "remove")
+            return
+        del self.items[i]
+
+    def insert_phase(self, op: A.PhaseInsert) -> None:
+        phases = self._phases()
+        names = [p.name for p in phases]
+        if op.phase.name in names:
+            self.diags.append(error("E102", f"the base already has a phase '{op.phase.name}'",
+                                    op.span, "use 'replace phase' to change it"))
+            return
+        if op.anchor not in names:
+            self._missing(("phase", op.anchor), op.span, f"put '{op.phase.name}' {op.where}")
+            return
+        at = names.index(op.anchor) + (1 if op.where == "after" else 0)
+        phases.insert(at, op.phase)
+        self._set_phases(phases)
+
+
+def apply_variant(base_items: list[Any], ops: list[Any]) -> tuple[list[Any], list[Diagnostic]]:
+    """The base's declarations changed by a variant's operations, and the variant's errors."""
+    m = Merger(base_items)
+    for op in ops:
+        m.apply(op)
+    return m.items, m.diags
