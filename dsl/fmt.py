@@ -373,7 +373,31 @@ def _decl(d: A.Decl) -> list[str]:
         return [f"score {d.var}: {f(d.expr)}"]
     if isinstance(d, A.TiebreakDecl):
         return [f"tiebreak {d.var}: {f(d.expr)}"]
+    if isinstance(d, A.StatDecl):
+        head = f"stat {d.name} counts {d.event}"
+        if d.names:
+            head += f"({', '.join(d.names)})"
+        return [head + (f" when {f(d.cond)}" if d.cond is not None else "")]
+    if isinstance(d, A.VariantDecl):
+        return [f"variant {escape_string(d.name)} of {escape_string(d.base)}"]
+    if isinstance(d, A.ReplaceDecl):
+        inner = _decl(d.decl)
+        return [f"replace {inner[0]}"] + inner[1:]
+    if isinstance(d, A.RemoveDecl):
+        if d.kind == "invariant":
+            return [f"remove invariant {escape_string(d.name)}"]
+        word = {"action": "anytime"}.get(d.kind, d.kind)
+        return [f"remove {word} {d.name}"]
+    if isinstance(d, A.PhaseInsert):
+        return _block(f"phase {d.phase.name} {d.where} {d.anchor}", d.phase.body, 0)
+    if isinstance(d, A.PhaseDecl):
+        return _block(f"phase {d.name}", d.body, 0)
     raise TypeError(f"not a declaration: {d!r}")
+
+
+def format_decl(d: Any) -> str:
+    """The canonical text of one declaration (also a phase on its own)."""
+    return "\n".join(_decl(d))
 
 
 def format_rulebook(rb: A.Rulebook) -> str:

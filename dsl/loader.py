@@ -119,6 +119,8 @@ def _load(path: str, text: str, stack: tuple[str, ...] = ()) -> LoadResult:
             return LoadResult(None, diags, sources)
         ops = [i for i in items if i is not variant]
         items, vds = apply_variant(list(base_result.items), ops)
+        items = [attrs.evolve(i, name=f"{i.name} — {variant.name}") if isinstance(i, A.GameDecl)
+                 else i for i in items]
         diags.extend(vds)
         if vds and any(d.is_error for d in vds):
             return LoadResult(None, diags, sources)

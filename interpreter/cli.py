@@ -519,6 +519,8 @@ def build_parser() -> argparse.ArgumentParser:
     fm = cmd("fmt", cmd_fmt, "print a rulebook in canonical form",
              "mercator fmt rulebooks/manila.rules > manila.rules.new")
     fm.add_argument("file", metavar="FILE", help="the rulebook")
+    from interpreter.cli_design import add_commands
+    add_commands(sub, raw)
     return p
 
 

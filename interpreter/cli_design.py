@@ -1,0 +1,135 @@
+"""`mercator diff` and `mercator compare`: the designer's commands for variants."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from dsl.loader import load
+from interpreter.agents import GameTooLong
+from interpreter.cli import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError, err,
+                             load_program, out, player_count, print_diagnostics, require_file,
+                             runtime_failure)
+from interpreter.designer import GameRecord, Row, compare_records, rule_diff, run_games
+from interpreter.program import MercatorRuntimeError, Program
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Print the rule-level differences between two rulebooks (a base and a variant)."""
+    results = []
+    for path in (args.base, args.variant):
+        require_file(path)
+        res = load(path)
+        if not res.ok:
+            print_diagnostics(res.diagnostics, res.sources)
+            err(f"{path}: has errors; fix them first")
+            raise Failed(EXIT_RULES)
+        results.append(res)
+    changes = rule_diff(results[0].items, results[1].items)
+    if not changes:
+        out(f"no rule differs between {args.base} and {args.variant}")
+        return EXIT_OK
+    out(f"--- {args.base}\n+++ {args.variant}")
+    for c in changes:
+        out(f"\n{c.what} {c.kind} {c.name}")
+        for line in (c.old or "").splitlines():
+            out(f"  - {line}")
+        for line in (c.new or "").splitlines():
+            out(f"  + {line}")
+    counts = {w: sum(1 for c in changes if c.what == w) for w in ("changed", "added", "removed")}
+    out("\n" + ", ".join(f"{n} {w}" for w, n in counts.items() if n))
+    return EXIT_OK
+
+
+def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.Namespace,
+          bar: Progress, offset: int) -> list[GameRecord]:
+    try:
+        return run_games(prog, players, args.games, args.seed, args.max_decisions,
+                         on_game=lambda done: bar.update(offset + done))
+    except MercatorRuntimeError as exc:
+        bar.close(offset)
+        runtime_failure(exc, sources, exc.seed if exc.seed is not None else args.seed,
+                        exc.history)
+        raise Failed(EXIT_RULES) from None
+    except GameTooLong as exc:
+        bar.close(offset)
+        err(f"{path}: error: {exc} (a rulebook that never ends?)")
+        raise Failed(EXIT_RULES) from None
+
+
+def _fmt(row: Row, pct: bool) -> list[str]:
+    if pct:
+        return [f"{100 * row.a:.1f}%", f"{100 * row.b:.1f}%", f"{100 * row.diff:+.1f}%",
+                f"[{100 * row.low:+.1f}, {100 * row.high:+.1f}]"]
+    return [f"{row.a:.2f}", f"{row.b:.2f}", f"{row.diff:+.2f}", f"[{row.low:+.2f}, {row.high:+.2f}]"]
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Simulate two rulebooks on the same seeds and compare them measure by measure."""
+    if args.games < 2:
+        raise UsageError(f"--games must be at least 2, not {args.games}", "e.g. --games 1000")
+    pa, ra = load_program(args.a)
+    pb, rb = load_program(args.b)
+    players = player_count(pa, args.players)
+    player_count(pb, players)
+    bar = Progress(2 * args.games)
+    t0 = time.perf_counter()
+    recs_a = _play(pa, args.a, ra.sources, players, args, bar, 0)
+    recs_b = _play(pb, args.b, rb.sources, players, args, bar, args.games)
+    bar.close(2 * args.games)
+    secs = time.perf_counter() - t0
+    rows = compare_records(recs_a, recs_b, players, pa.stat_names, pb.stat_names)
+    if args.json:
+        out(json.dumps({
+            "a": args.a, "b": args.b, "players": players, "games": args.games, "seed": args.seed,
+            "seconds": round(secs, 3),
+            "rows": [{"measure": r.measure, "a": r.a, "b": r.b, "diff": r.diff,
+                      "ci95": [r.low, r.high], "p": r.p, "test": r.test,
+                      "significant": r.significant} for r in rows]}))
+        return EXIT_OK
+    out(f"A: {args.a} ({pa.name})\nB: {args.b} ({pb.name})")
+    out(f"{players} players · {args.games} games each on seeds {args.seed}..{args.seed + args.games - 1}"
+        f" · random bots")
+    head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
+    table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
+                      + [f"{r.p:.3f}" + (" *" if r.significant else "")] for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    for row in table:
+        out("  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
+                      for i, c in enumerate(row)))
+    sig = sum(r.significant for r in rows)
+    out(f"* p < 0.05 ({sig} of {len(rows)} measures; with many measures, about 1 in 20 is "
+        "flagged by chance)" if sig else "no significant difference at p < 0.05")
+    return EXIT_OK
+
+
+def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
+                 raw: "type[argparse.RawDescriptionHelpFormatter]") -> None:
+    """Register diff and compare on the main parser."""
+    d = sub.add_parser("diff", help="show which named rules a variant changes",
+                       description="Show the rule-level differences between two rulebooks: which "
+                       "constants, tables, procedures, phases, triggers and actions were changed, "
+                       "added or removed, with the old and the new text.", formatter_class=raw,
+                       epilog="example:\n  mercator diff rulebooks/manila.rules "
+                       "rulebooks/variants/manila_pirates.rules")
+    d.set_defaults(func=cmd_diff)
+    d.add_argument("base", metavar="BASE", help="the base rulebook")
+    d.add_argument("variant", metavar="VARIANT", help="the variant (or any other rulebook)")
+    c = sub.add_parser("compare", help="simulate two rulebooks on the same seeds and compare them",
+                       description="Simulate A and B with random bots on the same seeds and print, "
+                       "side by side, win rate and score by seat, game length and the rulebooks' "
+                       "declared statistics, each with a 95% interval and a p-value.",
+                       formatter_class=raw,
+                       epilog="example:\n  mercator compare rulebooks/manila.rules "
+                       "rulebooks/variants/manila_pirates.rules --players 4 --games 500 --seed 1")
+    c.set_defaults(func=cmd_compare)
+    c.add_argument("a", metavar="A", help="the first rulebook (usually the base)")
+    c.add_argument("b", metavar="B", help="the second rulebook (usually the variant)")
+    c.add_argument("--players", type=int, metavar="N", help="number of players")
+    c.add_argument("--games", type=int, metavar="G", default=200,
+                   help="games per rulebook (default: 200)")
+    c.add_argument("--seed", type=int, metavar="S", default=0,
+                   help="game i uses seed S+i in both (default: 0)")
+    c.add_argument("--max-decisions", type=int, metavar="D", default=100_000,
+                   help="stop a game that takes more decisions than this (default: 100000)")
+    c.add_argument("--json", action="store_true", help="print one JSON object instead of a table")

@@ -1,0 +1,165 @@
+"""What a designer asks of a variant: which rules changed (diff), and what that does to play
+(compare two rulebooks on the same seeds, with a significance test for every difference)."""
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any, Callable, Optional, Sequence
+
+import attrs
+
+from dsl import ast as A
+from dsl.fmt import format_decl
+from dsl.variants import KIND_WORDS, decl_key
+from interpreter.agents import RandomAgent, agent_seed, play_out
+from interpreter.program import Program
+
+
+# ------------------------------------------------------------------ diff
+def named_rules(items: Sequence[Any]) -> dict[tuple[str, str], Any]:
+    """Every declaration a variant can name, keyed by (kind, name); phases and fields included."""
+    out: dict[tuple[str, str], Any] = {}
+    for it in items:
+        key = decl_key(it)
+        if key is not None:
+            out[key] = it
+        if isinstance(it, A.RoundDecl):
+            out[("round", it.name)] = attrs.evolve(it, phases=())
+            for ph in it.phases:
+                out[("phase", ph.name)] = ph
+        if isinstance(it, (A.PlayerState, A.TableState)):
+            who = "player" if isinstance(it, A.PlayerState) else "table"
+            for f in it.fields:
+                out[(f"{who} field", f.name)] = attrs.evolve(it, fields=(f,))
+        if isinstance(it, A.GameDecl):
+            out[("game", "game")] = it
+        if isinstance(it, A.TiebreakDecl):
+            n = sum(1 for k in out if k[0] == "tiebreak")
+            out[("tiebreak", str(n + 1))] = it
+    return out
+
+
+@attrs.frozen
+class Change:
+    """One rule-level difference: added, removed or changed, with the old and new text."""
+
+    what: str          # added | removed | changed
+    kind: str
+    name: str
+    old: Optional[str]
+    new: Optional[str]
+
+
+def rule_diff(base_items: Sequence[Any], variant_items: Sequence[Any]) -> list[Change]:
+    """The named rules that differ between two rulebooks, in the variant's order."""
+    a, b = named_rules(base_items), named_rules(variant_items)
+    out = []
+    for key in list(b) + [k for k in a if k not in b]:
+        kind = KIND_WORDS.get(key[0], key[0])
+        if key not in a:
+            out.append(Change("added", kind, key[1], None, format_decl(b[key])))
+        elif key not in b:
+            out.append(Change("removed", kind, key[1], format_decl(a[key]), None))
+        elif a[key] != b[key]:
+            out.append(Change("changed", kind, key[1], format_decl(a[key]), format_decl(b[key])))
+    return out
+
+
+# ------------------------------------------------------------------ running many games
+@attrs.frozen
+class GameRecord:
+    """What one finished game contributes to the statistics."""
+
+    seed: int
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    decisions: int
+    rounds: int
+    stats: tuple[int, ...]
+
+
+def run_games(prog: Program, players: int, games: int, seed: int, max_decisions: int,
+              on_game: Optional[Callable[[int], None]] = None) -> list[GameRecord]:
+    """Play `games` random games (game i: seed+i, bots seeded from it); raises on a rule error."""
+    out = []
+    for i in range(games):
+        gs = seed + i
+        agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
+        state = prog.new_game(players, gs)
+        play_out(prog, state, agents, max_decisions=max_decisions)
+        node = state.pending
+        out.append(GameRecord(gs, tuple(node.winners), tuple(node.scores), len(state.history),
+                              state.round, tuple(state.stats)))
+        if on_game is not None:
+            on_game(i + 1)
+    return out
+
+
+# ------------------------------------------------------------------ statistics
+def _p_normal(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+@attrs.frozen
+class Row:
+    """One measure compared: A's value, B's, the difference with a 95% interval, and p."""
+
+    measure: str
+    a: float
+    b: float
+    diff: float
+    low: float
+    high: float
+    p: float
+    test: str
+
+    @property
+    def significant(self) -> bool:
+        """p < 0.05."""
+        return self.p < 0.05
+
+
+def compare_proportions(measure: str, ka: float, na: int, kb: float, nb: int) -> Row:
+    """Two-proportion z-test (pooled) and a Wald 95% interval for the difference."""
+    pa, pb = ka / na, kb / nb
+    pooled = (ka + kb) / (na + nb)
+    se0 = math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+    p = 1.0 if se0 == 0 else _p_normal((pb - pa) / se0)
+    se = math.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb)
+    d = pb - pa
+    return Row(measure, pa, pb, d, d - 1.96 * se, d + 1.96 * se, p, "two-proportion z")
+
+
+def compare_means(measure: str, xs: Sequence[float], ys: Sequence[float]) -> Row:
+    """Welch's test (normal approximation, fine for the hundreds of games compare plays) and a 95%
+    interval for the difference of means."""
+    ma, mb = statistics.fmean(xs), statistics.fmean(ys)
+    va = statistics.variance(xs) if len(xs) > 1 else 0.0
+    vb = statistics.variance(ys) if len(ys) > 1 else 0.0
+    se = math.sqrt(va / len(xs) + vb / len(ys))
+    d = mb - ma
+    p = (1.0 if d == 0 else 0.0) if se == 0 else _p_normal(d / se)
+    return Row(measure, ma, mb, d, d - 1.96 * se, d + 1.96 * se, p, "Welch")
+
+
+def compare_records(ra: Sequence[GameRecord], rb: Sequence[GameRecord], players: int,
+                    stats_a: Sequence[str], stats_b: Sequence[str]) -> list[Row]:
+    """Every measure of A against B: win rate and score by seat, game length, shared stats."""
+    rows = []
+    for p in range(players):
+        wa = sum(1 / len(r.winners) for r in ra if p in r.winners)
+        wb = sum(1 / len(r.winners) for r in rb if p in r.winners)
+        rows.append(compare_proportions(f"win rate seat {p + 1}", wa, len(ra), wb, len(rb)))
+    for p in range(players):
+        rows.append(compare_means(f"score seat {p + 1}", [r.scores[p] for r in ra],
+                                  [r.scores[p] for r in rb]))
+    rows.append(compare_means("decisions per game", [r.decisions for r in ra],
+                              [r.decisions for r in rb]))
+    rows.append(compare_means("rounds per game", [r.rounds for r in ra], [r.rounds for r in rb]))
+    for name in stats_a:
+        if name in stats_b:
+            ia, ib = list(stats_a).index(name), list(stats_b).index(name)
+            rows.append(compare_means(f"stat {name} per game", [r.stats[ia] for r in ra],
+                                      [r.stats[ib] for r in rb]))
+    return rows

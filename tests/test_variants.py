@@ -1,0 +1,212 @@
+"""Variants: merging by name (replace / add / remove / chains), their errors, diff and compare, and
+the variants the seeds name, each with a scenario that shows the difference."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_manila_scenarios import BOARD, Game
+
+from dsl.loader import load
+from interpreter.cli import main
+from interpreter.designer import rule_diff
+from interpreter.program import Program
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests" / "fixtures" / "tiny.rules"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def variant_of_tiny(tmp_path: Path, body: str, name: str = "v.rules") -> Path:
+    return write(tmp_path, name, f'variant "V" of "{TINY}"\n{body}')
+
+
+def test_replace_keeps_position_and_changes_the_value(tmp_path: Path) -> None:
+    res = load(str(variant_of_tiny(tmp_path, "replace const start_money = 25\n")))
+    assert res.ok, res.diagnostics
+    prog = Program(res.rulebook)
+    s = prog.new_game(2, 0)
+    assert prog.get(s, "money", 0) == 25 and prog.name == "Tiny — V"
+    base = load(str(TINY))
+    names = [getattr(i, "name", None) for i in base.items]
+    assert names[1:] == [getattr(i, "name", None) for i in res.items][1:]   # same order
+
+
+def test_replaced_constant_keeps_the_base_type(tmp_path: Path) -> None:
+    """tiny.rules declares `table bonus: map<Color, int>`; a list in its place is a type error
+    reported in the variant's own coordinates."""
+    p = variant_of_tiny(tmp_path, "replace table bonus = [1, 2]\n")
+    res = load(str(p))
+    assert not res.ok
+    d = next(d for d in res.diagnostics if d.is_error)
+    assert d.code == "E104" and d.span.path == str(p) and d.span.line == 2
+
+
+def test_add_remove_and_insert_phases(tmp_path: Path) -> None:
+    p = variant_of_tiny(tmp_path, """
+remove anytime cash_in
+phase tax before bid { for p in players { p.money -= 1 } }
+phase gift after dice { first(players).money += 100 }
+const extra = 1
+""")
+    res = load(str(p))
+    assert res.ok, res.diagnostics
+    assert [b.name for b in res.rulebook.phases] == ["tax", "bid", "dice", "gift"]
+    assert [b.name for b in res.rulebook.actions] == []
+    s = Program(res.rulebook).new_game(2, 0)
+    assert all("cash_in" not in o.label for o in s.pending.options)
+
+
+def test_chained_variants_apply_in_order(tmp_path: Path) -> None:
+    first = variant_of_tiny(tmp_path, "replace const start_money = 25\n", "a.rules")
+    second = write(tmp_path, "b.rules", 'variant "B" of "a.rules"\nreplace const start_money = 40\n'
+                   "remove trigger lucky\n")
+    res = load(str(second))
+    assert res.ok, res.diagnostics
+    prog = Program(res.rulebook)
+    assert prog.get(prog.new_game(2, 0), "money", 1) == 40
+    assert prog.name == "Tiny — V — B" and res.rulebook.triggers == []
+    assert load(str(first)).ok
+
+
+@pytest.mark.parametrize("body, code, line", [
+    ("replace const start_mony = 1\n", "E130", 2),
+    ("remove phase nothing\n", "E130", 2),
+    ("phase x after nowhere { }\n", "E130", 2),
+    ("phase bid after dice { }\n", "E102", 2),
+    ("replace proc pay(p: player) -> int { return 0 }\n", "E131", 2),
+    ("replace fn worth(p: player) -> bool = true\n", "E131", 2),
+    ("const start_money = 3\n", "E102", 2),
+    ('variant "again" of "x.rules"\n', "E133", 2),
+    ("remove anytime cash_in\nproc use_it() { let x = 1 }\n", None, None),
+])
+def test_every_variant_error_is_located_in_the_variant(tmp_path: Path, body: str, code, line) -> None:
+    p = variant_of_tiny(tmp_path, body)
+    res = load(str(p))
+    if code is None:
+        assert res.ok, res.diagnostics
+        return
+    errs = [d for d in res.diagnostics if d.is_error]
+    assert errs and errs[0].code == code, errs
+    assert errs[0].span.path == str(p) and errs[0].span.line == line
+
+
+def test_variant_cycles_and_broken_bases_are_refused(tmp_path: Path) -> None:
+    a = write(tmp_path, "a.rules", 'variant "A" of "b.rules"\n')
+    write(tmp_path, "b.rules", 'variant "B" of "a.rules"\n')
+    assert [d.code for d in load(str(a)).diagnostics if d.is_error][0] == "E132"
+    write(tmp_path, "bad.rules", 'game "Bad" players 2..2\nround r { phase x { y = 1 } }\n')
+    c = write(tmp_path, "c.rules", 'variant "C" of "bad.rules"\n')
+    codes = [d.code for d in load(str(c)).diagnostics]
+    assert codes[0] == "E132" and "E100" in codes          # the base's own errors follow
+
+
+def test_diff_lists_changed_added_and_removed_rules(tmp_path: Path) -> None:
+    p = variant_of_tiny(tmp_path, "replace const start_money = 25\nremove anytime cash_in\n"
+                        "phase gift after dice { first(players).money += 1 }\n")
+    changes = {(c.what, c.kind, c.name): c for c in rule_diff(load(str(TINY)).items,
+                                                              load(str(p)).items)}
+    assert changes[("changed", "constant", "start_money")].new == "const start_money = 25"
+    assert changes[("changed", "constant", "start_money")].old == "const start_money = 10"
+    assert ("removed", "any-time action", "cash_in") in changes
+    assert ("added", "phase", "gift") in changes
+    assert rule_diff(load(str(TINY)).items, load(str(TINY)).items) == []
+
+
+def test_diff_and_compare_commands(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    p = variant_of_tiny(tmp_path, "replace const start_money = 25\n")
+    assert main(["diff", str(TINY), str(p)]) == 0
+    text = capsys.readouterr().out
+    assert "changed constant start_money" in text and "  + const start_money = 25" in text
+    assert main(["compare", str(TINY), str(TINY), "--players", "3", "--games", "60", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert rows and all(r["diff"] == 0 and r["p"] == 1.0 and not r["significant"] for r in rows)
+    assert main(["compare", str(TINY), str(p), "--players", "3", "--games", "200"]) == 0
+    table = capsys.readouterr().out
+    assert "score seat 1" in table and " *" in table      # 25 instead of 10: scores rise
+
+
+def test_compare_refuses_bad_arguments(capsys: pytest.CaptureFixture) -> None:
+    assert main(["compare", str(TINY), str(TINY), "--players", "9", "--games", "10"]) == 2
+    assert main(["compare", str(TINY), str(TINY), "--games", "1"]) == 2
+
+
+# ---------------------------------------------------------------- the seeds' variants
+@pytest.fixture(scope="module")
+def base() -> Program:
+    return Program(load(str(ROOT / "rulebooks" / "manila.rules")).rulebook)
+
+
+@pytest.fixture(scope="module")
+def pirates() -> Program:
+    res = load(str(ROOT / "rulebooks" / "variants" / "manila_pirates.rules"))
+    assert res.ok, res.diagnostics
+    return Program(res.rulebook)
+
+
+def _full_ginseng_on_13(prog: Program) -> Game:
+    """Two pirates; the ginseng boat full (P3, P4, P1) and alone on space 13 after roll 2."""
+    game = Game(prog, 4)
+    game.begin_voyage_1()
+    game.place(0, "pirate")
+    game.place(1, "pirate")
+    game.place(2, "ginseng_boat")
+    game.place(3, "ginseng_boat")
+    game.roll(1, 4, 4)                                       # silk 1, ginseng 8, jade 9
+    game.place(0, "ginseng_boat")                            # ginseng full
+    game.place(1, "pass")
+    game.place(2, "jade_boat")
+    game.place(3, "pass")
+    game.roll(1, 5, 3)                                       # ginseng 13 (full), jade 12
+    return game
+
+
+def test_base_pirates_cannot_board_a_full_boat(base: Program) -> None:
+    """seed 003 §海盜登船: 如果平底船上沒有空格，海盜無法登船 (no free seat: no boarding)."""
+    game = _full_ginseng_on_13(base)
+    assert game.pending.prompt == BOARD and game.labels() == ["pass"]
+
+
+def test_pirate_variant_evicts_and_spares_the_new_captain(pirates: Program) -> None:
+    """seed 003 §變體規則: 海盜允許登船，即使船上沒有空格。上船的玩家將船上的其中一個同夥移出平底船，
+    將它還給該玩家 ... 如果兩位海盜登上同一艘船，第二位海盜不能取代剛剛登船的海盜船長.  (A pirate may
+    board a full boat by sending an accomplice home; the second pirate may not evict the captain
+    who has just boarded.)"""
+    game = _full_ginseng_on_13(pirates)
+    assert game.pending.player == 0 and game.labels() == ["pass", "ginseng"]
+    hand = game.get("accomplices", 2)
+    game.decide(0, "ginseng", BOARD)
+    assert game.labels() == ["0", "1", "2"]                  # any seat of the full boat
+    game.decide(0, "0")                                      # evict P3 from the first seat
+    assert game.get("crew")[game.g("ginseng")] == [0, 3, 0]
+    assert game.get("accomplices", 2) == hand + 1            # back in P3's hand
+    assert game.pending.player == 1 and game.labels() == ["pass", "ginseng"]
+    game.decide(1, "ginseng", BOARD)
+    assert game.labels() == ["1", "2"]                       # not the captain's seat 0
+    game.decide(1, "2")
+    assert game.get("crew")[game.g("ginseng")] == [0, 3, 1] and game.get("pirates") == []
+    game.check()
+
+
+def test_pirate_variant_fills_free_seats_first(pirates: Program) -> None:
+    """seed 003 §變體規則: 如果在空格１３的其他船上還有空間，海盜必須先填滿這些空間 (room on another
+    boat on 13 must be filled first)."""
+    game = Game(pirates, 4)
+    game.begin_voyage_1()
+    game.place(0, "pirate")
+    game.place(1, "pirate")
+    game.place(2, "ginseng_boat")
+    game.place(3, "ginseng_boat")
+    game.roll(1, 4, 4)
+    game.place(0, "ginseng_boat")
+    game.place(1, "pass")
+    game.place(2, "jade_boat")
+    game.place(3, "pass")
+    game.roll(1, 5, 4)                                       # ginseng 13 (full), jade 13 (room)
+    assert game.labels() == ["pass", "jade"]
