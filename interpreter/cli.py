@@ -156,6 +156,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             out(f"{path}: OK" + (f" ({', '.join(notes)})" if notes else ""))
             n_ok += 1
             ok_warnings += w
+            if args.explore and res.rulebook is not None:
+                from interpreter.cli_design import explore_rulebook
+                if not explore_rulebook(path, res, args):
+                    n_ok -= 1
+                    n_bad += 1
+                    errors += 1
     parts = []
     if n_ok or not (n_bad or n_missing):
         parts.append(f"{plural(n_ok, 'file')} OK" +
@@ -487,8 +493,18 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     c = cmd("check", cmd_check, "check rulebooks and report errors with their location",
-            "mercator check rulebooks/manila.rules broken.rules")
+            "mercator check rulebooks/manila.rules broken.rules\n"
+            "  mercator check rulebooks/manila.rules --explore 200 --seed 1")
     c.add_argument("paths", nargs="+", metavar="PATH", help="rulebook files")
+    c.add_argument("--explore", type=_int_arg, metavar="N", default=0,
+                   help="also play N games chosen by Hypothesis, checking every invariant after "
+                        "every decision; a failure is shrunk to the shortest game and saved")
+    c.add_argument("--seed", type=_int_arg, metavar="S", default=0,
+                   help="seed of the exploration (default: 0)")
+    c.add_argument("--players", type=_int_arg, metavar="N",
+                   help="explore only this player count (default: every allowed count)")
+    c.add_argument("--save-failure", metavar="FILE",
+                   help="where to save the shrunk failing game (default: PATH.failure.json)")
     pl = cmd("play", cmd_play, "play a game in the terminal against bots or friends",
              "mercator play rulebooks/manila.rules --players 3 --seats human,random,random "
              "--save game.json")

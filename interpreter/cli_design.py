@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 from dsl.loader import load
 from interpreter.agents import GameTooLong
@@ -101,6 +102,39 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out(f"* p < 0.05 ({sig} of {len(rows)} measures; with many measures, about 1 in 20 is "
         "flagged by chance)" if sig else "no significant difference at p < 0.05")
     return EXIT_OK
+
+
+def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
+    """`check --explore N`: play N Hypothesis-chosen games; report; True when nothing broke."""
+    from interpreter.explore import explore
+    from interpreter.saves import save
+    prog = Program(res.rulebook)
+    if args.players is not None:
+        player_count(prog, args.players)
+    bar = Progress(args.explore)
+    report = explore(prog, args.explore, seed=args.seed, players=args.players,
+                     on_game=bar.update)
+    bar.close(report.games)
+    f = report.finding
+    pct = 100 * report.ops_run / max(report.ops_total, 1)
+    out(f"{path}: explored {report.games} games (seed {args.seed}); rule coverage {pct:.0f}% "
+        f"of {report.ops_total} steps")
+    for u in report.uncovered:
+        what = "never ran" if u.never else "lines never reached"
+        lines = ", ".join(str(x) for x in u.lines[:12]) + (" ..." if len(u.lines) > 12 else "")
+        out(f"  {u.body}: {what}: {lines}")
+    if f is None:
+        return True
+    where = f"{f.span}: " if f.span is not None and f.span.line else f"{path}: "
+    err(f"{where}error: {f.kind}: {f.message}")
+    src = res.sources.get(f.span.path) if f.span is not None else None
+    if src is not None and f.span is not None and 1 <= f.span.line <= len(src.splitlines()):
+        err(f" {f.span.line} | {src.splitlines()[f.span.line - 1]}")
+    target = args.save_failure or f"{path}.failure.json"
+    save(target, path, res.sources, f.players, f.seed, f.decisions, f.labels)
+    err(f"  shortest game found: {f.players} players, seed {f.seed}, {len(f.decisions)} decisions")
+    err(f"  saved to {target}; reproduce with: mercator replay {target}")
+    return False
 
 
 def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",

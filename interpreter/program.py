@@ -44,6 +44,8 @@ class Program:
         self.min_players = rb.game.min_players
         self.max_players = rb.game.max_players
         self.step_budget = step_budget
+        self.coverage: Optional[set[tuple[int, int]]] = None   # (body, pc) of every op run, if set
+        self._traced: Optional[list[list]] = None
         self.ex = CodeGen(rb)
         self.ex.define_fns()       # first with constants looked up by name: constants may call fns
         self.ex.define_consts()
@@ -288,6 +290,8 @@ class Program:
         codes = self.codes
         stack = s.stack
         budget = self.step_budget
+        if self.coverage is not None:
+            codes = self._traced_codes()
         n = 0
         try:
             while True:
@@ -309,6 +313,20 @@ class Program:
             what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
                 "a missing item" if isinstance(exc, (KeyError, IndexError)) else "a failure"
             raise self._located(s, f"{what} while running this rule ({exc})") from None
+
+    def _traced_codes(self) -> list[list]:
+        """The ops wrapped to record (body, pc) in self.coverage (built once, on demand)."""
+        if self._traced is None:
+            def wrap(op: Callable, key: tuple[int, int]) -> Callable:
+                def traced(s: State, fr: list) -> Any:
+                    cov = self.coverage
+                    if cov is not None:
+                        cov.add(key)
+                    return op(s, fr)
+                return traced
+            self._traced = [[wrap(op, (b, pc)) for pc, op in enumerate(ops)]
+                            for b, ops in enumerate(self.codes)]
+        return self._traced
 
     def _located(self, s: State, msg: str) -> MercatorRuntimeError:
         span = A.NOSPAN
