@@ -528,7 +528,7 @@ class PhaseDecl:
 @attrs.frozen
 class RoundDecl:
     name: str
-    max_rounds: Optional[int]
+    max_rounds: Union[int, str, None]     # a number or the name of an int constant
     phases: tuple[PhaseDecl, ...]
     span: Span = _span()
 

@@ -221,6 +221,9 @@ class Checker:
                              "a game has one round structure; use phases inside it")
                     continue
                 rnd = it
+                if isinstance(it.max_rounds, str) and self.const_types.get(it.max_rounds) != INT:
+                    self.err("E100", f"the round limit '{it.max_rounds}' is not an int constant",
+                             it.span, did_you_mean(it.max_rounds, self.const_types))
                 seen: set[str] = set()
                 for ph in it.phases:
                     if ph.name in seen:
@@ -536,6 +539,10 @@ class Checker:
         self.expect(self.expr(s.item, sc, e), e, s.item.span, "item added")
 
     def s_Remove(self, s: A.Remove, sc: Scope) -> None:
+        mt = strip_opt(self.lvalue(s.source, sc))
+        if mt.kind == "map":         # remove KEY from MAP deletes the entry
+            self.expect(self.expr(s.item, sc, mt.elem), mt.elem, s.item.span, "key removed")
+            return
         e = self._container(s.source, sc, "'remove ... from'")
         self.expect(self.expr(s.item, sc, e), e, s.item.span, "item removed")
 
@@ -735,6 +742,11 @@ class Checker:
 
     # ------------------------------------------------------------ lvalues
     def lvalue(self, lv: A.LValue, sc: Scope) -> Type:
+        t = self._lvalue(lv, sc)
+        self.types[id(lv)] = t
+        return t
+
+    def _lvalue(self, lv: A.LValue, sc: Scope) -> Type:
         loc = sc.lookup(lv.root)
         if lv.call is None and loc is None and lv.root in ("players", "player_count",
                                                           "round_number"):

@@ -161,8 +161,8 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def round_decl(self, meta: Meta, c: list[Any]) -> A.RoundDecl:
-        return A.RoundDecl(str(c[0]), None if c[1] is None else int(c[1]), tuple(c[2:]),
-                           span=self._sp(meta))
+        lim = None if c[1] is None else int(c[1]) if str(c[1]).isdigit() else str(c[1])
+        return A.RoundDecl(str(c[0]), lim, tuple(c[2:]), span=self._sp(meta))
 
     @v_args(meta=True)
     def phase_decl(self, meta: Meta, c: list[Any]) -> A.PhaseDecl:

@@ -109,6 +109,8 @@ class Program:
             spans.append(self.rb.setup.span)
         head = len(ops)
         limit = rnd.max_rounds if rnd is not None else None
+        if isinstance(limit, str):
+            limit = self.consts[limit]
 
         def new_round(s: State, fr: list) -> None:
             s.round += 1

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from interpreter.program import Program
 
 Op = Callable[[Any, list], Any]
+SYNTHETIC = A.NOSPAN      # jumps and implicit returns: no rule line of their own (coverage skips)
 
 
 def _advance(s: Any, fr: list) -> None:
@@ -44,7 +45,7 @@ class BodyCompiler:
         """(ops, spans, number of local slots)."""
         assert self.body.block is not None
         self.block(self.body.block)
-        self.emit(_return_op(None), self.body.span)
+        self.emit(_return_op(None), SYNTHETIC)
         return self.ops, self.spans, self.nslots
 
     # -- helpers
@@ -214,6 +215,10 @@ class BodyCompiler:
                 raise RuleError(f"no item at {k!r}") from None
         return rd
 
+    def _is_map_place(self, lv: A.LValue) -> bool:
+        """Does the place lv name a map (from the checker's record of its type)?"""
+        return strip_opt(self.rb.types.get(id(lv), Type("any"))).kind == "map"
+
     def collection(self, lv: A.LValue) -> Callable:
         """A reader returning the list/bag object at lv itself (not a copy)."""
         cont, key, _ = self.lvalue(lv)
@@ -226,7 +231,7 @@ class BodyCompiler:
             c = self.ex.compile(cond)
             at = self.emit(None, cond.span)
             self.block(body)
-            ends.append(self.emit(None, body.span))
+            ends.append(self.emit(None, SYNTHETIC))
             self.ops[at] = _branch_false(c, self.here())
         if s.else_ is not None:
             self.block(s.else_)
@@ -259,7 +264,7 @@ class BodyCompiler:
         where = self.ex.compile(s.where) if s.where is not None else None
         self.loops.append([])
         self.block(s.body)
-        self.emit(_jump(head), s.span)
+        self.emit(_jump(head), SYNTHETIC)
         end = self.here()
         self.ops[head] = _for_head(lst, i, var, where, head, end)
         self._loop_end(head, end)
@@ -275,7 +280,7 @@ class BodyCompiler:
         head = self.emit(None, s.span)
         self.loops.append([])
         self.block(s.body)
-        self.emit(_jump(head), s.span)
+        self.emit(_jump(head), SYNTHETIC)
         end = self.here()
 
         def check(st: Any, fr: list) -> None:
@@ -296,7 +301,7 @@ class BodyCompiler:
         head = self.emit(None, s.span)
         self.loops.append([])
         self.block(s.body)
-        self.emit(_jump(head), s.span)
+        self.emit(_jump(head), SYNTHETIC)
         end = self.here()
 
         def check(st: Any, fr: list) -> None:
@@ -339,6 +344,16 @@ class BodyCompiler:
     def s_Remove(self, s: A.Remove) -> None:
         item = self.ex.compile(s.item)
         src = self.collection(s.source)
+        if self._is_map_place(s.source):
+            def delete(st: Any, fr: list) -> None:
+                L = fr[2]
+                m, k = src(st, L), item(st, L)
+                if k not in m:
+                    raise RuleError("the key to remove is not in the map")
+                del m[k]
+                fr[1] += 1
+            self.emit(delete, s.span)
+            return
 
         def remove(st: Any, fr: list) -> None:
             L = fr[2]
