@@ -252,6 +252,7 @@ class Choose:
     allow_pass: bool
     prompt: Optional[str]
     span: Span = _span()
+    prompt_args: tuple["Expr", ...] = ()     # values shown after the prompt text
 
 
 @attrs.frozen

@@ -688,6 +688,8 @@ class Checker:
 
     def choose(self, c: A.Choose, sc: Scope) -> Type:
         self._suspend_ok(c, sc)
+        for a in c.prompt_args:
+            self.expr(a, sc, None)
         who = self.expr(c.who, sc, PLAYER)
         self.expect(who, PLAYER, c.who.span, "who chooses")
         if isinstance(c.kind, A.ChoiceRecord):

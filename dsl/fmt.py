@@ -191,6 +191,7 @@ def _choose(c: A.Choose) -> str:
         text += " with pass"
     if c.prompt is not None:
         text += f" prompt {escape_string(c.prompt)}"
+        text += "".join(f", {format_expr(a)}" for a in c.prompt_args)
     return text
 
 

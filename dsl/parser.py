@@ -326,8 +326,12 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     # -- suspending right-hand sides
     @v_args(meta=True)
     def choose(self, meta: Meta, c: list[Any]) -> A.Choose:
-        prompt = None if c[3] is None else _unquote(c[3])
-        return A.Choose(c[0], c[1], c[2] is not None, prompt, span=self._sp(meta))
+        prompt, args = (None, ()) if c[3] is None else c[3]
+        return A.Choose(c[0], c[1], c[2] is not None, prompt, span=self._sp(meta),
+                        prompt_args=args)
+
+    def prompt(self, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        return _unquote(c[0]), tuple(c[1:])
 
     def or_pass(self, c: list[Any]) -> bool:
         return True

@@ -462,13 +462,14 @@ class BodyCompiler:
         rt = self.rb.records[k.record]
         decl = self.rb.record_decls[k.record]
         prompt = c.prompt or f"choose {k.record}"
+        pargs = self._prompt_args(c)
         slots = {}
         for i, f in enumerate(k.fields):
             fslot = self.rb.refs[id(f)]
             slots[f.name] = fslot
             outer_pass = c.allow_pass and i == 0
             self.emit(self._decide(c.who, f.kind, f.allow_pass or outer_pass,
-                                   f"{prompt}: {f.name}", f.span, fslot, None), f.span)
+                                   prompt, f.span, fslot, None, pargs, f": {f.name}"), f.span)
             if outer_pass:
                 def passed(st: Any, fr: list, fslot: int = fslot) -> None:
                     L = fr[2]
@@ -498,10 +499,15 @@ class BodyCompiler:
         end_at = [self.here()]
 
     def _choose(self, c: A.Choose, slot: int, simul: Optional[tuple[int, int]]) -> Op:
-        return self._decide(c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul)
+        return self._decide(c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul,
+                            self._prompt_args(c))
+
+    def _prompt_args(self, c: A.Choose) -> list[tuple[Callable, Type]]:
+        return [(self.ex.compile(a), self.type_of(a)) for a in c.prompt_args]
 
     def _decide(self, who: A.Expr, kind: Any, allow_pass: bool, prompt: str, span: A.Span,
-                slot: int, simul: Optional[tuple[int, int]]) -> Op:
+                slot: int, simul: Optional[tuple[int, int]],
+                pargs: Optional[list[tuple[Callable, Type]]] = None, suffix: str = "") -> Op:
         """The op of one decision: `who` picks one of / a subset of a collection."""
         who_f = self.ex.compile(who)
         opts_f = self.ex.compile(kind.options)
@@ -558,7 +564,11 @@ class BodyCompiler:
             if not vals and not allow_pass:
                 raise RuleError("a player must choose, but there are no options "
                                 "(guard this 'choose' or add 'with pass')")
-            return Decision(who, vals, labeller, allow_pass, prompt, prog.actions_for(st, who),
+            text = prompt
+            if pargs:
+                text = " ".join([prompt] + [fmt(f(st, L), t) for f, t in pargs])
+            return Decision(who, vals, labeller, allow_pass, text + suffix,
+                            prog.actions_for(st, who),
                             simul is not None, commit, span)
         return choose
 

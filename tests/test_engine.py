@@ -305,3 +305,18 @@ def test_compound_record_choice_asks_each_field_in_turn() -> None:
     u = prog.new_game(2, 0)
     prog.apply(u, "pass")                        # the outer pass skips every field
     assert prog.get(u, "latest") is None and u.over
+
+
+def test_prompt_shows_values() -> None:
+    prog = program("""
+player { coins: int = 3 }
+round r limit 1 { phase a { for p in players {
+  let x = choose p one of 0..p.coins prompt "spend, of your", p.coins, "coins; you are", p
+  p.coins -= x
+} } }
+score p: p.coins
+""")
+    s = prog.new_game(2, 0)
+    assert s.pending.prompt == "spend, of your 3 coins; you are P1"
+    prog.apply(s, "2")
+    assert s.pending.prompt == "spend, of your 3 coins; you are P2"
