@@ -26,6 +26,7 @@ class Scope:
         self.result = result
         self.loops = 0
         self.state = state          # may read game state (false in consts)
+        self.owner = ""             # the procedure being checked (for the call graph)
 
     def push(self) -> None:
         self.frames.append({})
@@ -73,6 +74,11 @@ class Checker:
         self.fn_decls: dict[str, A.FnDecl] = {}
         self.emitted: set[str] = set()
         self.emitted_watch: set[str] = set()
+        self.reads: set[tuple[str, str]] = set()      # ("table"|"player", field) read somewhere
+        self.writes: set[tuple[str, str]] = set()     # ... and changed somewhere
+        self.calls: dict[str, set[str]] = {}          # procedure -> procedures it calls
+        self.called: set[str] = set()
+        self.in_log = 0
         self.const_names: set[str] = set()
         self.has_end_game = False
         self.globals: dict[str, A.Span] = {}
@@ -297,6 +303,7 @@ class Checker:
         if end is None and rnd is not None and rnd.max_rounds is None and not self._has_end_game():
             self.err("E114", "the game can never end", rnd.span,
                      "add 'end after ROUND when COND', a 'limit' to the round, or an 'end game' statement")
+        self._usage_warnings()
         for tr in triggers:
             if tr.event in self.events and tr.event not in self.emitted:
                 self.warn("W210", f"trigger 'on {tr.event}' listens to an event nothing emits",
@@ -313,6 +320,40 @@ class Checker:
             invariants=invariants, end=end, score=score, tiebreaks=tiebreaks, stats=stats,
             types=self.types,
             refs=self.refs, keep=[items])
+
+    def _usage_warnings(self) -> None:
+        """Fields written but never read or never changed; procedures never called; recursion."""
+        for where, fields in (("table", self.table_fields), ("player", self.player_fields)):
+            for name, f in fields.items():
+                if f.decl.span.path != self.path:
+                    continue          # a library's field: the game may not need it
+                if (where, name) in self.writes and (where, name) not in self.reads:
+                    self.warn("W240", f"{where} field '{name}' is changed but never read",
+                              f.decl.span, "remove it, or use it in a rule, the score or a log")
+                elif (where, name) not in self.writes:
+                    self.warn("W241", f"{where} field '{name}' is never changed", f.decl.span,
+                              "declare it as a constant, or set it in a rule")
+        for name, d in self.proc_decls.items():
+            if name not in self.called and d.span.path == self.path:
+                self.warn("W250", f"procedure '{name}' is never called", d.span,
+                          "call it from a phase, a trigger or an action, or remove it")
+        for name in sorted(self.calls):
+            if self._reaches(name, name, set()):
+                rec = self.proc_decls.get(name)
+                if rec is not None and rec.span.path == self.path:
+                    self.warn("W261", f"procedure '{name}' can call itself again (recursion)",
+                              rec.span, "make sure every recursive path ends; the step budget stops "
+                              "one that does not")
+
+    def _reaches(self, start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in self.calls.get(start, ()):
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                if self._reaches(nxt, goal, seen):
+                    return True
+        return False
 
     def _reads_state(self, node: Any, seen: set[str]) -> bool:
         """Does an expression (through the functions it calls) read table or game state?"""
@@ -380,6 +421,7 @@ class Checker:
     def _proc(self, d: A.ProcDecl) -> Body:
         res = self.resolve_type(d.result) if d.result is not None else None
         sc = Scope("proc", result=res)
+        sc.owner = d.name
         pts = self._params(d.params, sc)
         self.block(d.body, sc)
         return Body(d.name, "proc", tuple(p.name for p in d.params), pts, res, sc.nslots, d,
@@ -514,6 +556,10 @@ class Checker:
         sc.loops -= 1
 
     def s_While(self, s: A.While, sc: Scope) -> None:
+        if s.max is None:
+            self.warn("W260", "a 'while' loop with no limit", s.span,
+                      "add 'limit N' (the most passes the rules allow); the step budget stops "
+                      "a runaway loop only at run time")
         self.expect(self.expr(s.cond, sc, BOOL), BOOL, s.cond.span, "condition")
         sc.loops += 1
         self.block(s.body, sc)
@@ -526,8 +572,17 @@ class Checker:
             return ANY
         return t.elem if t.kind != "any" else ANY
 
+    def _mark_read(self, lv: A.LValue) -> None:
+        """A place used as a source (move/remove/draw from) is read, not only changed."""
+        if lv.call is None and lv.root in self.table_fields:
+            self.reads.add(("table", lv.root))
+        for st in lv.steps:
+            if isinstance(st, A.LvField) and self.types.get(id(st)) == PLAYER:
+                self.reads.add(("player", st.name))
+
     def s_Move(self, s: A.Move, sc: Scope) -> None:
         a = self._container(s.source, sc, "'move ... from'")
+        self._mark_read(s.source)
         b = self._container(s.dest, sc, "'move ... to'")
         it = self.expr(s.item, sc, a)
         self.expect(it, a, s.item.span, "item moved")
@@ -540,6 +595,7 @@ class Checker:
 
     def s_Remove(self, s: A.Remove, sc: Scope) -> None:
         mt = strip_opt(self.lvalue(s.source, sc))
+        self._mark_read(s.source)
         if mt.kind == "map":         # remove KEY from MAP deletes the entry
             self.expect(self.expr(s.item, sc, mt.elem), mt.elem, s.item.span, "key removed")
             return
@@ -576,6 +632,8 @@ class Checker:
     def call_proc_or_fn(self, name: str, args: tuple[A.Expr, ...], node: Any, sc: Scope,
                         statement: bool) -> Type:
         if name in self.proc_decls:
+            self.called.add(name)
+            self.calls.setdefault(sc.owner, set()).add(name)
             if sc.kind in ("fn", "expr", "const"):
                 self.err("E108", f"procedure '{name}' cannot be called from a pure expression",
                          node.span, "procedures may suspend the game; call them from a block")
@@ -636,8 +694,10 @@ class Checker:
         self.has_end_game = True
 
     def s_Log(self, s: A.Log, sc: Scope) -> None:
+        self.in_log += 1
         for p in s.parts:
             self.expr(p, sc, None)
+        self.in_log -= 1
 
     # ------------------------------------------------------------ right-hand sides
     def rhs(self, r: Any, sc: Scope, want: Optional[Type]) -> Type:
@@ -671,7 +731,9 @@ class Checker:
             return iter_elem(t)
         if isinstance(r, A.Draw):
             self._suspend_ok(r, sc)
-            return self._container(r.source, sc, "'draw from'")
+            t = self._container(r.source, sc, "'draw from'")
+            self._mark_read(r.source)
+            return t
         if isinstance(r, A.Call) and (r.name in self.proc_decls):
             self._suspend_ok(r, sc)
             t = self.call_proc_or_fn(r.name, r.args, r, sc, statement=False)
@@ -764,6 +826,9 @@ class Checker:
             if sc.kind in ("fn", "expr"):
                 self.err("E107", "a pure expression cannot change anything", lv.span)
         elif lv.root in self.table_fields:
+            self.writes.add(("table", lv.root))
+            if lv.steps:
+                self.reads.add(("table", lv.root))
             if not sc.state:
                 self.err("E107", f"table field '{lv.root}' cannot be changed here", lv.span)
             self.refs[id(lv)] = ("table", list(self.table_fields).index(lv.root))
@@ -782,6 +847,10 @@ class Checker:
             t = strip_opt(t)
             self.types[id(step)] = t
             if isinstance(step, A.LvField):
+                if t == PLAYER:
+                    self.writes.add(("player", step.name))
+                    if step is not lv.steps[-1]:
+                        self.reads.add(("player", step.name))
                 t = self._field_type(t, step.name, step.span)
             else:
                 t = self._index_type(t, step.key, sc, step.span)
@@ -851,6 +920,10 @@ class Checker:
             self.refs[id(e)] = ("local", loc[0])
             return loc[1]
         if e.name in self.table_fields:
+            self.reads.add(("table", e.name))
+            if self.in_log and self.table_fields[e.name].visibility == "secret":
+                self.warn("W270", f"this log line shows the secret field '{e.name}' to every "
+                          "player", e.span, "narration is public: log what everyone may see")
             if not sc.state:
                 self.err("E119", f"table field '{e.name}' is game state; a constant or default cannot "
                          "depend on it", e.span)
@@ -1048,6 +1121,13 @@ class Checker:
 
     def e_Field(self, e: A.Field, sc: Scope, want: Optional[Type]) -> Type:
         t = self.expr(e.obj, sc, None)
+        if strip_opt(t) == PLAYER:
+            self.reads.add(("player", e.name))
+            f = self.player_fields.get(e.name)
+            if self.in_log and f is not None and f.visibility != "public":
+                self.warn("W270", f"this log line shows the {f.visibility}-only field '{e.name}' "
+                          "to every player", e.span,
+                          "narration is public: log what everyone may see")
         return self._field_type(t, e.name, e.name_span if e.name_span.line else e.span)
 
     def e_Index(self, e: A.Index, sc: Scope, want: Optional[Type]) -> Type:
