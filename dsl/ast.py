@@ -316,6 +316,7 @@ class Let:
     name: str
     rhs: Rhs
     span: Span = _span()
+    type: Optional[TypeExpr] = None      # let x: T = ...   (optional annotation)
 
 
 @attrs.frozen

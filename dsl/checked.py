@@ -68,5 +68,5 @@ class CheckedRulebook:
     score: Optional[Body]
     tiebreaks: list[Body]
     types: dict[int, Type]
-    refs: dict[int, Any]
+    refs: dict[Any, Any]
     keep: list[Any] = attrs.field(factory=list)  # keeps nodes alive so ids stay unique

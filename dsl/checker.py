@@ -59,7 +59,7 @@ class Checker:
         self.sources = sources
         self.diags: list[Diagnostic] = []
         self.types: dict[int, Type] = {}
-        self.refs: dict[int, Any] = {}
+        self.refs: dict[Any, Any] = {}
         self.enums: dict[str, Type] = {}
         self.member_of: dict[str, tuple[Type, int]] = {}
         self.records: dict[str, Type] = {}
@@ -507,6 +507,12 @@ class Checker:
         m(s, sc)
 
     def s_Let(self, s: A.Let, sc: Scope) -> None:
+        if s.type is not None:
+            want = self.resolve_type(s.type)
+            self.expect(self.rhs(s.rhs, sc, want), want, s.span, f"value of '{s.name}'")
+            self._no_shadow(s.name, s.span)
+            self.refs[id(s)] = sc.declare(s.name, want)
+            return
         t = self.rhs(s.rhs, sc, None)
         if t.kind == "none":
             self.err("E104", f"cannot tell the type of '{s.name}' from 'none'", s.span,
@@ -959,6 +965,11 @@ class Checker:
 
     def e_ListLit(self, e: A.ListLit, sc: Scope, want: Optional[Type]) -> Type:
         w = strip_opt(want) if want is not None else None
+        if w is not None and w.kind == "bag":       # a list literal where a bag is expected
+            for it in e.items:
+                self.expect(self.expr(it, sc, w.elem), w.elem, it.span, "bag item")
+            self.refs[id(e)] = ("tobag",)
+            return w
         el = w.elem if w is not None and w.kind in ("list", "bag") else None
         t: Optional[Type] = el
         for it in e.items:
@@ -974,11 +985,14 @@ class Checker:
         return list_of(t or ANY)
 
     def e_ListComp(self, e: A.ListComp, sc: Scope, want: Optional[Type]) -> Type:
-        el = self._gen_head(e, sc)
+        self._gen_head(e, sc)
         w = strip_opt(want) if want is not None else None
-        t = self.expr(e.elem, sc, w.elem if w is not None and w.kind == "list" else None)
+        t = self.expr(e.elem, sc, w.elem if w is not None and w.kind in ("list", "bag") else None)
         sc.pop()
-        del el
+        if w is not None and w.kind == "bag":
+            self.types[id(e.elem)] = t
+            self.refs[("tobag", id(e))] = True
+            return bag_of(t)
         return list_of(t)
 
     def _gen_head(self, e: Any, sc: Scope) -> Type:
@@ -1098,7 +1112,7 @@ class Checker:
 
     def e_BinOp(self, e: A.BinOp, sc: Scope, want: Optional[Type]) -> Type:
         a = strip_opt(self.expr(e.left, sc, None))
-        b = strip_opt(self.expr(e.right, sc, None))
+        b = strip_opt(self.expr(e.right, sc, a if a.kind == "bag" else None))
         if a.kind in ("any",) or b.kind in ("any",):
             return a if b.kind == "any" else b
         if a == INT and b == INT:

@@ -250,7 +250,8 @@ def _stmt(s: A.Stmt, level: int) -> list[str]:
     ind = INDENT * level
     f = format_expr
     if isinstance(s, A.Let):
-        return [f"{ind}let {s.name} = {_rhs(s.rhs)}"]
+        typ = "" if s.type is None else f": {format_type(s.type)}"
+        return [f"{ind}let {s.name}{typ} = {_rhs(s.rhs)}"]
     if isinstance(s, A.Assign):
         return [f"{ind}{_lvalue(s.target)} {s.op} {_rhs(s.rhs)}"]
     if isinstance(s, A.If):

@@ -239,7 +239,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def let_stmt(self, meta: Meta, c: list[Any]) -> A.Let:
-        return A.Let(str(c[0]), c[1], span=self._sp(meta))
+        return A.Let(str(c[0]), c[2], span=self._sp(meta), type=c[1])
 
     @v_args(meta=True)
     def assign_stmt(self, meta: Meta, c: list[Any]) -> A.Assign:

@@ -44,10 +44,11 @@ def _some(s: Any, v: Any) -> Any:
 
 
 def _distinct(s: Any, xs: list) -> list:
-    seen: dict = {}
+    out: list = []
     for x in xs:
-        seen.setdefault(x, None)
-    return list(seen)
+        if x not in out:          # equality, so records (lists) work too
+            out.append(x)
+    return out
 
 
 def _clockwise(s: Any, p: int) -> list:

@@ -159,7 +159,8 @@ class CodeGen:
         return "s.round"
 
     def g_ListLit(self, e: A.ListLit) -> str:
-        return "[" + ", ".join(self.gen(x) for x in e.items) + "]"
+        text = "[" + ", ".join(self.gen(x) for x in e.items) + "]"
+        return f"_to_bag({text})" if self.rb.refs.get(id(e)) == ("tobag",) else text
 
     def g_MapLit(self, e: A.MapLit) -> str:
         ref = self.rb.refs.get(id(e), ("map",))
@@ -197,7 +198,8 @@ class CodeGen:
         var, src, cond = self._head(e)
         el = self.gen(e.elem)
         self.vars = saved
-        return f"[{el} for {var} in {src}{' if ' + cond if cond else ''}]"
+        text = f"[{el} for {var} in {src}{' if ' + cond if cond else ''}]"
+        return f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text
 
     def g_GenCall(self, e: A.GenCall) -> str:
         saved = dict(self.vars)

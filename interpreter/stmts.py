@@ -534,6 +534,9 @@ class BodyCompiler:
         elif is_bag:
             def values(st: Any, L: list) -> list:
                 return sorted(opts_f(st, L))     # each distinct item once
+
+            def labeller(v: Any) -> str:
+                return fmt(v, et)
         else:
             def values(st: Any, L: list) -> list:
                 v = opts_f(st, L)

@@ -320,3 +320,42 @@ score p: p.coins
     assert s.pending.prompt == "spend, of your 3 coins; you are P1"
     prog.apply(s, "2")
     assert s.pending.prompt == "spend, of your 3 coins; you are P2"
+
+
+def test_typed_let_and_list_literals_where_bags_are_expected() -> None:
+    prog = program("""
+enum Good { a, b }
+record Crate { goods: bag<Good> = [a, a] }
+const start: bag<Good> = [a, b, b]
+player { stock: bag<Good> = start  best: int }
+fn crate() -> Crate = {goods: [b]}
+round r limit 1 { phase x {
+  let winner: player? = none
+  let pile: bag<Good> = [g for g in Good]
+  for p in players { if winner == none { winner = p } }
+  some(winner).stock = some(winner).stock - {b: 1} + pile + crate().goods
+  some(winner).best = count(some(winner).stock)
+} }
+score p: p.best
+""")
+    s = prog.new_game(2, 0)
+    a, b = prog.member("a"), prog.member("b")
+    assert prog.get(s, "stock", 0) == {a: 2, b: 3} and s.pending.scores == (5, 0)
+
+
+def test_choose_from_a_bag_offers_each_kind_once_and_distinct_records() -> None:
+    prog = program("""
+enum Good { a, b }
+record Lot { g: Good }
+player { stock: bag<Good> = {a: 2, b: 1}  lots: list<Lot> = [{g: a}, {g: a}, {g: b}] }
+round r limit 1 { phase x {
+  let g = choose first(players) one of first(players).stock
+  remove g from first(players).stock
+  first(players).lots = distinct(first(players).lots)
+} }
+score p: count(p.stock) + len(p.lots)
+""")
+    s = prog.new_game(2, 0)
+    assert [o.label for o in s.pending.options] == ["a", "b"]
+    prog.apply(s, "a")
+    assert s.pending.scores == (2 + 2, 3 + 3)
