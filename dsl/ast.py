@@ -100,6 +100,16 @@ class ListComp:
 
 
 @attrs.frozen
+class MapComp:
+    key: "Expr"
+    value: "Expr"
+    var: str
+    iter: "Expr"
+    cond: Optional["Expr"]
+    span: Span = _span()
+
+
+@attrs.frozen
 class Entry:
     key: "Expr"
     value: "Expr"
@@ -211,7 +221,7 @@ class GenCall:
     span: Span = _span()
 
 
-Expr = Union[IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, ListComp, MapLit, IfExpr, Or, And,
+Expr = Union[IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, ListComp, MapLit, MapComp, IfExpr, Or, And,
              Not, Compare, In, Range, BinOp, Neg, Field, Index, Call, GenCall]
 
 
@@ -603,6 +613,13 @@ class TiebreakDecl:
 Decl = Union[GameDecl, UseDecl, EnumDecl, ConstDecl, RecordDecl, PlayerState, TableState, EventDecl,
              SetupDecl, RoundDecl, ProcDecl, FnDecl, TriggerDecl, ActionDecl, InvariantDecl, EndDecl,
              ScoreDecl, TiebreakDecl]
+
+
+@attrs.frozen
+class EligibleDecl:
+    var: str
+    expr: Expr
+    span: Span = _span()
 
 
 @attrs.frozen

@@ -27,6 +27,7 @@ BUILTINS = {
     "index_of": "position of an item in a list (0-based)",
     "some": "the value inside an optional (an error if none)",
     "reverse": "a reversed copy of a list",
+    "flatten": "the items of a list of lists, in order, as one list",
 }
 GEN_BUILTINS = frozenset({"sum", "count", "max", "min", "any", "all"})
 BUILTIN_NAMES = frozenset(BUILTINS) | {"players", "player_count", "round_number"}
@@ -72,6 +73,10 @@ def builtin_type(name: str, ts: list[Type]) -> Union[Type, str]:
         return iter_elem(ts[0]) if n == 1 and ts[0].kind in ("list", "any") else "needs a list"
     if name == "index_of":
         return INT if n == 2 and ts[0].kind in ("list", "any") else "needs a list and an item"
+    if name == "flatten":
+        ok = n == 1 and ts[0].kind in ("list", "any") and ts[0].elem.kind in ("list", "any")
+        return list_of(ts[0].elem.elem if ts[0].kind == "list" else ANY) if ok else \
+            "needs a list of lists"
     if name == "some":
         return strip_opt(ts[0]) if n == 1 else "needs one optional value"
     return ANY

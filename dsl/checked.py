@@ -64,6 +64,7 @@ class CheckedRulebook:
     actions: list[Body]
     invariants: list[Body]
     stats: list[Body]
+    eligible: Optional[Body]
     end: Optional[Body]
     score: Optional[Body]
     tiebreaks: list[Body]

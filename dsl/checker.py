@@ -214,6 +214,7 @@ class Checker:
         end = score = None
         tiebreaks: list[Body] = []
         stats: list[Body] = []
+        eligible: Optional[Body] = None
         action_names: set[str] = set()
         trigger_names: set[str] = set()
         for it in items:
@@ -251,6 +252,15 @@ class Checker:
                         self.err("E102", f"action '{b.name}' is already declared", it.span)
                     action_names.add(b.name)
                     actions.append(b)
+            elif isinstance(it, A.EligibleDecl):
+                sc = Scope("expr")
+                sc.declare(it.var, PLAYER)
+                self.expect(self.expr(it.expr, sc, BOOL), BOOL, it.expr.span, "eligible")
+                if eligible is not None:
+                    self.err("E102", "a second 'eligible' declaration", it.span,
+                             "combine the conditions with 'and'")
+                eligible = Body("eligible", "expr", (it.var,), (PLAYER,), BOOL, sc.nslots, it,
+                                expr=it.expr, span=it.span)
             elif isinstance(it, A.StatDecl):
                 b = self._stat(it)
                 if any(x.name == b.name for x in stats):
@@ -318,6 +328,7 @@ class Checker:
             table_fields=list(self.table_fields.values()), events=self.events, procs=procs, fns=fns,
             setup=setup, round=rnd, phases=phases, triggers=triggers, actions=actions,
             invariants=invariants, end=end, score=score, tiebreaks=tiebreaks, stats=stats,
+            eligible=eligible,
             types=self.types,
             refs=self.refs, keep=[items])
 
@@ -1005,6 +1016,23 @@ class Checker:
         if e.cond is not None:
             self.expect(self.expr(e.cond, sc, BOOL), BOOL, e.cond.span, "filter")
         return iter_elem(it)
+
+    def e_MapComp(self, e: A.MapComp, sc: Scope, want: Optional[Type]) -> Type:
+        self._gen_head(e, sc)
+        w = strip_opt(want) if want is not None else None
+        kw = w.elem if w is not None and w.kind in ("map", "bag") else None
+        vw = w.value if w is not None and w.kind == "map" else (INT if w is not None and
+                                                                  w.kind == "bag" else None)
+        k = self.expr(e.key, sc, kw)
+        v = self.expr(e.value, sc, vw)
+        sc.pop()
+        if k.kind not in ("enum", "int", "player", "bool", "str", "any"):
+            self.err("E104", f"map keys must be an enum, int, bool or player, not {k}", e.key.span)
+        if w is not None and w.kind == "bag":
+            self.expect(v, INT, e.value.span, "count of a bag item")
+            self.refs[("tobag", id(e))] = True
+            return bag_of(k)
+        return map_of(k, v)
 
     def e_MapLit(self, e: A.MapLit, sc: Scope, want: Optional[Type]) -> Type:
         w = strip_opt(want) if want is not None else None

@@ -131,6 +131,8 @@ def _expr(e: A.Expr) -> str:
         return f"[{_generator(e.elem, e.var, e.iter, e.cond)}]"
     if isinstance(e, A.MapLit):
         return "{" + ", ".join(f"{f(en.key)}: {f(en.value)}" for en in e.entries) + "}"
+    if isinstance(e, A.MapComp):
+        return "{" + f"{f(e.key)}: " + _generator(e.value, e.var, e.iter, e.cond) + "}"
     if isinstance(e, A.IfExpr):
         return f"if {f(e.cond)} then {f(e.then)} else {f(e.else_, _IF)}"
     if isinstance(e, A.Or):
@@ -375,6 +377,8 @@ def _decl(d: A.Decl) -> list[str]:
         return [f"score {d.var}: {f(d.expr)}"]
     if isinstance(d, A.TiebreakDecl):
         return [f"tiebreak {d.var}: {f(d.expr)}"]
+    if isinstance(d, A.EligibleDecl):
+        return [f"eligible {d.var}: {f(d.expr)}"]
     if isinstance(d, A.StatDecl):
         head = f"stat {d.name} counts {d.event}"
         if d.names:

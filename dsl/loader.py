@@ -45,6 +45,8 @@ def _read(path: str) -> tuple[Optional[str], Optional[str]]:
         return None, "this is a directory, not a rulebook file"
     except OSError as exc:
         return None, exc.strerror or str(exc)
+    except ValueError:          # e.g. a path with a NUL character
+        return None, "this is not a valid file path"
 
 
 def load_text(text: str, path: str = "<string>") -> LoadResult:

@@ -16,7 +16,7 @@ from lark.tree import Meta
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, did_you_mean, error
 
-KEYWORDS = frozenset("""variant replace before stat counts trigger
+KEYWORDS = frozenset("""variant replace before stat counts trigger eligible
 game players use enum const table record player event setup round phase
 proc fn on as when anytime invariant end after score tiebreak public owner secret let if elif else for limit
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
@@ -469,6 +469,14 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def map_lit(self, meta: Meta, c: list[Any]) -> A.MapLit:
         return A.MapLit(tuple(x for x in c if x is not None), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def map_comp(self, meta: Meta, c: list[Any]) -> A.MapComp:
+        return A.MapComp(c[0], c[1], str(c[2]), c[3], c[4], span=self._sp(meta))
+
+    @v_args(meta=True)
+    def eligible_decl(self, meta: Meta, c: list[Any]) -> A.EligibleDecl:
+        return A.EligibleDecl(str(c[0]), c[1], span=self._sp(meta))
 
     @v_args(meta=True)
     def entry(self, meta: Meta, c: list[Any]) -> A.Entry:

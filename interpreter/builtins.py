@@ -77,4 +77,5 @@ RUNTIME_BUILTINS: dict[str, Callable[..., Any]] = {
     "last": _last,
     "index_of": _index_of,
     "some": _some,
+    "flatten": lambda s, xss: [x for xs in xss for x in xs],
 }

@@ -187,7 +187,10 @@ def print_result(prog: Program, node: Terminal) -> None:
         tag = "  winner" if p in node.winners else ""
         out(f"{rank:>4}  P{p + 1:<3} {node.scores[p]:>5}{tag}")
     names = ", ".join(f"P{w + 1}" for w in node.winners)
-    out(f"{'shared win' if len(node.winners) > 1 else 'winner'}: {names}")
+    if not node.winners:
+        out("no winner: no player may win ('eligible')")
+    else:
+        out(f"{'shared win' if len(node.winners) > 1 else 'winner'}: {names}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:

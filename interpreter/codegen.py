@@ -193,6 +193,14 @@ class CodeGen:
         cond = self.gen(e.cond) if e.cond is not None else ""
         return var, src, cond
 
+    def g_MapComp(self, e: A.MapComp) -> str:
+        saved = dict(self.vars)
+        var, src, cond = self._head(e)
+        k, v = self.gen(e.key), self.gen(e.value)
+        self.vars = saved
+        text = f"{{{k}: {v} for {var} in {src}{' if ' + cond if cond else ''}}}"
+        return f"_bag_lit({text})" if self.rb.refs.get(("tobag", id(e))) else text
+
     def g_ListComp(self, e: A.ListComp) -> str:
         saved = dict(self.vars)
         var, src, cond = self._head(e)

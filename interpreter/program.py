@@ -95,6 +95,8 @@ class Program:
         self.score_f = self.ex.compile(rb.score.expr) if rb.score is not None else None
         self.score_slots = rb.score.nslots if rb.score is not None else 1
         self.tiebreak_fs = [(self.ex.compile(t.expr), t.nslots) for t in rb.tiebreaks]
+        self.eligible_f = (self.ex.compile(rb.eligible.expr), rb.eligible.nslots) \
+            if rb.eligible is not None else None
         self.invariants = [(b.name, self.ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
 
     # ------------------------------------------------------------ building
@@ -354,8 +356,12 @@ class Program:
         tbs = tuple(tuple(f(s, [p] + [None] * (k - 1)) for f, k in self.tiebreak_fs)
                     for p in range(n))
         keys = [(scores[p],) + tbs[p] for p in range(n)]
-        best = max(keys)
-        winners = tuple(p for p in range(n) if keys[p] == best)
+        can_win = list(range(n))
+        if self.eligible_f is not None:
+            f, k = self.eligible_f
+            can_win = [p for p in range(n) if f(s, [p] + [None] * (k - 1))]
+        best = max((keys[p] for p in can_win), default=None)
+        winners = tuple(p for p in can_win if keys[p] == best)
         ranking = tuple(sorted(range(n), key=lambda p: tuple(-x for x in keys[p]) + (p,)))
         return Terminal(scores, tbs, winners, ranking)
 

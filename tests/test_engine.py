@@ -359,3 +359,30 @@ score p: count(p.stock) + len(p.lots)
     assert [o.label for o in s.pending.options] == ["a", "b"]
     prog.apply(s, "a")
     assert s.pending.scores == (2 + 2, 3 + 3)
+
+
+def test_map_comprehension_flatten_and_eligible() -> None:
+    prog = program("""
+enum Good { a, b, c }
+const price = {g: 10 * (index_of(Good, g) + 1) for g in Good if g != c}
+player { cash: int  loans: int }
+round r limit 1 { phase x {
+  let pairs = flatten([[g for g in keys(price) if price[g] > k] for k in [0, 15]])
+  first(players).cash = sum(price[g] for g in pairs)
+  first(players).loans = 1
+  last(players).cash = 5
+} }
+score p: p.cash
+eligible p: p.loans == 0
+""")
+    s = prog.new_game(3, 0)
+    assert prog.consts["price"] == {0: 10, 1: 20}
+    assert s.pending.scores == (10 + 20 + 20, 0, 5)
+    assert s.pending.winners == (2,)            # P1 scores most but holds a loan
+    nobody = program("""
+player { loans: int = 1 }
+round r limit 1 { phase x { } }
+score p: 0
+eligible p: p.loans == 0
+""")
+    assert nobody.new_game(2, 0).pending.winners == ()
