@@ -1217,8 +1217,9 @@ def test_ties_on_status_go_to_the_most_money(prog: Program) -> None:
 
 def test_a_loan_blocks_victory(prog: Program) -> None:
     """seed 002 §Phase 6 注意: 在回合結束時, 若手中還擁有借據時, 則不管玩家的聲望如何, 均不能獲勝.
-    (Whoever still holds a loan at the end cannot win, whatever his status.)  Choice 18: he scores
-    -1, below every player without a loan.  P1: level 5 and a loan; P2: level 1."""
+    (Whoever still holds a loan at the end cannot win, whatever his status.)  Choice 18: he is not
+    eligible to win; if every player holds a loan, nobody wins.  P1: level 5 and a loan; P2:
+    level 1."""
     game = Game(prog, 2)
     game.no_red_cards()
     to_movement(game)
@@ -1230,4 +1231,4 @@ def test_a_loan_blocks_victory(prog: Program) -> None:
     res = game.pending
     assert isinstance(res, Terminal)
     assert game.get("loans", 0) == 1 and game.get("level", 0) == 5
-    assert res.scores == (-1, 0) and res.winners == (1,)
+    assert res.scores[0] == 5 and res.scores[0] > res.scores[1] and res.winners == (1,)
