@@ -12,7 +12,7 @@ import attrs
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, did_you_mean, error
 
-KIND_WORDS = {"const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
+KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
               "action": "any-time action", "phase": "phase", "record": "record",
               "setup": "setup", "score": "score", "end": "end condition",
               "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic"}
@@ -20,6 +20,8 @@ KIND_WORDS = {"const": "constant", "proc": "procedure", "fn": "function", "trigg
 
 def decl_key(d: Any) -> Optional[tuple[str, str]]:
     """(kind, name) by which a variant names a declaration; None for what cannot be named."""
+    if isinstance(d, A.GameDecl):
+        return ("game", "game")
     if isinstance(d, A.ConstDecl):
         return ("const", d.name)
     if isinstance(d, A.ProcDecl):
