@@ -77,6 +77,7 @@ class Checker:
         self.reads: set[tuple[str, str]] = set()      # ("table"|"player", field) read somewhere
         self.writes: set[tuple[str, str]] = set()     # ... and changed somewhere
         self.calls: dict[str, set[str]] = {}          # procedure -> procedures it calls
+        self.trigger_writes: list[tuple[A.TriggerDecl, set[tuple[str, str]]]] = []
         self.called: set[str] = set()
         self.in_log = 0
         self.const_names: set[str] = set()
@@ -333,7 +334,17 @@ class Checker:
             refs=self.refs, keep=[items])
 
     def _usage_warnings(self) -> None:
-        """Fields written but never read or never changed; procedures never called; recursion."""
+        """Fields written but never read or never changed; procedures never called; recursion;
+        triggers on one event that change the same field (their order decides the result)."""
+        for i, (a, wa) in enumerate(self.trigger_writes):
+            for b, wb in self.trigger_writes[i + 1:]:
+                both = sorted(wa & wb)
+                if a.event == b.event and both and b.span.path == self.path:
+                    names = ", ".join(f"{w[0]} field '{w[1]}'" for w in both[:3])
+                    self.warn("W280", f"this trigger and the one at line {a.span.line} both react "
+                              f"to '{a.event}' and both change {names}", b.span,
+                              "they run in declaration order; if the order matters, merge them "
+                              "into one trigger so the rule says it")
         for where, fields in (("table", self.table_fields), ("player", self.player_fields)):
             for name, f in fields.items():
                 if f.decl.span.path != self.path:
@@ -468,7 +479,9 @@ class Checker:
             sc.declare(n, t)
         if d.cond is not None:
             self.expect(self.expr(d.cond, sc, BOOL), BOOL, d.cond.span, "trigger condition")
+        before = set(self.writes)
         self.block(d.body, sc)
+        self.trigger_writes.append((d, self.writes - before))
         return Body(d.label or d.event, "trigger", d.names, pts, None, sc.nslots, d, block=d.body,
                     cond=d.cond, event=d.event, span=d.span)
 
