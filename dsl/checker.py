@@ -78,6 +78,7 @@ class Checker:
         self.writes: set[tuple[str, str]] = set()     # ... and changed somewhere
         self.calls: dict[str, set[str]] = {}          # procedure -> procedures it calls
         self.trigger_writes: list[tuple[A.TriggerDecl, set[tuple[str, str]]]] = []
+        self.cur_writes: Optional[set[tuple[str, str]]] = None   # the trigger being checked
         self.called: set[str] = set()
         self.in_log = 0
         self.const_names: set[str] = set()
@@ -479,9 +480,10 @@ class Checker:
             sc.declare(n, t)
         if d.cond is not None:
             self.expect(self.expr(d.cond, sc, BOOL), BOOL, d.cond.span, "trigger condition")
-        before = set(self.writes)
+        self.cur_writes = set()
         self.block(d.body, sc)
-        self.trigger_writes.append((d, self.writes - before))
+        self.trigger_writes.append((d, self.cur_writes))
+        self.cur_writes = None
         return Body(d.label or d.event, "trigger", d.names, pts, None, sc.nslots, d, block=d.body,
                     cond=d.cond, event=d.event, span=d.span)
 
@@ -857,6 +859,8 @@ class Checker:
                 self.err("E107", "a pure expression cannot change anything", lv.span)
         elif lv.root in self.table_fields:
             self.writes.add(("table", lv.root))
+            if self.cur_writes is not None:
+                self.cur_writes.add(("table", lv.root))
             if lv.steps:
                 self.reads.add(("table", lv.root))
             if not sc.state:
@@ -879,6 +883,8 @@ class Checker:
             if isinstance(step, A.LvField):
                 if t == PLAYER:
                     self.writes.add(("player", step.name))
+                    if self.cur_writes is not None:
+                        self.cur_writes.add(("player", step.name))
                     if step is not lv.steps[-1]:
                         self.reads.add(("player", step.name))
                 t = self._field_type(t, step.name, step.span)
