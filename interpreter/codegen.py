@@ -285,6 +285,9 @@ class CodeGen:
         if ref[0] == "fn":
             return f"F_{e.name}(s, {', '.join(args)})"
         name = e.name
+        if name == "index_of" and isinstance(e.args[0], A.Name) and \
+                self.rb.refs.get(id(e.args[0]), ("",))[0] == "enum":
+            return args[1]            # an enum member's position is its run-time value
         t0 = strip_opt(self.type_of(e.args[0])) if e.args else Type("any")
         if t0.kind == "bag":
             if name in ("len", "count"):
