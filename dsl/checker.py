@@ -185,9 +185,9 @@ class Checker:
                 self._state_fields(it.fields, self.player_fields, "player")
             elif isinstance(it, A.TableState):
                 self._state_fields(it.fields, self.table_fields, "table")
-        # 3. constants in order
+        # 3. constants, each after the constants it uses (so their order in the file is free)
         self.const_names = {it.name for it in items if isinstance(it, A.ConstDecl)}
-        for it in items:
+        for it in self._const_order([i for i in items if isinstance(i, A.ConstDecl)]):
             if isinstance(it, A.ConstDecl):
                 sc = Scope("const", state=False)
                 want = self.resolve_type(it.type) if it.type is not None else None
@@ -377,6 +377,47 @@ class Checker:
                 if self._reaches(nxt, goal, seen):
                     return True
         return False
+
+    def _names_in(self, node: Any, out: set[str]) -> set[str]:
+        """Every plain name an expression mentions (calls into fns included)."""
+        if isinstance(node, A.Name):
+            out.add(node.name)
+        elif isinstance(node, A.Call) and node.name in self.fn_decls and node.name not in out:
+            out.add(node.name)
+            self._names_in(self.fn_decls[node.name].body, out)
+        if isinstance(node, tuple):
+            for x in node:
+                self._names_in(x, out)
+        elif attrs.has(type(node)):
+            for f in attrs.fields(type(node)):
+                if f.name != "span":
+                    self._names_in(getattr(node, f.name), out)
+        return out
+
+    def _const_order(self, consts: list[A.ConstDecl]) -> list[A.ConstDecl]:
+        """Constants sorted so that each comes after those it uses; a cycle is an error."""
+        by_name = {c.name: c for c in consts}
+        deps = {c.name: self._names_in(c.value, set()) & set(by_name) - {c.name} for c in consts}
+        done: list[A.ConstDecl] = []
+        state: dict[str, int] = {}      # 1 visiting, 2 done
+
+        def visit(c: A.ConstDecl, chain: list[str]) -> None:
+            if state.get(c.name) == 2:
+                return
+            if state.get(c.name) == 1:
+                cyc = " -> ".join(chain[chain.index(c.name):] + [c.name])
+                self.err("E100", f"constants depend on each other in a cycle: {cyc}", c.span,
+                         "one of them must be computed without the others")
+                return
+            state[c.name] = 1
+            for d in sorted(deps[c.name]):
+                visit(by_name[d], chain + [c.name])
+            state[c.name] = 2
+            done.append(c)
+        for c in consts:
+            visit(c, [])
+        seen = {id(c) for c in done}
+        return done + [c for c in consts if id(c) not in seen]
 
     def _reads_state(self, node: Any, seen: set[str]) -> bool:
         """Does an expression (through the functions it calls) read table or game state?"""
@@ -982,8 +1023,8 @@ class Checker:
             self.refs[id(e)] = ("builtin", e.name)
             return list_of(PLAYER) if e.name == "players" else INT
         if e.name in self.const_names or e.name in self.globals:
-            self.err("E100", f"'{e.name}' is used before it is declared", e.span,
-                     "constants may only use constants declared above them")
+            self.err("E100", f"'{e.name}' has no value here", e.span,
+                     "constants that use each other in a cycle have no value")
             return ANY
         known = (sc.names() + list(self.table_fields) + list(self.const_types) + list(self.member_of)
                  + list(self.enums) + ["players", "player_count", "round_number"])
