@@ -27,6 +27,9 @@ class Scope:
         self.loops = 0
         self.state = state          # may read game state (false in consts)
         self.owner = ""             # the procedure being checked (for the call graph)
+        self.guards: list[Any] = []  # conditions of the enclosing if / while / where / when
+        self.param_names: set[str] = set()
+        self.capped: set[str] = set()       # locals bound by a decision or by min(...)
 
     def push(self) -> None:
         self.frames.append({})
@@ -81,6 +84,7 @@ class Checker:
         self.cur_writes: Optional[set[tuple[str, str]]] = None   # the trigger being checked
         self.called: set[str] = set()
         self.in_log = 0
+        self.bounded: set[str] = set()    # names that some invariant mentions
         self.const_names: set[str] = set()
         self.has_end_game = False
         self.globals: dict[str, A.Span] = {}
@@ -205,6 +209,10 @@ class Checker:
                 t = self.expr(f.default, sc, f.type)
                 self.expect(t, f.type, f.default.span, f"default of field '{f.name}'")
         # 5. bodies
+        self.bounded = set()
+        for it in items:
+            if isinstance(it, A.InvariantDecl):
+                self.bounded |= self._field_names(it.expr)
         procs = {n: self._proc(d) for n, d in self.proc_decls.items()}
         fns = {n: self._fn(d) for n, d in self.fn_decls.items()}
         setup = None
@@ -487,6 +495,7 @@ class Checker:
         sc = Scope("proc", result=res)
         sc.owner = d.name
         pts = self._params(d.params, sc)
+        sc.param_names = {p.name for p in d.params}
         self.block(d.body, sc)
         return Body(d.name, "proc", tuple(p.name for p in d.params), pts, res, sc.nslots, d,
                     block=d.body, span=d.span)
@@ -521,6 +530,7 @@ class Checker:
             sc.declare(n, t)
         if d.cond is not None:
             self.expect(self.expr(d.cond, sc, BOOL), BOOL, d.cond.span, "trigger condition")
+            sc.guards.append(d.cond)
         self.cur_writes = set()
         self.block(d.body, sc)
         self.trigger_writes.append((d, self.cur_writes))
@@ -558,6 +568,7 @@ class Checker:
                          "as options", p.span, "use an enum, bool or player parameter")
         if d.cond is not None:
             self.expect(self.expr(d.cond, sc, BOOL), BOOL, d.cond.span, "action condition")
+            sc.guards.append(d.cond)
         self.block(d.body, sc)
         return Body(d.name, "action", tuple(p.name for p in d.params), pts, None, sc.nslots, d,
                     block=d.body, cond=d.cond, span=d.span)
@@ -574,6 +585,8 @@ class Checker:
         m(s, sc)
 
     def s_Let(self, s: A.Let, sc: Scope) -> None:
+        if isinstance(s.rhs, A.Choose) or (isinstance(s.rhs, A.Call) and s.rhs.name == "min"):
+            sc.capped.add(s.name)
         if s.type is not None:
             want = self.resolve_type(s.type)
             self.expect(self.rhs(s.rhs, sc, want), want, s.span, f"value of '{s.name}'")
@@ -587,7 +600,45 @@ class Checker:
         self._no_shadow(s.name, s.span)
         self.refs[id(s)] = sc.declare(s.name, t)
 
+    def _field_names(self, node: Any) -> set[str]:
+        """Field and plain names an expression mentions."""
+        out: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, A.Field):
+                out.add(n.name)
+            elif isinstance(n, A.Name):
+                out.add(n.name)
+            if isinstance(n, tuple):
+                stack.extend(n)
+            elif attrs.has(type(n)):
+                stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+        return out
+
+    def _check_payment(self, s: A.Assign, sc: Scope) -> None:
+        """W291: `X.f -= amount` on a field an invariant bounds, with nothing that stops it
+        from taking more than there is (no guard mentioning f, no min(...))."""
+        if s.op != "-=" or not s.target.steps or not isinstance(s.target.steps[-1], A.LvField):
+            return
+        field = s.target.steps[-1].name
+        if field not in self.bounded:
+            return
+        if isinstance(s.rhs, A.IntLit) and s.rhs.value <= 1:
+            return        # counting down one piece (an accomplice, a merchant): bookkeeping
+        if isinstance(s.rhs, A.Call) and s.rhs.name == "min":
+            return
+        if isinstance(s.rhs, A.Name) and (s.rhs.name in sc.param_names or
+                                          s.rhs.name in sc.capped):
+            return        # a payment helper (its callers decide), or an amount chosen / capped
+        if any(field in self._field_names(g) for g in sc.guards):
+            return
+        self.warn("W291", f"this payment may take more '{field}' than there is", s.span,
+                  f"an invariant bounds '{field}': guard it with an 'if', cap it with min(...), "
+                  "or let the payer raise the money first")
+
     def s_Assign(self, s: A.Assign, sc: Scope) -> None:
+        self._check_payment(s, sc)
         lt = self.lvalue(s.target, sc)
         if s.op == "=":
             rt = self.rhs(s.rhs, sc, lt)
@@ -601,12 +652,15 @@ class Checker:
 
     def s_If(self, s: A.If, sc: Scope) -> None:
         self.expect(self.expr(s.cond, sc, BOOL), BOOL, s.cond.span, "condition")
+        conds = [s.cond] + [e.cond for e in s.elifs]
+        sc.guards.extend(conds)          # every arm (and else) is decided by these conditions
         self.block(s.then, sc)
         for e in s.elifs:
             self.expect(self.expr(e.cond, sc, BOOL), BOOL, e.cond.span, "condition")
             self.block(e.body, sc)
         if s.else_ is not None:
             self.block(s.else_, sc)
+        del sc.guards[-len(conds):]
 
     def s_For(self, s: A.For, sc: Scope) -> None:
         it = self.expr(s.iter, sc, None)
@@ -617,9 +671,11 @@ class Checker:
         self.refs[id(s)] = sc.declare(s.var, iter_elem(it))
         if s.where is not None:
             self.expect(self.expr(s.where, sc, BOOL), BOOL, s.where.span, "'where' filter")
+        sc.guards.append(s.where if s.where is not None else A.BoolLit(True))
         sc.loops += 1
         self.block(s.body, sc)
         sc.loops -= 1
+        sc.guards.pop()
         sc.pop()
 
     def s_Repeat(self, s: A.Repeat, sc: Scope) -> None:
@@ -633,10 +689,12 @@ class Checker:
             self.warn("W260", "a 'while' loop with no limit", s.span,
                       "add 'limit N' (the most passes the rules allow); the step budget stops "
                       "a runaway loop only at run time")
+        sc.guards.append(s.cond)
         self.expect(self.expr(s.cond, sc, BOOL), BOOL, s.cond.span, "condition")
         sc.loops += 1
         self.block(s.body, sc)
         sc.loops -= 1
+        sc.guards.pop()
 
     def _container(self, lv: A.LValue, sc: Scope, what: str) -> Type:
         t = strip_opt(self.lvalue(lv, sc))
