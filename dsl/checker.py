@@ -879,6 +879,27 @@ class Checker:
         if sc.kind in ("fn", "expr", "const"):
             self.err("E108", "decisions and chance cannot appear in a pure expression", r.span)
 
+    def _label_leaks(self, who: A.Expr, options: Any) -> None:
+        """W271: options (shown to `who`) that read another player's owner-only field or a
+        secret table field tell the chooser what he may not see."""
+        stack = [options]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, A.Field) and strip_opt(self.types.get(id(n.obj), ANY)) == PLAYER:
+                f = self.player_fields.get(n.name)
+                if f is not None and f.visibility != "public" and n.obj != who:
+                    self.warn("W271", f"these options show the {f.visibility}-only field "
+                              f"'{n.name}' of another player to the one who chooses", n.span,
+                              "offer only what the chooser may see")
+            elif isinstance(n, A.Name) and n.name in self.table_fields and \
+                    self.table_fields[n.name].visibility == "secret":
+                self.warn("W271", f"these options show the secret field '{n.name}' to the one "
+                          "who chooses", n.span, "offer only what the chooser may see")
+            if isinstance(n, tuple):
+                stack.extend(n)
+            elif attrs.has(type(n)) and not isinstance(n, A.Call):
+                stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+
     def choose(self, c: A.Choose, sc: Scope) -> Type:
         self._suspend_ok(c, sc)
         for a in c.prompt_args:
@@ -888,7 +909,9 @@ class Checker:
         if isinstance(c.kind, A.ChoiceRecord):
             res = self.choose_record(c.kind, sc)
             return opt(res) if c.allow_pass else res
-        return self.choice_type(c.kind, c.allow_pass, sc)
+        t = self.choice_type(c.kind, c.allow_pass, sc)
+        self._label_leaks(c.who, c.kind.options)
+        return t
 
     def choose_record(self, k: A.ChoiceRecord, sc: Scope) -> Type:
         """A compound decision: each listed field of the record chosen in turn."""
