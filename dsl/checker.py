@@ -8,7 +8,7 @@ import attrs
 from dsl import ast as A
 from dsl.builtins import BUILTIN_NAMES, BUILTINS, GEN_BUILTINS, builtin_type
 from dsl.checked import Body, CheckedRulebook, FieldInfo
-from dsl.diagnostics import Diagnostic, did_you_mean, error, warning
+from dsl.diagnostics import Diagnostic, did_you_mean, error, info, warning
 from dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
                        is_enumerable, iter_elem, join, list_of, map_of, opt, strip_opt)
 
@@ -324,6 +324,12 @@ class Checker:
             self.err("E114", "the game can never end", rnd.span,
                      "add 'end after ROUND when COND', a 'limit' to the round, or an 'end game' statement")
         self._usage_warnings()
+        handled = {tr.event for tr in triggers} | {st.event for st in stats}
+        for name, ed in self.event_decls.items():
+            if name in self.emitted and name not in handled and ed.span.path == self.path:
+                self.diags.append(info("I230", f"event '{name}' is emitted but nothing reacts to it",
+                                       ed.span, "fine for narration and replays; a trigger or a "
+                                       "'stat' can use it"))
         for tr in triggers:
             if tr.event in self.events and tr.event not in self.emitted:
                 self.warn("W210", f"trigger 'on {tr.event}' listens to an event nothing emits",

@@ -11,7 +11,7 @@ from dsl.ast import Span
 
 @attrs.frozen
 class Diagnostic:
-    """One finding: code (E101...), severity ('error'|'warning'), message, where, and a hint."""
+    """One finding: code (E101...), severity ('error'|'warning'|'info'), message, where, hint."""
 
     code: str
     severity: str
@@ -33,6 +33,11 @@ def error(code: str, message: str, span: Span, hint: Optional[str] = None) -> Di
 def warning(code: str, message: str, span: Span, hint: Optional[str] = None) -> Diagnostic:
     """Build a warning diagnostic."""
     return Diagnostic(code, "warning", message, span, hint)
+
+
+def info(code: str, message: str, span: Span, hint: Optional[str] = None) -> Diagnostic:
+    """Build an informational note (shown by `mercator check --verbose`)."""
+    return Diagnostic(code, "info", message, span, hint)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:

@@ -143,8 +143,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             n_bad += 1
             errors += 1
             continue
+        if not args.verbose:
+            diags = [d for d in diags if d.severity != "info"]
         e = sum(d.is_error for d in diags)
-        w = len(diags) - e
+        w = sum(d.severity == "warning" for d in diags)
         print_diagnostics(diags, res.sources)
         if e:
             n_bad += 1
@@ -499,6 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
             "mercator check rulebooks/manila.rules broken.rules\n"
             "  mercator check rulebooks/manila.rules --explore 200 --seed 1")
     c.add_argument("paths", nargs="+", metavar="PATH", help="rulebook files")
+    c.add_argument("--verbose", action="store_true",
+                   help="also show informational notes (e.g. events nothing reacts to)")
     c.add_argument("--explore", type=_int_arg, metavar="N", default=0,
                    help="also play N games chosen by Hypothesis, checking every invariant after "
                         "every decision; a failure is shrunk to the shortest game and saved")

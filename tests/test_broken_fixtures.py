@@ -24,7 +24,7 @@ from dsl.loader import LoadResult, load
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "fixtures" / "broken"
 FIXTURES = sorted(BROKEN.glob("*.rules"))
-HEADER = re.compile(r"# expect: ([EW]\d{3}) at (\d+):(\d+)\s*$")
+HEADER = re.compile(r"# expect: ([EWI]\d{3}) at (\d+):(\d+)\s*$")
 
 # file name -> why the expected diagnostic is not (yet) what the checker reports
 KNOWN_WRONG: dict[str, str] = {}
@@ -109,8 +109,8 @@ def test_fixture_wording(path: Path) -> None:
 def test_every_diagnostic_is_located_and_renders(path: Path) -> None:
     res = load(str(path))
     for d in res.diagnostics:
-        assert d.severity in ("error", "warning")
-        assert re.fullmatch(r"[EW]\d{3}", d.code)
+        assert d.severity in ("error", "warning", "info")
+        assert re.fullmatch(r"[EWI]\d{3}", d.code)
         assert d.message
         assert d.span.line >= 1 and d.span.col >= 1, d
         src = res.sources.get(d.span.path)
@@ -127,7 +127,7 @@ def test_every_diagnostic_is_located_and_renders(path: Path) -> None:
 def _codes_in_sources() -> set[str]:
     codes: set[str] = set()
     for name in ("parser.py", "checker.py", "loader.py"):
-        codes |= set(re.findall(r'"([EW]\d{3})"', (ROOT / "dsl" / name).read_text("utf-8")))
+        codes |= set(re.findall(r'"([EWI]\d{3})"', (ROOT / "dsl" / name).read_text("utf-8")))
     return codes
 
 
@@ -139,7 +139,7 @@ def test_every_diagnostic_code_has_a_fixture() -> None:
 
 def test_every_diagnostic_code_is_documented() -> None:
     docs = (ROOT / "docs" / "diagnostics.md").read_text("utf-8")
-    headed = set(re.findall(r"^## ([EW]\d{3}) — ", docs, flags=re.M))
+    headed = set(re.findall(r"^## ([EWI]\d{3}) — ", docs, flags=re.M))
     missing = _codes_in_sources() - headed
     assert not missing, f"codes with no section in docs/diagnostics.md: {sorted(missing)}"
 
