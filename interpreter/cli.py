@@ -113,7 +113,7 @@ def parse_seats(text: Optional[str], players: int) -> list[str]:
             raise UsageError(f"unknown seat kind '{k}'", f"valid kinds: {', '.join(SEAT_KINDS)}")
     if len(kinds) != players:
         raise UsageError(f"--seats names {plural(len(kinds), 'seat')} but the game has {players} "
-                         "players", f"give one kind per player, e.g. --seats "
+                         "players", "give one kind per player, e.g. --seats "
                          + ",".join(["human"] + ["random"] * (players - 1)))
     return kinds
 

@@ -6,7 +6,7 @@ from typing import Any, Callable, Optional, Union
 
 from dsl import ast as A
 from dsl.checked import Body, CheckedRulebook
-from dsl.types import Type, strip_opt
+from dsl.types import Type
 from interpreter.builtins import BuiltinError
 from interpreter.codegen import CodeGen
 from interpreter.exprs import RuleError
@@ -418,8 +418,3 @@ def _call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
         fr[1] += 1
         s.stack.append([bid, 0, [None] * nslots, -1])
     return call
-
-
-def strip(t: Type) -> Type:
-    """Re-export for modules that format values."""
-    return strip_opt(t)

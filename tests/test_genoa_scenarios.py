@@ -1203,7 +1203,6 @@ def test_a_market_start_shortens_the_game_by_a_round(prog: Program) -> None:
     extra space (the game loses a round): 4 players play 7 rounds instead of 8."""
     game = Game(prog, 4)
     game.start("r4c4")                                # market: a round lost
-    rounds = 0
     while not isinstance(game.pending, Terminal):
         if isinstance(game.pending, Chance):
             game.start("r2c4")
