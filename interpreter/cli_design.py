@@ -123,6 +123,9 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
         what = "never ran" if u.never else "lines never reached"
         lines = ", ".join(str(x) for x in u.lines[:12]) + (" ..." if len(u.lines) > 12 else "")
         out(f"  {u.body}: {what}: {lines}")
+    for c in report.unchosen:
+        out(f"  {c.where} '{c.prompt}': options never chosen: {', '.join(c.never[:8])}"
+            + (" ..." if len(c.never) > 8 else ""))
     if f is None:
         return True
     where = f"{f.span}: " if f.span is not None and f.span.line else f"{path}: "

@@ -38,6 +38,15 @@ class Uncovered:
 
 
 @attrs.define
+class UnchosenOptions:
+    """A decision (by its rule line) and the options it offered that no explored game chose."""
+
+    where: str
+    prompt: str
+    never: list[str]
+
+
+@attrs.define
 class Report:
     """What exploring found: the first failure (shrunk), coverage, and how much was played."""
 
@@ -46,6 +55,7 @@ class Report:
     uncovered: list[Uncovered]
     ops_total: int
     ops_run: int
+    unchosen: list[UnchosenOptions] = attrs.field(factory=list)
 
 
 class _Broken(Exception):
@@ -54,8 +64,11 @@ class _Broken(Exception):
         self.finding = finding
 
 
+MAX_OPTIONS_TRACKED = 16      # decisions with more options (bids, positions) are not listed
+
+
 def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_decisions: int,
-          labels: list[str]) -> State:
+          labels: list[str], options: Optional[dict] = None) -> State:
     """One game; raises _Broken on the first broken rule."""
     history: list[int] = []
 
@@ -70,6 +83,12 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
                 raise broken("never ends", f"no end after {max_decisions} decisions")
             i = choose(node.count)
             labels.append(node.option(i).label)
+            if options is not None and node.player >= 0 and node.count <= MAX_OPTIONS_TRACKED:
+                key = (str(node.span), getattr(node, "prompt", ""))
+                offered, chosen = options.setdefault(key, (set(), set()))
+                offered.update(o.label for o in node.options
+                               if o.action is None and not o.label.lstrip("-").isdigit())
+                chosen.add(labels[-1])
             history.append(i)
             prog.apply(s, i)
             bad = prog.check_invariants(s)
@@ -88,6 +107,7 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
     lo, hi = (players, players) if players else (prog.min_players, prog.max_players)
     found: list[Finding] = []
     played = [0]
+    options: dict = {}
 
     @hyp_seed(seed)
     @settings(max_examples=games, database=None, deadline=None, derandomize=False,
@@ -99,7 +119,7 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
         labels: list[str] = []
         try:
             _play(prog, n, gseed, lambda k: data.draw(st.integers(0, k - 1)), max_decisions,
-                  labels)
+                  labels, options)
         except _Broken as exc:
             found.append(exc.finding)        # the last one recorded is the shrunk one
             raise
@@ -115,8 +135,11 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
     finally:
         covered = prog.coverage or set()
         prog.coverage = None
+    unchosen = [UnchosenOptions(where, prompt, sorted(offered - chosen))
+                for (where, prompt), (offered, chosen) in sorted(options.items())
+                if offered - chosen]
     return Report(played[0], found[-1] if found else None, _uncovered(prog, covered),
-                  sum(len(c) for c in prog.codes), len(covered))
+                  sum(len(c) for c in prog.codes), len(covered), unchosen)
 
 
 def _uncovered(prog: Program, covered: set[tuple[int, int]]) -> list[Uncovered]:

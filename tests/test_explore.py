@@ -64,3 +64,24 @@ def test_manila_explores_clean() -> None:
     assert report.finding is None and report.games == 30
     manila = [u for u in report.uncovered if "manila.rules" in u.body]
     assert report.ops_run > 0.5 * report.ops_total and len(manila) < 10
+
+
+def test_explore_lists_options_no_game_chose(tmp_path: Path) -> None:
+    """Rule coverage of decisions: with one game of two decisions among three dishes, at least
+    one dish is offered and never chosen, and the report names exactly the ones not chosen."""
+    path = tmp_path / "menu.rules"
+    path.write_text('''game "Menu" players 2..2
+enum Dish { soup, fish, cake }
+player { had: int }
+round r limit 1 { phase eat { for p in players {
+  let d = choose p one of Dish prompt "order"
+  p.had += 1
+} } }
+score p: p.had
+''', encoding="utf-8")
+    prog = Program(load(str(path)).rulebook)
+    report = explore(prog, games=1, seed=0)
+    assert report.finding is None and len(report.unchosen) == 1
+    u = report.unchosen[0]
+    assert u.prompt == "order" and 1 <= len(u.never) <= 2
+    assert set(u.never) < {"soup", "fish", "cake"}
