@@ -1,0 +1,134 @@
+"""Seeded semantic bugs: `explore` must find, shrink and replay each one; the real rulebooks explore clean.
+
+Every file in tests/fixtures/semantic_bugs/ is a `variant` of a real rulebook that edits ONE rule so
+that one of the base's declared invariants breaks, but only deep in a game (after a whole voyage,
+a sale, a Cathedral action and a deal, ...). Its first line is `# expect: INVARIANT TEXT`.
+
+For each bug: `explore(prog, games=N, seed=S)` (N and S below, measured) must report exactly that
+invariant, shrunk to a game far shorter than a typical game of the base, which (saved and loaded
+back like `mercator check --save-failure` / `mercator replay` do) breaks the invariant again on
+its last decision and not before. The N, S and bounds were measured; see docs/checking.md.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dsl.loader import load
+from interpreter.explore import explore
+from interpreter.program import Program
+from interpreter.saves import load_save, save
+
+FIXTURES = Path(__file__).parent / "fixtures" / "semantic_bugs"
+
+# Decisions in a game of the base with random choices (30 games each, measured): the shrunk game
+# must be much shorter than the shortest of them.
+TYPICAL = {  # rulebook: (shortest, median) decisions of a random game
+    "manila": (110, 168),
+    "felinia": (220, 340),
+    "die_haendler": (112, 191),
+    "genoa": (550, 1634),
+}
+
+# file, games N, seed S, (fewest, most) decisions in the shrunk game.  The lower bound says the
+# invariant cannot break early (the reason is in each file's second line); the upper bound is
+# what shrinking must get below (measured length, with room for small rulebook changes).
+BUGS = [
+    # measured: found after 32 games, shrunk to 26 decisions (4 players), ~3 s
+    ("manila_insurer_without_mortgage.rules", 100, 9, (10, 60)),
+    # measured: shrunk to 23 decisions (2 players), ~6 s
+    ("felinia_forced_sale_uncapped.rules", 100, 8, (12, 60)),
+    # measured: shrunk to 48 decisions (2 players), ~5 s
+    ("die_haendler_sold_goods_vanish.rules", 20, 4, (20, 100)),
+    # measured: shrunk to 69 decisions (2 players), ~6 s
+    ("die_haendler_upkeep_paid_to_nobody.rules", 50, 17, (20, 100)),
+    # measured: shrunk to 36 decisions (2 players), ~7 s
+    ("genoa_traded_markers_kept.rules", 20, 16, (10, 120)),
+    # measured: shrunk to 77 decisions (2 players), ~8 s
+    ("genoa_owner_income_unbooked.rules", 20, 8, (30, 160)),
+]
+
+
+def expected_invariant(path: Path) -> str:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: INVARIANT'"
+    return first[len("# expect: "):].strip()
+
+
+def base_of(name: str) -> str:
+    return next(b for b in TYPICAL if name.startswith(b + "_"))
+
+
+def test_every_fixture_is_listed_and_names_a_real_invariant() -> None:
+    files = sorted(p.name for p in FIXTURES.glob("*.rules"))
+    assert files == sorted(b[0] for b in BUGS) and len(files) >= 5
+    for name in files:
+        path = FIXTURES / name
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert lines[1].startswith("# changed: ") and "deep" in lines[1], name
+        res = load(str(path))
+        assert res.rulebook is not None, [str(d) for d in res.diagnostics]
+        texts = [text for text, *_ in Program(res.rulebook).invariants]
+        assert expected_invariant(path) in texts, (name, texts)
+
+
+@pytest.mark.parametrize("name,games,seed,bounds", BUGS, ids=[b[0][:-6] for b in BUGS])
+def test_explore_finds_shrinks_and_replays_the_seeded_bug(name: str, games: int, seed: int,
+                                                          bounds: tuple[int, int],
+                                                          tmp_path: Path) -> None:
+    path = FIXTURES / name
+    want = expected_invariant(path)
+    res = load(str(path))
+    assert res.rulebook is not None, [str(d) for d in res.diagnostics]
+    prog = Program(res.rulebook)
+
+    report = explore(prog, games=games, seed=seed)
+    f = report.finding
+    assert f is not None, f"{name}: not found in {games} games (seed {seed})"
+    assert f.kind == "invariant" and f.message == f"invariant broken: {want}", f.message
+
+    # shrunk: far shorter than any random game of the base, and not shorter than the rule allows
+    lo, hi = bounds
+    assert lo <= len(f.decisions) <= hi, len(f.decisions)
+    assert len(f.decisions) < TYPICAL[base_of(name)][0]
+    assert len(f.labels) == len(f.decisions)
+
+    # saved as `mercator check --save-failure` saves it, loaded back as `mercator replay` loads it
+    target = tmp_path / "failure.json"
+    save(str(target), str(path), res.sources, f.players, f.seed, f.decisions, f.labels)
+    data = load_save(str(target))
+    assert (data.players, data.seed, data.decisions) == (f.players, f.seed, f.decisions)
+
+    # replayed decision by decision: the invariant holds until the last decision breaks it
+    s = prog.new_game(data.players, data.seed)
+    for step, (i, label) in enumerate(zip(data.decisions, data.labels), start=1):
+        assert not s.over
+        assert prog.check_invariants(s) == [], f"broken before decision {step}"
+        assert s.pending.option(i).label == label
+        prog.apply(s, i)
+    assert want in prog.check_invariants(s)
+
+
+# The real rulebooks: a moderate exploration finds nothing (the full 200-game run,
+# `mercator check rulebooks/*.rules --explore 200 --seed 1`, is in docs/checking.md).
+BASES = [
+    ("rulebooks/manila.rules", 60, 1),
+    ("rulebooks/felinia.rules", 60, 1),
+    ("rulebooks/die_haendler.rules", 40, 1),
+    ("rulebooks/genoa.rules", 10, 1),
+]
+
+
+@pytest.mark.parametrize("path,games,seed", BASES, ids=[Path(b[0]).stem for b in BASES])
+def test_real_rulebook_explores_clean(path: str, games: int, seed: int) -> None:
+    res = load(path)
+    assert res.rulebook is not None, [str(d) for d in res.diagnostics]
+    prog = Program(res.rulebook)
+    report = explore(prog, games=games, seed=seed)
+    assert report.finding is None, (report.finding.kind, report.finding.message,
+                                    report.finding.players, report.finding.seed,
+                                    report.finding.decisions)
+    assert report.games == games
+    own = [u for u in report.uncovered if path in u.body and u.never]
+    assert report.ops_run > 0.5 * report.ops_total, own
