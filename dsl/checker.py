@@ -1,7 +1,7 @@
 """Name resolution and type checking of a parsed rulebook; collects every diagnostic."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import attrs
 
@@ -392,26 +392,28 @@ class Checker:
                     return True
         return False
 
-    def _names_in(self, node: Any, out: set[str]) -> set[str]:
-        """Every plain name an expression mentions (calls into fns included)."""
-        if isinstance(node, A.Name):
-            out.add(node.name)
-        elif isinstance(node, A.Call) and node.name in self.fn_decls and node.name not in out:
-            out.add(node.name)
-            self._names_in(self.fn_decls[node.name].body, out)
-        if isinstance(node, tuple):
-            for x in node:
-                self._names_in(x, out)
-        elif attrs.has(type(node)):
-            for f in attrs.fields(type(node)):
-                if f.name != "span":
-                    self._names_in(getattr(node, f.name), out)
-        return out
+    def _walk(self, root: Any, into_fns: bool = False, into_calls: bool = True) -> Iterator[Any]:
+        """Every node under root; with into_fns, the bodies of the fns it calls too (each once)."""
+        stack, seen_fns = [root], set()
+        while stack:
+            n = stack.pop()
+            yield n
+            if isinstance(n, A.Call):
+                if into_fns and n.name in self.fn_decls and n.name not in seen_fns:
+                    seen_fns.add(n.name)
+                    stack.append(self.fn_decls[n.name].body)
+                if not into_calls:
+                    continue
+            if isinstance(n, tuple):
+                stack.extend(n)
+            elif attrs.has(type(n)):
+                stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
 
     def _const_order(self, consts: list[A.ConstDecl]) -> list[A.ConstDecl]:
         """Constants sorted so that each comes after those it uses; a cycle is an error."""
         by_name = {c.name: c for c in consts}
-        deps = {c.name: self._names_in(c.value, set()) & set(by_name) - {c.name} for c in consts}
+        deps = {c.name: {n.name for n in self._walk(c.value, into_fns=True)
+                         if isinstance(n, A.Name)} & set(by_name) - {c.name} for c in consts}
         done: list[A.ConstDecl] = []
         state: dict[str, int] = {}      # 1 visiting, 2 done
 
@@ -433,23 +435,11 @@ class Checker:
         seen = {id(c) for c in done}
         return done + [c for c in consts if id(c) not in seen]
 
-    def _reads_state(self, node: Any, seen: set[str]) -> bool:
+    def _reads_state(self, node: Any) -> bool:
         """Does an expression (through the functions it calls) read table or game state?"""
-        if isinstance(node, A.Name):
-            return node.name in self.table_fields or node.name in ("players", "player_count",
-                                                                   "round_number")
-        if isinstance(node, A.Call) and node.name in self.fn_decls and node.name not in seen:
-            seen.add(node.name)
-            if self._reads_state(self.fn_decls[node.name].body, seen):
-                return True
-        if isinstance(node, A.Field):
-            return True    # a player's field, or a record reached from state
-        if isinstance(node, tuple):
-            return any(self._reads_state(x, seen) for x in node)
-        if attrs.has(type(node)):
-            return any(self._reads_state(getattr(node, f.name), seen)
-                       for f in attrs.fields(type(node)) if f.name != "span")
-        return False
+        state_names = set(self.table_fields) | {"players", "player_count", "round_number"}
+        return any((isinstance(n, A.Name) and n.name in state_names) or isinstance(n, A.Field)
+                   for n in self._walk(node, into_fns=True))   # a Field: a player's or state's
 
     def _top_span(self) -> A.Span:
         return A.Span(self.path, 1, 1, 1, 2)
@@ -608,19 +598,7 @@ class Checker:
 
     def _field_names(self, node: Any) -> set[str]:
         """Field and plain names an expression mentions."""
-        out: set[str] = set()
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, A.Field):
-                out.add(n.name)
-            elif isinstance(n, A.Name):
-                out.add(n.name)
-            if isinstance(n, tuple):
-                stack.extend(n)
-            elif attrs.has(type(n)):
-                stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-        return out
+        return {n.name for n in self._walk(node) if isinstance(n, (A.Field, A.Name))}
 
     def _check_payment(self, s: A.Assign, sc: Scope) -> None:
         """W291: `X.f -= amount` on a field an invariant bounds, with nothing that stops it
@@ -781,7 +759,7 @@ class Checker:
             return self.resolve_type(d.result) if d.result is not None else NONE
         if name in self.fn_decls:
             d2 = self.fn_decls[name]
-            if not sc.state and self._reads_state(d2.body, {name}):
+            if not sc.state and self._reads_state(d2.body):
                 self.err("E119", f"function '{name}' reads game state; a constant or default "
                          "cannot call it", node.span, "compute the value in setup instead")
             want = tuple(self.resolve_type(p.type) for p in d2.params)
@@ -888,9 +866,7 @@ class Checker:
     def _label_leaks(self, who: A.Expr, options: Any) -> None:
         """W271: options (shown to `who`) that read another player's owner-only field or a
         secret table field tell the chooser what he may not see."""
-        stack = [options]
-        while stack:
-            n = stack.pop()
+        for n in self._walk(options, into_calls=False):
             if isinstance(n, A.Field) and strip_opt(self.types.get(id(n.obj), ANY)) == PLAYER:
                 f = self.player_fields.get(n.name)
                 if f is not None and f.visibility != "public" and n.obj != who:
@@ -901,10 +877,6 @@ class Checker:
                     self.table_fields[n.name].visibility == "secret":
                 self.warn("W271", f"these options show the secret field '{n.name}' to the one "
                           "who chooses", n.span, "offer only what the chooser may see")
-            if isinstance(n, tuple):
-                stack.extend(n)
-            elif attrs.has(type(n)) and not isinstance(n, A.Call):
-                stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
 
     def choose(self, c: A.Choose, sc: Scope) -> Type:
         self._suspend_ok(c, sc)

@@ -12,7 +12,7 @@ from dsl import ast as A
 from dsl.fmt import format_decl
 from dsl.variants import KIND_WORDS, decl_key
 from interpreter.agents import RandomAgent, agent_seed, play_out
-from interpreter.program import Program
+from interpreter.program import MercatorRuntimeError, Program
 
 
 # ------------------------------------------------------------------ diff
@@ -86,7 +86,11 @@ def run_games(prog: Program, players: int, games: int, seed: int, max_decisions:
         gs = seed + i
         agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
         state = prog.new_game(players, gs)
-        play_out(prog, state, agents, max_decisions=max_decisions)
+        try:
+            play_out(prog, state, agents, max_decisions=max_decisions)
+        except MercatorRuntimeError as exc:
+            exc.seed = gs                 # so the report names the game to reproduce
+            raise
         node = state.pending
         out.append(GameRecord(gs, tuple(node.winners), tuple(node.scores), len(state.history),
                               state.round, tuple(state.stats)))

@@ -239,7 +239,8 @@ class BodyCompiler:
         for e in ends:
             self.set_jump(e, end)
 
-    def _loop_end(self, head: int, exit_at: int) -> None:
+    def _loop_end(self, exit_at: int) -> None:
+        """Point the innermost loop's 'break' jumps at its exit."""
         for b in self.loops.pop():
             self.set_jump(b, exit_at)
 
@@ -267,7 +268,7 @@ class BodyCompiler:
         self.emit(_jump(head), SYNTHETIC)
         end = self.here()
         self.ops[head] = _for_head(lst, i, var, where, head, end)
-        self._loop_end(head, end)
+        self._loop_end(end)
 
     def s_Repeat(self, s: A.Repeat) -> None:
         cnt = self.ex.compile(s.count)
@@ -291,7 +292,7 @@ class BodyCompiler:
                 L[left] -= 1
                 fr[1] += 1
         self.ops[head] = check
-        self._loop_end(head, end)
+        self._loop_end(end)
 
     def s_While(self, s: A.While) -> None:
         cond = self.ex.compile(s.cond)
@@ -314,7 +315,7 @@ class BodyCompiler:
                 raise RuleError(f"'while' ran more than its limit of {limit} times")
             fr[1] += 1
         self.ops[head] = check
-        self._loop_end(head, end)
+        self._loop_end(end)
 
     def s_Break(self, s: A.Break) -> None:
         self.loops[-1].append(self.emit(None, s.span))
