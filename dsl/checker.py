@@ -7,8 +7,9 @@ import attrs
 
 from dsl import ast as A
 from dsl.builtins import BUILTIN_NAMES, BUILTINS, GEN_BUILTINS, builtin_type
+from dsl.analysis import analyse
 from dsl.checked import Body, CheckedRulebook, FieldInfo
-from dsl.diagnostics import Diagnostic, did_you_mean, error, info, warning
+from dsl.diagnostics import Diagnostic, apply_allows, did_you_mean, error, info, warning
 from dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
                        is_enumerable, iter_elem, join, list_of, map_of, opt, strip_opt)
 
@@ -1327,5 +1328,7 @@ def check_items(items: tuple[Any, ...], path: str,
     """Check parsed declarations; return (checked rulebook or None on error, diagnostics)."""
     c = Checker(items, path, sources)
     result = c.run()
-    diags = sorted(c.diags, key=lambda d: (d.span.path, d.span.line, d.span.col))
+    if result is not None:
+        c.diags += analyse(result)
+    diags = sorted(apply_allows(c.diags, sources), key=lambda d: (d.span.path, d.span.line, d.span.col))
     return result, diags

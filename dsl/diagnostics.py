@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Iterable, Optional, Sequence
 
 import attrs
@@ -68,6 +69,39 @@ def render(diag: Diagnostic, source: Optional[str], color: bool = False) -> str:
     elif diag.hint:
         lines.append(f"  hint: {diag.hint}")
     return "\n".join(lines)
+
+
+_ALLOW = re.compile(r"#\s*allow\s+([WI]\d{3})\s*:\s*(\S.*)$")
+
+
+def _allowance(code: str, span: Span, lines: Sequence[str]) -> Optional[str]:
+    """The reason given by an `# allow CODE: reason` comment on the warning's line or in the
+    comment lines right above it, or None."""
+    row = span.line - 1
+    candidates = [row] if 0 <= row < len(lines) else []
+    above = row - 1
+    while 0 <= above < len(lines) and lines[above].lstrip().startswith("#"):
+        candidates.append(above)
+        above -= 1
+    for r in candidates:
+        m = _ALLOW.search(lines[r])
+        if m and m.group(1) == code:
+            return m.group(2).strip()
+    return None
+
+
+def apply_allows(diags: list[Diagnostic], sources: dict[str, str]) -> list[Diagnostic]:
+    """Warnings a designer has accepted with `# allow CODE: reason` become info notes."""
+    split: dict[str, Sequence[str]] = {}
+    out = []
+    for d in diags:
+        if d.severity == "warning" and d.span.path in sources:
+            lines = split.setdefault(d.span.path, sources[d.span.path].splitlines())
+            why = _allowance(d.code, d.span, lines)
+            if why is not None:
+                d = attrs.evolve(d, severity="info", message=f"{d.message} (allowed: {why})")
+        out.append(d)
+    return out
 
 
 class RulebookError(Exception):

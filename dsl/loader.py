@@ -135,5 +135,8 @@ def _load(path: str, text: str, stack: tuple[str, ...] = ()) -> LoadResult:
         if any(d.is_error for d in diags):
             return LoadResult(None, diags, sources)
     checked, cds = check_items(tuple(items), path, sources)
+    if base_result is not None:      # the base's own warnings were reported when it was checked
+        seen_in_base = set(base_result.diagnostics)
+        cds = [d for d in cds if d.is_error or d.span.path == path or d not in seen_in_base]
     diags.extend(cds)
     return LoadResult(checked, diags, sources, items, base_result)
