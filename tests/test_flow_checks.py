@@ -224,3 +224,26 @@ def test_real_rulebooks_have_no_flow_warnings(path: Path) -> None:
     res = load(str(path))
     assert res.ok
     assert [str(d.span) for d in res.diagnostics if d.severity == "warning"] == []
+
+
+# ------------------------------------------------------------------ W251
+@pytest.mark.parametrize("stmts", [
+    "for p in players { if top > 1 { break }  top += 1 }",          # a conditional leave
+    "for p in players { if true { top += 1 } }",
+    "if top > 1 { top = 0 } elif top == 0 { top = 1 } else { top = 2 }",
+    "let c = red  if c == red { top = 1 }",                          # not a constant condition
+])
+def test_w251_leaves_reachable_rules_alone(stmts: str) -> None:
+    assert codes(round_of(stmts), "W251") == []
+
+
+@pytest.mark.parametrize("stmts, where", [
+    # both arms leave: the statement after the if never runs
+    ("for p in players { if top > 1 { break } else { break }  top += 1 }", (3, 57)),
+    ("if red == blue { top = 1 }", (3, 16)),                          # the block after the test
+    ("if red != blue { top = 1 } else { top = 2 }", (3, 33)),         # the else
+    ("if top > 1 { top = 0 } elif true or top > 5 { top = 1 } else { top = 2 }", (3, 62)),
+    ("while not true limit 3 { top += 1 }", (3, 24)),
+])
+def test_w251_reports_what_never_runs(stmts: str, where: tuple[int, int]) -> None:
+    assert codes(round_of(stmts), "W251") == [where]
