@@ -1330,5 +1330,6 @@ def check_items(items: tuple[Any, ...], path: str,
     result = c.run()
     if result is not None:
         c.diags += analyse(result)
-    diags = sorted(apply_allows(c.diags, sources), key=lambda d: (d.span.path, d.span.line, d.span.col))
+    allowed = apply_allows(c.diags, sources, path if result is not None else None)
+    diags = sorted(allowed, key=lambda d: (d.span.path, d.span.line, d.span.col))
     return result, diags

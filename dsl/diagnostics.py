@@ -74,9 +74,9 @@ def render(diag: Diagnostic, source: Optional[str], color: bool = False) -> str:
 _ALLOW = re.compile(r"#\s*allow\s+([WI]\d{3})\s*:\s*(\S.*)$")
 
 
-def _allowance(code: str, span: Span, lines: Sequence[str]) -> Optional[str]:
-    """The reason given by an `# allow CODE: reason` comment on the warning's line or in the
-    comment lines right above it, or None."""
+def _allowance(code: str, span: Span, lines: Sequence[str]) -> Optional[tuple[int, str]]:
+    """The line (0-based) and reason of an `# allow CODE: reason` comment on the warning's line
+    or in the comment lines right above it, or None."""
     row = span.line - 1
     candidates = [row] if 0 <= row < len(lines) else []
     above = row - 1
@@ -86,21 +86,34 @@ def _allowance(code: str, span: Span, lines: Sequence[str]) -> Optional[str]:
     for r in candidates:
         m = _ALLOW.search(lines[r])
         if m and m.group(1) == code:
-            return m.group(2).strip()
+            return r, m.group(2).strip()
     return None
 
 
-def apply_allows(diags: list[Diagnostic], sources: dict[str, str]) -> list[Diagnostic]:
-    """Warnings a designer has accepted with `# allow CODE: reason` become info notes."""
+def apply_allows(diags: list[Diagnostic], sources: dict[str, str],
+                 path: Optional[str] = None) -> list[Diagnostic]:
+    """Warnings a designer has accepted with `# allow CODE: reason` become info notes. With a
+    path, an allow comment in that file that accepts nothing is itself a warning (W221)."""
     split: dict[str, Sequence[str]] = {}
+    used: set[tuple[str, int]] = set()
     out = []
     for d in diags:
         if d.severity == "warning" and d.span.path in sources:
             lines = split.setdefault(d.span.path, sources[d.span.path].splitlines())
-            why = _allowance(d.code, d.span, lines)
-            if why is not None:
-                d = attrs.evolve(d, severity="info", message=f"{d.message} (allowed: {why})")
+            found = _allowance(d.code, d.span, lines)
+            if found is not None:
+                used.add((d.span.path, found[0]))
+                d = attrs.evolve(d, severity="info", message=f"{d.message} (allowed: {found[1]})")
         out.append(d)
+    if path is not None and path in sources:
+        for r, text in enumerate(sources[path].splitlines()):
+            m = _ALLOW.search(text)
+            if m and (path, r) not in used:
+                col = m.start() + 1
+                out.append(warning("W221", f"this comment allows {m.group(1)}, but no {m.group(1)} "
+                                   "is reported here", Span(path, r + 1, col, r + 1, len(text) + 1),
+                                   "remove it (the rule it excused has changed), or move it next "
+                                   "to the line the warning points at"))
     return out
 
 

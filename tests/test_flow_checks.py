@@ -247,3 +247,12 @@ def test_w251_leaves_reachable_rules_alone(stmts: str) -> None:
 ])
 def test_w251_reports_what_never_runs(stmts: str, where: tuple[int, int]) -> None:
     assert codes(round_of(stmts), "W251") == [where]
+
+
+def test_a_used_allow_comment_is_not_w221_and_an_unused_one_is() -> None:
+    used = round_of("for p in players {\n  # allow W292: every player keeps a card\n"
+                    "  let c = choose p one of p.hand  top = c }")
+    assert codes(used, "W221") == []
+    unused = round_of("for p in players {\n  # allow W292: every player keeps a card\n"
+                      "  let c = choose p one of [1, 2]  top = c }")
+    assert codes(unused, "W221") == [(4, 3)]
