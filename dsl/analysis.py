@@ -614,12 +614,14 @@ class Conservation:
         return None
 
     def _place(self, lv: A.LValue) -> Optional[Place]:
+        """The state field a change lands in: the last player field on the way (owners[b].ducats
+        changes that player's ducats, not the table 'owners'), else the table field it starts at."""
+        for st in reversed(lv.steps):
+            if isinstance(st, A.LvField) and strip_opt(self.rb.types.get(id(st), ANY)) == PLAYER:
+                return ("player", st.name)
         ref = self.rb.refs.get(id(lv))
         if ref is not None and ref[0] == "table":
             return ("table", lv.root)
-        for st in lv.steps:
-            if isinstance(st, A.LvField) and strip_opt(self.rb.types.get(id(st), ANY)) == PLAYER:
-                return ("player", st.name)
         return None
 
     # --- what a body changes
