@@ -479,6 +479,23 @@ def _int_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
 
 
+def _games_arg(text: str) -> int:
+    n = _int_arg(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more games, got '{text}'")
+    return n
+
+
+def _seconds_arg(text: str) -> float:
+    try:
+        secs = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
+    if not 0 <= secs < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected 0 or more seconds, got '{text}'")
+    return secs
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for `mercator` and its subcommands."""
     raw = argparse.RawDescriptionHelpFormatter
@@ -503,7 +520,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="+", metavar="PATH", help="rulebook files")
     c.add_argument("--verbose", action="store_true",
                    help="also show informational notes (e.g. events nothing reacts to)")
-    c.add_argument("--explore", type=_int_arg, metavar="N", default=0,
+    c.add_argument("--explore", type=_games_arg, metavar="N", default=0,
                    help="also play N games chosen by Hypothesis, checking every invariant after "
                         "every decision; a failure is shrunk to the shortest game and saved")
     c.add_argument("--seed", type=_int_arg, metavar="S", default=0,
@@ -512,6 +529,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="explore only this player count (default: every allowed count)")
     c.add_argument("--save-failure", metavar="FILE",
                    help="where to save the shrunk failing game (default: PATH.failure.json)")
+    c.add_argument("--shrink-time", type=_seconds_arg, metavar="SECONDS", default=60.0,
+                   help="stop shrinking a failure after this many seconds and report the "
+                        "shortest failing game found so far (default: 60)")
     pl = cmd("play", cmd_play, "play a game in the terminal against bots or friends",
              "mercator play rulebooks/manila.rules --players 3 --seats human,random,random "
              "--save game.json")

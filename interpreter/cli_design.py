@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any
 
 from dsl.loader import load
 from interpreter.agents import GameTooLong
 from interpreter.cli import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError, err,
-                             load_program, out, player_count, print_diagnostics, require_file,
+                             load_program, out, player_count, plural, print_diagnostics, require_file,
                              runtime_failure)
 from interpreter.designer import GameRecord, Row, compare_records, rule_diff, run_games
 from interpreter.program import MercatorRuntimeError, Program
@@ -112,15 +113,39 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     if args.players is not None:
         player_count(prog, args.players)
     bar = Progress(args.explore)
+    bar_done = [0]
+    shrink_line = [False]           # the progress bar gave way to a 'shrinking' line
+
+    def game_done(g: int) -> None:
+        bar_done[0] = g
+        bar.update(g)
+
+    def shrinking(decisions: int, secs: float) -> None:
+        if not bar.live:
+            return
+        if not shrink_line[0]:
+            bar.close(bar_done[0])
+            shrink_line[0] = True
+        sys.stderr.write(f"\rshrinking: shortest so far {plural(decisions, 'decision')} "
+                         f"({secs:.0f} s of at most {args.shrink_time:g} s)\x1b[K")
+        sys.stderr.flush()
+
     report = explore(prog, args.explore, seed=args.seed, players=args.players,
-                     on_game=bar.update)
-    bar.close(report.games)
+                     on_game=game_done, shrink_time=args.shrink_time, on_shrink=shrinking)
+    if shrink_line[0]:
+        sys.stderr.write("\n")
+    else:
+        bar.close(report.games)
     f = report.finding
     pct = 100 * report.ops_run / max(report.ops_total, 1)
-    out(f"{path}: explored {report.games} games (seed {args.seed}); rule coverage {pct:.0f}% "
-        f"of {report.ops_total} steps")
+    out(f"{path}: explored {plural(report.games, 'game')} (seed {args.seed}); rule coverage "
+        f"{pct:.0f}% of {plural(report.ops_total, 'step')}")
+    if report.ended_at_limit and report.other_ending:
+        out(f"  {report.ended_at_limit} of {plural(report.games, 'game')} ended only at the "
+            f"round limit ({plural(report.round_limit or 0, 'round')})")
     for u in report.uncovered:
-        what = "never ran" if u.never else "lines never reached"
+        what = "never called" if not u.called else "never ran" if u.never \
+            else "lines never reached"
         lines = ", ".join(str(x) for x in u.lines[:12]) + (" ..." if len(u.lines) > 12 else "")
         out(f"  {u.body}: {what}: {lines}")
     for c in report.unchosen:
@@ -135,7 +160,11 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
         err(f" {f.span.line} | {src.splitlines()[f.span.line - 1]}")
     target = args.save_failure or f"{path}.failure.json"
     save(target, path, res.sources, f.players, f.seed, f.decisions, f.labels)
-    err(f"  shortest game found: {f.players} players, seed {f.seed}, {len(f.decisions)} decisions")
+    what = "shortest game found" if not report.shrink_stopped else \
+        f"shrinking stopped by the time limit (--shrink-time {args.shrink_time:g}); " \
+        "shortest game so far"
+    err(f"  {what}: {plural(f.players, 'player')}, seed {f.seed}, "
+        f"{plural(len(f.decisions), 'decision')}")
     err(f"  saved to {target}; reproduce with: mercator replay {target}")
     return False
 

@@ -1,9 +1,11 @@
 """Guided exploration of a rulebook: Hypothesis plays many games over player counts, seeds and
 decision sequences, checks the invariants after every decision, shrinks any failure to the
-shortest game that shows it, and reports which rules no explored game reached."""
+shortest game that shows it (within a time cap), and reports which rules no explored game
+reached."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+import time
+from typing import Any, Callable, Iterator, Optional
 
 import attrs
 from hypothesis import HealthCheck, Phase, given, settings, target
@@ -11,6 +13,7 @@ from hypothesis import seed as hyp_seed
 from hypothesis import strategies as st
 
 from dsl import ast as A
+from dsl.checked import Body
 from interpreter.program import MercatorRuntimeError, Program
 from interpreter.state import State
 
@@ -35,6 +38,7 @@ class Uncovered:
     body: str
     lines: list[int]
     never: bool               # the body never ran at all
+    called: bool = True       # False: no setup, phase, trigger or action can call it
 
 
 @attrs.define
@@ -50,18 +54,31 @@ class UnchosenOptions:
 class Report:
     """What exploring found: the first failure (shrunk), coverage, and how much was played."""
 
-    games: int
+    games: int                # games played up to and including the first failing one
     finding: Optional[Finding]
     uncovered: list[Uncovered]
-    ops_total: int
+    ops_total: int            # steps of the bodies the rulebook can run (see reachable_bodies)
     ops_run: int
     unchosen: list[UnchosenOptions] = attrs.field(factory=list)
+    ended_at_limit: int = 0   # games that ended only because the round limit was reached
+    round_limit: Optional[int] = None
+    other_ending: bool = True  # the rulebook has an end condition or an 'end game' statement
+    shrink_stopped: bool = False  # shrinking was cut short by the time cap
 
 
 class _Broken(Exception):
     def __init__(self, finding: Finding):
         super().__init__(finding.message)
         self.finding = finding
+
+
+class _ShrinkTimeUp(KeyboardInterrupt):
+    """Raised in a game once the shrink time cap has passed, to stop Hypothesis; caught in
+    explore(). Not an Exception: Hypothesis (6.170) takes an Exception for a failure of the
+    game and keeps shrinking. And a KeyboardInterrupt, not any BaseException: on any other one
+    Hypothesis first records the half-played game in its tree of choices, which can raise
+    FlakyStrategyDefinition in place of ours; on a KeyboardInterrupt it stops at once, leaving
+    everything as it was (conjecture/engine.py, ConjectureRunner.test_function)."""
 
 
 MAX_OPTIONS_TRACKED = 16      # decisions with more options (bids, positions) are not listed
@@ -101,13 +118,36 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
 
 
 def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = None,
-            max_decisions: int = 20_000, on_game: Optional[Callable[[int], None]] = None) -> Report:
-    """Play `games` Hypothesis-chosen games; shrink the first failure; measure rule coverage."""
+            max_decisions: int = 20_000, on_game: Optional[Callable[[int], None]] = None,
+            shrink_time: Optional[float] = None,
+            on_shrink: Optional[Callable[[int, float], None]] = None) -> Report:
+    """Play `games` Hypothesis-chosen games; shrink the first failure (for at most `shrink_time`
+    seconds, then keep the shortest failing game so far); measure rule coverage.
+
+    on_game(g) is called after each of the g games counted in the report (the failing one
+    included); on_shrink(d, secs) whenever a failing game shorter than any before (d decisions)
+    is found, secs after the first failure."""
     prog.coverage = set()
     lo, hi = (players, players) if players else (prog.min_players, prog.max_players)
-    found: list[Finding] = []
+    best: list[Finding] = []            # the shortest failing game so far (at most one)
+    failed_at = [0.0]                   # time.monotonic() of the first failure
     played = [0]
+    at_limit = [0]
     options: dict = {}
+
+    def time_up() -> bool:
+        return shrink_time is not None and time.monotonic() - failed_at[0] > shrink_time
+
+    def record(f: Finding) -> None:
+        first = not best
+        if first:
+            failed_at[0] = time.monotonic()
+        if first or len(f.decisions) <= len(best[0].decisions):
+            # on a tie, the later game: Hypothesis shrinks toward simpler choices
+            shorter = first or len(f.decisions) < len(best[0].decisions)
+            best[:] = [f]
+            if shorter and on_shrink is not None:
+                on_shrink(len(f.decisions), time.monotonic() - failed_at[0])
 
     @hyp_seed(seed)
     @settings(max_examples=games, database=None, deadline=None, derandomize=False,
@@ -115,42 +155,131 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
               suppress_health_check=list(HealthCheck))
     @given(n=st.integers(lo, hi), gseed=st.integers(0, 2**31 - 1), data=st.data())
     def game(n: int, gseed: int, data: Any) -> None:
+        shrinking = bool(best)          # after the first failure, every game is a shrink replay
+        if shrinking and time_up():
+            raise _ShrinkTimeUp()
+
+        def choose(k: int) -> int:
+            if shrinking and time_up():
+                raise _ShrinkTimeUp()
+            return int(data.draw(st.integers(0, k - 1)))
+
         before = len(prog.coverage or ())
         labels: list[str] = []
         try:
-            _play(prog, n, gseed, lambda k: data.draw(st.integers(0, k - 1)), max_decisions,
-                  labels, options)
+            s = _play(prog, n, gseed, choose, max_decisions, labels, options)
         except _Broken as exc:
-            found.append(exc.finding)        # the last one recorded is the shrunk one
+            if not shrinking:
+                played[0] += 1
+                if on_game is not None:
+                    on_game(played[0])
+            record(exc.finding)
             raise
-        played[0] += 1
-        if on_game is not None:
-            on_game(played[0])
+        if not shrinking:
+            played[0] += 1
+            if s.ended_by == "limit":
+                at_limit[0] += 1
+            if on_game is not None:
+                on_game(played[0])
         target(float(len(prog.coverage or ()) - before), label="new rule lines reached")
 
+    stopped = False
     try:
         game()
     except _Broken:
         pass
+    except _ShrinkTimeUp:
+        stopped = True
     finally:
         covered = prog.coverage or set()
         prog.coverage = None
     unchosen = [UnchosenOptions(where, prompt, sorted(offered - chosen))
                 for (where, prompt), (offered, chosen) in sorted(options.items())
                 if offered - chosen]
-    return Report(played[0], found[-1] if found else None, _uncovered(prog, covered),
-                  sum(len(c) for c in prog.codes), len(covered), unchosen)
+    reach = reachable_bodies(prog)
+    # the steps: ops of the reachable bodies that run a rulebook line (not the jumps and
+    # returns the compiler adds, which no report line could name)
+    steps = {(b, pc) for b in reach for pc, sp in enumerate(prog.spans[b]) if sp.line > 0}
+    return Report(min(played[0], games), best[0] if best else None,
+                  _uncovered(prog, covered, reach), len(steps), len(steps & covered), unchosen,
+                  ended_at_limit=at_limit[0], round_limit=round_limit(prog),
+                  other_ending=prog.rb.end is not None or _can_end_game(prog, reach),
+                  shrink_stopped=stopped)
 
 
-def _uncovered(prog: Program, covered: set[tuple[int, int]]) -> list[Uncovered]:
+def round_limit(prog: Program) -> Optional[int]:
+    """The round's `limit` (a number, or the value of the constant it names), if it has one."""
+    rnd = prog.rb.round
+    limit = rnd.max_rounds if rnd is not None else None
+    return int(prog.consts[limit]) if isinstance(limit, str) else limit
+
+
+def _nodes(root: Any) -> Iterator[Any]:
+    """Every AST node under root (attrs nodes and tuples of them; spans skipped)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+        elif attrs.has(type(n)) and not isinstance(n, A.Span):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+
+
+def _body_nodes(b: Body) -> Iterator[Any]:
+    for part in (b.block, b.expr, b.cond):
+        if part is not None:
+            yield from _nodes(part)
+
+
+def _bodies(prog: Program) -> dict[int, Body]:
+    """Every body of the compiled rulebook, by its id in the program."""
+    rb = prog.rb
+    every = ([rb.setup] if rb.setup is not None else []) + list(rb.phases) + \
+        list(rb.procs.values()) + list(rb.triggers) + list(rb.actions)
+    return {prog.body_id[(b.kind, b.name)]: b for b in every}
+
+
+def reachable_bodies(prog: Program) -> set[int]:
+    """Ids of the bodies a game can run: the main loop, setup, phases, triggers and any-time
+    actions, and every procedure they call, directly or through other procedures."""
+    rb = prog.rb
+    bodies = _bodies(prog)
+    roots = [i for i, b in bodies.items() if b.kind != "proc"]
+    seen = {0, *roots}
+    todo = list(roots)
+    while todo:
+        for n in _body_nodes(bodies[todo.pop()]):
+            if isinstance(n, (A.Call, A.CallStmt)) and n.name in rb.procs \
+                    and rb.refs.get(id(n), ("proc",))[0] == "proc":
+                bid = prog.proc_id[n.name]
+                if bid not in seen:
+                    seen.add(bid)
+                    todo.append(bid)
+    return seen
+
+
+def _can_end_game(prog: Program, reach: set[int]) -> bool:
+    """Whether a body the game can run has an 'end game' statement."""
+    return any(isinstance(n, A.EndGame) for i, b in _bodies(prog).items() if i in reach
+               for n in _body_nodes(b))
+
+
+def _uncovered(prog: Program, covered: set[tuple[int, int]], reach: set[int]) -> list[Uncovered]:
+    """The bodies with lines no game ran. A body no rule can call is listed only when it is in
+    the rulebook's own files (the checked file, or the base of a variant): a used library's
+    procedures that the game does not call are not the game's rules."""
+    own = {prog.rb.path, prog.rb.game.span.path}
     out = []
     for b, spans in enumerate(prog.spans):
         if b == 0:
+            continue
+        where = next((sp.path for sp in spans if sp.line > 0), "")
+        if b not in reach and where not in own:
             continue
         missed = sorted({sp.line for pc, sp in enumerate(spans)
                          if (b, pc) not in covered and sp.line > 0})
         ran = any((b, pc) in covered for pc in range(len(spans)))
         if missed:
-            where = next((sp.path for sp in spans if sp.line > 0), "")
-            out.append(Uncovered(f"{prog.body_names[b]} ({where})", missed, not ran))
+            out.append(Uncovered(f"{prog.body_names[b]} ({where})", missed, not ran, b in reach))
     return out

@@ -128,8 +128,11 @@ class Program:
         finish_at = len(ops) + 1
 
         def check_end(s: State, fr: list) -> None:
-            if (end_f is not None and end_f(s, [None] * end_slots)) or \
-                    (limit is not None and s.round >= limit):
+            if end_f is not None and end_f(s, [None] * end_slots):
+                s.ended_by = "end"
+                fr[1] = finish_at
+            elif limit is not None and s.round >= limit:
+                s.ended_by = "limit"
                 fr[1] = finish_at
             else:
                 fr[1] = head
@@ -343,6 +346,8 @@ class Program:
 
     def finish(self, s: State) -> Terminal:
         """End the game: score, rank, decide the winners."""
+        if not s.ended_by:                 # not by the end condition or the round limit
+            s.ended_by = "end game"
         s.stack.clear()
         s.over = True
         s.result = self.result(s)

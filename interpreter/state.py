@@ -29,7 +29,7 @@ class State:
     """One position of one game. Mutated in place by ``apply``; ``clone`` forks it."""
 
     __slots__ = ("table", "players", "stack", "rng", "round", "over", "history", "messages",
-                 "narrate", "explicit_chance", "pending", "result", "steps", "stats")
+                 "narrate", "explicit_chance", "pending", "result", "steps", "stats", "ended_by")
 
     def __init__(self, table: list, players: list, seed: int):
         self.table = table
@@ -46,6 +46,7 @@ class State:
         self.result: Any = None
         self.steps = 0
         self.stats: list[int] = []        # the rulebook's 'stat' counters, in declaration order
+        self.ended_by = ""                # why the game ended: "end", "limit", "end game" ("" = not)
 
     @property
     def num_players(self) -> int:
@@ -73,6 +74,7 @@ class State:
         s.pending = self.pending
         s.result = self.result
         s.steps = self.steps
+        s.ended_by = self.ended_by
         return s
 
     def core(self) -> dict[str, Any]:
@@ -86,6 +88,8 @@ class State:
         """Everything needed to resume this state in another process."""
         d = self.core()
         d["format"] = STATE_FORMAT
+        if self.ended_by:                 # not in core(): how it ended is not the position
+            d["ended_by"] = self.ended_by
         d["history"] = list(self.history)
         return d
 
@@ -101,6 +105,7 @@ class State:
         s.explicit_chance = bool(d.get("explicit_chance", False))
         s.stats = [int(x) for x in d.get("stats", [])]
         s.history = [int(h) for h in d.get("history", [])]
+        s.ended_by = str(d.get("ended_by", ""))
         return s
 
     def digest(self) -> str:

@@ -35,7 +35,7 @@ TYPICAL = {  # rulebook: (shortest, median) decisions of a random game
 # invariant cannot break early (the reason is in each file's second line); the upper bound is
 # what shrinking must get below (measured length, with room for small rulebook changes).
 BUGS = [
-    # measured: found after 32 games, shrunk to 26 decisions (4 players), ~3 s
+    # measured: found in game 3, shrunk to 26 decisions (4 players), ~3 s
     ("manila_insurer_without_mortgage.rules", 100, 9, (10, 60)),
     # measured: shrunk to 23 decisions (2 players), ~6 s
     ("felinia_forced_sale_uncapped.rules", 100, 8, (12, 60)),
