@@ -9,7 +9,7 @@ import attrs
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.diagnostics import Diagnostic, warning
-from dsl.flow_facts import (MAX_DEPTH, Ctx, establishes, exits, held_in, lv_expr, measured,
+from dsl.flow_facts import (MAX_DEPTH, Ctx, establishes, exits, held_in, lv_expr, match, measured,
                             negate, split, summands, subst)
 
 
@@ -44,6 +44,8 @@ class Analysis:
         self.choices: list[ChoiceSite] = []
         self.calls: dict[str, list[CallSite]] = {}
         self.diags: list[Diagnostic] = []
+        # what the invariants say holds at every decision (all(...) kept whole, to be matched)
+        self.invariant_facts = split(tuple(b.expr for b in rb.invariants if b.expr is not None))
         for body in self._bodies():
             facts = (body.cond,) if body.cond is not None else ()
             if body.block is not None:
@@ -207,7 +209,13 @@ class Analysis:
             return bool(e.entries)
         if isinstance(e, A.Range):
             lo, hi = self.const_int(e.lo), self.const_int(e.hi)
-            return lo is not None and hi is not None and lo <= hi
+            if lo is not None and hi is not None:
+                return lo <= hi
+            if lo is not None and lo <= 0 and self.nonneg(e.hi, ctx, d):
+                return True
+            return any(isinstance(f, A.Compare) and f.op in (">=", "<=") and
+                       (f.left, f.right) == ((e.hi, e.lo) if f.op == ">=" else (e.lo, e.hi))
+                       for f in self.facts(ctx))
         if isinstance(e, A.BinOp) and e.op == "+":
             return self.nonempty(e.left, ctx, d) or self.nonempty(e.right, ctx, d)
         if isinstance(e, A.IfExpr):
@@ -326,6 +334,37 @@ class Analysis:
                     return x if x.value == stop else y
             return attrs.evolve(e, left=a, right=b)
         return e
+
+    def nonneg(self, e: Any, ctx: Ctx, depth: int) -> bool:
+        """Do the rules as written make the int `e` at least 0 here?"""
+        if depth > MAX_DEPTH:
+            return False
+        d = depth + 1
+        v = self.const_int(e)
+        if v is not None:
+            return v >= 0
+        if isinstance(e, A.Call) and e.name in ("count", "len", "abs"):
+            return True
+        if isinstance(e, A.GenCall) and e.name == "count":
+            return True
+        if isinstance(e, A.Call) and e.name in ("min", "max") and len(e.args) == 2:
+            parts = [self.nonneg(a, ctx, d) for a in e.args]
+            return all(parts) if e.name == "min" else any(parts)
+        if isinstance(e, A.BinOp) and e.op in ("+", "*", "/"):
+            return self.nonneg(e.left, ctx, d) and self.nonneg(e.right, ctx, d)
+        if isinstance(e, A.Name) and ctx.lookup(e.name) is not None:
+            return self.nonneg(ctx.lookup(e.name), ctx.unbind(e.name), d)
+        want = A.Compare(">=", e, A.IntLit(0))
+        for f in self.facts(ctx) + self.invariant_facts:
+            if f == want or (isinstance(f, A.Compare) and f.left == e and
+                             isinstance(f.right, A.IntLit) and
+                             ((f.op == ">=" and f.right.value >= 0) or
+                              (f.op == ">" and f.right.value >= -1))):
+                return True
+            if isinstance(f, A.GenCall) and f.name == "all" and f.cond is None and \
+                    any(match(g, f.var, want) for g in split((f.elem,))):
+                return True
+        return False
 
     def const_int(self, e: Any, depth: int = 0) -> Optional[int]:
         """The value of a constant int expression, when it is one."""

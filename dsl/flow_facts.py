@@ -68,6 +68,28 @@ def exits(b: Optional[A.Block]) -> bool:
     return False
 
 
+def match(pattern: Any, var: str, target: Any) -> bool:
+    """Is target the pattern with one expression put for every Name(var) (the same one each
+    time)? How `all(p.money >= 0 for p in players)` is read as a fact about any player."""
+    bound: list[Any] = []
+
+    def go(p: Any, t: Any) -> bool:
+        if isinstance(p, A.Name) and p.name == var:
+            if bound:
+                return bool(bound[0] == t)
+            bound.append(t)
+            return True
+        if isinstance(p, tuple):
+            return isinstance(t, tuple) and len(p) == len(t) and all(map(go, p, t))
+        if not attrs.has(type(p)) or isinstance(p, A.Span):
+            return bool(p == t)
+        if type(p) is not type(t):
+            return False
+        return all(go(a, b) for a, b in zip(children(p), children(t)))
+
+    return go(pattern, target)
+
+
 def negate(e: Any) -> Any:
     """The condition that holds when e does not."""
     return e.operand if isinstance(e, A.Not) else A.Not(e, span=e.span)

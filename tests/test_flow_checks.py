@@ -277,3 +277,30 @@ def test_static_checks_point_at_the_seeded_bug(name: str, code: str, line: int) 
     found = [(d.code, d.span.line) for d in res.diagnostics
              if d.severity == "warning" and d.span.path.endswith(f"{name}.rules")]
     assert found == [(code, line)]
+
+
+# ------------------------------------------------------------------ W292: ranges
+NO_DEBT = 'invariant "no debt": all(p.coins >= 0 for p in players)\n'
+
+
+@pytest.mark.parametrize("head, stmts", [
+    (NO_DEBT, "for p in players { let c = choose p one of 0..p.coins  top = c }"),
+    (NO_DEBT, "for p in players { let c = choose p one of 0..min(3, p.coins)  top = c }"),
+    ("", "for p in players { let c = choose p one of 0..len(p.hand)  top = c }"),
+    ("", "for p in players { if p.coins >= 2 { let c = choose p one of 0..p.coins  top = c } }"),
+    ("", "for p in players { if p.coins >= top { let c = choose p one of top..p.coins\n"
+         "  top = c } }"),
+])
+def test_w292_ranges_the_rules_keep_non_empty(head: str, stmts: str) -> None:
+    assert codes(head + round_of(stmts), "W292") == []
+
+
+@pytest.mark.parametrize("head, stmts", [
+    ("", "for p in players { let c = choose p one of 0..p.coins  top = c }"),     # no invariant
+    (NO_DEBT, "for p in players { let c = choose p one of 1..p.coins  top = c }"),  # 0 coins
+    (NO_DEBT, "for p in players { let c = choose p one of 0..p.coins - 5  top = c }"),
+    ('invariant "no debt": all(p.coins >= 0 for p in players if p != first(players))\n',
+     "for p in players { let c = choose p one of 0..p.coins  top = c }"),
+])
+def test_w292_ranges_that_may_be_empty(head: str, stmts: str) -> None:
+    assert len(codes(head + round_of(stmts), "W292")) == 1
