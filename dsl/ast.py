@@ -652,6 +652,14 @@ class RemoveDecl:
 
 
 @attrs.frozen
+class ExtendDecl:
+    """A variant's `extend enum E { ... }` / `extend record R { ... }`: more members or fields."""
+
+    decl: Any              # an EnumDecl or RecordDecl holding only the new members / fields
+    span: Span = _span()
+
+
+@attrs.frozen
 class PhaseInsert:
     phase: PhaseDecl
     where: str          # before | after

@@ -394,6 +394,9 @@ def _decl(d: A.Decl) -> list[str]:
             return [f"remove invariant {escape_string(d.name)}"]
         word = {"action": "anytime"}.get(d.kind, d.kind)
         return [f"remove {word} {d.name}"]
+    if isinstance(d, A.ExtendDecl):
+        inner = _decl(d.decl)
+        return [f"extend {inner[0]}"] + inner[1:]
     if isinstance(d, A.PhaseInsert):
         return _block(f"phase {d.phase.name} {d.where} {d.anchor}", d.phase.body, 0)
     if isinstance(d, A.PhaseDecl):

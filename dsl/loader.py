@@ -128,9 +128,9 @@ def _load(path: str, text: str, stack: tuple[str, ...] = ()) -> LoadResult:
             return LoadResult(None, diags, sources)
     else:
         for it in items:
-            if isinstance(it, (A.ReplaceDecl, A.RemoveDecl, A.PhaseInsert)):
-                diags.append(error("E133", "'replace', 'remove' and 'phase ... after' belong in a "
-                                   "variant", it.span,
+            if isinstance(it, (A.ReplaceDecl, A.RemoveDecl, A.PhaseInsert, A.ExtendDecl)):
+                diags.append(error("E133", "'replace', 'remove', 'extend' and 'phase ... after' "
+                                   "belong in a variant", it.span,
                                    'start the file with: variant "Name" of "base.rules"'))
         if any(d.is_error for d in diags):
             return LoadResult(None, diags, sources)

@@ -16,7 +16,7 @@ from lark.tree import Meta
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, did_you_mean, error
 
-KEYWORDS = frozenset("""variant replace before stat counts trigger eligible
+KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligible
 game players use enum const table record player event setup round phase
 proc fn on as when anytime invariant end after score tiebreak public owner secret let if elif else for limit
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
@@ -145,6 +145,10 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def remove_invariant(self, meta: Meta, c: list[Any]) -> A.RemoveDecl:
         return A.RemoveDecl("invariant", _unquote(c[0]), span=self._sp(meta))
+
+    @v_args(meta=True)
+    def extend_decl(self, meta: Meta, c: list[Any]) -> A.ExtendDecl:
+        return A.ExtendDecl(c[0], span=self._sp(meta))
 
     @v_args(meta=True)
     def phase_insert(self, meta: Meta, c: list[Any]) -> A.PhaseInsert:

@@ -111,6 +111,8 @@ class Merger:
             self.remove(op)
         elif isinstance(op, A.PhaseInsert):
             self.insert_phase(op)
+        elif isinstance(op, A.ExtendDecl):
+            self.extend(op)
         elif isinstance(op, A.VariantDecl):
             self.diags.append(error("E133", "a variant names its base once, in its first "
                                     "declaration", op.span))
@@ -160,6 +162,39 @@ class Merger:
             self._missing(key, op.span, "remove")
             return
         del self.items[i]
+
+    def extend(self, op: A.ExtendDecl) -> None:
+        """Add members to a base enum, or fields to a base record, keeping its position."""
+        new = op.decl
+        key = decl_key(new)
+        assert key is not None
+        i = self._find(key)
+        if i is None:
+            self._missing(key, op.span, "extend")
+            return
+        old = self.items[i]
+        if isinstance(new, A.EnumDecl):
+            spans = new.member_spans or tuple(new.span for _ in new.members)
+            members, member_spans = list(old.members), list(old.member_spans)
+            for m, sp in zip(new.members, spans):
+                if m in members:
+                    self.diags.append(error("E102", f"enum {old.name} already has the member '{m}'",
+                                            sp, "a variant adds only new members"))
+                    continue
+                members.append(m)
+                member_spans.append(sp)
+            self.items[i] = attrs.evolve(old, members=tuple(members),
+                                         member_spans=tuple(member_spans))
+            return
+        fields = list(old.fields)
+        for f in new.fields:
+            if any(g.name == f.name for g in fields):
+                self.diags.append(error("E120", f"record {old.name} already has the field "
+                                        f"'{f.name}'", f.span,
+                                        "a variant adds only new fields; 'replace record' changes one"))
+                continue
+            fields.append(f)
+        self.items[i] = attrs.evolve(old, fields=tuple(fields))
 
     def insert_phase(self, op: A.PhaseInsert) -> None:
         phases = self._phases()
