@@ -10,7 +10,6 @@ in Python, so that a wrong invariant cannot hide a broken rule.
 """
 from __future__ import annotations
 
-import json
 import random
 from typing import Callable, Optional
 
@@ -136,36 +135,6 @@ def test_replay_gives_the_same_game(prog: Program, seed: int, agent: int, n: int
     for idx in s.history:
         prog.apply(r, idx)
     assert r.over and r.digest() == s.digest() and r.pending == s.pending
-
-
-@PROPS
-@given(seed=seeds, agent=seeds, n=counts, cut=st.integers(min_value=0, max_value=300))
-def test_fork_and_json_round_trip_mid_game(prog: Program, seed: int, agent: int, n: int,
-                                           cut: int) -> None:
-    """At any point (in a sealed-bid auction, a price dial, a loading negotiation) a JSON round
-    trip gives an equal state with the same options, and both continue identically."""
-    s = prog.new_game(n, seed)
-    rng = random.Random(agent)
-    for _ in range(cut):
-        if s.over:
-            break
-        prog.apply(s, rng.randrange(s.pending.count))
-    before = s.digest()
-    fork = s.clone()
-    if not fork.over:
-        prog.apply(fork, fork.pending.count - 1)
-    assert s.digest() == before, "applying to the fork changed the original"
-    back = State.from_json(json.loads(json.dumps(s.to_json())))
-    prog.resume(back)
-    assert back == s and back.digest() == before
-    if not s.over:
-        assert [o.label for o in back.pending.options] == [o.label for o in s.pending.options]
-    cont = random.Random(agent + 1)
-    while not s.over:
-        i = cont.randrange(s.pending.count)
-        prog.apply(s, i)
-        prog.apply(back, i)
-    assert back.over and back.digest() == s.digest()
 
 
 def test_random_play_reaches_every_phase_rule(prog: Program) -> None:

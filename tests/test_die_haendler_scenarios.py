@@ -29,9 +29,12 @@ from typing import Any, Optional
 
 import pytest
 
+from game_driver import ScenarioGame
+
 from dsl.loader import load
 from interpreter.nodes import Chance, Decision, Terminal
 from interpreter.program import Program
+
 
 GOODS = ("cloth", "iron", "wine", "food", "silk", "salt")
 WAGONS = ("wagon1", "wagon2", "wagon3")
@@ -77,7 +80,7 @@ def prog() -> Program:
     return Program(res.rulebook)
 
 
-class Game:
+class Game(ScenarioGame):
     """One Die Händler game with explicit chance, driven decision by decision."""
 
     def __init__(self, prog: Program, n: int = 2, auction: bool = True):
@@ -89,14 +92,8 @@ class Game:
             self.default_red_auction()
 
     # ---------------------------------------------------------------- names <-> values
-    def m(self, name: str) -> int:
-        return self.prog.member(name)
-
     def nm(self, enum: str, value: int) -> str:
         return self.prog.rb.enums[enum].members[value]
-
-    def get(self, field: str, player: Optional[int] = None) -> Any:
-        return self.prog.get(self.s, field, player=player)
 
     def money(self, p: Optional[int] = None) -> Any:
         if p is None:
@@ -129,18 +126,8 @@ class Game:
         return self.bag(self.get("influence", p), "Influence")
 
     @property
-    def pending(self) -> Any:
-        return self.s.pending
-
-    @property
     def round(self) -> int:
         return self.s.round
-
-    def labels(self) -> list[str]:
-        """The pending decision's own options (without the repay_loan action)."""
-        node = self.s.pending
-        assert isinstance(node, Decision), node
-        return [o.label for o in node.options if o.action is None]
 
     # ---------------------------------------------------------------- preparing a position
     def prepare(self, **fields: Any) -> None:
@@ -195,21 +182,11 @@ class Game:
                      red_box=[r for r in RED if r not in held])
 
     # ---------------------------------------------------------------- acting
-    def decide(self, player: int, label: Any, prompt: Optional[str] = None) -> None:
-        node = self.s.pending
-        assert isinstance(node, Decision), f"expected a decision of P{player + 1}, got {node}"
-        assert node.player == player, \
-            f"P{node.player + 1} decides {node.prompt!r}, not P{player + 1}"
-        if prompt is not None:
-            assert node.prompt == prompt, node.prompt
-        self.asked.append((node.player, node.prompt, str(label)))
-        self.prog.apply(self.s, label)
-        self.check()
+    def asked_entry(self, node: Decision, label: Any) -> tuple:
+        return (node.player, node.prompt, str(label))
 
-    def chance(self, label: str) -> None:
-        node = self.s.pending
-        assert isinstance(node, Chance), f"expected chance, got {node}"
-        self.prog.apply(self.s, label)
+    def after_decision(self) -> None:
+        self.check()
 
     def default(self) -> None:
         """Answer the pending decision the default way (DEFAULT_ANSWER; a menu ends the turn if

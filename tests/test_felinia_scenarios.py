@@ -22,9 +22,12 @@ from typing import Optional
 
 import pytest
 
+from game_driver import ScenarioGame
+
 from dsl.loader import load
 from interpreter.nodes import Chance, Decision, Terminal
 from interpreter.program import Program
+
 
 GOODS = ("books", "wine", "watches", "cloth", "glass")
 COLOURS = ("red", "yellow", "green", "brown", "purple")
@@ -52,7 +55,7 @@ def prog() -> Program:
     return Program(res.rulebook)
 
 
-class Game:
+class Game(ScenarioGame):
     """One Felinia game with explicit chance, driven decision by decision.
 
     The constructor picks the start player (`start`, a seat) and the goods drawn into the open
@@ -79,15 +82,6 @@ class Game:
         self.tiles = prog.consts["ship_tiles"]
 
     # ---------------------------------------------------------------- names and fields
-    def m(self, name: str) -> int:
-        return self.prog.member(name)
-
-    def get(self, name: str, player: Optional[int] = None):
-        return self.prog.get(self.s, name, player=player)
-
-    def set(self, name: str, value, player: Optional[int] = None) -> None:
-        self.prog.set(self.s, name, value, player=player)
-
     def named(self, bag: dict, names=GOODS) -> dict:
         """A bag or map keyed by enum members, re-keyed by member name."""
         return {k: bag[self.m(k)] for k in names if self.m(k) in bag}
@@ -176,34 +170,7 @@ class Game:
         self.prog.resume(self.s)
         self.check()
 
-    def check(self) -> None:
-        assert self.prog.check_invariants(self.s) == []
-
     # ---------------------------------------------------------------- acting
-    @property
-    def pending(self):
-        return self.s.pending
-
-    def labels(self) -> list[str]:
-        """The pending decision's own options, without the "at any time" conversions."""
-        node = self.s.pending
-        assert isinstance(node, Decision), node
-        return [o.label for o in node.options if o.action is None]
-
-    def decide(self, player: int, label: str, prompt: Optional[str] = None) -> None:
-        node = self.s.pending
-        assert isinstance(node, Decision), f"expected a decision of P{player + 1}, got {node}"
-        assert node.player == player, f"P{node.player + 1} decides {node.prompt!r}, not P{player + 1}"
-        if prompt is not None:
-            assert node.prompt == prompt, node.prompt
-        self.asked.append((node.player, node.prompt))
-        self.prog.apply(self.s, label)
-
-    def chance(self, label: str) -> None:
-        node = self.s.pending
-        assert isinstance(node, Chance), f"expected chance, got {node}"
-        self.prog.apply(self.s, label)
-
     def place(self, *spots: tuple[int, str]) -> None:
         for p, spot in spots:
             self.decide(p, spot, PLACE)

@@ -35,9 +35,12 @@ from typing import Any, Iterable, Optional
 
 import pytest
 
+from game_driver import ScenarioGame
+
 from dsl.loader import load
 from interpreter.nodes import Chance, Decision, Terminal
 from interpreter.program import Program
+
 
 # prompts of the rulebook's decisions
 ANSWER = "answer the offers"
@@ -70,7 +73,7 @@ def prog() -> Program:
     return Program(res.rulebook)
 
 
-class Game:
+class Game(ScenarioGame):
     """One Genoa game with explicit chance, driven decision by decision."""
 
     def __init__(self, prog: Program, n: int = 4, seed: int = 0):
@@ -80,9 +83,6 @@ class Game:
         self.asked: list[tuple[int, str]] = []
 
     # ---------------------------------------------------------------- names and values
-    def m(self, name: str) -> int:
-        return self.prog.member(name)
-
     def name(self, enum: str, value: int) -> str:
         t = next(t for n, (t, v) in self.prog.rb.member_of.items() if t.name == enum)
         return t.members[value]
@@ -92,12 +92,6 @@ class Game:
         """A card value as the rulebook stores it (record Card: kind, place, place2, goods, pay)."""
         return [self.m(kind), self.m(place), None if place2 is None else self.m(place2),
                 {self.m(g): 1 for g in goods}, pay]
-
-    def get(self, name: str, player: Optional[int] = None) -> Any:
-        return self.prog.get(self.s, name, player=player)
-
-    def set(self, name: str, value: Any, player: Optional[int] = None) -> None:
-        self.prog.set(self.s, name, value, player=player)
 
     def ducats(self, p: Optional[int] = None) -> Any:
         if p is None:
@@ -178,25 +172,6 @@ class Game:
         self.get("owners")[self.m(building)] = p
 
     # ---------------------------------------------------------------- acting
-    @property
-    def pending(self) -> Any:
-        return self.s.pending
-
-    def labels(self) -> list[str]:
-        node = self.s.pending
-        assert isinstance(node, Decision), node
-        return [o.label for o in node.options if o.action is None]
-
-    def decide(self, player: int, label: str, prompt: Optional[str] = None) -> None:
-        node = self.s.pending
-        assert isinstance(node, Decision), f"expected a decision of P{player + 1}, got {node}"
-        assert node.player == player, \
-            f"P{node.player + 1} decides {node.prompt!r}, not P{player + 1}"
-        if prompt is not None:
-            assert node.prompt == prompt, node.prompt
-        self.asked.append((node.player, node.prompt))
-        self.prog.apply(self.s, label)
-
     def roll(self, red: int, blue: int) -> None:
         """The two dice of a tower placement: red = column, blue = row."""
         for pips in (red, blue):

@@ -22,9 +22,12 @@ from typing import Optional
 
 import pytest
 
+from game_driver import ScenarioGame
+
 from dsl.loader import load
 from interpreter.nodes import Chance, Decision, Terminal
 from interpreter.program import Program
+
 
 GOODS = ("nutmeg", "silk", "ginseng", "jade")
 DEFAULT_STARTS = "{silk: 0, ginseng: 4, jade: 5}"
@@ -63,7 +66,7 @@ def default_deal(n: int) -> list[tuple[str, str]]:
     return [(GOODS[(2 * i) % 4], GOODS[(2 * i + 1) % 4]) for i in range(n)]
 
 
-class Game:
+class Game(ScenarioGame):
     """One Manila game with explicit chance, driven decision by decision.
 
     The constructor deals the starting shares by choosing the draws (`deal`: two goods per
@@ -113,9 +116,6 @@ class Game:
     def g(self, name: str) -> int:
         return self.prog.member(name)
 
-    def get(self, name: str, player: Optional[int] = None):
-        return self.prog.get(self.s, name, player=player)
-
     def pesos(self, p: Optional[int] = None):
         if p is None:
             return [self.get("pesos", q) for q in range(self.n)]
@@ -129,27 +129,7 @@ class Game:
         """A list of Good values as names."""
         return [GOODS[[self.g(n) for n in GOODS].index(x)] for x in xs]
 
-    @property
-    def pending(self):
-        return self.s.pending
-
-    def labels(self) -> list[str]:
-        """The labels of the pending decision's own options (pass first), without the "at any
-        time" mortgage/redeem actions the engine appends."""
-        node = self.s.pending
-        assert isinstance(node, Decision), node
-        return [o.label for o in node.options if o.action is None]
-
     # ---------------------------------------------------------------- acting
-    def decide(self, player: int, label: str, prompt: Optional[str] = None) -> None:
-        node = self.s.pending
-        assert isinstance(node, Decision), f"expected a decision of P{player + 1}, got {node}"
-        assert node.player == player, f"P{node.player + 1} decides {node.prompt!r}, not P{player + 1}"
-        if prompt is not None:
-            assert node.prompt == prompt, node.prompt
-        self.asked.append((node.player, node.prompt))
-        self.prog.apply(self.s, label)
-
     def bid(self, player: int, amount) -> None:
         self.decide(player, "pass" if amount is None else str(amount), BID)
 

@@ -1,0 +1,69 @@
+"""What the scenario drivers of the four games share: a program, a state, and the moves of a
+test that plays the rules one decision at a time (each game's `Game` adds its own vocabulary)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from interpreter.nodes import Chance, Decision
+from interpreter.program import Program
+from interpreter.state import State
+
+
+class ScenarioGame:
+    """A game under test: `prog`, its state `s`, and `asked`, the decisions asked so far."""
+
+    prog: Program
+    s: State
+    asked: list
+
+    def m(self, name: str) -> int:
+        """The run-time value of an enum member."""
+        return self.prog.member(name)
+
+    def get(self, name: str, player: Optional[int] = None) -> Any:
+        """A table field, or a player's field."""
+        return self.prog.get(self.s, name, player=player)
+
+    def set(self, name: str, value: Any, player: Optional[int] = None) -> None:
+        """Overwrite a table field, or a player's field, to set up a position."""
+        self.prog.set(self.s, name, value, player=player)
+
+    @property
+    def pending(self) -> Any:
+        """The pending decision, chance event or result."""
+        return self.s.pending
+
+    def labels(self) -> list[str]:
+        """The pending decision's own options, without the any-time actions the engine appends."""
+        node = self.s.pending
+        assert isinstance(node, Decision), node
+        return [o.label for o in node.options if o.action is None]
+
+    def decide(self, player: int, label: Any, prompt: Optional[str] = None) -> None:
+        """Player `player` (0-based) answers the pending decision (asked with `prompt`, if given)."""
+        node = self.s.pending
+        assert isinstance(node, Decision), f"expected a decision of P{player + 1}, got {node}"
+        assert node.player == player, \
+            f"P{node.player + 1} decides {node.prompt!r}, not P{player + 1}"
+        if prompt is not None:
+            assert node.prompt == prompt, node.prompt
+        self.asked.append(self.asked_entry(node, label))
+        self.prog.apply(self.s, label)
+        self.after_decision()
+
+    def asked_entry(self, node: Decision, label: Any) -> tuple:
+        """What `asked` remembers of a decision."""
+        return (node.player, node.prompt)
+
+    def after_decision(self) -> None:
+        """Run after every decision (a driver may check the invariants here)."""
+
+    def chance(self, label: str) -> None:
+        """The pending chance event comes out as `label`."""
+        node = self.s.pending
+        assert isinstance(node, Chance), f"expected chance, got {node}"
+        self.prog.apply(self.s, label)
+
+    def check(self) -> None:
+        """The rulebook's invariants hold."""
+        assert self.prog.check_invariants(self.s) == []
