@@ -10,6 +10,7 @@ from dsl.types import Type
 from interpreter.builtins import BuiltinError
 from interpreter.codegen import CodeGen
 from interpreter.exprs import RuleError
+from interpreter.fuse import Fused
 from interpreter.nodes import Chance, Decision, Option, Terminal
 from interpreter.state import State
 from interpreter.stmts import BodyCompiler
@@ -77,8 +78,10 @@ class Program:
         self.spans.append([])
         self.nslots.append(4)
         self.body_names.append("game")
+        compilers = []
         for b in bodies:
             bc = BodyCompiler(self, b)
+            compilers.append(bc)
             ops, spans, n = bc.compile()
             self.codes.append(ops)
             self.spans.append(spans)
@@ -90,6 +93,11 @@ class Program:
                 (self.body_id[("trigger", b.name)], cond, self.nslots[self.body_id[("trigger", b.name)]]))
         self._build_main()
         self._build_actions()
+        # what run() executes: the ops with runs of non-suspending statements fused (codes
+        # keeps the ops one by one, for coverage tracing)
+        self.fused = Fused(self)
+        self.fast: list[list] = [self.codes[0]] + [
+            self.fused.fast_ops(bc, ops) for bc, ops in zip(compilers, self.codes[1:])]
         self.pf_types = [f.type for f in rb.player_fields]
         self.tf_types = [f.type for f in rb.table_fields]
         self.score_f = self.ex.compile(rb.score.expr) if rb.score is not None else None
@@ -294,7 +302,7 @@ class Program:
     # ------------------------------------------------------------ the VM
     def run(self, s: State) -> Node:
         """Execute ops until a decision, a chance node (explicit mode) or the end."""
-        codes = self.codes
+        codes = self.fast
         stack = s.stack
         budget = self.step_budget
         if self.coverage is not None:
@@ -312,11 +320,13 @@ class Program:
                     raise RuleError(f"step budget of {budget} steps exhausted without a decision "
                                     "(a loop that never ends?)")
         except (RuleError, BuiltinError) as exc:
+            self.fused.relocate(exc.__traceback__)
             raise self._located(s, str(exc)) from None
         except MercatorRuntimeError:
             raise
         except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError,
                 RecursionError) as exc:
+            self.fused.relocate(exc.__traceback__)
             what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
                 "a missing item" if isinstance(exc, (KeyError, IndexError)) else "a failure"
             raise self._located(s, f"{what} while running this rule ({exc})") from None

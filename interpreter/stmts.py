@@ -40,6 +40,14 @@ class BodyCompiler:
         self.spans: list[A.Span] = []
         self.nslots = body.nslots
         self.loops: list[list[int]] = []   # per open loop: indices of 'break' jumps to patch
+        # for interpreter/fuse.py, by id of the node: where a statement's ops start, where a
+        # block's end, the pc of each 'if' arm's test, a 'for' loop's hidden slots (list,
+        # index), and the call expression of a statement that calls a fn or built-in
+        self.pc_of: dict[int, int] = {}
+        self.block_end: dict[int, int] = {}
+        self.arm_pcs: dict[int, list[int]] = {}
+        self.for_slots: dict[int, tuple[int, int]] = {}
+        self.call_of: dict[int, A.Call] = {}
 
     def compile(self) -> tuple[list, list, int]:
         """(ops, spans, number of local slots)."""
@@ -66,7 +74,9 @@ class BodyCompiler:
 
     def block(self, b: A.Block) -> None:
         for s in b.stmts:
+            self.pc_of[id(s)] = self.here()
             getattr(self, "s_" + type(s).__name__)(s)
+        self.block_end[id(b)] = self.here()
 
     def type_of(self, e: Any) -> Type:
         return self.ex.type_of(e)
@@ -230,6 +240,7 @@ class BodyCompiler:
         for cond, body in arms:
             c = self.ex.compile(cond)
             at = self.emit(None, cond.span)
+            self.arm_pcs.setdefault(id(s), []).append(at)
             self.block(body)
             ends.append(self.emit(None, SYNTHETIC))
             self.ops[at] = _branch_false(c, self.here())
@@ -249,6 +260,7 @@ class BodyCompiler:
         walk = iterator_for(self.type_of(s.iter))
         var = self.rb.refs[id(s)]
         lst, i = self.hidden(), self.hidden()
+        self.for_slots[id(s)] = (lst, i)
 
         copy = is_container(iter_elem(self.type_of(s.iter)))
 
@@ -405,6 +417,7 @@ class BodyCompiler:
         call = A.Call(s.name, s.args, span=s.span)
         self.rb.refs[id(call)] = ref
         self.rb.keep.append(call)
+        self.call_of[id(s)] = call
         f = self.ex.compile(call)
 
         def do(st: Any, fr: list) -> None:

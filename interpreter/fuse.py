@@ -1,0 +1,303 @@
+"""Fusing each run of statements that never suspend into one generated Python function.
+
+The ops of interpreter/stmts.py stay as compiled: coverage tracing runs them one by one. The fast
+op list of a body is a copy of them in which the first op of every maximal run of such statements
+(assignments, lets, logs, moves, emits nothing listens to, calls of fns, and the ifs and for-loops
+made only of these) is replaced by one function doing the whole run, its expressions written
+inline as Python source; it then runs the op after the run too, saving a dispatch. Each generated
+line records the pc of the op it stands for, so a runtime error inside is located at the same
+rulebook line as the op would be (`Fused.relocate`).
+"""
+from __future__ import annotations
+
+from types import CodeType, TracebackType
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from dsl import ast as A
+from dsl.types import iter_elem, strip_opt
+from interpreter.codegen import is_container, is_shared
+from interpreter.exprs import RuleError
+from interpreter.values import bag_items
+
+if TYPE_CHECKING:
+    from interpreter.program import Program
+    from interpreter.stmts import BodyCompiler
+
+SIMPLE = (A.Let, A.Assign, A.Move, A.Add, A.Remove, A.Shuffle, A.Log, A.Emit, A.CallStmt)
+
+
+def _item(c: Any, k: Any) -> Any:
+    try:
+        return c[k]
+    except (IndexError, KeyError):
+        raise RuleError(f"no item at {k!r}") from None
+
+
+class Fused:
+    """The generated functions of a program and the line-to-pc tables that locate their errors."""
+
+    def __init__(self, prog: "Program"):
+        self.prog = prog
+        self.lines: dict[CodeType, tuple[int, list[int]]] = {}
+        self.count = 0
+        self.sources: dict[str, str] = {}      # name -> generated source, for reading
+        prog.ex.ns["_item"] = _item
+
+    def relocate(self, tb: Optional[TracebackType]) -> None:
+        """If an error passed through a fused function, set its frame's pc to the failing op's."""
+        tb = tb.tb_next if tb is not None else None
+        if tb is None or tb.tb_frame.f_code not in self.lines:
+            return
+        first, pcs = self.lines[tb.tb_frame.f_code]
+        fr = tb.tb_frame.f_locals.get("fr")
+        if isinstance(fr, list):
+            fr[1] = pcs[tb.tb_lineno - first]
+
+    def fast_ops(self, bc: "BodyCompiler", ops: list) -> list:
+        """A copy of ops with one fused function at the start of every run (see the module)."""
+        runs: list[tuple[int, int, list]] = []
+        assert bc.body.block is not None
+        _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+        starts = {a for a, _, _ in runs}
+        fast = list(ops)
+        for a, end, stmts in runs:
+            fast[a] = self._make(bc, a, end, stmts, None if end in starts else ops[end])
+        return fast
+
+    def _make(self, bc: "BodyCompiler", start: int, end: int, stmts: list,
+              then: Optional[Callable]) -> Callable:
+        self.count += 1
+        name = f"R{self.count}"
+        w = _BodyFuser(self.prog, bc, name)
+        w.line(start, f"def {name}(s, fr):")
+        w.depth = 1
+        w.line(start, "L = fr[2]")
+        for st in stmts:
+            w.stmt(st)
+        w.line(end, f"fr[1] = {end}")
+        if then is not None:
+            w.ns[f"{name}_then"] = then
+            w.line(end, f"return {name}_then(s, fr)")
+        src = self.sources[name] = "\n".join(w.lines) + "\n"
+        code = compile(src, f"<fused {name}>", "exec")
+        exec(code, w.ns)
+        f = w.ns[name]
+        self.lines[f.__code__] = (1, w.pcs)
+        return f  # type: ignore[no-any-return]
+
+
+class _BodyFuser:
+    """Writes the Python source of the statements of one body."""
+
+    def __init__(self, prog: "Program", bc: "BodyCompiler", name: str = ""):
+        self.p = prog
+        self.bc = bc
+        self.rb = prog.rb
+        self.ex = prog.ex
+        self.ns = prog.ex.ns
+        self.name = name
+        self.lines: list[str] = []
+        self.pcs: list[int] = []
+        self.depth = 0
+
+    # -- which statements fuse
+    def fusable(self, st: Any) -> bool:
+        """True if st never suspends, pushes a frame, jumps out or loops without a bound."""
+        if isinstance(st, (A.Let, A.Assign)):
+            return not self.bc.suspending(st.rhs)
+        if isinstance(st, A.Emit):
+            return not self.p.triggers_by_event.get(st.event)
+        if isinstance(st, A.CallStmt):
+            return self.rb.refs[id(st)][0] != "proc"
+        if isinstance(st, SIMPLE):
+            return True
+        if isinstance(st, A.If):
+            return all(self.fusable_block(b) for b in
+                       [st.then, *(e.body for e in st.elifs), *([st.else_] if st.else_ else [])])
+        if isinstance(st, A.For):
+            return self.fusable_block(st.body)
+        return False
+
+    def fusable_block(self, b: A.Block) -> bool:
+        """True if every statement of b fuses."""
+        return all(self.fusable(st) for st in b.stmts)
+
+    def find_runs(self, b: A.Block, out: list) -> None:
+        """Append (first pc, pc after, statements) for each maximal run of fusable statements."""
+        run: list = []
+        for st in b.stmts:
+            if self.fusable(st):
+                run.append(st)
+                continue
+            if run:
+                out.append((self.bc.pc_of[id(run[0])], self.bc.pc_of[id(st)], run))
+                run = []
+            for sub in _blocks_of(st):
+                self.find_runs(sub, out)
+        if run:
+            out.append((self.bc.pc_of[id(run[0])], self.bc.block_end[id(b)], run))
+
+    # -- writing source
+    def line(self, pc: int, text: str) -> None:
+        """One line of source at the current depth, standing for the op at pc."""
+        self.lines.append("    " * self.depth + text)
+        self.pcs.append(pc)
+
+    def op(self, st: Any, guard: str = "") -> None:
+        """A call of the statement's compiled op (for the statements written no other way)."""
+        pc = self.bc.pc_of[id(st)]
+        key = f"{self.name}_o{pc}"
+        self.ns[key] = self.bc.ops[pc]
+        self.line(pc, f"{guard}{key}(s, fr)")
+
+    def block(self, b: A.Block) -> None:
+        """The statements of b, one level deeper."""
+        self.depth += 1
+        n = len(self.lines)
+        for st in b.stmts:
+            self.stmt(st)
+        if len(self.lines) == n:
+            self.line(self.bc.block_end[id(b)], "pass")
+        self.depth -= 1
+
+    def stmt(self, st: Any) -> None:
+        """The source of one fusable statement."""
+        getattr(self, "w_" + type(st).__name__, self.op)(st)
+
+    def value(self, e: Any) -> str:
+        """Source of an expression whose value is stored: copied if the state may share it."""
+        code = self.ex.gen(e)
+        return f"_dc({code})" if is_shared(e, self.ex.type_of(e)) else code
+
+    def w_Let(self, st: A.Let) -> None:
+        self.line(self.bc.pc_of[id(st)], f"L[{self.rb.refs[id(st)]}] = {self.value(st.rhs)}")
+
+    def w_Log(self, st: A.Log) -> None:
+        self.op(st, "if s.narrate: ")
+
+    def w_Emit(self, st: A.Emit) -> None:
+        if self.p.stats_by_event.get(st.event):
+            self.op(st)
+
+    def w_CallStmt(self, st: A.CallStmt) -> None:
+        self.line(self.bc.pc_of[id(st)], self.ex.gen(self.bc.call_of[id(st)]))
+
+    def w_If(self, st: A.If) -> None:
+        arms = [(st.cond, st.then)] + [(e.cond, e.body) for e in st.elifs]
+        for j, ((cond, body), pc) in enumerate(zip(arms, self.bc.arm_pcs[id(st)])):
+            self.line(pc, f"{'elif' if j else 'if'} {self.ex.gen(cond)}:")
+            self.block(body)
+        if st.else_ is not None:
+            self.line(self.bc.pc_of[id(st)], "else:")
+            self.block(st.else_)
+
+    def w_For(self, st: A.For) -> None:
+        pc = self.bc.pc_of[id(st)]
+        lst, i = self.bc.for_slots[id(st)]
+        var = self.rb.refs[id(st)]
+        t = self.ex.type_of(st.iter)
+        kind = strip_opt(t).kind
+        walk = "_bag_items" if kind == "bag" else "sorted" if kind == "map" else "list"
+        src, xs = f"_s{pc}", f"_x{pc}"
+        self.line(pc, f"{src} = {self.ex.gen(st.iter)}")
+        self.line(pc, f"{xs} = [] if {src} is None else {walk}({src})")
+        if is_container(iter_elem(t)):
+            self.line(pc, f"{xs} = _dc({xs})")
+        self.line(pc, f"L[{lst}] = {xs}")
+        self.line(pc, f"L[{i}] = 0")
+        self.line(pc + 1, f"for L[{i}], L[{var}] in enumerate({xs}, 1):")
+        if st.where is not None:
+            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
+        self.block(st.body)
+        self.line(pc + 1, f"L[{lst}] = None")
+
+    def w_Assign(self, st: A.Assign) -> None:
+        pc = self.bc.pc_of[id(st)]
+        place = self.place(st.target)
+        if place is None:
+            self.op(st)
+            return
+        pre, c, k, is_bag = place
+        val = self.value(st.rhs)
+        if st.op == "=" and not is_bag:
+            if pre:
+                self.line(pc, f"_v = {val}")
+                val = "_v"
+            for text in pre:
+                self.line(pc, text)
+            self.line(pc, f"{c}[{k}] = {val}")
+            return
+        for text in pre:
+            self.line(pc, text)
+        if st.op == "=":
+            self.line(pc, f"_v = {val}")
+            self.line(pc, f"if _v > 0: {c}[{k}] = _v")
+            self.line(pc, f"else: {c}.pop({k}, None)")
+            return
+        sign = 1 if st.op == "+=" else -1
+        if is_bag:
+            self.line(pc, f"_t = {c}.get({k}, 0) + {sign} * ({val})")
+            self.line(pc, f"if _t > 0: {c}[{k}] = _t")
+            self.line(pc, f"elif _t == 0: {c}.pop({k}, None)")
+            self.line(pc, "else: raise RuleError('a bag cannot hold fewer than 0 of an item')")
+            return
+        self.line(pc, f"_t = {c}[{k}]")
+        self.line(pc, "if _t is None: raise RuleError('arithmetic on a none value')")
+        self.line(pc, f"{c}[{k}] = _t + {sign} * ({val})")
+
+    def place(self, lv: A.LValue) -> Optional[tuple[list[str], str, str, bool]]:
+        """(lines computing the place, container, key, is a bag count) of an assignment target,
+        evaluated in the order of BodyCompiler.lvalue; None if written as an op call."""
+        ref = self.rb.refs[id(lv)]
+        if ref[0] == "call":
+            if not lv.steps or lv.call is None:
+                return None
+            get = self.ex.gen(lv.call)
+        elif ref[0] == "local":
+            if not lv.steps:
+                return [], "L", str(ref[1]), False
+            get = f"L[{ref[1]}]"
+        else:
+            if not lv.steps:
+                return [], "s.table", str(ref[1]), False
+            get = f"s.table[{ref[1]}]"
+        for step in lv.steps[:-1]:
+            get = self.read_step(get, step)
+        last = lv.steps[-1]
+        t = strip_opt(self.rb.types[id(last)])
+        if isinstance(last, A.LvField):
+            if t.kind == "player":
+                msg = f"'.{last.name}' of none (no player)"
+                return ([f"_p = {get}", f"if _p is None: raise RuleError({msg!r})",
+                         "_c = s.players[_p]"], "_c", str(self.ex.pfield[last.name]), False)
+            return [f"_c = {get}"], "_c", str(t.members.index(last.name)), False
+        key = self.ex.gen(last.key)
+        pre = [f"_c = {get}", f"_k = {key}"]
+        if t.kind == "list":
+            pre += [f"_n = len({get})", "if not 0 <= _k < _n: raise RuleError("
+                    "f'list index {_k} is out of range (the list has {_n} items)')"]
+        return pre, "_c", "_k", t.kind == "bag"
+
+    def read_step(self, get: str, step: Any) -> str:
+        """Source reading one step of a place (as BodyCompiler._step_reader)."""
+        t = strip_opt(self.rb.types[id(step)])
+        if isinstance(step, A.LvField):
+            if t.kind == "player":
+                return f"s.players[{get}][{self.ex.pfield[step.name]}]"
+            return f"{get}[{t.members.index(step.name)}]"
+        key = self.ex.gen(step.key)
+        if t.kind == "bag":
+            return f"{get}.get({key}, 0)"
+        return f"_item({get}, {key})"
+
+
+def _blocks_of(st: Any) -> list[A.Block]:
+    """The statement lists directly inside a statement."""
+    if isinstance(st, A.If):
+        return [st.then, *(e.body for e in st.elifs), *([st.else_] if st.else_ else [])]
+    if isinstance(st, (A.For, A.Repeat, A.While)):
+        return [st.body]
+    return []
+
+
+__all__ = ["Fused", "bag_items"]

@@ -1,0 +1,90 @@
+"""Fused runs of statements (interpreter/fuse.py) behave exactly as the ops run one by one: the
+same states, the same narration, and runtime errors located at the same rulebook line. The ops
+one by one are what coverage tracing runs (Program.coverage set)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dsl.loader import load_text
+from interpreter.program import MercatorRuntimeError, Program
+
+HEAD = 'game "T" players 2..3\n'
+
+EVERY_STATEMENT = """
+enum C { red, blue, green }
+record R { a: int = 1  b: list<int> = [] }
+event hit(n: int)
+player { x: int  hand: bag<C>  seen: list<int>  rec: R }
+table { m: map<player, int> = {}  log_total: int  deck: list<int> = [5, 6, 7, 8]  pool: bag<C> = {red: 3, blue: 20} }
+stat hits counts hit(n) when n > 1
+fn twice(n: int) -> int = 2 * n
+round r limit 3 { phase a {
+  let k = choose first(players) one of [0, 1, 2]
+  let t = 0
+  for p in players where p != first(players) or k > 0 {
+    p.x += twice(k) + 1
+    p.seen = p.seen + [k]
+    p.rec.a -= 1
+    add k to p.rec.b
+    if k == 0 { p.hand[red] += 1 } elif k == 1 { move blue from pool to p.hand } else { t += 1 }
+    m[p] = p.x
+    emit hit(k)
+    log "player", p, "has", p.x
+  }
+  for c in C { if c in pool { pool[c] -= 1 } }
+  deck[0] = deck[0] + k
+  remove 6 from deck
+  add 6 to deck
+  log_total = log_total + t
+} }
+score p: p.x + len(p.seen) + p.rec.a
+"""
+
+
+def program(body: str) -> Program:
+    res = load_text(HEAD + body, "t.rules")
+    assert res.ok, "\n".join(str(d) for d in res.diagnostics)
+    return Program(res.rulebook)
+
+
+def play(prog: Program, seed: int, one_by_one: bool) -> tuple:
+    prog.coverage = set() if one_by_one else None
+    s = prog.new_game(3, seed, narrate=True)
+    rng = random.Random(seed)
+    while not s.over:
+        prog.apply(s, rng.randrange(s.pending.count))
+    prog.coverage = None
+    return s.digest(), s.messages, s.stats, s.result
+
+
+def test_every_statement_kind_fused_gives_the_same_game() -> None:
+    prog = program(EVERY_STATEMENT)
+    assert prog.fused.count > 0
+    for seed in range(8):
+        assert play(prog, seed, one_by_one=False) == play(prog, seed, one_by_one=True)
+
+
+FAILING = [
+    # (rule body, line of the failing statement)
+    ("let k = 1\n  let z = 10 / (k - 1)", 5),
+    ("let xs = [1]\n  for i in 0..2 {\n    xs[i] = 5\n  }", 6),
+    ("let xs = [1, 2]\n  if len(xs) == 3 { xs[0] = 1 }\n  elif xs[5] == 1 { xs[0] = 2 }", 6),
+    ("let ys = [1, 2]\n  for i in 0..3 where ys[i] > 0 {\n    ys[0] += 1\n  }", 5),
+    ("let m: map<int, int> = {}\n  m[1] += 1", 5),
+    ("first(players).x = 1\n  let q: player? = none\n  some(q).x = 1", 6),
+]
+
+
+@pytest.mark.parametrize("body,line", FAILING)
+def test_a_runtime_error_inside_a_fused_run_names_its_own_line(body: str, line: int) -> None:
+    prog = program("player { x: int }\nround r limit 1 { phase a {\n  " + body + "\n} }\n"
+                   "score p: p.x\n")
+    spans = []
+    for one_by_one in (False, True):
+        prog.coverage = set() if one_by_one else None
+        with pytest.raises(MercatorRuntimeError) as err:
+            prog.new_game(2, 0)
+        spans.append((err.value.span.line, err.value.span.col, err.value.message))
+    assert spans[0] == spans[1] and spans[0][0] == line
