@@ -5,7 +5,9 @@ Python function of its parameters. Constants and helpers live in one shared name
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Optional
+
+import attrs
 
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
@@ -37,6 +39,9 @@ def _extreme(fn: Callable, name: str) -> Callable:
     return run
 
 
+INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline ...
+INLINE_MAX_DEPTH = 4     # ... up to this depth of fns inlined in fns
+SIMPLE_REFS = ("local", "const", "member", "table")
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
 
 
@@ -71,6 +76,9 @@ class CodeGen:
         self._nconst = 0
         self._const_ids: dict[int, str] = {}
         self.vars: dict[int, str] = {}     # local slot -> Python variable (comprehensions, fns)
+        self._nvars = 0                    # comprehension variables made so far (unique names)
+        self._inlinable = _inlinable(rb)
+        self._depth = 0                    # fns being written inline, one in another
 
     # -- public interface
     def type_of(self, e: Any) -> Type:
@@ -97,6 +105,15 @@ class CodeGen:
         """A function (state, locals) -> value computing e."""
         code = self.gen(e)
         return eval(compile(f"lambda s, L: {code}", "<rulebook expression>", "eval"), self.ns)
+
+    def source(self, e: Any, names: dict[int, str]) -> str:
+        """Python source of e with the local slots in `names` read from those Python names."""
+        saved = self.vars
+        self.vars = dict(names)
+        try:
+            return self.gen(e)
+        finally:
+            self.vars = saved
 
     def place_value(self, e: Any) -> Fn:
         """Like compile, but a list, map, bag or record value is copied unless the expression
@@ -182,7 +199,8 @@ class CodeGen:
     def _head(self, e: Any) -> tuple[str, str, str]:
         """(python var, source iterable, filter suffix) of a comprehension or generator."""
         slot = self.rb.refs[id(e)]
-        var = f"v{slot}_{len(self.vars)}"
+        self._nvars += 1
+        var = f"v{slot}_{self._nvars}"
         src = self.gen(e.iter)
         t = strip_opt(self.type_of(e.iter))
         if t.kind == "bag":
@@ -283,7 +301,7 @@ class CodeGen:
         ref = self.rb.refs[id(e)]
         args = [self.gen(a) for a in e.args]
         if ref[0] == "fn":
-            return f"F_{e.name}(s, {', '.join(args)})"
+            return self._inline(e, args) or f"F_{e.name}(s, {', '.join(args)})"
         name = e.name
         if name == "index_of" and isinstance(e.args[0], A.Name) and \
                 self.rb.refs.get(id(e.args[0]), ("",))[0] == "enum":
@@ -303,3 +321,58 @@ class CodeGen:
         if name in ("max", "min"):
             return f"_{name}({args[0]})"
         return f"B_{name}(s, {', '.join(args)})"
+
+    def _inline(self, e: A.Call, args: list[str]) -> Optional[str]:
+        """The body of a small, non-recursive fn with its parameters replaced by the arguments'
+        source, when every argument is a name or a literal (nothing to evaluate, nothing that
+        can fail, so where and how often it is read does not matter); else None."""
+        if e.name not in self._inlinable or self._depth >= INLINE_MAX_DEPTH:
+            return None
+        for a in e.args:
+            if not (isinstance(a, (A.IntLit, A.BoolLit, A.NoneLit, A.StrLit)) or (
+                    isinstance(a, A.Name) and self.rb.refs[id(a)][0] in SIMPLE_REFS)):
+                return None
+        saved = self.vars
+        self.vars = dict(enumerate(args))
+        self._depth += 1
+        try:
+            return f"({self.gen(self.rb.fns[e.name].expr)})"
+        finally:
+            self.vars = saved
+            self._depth -= 1
+
+
+def _nodes(root: Any) -> Iterator[Any]:
+    """Every AST node under root (spans skipped)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+        elif attrs.has(type(n)) and not isinstance(n, A.Span):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+
+
+def _inlinable(rb: CheckedRulebook) -> set[str]:
+    """The fns small enough to write inline that never call themselves, even indirectly."""
+    calls: dict[str, set[str]] = {}
+    size: dict[str, int] = {}
+    for name, b in rb.fns.items():
+        nodes = list(_nodes(b.expr))
+        size[name] = len(nodes)
+        calls[name] = {n.name for n in nodes if isinstance(n, A.Call)
+                       and rb.refs.get(id(n), ("",))[0] == "fn"}
+
+    def reaches_itself(start: str) -> bool:
+        seen: set[str] = set()
+        todo = list(calls[start])
+        while todo:
+            f = todo.pop()
+            if f == start:
+                return True
+            if f not in seen and f in calls:
+                seen.add(f)
+                todo.extend(calls[f])
+        return False
+    return {f for f in rb.fns if size[f] <= INLINE_MAX_NODES and not reaches_itself(f)}

@@ -1,12 +1,12 @@
 """A compiled rulebook: flat op lists per body, run by a small VM whose position is state data."""
 from __future__ import annotations
 
-import itertools
 from typing import Any, Callable, Optional, Union
 
 from dsl import ast as A
 from dsl.checked import Body, CheckedRulebook
 from dsl.types import Type
+from interpreter.actions import Actions
 from interpreter.builtins import BuiltinError
 from interpreter.codegen import CodeGen
 from interpreter.exprs import RuleError
@@ -14,7 +14,7 @@ from interpreter.fuse import Fused
 from interpreter.nodes import Chance, Decision, Option, Terminal
 from interpreter.state import State
 from interpreter.stmts import BodyCompiler
-from interpreter.values import deep_copy, fmt
+from interpreter.values import deep_copy
 
 Node = Union[Decision, Chance, Terminal]
 DEFAULT_STEP_BUDGET = 2_000_000
@@ -92,7 +92,7 @@ class Program:
             self.triggers_by_event[b.event or ""].append(
                 (self.body_id[("trigger", b.name)], cond, self.nslots[self.body_id[("trigger", b.name)]]))
         self._build_main()
-        self._build_actions()
+        self.actions = Actions(self)
         # what run() executes: the ops with runs of non-suspending statements fused (codes
         # keeps the ops one by one, for coverage tracing)
         self.fused = Fused(self)
@@ -151,55 +151,10 @@ class Program:
         self.codes[0] = ops
         self.spans[0] = spans
 
-    def _build_actions(self) -> None:
-        self.action_specs: list[tuple[int, Any, int, Body]] = []
-        for b in self.rb.actions:
-            bid = self.body_id[("action", b.name)]
-            cond = self.ex.compile(b.cond) if b.cond is not None else None
-            self.action_specs.append((bid, cond, self.nslots[bid], b))
-        self._combo_cache: dict[int, list] = {}
-        self.action_ids = frozenset(spec[0] for spec in self.action_specs)
-
-    def _combos(self, n: int) -> list:
-        """Per action: the list of (label, args) for every value of its non-player parameters."""
-        if n in self._combo_cache:
-            return self._combo_cache[n]
-        out = []
-        for bid, cond, nslots, b in self.action_specs:
-            domains = []
-            for t in b.param_types[1:]:
-                if t.kind == "enum":
-                    domains.append(list(range(len(t.members))))
-                elif t.kind == "bool":
-                    domains.append([False, True])
-                else:
-                    domains.append(list(range(n)))
-            combos = []
-            for args in itertools.product(*domains):
-                text = ", ".join(fmt(a, t) for a, t in zip(args, b.param_types[1:]))
-                combos.append((f"{b.name}({text})" if text else b.name, list(args)))
-            out.append((bid, cond, nslots, combos))
-        self._combo_cache[n] = out
-        return out
-
     def actions_for(self, s: State, who: int) -> list:
         """The any-time actions player `who` may take now: (label, body_id, args). None are
         offered at the decisions made inside an any-time action (no nesting)."""
-        if not self.action_specs:
-            return []
-        action_ids = self.action_ids
-        for fr in s.stack:
-            if fr[0] in action_ids:
-                return []
-        out = []
-        for bid, cond, nslots, combos in self._combos(len(s.players)):
-            for label, args in combos:
-                if cond is not None:
-                    L = [who, *args] + [None] * (nslots - 1 - len(args))
-                    if not cond(s, L):
-                        continue
-                out.append((label, bid, args))
-        return out
+        return self.actions.allowed(s, who)
 
     # ------------------------------------------------------------ games
     def zero(self, t: Type) -> Any:

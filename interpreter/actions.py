@@ -1,0 +1,87 @@
+"""Any-time actions: which of them a player may take at a decision, by one generated function.
+
+For each player count, every action's `when` condition is written out once per value of its
+non-player parameters (the player who decides is the first parameter), as Python source, in
+the order the options are listed; calling that function at a decision evaluates them in turn.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable
+
+from dsl.checked import Body
+from interpreter.values import fmt
+
+if TYPE_CHECKING:
+    from interpreter.program import Program
+    from interpreter.state import State
+
+Offer = Callable[["State", int], list]
+
+
+class Actions:
+    """The any-time actions of a program and the functions listing those allowed."""
+
+    def __init__(self, prog: "Program"):
+        self.prog = prog
+        self.bodies: list[tuple[int, Body]] = [
+            (prog.body_id[("action", b.name)], b) for b in prog.rb.actions]
+        self.ids = frozenset(bid for bid, _ in self.bodies)
+        self._combo_cache: dict[int, list] = {}
+        self._offers: dict[int, Offer] = {}
+
+    def combos(self, n: int) -> list:
+        """Per action: (body id, body, [(label, args)] for every value of its non-player
+        parameters) in a game of n players."""
+        if n in self._combo_cache:
+            return self._combo_cache[n]
+        out = []
+        for bid, b in self.bodies:
+            domains: list[list[Any]] = []
+            for t in b.param_types[1:]:
+                if t.kind == "enum":
+                    domains.append(list(range(len(t.members))))
+                elif t.kind == "bool":
+                    domains.append([False, True])
+                else:
+                    domains.append(list(range(n)))
+            combos = []
+            for args in itertools.product(*domains):
+                text = ", ".join(fmt(a, t) for a, t in zip(args, b.param_types[1:]))
+                combos.append((f"{b.name}({text})" if text else b.name, list(args)))
+            out.append((bid, b, combos))
+        self._combo_cache[n] = out
+        return out
+
+    def allowed(self, s: "State", who: int) -> list:
+        """The any-time actions player `who` may take now: (label, body_id, args). None are
+        offered at the decisions made inside an any-time action (no nesting)."""
+        if not self.bodies:
+            return []
+        ids = self.ids
+        for fr in s.stack:
+            if fr[0] in ids:
+                return []
+        n = len(s.players)
+        offer = self._offers.get(n)
+        if offer is None:
+            offer = self._offers[n] = self._generate(n)
+        return offer(s, who)
+
+    def _generate(self, n: int) -> Offer:
+        """The function (state, who) -> allowed actions, for games of n players."""
+        ex = self.prog.ex
+        name = f"ACTIONS_{n}"
+        lines = [f"def {name}(s, who):", "    out = []"]
+        for bid, b, combos in self.combos(n):
+            for k, (label, args) in enumerate(combos):
+                item = f"{name}_{bid}_{k}"
+                ex.ns[item] = (label, bid, args)
+                if b.cond is None:
+                    lines.append(f"    out.append({item})")
+                    continue
+                names = {0: "who", **{i + 1: repr(a) for i, a in enumerate(args)}}
+                lines.append(f"    if {ex.source(b.cond, names)}: out.append({item})")
+        lines.append("    return out")
+        exec(compile("\n".join(lines) + "\n", f"<{name}>", "exec"), ex.ns)
+        return ex.ns[name]  # type: ignore[no-any-return]
