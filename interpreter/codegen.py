@@ -5,15 +5,14 @@ Python function of its parameters. Constants and helpers live in one shared name
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional
-
-import attrs
+from typing import Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.types import Type, strip_opt
 from interpreter.builtins import RUNTIME_BUILTINS
 from interpreter.exprs import RuleError, bag_add, bag_sub, to_bag
+from interpreter.inline import first_evaluated, inlinable, uses
 from interpreter.values import bag_items, deep_copy
 
 Fn = Callable[[Any, list], Any]
@@ -39,8 +38,7 @@ def _extreme(fn: Callable, name: str) -> Callable:
     return run
 
 
-INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline ...
-INLINE_MAX_DEPTH = 4     # ... up to this depth of fns inlined in fns
+INLINE_MAX_DEPTH = 4     # small fns are written inline up to this depth of fns in fns
 SIMPLE_REFS = ("local", "const", "member", "table")
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
 
@@ -77,8 +75,11 @@ class CodeGen:
         self._const_ids: dict[int, str] = {}
         self.vars: dict[int, str] = {}     # local slot -> Python variable (comprehensions, fns)
         self._nvars = 0                    # comprehension variables made so far (unique names)
-        self._inlinable = _inlinable(rb)
+        self._inlinable = inlinable(rb)
         self._depth = 0                    # fns being written inline, one in another
+        self._in_iter = 0                  # > 0 while writing a comprehension's iterable
+        self._bind: dict[int, str] = {}    # Name node -> ':=' binding its argument (inlining)
+        self._nbind = 0
 
     # -- public interface
     def type_of(self, e: Any) -> Type:
@@ -114,6 +115,15 @@ class CodeGen:
             return self.gen(e)
         finally:
             self.vars = saved
+
+    def place_values(self, es: Any) -> Fn:
+        """A function (state, locals) -> the list of the values of es, each as place_value."""
+        parts = []
+        for e in es:
+            code = self.gen(e)
+            parts.append(f"_dc({code})" if is_shared(e, self.type_of(e)) else code)
+        return eval(compile(f"lambda s, L: [{', '.join(parts)}]", "<rulebook expression>",
+                            "eval"), self.ns)
 
     def place_value(self, e: Any) -> Fn:
         """Like compile, but a list, map, bag or record value is copied unless the expression
@@ -156,6 +166,8 @@ class CodeGen:
         return "None"
 
     def g_Name(self, e: A.Name) -> str:
+        if id(e) in self._bind:
+            return self._bind[id(e)]
         ref = self.rb.refs[id(e)]
         kind = ref[0]
         if kind == "local":
@@ -201,7 +213,11 @@ class CodeGen:
         slot = self.rb.refs[id(e)]
         self._nvars += 1
         var = f"v{slot}_{self._nvars}"
-        src = self.gen(e.iter)
+        self._in_iter += 1
+        try:
+            src = self.gen(e.iter)
+        finally:
+            self._in_iter -= 1
         t = strip_opt(self.type_of(e.iter))
         if t.kind == "bag":
             src = f"_bag_items({src})"
@@ -275,6 +291,8 @@ class CodeGen:
             if strip_opt(self.type_of(e.left)).kind != "bag":
                 a = f"_to_bag({a})"
             return f"{'_bag_add' if e.op == '+' else '_bag_sub'}({a}, {b})"
+        if e.op in ("/", "%") and b.isdigit() and int(b) != 0:
+            return f"({a} {'//' if e.op == '/' else '%'} {b})"     # no division by zero to check
         if e.op == "/":
             return f"_fdiv({a}, {b})"
         if e.op == "%":
@@ -324,55 +342,41 @@ class CodeGen:
 
     def _inline(self, e: A.Call, args: list[str]) -> Optional[str]:
         """The body of a small, non-recursive fn with its parameters replaced by the arguments'
-        source, when every argument is a name or a literal (nothing to evaluate, nothing that
-        can fail, so where and how often it is read does not matter); else None."""
+        source, or None. Arguments that are names or literals (nothing to evaluate, nothing
+        that can fail) are substituted wherever read; one other argument is allowed when its
+        parameter is the first thing the body evaluates, bound there with ':=' (so it is still
+        evaluated once, before anything else) and read from that binding elsewhere."""
         if e.name not in self._inlinable or self._depth >= INLINE_MAX_DEPTH:
             return None
-        for a in e.args:
-            if not (isinstance(a, (A.IntLit, A.BoolLit, A.NoneLit, A.StrLit)) or (
-                    isinstance(a, A.Name) and self.rb.refs[id(a)][0] in SIMPLE_REFS)):
+        body = self.rb.fns[e.name].expr
+        names = dict(enumerate(args))
+        bind: Optional[tuple[int, str]] = None
+        for i, a in enumerate(e.args):
+            if ":=" not in args[i] and (isinstance(a, (A.IntLit, A.BoolLit, A.NoneLit, A.StrLit))
+                                        or (isinstance(a, A.Name)
+                                            and self.rb.refs[id(a)][0] in SIMPLE_REFS)):
+                continue
+            first, in_iter = first_evaluated(body, self.rb.refs)
+            if bind is not None or not isinstance(first, A.Name) \
+                    or self.rb.refs.get(id(first)) != ("local", i):
                 return None
+            if (in_iter or self._in_iter) and (":=" in args[i] or uses(body, self.rb.refs, i) > 1):
+                return None            # ':=' may not appear in a comprehension's iterable
+            if uses(body, self.rb.refs, i) == 1:
+                bind = (id(first), args[i])
+            else:
+                self._nbind += 1
+                names[i] = f"_w{self._nbind}"
+                bind = (id(first), f"({names[i]} := {args[i]})")
         saved = self.vars
-        self.vars = dict(enumerate(args))
+        self.vars = names
+        if bind is not None:
+            self._bind[bind[0]] = bind[1]
         self._depth += 1
         try:
-            return f"({self.gen(self.rb.fns[e.name].expr)})"
+            return f"({self.gen(body)})"
         finally:
             self.vars = saved
             self._depth -= 1
-
-
-def _nodes(root: Any) -> Iterator[Any]:
-    """Every AST node under root (spans skipped)."""
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (tuple, list)):
-            stack.extend(n)
-        elif attrs.has(type(n)) and not isinstance(n, A.Span):
-            yield n
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-
-
-def _inlinable(rb: CheckedRulebook) -> set[str]:
-    """The fns small enough to write inline that never call themselves, even indirectly."""
-    calls: dict[str, set[str]] = {}
-    size: dict[str, int] = {}
-    for name, b in rb.fns.items():
-        nodes = list(_nodes(b.expr))
-        size[name] = len(nodes)
-        calls[name] = {n.name for n in nodes if isinstance(n, A.Call)
-                       and rb.refs.get(id(n), ("",))[0] == "fn"}
-
-    def reaches_itself(start: str) -> bool:
-        seen: set[str] = set()
-        todo = list(calls[start])
-        while todo:
-            f = todo.pop()
-            if f == start:
-                return True
-            if f not in seen and f in calls:
-                seen.add(f)
-                todo.extend(calls[f])
-        return False
-    return {f for f in rb.fns if size[f] <= INLINE_MAX_NODES and not reaches_itself(f)}
+            if bind is not None:
+                del self._bind[bind[0]]

@@ -46,6 +46,7 @@ class Program:
         self.max_players = rb.game.max_players
         self.step_budget = step_budget
         self.coverage: Optional[set[tuple[int, int]]] = None   # (body, pc) of every op run, if set
+        self._start: Optional[tuple[list, list]] = None
         self._traced: Optional[list[list]] = None
         self.ex = CodeGen(rb)
         self.ex.define_fns()       # first with constants looked up by name: constants may call fns
@@ -188,10 +189,11 @@ class Program:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}–{self.max_players} players, "
                              f"not {players}")
-        table = [self._default(f.default, f.type) for f in self.rb.table_fields]
-        pl = [[self._default(f.default, f.type) for f in self.rb.player_fields]
-              for _ in range(players)]
-        s = State(table, pl, seed)
+        if self._start is None:            # the fields' starting values, computed once
+            self._start = ([self._default(f.default, f.type) for f in self.rb.table_fields],
+                           [self._default(f.default, f.type) for f in self.rb.player_fields])
+        table, one = self._start
+        s = State(deep_copy(table), [deep_copy(one) for _ in range(players)], seed)
         s.stats = [0] * len(self.stat_names)
         s.narrate = narrate
         s.explicit_chance = explicit_chance
@@ -218,15 +220,15 @@ class Program:
         if isinstance(node, Terminal) or node is None:
             raise IllegalChoice("the game is over; no choice can be applied")
         idx = self.resolve_choice(node, choice)
-        opt = node.option(idx)
+        value, action = _picked(node, idx)
         s.history.append(idx)
-        if opt.action is not None:
-            bid, args = opt.action
+        if action is not None:
+            bid, args = action
             L = [node.player, *args] + [None] * (self.nslots[bid] - 1 - len(args))
             s.stack.append([bid, 0, L, -1])
         else:
             try:
-                node.commit(s, opt.value)
+                node.commit(s, value)
             except (RuleError, BuiltinError) as exc:
                 raise self._located(s, str(exc)) from None
         s.pending = self.run(s)
@@ -388,3 +390,17 @@ def _call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
         fr[1] += 1
         s.stack.append([bid, 0, [None] * nslots, -1])
     return call
+
+
+def _picked(node: Union[Decision, Chance], i: int) -> tuple[Any, Optional[tuple]]:
+    """(value, any-time action) of option i, as node.option(i) without making its label."""
+    if isinstance(node, Decision):
+        if node.allow_pass:
+            if i == 0:
+                return None, None
+            i -= 1
+        if i < len(node.values):
+            return node.values[i], None
+        _, bid, args = node.actions[i - len(node.values)]
+        return None, (bid, args)
+    return node.values[i], None

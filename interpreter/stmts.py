@@ -427,13 +427,12 @@ class BodyCompiler:
 
     def _call(self, name: str, args: tuple, ret: int) -> Op:
         bid = self.p.proc_id[name]
-        fs = [self.ex.place_value(a) for a in args]
+        values = self.ex.place_values(args)
         prog = self.p
-        n = len(fs)
+        n = len(args)
 
         def call(st: Any, fr: list) -> None:
-            L = fr[2]
-            vals = [f(st, L) for f in fs]
+            vals = values(st, fr[2])
             fr[1] += 1
             st.stack.append([bid, 0, vals + [None] * (prog.nslots[bid] - n), ret])
         return call

@@ -1,0 +1,87 @@
+"""Which fns the expression compiler writes inline, and what a body evaluates first."""
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+import attrs
+
+from dsl import ast as A
+from dsl.checked import CheckedRulebook
+
+INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline
+
+
+def nodes(root: Any) -> Iterator[Any]:
+    """Every AST node under root (spans skipped)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+        elif attrs.has(type(n)) and not isinstance(n, A.Span):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+
+
+def inlinable(rb: CheckedRulebook) -> set[str]:
+    """The fns small enough to write inline that never call themselves, even indirectly."""
+    calls: dict[str, set[str]] = {}
+    size: dict[str, int] = {}
+    for name, b in rb.fns.items():
+        body = list(nodes(b.expr))
+        size[name] = len(body)
+        calls[name] = {n.name for n in body if isinstance(n, A.Call)
+                       and rb.refs.get(id(n), ("",))[0] == "fn"}
+
+    def reaches_itself(start: str) -> bool:
+        seen: set[str] = set()
+        todo = list(calls[start])
+        while todo:
+            f = todo.pop()
+            if f == start:
+                return True
+            if f not in seen and f in calls:
+                seen.add(f)
+                todo.extend(calls[f])
+        return False
+    return {f for f in rb.fns if size[f] <= INLINE_MAX_NODES and not reaches_itself(f)}
+
+
+def uses(e: Any, refs: dict, slot: int) -> int:
+    """How many times expression e reads the local slot (a parameter of the fn e is part of)."""
+    return sum(1 for n in nodes(e) if isinstance(n, A.Name) and refs.get(id(n)) == ("local", slot))
+
+
+def first_evaluated(e: Any, refs: dict) -> tuple[Optional[Any], bool]:
+    """The leaf node that the generated code of e evaluates before anything else (or None), and
+    whether it is inside a comprehension's iterable."""
+    in_iter = False
+    while True:
+        if isinstance(e, (A.Name, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)):
+            return e, in_iter
+        if isinstance(e, (A.ListComp, A.MapComp, A.GenCall)):
+            e = e.iter
+            in_iter = True
+        elif isinstance(e, A.IfExpr):
+            e = e.cond
+        elif isinstance(e, (A.Or, A.And, A.Compare, A.BinOp)):
+            e = e.left
+        elif isinstance(e, (A.Not, A.Neg)):
+            e = e.operand
+        elif isinstance(e, A.In):
+            e = e.item
+        elif isinstance(e, A.Range):
+            e = e.lo
+        elif isinstance(e, (A.Field, A.Index)):
+            e = e.obj
+        elif isinstance(e, A.Call) and e.args:
+            first = e.args[0]
+            if e.name == "index_of" and isinstance(first, A.Name) and \
+                    refs.get(id(first), ("",))[0] == "enum":
+                e = e.args[1]          # written as its second argument alone
+            else:
+                e = first
+        elif isinstance(e, A.ListLit) and e.items:
+            e = e.items[0]
+        else:
+            return None, in_iter
