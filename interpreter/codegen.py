@@ -13,6 +13,7 @@ from dsl.types import Type, strip_opt
 from interpreter.builtins import RUNTIME_BUILTINS
 from interpreter.exprs import RuleError, bag_add, bag_sub, to_bag
 from interpreter.inline import first_evaluated, inlinable, uses
+from interpreter.memo import memo_fns, scalar
 from interpreter.values import bag_items, deep_copy
 
 Fn = Callable[[Any, list], Any]
@@ -76,6 +77,10 @@ class CodeGen:
         self.vars: dict[int, str] = {}     # local slot -> Python variable (comprehensions, fns)
         self._nvars = 0                    # comprehension variables made so far (unique names)
         self._inlinable = inlinable(rb)
+        self.memo = memo_fns(rb, self._inlinable)    # fns whose values are remembered ...
+        self.memo_on: list[Optional[dict]] = [None]  # ... in this dict, while it is here
+        self.ns["_MEMO"] = self.memo_on
+        self.ns["_NO"] = object()
         self._depth = 0                    # fns being written inline, one in another
         self._in_iter = 0                  # > 0 while writing a comprehension's iterable
         self._bind: dict[int, str] = {}    # Name node -> ':=' binding its argument (inlining)
@@ -99,7 +104,15 @@ class CodeGen:
             self.vars = {i: p for i, p in enumerate(params)}
             body = self.gen(b.expr)
             self.vars = {}
-            src = f"def F_{name}(s, {', '.join(params)}):\n    return {body}\n"
+            src = f"def F_{name}(s, {', '.join(params)}):\n"
+            if name in self.memo:          # see interpreter/memo.py
+                copy = "r" if b.result is None or scalar(b.result) else "_dc(r)"
+                src += (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
+                        f"    k = ({self.memo.index(name)}, {''.join(p + ', ' for p in params)})\n"
+                        f"    r = m.get(k, _NO)\n    if r is _NO:\n        r = m[k] = {body}\n"
+                        f"        return r\n    return {copy}\n")
+            else:
+                src += f"    return {body}\n"
             exec(compile(src, f"<fn {name}>", "exec"), self.ns)
 
     def compile(self, e: Any) -> Fn:

@@ -41,6 +41,7 @@ class Fused:
         self.lines: dict[CodeType, tuple[int, list[int]]] = {}
         self.count = 0
         self.sources: dict[str, str] = {}      # name -> generated source, for reading
+        self.keep_state: set[Callable] = set()  # fast ops that cannot change the state
         prog.ex.ns["_item"] = _item
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
@@ -53,15 +54,20 @@ class Fused:
         if isinstance(fr, list):
             fr[1] = pcs[tb.tb_lineno - first]
 
-    def fast_ops(self, bc: "BodyCompiler", ops: list) -> list:
-        """A copy of ops with one fused function at the start of every run (see the module)."""
+    def fast_ops(self, bc: "BodyCompiler", ops: list, changing: set[int]) -> list:
+        """A copy of ops with one fused function at the start of every run (see the module);
+        records in keep_state those that run no op whose pc is in `changing`."""
         runs: list[tuple[int, int, list]] = []
         assert bc.body.block is not None
         _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
         starts = {a for a, _, _ in runs}
         fast = list(ops)
+        self.keep_state.update(op for pc, op in enumerate(ops) if pc not in changing)
         for a, end, stmts in runs:
-            fast[a] = self._make(bc, a, end, stmts, None if end in starts else ops[end])
+            then = None if end in starts else ops[end]
+            fast[a] = self._make(bc, a, end, stmts, then)
+            if not changing.intersection(range(a, end + (then is not None))):
+                self.keep_state.add(fast[a])
         return fast
 
     def _make(self, bc: "BodyCompiler", start: int, end: int, stmts: list,

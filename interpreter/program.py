@@ -11,6 +11,7 @@ from interpreter.builtins import BuiltinError
 from interpreter.codegen import CodeGen
 from interpreter.exprs import RuleError
 from interpreter.fuse import Fused
+from interpreter.memo import state_changing_pcs
 from interpreter.nodes import Chance, Decision, Option, Terminal
 from interpreter.state import State
 from interpreter.stmts import BodyCompiler
@@ -98,7 +99,8 @@ class Program:
         # keeps the ops one by one, for coverage tracing)
         self.fused = Fused(self)
         self.fast: list[list] = [self.codes[0]] + [
-            self.fused.fast_ops(bc, ops) for bc, ops in zip(compilers, self.codes[1:])]
+            self.fused.fast_ops(bc, ops, state_changing_pcs(bc))
+            for bc, ops in zip(compilers, self.codes[1:])]
         self.pf_types = [f.type for f in rb.player_fields]
         self.tf_types = [f.type for f in rb.table_fields]
         self.score_f = self.ex.compile(rb.score.expr) if rb.score is not None else None
@@ -264,11 +266,23 @@ class Program:
         budget = self.step_budget
         if self.coverage is not None:
             codes = self._traced_codes()
+        # fns' values are remembered only during ops that keep the state (interpreter/memo.py)
+        memo: Optional[dict] = {} if self.ex.memo else None
+        keep, memo_on = self.fused.keep_state, self.ex.memo_on
         n = 0
         try:
             while True:
                 fr = stack[-1]
-                r = codes[fr[0]][fr[1]](s, fr)
+                op = codes[fr[0]][fr[1]]
+                if memo is None:
+                    r = op(s, fr)
+                elif op in keep:
+                    memo_on[0] = memo
+                    r = op(s, fr)
+                    memo_on[0] = None
+                else:
+                    memo.clear()
+                    r = op(s, fr)
                 if r is not None:
                     s.steps += n
                     return r
@@ -287,6 +301,8 @@ class Program:
             what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
                 "a missing item" if isinstance(exc, (KeyError, IndexError)) else "a failure"
             raise self._located(s, f"{what} while running this rule ({exc})") from None
+        finally:
+            memo_on[0] = None
 
     def _traced_codes(self) -> list[list]:
         """The ops wrapped to record (body, pc) in self.coverage (built once, on demand)."""

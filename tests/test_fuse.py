@@ -88,3 +88,40 @@ def test_a_runtime_error_inside_a_fused_run_names_its_own_line(body: str, line: 
             prog.new_game(2, 0)
         spans.append((err.value.span.line, err.value.span.col, err.value.message))
     assert spans[0] == spans[1] and spans[0][0] == line
+
+
+REMEMBERED = """
+player { x: int  got: list<int> }
+fn menu(p: player) -> list<int> =           # big enough not to be written inline
+  [k for k in 0..5 if k <= p.x + round_number and (k % 2 == 0 or k > 3 or p.x > 100)
+                      and (k + p.x) % 7 != 6 and (p.x < 50 or k - round_number < 50)]
+round r limit 3 { phase a {
+  for p in players {
+    let m0 = menu(p)
+    repeat 1 { }         # (a loop: it ends the run of statements fused into one function)
+    p.x += 1
+    repeat 1 { }
+    let m1 = menu(p)
+    let a = [menu(p)]
+    repeat 1 { }
+    let b = [menu(p)]
+    repeat 1 { }
+    add 99 to a[0]
+    if len(menu(p)) > 0 {
+      let k = choose p one of menu(p)
+      p.got = p.got + [k, len(m0), len(m1), len(b[0]), len(a[0])]
+    }
+  }
+} }
+score p: p.x + sum(p.got)
+"""
+
+
+def test_a_remembered_fn_gives_what_computing_it_again_gives() -> None:
+    """menu() is remembered between ops that keep the state (interpreter/memo.py): not across
+    the change to p.x, and a value handed out twice is not shared."""
+    prog = program(REMEMBERED)
+    assert prog.ex.memo == ["menu"]
+    for seed in range(6):
+        fast, slow = play(prog, seed, one_by_one=False), play(prog, seed, one_by_one=True)
+        assert fast == slow
