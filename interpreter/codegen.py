@@ -76,8 +76,9 @@ class CodeGen:
         self._const_ids: dict[int, str] = {}
         self.vars: dict[int, str] = {}     # local slot -> Python variable (comprehensions, fns)
         self._nvars = 0                    # comprehension variables made so far (unique names)
-        self._inlinable = inlinable(rb)
-        self.memo = memo_fns(rb, self._inlinable)    # fns whose values are remembered ...
+        small = inlinable(rb)
+        self.memo = memo_fns(rb, small)              # fns whose values are remembered ...
+        self._inlinable = small - set(self.memo)
         self.memo_on: list[Optional[dict]] = [None]  # ... in this dict, while it is here
         self.ns["_MEMO"] = self.memo_on
         self.ns["_NO"] = object()

@@ -23,15 +23,15 @@ def nodes(root: Any) -> Iterator[Any]:
             stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
 
 
+def fn_calls(rb: CheckedRulebook) -> dict[str, set[str]]:
+    """The fns each fn's body calls."""
+    return {name: {n.name for n in nodes(b.expr) if isinstance(n, A.Call)
+                   and rb.refs.get(id(n), ("",))[0] == "fn"} for name, b in rb.fns.items()}
+
+
 def inlinable(rb: CheckedRulebook) -> set[str]:
     """The fns small enough to write inline that never call themselves, even indirectly."""
-    calls: dict[str, set[str]] = {}
-    size: dict[str, int] = {}
-    for name, b in rb.fns.items():
-        body = list(nodes(b.expr))
-        size[name] = len(body)
-        calls[name] = {n.name for n in body if isinstance(n, A.Call)
-                       and rb.refs.get(id(n), ("",))[0] == "fn"}
+    calls = fn_calls(rb)
 
     def reaches_itself(start: str) -> bool:
         seen: set[str] = set()
@@ -44,7 +44,8 @@ def inlinable(rb: CheckedRulebook) -> set[str]:
                 seen.add(f)
                 todo.extend(calls[f])
         return False
-    return {f for f in rb.fns if size[f] <= INLINE_MAX_NODES and not reaches_itself(f)}
+    return {f for f, b in rb.fns.items()
+            if sum(1 for _ in nodes(b.expr)) <= INLINE_MAX_NODES and not reaches_itself(f)}
 
 
 def uses(e: Any, refs: dict, slot: int) -> int:

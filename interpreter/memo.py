@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.types import ANY, Type, strip_opt
+from interpreter.inline import fn_calls
 
 if TYPE_CHECKING:
     from interpreter.stmts import BodyCompiler
@@ -25,6 +26,7 @@ SCALAR = ("int", "bool", "str", "none", "player", "enum")
 NEW_LIST_BUILTINS = ("sort", "reverse", "keys", "values", "items", "distinct", "clockwise_from",
                      "flatten")
 CHANCE = (A.Roll, A.RandomPick, A.Draw)
+SHARED = "shared"          # a value's part may be (in) the state or a constant
 
 
 def scalar(t: Type) -> bool:
@@ -40,43 +42,88 @@ def flat(t: Type) -> bool:
     return t.kind == "record" and all(scalar(f) for f in t.field_types)
 
 
-def memo_fns(rb: CheckedRulebook, inlined: set[str]) -> list[str]:
-    """The fns to remember: not written inline, scalar parameters, a fresh value."""
-    chosen = {n for n, b in rb.fns.items() if n not in inlined and b.expr is not None
-              and all(scalar(t) for t in b.param_types)}
-    while True:
-        keep = {n for n in chosen if _fresh(rb, rb.fns[n].expr, chosen)}
-        if keep == chosen:
-            return sorted(chosen)
-        chosen = keep
+def memo_fns(rb: CheckedRulebook, small: set[str]) -> list[str]:
+    """The fns to remember: scalar parameters, a fresh value, and either too big to write
+    inline (not in `small`) or calling such a fn (directly or through small ones)."""
+    deps = shared_parts(rb)
+    calls = fn_calls(rb)
+    heavy: dict[str, bool] = {}
+
+    def is_heavy(f: str) -> bool:
+        if f not in heavy:
+            heavy[f] = f not in small       # small fns never call themselves: this ends
+            heavy[f] = heavy[f] or any(is_heavy(g) for g in calls[f])
+        return heavy[f]
+    return sorted(n for n, b in rb.fns.items() if b.expr is not None and is_heavy(n)
+                  and all(scalar(t) for t in b.param_types) and not deps[n])
 
 
-def _fresh(rb: CheckedRulebook, e: Any, fns: set[str]) -> bool:
-    """Is every list and dict in the value of e made by evaluating e?"""
-    t = rb.types.get(id(e)) or ANY
-    if isinstance(e, A.NoneLit) or scalar(t):
-        return True
-    if isinstance(e, A.ListLit):
-        return all(_fresh(rb, x, fns) for x in e.items)
-    if isinstance(e, A.MapLit):
-        record = rb.refs.get(id(e), ("map",))[0] == "record"
-        return all((record or _fresh(rb, en.key, fns)) and _fresh(rb, en.value, fns)
-                   for en in e.entries)
-    if isinstance(e, A.ListComp):
-        return _fresh(rb, e.elem, fns)
-    if isinstance(e, A.MapComp):
-        return _fresh(rb, e.key, fns) and _fresh(rb, e.value, fns)
-    if isinstance(e, A.Range):
-        return True
-    if isinstance(e, A.IfExpr):
-        return _fresh(rb, e.then, fns) and _fresh(rb, e.else_, fns)
-    if isinstance(e, A.BinOp):                 # list + list, bag + bag: a new one of scalars
-        return flat(t)
-    if isinstance(e, A.Call):
-        if rb.refs.get(id(e), ("",))[0] == "fn":
-            return e.name in fns
-        return e.name in NEW_LIST_BUILTINS and flat(t)
-    return False
+def shared_parts(rb: CheckedRulebook) -> dict[str, set]:
+    """Per fn, where lists and dicts in its value may come from rather than being made by the
+    call: parameter indices, and SHARED for the state or a constant (empty: a fresh value)."""
+    deps: dict[str, set] = {n: set() for n in rb.fns}
+    changed = True
+    while changed:                 # grows from "all fresh" until nothing changes (recursion)
+        changed = False
+        for n, b in rb.fns.items():
+            if b.expr is None:
+                continue
+            found = _Sources(rb, deps).of(b.expr, {i: {i} for i in range(len(b.params))})
+            if found != deps[n]:
+                deps[n] = found
+                changed = True
+    return deps
+
+
+class _Sources:
+    """Where the lists and dicts in an expression's value come from (see shared_parts)."""
+
+    def __init__(self, rb: CheckedRulebook, deps: dict[str, set]):
+        self.rb = rb
+        self.deps = deps
+
+    def of(self, e: Any, env: dict[int, set]) -> set:
+        """The sources of e's containers, with env the sources of the local slots."""
+        rb = self.rb
+        t = rb.types.get(id(e)) or ANY
+        if isinstance(e, (A.NoneLit, A.IntLit, A.BoolLit, A.StrLit, A.Range)) or scalar(t):
+            return set()
+        if isinstance(e, A.Name):
+            ref = rb.refs.get(id(e), ("",))
+            if ref[0] == "local":
+                return set(env.get(ref[1], {SHARED}))
+            return set() if ref == ("builtin", "players") else {SHARED}
+        if isinstance(e, A.Field):
+            obj_t = strip_opt(rb.types.get(id(e.obj)) or ANY)
+            return {SHARED} if obj_t.kind in ("player", "any") else self.of(e.obj, env)
+        if isinstance(e, A.Index):
+            return self.of(e.obj, env)
+        if isinstance(e, A.ListLit):
+            return set().union(*(self.of(x, env) for x in e.items))
+        if isinstance(e, A.MapLit):
+            return set().union(*(self.of(en.value, env) for en in e.entries))
+        if isinstance(e, (A.ListComp, A.MapComp, A.GenCall)):
+            inner = dict(env)
+            inner[rb.refs[id(e)]] = self.of(e.iter, env)
+            if isinstance(e, A.MapComp):
+                return self.of(e.key, inner) | self.of(e.value, inner)
+            return self.of(e.elem, inner)
+        if isinstance(e, A.IfExpr):
+            return self.of(e.then, env) | self.of(e.else_, env)
+        if isinstance(e, (A.BinOp, A.And, A.Or)):
+            if isinstance(e, A.BinOp) and flat(t):
+                return set()               # list + list, bag + bag: a new one of scalars
+            return self.of(e.left, env) | self.of(e.right, env)
+        if isinstance(e, A.Call):
+            args = [self.of(a, env) for a in e.args]
+            if rb.refs.get(id(e), ("",))[0] == "fn":
+                return set().union(*(args[d] if isinstance(d, int) else {d}
+                                     for d in self.deps[e.name]))
+            if e.name in NEW_LIST_BUILTINS and flat(t):
+                return set()
+            if e.name in NEW_LIST_BUILTINS or e.name in ("first", "last", "some", "max", "min"):
+                return set().union(*args)  # the elements of its arguments
+        return {SHARED}
 
 
 def state_changing_pcs(bc: "BodyCompiler") -> set[int]:
