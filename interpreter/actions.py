@@ -72,16 +72,19 @@ class Actions:
         """The function (state, who) -> allowed actions, for games of n players."""
         ex = self.prog.ex
         name = f"ACTIONS_{n}"
-        lines = [f"def {name}(s, who):", "    out = []"]
-        for bid, b, combos in self.combos(n):
-            for k, (label, args) in enumerate(combos):
-                item = f"{name}_{bid}_{k}"
-                ex.ns[item] = (label, bid, args)
-                if b.cond is None:
-                    lines.append(f"    out.append({item})")
-                    continue
-                names = {0: "who", **{i + 1: repr(a) for i, a in enumerate(args)}}
-                lines.append(f"    if {ex.source(b.cond, names)}: out.append({item})")
-        lines.append("    return out")
-        exec(compile("\n".join(lines) + "\n", f"<{name}>", "exec"), ex.ns)
+
+        def source() -> str:
+            lines = [f"def {name}(s, who):", "    out = []"]
+            for bid, b, combos in self.combos(n):
+                for k, (label, args) in enumerate(combos):
+                    item = f"{name}_{bid}_{k}"
+                    ex.ns[item] = (label, bid, args)
+                    if b.cond is None:
+                        lines.append(f"    out.append({item})")
+                        continue
+                    names = {0: "who", **{i + 1: repr(a) for i, a in enumerate(args)}}
+                    lines.append(f"    if {ex.source(b.cond, names)}: out.append({item})")
+            lines.append("    return out")
+            return "\n".join(lines) + "\n"
+        exec(ex.build(source, f"<{name}>", "exec"), ex.ns)
         return ex.ns[name]  # type: ignore[no-any-return]

@@ -40,6 +40,7 @@ def _extreme(fn: Callable, name: str) -> Callable:
 
 
 INLINE_MAX_DEPTH = 4     # small fns are written inline up to this depth of fns in fns
+TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
 SIMPLE_REFS = ("local", "const", "member", "table")
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
 
@@ -101,25 +102,39 @@ class CodeGen:
     def define_fns(self) -> None:
         """Compile every pure fn into a Python function F_<name>(s, *params)."""
         for name, b in self.rb.fns.items():
-            params = [f"v{i}" for i in range(len(b.params))]
-            self.vars = {i: p for i, p in enumerate(params)}
-            body = self.gen(b.expr)
-            self.vars = {}
-            src = f"def F_{name}(s, {', '.join(params)}):\n"
-            if name in self.memo:          # see interpreter/memo.py
-                copy = "r" if b.result is None or scalar(b.result) else "_dc(r)"
-                src += (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
-                        f"    k = ({self.memo.index(name)}, {''.join(p + ', ' for p in params)})\n"
-                        f"    r = m.get(k, _NO)\n    if r is _NO:\n        r = m[k] = {body}\n"
-                        f"        return r\n    return {copy}\n")
-            else:
-                src += f"    return {body}\n"
-            exec(compile(src, f"<fn {name}>", "exec"), self.ns)
+            exec(self.build(lambda: self._fn_source(name, b), f"<fn {name}>", "exec"), self.ns)
+
+    def _fn_source(self, name: str, b: Any) -> str:
+        params = [f"v{i}" for i in range(len(b.params))]
+        self.vars = {i: p for i, p in enumerate(params)}
+        body = self.gen(b.expr)
+        self.vars = {}
+        src = f"def F_{name}(s, {', '.join(params)}):\n"
+        if name in self.memo:          # see interpreter/memo.py
+            copy = "r" if b.result is None or scalar(b.result) else "_dc(r)"
+            return src + (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
+                          f"    k = ({self.memo.index(name)}, {''.join(p + ', ' for p in params)})\n"
+                          f"    r = m.get(k, _NO)\n    if r is _NO:\n        r = m[k] = {body}\n"
+                          f"        return r\n    return {copy}\n")
+        return src + f"    return {body}\n"
+
+    def build(self, source: Callable[[], str], name: str, mode: str) -> Any:
+        """Compile the code `source()` writes; should Python refuse it as nested too deeply,
+        write it again with no fn written inline (TOO_DEEP again if that is refused too)."""
+        saved = dict(self.vars)
+        try:
+            return compile(source(), name, mode)
+        except TOO_DEEP:
+            depth, self._depth, self.vars = self._depth, INLINE_MAX_DEPTH, saved
+            try:
+                return compile(source(), name, mode)
+            finally:
+                self._depth = depth
 
     def compile(self, e: Any) -> Fn:
         """A function (state, locals) -> value computing e."""
-        code = self.gen(e)
-        return eval(compile(f"lambda s, L: {code}", "<rulebook expression>", "eval"), self.ns)
+        return eval(self.build(lambda: f"lambda s, L: {self.gen(e)}", "<rulebook expression>",
+                               "eval"), self.ns)
 
     def source(self, e: Any, names: dict[int, str]) -> str:
         """Python source of e with the local slots in `names` read from those Python names."""
@@ -132,12 +147,13 @@ class CodeGen:
 
     def place_values(self, es: Any) -> Fn:
         """A function (state, locals) -> the list of the values of es, each as place_value."""
-        parts = []
-        for e in es:
-            code = self.gen(e)
-            parts.append(f"_dc({code})" if is_shared(e, self.type_of(e)) else code)
-        return eval(compile(f"lambda s, L: [{', '.join(parts)}]", "<rulebook expression>",
-                            "eval"), self.ns)
+        def source() -> str:
+            parts = []
+            for e in es:
+                code = self.gen(e)
+                parts.append(f"_dc({code})" if is_shared(e, self.type_of(e)) else code)
+            return f"lambda s, L: [{', '.join(parts)}]"
+        return eval(self.build(source, "<rulebook expression>", "eval"), self.ns)
 
     def place_value(self, e: Any) -> Fn:
         """Like compile, but a list, map, bag or record value is copied unless the expression

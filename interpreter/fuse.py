@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.types import iter_elem, strip_opt
-from interpreter.codegen import is_container, is_shared
+from interpreter.codegen import TOO_DEEP, is_container, is_shared
 from interpreter.exprs import RuleError
 from interpreter.values import bag_items
 
@@ -65,7 +65,10 @@ class Fused:
         self.keep_state.update(op for pc, op in enumerate(ops) if pc not in changing)
         for a, end, stmts in runs:
             then = None if end in starts else ops[end]
-            fast[a] = self._make(bc, a, end, stmts, then)
+            try:
+                fast[a] = self._make(bc, a, end, stmts, then)
+            except TOO_DEEP:           # nested beyond what Python compiles: ops one by one
+                continue
             if not changing.intersection(range(a, end + (then is not None))):
                 self.keep_state.add(fast[a])
         return fast
@@ -75,18 +78,21 @@ class Fused:
         self.count += 1
         name = f"R{self.count}"
         w = _BodyFuser(self.prog, bc, name)
-        w.line(start, f"def {name}(s, fr):")
-        w.depth = 1
-        w.line(start, "L = fr[2]")
-        for st in stmts:
-            w.stmt(st)
-        w.line(end, f"fr[1] = {end}")
-        if then is not None:
-            w.ns[f"{name}_then"] = then
-            w.line(end, f"return {name}_then(s, fr)")
-        src = self.sources[name] = "\n".join(w.lines) + "\n"
-        code = compile(src, f"<fused {name}>", "exec")
-        exec(code, w.ns)
+
+        def source() -> str:
+            w.lines, w.pcs, w.depth = [], [], 0
+            w.line(start, f"def {name}(s, fr):")
+            w.depth = 1
+            w.line(start, "L = fr[2]")
+            for st in stmts:
+                w.stmt(st)
+            w.line(end, f"fr[1] = {end}")
+            if then is not None:
+                w.ns[f"{name}_then"] = then
+                w.line(end, f"return {name}_then(s, fr)")
+            src = self.sources[name] = "\n".join(w.lines) + "\n"
+            return src
+        exec(self.prog.ex.build(source, f"<fused {name}>", "exec"), w.ns)
         f = w.ns[name]
         self.lines[f.__code__] = (1, w.pcs)
         return f  # type: ignore[no-any-return]

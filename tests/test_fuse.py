@@ -125,3 +125,13 @@ def test_a_remembered_fn_gives_what_computing_it_again_gives() -> None:
     for seed in range(6):
         fast, slow = play(prog, seed, one_by_one=False), play(prog, seed, one_by_one=True)
         assert fast == slow
+
+
+def test_code_nested_too_deeply_once_fns_are_inline_is_written_again_without() -> None:
+    """Python refuses more than 200 nested parentheses: writing g inline inside this deeply
+    nested expression would pass that, so the expression is compiled with g called instead."""
+    deep = "(" * 180 + "g(p.x)" + " + 1)" * 180
+    prog = program("player { x: int }\nfn g(x: int) -> int = x" + " + 1" * 18 + "\n"
+                   "round r limit 1 { phase a { for p in players { p.x = " + deep + " } } }\n"
+                   "score p: p.x\n")
+    assert prog.new_game(2, 0).result.scores == (198, 198)
