@@ -39,7 +39,7 @@ def _extreme(fn: Callable, name: str) -> Callable:
     return run
 
 
-INLINE_MAX_DEPTH = 4     # small fns are written inline up to this depth of fns in fns
+INLINE_MAX_DEPTH = 6     # small fns are written inline up to this depth of fns in fns
 TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
 SIMPLE_REFS = ("local", "const", "member", "table")
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
