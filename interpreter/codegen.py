@@ -40,6 +40,8 @@ def _extreme(fn: Callable, name: str) -> Callable:
 
 
 INLINE_MAX_DEPTH = 6     # small fns are written inline up to this depth of fns in fns
+CHECKED_READS = {"some": ("{} is not None", "{}"), "first": ("{}", "{}[0]"),
+                 "last": ("{}", "{}[-1]")}   # name: (test that it can be read, the read)
 TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
 SIMPLE_REFS = ("local", "const", "member", "table")
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
@@ -368,7 +370,24 @@ class CodeGen:
             return f"{name}({args[0]}, {args[1]})"
         if name in ("max", "min"):
             return f"_{name}({args[0]})"
+        if name in CHECKED_READS and len(args) == 1:
+            return self._checked_read(name, e.args[0], args[0])
         return f"B_{name}(s, {', '.join(args)})"
+
+    def _checked_read(self, name: str, arg: Any, code: str) -> str:
+        """some(x), first(xs), last(xs) written out, the built-in called only to raise its
+        error; the argument evaluated once (bound with ':=' unless it is a plain name)."""
+        if ":=" in code or not isinstance(arg, A.Name) or \
+                self.rb.refs[id(arg)][0] not in SIMPLE_REFS:
+            if self._in_iter:
+                return f"B_{name}(s, {code})"
+            self._nbind += 1
+            v = f"_w{self._nbind}"
+            first = f"({v} := {code})"
+        else:
+            v = first = code
+        test, value = CHECKED_READS[name]
+        return f"({value.format(v)} if {test.format(first)} else B_{name}(s, {v}))"
 
     def _inline(self, e: A.Call, args: list[str]) -> Optional[str]:
         """The body of a small, non-recursive fn with its parameters replaced by the arguments'
