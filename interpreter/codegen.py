@@ -114,8 +114,9 @@ class CodeGen:
         src = f"def F_{name}(s, {', '.join(params)}):\n"
         if name in self.memo:          # see interpreter/memo.py
             copy = "r" if b.result is None or scalar(b.result) else "_dc(r)"
+            key = "".join(p + ", " for p in params)
             return src + (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
-                          f"    k = ({self.memo.index(name)}, {''.join(p + ', ' for p in params)})\n"
+                          f"    k = ({self.memo.index(name)}, {key})\n"
                           f"    r = m.get(k, _NO)\n    if r is _NO:\n        r = m[k] = {body}\n"
                           f"        return r\n    return {copy}\n")
         return src + f"    return {body}\n"

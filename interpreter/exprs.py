@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.values import deep_copy
+
 
 class RuleError(Exception):
     """A rule failed at run time (the engine adds the location and the decision log)."""
@@ -38,3 +40,28 @@ def to_bag(v: Any) -> dict:
     for x in v:
         out[x] = out.get(x, 0) + 1
     return out
+
+
+def take_item(c: Any, x: Any) -> None:
+    """Take one x out of a bag or a list (the first occurrence); an error if it is not there."""
+    if isinstance(c, dict):
+        n = c.get(x, 0)
+        if n <= 0:
+            raise RuleError("the item to take is not in the bag")
+        if n == 1:
+            del c[x]
+        else:
+            c[x] = n - 1
+    else:
+        try:
+            c.remove(x)
+        except ValueError:
+            raise RuleError("the item to take is not in the list") from None
+
+
+def put_item(c: Any, x: Any) -> None:
+    """Put one x into a bag, or a copy of x at the end of a list."""
+    if isinstance(c, dict):
+        c[x] = c.get(x, 0) + 1
+    else:
+        c.append(deep_copy(x))

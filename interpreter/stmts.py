@@ -2,20 +2,20 @@
 
 An op is ``op(state, frame) -> None | node``; it sets ``frame[1]`` (the pc) itself. A frame is
 ``[body_id, pc, locals, return_slot]``. Ops that suspend (decisions, explicit chance) return the
-node and leave the pc on themselves, so re-running the op after a reload recomputes the node.
+node and leave the pc on themselves, so re-running the op after a reload recomputes the node
+(those ops are made in interpreter/decisions.py).
 """
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.checked import Body
 from dsl.types import Type, iter_elem, strip_opt
 from interpreter.codegen import is_container
-from interpreter.exprs import RuleError, to_bag
-from interpreter.nodes import Chance, Decision
-from interpreter.values import bag_items, deep_copy, fmt, iterator_for
+from interpreter.decisions import suspend
+from interpreter.exprs import RuleError, put_item, take_item
+from interpreter.values import deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
     from interpreter.program import Program
@@ -85,7 +85,7 @@ class BodyCompiler:
     def s_Let(self, s: A.Let) -> None:
         slot = self.rb.refs[id(s)]
         if self.suspending(s.rhs):
-            self.suspend(s.rhs, slot)
+            suspend(self, s.rhs, slot)
             return
         f = self.ex.place_value(s.rhs)
 
@@ -103,7 +103,7 @@ class BodyCompiler:
         cont, key, is_bag = self.lvalue(s.target)
         if self.suspending(s.rhs):
             h = self.hidden()
-            self.suspend(s.rhs, h)
+            suspend(self, s.rhs, h)
             val: Callable = lambda st, L: L[h]
         else:
             val = self.ex.place_value(s.rhs)
@@ -339,8 +339,8 @@ class BodyCompiler:
         def move(st: Any, fr: list) -> None:
             L = fr[2]
             x = item(st, L)
-            _take(src(st, L), x)
-            _put(dst(st, L), x)
+            take_item(src(st, L), x)
+            put_item(dst(st, L), x)
             fr[1] += 1
         self.emit(move, s.span)
 
@@ -350,7 +350,7 @@ class BodyCompiler:
 
         def add(st: Any, fr: list) -> None:
             L = fr[2]
-            _put(dst(st, L), item(st, L))
+            put_item(dst(st, L), item(st, L))
             fr[1] += 1
         self.emit(add, s.span)
 
@@ -370,7 +370,7 @@ class BodyCompiler:
 
         def remove(st: Any, fr: list) -> None:
             L = fr[2]
-            _take(src(st, L), item(st, L))
+            take_item(src(st, L), item(st, L))
             fr[1] += 1
         self.emit(remove, s.span)
 
@@ -412,7 +412,7 @@ class BodyCompiler:
     def s_CallStmt(self, s: A.CallStmt) -> None:
         ref = self.rb.refs[id(s)]
         if ref[0] == "proc":
-            self.emit(self._call(s.name, s.args, -1), s.span)
+            self.emit(self.call_op(s.name, s.args, -1), s.span)
             return
         call = A.Call(s.name, s.args, span=s.span)
         self.rb.refs[id(call)] = ref
@@ -425,7 +425,7 @@ class BodyCompiler:
             fr[1] += 1
         self.emit(do, s.span)
 
-    def _call(self, name: str, args: tuple, ret: int) -> Op:
+    def call_op(self, name: str, args: tuple, ret: int) -> Op:
         bid = self.p.proc_id[name]
         values = self.ex.place_values(args)
         prog = self.p
@@ -454,219 +454,6 @@ class BodyCompiler:
                 st.messages.append(" ".join(fmt(f(st, L), t) for f, t in parts))
             fr[1] += 1
         self.emit(log, s.span)
-
-    # -- suspending right-hand sides, each storing its result in `slot`
-    def suspend(self, r: Any, slot: int) -> None:
-        if isinstance(r, A.Choose) and isinstance(r.kind, A.ChoiceRecord):
-            self._choose_record(r, slot)
-        elif isinstance(r, A.Choose):
-            self.emit(self._choose(r, slot, None), r.span)
-        elif isinstance(r, A.Simultaneous):
-            self._simultaneous(r, slot)
-        elif isinstance(r, A.Call):
-            self.emit(self._call(r.name, r.args, slot), r.span)
-        else:
-            self.emit(self._chance(r, slot), r.span)
-
-    def _choose_record(self, c: A.Choose, slot: int) -> None:
-        """A compound decision: one ordinary decision per listed field, then the record."""
-        k = c.kind
-        assert isinstance(k, A.ChoiceRecord)
-        rt = self.rb.records[k.record]
-        decl = self.rb.record_decls[k.record]
-        prompt = c.prompt or f"choose {k.record}"
-        pargs = self._prompt_args(c)
-        slots = {}
-        for i, f in enumerate(k.fields):
-            fslot = self.rb.refs[id(f)]
-            slots[f.name] = fslot
-            outer_pass = c.allow_pass and i == 0
-            self.emit(self._decide(c.who, f.kind, f.allow_pass or outer_pass,
-                                   prompt, f.span, fslot, None, pargs, f": {f.name}"), f.span)
-            if outer_pass:
-                def passed(st: Any, fr: list, fslot: int = fslot) -> None:
-                    L = fr[2]
-                    if L[fslot] is None:
-                        L[slot] = None
-                        fr[1] = end_at[0]
-                    else:
-                        fr[1] += 1
-                self.emit(passed, f.span)
-        parts: list[Callable] = []
-        for fd, ft in zip(decl.fields, rt.field_types):
-            if fd.name in slots:
-                fs = slots[fd.name]
-                if strip_opt(ft).kind == "bag":
-                    parts.append(lambda st, L, fs=fs: None if L[fs] is None else to_bag(L[fs]))
-                else:
-                    parts.append(lambda st, L, fs=fs: L[fs])
-            else:
-                dv = self.p._default(fd.default, ft)
-                parts.append(lambda st, L, dv=dv: deep_copy(dv))
-
-        def build(st: Any, fr: list) -> None:
-            L = fr[2]
-            L[slot] = [f(st, L) for f in parts]
-            fr[1] += 1
-        self.emit(build, c.span)
-        end_at = [self.here()]
-
-    def _choose(self, c: A.Choose, slot: int, simul: Optional[tuple[int, int]]) -> Op:
-        return self._decide(c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul,
-                            self._prompt_args(c))
-
-    def _prompt_args(self, c: A.Choose) -> list[tuple[Callable, Type]]:
-        return [(self.ex.compile(a), self.type_of(a)) for a in c.prompt_args]
-
-    def _decide(self, who: A.Expr, kind: Any, allow_pass: bool, prompt: str, span: A.Span,
-                slot: int, simul: Optional[tuple[int, int]],
-                pargs: Optional[list[tuple[Callable, Type]]] = None, suffix: str = "") -> Op:
-        """The op of one decision: `who` picks one of / a subset of a collection."""
-        who_f = self.ex.compile(who)
-        opts_f = self.ex.compile(kind.options)
-        otype = strip_opt(self.type_of(kind.options))
-        walk = iterator_for(otype)
-        et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
-        is_bag = otype.kind == "bag"
-        prog = self.p
-        if isinstance(kind, A.ChoiceSubset):
-            lo_f, hi_f = self.ex.compile(kind.lo), self.ex.compile(kind.hi)
-
-            def values(st: Any, L: list) -> list:
-                items = walk(opts_f(st, L))
-                lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
-                out: list = []
-                for k in range(lo, hi + 1):
-                    # a bag's items repeat: keep each distinct combination once
-                    combos = itertools.combinations(items, k)
-                    out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
-                return out
-
-            def labeller(v: Any) -> str:
-                return "+".join(fmt(x, et) for x in v) if v else "nothing"
-        elif is_bag:
-            def values(st: Any, L: list) -> list:
-                return sorted(opts_f(st, L))     # each distinct item once
-
-            def labeller(v: Any) -> str:
-                return fmt(v, et)
-        else:
-            def values(st: Any, L: list) -> list:
-                v = opts_f(st, L)
-                return v if walk is list else walk(v)
-
-            def labeller(v: Any) -> str:
-                return fmt(v, et)
-
-        if simul is None:
-            def commit(st: Any, v: Any) -> None:
-                fr = st.stack[-1]
-                fr[2][slot] = deep_copy(v)
-                fr[1] += 1
-        else:
-            acc = simul[0]
-
-            def commit(st: Any, v: Any) -> None:
-                fr = st.stack[-1]
-                L = fr[2]
-                L[acc][1][str(L[simul[1]])] = deep_copy(v)
-
-        def choose(st: Any, fr: list) -> Decision:
-            L = fr[2]
-            who = who_f(st, L)
-            if who is None:
-                raise RuleError("'choose' with no player (none)")
-            vals = values(st, L)
-            if not vals and not allow_pass:
-                raise RuleError("a player must choose, but there are no options "
-                                "(guard this 'choose' or add 'with pass')")
-            text = prompt
-            if pargs:
-                text = " ".join([prompt] + [fmt(f(st, L), t) for f, t in pargs])
-            return Decision(who, vals, labeller, allow_pass, text + suffix,
-                            prog.actions_for(st, who),
-                            simul is not None, commit, span)
-        return choose
-
-    def _simultaneous(self, r: A.Simultaneous, slot: int) -> None:
-        pl_f = self.ex.compile(r.players)
-        var = self.rb.refs[id(r)]
-        acc = self.hidden()
-        choose = self._choose(r.choose, slot, (acc, var))
-
-        def step(st: Any, fr: list) -> Any:
-            L = fr[2]
-            if L[acc] is None:
-                L[acc] = [list(pl_f(st, L)), {}]
-            order, done = L[acc]
-            for p in order:
-                if str(p) not in done:
-                    L[var] = p
-                    return choose(st, fr)
-            L[slot] = {p: done[str(p)] for p in order}
-            L[acc] = None
-            fr[1] += 1
-            return None
-        self.emit(step, r.span)
-
-    def _chance(self, r: Any, slot: int) -> Op:
-        span = r.span
-        if isinstance(r, A.Roll):
-            sides = self.ex.compile(r.sides)
-
-            def outcomes(st: Any, L: list) -> list:
-                n = sides(st, L)
-                if n < 1:
-                    raise RuleError(f"cannot roll a die with {n} sides")
-                return list(range(1, n + 1))
-            et = Type("int")
-            what = "roll"
-            take: Optional[Callable] = None
-        elif isinstance(r, A.RandomPick):
-            src = self.ex.compile(r.options)
-            ot = strip_opt(self.type_of(r.options))
-            walk = iterator_for(ot)
-            outcomes = lambda st, L: walk(src(st, L))  # noqa: E731
-            et = ot.elem
-            what = "random pick"
-            take = None
-        else:
-            coll = self.collection(r.source)
-            et = self.type_of(r) if id(r) in self.rb.types else Type("any")
-            what = "draw"
-
-            def outcomes(st: Any, L: list) -> list:
-                c = coll(st, L)
-                if isinstance(c, dict):
-                    return bag_items(c)
-                if not c:
-                    raise RuleError("cannot draw from an empty list")
-                return [c[0]]
-
-            def take(st: Any, L: list, v: Any) -> None:
-                _take(coll(st, L), v)
-
-        def labeller(v: Any) -> str:
-            return fmt(v, et)
-
-        def commit(st: Any, v: Any) -> None:
-            fr = st.stack[-1]
-            if take is not None:
-                take(st, fr[2], v)
-            fr[2][slot] = deep_copy(v)
-            fr[1] += 1
-
-        def chance(st: Any, fr: list) -> Any:
-            L = fr[2]
-            vals = outcomes(st, L)
-            if not vals:
-                raise RuleError(f"{what} from nothing (the collection is empty)")
-            if st.explicit_chance and len(vals) > 1:
-                return Chance(vals, labeller, what, commit, span)
-            commit(st, vals[st.randbelow(len(vals))] if len(vals) > 1 else vals[0])
-            return None
-        return chance
-
 
 # ---------------------------------------------------------------- op factories
 def _jump(target: int) -> Op:
@@ -727,26 +514,3 @@ def _return_op(f: Optional[Callable]) -> Op:
         if fr[3] >= 0:
             stack[-1][2][fr[3]] = v
     return ret
-
-
-def _take(c: Any, x: Any) -> None:
-    if isinstance(c, dict):
-        n = c.get(x, 0)
-        if n <= 0:
-            raise RuleError("the item to take is not in the bag")
-        if n == 1:
-            del c[x]
-        else:
-            c[x] = n - 1
-    else:
-        try:
-            c.remove(x)
-        except ValueError:
-            raise RuleError("the item to take is not in the list") from None
-
-
-def _put(c: Any, x: Any) -> None:
-    if isinstance(c, dict):
-        c[x] = c.get(x, 0) + 1
-    else:
-        c.append(deep_copy(x))

@@ -17,7 +17,8 @@ enum C { red, blue, green }
 record R { a: int = 1  b: list<int> = [] }
 event hit(n: int)
 player { x: int  hand: bag<C>  seen: list<int>  rec: R }
-table { m: map<player, int> = {}  log_total: int  deck: list<int> = [5, 6, 7, 8]  pool: bag<C> = {red: 3, blue: 20} }
+table { m: map<player, int> = {}  log_total: int  deck: list<int> = [5, 6, 7, 8]
+        pool: bag<C> = {red: 3, blue: 20} }
 stat hits counts hit(n) when n > 1
 fn twice(n: int) -> int = 2 * n
 round r limit 3 { phase a {

@@ -1,0 +1,243 @@
+"""Compiling the statements that suspend for a decision or for chance into ops.
+
+A decision op returns the Decision and leaves the pc on itself, so running it again (after
+loading a state) recomputes the same node; `apply` commits the choice into a local slot and
+moves the pc on. Chance ops do the same with a Chance node when chance is explicit, and
+otherwise draw from the state's own generator.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from dsl import ast as A
+from dsl.types import Type, strip_opt
+from interpreter.exprs import RuleError, take_item, to_bag
+from interpreter.nodes import Chance, Decision
+from interpreter.values import bag_items, deep_copy, fmt, iterator_for
+
+if TYPE_CHECKING:
+    from interpreter.stmts import BodyCompiler
+
+Op = Callable[[Any, list], Any]
+
+
+def suspend(bc: "BodyCompiler", r: Any, slot: int) -> None:
+    """The ops computing a suspending right-hand side r into local `slot`."""
+    if isinstance(r, A.Choose) and isinstance(r.kind, A.ChoiceRecord):
+        _choose_record(bc, r, slot)
+    elif isinstance(r, A.Choose):
+        bc.emit(_choose(bc, r, slot, None), r.span)
+    elif isinstance(r, A.Simultaneous):
+        _simultaneous(bc, r, slot)
+    elif isinstance(r, A.Call):
+        bc.emit(bc.call_op(r.name, r.args, slot), r.span)
+    else:
+        bc.emit(_chance(bc, r, slot), r.span)
+
+
+def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
+    """A compound decision: one ordinary decision per listed field, then the record."""
+    k = c.kind
+    assert isinstance(k, A.ChoiceRecord)
+    rt = bc.rb.records[k.record]
+    decl = bc.rb.record_decls[k.record]
+    prompt = c.prompt or f"choose {k.record}"
+    pargs = _prompt_args(bc, c)
+    slots = {}
+    for i, f in enumerate(k.fields):
+        fslot = bc.rb.refs[id(f)]
+        slots[f.name] = fslot
+        outer_pass = c.allow_pass and i == 0
+        bc.emit(decide(bc, c.who, f.kind, f.allow_pass or outer_pass,
+                       prompt, f.span, fslot, None, pargs, f": {f.name}"), f.span)
+        if outer_pass:
+            def passed(st: Any, fr: list, fslot: int = fslot) -> None:
+                L = fr[2]
+                if L[fslot] is None:
+                    L[slot] = None
+                    fr[1] = end_at[0]
+                else:
+                    fr[1] += 1
+            bc.emit(passed, f.span)
+    parts: list[Callable] = []
+    for fd, ft in zip(decl.fields, rt.field_types):
+        if fd.name in slots:
+            fs = slots[fd.name]
+            if strip_opt(ft).kind == "bag":
+                parts.append(lambda st, L, fs=fs: None if L[fs] is None else to_bag(L[fs]))
+            else:
+                parts.append(lambda st, L, fs=fs: L[fs])
+        else:
+            dv = bc.p._default(fd.default, ft)
+            parts.append(lambda st, L, dv=dv: deep_copy(dv))
+
+    def build(st: Any, fr: list) -> None:
+        L = fr[2]
+        L[slot] = [f(st, L) for f in parts]
+        fr[1] += 1
+    bc.emit(build, c.span)
+    end_at = [bc.here()]
+
+
+def _choose(bc: "BodyCompiler", c: A.Choose, slot: int, simul: Optional[tuple[int, int]]) -> Op:
+    return decide(bc, c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul,
+                  _prompt_args(bc, c))
+
+
+def _prompt_args(bc: "BodyCompiler", c: A.Choose) -> list[tuple[Callable, Type]]:
+    return [(bc.ex.compile(a), bc.type_of(a)) for a in c.prompt_args]
+
+
+def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt: str,
+           span: A.Span, slot: int, simul: Optional[tuple[int, int]],
+           pargs: Optional[list[tuple[Callable, Type]]] = None, suffix: str = "") -> Op:
+    """The op of one decision: `who` picks one of / a subset of a collection."""
+    who_f = bc.ex.compile(who)
+    opts_f = bc.ex.compile(kind.options)
+    otype = strip_opt(bc.type_of(kind.options))
+    walk = iterator_for(otype)
+    et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
+    is_bag = otype.kind == "bag"
+    prog = bc.p
+    if isinstance(kind, A.ChoiceSubset):
+        lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
+
+        def values(st: Any, L: list) -> list:
+            items = walk(opts_f(st, L))
+            lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
+            out: list = []
+            for k in range(lo, hi + 1):
+                # a bag's items repeat: keep each distinct combination once
+                combos = itertools.combinations(items, k)
+                out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
+            return out
+
+        def labeller(v: Any) -> str:
+            return "+".join(fmt(x, et) for x in v) if v else "nothing"
+    elif is_bag:
+        def values(st: Any, L: list) -> list:
+            return sorted(opts_f(st, L))     # each distinct item once
+
+        def labeller(v: Any) -> str:
+            return fmt(v, et)
+    else:
+        def values(st: Any, L: list) -> list:
+            v = opts_f(st, L)
+            return v if walk is list else walk(v)
+
+        def labeller(v: Any) -> str:
+            return fmt(v, et)
+
+    if simul is None:
+        def commit(st: Any, v: Any) -> None:
+            fr = st.stack[-1]
+            fr[2][slot] = deep_copy(v)
+            fr[1] += 1
+    else:
+        acc = simul[0]
+
+        def commit(st: Any, v: Any) -> None:
+            fr = st.stack[-1]
+            L = fr[2]
+            L[acc][1][str(L[simul[1]])] = deep_copy(v)
+
+    def choose(st: Any, fr: list) -> Decision:
+        L = fr[2]
+        who = who_f(st, L)
+        if who is None:
+            raise RuleError("'choose' with no player (none)")
+        vals = values(st, L)
+        if not vals and not allow_pass:
+            raise RuleError("a player must choose, but there are no options "
+                            "(guard this 'choose' or add 'with pass')")
+        text = prompt
+        if pargs:
+            text = " ".join([prompt] + [fmt(f(st, L), t) for f, t in pargs])
+        return Decision(who, vals, labeller, allow_pass, text + suffix,
+                        prog.actions_for(st, who),
+                        simul is not None, commit, span)
+    return choose
+
+
+def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
+    """Each listed player decides in turn, unseen by the others; then the map player -> choice."""
+    pl_f = bc.ex.compile(r.players)
+    var = bc.rb.refs[id(r)]
+    acc = bc.hidden()
+    choose = _choose(bc, r.choose, slot, (acc, var))
+
+    def step(st: Any, fr: list) -> Any:
+        L = fr[2]
+        if L[acc] is None:
+            L[acc] = [list(pl_f(st, L)), {}]
+        order, done = L[acc]
+        for p in order:
+            if str(p) not in done:
+                L[var] = p
+                return choose(st, fr)
+        L[slot] = {p: done[str(p)] for p in order}
+        L[acc] = None
+        fr[1] += 1
+        return None
+    bc.emit(step, r.span)
+
+
+def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
+    """The op of a roll, a random pick or a draw."""
+    span = r.span
+    if isinstance(r, A.Roll):
+        sides = bc.ex.compile(r.sides)
+
+        def outcomes(st: Any, L: list) -> list:
+            n = sides(st, L)
+            if n < 1:
+                raise RuleError(f"cannot roll a die with {n} sides")
+            return list(range(1, n + 1))
+        et = Type("int")
+        what = "roll"
+        take: Optional[Callable] = None
+    elif isinstance(r, A.RandomPick):
+        src = bc.ex.compile(r.options)
+        ot = strip_opt(bc.type_of(r.options))
+        walk = iterator_for(ot)
+        outcomes = lambda st, L: walk(src(st, L))  # noqa: E731
+        et = ot.elem
+        what = "random pick"
+        take = None
+    else:
+        coll = bc.collection(r.source)
+        et = bc.type_of(r) if id(r) in bc.rb.types else Type("any")
+        what = "draw"
+
+        def outcomes(st: Any, L: list) -> list:
+            c = coll(st, L)
+            if isinstance(c, dict):
+                return bag_items(c)
+            if not c:
+                raise RuleError("cannot draw from an empty list")
+            return [c[0]]
+
+        def take(st: Any, L: list, v: Any) -> None:
+            take_item(coll(st, L), v)
+
+    def labeller(v: Any) -> str:
+        return fmt(v, et)
+
+    def commit(st: Any, v: Any) -> None:
+        fr = st.stack[-1]
+        if take is not None:
+            take(st, fr[2], v)
+        fr[2][slot] = deep_copy(v)
+        fr[1] += 1
+
+    def chance(st: Any, fr: list) -> Any:
+        L = fr[2]
+        vals = outcomes(st, L)
+        if not vals:
+            raise RuleError(f"{what} from nothing (the collection is empty)")
+        if st.explicit_chance and len(vals) > 1:
+            return Chance(vals, labeller, what, commit, span)
+        commit(st, vals[st.randbelow(len(vals))] if len(vals) > 1 else vals[0])
+        return None
+    return chance
