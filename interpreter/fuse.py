@@ -17,7 +17,7 @@ from dsl import ast as A
 from dsl.types import iter_elem, strip_opt
 from interpreter.codegen import TOO_DEEP, is_container, is_shared
 from interpreter.exprs import RuleError
-from interpreter.values import bag_items
+from interpreter.memo import blocks_of
 
 if TYPE_CHECKING:
     from interpreter.program import Program
@@ -123,11 +123,8 @@ class _BodyFuser:
             return self.rb.refs[id(st)][0] != "proc"
         if isinstance(st, SIMPLE):
             return True
-        if isinstance(st, A.If):
-            return all(self.fusable_block(b) for b in
-                       [st.then, *(e.body for e in st.elifs), *([st.else_] if st.else_ else [])])
-        if isinstance(st, A.For):
-            return self.fusable_block(st.body)
+        if isinstance(st, (A.If, A.For)):
+            return all(self.fusable_block(b) for b in blocks_of(st))
         return False
 
     def fusable_block(self, b: A.Block) -> bool:
@@ -144,7 +141,7 @@ class _BodyFuser:
             if run:
                 out.append((self.bc.pc_of[id(run[0])], self.bc.pc_of[id(st)], run))
                 run = []
-            for sub in _blocks_of(st):
+            for sub in blocks_of(st):
                 self.find_runs(sub, out)
         if run:
             out.append((self.bc.pc_of[id(run[0])], self.bc.block_end[id(b)], run))
@@ -302,14 +299,3 @@ class _BodyFuser:
             return f"{get}.get({key}, 0)"
         return f"_item({get}, {key})"
 
-
-def _blocks_of(st: Any) -> list[A.Block]:
-    """The statement lists directly inside a statement."""
-    if isinstance(st, A.If):
-        return [st.then, *(e.body for e in st.elifs), *([st.else_] if st.else_ else [])]
-    if isinstance(st, (A.For, A.Repeat, A.While)):
-        return [st.body]
-    return []
-
-
-__all__ = ["Fused", "bag_items"]

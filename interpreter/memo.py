@@ -133,7 +133,7 @@ def state_changing_pcs(bc: "BodyCompiler") -> set[int]:
     def walk(b: A.Block) -> None:
         for j, st in enumerate(b.stmts):
             if isinstance(st, (A.If, A.For, A.Repeat, A.While)):
-                for sub in _blocks_of(st):
+                for sub in blocks_of(st):
                     walk(sub)
             elif _changes_state(bc, st):
                 end = bc.pc_of[id(b.stmts[j + 1])] if j + 1 < len(b.stmts) \
@@ -153,7 +153,10 @@ def _changes_state(bc: "BodyCompiler", st: Any) -> bool:
     return not isinstance(st, (A.Log, A.Break, A.Return, A.CallStmt))
 
 
-def _blocks_of(st: Any) -> list[A.Block]:
+def blocks_of(st: Any) -> list[A.Block]:
+    """The statement lists directly inside a statement."""
     if isinstance(st, A.If):
         return [st.then, *(e.body for e in st.elifs), *([st.else_] if st.else_ else [])]
-    return [st.body]
+    if isinstance(st, (A.For, A.Repeat, A.While)):
+        return [st.body]
+    return []
