@@ -53,8 +53,25 @@ def is_container(t: Type) -> bool:
 
 
 def is_shared(e: Any, t: Type) -> bool:
-    """True when e's value may be a container that the state (or a constant) also holds."""
-    return is_container(t) and not isinstance(e, FRESH)
+    """True when e's value may be a container that the state (or a constant) also holds: any
+    container but a freshly built one, and a freshly built list or map whose items are
+    containers read from elsewhere (`[p.hand]` must not share p.hand)."""
+    if not is_container(t):
+        return False
+    if not isinstance(e, FRESH):
+        return True
+    return isinstance(e, (A.ListLit, A.MapLit, A.ListComp)) and _holds_containers(t)
+
+
+def _holds_containers(t: Type) -> bool:
+    t = strip_opt(t)
+    if t.kind == "list":
+        return is_container(t.elem)
+    if t.kind == "map":
+        return is_container(t.value)
+    if t.kind == "record":
+        return any(is_container(ft) for ft in (t.field_types or ()))
+    return t.kind == "any"
 
 
 def _bag_lit(d: dict) -> dict:

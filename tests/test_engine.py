@@ -386,3 +386,23 @@ score p: 0
 eligible p: p.loans == 0
 """)
     assert nobody.new_game(2, 0).pending.winners == ()
+
+
+@pytest.mark.parametrize("build, change", [
+    ("let ys = [first(players).hand]", "add 9 to ys[0]"),
+    ("let ys = {1: first(players).hand}", "add 9 to ys[1]"),
+    ("let ys = [q.hand for q in players]", "add 9 to ys[0]"),
+    ("let h = first(players).hand", "add 9 to h"),
+])
+def test_values_built_from_state_do_not_share_it(build: str, change: str) -> None:
+    """A state is a value: a list or map built from a player's hand holds a copy, so changing
+    the local does not change the hand."""
+    res = load_text('game "Alias" players 2..2\nplayer { hand: list<int> = [1] }\n'
+                    'round r limit 1 {\n  phase main {\n'
+                    f'    {build}\n    {change}\n' +
+                    '  }\n}\nscore p: len(p.hand)\n', "alias.rules")
+    assert res.ok, res.diagnostics
+    prog = Program(res.rulebook)
+    s = prog.new_game(2, 0)
+    assert s.over
+    assert prog.get(s, "hand", 0) == [1] and prog.get(s, "hand", 1) == [1]
