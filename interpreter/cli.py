@@ -410,7 +410,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rate = f"{g / secs:.0f}" if secs > 0 else "∞"
     out(f"games {g} · decisions/game {report['mean_decisions']:.1f} "
         f"(± {report['sd_decisions']:.1f}) · {rate} games/s"
-        + (f" · {shared} shared wins" if shared else ""))
+        + (f" · {shared} shared win{'' if shared == 1 else 's'}" if shared else ""))
     return EXIT_OK
 
 
