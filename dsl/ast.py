@@ -5,7 +5,7 @@ so two parses of equivalent text compare equal.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Iterator, Optional, Union
 
 import attrs
 
@@ -25,6 +25,18 @@ class Span:
 
 
 NOSPAN = Span("<none>", 0, 0, 0, 0)
+
+
+def walk(root: Any) -> Iterator[Any]:
+    """Every AST node under root, root included (tuples of nodes entered, spans skipped)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+        elif attrs.has(type(n)) and not isinstance(n, Span):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
 
 
 def _span() -> Any:

@@ -10,7 +10,6 @@ from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.diagnostics import Diagnostic, warning
 from dsl.types import ANY, PLAYER, strip_opt
-from dsl.flow_facts import nodes
 
 Place = tuple[str, str]          # ("table", field) or ("player", field)
 
@@ -76,7 +75,7 @@ class Conservation:
             return
         todo, seen = [e], set()
         while todo:                       # the places this term reads, through functions too
-            for n in nodes(todo.pop()):
+            for n in A.walk(todo.pop()):
                 place = self._read_place(n)
                 if place is not None:
                     old = signs.get(place)
@@ -114,7 +113,7 @@ class Conservation:
             return []
         self.busy.add(key)
         raw: list[Effect] = []
-        for n in nodes(block):
+        for n in A.walk(block):
             raw += self._stmt_effects(n)
         self.busy.discard(key)
         out = [e for e in raw if not any(self._balanced(law, raw) for law in self._laws_of(e))]

@@ -21,15 +21,6 @@ def children(n: Any) -> Iterator[Any]:
                 yield getattr(n, f.name)
 
 
-def nodes(n: Any) -> Iterator[Any]:
-    """Every node under n, n included."""
-    stack = [n]
-    while stack:
-        x = stack.pop()
-        yield x
-        stack.extend(children(x))
-
-
 def subst(node: Any, mapping: dict[str, Any]) -> Any:
     """`node` with every free Name in `mapping` replaced (comprehension variables shadow)."""
     if not mapping:

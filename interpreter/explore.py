@@ -214,22 +214,10 @@ def round_limit(prog: Program) -> Optional[int]:
     return int(prog.consts[limit]) if isinstance(limit, str) else limit
 
 
-def _nodes(root: Any) -> Iterator[Any]:
-    """Every AST node under root (attrs nodes and tuples of them; spans skipped)."""
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (tuple, list)):
-            stack.extend(n)
-        elif attrs.has(type(n)) and not isinstance(n, A.Span):
-            yield n
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-
-
 def _body_nodes(b: Body) -> Iterator[Any]:
     for part in (b.block, b.expr, b.cond):
         if part is not None:
-            yield from _nodes(part)
+            yield from A.walk(part)
 
 
 def _bodies(prog: Program) -> dict[int, Body]:

@@ -1,9 +1,7 @@
 """Which fns the expression compiler writes inline, and what a body evaluates first."""
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
-
-import attrs
+from typing import Any, Optional
 
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
@@ -11,21 +9,9 @@ from dsl.checked import CheckedRulebook
 INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline
 
 
-def nodes(root: Any) -> Iterator[Any]:
-    """Every AST node under root (spans skipped)."""
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (tuple, list)):
-            stack.extend(n)
-        elif attrs.has(type(n)) and not isinstance(n, A.Span):
-            yield n
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-
-
 def fn_calls(rb: CheckedRulebook) -> dict[str, set[str]]:
     """The fns each fn's body calls."""
-    return {name: {n.name for n in nodes(b.expr) if isinstance(n, A.Call)
+    return {name: {n.name for n in A.walk(b.expr) if isinstance(n, A.Call)
                    and rb.refs.get(id(n), ("",))[0] == "fn"} for name, b in rb.fns.items()}
 
 
@@ -45,12 +31,12 @@ def inlinable(rb: CheckedRulebook) -> set[str]:
                 todo.extend(calls[f])
         return False
     return {f for f, b in rb.fns.items()
-            if sum(1 for _ in nodes(b.expr)) <= INLINE_MAX_NODES and not reaches_itself(f)}
+            if sum(1 for _ in A.walk(b.expr)) <= INLINE_MAX_NODES and not reaches_itself(f)}
 
 
 def uses(e: Any, refs: dict, slot: int) -> int:
     """How many times expression e reads the local slot (a parameter of the fn e is part of)."""
-    return sum(1 for n in nodes(e) if isinstance(n, A.Name) and refs.get(id(n)) == ("local", slot))
+    return sum(1 for n in A.walk(e) if isinstance(n, A.Name) and refs.get(id(n)) == ("local", slot))
 
 
 def first_evaluated(e: Any, refs: dict) -> tuple[Optional[Any], bool]:
