@@ -83,7 +83,7 @@ def load_program(path: str) -> tuple[Program, LoadResult]:
             err(f"{path}: error: this is a library (declarations only, no 'game'); "
                 "it can only be used by a game ('use \"...\"')")
         raise Failed(EXIT_RULES)
-    warnings = [d for d in res.diagnostics if not d.is_error]
+    warnings = [d for d in res.diagnostics if d.severity == "warning"]   # notes are not shown
     if warnings:
         err(f"{path}: {plural(len(warnings), 'warning')} (see: mercator check {path})")
     assert res.rulebook is not None

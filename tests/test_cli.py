@@ -294,3 +294,14 @@ def test_play_game_with_random_agents_is_deterministic(prog):
     a = play_game(prog, 3, 9, [RandomAgent(i) for i in range(3)])
     b = play_game(prog, 3, 9, [RandomAgent(i) for i in range(3)])
     assert a.over and a.history == b.history and a.pending == b.pending
+
+
+def test_simulate_counts_warnings_not_notes(tmp_path, capsys):
+    """Notes (I230, allowed warnings) are shown by `check --verbose`, not counted as warnings by
+    the other commands; a real warning still is."""
+    assert main(["simulate", str(ROOT / "rulebooks" / "manila.rules"), "--games", "1"]) == 0
+    assert "warning" not in capsys.readouterr().err
+    p = tmp_path / "w.rules"
+    p.write_text(Path(TINY).read_text(encoding="utf-8") + "\nproc unused() { }\n", encoding="utf-8")
+    assert main(["simulate", str(p), "--games", "1"]) == 0
+    assert "1 warning (see: mercator check" in capsys.readouterr().err
