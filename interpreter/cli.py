@@ -306,6 +306,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         runtime_failure(exc, res.sources, seed, decisions)
         keep("the game stopped on a rule error", resumable=False)
         return EXIT_RULES
+    except Exception:
+        keep("the game stopped on an internal error (a bug in Mercator, not in the rulebook)")
+        raise
     assert isinstance(state.pending, Terminal)
     print_result(prog, state.pending)
     if args.save and write_save():

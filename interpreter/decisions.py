@@ -2,8 +2,8 @@
 
 A decision op returns the Decision and leaves the pc on itself, so running it again (after
 loading a state) recomputes the same node; `apply` commits the choice into a local slot and
-moves the pc on. Chance ops do the same with a Chance node when chance is explicit, and
-otherwise draw from the state's own generator.
+moves the pc on. Chance ops do the same with a Chance node (its distinct outcomes, each with
+its weight) when chance is explicit, and otherwise draw from the state's own generator.
 """
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.types import Type, strip_opt
+from interpreter.chance import merge_outcomes, weighted_index
 from interpreter.exprs import RuleError, take_item, to_bag
 from interpreter.nodes import Chance, Decision
-from interpreter.values import bag_items, deep_copy, fmt, iterator_for
+from interpreter.values import deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
     from interpreter.stmts import BodyCompiler
@@ -100,6 +101,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
     is_bag = otype.kind == "bag"
     prog = bc.p
+    scalar = _scalar(et)
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
 
@@ -111,7 +113,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                 # a bag's items repeat: keep each distinct combination once
                 combos = itertools.combinations(items, k)
                 out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
-            return out
+            return out if scalar else deep_copy(out)
 
         def labeller(v: Any) -> str:
             return "+".join(fmt(x, et) for x in v) if v else "nothing"
@@ -122,9 +124,12 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def labeller(v: Any) -> str:
             return fmt(v, et)
     else:
-        def values(st: Any, L: list) -> list:
-            v = opts_f(st, L)
-            return v if walk is list else walk(v)
+        if scalar:
+            def values(st: Any, L: list) -> list:
+                return walk(opts_f(st, L))       # a new list: never the state's own
+        else:
+            def values(st: Any, L: list) -> list:
+                return deep_copy(walk(opts_f(st, L)))   # records/lists: copies of the state's
 
         def labeller(v: Any) -> str:
             return fmt(v, et)
@@ -160,6 +165,12 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     return choose
 
 
+def _scalar(t: Type) -> bool:
+    """Values of this type hold no list or dict (so a shallow copy of a list of them is a copy)."""
+    k = strip_opt(t).kind
+    return k in ("int", "bool", "enum", "player", "str", "none")
+
+
 def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
     """Each listed player decides in turn, unseen by the others; then the map player -> choice."""
     pl_f = bc.ex.compile(r.players)
@@ -184,42 +195,18 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
 
 
 def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
-    """The op of a roll, a random pick or a draw."""
+    """The op of a roll, a random pick or a draw: without explicit chance it draws with the
+    state's generator; with it, it returns a Chance node of the distinct outcomes and their
+    weights (or commits the only outcome there is)."""
     span = r.span
     if isinstance(r, A.Roll):
-        sides = bc.ex.compile(r.sides)
-
-        def outcomes(st: Any, L: list) -> list:
-            n = sides(st, L)
-            if n < 1:
-                raise RuleError(f"cannot roll a die with {n} sides")
-            return list(range(1, n + 1))
-        et = Type("int")
-        what = "roll"
+        spread, sample, et, what = _roll(bc, r)
         take: Optional[Callable] = None
     elif isinstance(r, A.RandomPick):
-        src = bc.ex.compile(r.options)
-        ot = strip_opt(bc.type_of(r.options))
-        walk = iterator_for(ot)
-        outcomes = lambda st, L: walk(src(st, L))  # noqa: E731
-        et = ot.elem
-        what = "random pick"
+        spread, sample, et, what = _random_pick(bc, r)
         take = None
     else:
-        coll = bc.collection(r.source)
-        et = bc.type_of(r) if id(r) in bc.rb.types else Type("any")
-        what = "draw"
-
-        def outcomes(st: Any, L: list) -> list:
-            c = coll(st, L)
-            if isinstance(c, dict):
-                return bag_items(c)
-            if not c:
-                raise RuleError("cannot draw from an empty list")
-            return [c[0]]
-
-        def take(st: Any, L: list, v: Any) -> None:
-            take_item(coll(st, L), v)
+        spread, sample, et, what, take = _draw(bc, r)
 
     def labeller(v: Any) -> str:
         return fmt(v, et)
@@ -233,11 +220,92 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
 
     def chance(st: Any, fr: list) -> Any:
         L = fr[2]
-        vals = outcomes(st, L)
-        if not vals:
-            raise RuleError(f"{what} from nothing (the collection is empty)")
-        if st.explicit_chance and len(vals) > 1:
-            return Chance(vals, labeller, what, commit, span)
-        commit(st, vals[st.randbelow(len(vals))] if len(vals) > 1 else vals[0])
+        if not st.explicit_chance:
+            commit(st, sample(st, L))
+            return None
+        vals, weights = spread(st, L)
+        if len(vals) > 1:
+            return Chance(vals, labeller, what, commit, span, weights)
+        commit(st, vals[0])
         return None
     return chance
+
+
+Spread = Callable[[Any, list], tuple[list, list[int]]]
+Sample = Callable[[Any, list], Any]
+
+
+def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
+    """A die: faces 1..n, each once."""
+    sides_f = bc.ex.compile(r.sides)
+
+    def sides(st: Any, L: list) -> int:
+        n: int = sides_f(st, L)
+        if n < 1:
+            raise RuleError(f"cannot roll a die with {n} sides")
+        return n
+
+    def spread(st: Any, L: list) -> tuple[list, list[int]]:
+        n = sides(st, L)
+        return list(range(1, n + 1)), [1] * n
+
+    def sample(st: Any, L: list) -> int:
+        n = sides(st, L)
+        return 1 + st.randbelow(n) if n > 1 else 1
+    return spread, sample, Type("int"), "roll"
+
+
+def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, Type, str]:
+    """An element of a collection, equal elements merged (in order of first occurrence)."""
+    src = bc.ex.compile(r.options)
+    ot = strip_opt(bc.type_of(r.options))
+    walk = iterator_for(ot)
+
+    def elements(st: Any, L: list) -> list:
+        vals: list = walk(src(st, L))
+        if not vals:
+            raise RuleError("random pick from nothing (the collection is empty)")
+        return vals
+
+    def spread(st: Any, L: list) -> tuple[list, list[int]]:
+        return merge_outcomes(elements(st, L))
+
+    def sample(st: Any, L: list) -> Any:
+        vals = elements(st, L)
+        return vals[st.randbelow(len(vals))] if len(vals) > 1 else vals[0]
+    return spread, sample, ot.elem, "random pick"
+
+
+def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Callable]:
+    """An item taken from a bag (each distinct item weighted by its count) or a list (its first)."""
+    coll = bc.collection(r.source)
+    et = bc.type_of(r) if id(r) in bc.rb.types else Type("any")
+
+    def spread(st: Any, L: list) -> tuple[list, list[int]]:
+        c = coll(st, L)
+        if isinstance(c, dict):
+            items = [k for k in sorted(c) if c[k] > 0]
+            if not items:
+                raise RuleError("draw from nothing (the collection is empty)")
+            return items, [c[k] for k in items]
+        if not c:
+            raise RuleError("cannot draw from an empty list")
+        return [c[0]], [1]
+
+    def sample(st: Any, L: list) -> Any:
+        c = coll(st, L)
+        if not isinstance(c, dict):
+            if not c:
+                raise RuleError("cannot draw from an empty list")
+            return c[0]
+        items = [k for k in sorted(c) if c[k] > 0]
+        if not items:
+            raise RuleError("draw from nothing (the collection is empty)")
+        total = sum(c.values())
+        if total == 1:
+            return items[0]
+        return items[weighted_index([c[k] for k in items], st.randbelow(total))]
+
+    def take(st: Any, L: list, v: Any) -> None:
+        take_item(coll(st, L), v)
+    return spread, sample, et, "draw", take

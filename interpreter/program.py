@@ -13,7 +13,7 @@ from interpreter.exprs import RuleError
 from interpreter.fuse import Fused
 from interpreter.memo import state_changing_pcs
 from interpreter.nodes import Chance, Decision, Option, Terminal
-from interpreter.state import State
+from interpreter.state import State, StateUnusable
 from interpreter.stmts import BodyCompiler
 from interpreter.values import deep_copy
 
@@ -218,22 +218,33 @@ class Program:
 
     def apply(self, s: State, choice: Any) -> Node:
         """Apply a choice (index, label or Option); refuse an illegal one leaving s unchanged."""
+        if s.failed:
+            raise StateUnusable(s.failed)
         node = s.pending
         if isinstance(node, Terminal) or node is None:
             raise IllegalChoice("the game is over; no choice can be applied")
         idx = self.resolve_choice(node, choice)
         value, action = _picked(node, idx)
         s.history.append(idx)
-        if action is not None:
-            bid, args = action
-            L = [node.player, *args] + [None] * (self.nslots[bid] - 1 - len(args))
-            s.stack.append([bid, 0, L, -1])
-        else:
-            try:
-                node.commit(s, value)
-            except (RuleError, BuiltinError) as exc:
-                raise self._located(s, str(exc)) from None
-        s.pending = self.run(s)
+        try:
+            if action is not None:
+                bid, args = action
+                L = [node.player, *args] + [None] * (self.nslots[bid] - 1 - len(args))
+                s.stack.append([bid, 0, L, -1])
+            else:
+                try:
+                    node.commit(s, value)
+                except (RuleError, BuiltinError) as exc:
+                    raise self._located(s, str(exc)) from None
+            s.pending = self.run(s)
+        except MercatorRuntimeError as exc:
+            # the rule failed half-way: the state cannot be trusted any more (a fork made before
+            # this apply, or a replay of the decision log without the failing choice, can)
+            s.history.pop()
+            s.failed = (f"an earlier apply failed with a rule error ({exc.span}: {exc.message}); "
+                        f"this state is half-changed and cannot be used. Replay its decision log "
+                        f"{s.history} or use a fork made before that apply")
+            raise
         return s.pending
 
     def resolve_choice(self, node: Union[Decision, Chance], choice: Any) -> int:

@@ -29,7 +29,8 @@ class State:
     """One position of one game. Mutated in place by ``apply``; ``clone`` forks it."""
 
     __slots__ = ("table", "players", "stack", "rng", "round", "over", "history", "messages",
-                 "narrate", "explicit_chance", "pending", "result", "steps", "stats", "ended_by")
+                 "narrate", "explicit_chance", "pending", "result", "steps", "stats", "ended_by",
+                 "failed")
 
     def __init__(self, table: list, players: list, seed: int):
         self.table = table
@@ -47,6 +48,7 @@ class State:
         self.steps = 0
         self.stats: list[int] = []        # the rulebook's 'stat' counters, in declaration order
         self.ended_by = ""                # why the game ended: "end", "limit", "end game" ("" = not)
+        self.failed = ""                  # why the state is unusable (a rule error in apply), or ""
 
     @property
     def num_players(self) -> int:
@@ -61,6 +63,8 @@ class State:
     # -- forking, equality, JSON
     def clone(self) -> "State":
         """An independent copy (cheap: one marshal round trip of the game data)."""
+        if self.failed:
+            raise StateUnusable(self.failed)
         s = State.__new__(State)
         s.table, s.players, s.stack, s.history = marshal.loads(
             marshal.dumps((self.table, self.players, self.stack, self.history)))
@@ -75,6 +79,7 @@ class State:
         s.result = self.result
         s.steps = self.steps
         s.ended_by = self.ended_by
+        s.failed = ""
         return s
 
     def core(self) -> dict[str, Any]:
@@ -86,6 +91,8 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         """Everything needed to resume this state in another process."""
+        if self.failed:
+            raise StateUnusable(self.failed)
         d = self.core()
         d["format"] = STATE_FORMAT
         if self.ended_by:                 # not in core(): how it ended is not the position
@@ -106,6 +113,7 @@ class State:
         s.stats = [int(x) for x in d.get("stats", [])]
         s.history = [int(h) for h in d.get("history", [])]
         s.ended_by = str(d.get("ended_by", ""))
+        s.failed = ""
         return s
 
     def digest(self) -> str:
@@ -121,6 +129,10 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State round={self.round} over={self.over} decisions={len(self.history)}>"
+
+
+class StateUnusable(Exception):
+    """The state was left half-changed by a rule error in an earlier apply(); it cannot go on."""
 
 
 def current_frame(s: State) -> Optional[list]:
