@@ -10,7 +10,16 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
 from dsl.checked import Body
+from interpreter.seen import vis_fn
 from interpreter.values import fmt
+
+
+def _param_labels(rb: Any, b: Body) -> list:
+    """The information-flow labels of an action's parameters after the player."""
+    flow = getattr(rb, "flow", None)
+    if flow is None:
+        return [None] * (len(b.params) - 1)   # TODO(infoflow): strict once always attached
+    return list(flow.action_params.get(b.name, [None] * (len(b.params) - 1)))
 
 if TYPE_CHECKING:
     from interpreter.program import Program
@@ -27,6 +36,8 @@ class Actions:
         self.bodies: list[tuple[int, Body]] = [
             (prog.body_id[("action", b.name)], b) for b in prog.rb.actions]
         self.ids = frozenset(bid for bid, _ in self.bodies)
+        self.by_id = {bid: b for bid, b in self.bodies}
+        self._vis: dict[int, list] = {}
         self._combo_cache: dict[int, list] = {}
         self._offers: dict[int, Offer] = {}
 
@@ -52,6 +63,22 @@ class Actions:
             out.append((bid, b, combos))
         self._combo_cache[n] = out
         return out
+
+    def announce(self, who: int, bid: int, args: list) -> tuple[str, str, Any]:
+        """(name, arguments as text, who may see the arguments) of an action being taken."""
+        b = self.by_id[bid]
+        text = ", ".join(fmt(a, t) for a, t in zip(args, b.param_types[1:]))
+        vis = None
+        fns = self._vis.get(bid)
+        if fns is None:
+            labels = _param_labels(self.prog.rb, b)
+            fns = self._vis[bid] = [vis_fn(lb) for lb in labels]
+        L = [who, *args]
+        for f in fns:
+            if f is not None:
+                v = f(None, L)
+                vis = v if vis is None else [x for x in vis if x in v]
+        return b.name, text, vis
 
     def allowed(self, s: "State", who: int) -> list:
         """The any-time actions player `who` may take now: (label, body_id, args). None are

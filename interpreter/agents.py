@@ -6,6 +6,7 @@ import random
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
 
+from interpreter.chance import weighted_index
 from interpreter.nodes import Chance, Decision, Option
 from interpreter.state import State
 from interpreter.view import describe
@@ -162,8 +163,10 @@ class HumanAgent:
 
 
 def resolve_chance(state: State) -> int:
-    """Pick an outcome of an explicit chance node with the state's own generator."""
-    return state.randbelow(state.pending.count)
+    """Pick an outcome of an explicit chance node with the state's own generator, each with its
+    probability (weight / total)."""
+    weights = state.pending.weights
+    return weighted_index(weights, state.randbelow(sum(weights)))
 
 
 StepHook = Callable[[State, Any, int, str], None]

@@ -16,7 +16,9 @@ from interpreter.agents import (Agent, GameTooLong, HumanAgent, QuitGame, Random
                                 play_out)
 from interpreter.nodes import Decision, Terminal
 from interpreter.program import MercatorRuntimeError, Program
-from interpreter.saves import SaveError, chosen_line, engine_version, load_save, replay, save
+from interpreter.saves import SaveError, engine_version, load_save, replay, save
+from interpreter.seen import ALL, log_for
+from interpreter.seen import render as render_entry
 from interpreter.saves import sha256_text
 
 SEAT_KINDS = ("human", "random")
@@ -220,6 +222,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         players = player_count(prog, args.players)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     seats = parse_seats(args.seats, players)
+    viewer = narration_viewer(args.as_, seats)
     if args.save and not os.path.isdir(os.path.dirname(os.path.abspath(args.save))):
         raise UsageError(f"cannot save to {args.save}: its folder does not exist",
                          "create the folder first, or save somewhere else")
@@ -229,7 +232,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         + " · ".join(f"P{i + 1} {k}" for i, k in enumerate(seats)))
     if args.resume:
         try:
-            state, prior = replay(prog, data)
+            state, prior = replay(prog, data, viewer=viewer)
         except SaveError as exc:
             err(f"mercator play: {exc}")
             raise Failed(EXIT_RULES) from None
@@ -239,35 +242,19 @@ def cmd_play(args: argparse.Namespace) -> int:
             out(f"  {line}")
     else:
         state = prog.new_game(players, seed, narrate=True)
-        for line in state.messages:
+        for line in log_for(state.record, viewer):
             out(line)
-    seen = len(state.messages)
-    hidden: list[str] = []        # choices of a simultaneous round, shown once all have chosen
-    committed: set[int] = set()
-
-    def reveal() -> None:
-        if hidden:
-            out("revealed: " + "; ".join(hidden))
-        hidden.clear()
-        committed.clear()
+    seen = len(state.record)
 
     def on_step(s: Any, node: Any, idx: int, label: str) -> None:
         nonlocal seen
         decisions.append(idx)
         labels.append(label)
-        if isinstance(node, Decision) and node.simultaneous:
-            out(f"P{node.player + 1} has chosen")
-            hidden.append(chosen_line(node, label))
-            if node.option(idx).action is None:
-                committed.add(node.player)
-        else:
-            out(chosen_line(node, label))
-        nxt = s.pending
-        if not (isinstance(nxt, Decision) and nxt.simultaneous) or nxt.player in committed:
-            reveal()
-        for line in s.messages[seen:]:
-            out(line)
-        seen = len(s.messages)
+        for entry in s.record[seen:]:       # what happened, as the narration's viewer saw it
+            line = render_entry(entry, viewer)
+            if line is not None:
+                out(line)
+        seen = len(s.record)
 
     def write_save() -> bool:
         try:
@@ -314,6 +301,34 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.save and write_save():
         err(f"game saved to {args.save}")
     return EXIT_OK
+
+
+def narration_viewer(given: Optional[str], seats: Sequence[str]) -> Any:
+    """Whose eyes `play` narrates with: --as if given (a seat, 'spectator' or 'all'), else the
+    one human's, else a spectator's. Never more than a human at the table may see."""
+    humans = [i for i, k in enumerate(seats) if k == "human"]
+    if given is None:
+        return humans[0] if len(humans) == 1 else None
+    v = parse_viewer(given, len(seats))
+    if humans and v is not None and (v == ALL or len(humans) > 1 or v != humans[0]):
+        shown = "everything" if v == ALL else f"P{v + 1}'s view"
+        raise UsageError(f"--as {given} would show {shown} to the humans at the table",
+                         "leave out --as (each human sees only what the rules show them), "
+                         "or use --as spectator")
+    return v
+
+
+def parse_viewer(given: str, players: int) -> Any:
+    """'P2' -> seat 1, 'spectator' -> None, 'all' -> ALL; UsageError otherwise."""
+    t = given.strip().lower()
+    if t == "spectator":
+        return None
+    if t == "all":
+        return ALL
+    if t.startswith("p") and t[1:].isdigit() and 1 <= int(t[1:]) <= players:
+        return int(t[1:]) - 1
+    raise UsageError(f"--as {given}: not a seat of this {players}-player game",
+                     f"use P1–P{players}, 'spectator' or 'all'")
 
 
 # ------------------------------------------------------------------ simulate
@@ -426,8 +441,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         err(f"mercator replay: {exc}")
         return EXIT_RULES
     prog, res = load_program(data.rulebook)
+    viewer = parse_viewer(args.as_, data.players) if args.as_ else None
     try:
-        state, lines = replay(prog, data)
+        state, lines = replay(prog, data, viewer=viewer)
     except SaveError as exc:
         err(f"mercator replay: {exc}")
         return EXIT_RULES
@@ -547,6 +563,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=_int_arg, metavar="S", help="game seed (default: a random one)")
     pl.add_argument("--save", metavar="FILE", help="save the game here when it ends or is stopped")
     pl.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    pl.add_argument("--as", dest="as_", metavar="WHO",
+                    help="narrate as this seat sees the game (P1, P2, ...), as a 'spectator' or "
+                         "'all' (everything; only with no human seats). Default: the one human's "
+                         "view, else a spectator's")
     sm = cmd("simulate", cmd_simulate, "play many games between random bots and summarise them",
              "mercator simulate rulebooks/manila.rules --players 4 --games 1000 --seed 7")
     sm.add_argument("path", metavar="PATH", help="the rulebook")
@@ -562,6 +582,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp = cmd("replay", cmd_replay, "replay a saved game and print its log",
              "mercator replay game.json")
     rp.add_argument("file", metavar="FILE", help="a save written by 'mercator play --save'")
+    rp.add_argument("--as", dest="as_", metavar="WHO",
+                    help="show the game as this seat saw it (P1, P2, ...), as a spectator "
+                         "(the default: only what is public), or 'all' (everything)")
     fm = cmd("fmt", cmd_fmt, "print a rulebook in canonical form",
              "mercator fmt rulebooks/manila.rules > manila.rules.new")
     fm.add_argument("file", metavar="FILE", help="the rulebook")

@@ -15,6 +15,7 @@ from dsl.types import Type, strip_opt
 from interpreter.chance import merge_outcomes, weighted_index
 from interpreter.exprs import RuleError, take_item, to_bag
 from interpreter.nodes import Chance, Decision
+from interpreter.seen import VisFn, label_of, record, vis_fn
 from interpreter.values import deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
@@ -50,8 +51,9 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
         fslot = bc.rb.refs[id(f)]
         slots[f.name] = fslot
         outer_pass = c.allow_pass and i == 0
+        shown = None if getattr(c, "openly", False) else getattr(f.kind, "options", None)
         bc.emit(decide(bc, c.who, f.kind, f.allow_pass or outer_pass,
-                       prompt, f.span, fslot, None, pargs, f": {f.name}"), f.span)
+                       prompt, f.span, fslot, None, pargs, f": {f.name}", shown), f.span)
         if outer_pass:
             def passed(st: Any, fr: list, fslot: int = fslot) -> None:
                 L = fr[2]
@@ -83,17 +85,19 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
 
 def _choose(bc: "BodyCompiler", c: A.Choose, slot: int, simul: Optional[tuple[int, int]]) -> Op:
     return decide(bc, c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul,
-                  _prompt_args(bc, c))
+                  _prompt_args(bc, c), "", c)
 
 
-def _prompt_args(bc: "BodyCompiler", c: A.Choose) -> list[tuple[Callable, Type]]:
-    return [(bc.ex.compile(a), bc.type_of(a)) for a in c.prompt_args]
+def _prompt_args(bc: "BodyCompiler", c: A.Choose) -> list[tuple[Callable, Type, Optional[VisFn]]]:
+    return [(bc.ex.compile(a), bc.type_of(a), vis_fn(label_of(bc.rb, a))) for a in c.prompt_args]
 
 
 def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt: str,
            span: A.Span, slot: int, simul: Optional[tuple[int, int]],
-           pargs: Optional[list[tuple[Callable, Type]]] = None, suffix: str = "") -> Op:
-    """The op of one decision: `who` picks one of / a subset of a collection."""
+           pargs: Optional[list[tuple[Callable, Type, Optional[VisFn]]]] = None, suffix: str = "",
+           shown: Any = None) -> Op:
+    """The op of one decision: `who` picks one of / a subset of a collection. `shown` is the
+    node whose information-flow label says who may see the chosen value (None: everyone)."""
     who_f = bc.ex.compile(who)
     opts_f = bc.ex.compile(kind.options)
     otype = strip_opt(bc.type_of(kind.options))
@@ -102,6 +106,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     is_bag = otype.kind == "bag"
     prog = bc.p
     scalar = _scalar(et)
+    value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
 
@@ -157,11 +162,22 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
             raise RuleError("a player must choose, but there are no options "
                             "(guard this 'choose' or add 'with pass')")
         text = prompt
+        parts = None
         if pargs:
-            text = " ".join([prompt] + [fmt(f(st, L), t) for f, t in pargs])
+            shown_parts: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
+                                       for f, t, v in pargs]
+            text = " ".join([prompt] + [str(t) for t, _ in shown_parts])
+            if any(v is not None for _, v in shown_parts):
+                parts = [[prompt, None]] + shown_parts
+                if suffix:
+                    parts.append([suffix.strip(), None])
         return Decision(who, vals, labeller, allow_pass, text + suffix,
                         prog.actions_for(st, who),
-                        simul is not None, commit, span)
+                        simul is not None, commit, span, parts,
+                        value_vis(st, L) if value_vis is not None else None)
+    # for the reveal of a simultaneous choice
+    choose.labeller = labeller        # type: ignore[attr-defined]
+    choose.value_vis = value_vis      # type: ignore[attr-defined]
     return choose
 
 
@@ -188,9 +204,20 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
                 L[var] = p
                 return choose(st, fr)
         L[slot] = {p: done[str(p)] for p in order}
+        if st.narrate:
+            _reveal(st, L, order, done)
         L[acc] = None
         fr[1] += 1
         return None
+
+    def _reveal(st: Any, L: list, order: list, done: dict) -> None:
+        labeller, value_vis = choose.labeller, choose.value_vis    # type: ignore[attr-defined]
+        shown = []
+        for p in order:
+            L[var] = p
+            shown.append([p, labeller(done[str(p)]),
+                          value_vis(st, L) if value_vis is not None else None])
+        record(st, ["revealed", shown])
     bc.emit(step, r.span)
 
 

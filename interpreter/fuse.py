@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from interpreter.program import Program
     from interpreter.stmts import BodyCompiler
 
-SIMPLE = (A.Let, A.Assign, A.Move, A.Add, A.Remove, A.Shuffle, A.Log, A.Emit, A.CallStmt)
+# not A.Shuffle: with explicit chance it suspends, once per position (interpreter/chance.py)
+SIMPLE = (A.Let, A.Assign, A.Move, A.Add, A.Remove, A.Log, A.Emit, A.CallStmt)
 
 
 def _item(c: Any, k: Any) -> Any:

@@ -1,6 +1,7 @@
 """What ``pending`` returns: a Decision, a Chance node, or the Terminal result."""
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Callable, Optional
 
 import attrs
@@ -21,11 +22,14 @@ class Decision:
     """A player must choose among options (pass first, then values, then any-time actions)."""
 
     __slots__ = ("player", "values", "labeller", "allow_pass", "prompt", "actions", "simultaneous",
-                 "commit", "span", "_options")
+                 "commit", "span", "_options", "prompt_parts", "vis")
 
     def __init__(self, player: int, values: list, labeller: Callable[[Any], str], allow_pass: bool,
                  prompt: str, actions: list, simultaneous: bool,
-                 commit: Callable[[Any, Any], None], span: Span):
+                 commit: Callable[[Any, Any], None], span: Span,
+                 prompt_parts: Optional[list] = None, vis: Optional[list] = None):
+        self.prompt_parts = prompt_parts  # [[text, visibility], ...] when a part is not public
+        self.vis = vis                    # who may see the chosen value (None: every seat)
         self.player = player
         self.values = values
         self.labeller = labeller
@@ -64,19 +68,34 @@ class Decision:
         lbl, bid, args = self.actions[i - len(self.values)]
         return Option(lbl, None, (bid, args))
 
+    def prompt_for(self, viewer: Any) -> str:
+        """The prompt as `viewer` (a seat, None for a spectator, "all") sees it: the chooser sees
+        all of it, the others only its parts they may see."""
+        if self.prompt_parts is None or viewer == self.player or viewer == "all":
+            return self.prompt
+        return " ".join(t for t, v in self.prompt_parts
+                        if t and (v is None or (viewer is not None and viewer in v)))
+
+    def parts(self) -> list:
+        """The prompt as [[text, visibility], ...] (one public part when nothing is hidden)."""
+        return self.prompt_parts if self.prompt_parts is not None else [[self.prompt, None]]
+
     def __repr__(self) -> str:
         return f"<Decision P{self.player + 1} {self.prompt!r} {self.count} options>"
 
 
 class Chance:
     """Chance must pick an outcome (only when explicit chance is on; otherwise the state's seeded
-    generator picks)."""
+    generator picks). The outcomes are distinct; outcome i happens with probability
+    weights[i] / total."""
 
-    __slots__ = ("values", "labeller", "what", "commit", "span", "player")
+    __slots__ = ("values", "weights", "labeller", "what", "commit", "span", "player")
 
     def __init__(self, values: list, labeller: Callable[[Any], str], what: str,
-                 commit: Callable[[Any, Any], None], span: Span):
+                 commit: Callable[[Any, Any], None], span: Span,
+                 weights: Optional[list[int]] = None):
         self.values = values
+        self.weights = weights if weights is not None else [1] * len(values)
         self.labeller = labeller
         self.what = what
         self.commit = commit
@@ -90,7 +109,7 @@ class Chance:
 
     @property
     def options(self) -> list[Option]:
-        """Outcomes with labels, in order; each has probability 1/count."""
+        """Outcomes with labels, in order (their probabilities are in `probabilities`)."""
         return [Option(self.labeller(v), v) for v in self.values]
 
     def option(self, i: int) -> Option:
@@ -99,9 +118,21 @@ class Chance:
         return Option(self.labeller(v), v)
 
     @property
+    def total(self) -> int:
+        """The sum of the weights (the number of equally likely raw outcomes)."""
+        return sum(self.weights)
+
+    @property
     def probabilities(self) -> list[float]:
-        """Uniform probabilities, one per outcome."""
-        return [1.0 / len(self.values)] * len(self.values)
+        """The probability of each outcome, weight / total."""
+        total = self.total
+        return [w / total for w in self.weights]
+
+    @property
+    def fractions(self) -> list[Fraction]:
+        """The exact probability of each outcome, weight / total."""
+        total = self.total
+        return [Fraction(w, total) for w in self.weights]
 
     def __repr__(self) -> str:
         return f"<Chance {self.what} {self.count} outcomes>"

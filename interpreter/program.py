@@ -13,7 +13,9 @@ from interpreter.exprs import RuleError
 from interpreter.fuse import Fused
 from interpreter.memo import state_changing_pcs
 from interpreter.nodes import Chance, Decision, Option, Terminal
+from interpreter.seen import observe_position, record
 from interpreter.state import State, StateUnusable
+from interpreter.view import position_view
 from interpreter.stmts import BodyCompiler
 from interpreter.values import deep_copy
 
@@ -200,8 +202,15 @@ class Program:
         s.narrate = narrate
         s.explicit_chance = explicit_chance
         s.stack = [[0, 0, [None] * 4, -1]]
+        if narrate:
+            s.seen = [""] * players
         s.pending = self.run(s)
+        if narrate:
+            observe_position(s, self._view)
         return s
+
+    def _view(self, s: State, seat: int) -> Any:
+        return position_view(self, s, seat)
 
     def resume(self, s: State) -> Node:
         """Recompute what is pending (after loading a state from JSON)."""
@@ -225,6 +234,8 @@ class Program:
             raise IllegalChoice("the game is over; no choice can be applied")
         idx = self.resolve_choice(node, choice)
         value, action = _picked(node, idx)
+        if s.narrate:
+            self._announce(s, node, idx, action)
         s.history.append(idx)
         try:
             if action is not None:
@@ -237,6 +248,8 @@ class Program:
                 except (RuleError, BuiltinError) as exc:
                     raise self._located(s, str(exc)) from None
             s.pending = self.run(s)
+            if s.narrate:
+                observe_position(s, self._view)
         except MercatorRuntimeError as exc:
             # the rule failed half-way: the state cannot be trusted any more (a fork made before
             # this apply, or a replay of the decision log without the failing choice, can)
@@ -246,6 +259,19 @@ class Program:
                         f"{s.history} or use a fork made before that apply")
             raise
         return s.pending
+
+    def _announce(self, s: State, node: Union[Decision, Chance], idx: int,
+                  action: Optional[tuple]) -> None:
+        """Put the choice about to be applied into the record, with who may see what."""
+        if isinstance(node, Chance):
+            vis = getattr(node, "vis", None)
+            record(s, ["chance", node.what, node.option(idx).label, vis])
+        elif action is not None:
+            name, args, vis = self.actions.announce(node.player, *action)
+            record(s, ["action", node.player, name, args, vis, idx])
+        else:
+            record(s, ["choice", node.player, node.parts(), node.option(idx).label, node.vis,
+                       idx, node.simultaneous])
 
     def resolve_choice(self, node: Union[Decision, Chance], choice: Any) -> int:
         """The index of a choice given as an int, a label or an Option; IllegalChoice if none."""

@@ -15,6 +15,7 @@ from typing import Any, Optional
 import attrs
 
 from interpreter.nodes import Chance, Decision
+from interpreter.seen import ALL, log_for
 from interpreter.state import State
 
 SAVE_FORMAT = 1
@@ -177,20 +178,12 @@ def _where(program: Any, node: Any, step: int, state: State) -> str:
     return f"decision {step} (round {state.round}, {who}{prompt})"
 
 
-def chosen_line(node: Any, label: str) -> str:
-    """The log line for a choice: 'P2 chooses 5 (bid (or pass))', or 'chance (roll): 4'."""
-    if isinstance(node, Chance):
-        return f"chance ({node.what}): {label}"
-    prompt = f"  ({node.prompt})" if isinstance(node, Decision) and node.prompt else ""
-    return f"P{node.player + 1} chooses {label}{prompt}"
-
-
-def replay(program: Any, data: SaveData, stop: Optional[int] = None) -> tuple[State, list[str]]:
-    """Replay a save's decisions (the first `stop`, or all), checking each one; the log lines."""
+def replay(program: Any, data: SaveData, stop: Optional[int] = None,
+           viewer: Any = ALL) -> tuple[State, list[str]]:
+    """Replay a save's decisions (the first `stop`, or all), checking each one; the log lines as
+    `viewer` saw them (a seat, None for a spectator, or ALL for everything)."""
     state = program.new_game(data.players, data.seed, narrate=True,
                              explicit_chance=data.explicit_chance)
-    lines = list(state.messages)
-    seen = len(state.messages)
     todo = data.decisions if stop is None else data.decisions[:stop]
     for step, (idx, want) in enumerate(zip(todo, data.labels), start=1):
         node = state.pending
@@ -206,7 +199,4 @@ def replay(program: Any, data: SaveData, stop: Optional[int] = None) -> tuple[St
             raise SaveError(f"{data.path}: {where}: the save says '{want}' but option {idx} is "
                             f"'{label}' now")
         program.apply(state, idx)
-        lines.append(chosen_line(node, label))
-        lines.extend(state.messages[seen:])
-        seen = len(state.messages)
-    return state, lines
+    return state, log_for(state.record, viewer)

@@ -30,7 +30,7 @@ class State:
 
     __slots__ = ("table", "players", "stack", "rng", "round", "over", "history", "messages",
                  "narrate", "explicit_chance", "pending", "result", "steps", "stats", "ended_by",
-                 "failed")
+                 "failed", "record", "seen")
 
     def __init__(self, table: list, players: list, seed: int):
         self.table = table
@@ -49,6 +49,10 @@ class State:
         self.stats: list[int] = []        # the rulebook's 'stat' counters, in declaration order
         self.ended_by = ""                # why the game ended: "end", "limit", "end game" ("" = not)
         self.failed = ""                  # why the state is unusable (a rule error in apply), or ""
+        # with narration on: what happened, each part with who may see it (interpreter/seen.py),
+        # and per seat a digest of everything that seat has observed (its information state)
+        self.record: list[list] = []
+        self.seen: list[str] = []
 
     @property
     def num_players(self) -> int:
@@ -73,6 +77,8 @@ class State:
         s.round = self.round
         s.over = self.over
         s.messages = list(self.messages)
+        s.record = list(self.record)      # entries are never changed once written
+        s.seen = list(self.seen)
         s.narrate = self.narrate
         s.explicit_chance = self.explicit_chance
         s.pending = self.pending
@@ -98,6 +104,10 @@ class State:
         if self.ended_by:                 # not in core(): how it ended is not the position
             d["ended_by"] = self.ended_by
         d["history"] = list(self.history)
+        if self.narrate:
+            d["narrate"] = True
+            d["record"] = self.record
+            d["seen"] = list(self.seen)
         return d
 
     @staticmethod
@@ -114,7 +124,29 @@ class State:
         s.history = [int(h) for h in d.get("history", [])]
         s.ended_by = str(d.get("ended_by", ""))
         s.failed = ""
+        if d.get("narrate"):
+            s.narrate = True
+            rec, seen = d.get("record", []), d.get("seen", [])
+            if not isinstance(rec, list) or not all(isinstance(e, list) for e in rec) or \
+                    not isinstance(seen, list) or not all(isinstance(x, str) for x in seen):
+                raise ValueError("malformed record of what each seat has seen")
+            s.record = json.loads(json.dumps(rec))
+            s.seen = list(seen)
         return s
+
+    def information_state(self, seat: int) -> tuple[int, str]:
+        """A hashable key of what `seat` knows: equal for two states exactly when that seat has
+        observed the same things (its views at every decision and chance node, the log lines and
+        announcements it was shown, and its own decisions). Needs a game started with
+        narrate=True, which keeps that record."""
+        if self.failed:
+            raise StateUnusable(self.failed)
+        if not self.narrate or len(self.seen) != len(self.players):
+            raise ValueError("this state keeps no record of what each seat has seen: start the "
+                             "game with new_game(..., narrate=True)")
+        if not 0 <= seat < len(self.players):
+            raise ValueError(f"no seat {seat} in a game of {len(self.players)} players")
+        return (seat, self.seen[seat])
 
     def digest(self) -> str:
         """A stable hash of the position (sha256 of the canonical JSON of core())."""

@@ -3,7 +3,8 @@
 An op is ``op(state, frame) -> None | node``; it sets ``frame[1]`` (the pc) itself. A frame is
 ``[body_id, pc, locals, return_slot]``. Ops that suspend (decisions, explicit chance) return the
 node and leave the pc on themselves, so re-running the op after a reload recomputes the node
-(those ops are made in interpreter/decisions.py).
+(those ops are made in interpreter/decisions.py; a shuffle's, which suspends once per position
+with explicit chance, in interpreter/chance.py).
 """
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from dsl import ast as A
 from dsl.checked import Body
 from dsl.types import Type, iter_elem, strip_opt
+from interpreter.chance import shuffle_op
 from interpreter.codegen import is_container
 from interpreter.decisions import suspend
 from interpreter.exprs import RuleError, put_item, take_item
+from interpreter.seen import label_of, record, vis_fn
 from interpreter.values import deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
@@ -375,15 +378,12 @@ class BodyCompiler:
         self.emit(remove, s.span)
 
     def s_Shuffle(self, s: A.Shuffle) -> None:
-        target = self.collection(s.target)
+        t = strip_opt(self.rb.types.get(id(s.target), Type("any")))
+        et = t.args[0] if t.kind == "list" and t.args else Type("any")
 
-        def shuffle(st: Any, fr: list) -> None:
-            xs = target(st, fr[2])
-            for j in range(len(xs) - 1, 0, -1):
-                k = st.randbelow(j + 1)
-                xs[j], xs[k] = xs[k], xs[j]
-            fr[1] += 1
-        self.emit(shuffle, s.span)
+        def labeller(v: Any) -> str:
+            return fmt(v, et)
+        self.emit(shuffle_op(self.collection(s.target), labeller, self.hidden(), s.span), s.span)
 
     def s_Emit(self, s: A.Emit) -> None:
         args = [self.ex.place_value(a) for a in s.args]
@@ -446,12 +446,25 @@ class BodyCompiler:
         self.emit(lambda st, fr: prog.finish(st), s.span)
 
     def s_Log(self, s: A.Log) -> None:
-        parts = [(self.ex.compile(p), self.type_of(p)) for p in s.parts]
+        audience = getattr(s, "audience", None)
+        if audience is None:       # each part seen by whom its information-flow label allows
+            parts = [(self.ex.compile(p), self.type_of(p), vis_fn(label_of(self.rb, p)))
+                     for p in s.parts]
+        else:                      # 'log public:' or 'log to P:' - the line says who sees it
+            parts = [(self.ex.compile(p), self.type_of(p), None) for p in s.parts]
+        to_f = self.ex.compile(audience) if audience not in (None, "public") else None
 
         def log(st: Any, fr: list) -> None:
             if st.narrate:
                 L = fr[2]
-                st.messages.append(" ".join(fmt(f(st, L), t) for f, t in parts))
+                shown: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
+                                     for f, t, v in parts]
+                st.messages.append(" ".join(str(t) for t, _ in shown))
+                if to_f is not None:
+                    who = to_f(st, L)
+                    record(st, ["log", [who] if who is not None else [], shown])
+                else:
+                    record(st, ["log", None, shown])
             fr[1] += 1
         self.emit(log, s.span)
 

@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from dsl.types import Type
 from interpreter.nodes import Chance, Decision, Terminal
+from interpreter.seen import log_for
 from interpreter.values import fmt
 
 HIDDEN = "hidden"
@@ -65,13 +66,38 @@ def _field(v: Any, t: Type, shown: bool) -> Any:
 def _pending(node: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
     if isinstance(node, Decision):
         d: dict[str, Any] = {"kind": "decision", "player": f"P{node.player + 1}",
-                             "prompt": node.prompt, "simultaneous": node.simultaneous}
+                             "prompt": node.prompt_for(viewer), "simultaneous": node.simultaneous}
         if viewer == node.player:
             d["options"] = [o.label for o in node.options]
         return d
     if isinstance(node, Chance):
-        return {"kind": "chance", "what": node.what, "outcomes": node.count}
+        return {"kind": "chance", "what": node.what}
     return None
+
+
+def _raw(v: Any, t: Type, shown: bool) -> Any:
+    return v if shown else size_of(v, t)
+
+
+def position_view(program: Any, state: Any, viewer: int) -> Any:
+    """What seat `viewer` sees of the position, as compact data (for its information state):
+    the fields it may see, the sizes of the hidden collections, the round, and the pending node
+    as it is shown to that seat (not the options: those must follow from the rest)."""
+    rb = program.rb
+    table = [_raw(v, f.type, visible(f.visibility, None, viewer))
+             for f, v in zip(rb.table_fields, state.table)]
+    players = [[_raw(v, f.type, visible(f.visibility, p, viewer))
+                for f, v in zip(rb.player_fields, row)] for p, row in enumerate(state.players)]
+    node = state.pending
+    if isinstance(node, Decision):
+        pend: Any = ("decision", node.player, node.prompt_for(viewer), node.simultaneous)
+    elif isinstance(node, Chance):
+        pend = ("chance", node.what)
+    elif isinstance(node, Terminal):
+        pend = ("over", list(node.scores))
+    else:
+        pend = None
+    return [table, players, state.round, pend]
 
 
 def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
@@ -88,6 +114,8 @@ def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
     obs: dict[str, Any] = {"game": program.name, "viewer": None if viewer is None else f"P{viewer + 1}",
                            "round": state.round, "over": state.over, "table": table,
                            "players": players, "pending": _pending(state.pending, viewer)}
+    if state.narrate:
+        obs["log"] = log_for(state.record, viewer)
     if isinstance(state.pending, Terminal):
         obs["scores"] = list(state.pending.scores)
         obs["winners"] = [f"P{w + 1}" for w in state.pending.winners]

@@ -64,6 +64,22 @@ class ScenarioGame:
         assert isinstance(node, Chance), f"expected chance, got {node}"
         self.prog.apply(self.s, label)
 
+    def keep_order(self) -> None:
+        """Every pending shuffle step leaves its list as it is (outcome 0 is the item already at
+        that position), so the list keeps the order it had."""
+        while isinstance(self.s.pending, Chance) and self.s.pending.what == "shuffle":
+            self.prog.apply(self.s, 0)
+
+    def shuffle(self, *order: str) -> None:
+        """The pending shuffle puts its list in this order (the items' labels, first to last)."""
+        for i, label in enumerate(order[:-1]):
+            if len(set(order[i:])) == 1:        # the rest are alike: no chance node is asked
+                break
+            node = self.s.pending
+            assert isinstance(node, Chance) and node.what == "shuffle", \
+                f"expected a shuffle, got {node}"
+            self.prog.apply(self.s, label)
+
     def check(self) -> None:
         """The rulebook's invariants hold."""
         assert self.prog.check_invariants(self.s) == []

@@ -830,7 +830,11 @@ def test_courier_gives_one_card_per_wagon_per_round(prog: Program) -> None:
     game.decide(0, mv(2, "wagon1", "r1", "r2"), MOVE)       # passes the courier
     node = game.pending
     assert isinstance(node, Chance) and node.what == "draw"
-    assert len(node.options) == 15
+    # the 15 green cards, 3 of each kind: one outcome per kind, each with weight 3 (1/5)
+    assert [o.label for o in node.options] == ["kostenlose_zuladung", "achsenbruch",
+                                               "sonder_verkauf", "verkauf_mit_bonus",
+                                               "sozialer_aufstieg"]
+    assert node.weights == [3] * 5
     game.chance("sonder_verkauf")
     assert game.influence(0) == {"sonder_verkauf": 1}
     assert game.get("carded")[game.m("wagon1")] is True

@@ -58,13 +58,15 @@ def prog() -> Program:
 class Game(ScenarioGame):
     """One Felinia game with explicit chance, driven decision by decision.
 
-    The constructor picks the start player (`start`, a seat) and the goods drawn into the open
-    market rows at setup (`drawn`: row -> two goods; books otherwise), then stops at the first
-    decision, where the test prepares its position and calls `ready()`.
+    The constructor picks the start player (`start`, a seat), the goods drawn into the open
+    market rows at setup (`drawn`: row -> two goods; books otherwise) and the order of the
+    setup's shuffles (`shuffled`: an order of labels for each shuffle in turn; a shuffle not
+    given keeps its list's order), then stops at the first decision, where the test prepares its
+    position and calls `ready()`.
     """
 
     def __init__(self, prog: Program, n: int = 2, start: int = 0, drawn: Optional[dict] = None,
-                 empty_rows: bool = True):
+                 empty_rows: bool = True, shuffled: tuple = ()):
         self.prog = prog
         self.n = n
         self.s = prog.new_game(n, seed=0, narrate=True, explicit_chance=True)
@@ -75,6 +77,9 @@ class Game(ScenarioGame):
         for row in OPEN_ROWS[n]:
             for g in (drawn or {}).get(row, ["books", "books"]):
                 self.chance(g)
+        for order in shuffled:       # the setup's shuffles in turn: grey tiles, blue tiles, ...
+            self.shuffle(*order)
+        self.keep_order()            # the rest (or all): shuffled as they are listed
         assert isinstance(self.s.pending, Decision) and self.s.pending.prompt == PLACE
         if empty_rows:
             for row in ROWS:
@@ -255,6 +260,23 @@ def test_setup_by_player_count(prog: Program, n: int, start: int, closed: list, 
         assert sorted(t[1] for t in mine) == [1, 2, 2, 3, 3, 4]
     assert sorted(game.get("covered")) == sorted(t[2] for t in down)
     assert game.named(game.get("bonus_supply"), COLOURS) == {c: 1 for c in COLOURS}
+    game.check()
+
+
+def test_setup_ship_deck_greys_on_top_of_blues_four_ships_from_the_top(prog: Program) -> None:
+    """seed 004 §起始設置 4: 將5片藍色背的舢舨面朝下洗混；然後再把其他灰色背的舢舨面朝下洗混；將灰色背的
+    舢舨疊在藍色舢舨上形成貿易船牌庫 ... 從牌庫頂開出4張舢舨 (the blue tiles shuffled, the grey ones
+    shuffled and stacked on them; 4 ships from the top of the deck).  Both shuffles are chance:
+    the test chooses the orders (greys last to first, blues rotated by one)."""
+    blue = prog.member("blue")
+    tiles = prog.consts["ship_tiles"]
+    greys = [k for k in range(len(tiles)) if tiles[k][5] != blue][::-1]
+    blues = [k for k in range(len(tiles)) if tiles[k][5] == blue]
+    blues = blues[1:] + blues[:1]
+    game = Game(prog, 3, empty_rows=False,
+                shuffled=([str(k) for k in greys], [str(k) for k in blues]))
+    assert [s[0] for s in game.get("ships")] == greys[:4]
+    assert game.get("ship_deck") == greys[4:] + blues
     game.check()
 
 

@@ -81,6 +81,7 @@ class Game(ScenarioGame):
         self.n = n
         self.s = prog.new_game(n, seed=seed, narrate=True, explicit_chance=True)
         self.asked: list[tuple[int, str]] = []
+        self.keep_order()            # the four decks: shuffled as they are listed
 
     # ---------------------------------------------------------------- names and values
     def name(self, enum: str, value: int) -> str:

@@ -201,17 +201,17 @@ def test_an_internal_error_in_play_saves_the_game_first(tmp_path: Path,
     rules.write_text(HAND)
     save = tmp_path / "game.json"
     calls = {"n": 0}
-    real = cli.chosen_line
+    real = cli.render_entry
 
-    def failing(node: object, label: str) -> str:
+    def failing(entry: list, viewer: object) -> object:
         calls["n"] += 1
         if calls["n"] == 3:
             raise RuntimeError("planted")
-        return real(node, label)
-    monkeypatch.setattr(cli, "chosen_line", failing)
+        return real(entry, viewer)
+    monkeypatch.setattr(cli, "render_entry", failing)
     code = main(["play", str(rules), "--players", "2", "--seats", "random,random",
                  "--seed", "4", "--save", str(save)])
     err = capsys.readouterr().err
     assert code == 1 and "internal error" in err and "game saved to" in err
-    monkeypatch.setattr(cli, "chosen_line", real)
+    monkeypatch.setattr(cli, "render_entry", real)
     assert main(["play", str(rules), "--seats", "random,random", "--resume", str(save)]) == 0
