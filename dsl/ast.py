@@ -275,6 +275,7 @@ class Choose:
     prompt: Optional[str]
     span: Span = _span()
     prompt_args: tuple["Expr", ...] = ()     # values shown after the prompt text
+    openly: bool = False                     # the choice is stated aloud: its value is public
 
 
 @attrs.frozen
@@ -451,6 +452,9 @@ class EndGame:
 class Log:
     parts: tuple[Expr, ...]
     span: Span = _span()
+    # who sees the line: None = each part as its information-flow label allows,
+    # "public" = every seat (`log public:`), an expression = only that player (`log to p:`)
+    audience: Union[None, str, "Expr"] = None
 
 
 @attrs.frozen

@@ -6,6 +6,7 @@ from typing import Any, Optional
 import attrs
 
 from dsl import ast as A
+from dsl.infoflow import FlowInfo
 from dsl.types import Type
 
 
@@ -71,3 +72,4 @@ class CheckedRulebook:
     types: dict[int, Type]
     refs: dict[Any, Any]
     keep: list[Any] = attrs.field(factory=list)  # keeps nodes alive so ids stay unique
+    flow: FlowInfo = attrs.field(factory=FlowInfo)  # who may see each shown value (dsl/infoflow.py)

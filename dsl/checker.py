@@ -8,6 +8,8 @@ import attrs
 from dsl import ast as A
 from dsl.builtins import BUILTIN_NAMES, BUILTINS, GEN_BUILTINS, builtin_type
 from dsl.analysis import analyse
+from dsl.flow_analysis import analyse_flow
+from dsl.infoflow import is_owner_map
 from dsl.checked import Body, CheckedRulebook, FieldInfo
 from dsl.diagnostics import Diagnostic, apply_allows, did_you_mean, error, info, warning
 from dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
@@ -84,7 +86,6 @@ class Checker:
         self.trigger_writes: list[tuple[A.TriggerDecl, set[tuple[str, str]]]] = []
         self.cur_writes: Optional[set[tuple[str, str]]] = None   # the trigger being checked
         self.called: set[str] = set()
-        self.in_log = 0
         self.bounded: set[str] = set()    # names that some invariant mentions
         self.const_names: set[str] = set()
         self.has_end_game = False
@@ -465,10 +466,12 @@ class Checker:
                 continue
             if where == "player" and f.name in self.player_fields:
                 continue
-            if where == "table" and f.visibility == "owner":
+            t = self.resolve_type(f.type)
+            if where == "table" and f.visibility == "owner" and not is_owner_map(t):
                 self.err("E121", f"table field '{f.name}' cannot be 'owner': the table has no owner",
-                         f.span, "use 'secret' or 'public'")
-            into[f.name] = FieldInfo(f.name, self.resolve_type(f.type), f.default, f.visibility, f)
+                         f.span, "use 'secret' or 'public', or a 'map<player, T> owner' whose "
+                         "entry for each player only that player sees")
+            into[f.name] = FieldInfo(f.name, t, f.default, f.visibility, f)
 
     # ------------------------------------------------------------ bodies
     def _params(self, params: tuple[A.Param, ...], sc: Scope) -> tuple[Type, ...]:
@@ -810,10 +813,11 @@ class Checker:
         self.has_end_game = True
 
     def s_Log(self, s: A.Log, sc: Scope) -> None:
-        self.in_log += 1
+        if s.audience is not None and not isinstance(s.audience, str):
+            who = self.expr(s.audience, sc, PLAYER)
+            self.expect(who, PLAYER, s.audience.span, "'log to'")
         for p in s.parts:
             self.expr(p, sc, None)
-        self.in_log -= 1
 
     # ------------------------------------------------------------ right-hand sides
     def rhs(self, r: Any, sc: Scope, want: Optional[Type]) -> Type:
@@ -864,21 +868,6 @@ class Checker:
         if sc.kind in ("fn", "expr", "const"):
             self.err("E108", "decisions and chance cannot appear in a pure expression", r.span)
 
-    def _label_leaks(self, who: A.Expr, options: Any) -> None:
-        """W271: options (shown to `who`) that read another player's owner-only field or a
-        secret table field tell the chooser what he may not see."""
-        for n in self._walk(options, into_calls=False):
-            if isinstance(n, A.Field) and strip_opt(self.types.get(id(n.obj), ANY)) == PLAYER:
-                f = self.player_fields.get(n.name)
-                if f is not None and f.visibility != "public" and n.obj != who:
-                    self.warn("W271", f"these options show the {f.visibility}-only field "
-                              f"'{n.name}' of another player to the one who chooses", n.span,
-                              "offer only what the chooser may see")
-            elif isinstance(n, A.Name) and n.name in self.table_fields and \
-                    self.table_fields[n.name].visibility == "secret":
-                self.warn("W271", f"these options show the secret field '{n.name}' to the one "
-                          "who chooses", n.span, "offer only what the chooser may see")
-
     def choose(self, c: A.Choose, sc: Scope) -> Type:
         self._suspend_ok(c, sc)
         for a in c.prompt_args:
@@ -888,9 +877,7 @@ class Checker:
         if isinstance(c.kind, A.ChoiceRecord):
             res = self.choose_record(c.kind, sc)
             return opt(res) if c.allow_pass else res
-        t = self.choice_type(c.kind, c.allow_pass, sc)
-        self._label_leaks(c.who, c.kind.options)
-        return t
+        return self.choice_type(c.kind, c.allow_pass, sc)
 
     def choose_record(self, k: A.ChoiceRecord, sc: Scope) -> Type:
         """A compound decision: each listed field of the record chosen in turn."""
@@ -1058,9 +1045,6 @@ class Checker:
             return loc[1]
         if e.name in self.table_fields:
             self.reads.add(("table", e.name))
-            if self.in_log and self.table_fields[e.name].visibility == "secret":
-                self.warn("W270", f"this log line shows the secret field '{e.name}' to every "
-                          "player", e.span, "narration is public: log what everyone may see")
             if not sc.state:
                 self.err("E119", f"table field '{e.name}' is game state; a constant or default cannot "
                          "depend on it", e.span)
@@ -1285,11 +1269,6 @@ class Checker:
         t = self.expr(e.obj, sc, None)
         if strip_opt(t) == PLAYER:
             self.reads.add(("player", e.name))
-            f = self.player_fields.get(e.name)
-            if self.in_log and f is not None and f.visibility != "public":
-                self.warn("W270", f"this log line shows the {f.visibility}-only field '{e.name}' "
-                          "to every player", e.span,
-                          "narration is public: log what everyone may see")
         return self._field_type(t, e.name, e.name_span if e.name_span.line else e.span)
 
     def e_Index(self, e: A.Index, sc: Scope, want: Optional[Type]) -> Type:
@@ -1330,6 +1309,8 @@ def check_items(items: tuple[Any, ...], path: str,
     result = c.run()
     if result is not None:
         c.diags += analyse(result)
+        result.flow, flow_diags = analyse_flow(result)
+        c.diags += flow_diags
     allowed = apply_allows(c.diags, sources, path if result is not None else None)
     diags = sorted(allowed, key=lambda d: (d.span.path, d.span.line, d.span.col))
     return result, diags

@@ -191,6 +191,8 @@ def _choose(c: A.Choose) -> str:
     text = f"choose {format_expr(c.who)} " + _choice_kind(c.kind)
     if c.allow_pass:
         text += " with pass"
+    if c.openly:
+        text += " openly"
     if c.prompt is not None:
         text += f" prompt {escape_string(c.prompt)}"
         text += "".join(f", {format_expr(a)}" for a in c.prompt_args)
@@ -294,7 +296,10 @@ def _stmt(s: A.Stmt, level: int) -> list[str]:
     if isinstance(s, A.EndGame):
         return [f"{ind}end game"]
     if isinstance(s, A.Log):
-        return [f"{ind}log {_args(s.parts)}"]
+        if s.audience is None:
+            return [f"{ind}log {_args(s.parts)}"]
+        who = "public" if isinstance(s.audience, str) else f"to {f(s.audience)}"
+        return [f"{ind}log {who}: {_args(s.parts)}"]
     if isinstance(s, A.Empty):
         return [f"{ind};"]
     raise TypeError(f"not a statement: {s!r}")

@@ -20,7 +20,7 @@ KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligib
 game players use enum const table record player event setup round phase
 proc fn on as when anytime invariant end after score tiebreak public owner secret let if elif else for limit
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
-with pass prompt simultaneous roll random draw then or and not true false none game""".split())
+with pass openly prompt simultaneous roll random draw then or and not true false none game""".split())
 
 MAX_DIGITS = 18
 SUSPENDING = frozenset({"choose", "roll", "random", "draw", "simultaneous"})
@@ -308,7 +308,13 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def log_stmt(self, meta: Meta, c: list[Any]) -> A.Log:
-        return A.Log(tuple(c), span=self._sp(meta))
+        return A.Log(tuple(c[1:]), span=self._sp(meta), audience=c[0])
+
+    def log_public(self, c: list[Any]) -> str:
+        return "public"
+
+    def log_to(self, c: list[Any]) -> Any:
+        return c[0]
 
     @v_args(meta=True)
     def lvalue(self, meta: Meta, c: list[Any]) -> A.LValue:
@@ -330,14 +336,17 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     # -- suspending right-hand sides
     @v_args(meta=True)
     def choose(self, meta: Meta, c: list[Any]) -> A.Choose:
-        prompt, args = (None, ()) if c[3] is None else c[3]
+        prompt, args = (None, ()) if c[4] is None else c[4]
         return A.Choose(c[0], c[1], c[2] is not None, prompt, span=self._sp(meta),
-                        prompt_args=args)
+                        prompt_args=args, openly=c[3] is not None)
 
     def prompt(self, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
         return _unquote(c[0]), tuple(c[1:])
 
     def or_pass(self, c: list[Any]) -> bool:
+        return True
+
+    def openly(self, c: list[Any]) -> bool:
         return True
 
     @v_args(meta=True)

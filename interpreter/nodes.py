@@ -89,13 +89,16 @@ class Chance:
     generator picks). The outcomes are distinct; outcome i happens with probability
     weights[i] / total."""
 
-    __slots__ = ("values", "weights", "labeller", "what", "commit", "span", "player")
+    __slots__ = ("values", "weights", "labeller", "what", "commit", "span", "player", "vis")
 
     def __init__(self, values: list, labeller: Callable[[Any], str], what: str,
                  commit: Callable[[Any, Any], None], span: Span,
                  weights: Optional[list[int]] = None):
         self.values = values
         self.weights = weights if weights is not None else [1] * len(values)
+        # who sees the outcome when it happens: a die roll is public; a draw, a random pick
+        # or a shuffle step is seen by nobody (the rules then put the item where it is seen)
+        self.vis: Optional[list] = None if what == "roll" else []
         self.labeller = labeller
         self.what = what
         self.commit = commit

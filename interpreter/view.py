@@ -1,7 +1,8 @@
 """What one player may see of a state, derived from the rulebook's visibility declarations.
 
-``public`` fields are shown to everyone; ``owner`` fields only to the player who owns them (a table
-field has no owner, so an ``owner`` table field is hidden from all); ``secret`` fields to nobody.
+``public`` fields are shown to everyone; ``owner`` fields only to the player who owns them;
+``secret`` fields to nobody. The one ``owner`` table field is a ``map<player, T>``: each seat sees its
+own entry only (a spectator none), and the rest as a hidden collection of the map's size.
 A hidden collection still shows its size (how many cards are in a hand or a deck), a hidden scalar
 shows only that it is hidden.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from dsl.infoflow import is_owner_map
 from dsl.types import Type
 from interpreter.nodes import Chance, Decision, Terminal
 from interpreter.seen import log_for
@@ -63,6 +65,25 @@ def _field(v: Any, t: Type, shown: bool) -> Any:
     return {HIDDEN: True, "size": n} if n is not None else HIDDEN
 
 
+def _own_entry(v: Any, viewer: Optional[int]) -> dict[Any, Any]:
+    """The part of an owner-only player map `viewer` sees: its own entry, if it has one."""
+    if viewer is None or not v or viewer not in v:
+        return {}
+    return {viewer: v[viewer]}
+
+
+def _owner_map_json(v: Any, t: Type, viewer: Optional[int]) -> Any:
+    """An owner-only player map as `viewer` sees it: hidden with its size, and the own entry."""
+    return {HIDDEN: True, "size": len(v) if v else 0,
+            "seen": typed_json(_own_entry(v, viewer), t)}
+
+
+def _table_json(f: Any, v: Any, viewer: Optional[int]) -> Any:
+    if is_owner_map(f.type, f.visibility):
+        return _owner_map_json(v, f.type, viewer)
+    return _field(v, f.type, visible(f.visibility, None, viewer))
+
+
 def _pending(node: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
     if isinstance(node, Decision):
         d: dict[str, Any] = {"kind": "decision", "player": f"P{node.player + 1}",
@@ -79,13 +100,18 @@ def _raw(v: Any, t: Type, shown: bool) -> Any:
     return v if shown else size_of(v, t)
 
 
+def _table_raw(f: Any, v: Any, viewer: Optional[int]) -> Any:
+    if is_owner_map(f.type, f.visibility):
+        return [_own_entry(v, viewer), len(v) if v else 0]
+    return _raw(v, f.type, visible(f.visibility, None, viewer))
+
+
 def position_view(program: Any, state: Any, viewer: int) -> Any:
     """What seat `viewer` sees of the position, as compact data (for its information state):
     the fields it may see, the sizes of the hidden collections, the round, and the pending node
     as it is shown to that seat (not the options: those must follow from the rest)."""
     rb = program.rb
-    table = [_raw(v, f.type, visible(f.visibility, None, viewer))
-             for f, v in zip(rb.table_fields, state.table)]
+    table = [_table_raw(f, v, viewer) for f, v in zip(rb.table_fields, state.table)]
     players = [[_raw(v, f.type, visible(f.visibility, p, viewer))
                 for f, v in zip(rb.player_fields, row)] for p, row in enumerate(state.players)]
     node = state.pending
@@ -103,8 +129,7 @@ def position_view(program: Any, state: Any, viewer: int) -> Any:
 def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
     """The JSON-able observation of `state` by seat `viewer` (0-based; None = spectator)."""
     rb = program.rb
-    table = {f.name: _field(v, f.type, visible(f.visibility, None, viewer))
-             for f, v in zip(rb.table_fields, state.table)}
+    table = {f.name: _table_json(f, v, viewer) for f, v in zip(rb.table_fields, state.table)}
     players = []
     for p, row in enumerate(state.players):
         entry: dict[str, Any] = {"seat": f"P{p + 1}", "you": p == viewer}
@@ -131,6 +156,18 @@ def _text(v: Any, t: Type, shown: bool) -> str:
     return f"(hidden, {n} item{'s' if n != 1 else ''})"
 
 
+def _table_text(f: Any, v: Any, viewer: Optional[int]) -> str:
+    if not is_owner_map(f.type, f.visibility):
+        return _text(v, f.type, visible(f.visibility, None, viewer))
+    own = _own_entry(v, viewer)
+    n = (len(v) if v else 0) - len(own)
+    if not own:
+        return _text(v, f.type, False)
+    if n == 0:
+        return fmt(own, f.type)
+    return f"{fmt(own, f.type)} (and hidden, {n} item{'s' if n != 1 else ''})"
+
+
 def describe(program: Any, state: Any, viewer: Optional[int]) -> str:
     """A readable text view of what `viewer` sees: the table fields, then each player."""
     rb = program.rb
@@ -139,7 +176,7 @@ def describe(program: Any, state: Any, viewer: Optional[int]) -> str:
     if rb.table_fields:
         width = max(len(f.name) for f in rb.table_fields)
         for f, v in zip(rb.table_fields, state.table):
-            lines.append(f"  {f.name:<{width}}  {_text(v, f.type, visible(f.visibility, None, viewer))}")
+            lines.append(f"  {f.name:<{width}}  {_table_text(f, v, viewer)}")
     for p, row in enumerate(state.players):
         parts = [f"{f.name} {_text(v, f.type, visible(f.visibility, p, viewer))}"
                  for f, v in zip(rb.player_fields, row)]

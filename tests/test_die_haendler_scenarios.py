@@ -539,7 +539,8 @@ def test_sealed_bids_ties_go_to_the_start_player_then_seat_order(prog: Program) 
 def test_bids_never_exceed_cash(prog: Program) -> None:
     """seed 002 §Phase 2 (a bid is money the winner hands to the bank: 標到馬車的玩家將錢交給銀行),
     with the issue's requirement that bids never exceed cash: P1's bids run from 1,000 up to his
-    4,000; P2 (999) cannot bid the minimum and is not asked.  A loan repaid at any time (§Phase 6
+    4,000; P2 (999) cannot bid the minimum: he is asked like everyone (who can bid is not
+    announced: money is hidden) and can only pass.  A loan repaid at any time (§Phase 6
     他可以在任何時候還錢 ... 2,500 元) while bidding lowers the limit at once."""
     game = Game(prog, 3)
     game.no_red_cards()
@@ -553,7 +554,9 @@ def test_bids_never_exceed_cash(prog: Program) -> None:
     assert game.labels() == ["pass"] + ladder(1000, 1500)
     assert game.get("auction_max_bid") == {0: 1500, 1: 999, 2: 1250}
     game.decide(0, "pass", SEALED)
-    assert game.pending.player == 2                          # P2 is skipped
+    assert game.pending.player == 1 and game.labels() == ["pass"]   # P2 can only pass
+    game.decide(1, "pass", SEALED)
+    assert game.pending.player == 2
     assert game.labels() == ["pass", "1000", "1100", "1200"]
     game.decide(2, "1200", SEALED)
     assert game.money() == [1500, 999, 50]
@@ -621,8 +624,9 @@ def test_loading_a_wagon_that_still_carries_goods(prog: Program) -> None:
 def test_loading_fee_accepted_and_declined(prog: Program) -> None:
     """seed 002 §Phase 2: 車主可以跟其他的玩家要上貨物上馬車的錢, 金額由車主決定.  (The owner may
     ask the other players for money to load; he decides the amount.)  Choice 7: the owner names
-    a fee (0 up to the guest's cash, in 100s); the guest pays it to the owner and loads, or
-    declines and loads nothing.  P2 accepts 300; P3 declines 500."""
+    a fee (0 up to 2,000 in 100s, whatever the guest's cash: the owner cannot see it); the guest
+    pays it to the owner and loads, or declines and loads nothing.  P2 accepts 300; P3 declines
+    500; a guest asked more than he has can only decline."""
     game = Game(prog, 3)
     game.no_red_cards()
     game.prepare(money={0: 2000, 1: 1000, 2: 2000},
@@ -631,13 +635,14 @@ def test_loading_fee_accepted_and_declined(prog: Program) -> None:
     own_wagons_free(game)
     game.decide(0, "{good: cloth, count: 1}", OWN_LOAD)
     game.decide(1, "[wine, wine]", GUEST_LOAD)
-    assert game.pending.player == 0 and game.labels() == ladder(0, 1000)
+    assert game.pending.player == 0 and game.labels() == ladder(0, 2000)
     game.decide(0, "300", FEE)
     assert game.pending.player == 1 and game.labels() == ["yes", "no"]
     game.decide(1, "yes", ACCEPT)
     assert game.money() == [2300, 700, 2000]
     assert game.cargo(1, "wagon1") == {"wine": 2} and game.warehouse(1, "paris") == {}
     game.decide(2, "[food]", GUEST_LOAD)
+    assert game.labels() == ladder(0, 2000)      # the same menu for a guest with 2,000
     game.decide(0, "500", FEE)
     game.decide(2, "no", ACCEPT)
     assert game.money() == [2300, 700, 2000]
