@@ -5,8 +5,8 @@ the same decision points, written as plain Python. The game flow is one ordinary
 generator (`_play`): every decision is a `yield (player, options)`, and `apply`
 sends the chosen option back in. No caching, no clever data structures.
 
-Rules: /work/shared/seeds/003_b49210f41d9164aa.txt (authority) and
-/work/shared/rules-data/manila.md (numbers).
+Rules: shared/seeds/003_b49210f41d9164aa.txt (authority) and
+shared/rules-data/manila.md (numbers).
 
 Action encoding (all tuples, hashable):
   ("pass",) ("bid", n)                      auction

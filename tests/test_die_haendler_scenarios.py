@@ -12,8 +12,8 @@ cards away from everybody (into the box) so that no ability adds decisions the t
 about.
 
 Sources quoted in the docstrings:
-  seed 002    /work/shared/seeds/002_a0cd303d4f1be086.txt (Traditional Chinese; the authority)
-  rules-data  /work/shared/rules-data/die_haendler.md
+  seed 002    shared/seeds/002_a0cd303d4f1be086.txt (Traditional Chinese; the authority)
+  rules-data  shared/rules-data/die_haendler.md
   choice N    docs/games/die_haendler.md, "Choices where the rules are ambiguous"
 
 Defaults the tests rely on (all PLACEHOLDER data of the rulebook): price rows 100..800 for buying

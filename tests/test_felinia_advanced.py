@@ -5,7 +5,7 @@ tests/test_felinia_scenarios.py, whose `Game` driver this file reuses), and rand
 seeds and player counts.
 
 Sources quoted in the docstrings:
-  seed 004    /work/shared/seeds/004_0dfb577867d3a254.txt (Traditional Chinese; the authority),
+  seed 004    shared/seeds/004_0dfb577867d3a254.txt (Traditional Chinese; the authority),
               its "(進階版)" (advanced) lines
   choice AN   docs/games/felinia.md, "Variant: advanced game", choices where the seed is ambiguous
   PLACEHOLDER the narrow-coast map of the variant (X_1 harbour, X_2..X_9 trade regions, X_10 a

@@ -8,8 +8,8 @@ holds; merchants and tokens are moved, never created); it never does what the ru
 should do.
 
 Sources quoted in the docstrings:
-  seed 004    /work/shared/seeds/004_0dfb577867d3a254.txt (Traditional Chinese; the authority)
-  rules-data  /work/shared/rules-data/felinia.md
+  seed 004    shared/seeds/004_0dfb577867d3a254.txt (Traditional Chinese; the authority)
+  rules-data  shared/rules-data/felinia.md
   choice N    docs/games/felinia.md, "Choices where the rules are ambiguous"
 
 Unless a test says otherwise: P1 is the start player; the market rows drawn at setup are

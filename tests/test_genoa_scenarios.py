@@ -7,11 +7,11 @@ between their real places (the supply, the decks, the storage), so the rulebook'
 invariants hold throughout; `game.check()` asserts them.
 
 Sources quoted in the docstrings:
-  seed 000    /work/shared/seeds/000_6ec685007ab10031.txt (Traditional Chinese; the authority):
+  seed 000    shared/seeds/000_6ec685007ab10031.txt (Traditional Chinese; the authority):
               "erratum NN", and the situational rules by heading: §就交易塔所在的建築協商 (the
               building where the tower stands), §就交易塔相鄰的建築協商 (adjacent squares),
               §未相鄰的格子 (squares not adjacent)
-  rules-data  /work/shared/rules-data/genoa.md
+  rules-data  shared/rules-data/genoa.md
   choice N    docs/games/genoa.md, "Choices where the rules are ambiguous"
 
 The board is rules-data's  layout (row r = blue die, column c = red die):

@@ -6,8 +6,8 @@ smallest position that shows its rule. `prog.set` only prepares a position (cash
 shares, prices) before the first decision; it never does what the rule under test should do.
 
 Sources quoted in the docstrings:
-  seed 003    /work/shared/seeds/003_b49210f41d9164aa.txt (Traditional Chinese; the authority)
-  rules-data  /work/shared/rules-data/manila.md
+  seed 003    shared/seeds/003_b49210f41d9164aa.txt (Traditional Chinese; the authority)
+  rules-data  shared/rules-data/manila.md
   choice N    docs/games/manila.md, "Choices where the rules are ambiguous"
 
 Unless a test says otherwise: 4 players, P1 = seat 0; the default deal gives P1 and P3 nutmeg +

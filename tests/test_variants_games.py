@@ -13,8 +13,8 @@ tests/test_die_haendler_scenarios.py and tests/test_genoa_scenarios.py); a few r
 end with the invariants holding after every decision.
 
 Sources quoted:
-  seed 002    /work/shared/seeds/002_a0cd303d4f1be086.txt (Traditional Chinese; the authority)
-  rules-data  /work/shared/rules-data/die_haendler.md, /work/shared/rules-data/genoa.md
+  seed 002    shared/seeds/002_a0cd303d4f1be086.txt (Traditional Chinese; the authority)
+  rules-data  shared/rules-data/die_haendler.md, shared/rules-data/genoa.md
   G6          the Rio Grande 2001 Genoa rules, "Rules for 2 players" (rules-data's source G6)
 """
 from __future__ import annotations
