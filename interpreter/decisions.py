@@ -174,7 +174,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         return Decision(who, vals, labeller, allow_pass, text + suffix,
                         prog.actions_for(st, who),
                         simul is not None, commit, span, parts,
-                        value_vis(st, L) if value_vis is not None else None)
+                        value_vis(st, L) if value_vis is not None and st.narrate else None)
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
@@ -215,7 +215,8 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
         shown = []
         for p in order:
             L[var] = p
-            shown.append([p, labeller(done[str(p)]),
+            v = done[str(p)]
+            shown.append([p, "pass" if v is None else labeller(v),
                           value_vis(st, L) if value_vis is not None else None])
         record(st, ["revealed", shown])
     bc.emit(step, r.span)

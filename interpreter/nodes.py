@@ -29,7 +29,8 @@ class Decision:
                  commit: Callable[[Any, Any], None], span: Span,
                  prompt_parts: Optional[list] = None, vis: Optional[list] = None):
         self.prompt_parts = prompt_parts  # [[text, visibility], ...] when a part is not public
-        self.vis = vis                    # who may see the chosen value (None: every seat)
+        self.vis = vis                    # who may see the chosen value (None: every seat; set
+                                          # only with narration, which records announcements)
         self.player = player
         self.values = values
         self.labeller = labeller

@@ -12,7 +12,8 @@ from typing import Optional
 
 import pytest
 
-from dsl.loader import load, load_text
+from game_driver import program, program_text
+
 from interpreter.cli import main
 from interpreter.nodes import Decision
 from interpreter.program import Program
@@ -23,18 +24,6 @@ from interpreter.view import observe
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
     sorted((ROOT / "rulebooks" / "variants").glob("*.rules"))
-
-
-def program(path: Path) -> Program:
-    res = load(str(path))
-    assert res.ok and res.rulebook is not None
-    return Program(res.rulebook)
-
-
-def program_text(text: str) -> Program:
-    res = load_text(text, "t.rules")
-    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
 
 
 def random_game(prog: Program, players: int, seed: int, limit: int = 100_000) -> State:

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.loader import load, load_text
+from game_driver import program, program_text
+
 from interpreter.cli import main
 from interpreter.program import IllegalChoice, MercatorRuntimeError, Program, StateUnusable
 from interpreter.state import State
@@ -25,18 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
     sorted((ROOT / "rulebooks" / "variants").glob("*.rules"))
 PROPS = settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
-
-
-def program(path: Path) -> Program:
-    res = load(str(path))
-    assert res.ok and res.rulebook is not None
-    return Program(res.rulebook)
-
-
-def program_text(text: str) -> Program:
-    res = load_text(text, "t.rules")
-    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
 
 
 @pytest.fixture(scope="module", params=RULEBOOKS, ids=lambda p: p.stem)
