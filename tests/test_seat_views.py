@@ -269,3 +269,34 @@ def test_play_refuses_to_show_the_humans_more_than_they_may_see(tmp_path: Path,
     assert main(["play", str(rules), "--players", "2", "--seats", "human,random",
                  "--as", "all"]) == 2
     assert "would show everything" in capsys.readouterr().err
+
+
+def test_die_haendler_bids_are_revealed_limits_and_bank_hidden() -> None:
+    """seed 002 §Phase 2: sealed wagon bids, 然後一同翻開 (then turned up together): every seat
+    reads the reveal with the amounts. A bidder's limit is his hidden money, so during the
+    auction each seat sees only its own entry of wagon_bid_limit and of auction_max_bid; the
+    bank's money (which would show the players' total) is seen by nobody."""
+    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    s = prog.new_game(3, 2, narrate=True)
+    rng = random.Random(2)
+    checked = 0
+    while not s.over and len(s.history) < 400:
+        node = s.pending
+        if isinstance(node, Decision) and node.prompt == "sealed bid (or pass)":
+            for seat in range(3):
+                table = observe(prog, s, seat)["table"]
+                assert table["bank"] == "hidden"
+                for f in ("wagon_bid_limit", "auction_max_bid"):
+                    assert list(table[f]["seen"]) in ([], [f"P{seat + 1}"])
+            assert observe(prog, s, None)["table"]["auction_max_bid"]["seen"] == {}
+            checked += 1
+        prog.apply(s, rng.randrange(node.count))
+    assert checked > 0
+    reveals = [line for line in log_for(s.record, None) if line.startswith("revealed:")]
+    assert reveals and reveals == [line for line in log_for(s.record, 1)
+                                   if line.startswith("revealed:")]
+    assert any(any(ch.isdigit() for ch in line) for line in reveals)   # amounts, not just 'pass'
+    buys = [e for e in s.record if e[0] == "choice" and e[2][0][0] == "buy a barrel (or stop)"]
+    assert buys                                  # bought in the open: every seat reads the barrel
+    for e in buys:
+        assert all(log_for([e], v)[0].startswith(f"P{e[1] + 1} chooses ") for v in (0, 1, 2, None))
