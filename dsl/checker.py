@@ -10,6 +10,7 @@ from dsl.builtins import BUILTIN_NAMES, BUILTINS, GEN_BUILTINS, builtin_type
 from dsl.analysis import analyse
 from dsl.flow_analysis import analyse_flow
 from dsl.infoflow import is_owner_map
+from dsl.limits import DeepRecursion, PausedGC, call_depth_error
 from dsl.checked import Body, CheckedRulebook, FieldInfo
 from dsl.diagnostics import Diagnostic, apply_allows, did_you_mean, error, info, warning
 from dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
@@ -71,6 +72,7 @@ class Checker:
         self.records: dict[str, Type] = {}
         self.record_decls: dict[str, A.RecordDecl] = {}
         self.consts: list[A.ConstDecl] = []
+        self.const_decls: dict[str, A.ConstDecl] = {}
         self.const_types: dict[str, Type] = {}
         self.player_fields: dict[str, FieldInfo] = {}
         self.table_fields: dict[str, FieldInfo] = {}
@@ -90,6 +92,7 @@ class Checker:
         self.const_names: set[str] = set()
         self.has_end_game = False
         self.globals: dict[str, A.Span] = {}
+        self.at: A.Span = A.Span(path, 1, 1, 1, 2)   # the statement or expression being checked
 
     # ------------------------------------------------------------ helpers
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None) -> None:
@@ -154,7 +157,12 @@ class Checker:
             self.err("E102", "a second 'game' declaration", extra.span, "a rulebook describes one game")
         # 1. enums and records (names first, so records can refer to each other's types)
         for it in items:
-            if isinstance(it, A.EnumDecl) and self.claim(it.name, it.span, "enum"):
+            if isinstance(it, (A.EnumDecl, A.RecordDecl)) and (it.name in PRIMITIVES or
+                                                               it.name in GENERICS):
+                what = "an enum" if isinstance(it, A.EnumDecl) else "a record"
+                self.err("E102", f"'{it.name}' is a built-in type; {what} cannot be named so",
+                         it.span, f"rename it, e.g. '{it.name.capitalize()}Kind'")
+            elif isinstance(it, A.EnumDecl) and self.claim(it.name, it.span, "enum"):
                 t = Type("enum", name=it.name, members=it.members)
                 self.enums[it.name] = t
                 for i, m in enumerate(it.members):
@@ -203,6 +211,7 @@ class Checker:
                     t = want
                 if self.claim(it.name, it.span, "constant"):
                     self.consts.append(it)
+                    self.const_decls[it.name] = it
                     self.const_types[it.name] = t
         # 4. state defaults
         for f in list(self.player_fields.values()) + list(self.table_fields.values()):
@@ -217,6 +226,9 @@ class Checker:
                 self.bounded |= self._field_names(it.expr)
         procs = {n: self._proc(d) for n, d in self.proc_decls.items()}
         fns = {n: self._fn(d) for n, d in self.fn_decls.items()}
+        too_long = call_depth_error(self._fn_calls(), {n: d.span for n, d in self.fn_decls.items()})
+        if too_long is not None:
+            self.diags.append(too_long)
         setup = None
         rnd: Optional[A.RoundDecl] = None
         phases: list[Body] = []
@@ -376,23 +388,19 @@ class Checker:
             if name not in self.called and d.span.path == self.path:
                 self.warn("W250", f"procedure '{name}' is never called", d.span,
                           "call it from a phase, a trigger or an action, or remove it")
+        recursive = _recursive_names(self.calls)
         for name in sorted(self.calls):
-            if self._reaches(name, name, set()):
+            if name in recursive:
                 rec = self.proc_decls.get(name)
                 if rec is not None and rec.span.path == self.path:
                     self.warn("W261", f"procedure '{name}' can call itself again (recursion)",
                               rec.span, "make sure every recursive path ends; the step budget stops "
                               "one that does not")
 
-    def _reaches(self, start: str, goal: str, seen: set[str]) -> bool:
-        for nxt in self.calls.get(start, ()):
-            if nxt == goal:
-                return True
-            if nxt not in seen:
-                seen.add(nxt)
-                if self._reaches(nxt, goal, seen):
-                    return True
-        return False
+    def _fn_calls(self) -> dict[str, set[str]]:
+        """Function -> the functions its body calls."""
+        return {n: {c.name for c in A.walk(d.body) if isinstance(c, A.Call) and c.name in
+                    self.fn_decls} for n, d in self.fn_decls.items()}
 
     def _walk(self, root: Any, into_fns: bool = False, into_calls: bool = True) -> Iterator[Any]:
         """Every node under root; with into_fns, the bodies of the fns it calls too (each once)."""
@@ -414,26 +422,36 @@ class Checker:
     def _const_order(self, consts: list[A.ConstDecl]) -> list[A.ConstDecl]:
         """Constants sorted so that each comes after those it uses; a cycle is an error."""
         by_name = {c.name: c for c in consts}
+        names = set(by_name)
         deps = {c.name: {n.name for n in self._walk(c.value, into_fns=True)
-                         if isinstance(n, A.Name)} & set(by_name) - {c.name} for c in consts}
+                         if isinstance(n, A.Name) and n.name in names} - {c.name} for c in consts}
         done: list[A.ConstDecl] = []
         state: dict[str, int] = {}      # 1 visiting, 2 done
-
-        def visit(c: A.ConstDecl, chain: list[str]) -> None:
-            if state.get(c.name) == 2:
-                return
-            if state.get(c.name) == 1:
-                cyc = " -> ".join(chain[chain.index(c.name):] + [c.name])
-                self.err("E100", f"constants depend on each other in a cycle: {cyc}", c.span,
-                         "one of them must be computed without the others")
-                return
-            state[c.name] = 1
-            for d in sorted(deps[c.name]):
-                visit(by_name[d], chain + [c.name])
-            state[c.name] = 2
-            done.append(c)
-        for c in consts:
-            visit(c, [])
+        for first in consts:            # a depth-first visit, with its own stack
+            if state.get(first.name):
+                continue
+            state[first.name] = 1
+            chain: list[str] = [first.name]
+            work: list[tuple[A.ConstDecl, Iterator[str]]] = [(first, iter(sorted(deps[first.name])))]
+            while work:
+                c, it = work[-1]
+                d = next(it, None)
+                if d is None:
+                    work.pop()
+                    chain.pop()
+                    state[c.name] = 2
+                    done.append(c)
+                    continue
+                if state.get(d) == 2:
+                    continue
+                if state.get(d) == 1:
+                    cyc = " -> ".join(chain[chain.index(d):] + [d])
+                    self.err("E100", f"constants depend on each other in a cycle: {cyc}",
+                             by_name[d].span, "one of them must be computed without the others")
+                    continue
+                state[d] = 1
+                chain.append(d)
+                work.append((by_name[d], iter(sorted(deps[d]))))
         seen = {id(c) for c in done}
         return done + [c for c in consts if id(c) not in seen]
 
@@ -581,6 +599,7 @@ class Checker:
         sc.pop()
 
     def stmt(self, s: Any, sc: Scope) -> None:
+        self.at = s.span
         m: Callable[[Any, Scope], None] = getattr(self, "s_" + type(s).__name__)
         m(s, sc)
 
@@ -922,7 +941,24 @@ class Checker:
             res = list_of(el)
         else:
             res = el
+        if allow_pass:
+            self._no_pass_option(c.options)
         return opt(res) if allow_pass else res
+
+    def _no_pass_option(self, options: A.Expr) -> None:
+        """E142 for an option written as the string "pass" in a decision 'with pass' (its label
+        would be the pass option's): in a list literal, or in the list literal of a constant."""
+        e: Any = options
+        if isinstance(e, A.Name) and e.name in self.const_decls:
+            e = self.const_decls[e.name].value
+        if not isinstance(e, A.ListLit):
+            return
+        for item in e.items:
+            if isinstance(item, A.StrLit) and item.value == "pass":
+                where = item.span if item.span.line >= 1 else options.span
+                self.err("E142", 'an option is the string "pass", and this decision also has '
+                         "the pass option 'with pass': both would be labelled 'pass'", where,
+                         "rename the option, or drop 'with pass'")
 
     # ------------------------------------------------------------ lvalues
     def lvalue(self, lv: A.LValue, sc: Scope) -> Type:
@@ -1017,6 +1053,7 @@ class Checker:
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: Any, sc: Scope, want: Optional[Type]) -> Type:
+        self.at = e.span
         m = getattr(self, "e_" + type(e).__name__, None)
         if m is None:
             self.err("E108", "a decision, chance or procedure call cannot be part of an expression",
@@ -1295,6 +1332,49 @@ class Checker:
         return self._builtin(e.name, [list_of(t)], e) if e.name in GEN_BUILTINS else ANY
 
 
+def _recursive_names(calls: dict[str, set[str]]) -> set[str]:
+    """The names that can reach themselves in the call graph: those in a strongly connected
+    component of more than one, or calling themselves (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    comp_stack: list[str] = []
+    out: set[str] = set()
+    for root in sorted(calls):
+        if root in index:
+            continue
+        work: list[tuple[str, Iterator[str]]] = [(root, iter(sorted(calls.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        comp_stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    comp_stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(calls.get(w, ())))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp: list[str] = []
+                while True:
+                    x = comp_stack.pop()
+                    on_stack.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1 or v in calls.get(v, ()):
+                    out.update(comp)
+    return out
+
+
 def _lv_text(lv: A.LValue) -> str:
     out = lv.root
     for s in lv.steps:
@@ -1306,11 +1386,18 @@ def check_items(items: tuple[Any, ...], path: str,
                 sources: dict[str, str]) -> tuple[Optional[CheckedRulebook], list[Diagnostic]]:
     """Check parsed declarations; return (checked rulebook or None on error, diagnostics)."""
     c = Checker(items, path, sources)
-    result = c.run()
-    if result is not None:
-        c.diags += analyse(result)
-        result.flow, flow_diags = analyse_flow(result)
-        c.diags += flow_diags
+    with DeepRecursion(), PausedGC():
+        try:
+            result = c.run()
+            if result is not None:
+                c.diags += analyse(result)
+                result.flow, flow_diags = analyse_flow(result)
+                c.diags += flow_diags
+        except RecursionError:      # the limits of dsl/limits.py should make this unreachable
+            where = c.at if c.at.line >= 1 and c.at.col >= 1 else A.Span(path, 1, 1, 1, 2)
+            return None, [error("E140", "this rulebook nests too deeply to be checked (here, or "
+                                "in what this calls)", where, "split deep expressions with 'let' "
+                                "and deep blocks into procedures")]
     allowed = apply_allows(c.diags, sources, path if result is not None else None)
     diags = sorted(allowed, key=lambda d: (d.span.path, d.span.line, d.span.col))
     return result, diags

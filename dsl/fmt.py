@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from dsl import ast as A
+from dsl.limits import DeepRecursion, depth_errors
 
 __all__ = ["format_rulebook", "format_expr", "format_type", "format_stmt", "escape_string"]
 
@@ -409,13 +410,30 @@ def _decl(d: A.Decl) -> list[str]:
     raise TypeError(f"not a declaration: {d!r}")
 
 
+class TooDeep(ValueError):
+    """A tree nested more deeply than the parser accepts (dsl/limits.py), which fmt refuses."""
+
+
+def _checked_decl(d: Any) -> list[str]:
+    """The lines of one declaration; TooDeep (not RecursionError) for a tree too deep."""
+    deep = depth_errors(d, "<fmt>")
+    if deep:
+        raise TooDeep(f"cannot format: {deep[0].message}")
+    with DeepRecursion():
+        try:
+            return _decl(d)
+        except RecursionError:
+            raise TooDeep("cannot format: nested too deeply") from None
+
+
 def format_decl(d: Any) -> str:
     """The canonical text of one declaration (also a phase on its own)."""
-    return "\n".join(_decl(d))
+    return "\n".join(_checked_decl(d))
 
 
 def format_rulebook(rb: A.Rulebook) -> str:
-    """The canonical text of ``rb`` (ends with a newline; empty rulebook -> ``""``)."""
-    chunks = ["\n".join(_decl(d)) for d in rb.items]
+    """The canonical text of ``rb`` (ends with a newline; empty rulebook -> ``""``); raises
+    TooDeep for a tree nested more deeply than the parser accepts."""
+    chunks = ["\n".join(_checked_decl(d)) for d in rb.items]
     return "\n\n".join(chunks) + "\n" if chunks else ""
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from typing import Any, Optional
 
 import attrs
@@ -35,7 +36,38 @@ class LoadResult:
         return self.rulebook is not None and not any(d.is_error for d in self.diagnostics)
 
 
+RULEBOOK_SUFFIX = ".rules"
+_SYSTEM_DIRS = ("/proc", "/sys", "/dev")
+
+
+def refusal(path: str) -> Optional[str]:
+    """Why `path` may not be read as a rulebook (None when it may): only existing regular files
+    named *.rules, outside /proc, /sys and /dev. Decided from os.stat alone, before any open, so
+    a FIFO or a device is never opened and nothing that is not a rulebook is ever echoed."""
+    try:
+        info = os.stat(path)
+    except ValueError:          # a NUL character in the path
+        return "this is not a valid file path"
+    except FileNotFoundError:
+        return "No such file or directory"
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISDIR(info.st_mode):
+        return "this is a directory, not a rulebook file"
+    if not stat.S_ISREG(info.st_mode):
+        return "this is not a regular file (a device, a pipe or a socket), not a rulebook file"
+    real = os.path.realpath(path)
+    if any(real == d or real.startswith(d + os.sep) for d in _SYSTEM_DIRS):
+        return f"{real} is a system file, not a rulebook file"
+    if not path.endswith(RULEBOOK_SUFFIX) or not real.endswith(RULEBOOK_SUFFIX):
+        return f"only files named *{RULEBOOK_SUFFIX} can be read as rulebooks"
+    return None
+
+
 def _read(path: str) -> tuple[Optional[str], Optional[str]]:
+    problem = refusal(path)
+    if problem is not None:
+        return None, problem
     try:
         with open(path, encoding="utf-8") as f:
             return f.read(), None
@@ -86,8 +118,10 @@ def _expand(path: str, text: str, sources: dict[str, str], diags: list[Diagnosti
         seen.add(key)
         sub, problem = _read(target)
         if sub is None:
-            diags.append(error("E113", f"cannot use '{it.path}': {problem}", it.span,
-                               "the path is relative to the file that says 'use'"))
+            hint = "the path is relative to the file that says 'use'"
+            if os.path.lexists(target) and refusal(target) is not None:
+                hint = "only regular files named *.rules can be used"
+            diags.append(error("E113", f"cannot use '{it.path}': {problem}", it.span, hint))
             continue
         sources[target] = sub
         got = _expand(target, sub, sources, diags, seen, stack + (key,))
@@ -107,6 +141,12 @@ def _load(path: str, text: str, stack: tuple[str, ...] = ()) -> LoadResult:
     base_result: Optional[LoadResult] = None
     if variant is not None:
         base_path = os.path.normpath(os.path.join(os.path.dirname(path), variant.base))
+        problem = refusal(base_path)
+        if problem is not None and os.path.lexists(base_path):
+            diags.append(error("E113", f"cannot use '{variant.base}' as the base: {problem}",
+                               variant.span, "the base must be a rulebook file (*.rules); the "
+                               "path is relative to this variant file"))
+            return LoadResult(None, diags, sources)
         if os.path.abspath(base_path) in stack + (me,):
             diags.append(error("E132", f"variant cycle: '{variant.base}' is this variant or "
                                "builds on it", variant.span))

@@ -10,11 +10,12 @@ import importlib.resources
 from typing import Any, Optional
 
 import lark
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer_NonRecursive, v_args
 from lark.tree import Meta
 
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, did_you_mean, error
+from dsl.limits import MAX_INT, PausedGC, depth_errors
 
 KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligible
 game players use enum const table record player event setup round phase
@@ -22,7 +23,6 @@ proc fn on as when anytime invariant end after score tiebreak public owner secre
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
 with pass openly prompt simultaneous roll random draw then or and not true false none game""".split())
 
-MAX_DIGITS = 18
 SUSPENDING = frozenset({"choose", "roll", "random", "draw", "simultaneous"})
 
 # Terminal names -> words for "expected ..." messages.
@@ -64,8 +64,9 @@ def _expected_words(expected: set[str], parser: lark.Lark) -> str:
     return ", ".join(words)
 
 
-class _Builder(Transformer):  # type: ignore[type-arg]
-    """Turns the Lark tree into AST nodes; one method per grammar rule."""
+class _Builder(Transformer_NonRecursive):  # type: ignore[type-arg]
+    """Turns the Lark tree into AST nodes; one method per grammar rule (without recursion, so
+    that a deeply nested text is refused by the depth limits, not by Python)."""
 
     def __init__(self, path: str):
         super().__init__()
@@ -86,7 +87,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def game_decl(self, meta: Meta, c: list[Any]) -> A.GameDecl:
-        return A.GameDecl(_unquote(c[0]), int(c[1]), int(c[2]), span=self._sp(meta))
+        return A.GameDecl(_unquote(c[0]), _int(c[1]), _int(c[2]), span=self._sp(meta))
 
     @v_args(meta=True)
     def use_decl(self, meta: Meta, c: list[Any]) -> A.UseDecl:
@@ -165,7 +166,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def round_decl(self, meta: Meta, c: list[Any]) -> A.RoundDecl:
-        lim = None if c[1] is None else int(c[1]) if str(c[1]).isdigit() else str(c[1])
+        lim = None if c[1] is None else _int(c[1]) if str(c[1]).isdigit() else str(c[1])
         return A.RoundDecl(str(c[0]), lim, tuple(c[2:]), span=self._sp(meta))
 
     @v_args(meta=True)
@@ -268,7 +269,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def while_stmt(self, meta: Meta, c: list[Any]) -> A.While:
-        return A.While(c[0], None if c[1] is None else int(c[1]), c[2], span=self._sp(meta))
+        return A.While(c[0], None if c[1] is None else _int(c[1]), c[2], span=self._sp(meta))
 
     @v_args(meta=True)
     def move_stmt(self, meta: Meta, c: list[Any]) -> A.Move:
@@ -443,9 +444,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def int_lit(self, meta: Meta, c: list[Any]) -> A.IntLit:
-        if len(str(c[0])) > MAX_DIGITS:
-            raise ValueError(f"this number is too long (at most {MAX_DIGITS} digits)")
-        return A.IntLit(int(c[0]), span=self._sp(meta))
+        return A.IntLit(_int(c[0]), span=self._sp(meta))
 
     @v_args(meta=True)
     def str_lit(self, meta: Meta, c: list[Any]) -> A.StrLit:
@@ -496,6 +495,14 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return A.Entry(c[0], c[1], span=self._sp(meta))
 
 
+def _int(tok: Any) -> int:
+    """The value of an integer literal: leading zeros are fine, a value over MAX_INT is not."""
+    digits = str(tok).lstrip("0") or "0"
+    if len(digits) > len(str(MAX_INT)) or int(digits) > MAX_INT:
+        raise ValueError("this number is too long: a number may be at most 10^18")
+    return int(digits)
+
+
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
@@ -507,18 +514,24 @@ def _unquote(tok: Any) -> str:
 def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
     """Parse rulebook text; return (AST or None, syntax diagnostics)."""
     parser = _lark()
+    if text.startswith("\ufeff"):      # a UTF-8 byte order mark, as some editors write
+        text = text[1:]
     try:
-        tree = parser.parse(text)
+        with PausedGC():
+            tree = parser.parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         return None, [_syntax_diagnostic(exc, text, path, parser)]
     try:
-        return _Builder(path).transform(tree), []
+        with PausedGC():
+            rb: A.Rulebook = _Builder(path).transform(tree)
     except lark.exceptions.VisitError as exc:  # a literal out of range, for example
         span = A.Span(path, 1, 1, 1, 2)
         meta = getattr(exc.obj, "meta", None)
         if meta is not None and not getattr(meta, "empty", True):
             span = A.Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
         return None, [error("E005", str(exc.orig_exc), span)]
+    deep = depth_errors(rb, path)
+    return (None, deep) if deep else (rb, [])
 
 
 def _previous_word(text: str, line: int, col: int) -> Optional[tuple[str, int]]:

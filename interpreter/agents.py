@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
 
 from interpreter.chance import weighted_index
 from interpreter.nodes import Chance, Decision, Option
 from interpreter.state import State
-from interpreter.view import describe
+from interpreter.view import describe, printable
 
 
 class Agent(Protocol):
@@ -49,8 +50,14 @@ class RandomAgent:
         return self.rng.randrange(state.pending.count)
 
 
+MAX_NUMBER_DIGITS = 30       # longer digit strings are never option numbers or menu values
+_NUMBER = re.compile(r"-?[0-9]{1,%d}" % MAX_NUMBER_DIGITS)
+_DIGITS = re.compile(r"-?[0-9]+")
+
+
 def _is_number(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+    """An ASCII whole number of at most MAX_NUMBER_DIGITS digits (not '²', not 5,000 nines)."""
+    return _NUMBER.fullmatch(text) is not None
 
 
 def match_choice(text: str, options: Sequence[Option]) -> tuple[Optional[int], str]:
@@ -62,22 +69,36 @@ def match_choice(text: str, options: Sequence[Option]) -> tuple[Optional[int], s
     t = text.strip()
     if not t:
         return None, "type an option number or label"
+    if len(t) > 40:
+        shown_t = t[:37] + "..."
+        if not t.startswith("#") and not _DIGITS.fullmatch(t):
+            low = t.lower()
+            if low not in [o.label.lower() for o in options]:
+                return None, f"'{shown_t}' matches no option"
     n = len(options)
     low = t.lower()
     labels = [o.label.lower() for o in options]
     numeric_menu = any(_is_number(lb) for lb in labels)
     if low in labels:
-        return labels.index(low), ""
+        same = [i for i, lb in enumerate(labels) if lb == low]
+        if len(same) > 1:
+            nums = " or ".join(f"#{i + 1}" for i in same[:6])
+            return None, f"'{t}' names {len(same)} options: type {nums}"
+        return same[0], ""
     if t.startswith("#") or (_is_number(t) and not numeric_menu):
-        num = t[1:] if t.startswith("#") else t
+        num = t[1:].strip() if t.startswith("#") else t
         if not _is_number(num):
-            return None, f"'{t}' is not an option number"
+            if _DIGITS.fullmatch(num):
+                return None, f"there is no option {num[:12]}…: choose 1–{n}"
+            return None, (f"'{t[:12]}{'…' if len(t) > 12 else ''}' is not an option number "
+                          "(type # and digits 0–9, e.g. #1)")
         k = int(num)
         if 1 <= k <= n:
             return k - 1, ""
         return None, f"there is no option {k}: choose 1–{n}" if n > 1 else "there is only option 1"
-    if _is_number(t):
-        return None, f"{t} is not one of the values offered (type #N to pick option number N)"
+    if _DIGITS.fullmatch(t):
+        return None, (f"{t[:12]}{'…' if len(t) > 12 else ''} is not one of the values offered "
+                      "(type #N to pick option number N)")
     hits = [i for i, lb in enumerate(labels) if lb.startswith(low)]
     if len(hits) == 1:
         return hits[0], ""
@@ -134,7 +155,8 @@ class HumanAgent:
         node = state.pending
         if not isinstance(node, Decision):
             raise TypeError("a human only answers decisions")
-        out = self.output_fn
+        def out(text: str) -> None:
+            self.output_fn(printable(text))
         if self.show_view:
             out(describe(program, state, node.player))
         what = node.prompt or "choose"
@@ -153,6 +175,8 @@ class HumanAgent:
             if text.strip().lower() in ("quit", "exit") and \
                     text.strip().lower() not in [o.label.lower() for o in options]:
                 raise QuitGame("quit at the player's request", requested=True)
+            if not isinstance(text, str):
+                text = str(text)
             if text.strip() in ("?", "help"):
                 out(format_menu(options))
                 continue

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -11,7 +12,7 @@ import time
 from typing import Any, Callable, Optional, Sequence, TextIO
 
 from dsl.diagnostics import Diagnostic, render
-from dsl.loader import LoadResult, load
+from dsl.loader import LoadResult, load, refusal
 from interpreter.agents import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
                                 play_out)
 from interpreter.nodes import Decision, Terminal
@@ -20,6 +21,8 @@ from interpreter.saves import SaveError, engine_version, load_save, replay, save
 from interpreter.seen import ALL, log_for
 from interpreter.seen import render as render_entry
 from interpreter.saves import sha256_text
+from interpreter.state import State
+from interpreter.view import printable
 
 SEAT_KINDS = ("human", "random")
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -42,13 +45,63 @@ class Failed(Exception):
 
 
 def out(text: str = "") -> None:
-    """A result line on stdout."""
-    print(text, file=sys.stdout, flush=True)
+    """A result line on stdout (control characters escaped: see view.printable)."""
+    print(printable(text), file=sys.stdout, flush=True)
 
 
 def err(text: str = "") -> None:
-    """A diagnostic or progress line on stderr."""
+    """A diagnostic or progress line on stderr (control characters escaped)."""
+    print(printable(text), file=sys.stderr, flush=True)
+
+
+def _err_raw(text: str) -> None:
+    """A line on stderr whose parts were escaped already (it may hold colour codes)."""
     print(text, file=sys.stderr, flush=True)
+
+
+def clean_diagnostic(d: Diagnostic) -> Diagnostic:
+    """The diagnostic with its message, hint and path safe to print (control characters
+    escaped), so that only render()'s own colour codes reach the terminal."""
+    import attrs
+    return attrs.evolve(d, message=printable(d.message),
+                        hint=printable(d.hint) if d.hint is not None else None,
+                        span=attrs.evolve(d.span, path=printable(d.span.path)))
+
+
+def render_safe(d: Diagnostic, source: Optional[str], color: bool) -> str:
+    """render() on escaped text: the message, the path and the quoted source line."""
+    src = None
+    if source is not None and 1 <= d.span.line:
+        lines = source.splitlines()
+        if d.span.line <= len(lines):
+            lines[d.span.line - 1] = printable(lines[d.span.line - 1])
+            src = "\n".join(lines[:d.span.line])
+    return render(clean_diagnostic(d), src, color=color)
+
+
+SCORE_DIGITS = 30          # scores longer than this are shown in scientific form
+
+
+def score_text(n: Any) -> str:
+    """A score as text; a huge one (Python cannot print ints of over 4300 digits) as 1.234e+5000."""
+    if not isinstance(n, int) or abs(n) < 10 ** SCORE_DIGITS:
+        return str(n)
+    e = int(math.log10(abs(n)))
+    while 10 ** e > abs(n):
+        e -= 1
+    while 10 ** (e + 1) <= abs(n):
+        e += 1
+    lead = abs(n) // 10 ** (e - 3)
+    head = str(lead)
+    return f"{'-' if n < 0 else ''}{head[0]}.{head[1:4]}e+{e}"
+
+
+MAX_REPORTED = 10 ** 150   # statistics square scores as floats, which end near 1.8e308
+
+
+def too_large(values: Sequence[int]) -> bool:
+    """True when some value is too large for mean and standard deviation (floats)."""
+    return any(abs(v) >= MAX_REPORTED for v in values)
 
 
 def color_ok(stream: TextIO) -> bool:
@@ -65,11 +118,13 @@ def print_diagnostics(diags: Sequence[Diagnostic], sources: dict[str, str]) -> N
     """Render diagnostics on stderr, errors and warnings in source order."""
     color = color_ok(sys.stderr)
     for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
-        err(render(d, sources.get(d.span.path), color=color))
+        _err_raw(render_safe(d, sources.get(d.span.path), color))
 
 
 def require_file(path: str, what: str = "rulebook") -> None:
     """UsageError unless path names an existing file."""
+    if "\0" in path:
+        raise UsageError(f"not a valid path: {path!r}", "a path cannot hold a NUL character")
     if not os.path.exists(path):
         raise UsageError(f"no such {what}: {path}", "check the path (it is relative to the current "
                                                     "directory)")
@@ -89,7 +144,29 @@ def load_program(path: str) -> tuple[Program, LoadResult]:
     if warnings:
         err(f"{path}: {plural(len(warnings), 'warning')} (see: mercator check {path})")
     assert res.rulebook is not None
-    return Program(res.rulebook), res
+    return build_program(res), res
+
+
+def compiles(res: LoadResult) -> bool:
+    """Does a checked game compile (its constants computed within their budget)? Prints the
+    located error when not."""
+    try:
+        build_program(res)
+        return True
+    except Failed:
+        return False
+
+
+def build_program(res: LoadResult) -> Program:
+    """Compile a checked rulebook; a rule that fails while compiling (a constant that runs away,
+    code nested too deeply) is reported as a located rule error and fails with exit 1."""
+    assert res.rulebook is not None
+    try:
+        return Program(res.rulebook)
+    except MercatorRuntimeError as exc:
+        d = Diagnostic("runtime", "error", exc.message, exc.span)
+        _err_raw(render_safe(d, res.sources.get(exc.span.path), color_ok(sys.stderr)))
+        raise Failed(EXIT_RULES) from None
 
 
 def player_count(prog: Program, n: Optional[int]) -> int:
@@ -124,7 +201,7 @@ def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: in
                     decisions: Sequence[int]) -> None:
     """Print a located runtime error with the seed and decision log that reproduce it."""
     d = Diagnostic("runtime", "error", exc.message, exc.span)
-    err(render(d, sources.get(exc.span.path), color=color_ok(sys.stderr)))
+    _err_raw(render_safe(d, sources.get(exc.span.path), color_ok(sys.stderr)))
     err(f"  game seed {seed}; decision log (option indices): {list(decisions)}")
 
 
@@ -132,8 +209,10 @@ def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: in
 def cmd_check(args: argparse.Namespace) -> int:
     """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary."""
     n_ok = n_bad = n_missing = errors = warnings = ok_warnings = 0
+    if args.explore and args.save_failure:
+        writable_target(args.save_failure, "--save-failure")
     for path in args.paths:
-        if not os.path.exists(path):
+        if "\0" in path or not os.path.exists(path):
             err(f"{path}: error: no such file")
             n_missing += 1
             continue
@@ -141,7 +220,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             res = load(path)
             diags = res.diagnostics
         except Exception as exc:  # the checker must never show a traceback for any input
-            err(f"{path}: internal error while checking: {type(exc).__name__}: {exc}")
+            err(f"{path}: error: the checker failed on this file ({type(exc).__name__}: "
+                f"{exc}); please report it")
             n_bad += 1
             errors += 1
             continue
@@ -150,6 +230,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         e = sum(d.is_error for d in diags)
         w = sum(d.severity == "warning" for d in diags)
         print_diagnostics(diags, res.sources)
+        if not e and res.rulebook is not None and not compiles(res):
+            e = 1      # a constant that runs away, code too deep to compile: a located error
         if e:
             n_bad += 1
             errors += e
@@ -189,7 +271,7 @@ def print_result(prog: Program, node: Terminal) -> None:
     out("rank  seat  score")
     for rank, p in enumerate(node.ranking, start=1):
         tag = "  winner" if p in node.winners else ""
-        out(f"{rank:>4}  P{p + 1:<3} {node.scores[p]:>5}{tag}")
+        out(f"{rank:>4}  P{p + 1:<3} {score_text(node.scores[p]):>5}{tag}")
     names = ", ".join(f"P{w + 1}" for w in node.winners)
     if not node.winners:
         out("no winner: no player may win ('eligible')")
@@ -221,13 +303,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         players = player_count(prog, args.players)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    if not prog.min_players <= players <= prog.max_players:
+        err(f"mercator play: {args.resume}: not a Mercator save of this rulebook: "
+            f"{prog.name} is not played by {players} players")
+        raise Failed(EXIT_RULES)
     seats = parse_seats(args.seats, players)
     viewer = narration_viewer(args.as_, seats)
-    if args.save and not os.path.isdir(os.path.dirname(os.path.abspath(args.save))):
-        raise UsageError(f"cannot save to {args.save}: its folder does not exist",
-                         "create the folder first, or save somewhere else")
-    agents: list[Agent] = [HumanAgent() if k == "human" else RandomAgent(agent_seed(seed, i))
-                           for i, k in enumerate(seats)]
+    if args.save:
+        writable_target(args.save, "--save")
+    agents: list[Agent] = [HumanAgent(output_fn=out) if k == "human"
+                           else RandomAgent(agent_seed(seed, i)) for i, k in enumerate(seats)]
     out(f"{prog.name} · {players} players · seed {seed} · "
         + " · ".join(f"P{i + 1} {k}" for i, k in enumerate(seats)))
     if args.resume:
@@ -236,12 +321,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         except SaveError as exc:
             err(f"mercator play: {exc}")
             raise Failed(EXIT_RULES) from None
+        except MercatorRuntimeError as exc:
+            runtime_failure(exc, res.sources, seed, exc.history)
+            raise Failed(EXIT_RULES) from None
         decisions, labels = list(data.decisions), list(data.labels)
         out(f"resumed after {plural(len(decisions), 'decision')}; the story so far:")
         for line in prior[-12:]:
             out(f"  {line}")
     else:
-        state = prog.new_game(players, seed, narrate=True)
+        state = start_game(prog, res, players, seed, narrate=True)
         for line in log_for(state.record, viewer):
             out(line)
     seen = len(state.record)
@@ -301,6 +389,37 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.save and write_save():
         err(f"game saved to {args.save}")
     return EXIT_OK
+
+
+def start_game(prog: Program, res: LoadResult, players: int, seed: int,
+               narrate: bool = False) -> State:
+    """prog.new_game, with a rule error in the setup or before the first decision reported like
+    any other (located, with the seed) and exit 1."""
+    try:
+        return prog.new_game(players, seed, narrate=narrate)
+    except MercatorRuntimeError as exc:
+        runtime_failure(exc, res.sources, seed, exc.history)
+        err("  the game could not start: the rule error happens before the first decision")
+        raise Failed(EXIT_RULES) from None
+
+
+def writable_target(path: str, flag: str) -> None:
+    """UsageError unless a file can be written at path: a valid path, not a folder, in an
+    existing folder we may write to (checked before a game or an exploration starts)."""
+    if "\0" in path or not path:
+        raise UsageError(f"{flag} {path!r}: not a valid file path", "give a file name, e.g. "
+                         "game.json")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {path}: it is a folder", "give a file name inside it, "
+                         f"e.g. {os.path.join(path, 'game.json')}")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError(f"cannot write {path}: it is not a regular file", "save somewhere else")
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot write {path}: its folder does not exist",
+                         "create the folder first, or save somewhere else")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"cannot write {path}: permission denied", "save somewhere else")
 
 
 def narration_viewer(given: Optional[str], seats: Sequence[str]) -> Any:
@@ -383,8 +502,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for i in range(args.games):
         gs = seed + i
         agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
-        state = prog.new_game(players, gs)
         try:
+            state = prog.new_game(players, gs)
             play_out(prog, state, agents, max_decisions=args.max_decisions)
         except (MercatorRuntimeError, GameTooLong) as exc:
             bar.close(i)
@@ -397,6 +516,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 f"--players {players} --games 1 --seed {gs}")
             return EXIT_RULES
         node = state.pending
+        if too_large(node.scores):
+            bar.close(i)
+            err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) ended "
+                f"with scores {', '.join(score_text(v) for v in node.scores)}")
+            err(f"  see the game with: mercator play {args.path} --players {players} --seed {gs} "
+                f"--seats {','.join(['random'] * players)}")
+            return EXIT_RULES
         for w in node.winners:
             wins[w] += 1 / len(node.winners)
         shared += len(node.winners) > 1
@@ -441,6 +567,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         err(f"mercator replay: {exc}")
         return EXIT_RULES
     prog, res = load_program(data.rulebook)
+    if not prog.min_players <= data.players <= prog.max_players:
+        err(f"mercator replay: {args.file}: not a Mercator save of this rulebook: "
+            f"{prog.name} is not played by {data.players} players")
+        return EXIT_RULES
     viewer = parse_viewer(args.as_, data.players) if args.as_ else None
     try:
         state, lines = replay(prog, data, viewer=viewer)
@@ -471,6 +601,10 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     """Print a rulebook in canonical form."""
     from dsl.parser import parse
     require_file(args.file)
+    problem = refusal(args.file)
+    if problem is not None:
+        err(f"{args.file}: error: cannot read the file ({problem})")
+        return EXIT_RULES
     try:
         with open(args.file, encoding="utf-8") as f:
             text = f.read()
@@ -626,4 +760,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run the imported module's main, not this __main__ copy: interpreter.cli_design raises
+    # interpreter.cli's exception classes, which a second copy of this module would not catch
+    from interpreter.cli import main as _main
+    sys.exit(_main())

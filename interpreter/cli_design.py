@@ -9,9 +9,9 @@ from typing import Any
 
 from dsl.loader import load
 from interpreter.agents import GameTooLong
-from interpreter.cli import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError, err,
+from interpreter.cli import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError, build_program, err,
                              load_program, out, player_count, plural, print_diagnostics, require_file,
-                             runtime_failure)
+                             runtime_failure, score_text, too_large)
 from interpreter.designer import GameRecord, Row, compare_records, rule_diff, run_games
 from interpreter.program import MercatorRuntimeError, Program
 
@@ -79,6 +79,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     recs_a = _play(pa, args.a, ra.sources, players, args, bar, 0)
     recs_b = _play(pb, args.b, rb.sources, players, args, bar, args.games)
     bar.close(2 * args.games)
+    for path, recs in ((args.a, recs_a), (args.b, recs_b)):
+        big = next((r for r in recs if too_large(r.scores) or too_large(r.stats)), None)
+        if big is not None:
+            err(f"{path}: error: score too large to report: the game with seed {big.seed} ended "
+                f"with scores {', '.join(score_text(v) for v in big.scores)}"
+                + ("" if too_large(big.scores) else " (a declared statistic is too large)"))
+            return EXIT_RULES
     secs = time.perf_counter() - t0
     rows = compare_records(recs_a, recs_b, players, pa.stat_names, pb.stat_names)
     if args.json:
@@ -109,7 +116,7 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     """`check --explore N`: play N Hypothesis-chosen games; report; True when nothing broke."""
     from interpreter.explore import explore
     from interpreter.saves import save
-    prog = Program(res.rulebook)
+    prog = build_program(res)
     if args.players is not None:
         player_count(prog, args.players)
     bar = Progress(args.explore)
@@ -157,9 +164,14 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     err(f"{where}error: {f.kind}: {f.message}")
     src = res.sources.get(f.span.path) if f.span is not None else None
     if src is not None and f.span is not None and 1 <= f.span.line <= len(src.splitlines()):
-        err(f" {f.span.line} | {src.splitlines()[f.span.line - 1]}")
+        err(f" {f.span.line} | {src.splitlines()[f.span.line - 1]}")   # err() escapes it
     target = args.save_failure or f"{path}.failure.json"
-    save(target, path, res.sources, f.players, f.seed, f.decisions, f.labels)
+    try:
+        save(target, path, res.sources, f.players, f.seed, f.decisions, f.labels)
+    except OSError as exc:
+        err(f"  cannot write {target}: {exc.strerror or exc}; the failing game: "
+            f"{plural(f.players, 'player')}, seed {f.seed}, decisions {f.decisions}")
+        return False
     what = "shortest game found" if not report.shrink_stopped else \
         f"shrinking stopped by the time limit (--shrink-time {args.shrink_time:g}); " \
         "shortest game so far"

@@ -12,7 +12,9 @@ from dsl.checked import CheckedRulebook
 from dsl.types import Type, strip_opt
 from interpreter.builtins import RUNTIME_BUILTINS
 from interpreter.exprs import RuleError, bag_add, bag_sub, to_bag
-from interpreter.inline import first_evaluated, inlinable, uses
+from interpreter.builtins import BuiltinError
+from interpreter.inline import first_evaluated, inlinable, recursive, uses
+from interpreter import limits
 from interpreter.memo import memo_fns, scalar
 from interpreter.values import bag_items, deep_copy
 
@@ -43,6 +45,9 @@ INLINE_MAX_DEPTH = 6     # small fns are written inline up to this depth of fns 
 CHECKED_READS = {"some": ("{} is not None", "{}"), "first": ("{}", "{}[0]"),
                  "last": ("{}", "{}[-1]")}   # name: (test that it can be read, the read)
 TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
+SPLIT_DEPTH = 24         # last resort for deep expressions: a function per this many levels
+CONST_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
+                  ZeroDivisionError, RecursionError, MemoryError, OverflowError)
 SIMPLE_REFS = ("local", "const", "member", "table")
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
 
@@ -74,8 +79,21 @@ def _holds_containers(t: Type) -> bool:
     return t.kind == "any"
 
 
+def _small_literal(e: Any) -> bool:
+    return isinstance(e, A.IntLit) and abs(e.value) < 1 << 16
+
+
 def _bag_lit(d: dict) -> dict:
     return {k: n for k, n in d.items() if n > 0}
+
+
+class BuildError(Exception):
+    """A rule the program cannot be built from (too deeply nested, or a failing constant)."""
+
+    def __init__(self, message: str, span: A.Span):
+        self.message = message
+        self.span = span
+        super().__init__(f"{span}: {message}")
 
 
 class CodeGen:
@@ -89,7 +107,11 @@ class CodeGen:
             "RuleError": RuleError, "_fdiv": _fdiv, "_mod": _mod, "_bag_add": bag_add,
             "_bag_sub": bag_sub, "_to_bag": to_bag, "_bag_items": bag_items, "_dc": deep_copy,
             "_bag_lit": _bag_lit, "_max": _extreme(max, "max"), "_min": _extreme(min, "min"),
+            "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
+            "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
+            "_cat_long": limits.concat_long,
         }
+        self.ns["_bag_items"] = limits.bag_walk     # bag_items within the size limit
         for name, impl in RUNTIME_BUILTINS.items():
             self.ns["B_" + name] = impl
         self._nconst = 0
@@ -99,6 +121,12 @@ class CodeGen:
         small = inlinable(rb)
         self.memo = memo_fns(rb, small)              # fns whose values are remembered ...
         self._inlinable = small - set(self.memo)
+        self.recursive = recursive(rb)     # fns whose calls are charged to the step budget
+        self._split = False                # last resort: deep expressions split into functions
+        self._gdepth = 0                   # nesting of gen() calls (for splitting)
+        self._free = 0                     # uncharged comprehensions being written, one in another
+        self._in_fn = False                # writing a fn's body (its comprehensions are charged)
+        self._nsplit = 0
         self.memo_on: list[Optional[dict]] = [None]  # ... in this dict, while it is here
         self.ns["_MEMO"] = self.memo_on
         self.ns["_NO"] = object()
@@ -113,22 +141,53 @@ class CodeGen:
         return self.rb.types.get(id(e)) or Type("any")
 
     def define_consts(self) -> None:
-        """Evaluate the rulebook's constants in declaration order."""
-        for c in self.rb.consts:
-            self.consts[c.name] = self.compile(c.value)(None, [])
-            self.ns["C_" + c.name] = self.consts[c.name]
+        """Evaluate the rulebook's constants in declaration order, all of them together within
+        limits.CONST_STEP_BUDGET steps; BuildError (at the constant) if one fails."""
+        limits.start(limits.CONST_STEP_BUDGET)
+        try:
+            for c in self.rb.consts:
+                f = self.compile(c.value)
+                try:
+                    v = limits.check_int(f(None, []))
+                except CONST_FAILURES as exc:
+                    if isinstance(exc, RecursionError):
+                        why = "fns call each other too deeply"
+                    elif isinstance(exc, MemoryError):
+                        why = "out of memory"
+                    elif "budget" in str(exc):
+                        why = (f"evaluating the constants takes more than the "
+                               f"{limits.CONST_STEP_BUDGET:,} steps they may take")
+                    else:
+                        why = str(exc)
+                    raise BuildError(f"constant '{c.name}' cannot be computed: {why}",
+                                     c.span) from None
+                self.consts[c.name] = v
+                self.ns["C_" + c.name] = v
+        finally:
+            limits.start(limits.CONST_STEP_BUDGET)
 
     def define_fns(self) -> None:
         """Compile every pure fn into a Python function F_<name>(s, *params)."""
         for name, b in self.rb.fns.items():
-            exec(self.build(lambda: self._fn_source(name, b), f"<fn {name}>", "exec"), self.ns)
+            try:
+                code = self.build(lambda: self._fn_source(name, b), f"<fn {name}>", "exec")
+            except TOO_DEEP:
+                raise BuildError(f"fn '{name}' is nested too deeply to be run (write it in "
+                                 "smaller parts)", b.span) from None
+            exec(code, self.ns)
 
     def _fn_source(self, name: str, b: Any) -> str:
         params = [f"v{i}" for i in range(len(b.params))]
         self.vars = {i: p for i, p in enumerate(params)}
-        body = self.gen(b.expr)
+        self._in_fn, self._free = True, 0
+        try:
+            body = self.gen(b.expr)
+        finally:
+            self._in_fn = False
         self.vars = {}
         src = f"def F_{name}(s, {', '.join(params)}):\n"
+        if name in self.recursive:     # each call of a recursive fn is a step
+            src += "    _BUD[0] -= 1\n    if _BUD[0] < 0: _exh()\n"
         if name in self.memo:          # see interpreter/memo.py
             copy = "r" if b.result is None or scalar(b.result) else "_dc(r)"
             key = "".join(p + ", " for p in params)
@@ -140,21 +199,35 @@ class CodeGen:
 
     def build(self, source: Callable[[], str], name: str, mode: str) -> Any:
         """Compile the code `source()` writes; should Python refuse it as nested too deeply,
-        write it again with no fn written inline (TOO_DEEP again if that is refused too)."""
+        write it again with no fn written inline, then also with deep parts split off into
+        functions of their own (TOO_DEEP again if that is refused too)."""
         saved = dict(self.vars)
         try:
             return compile(source(), name, mode)
         except TOO_DEEP:
-            depth, self._depth, self.vars = self._depth, INLINE_MAX_DEPTH, saved
+            pass
+        depth, self._depth, self.vars = self._depth, INLINE_MAX_DEPTH, dict(saved)
+        try:
+            return compile(source(), name, mode)
+        except TOO_DEEP:
+            self.vars, split, self._split, gdepth = dict(saved), self._split, True, self._gdepth
+            self._gdepth = 0
             try:
                 return compile(source(), name, mode)
             finally:
-                self._depth = depth
+                self._split, self._gdepth = split, gdepth
+        finally:
+            self._depth = depth
 
     def compile(self, e: Any) -> Fn:
-        """A function (state, locals) -> value computing e."""
-        return eval(self.build(lambda: f"lambda s, L: {self.gen(e)}", "<rulebook expression>",
-                               "eval"), self.ns)
+        """A function (state, locals) -> value computing e (BuildError, at e, if Python cannot
+        compile it even split up)."""
+        try:
+            return eval(self.build(lambda: f"lambda s, L: {self.gen(e)}",  # type: ignore[no-any-return]
+                                   "<rulebook expression>", "eval"), self.ns)
+        except TOO_DEEP:
+            raise BuildError("this expression is nested too deeply to be run (write it in "
+                             "smaller parts, with 'let' or fns)", e.span) from None
 
     def source(self, e: Any, names: dict[int, str]) -> str:
         """Python source of e with the local slots in `names` read from those Python names."""
@@ -173,7 +246,13 @@ class CodeGen:
                 code = self.gen(e)
                 parts.append(f"_dc({code})" if is_shared(e, self.type_of(e)) else code)
             return f"lambda s, L: [{', '.join(parts)}]"
-        return eval(self.build(source, "<rulebook expression>", "eval"), self.ns)
+        try:
+            return eval(self.build(source, "<rulebook expression>", "eval"),  # type: ignore[no-any-return]
+                        self.ns)
+        except TOO_DEEP:
+            raise BuildError("this expression is nested too deeply to be run (write it in "
+                             "smaller parts, with 'let' or fns)",
+                             es[0].span if es else A.NOSPAN) from None
 
     def place_value(self, e: Any) -> Fn:
         """Like compile, but a list, map, bag or record value is copied unless the expression
@@ -197,8 +276,28 @@ class CodeGen:
 
     def gen(self, e: Any) -> str:
         """Python source for expression e."""
+        if self._split:
+            return self._gen_split(e)
         code: str = getattr(self, "g_" + type(e).__name__)(e)
         return code
+
+    def _gen_split(self, e: Any) -> str:
+        """gen(e) in the last-resort mode: every SPLIT_DEPTH levels of nesting, the source of a
+        subexpression becomes a function of its own, called with the Python locals in scope
+        (not where ':=' bindings are involved, which must stay in one function)."""
+        self._gdepth += 1
+        try:
+            code: str = getattr(self, "g_" + type(e).__name__)(e)
+        finally:
+            self._gdepth -= 1
+        if self._gdepth % SPLIT_DEPTH or self._gdepth == 0 or "_w" in code:
+            return code
+        self._nsplit += 1
+        name = f"X{self._nsplit}"
+        params = ["s", "L"] + sorted(set(self.vars.values()))
+        exec(compile(f"def {name}({', '.join(params)}):\n    return {code}\n", f"<{name}>",
+                     "exec"), self.ns)
+        return f"{name}({', '.join(params)})"
 
     def local(self, slot: int) -> str:
         return self.vars.get(slot, f"L[{slot}]")
@@ -258,8 +357,29 @@ class CodeGen:
         body = "{" + ", ".join(f"{self.gen(en.key)}: {self.gen(en.value)}" for en in e.entries) + "}"
         return f"_bag_lit({body})" if ref[0] == "bag" else body
 
-    def _head(self, e: Any) -> tuple[str, str, str]:
-        """(python var, source iterable, filter suffix) of a comprehension or generator."""
+    def _small_iter(self, e: Any) -> bool:
+        """True if e is statically a few items (an enum, the players, a short literal list or
+        range, a short constant): a comprehension over it is not charged to the step budget,
+        unless it is inside another uncharged one or in a fn's body (so the work left
+        uncharged is at most SMALL_ITER times the work charged)."""
+        if isinstance(e, A.Name):
+            ref = self.rb.refs.get(id(e), ("",))
+            if ref[0] == "enum" or ref == ("builtin", "players"):
+                return True
+            if ref[0] == "const":
+                v = self.consts.get(ref[1])
+                return isinstance(v, (list, dict)) and len(v) <= limits.SMALL_ITER
+            return False
+        if isinstance(e, A.ListLit):
+            return len(e.items) <= limits.SMALL_ITER
+        if isinstance(e, A.Range):
+            return isinstance(e.lo, A.IntLit) and isinstance(e.hi, A.IntLit) and \
+                e.hi.value - e.lo.value < limits.SMALL_ITER
+        return False
+
+    def _head(self, e: Any, free: list) -> tuple[str, str, str]:
+        """(python var, source iterable, filter suffix) of a comprehension or generator;
+        free[0] set True if it is not charged (then the caller ends that with _free -= 1)."""
         slot = self.rb.refs[id(e)]
         self._nvars += 1
         var = f"v{slot}_{self._nvars}"
@@ -273,31 +393,42 @@ class CodeGen:
             src = f"_bag_items({src})"
         elif t.kind == "map":
             src = f"sorted({src})"
+        if self._in_fn or self._free or not self._small_iter(e.iter):
+            src = f"_ch({src})"            # one step per item walked
+        else:
+            self._free += 1                # uncharged: a few items (see _small_iter)
+            free[0] = True
         self.vars[slot] = var
         cond = self.gen(e.cond) if e.cond is not None else ""
         return var, src, cond
 
     def g_MapComp(self, e: A.MapComp) -> str:
         saved = dict(self.vars)
-        var, src, cond = self._head(e)
+        free = [False]
+        var, src, cond = self._head(e, free)
         k, v = self.gen(e.key), self.gen(e.value)
         self.vars = saved
+        self._free -= free[0]
         text = f"{{{k}: {v} for {var} in {src}{' if ' + cond if cond else ''}}}"
         return f"_bag_lit({text})" if self.rb.refs.get(("tobag", id(e))) else text
 
     def g_ListComp(self, e: A.ListComp) -> str:
         saved = dict(self.vars)
-        var, src, cond = self._head(e)
+        free = [False]
+        var, src, cond = self._head(e, free)
         el = self.gen(e.elem)
         self.vars = saved
+        self._free -= free[0]
         text = f"[{el} for {var} in {src}{' if ' + cond if cond else ''}]"
         return f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text
 
     def g_GenCall(self, e: A.GenCall) -> str:
         saved = dict(self.vars)
-        var, src, cond = self._head(e)
+        free = [False]
+        var, src, cond = self._head(e, free)
         el = self.gen(e.elem)
         self.vars = saved
+        self._free -= free[0]
         gen = f"{el} for {var} in {src}{' if ' + cond if cond else ''}"
         if e.name == "sum":
             return f"sum({gen})"
@@ -332,7 +463,11 @@ class CodeGen:
         return f"({self.gen(e.item)} {op} {self.gen(e.coll)})"
 
     def g_Range(self, e: A.Range) -> str:
-        return f"list(range({self.gen(e.lo)}, {self.gen(e.hi)} + 1))"
+        lo, hi = self.gen(e.lo), self.gen(e.hi)
+        if isinstance(e.lo, A.IntLit) and isinstance(e.hi, A.IntLit) \
+                and e.hi.value - e.lo.value < 1000:
+            return f"list(range({lo}, {hi} + 1))"        # small: nothing to limit
+        return f"_range({lo}, {hi})"
 
     def g_BinOp(self, e: A.BinOp) -> str:
         a, b = self.gen(e.left), self.gen(e.right)
@@ -347,6 +482,13 @@ class CodeGen:
             return f"_fdiv({a}, {b})"
         if e.op == "%":
             return f"_mod({a}, {b})"
+        if ref == ("listop",):
+            if self._in_iter:
+                return f"_cat({a}, {b})"
+            # a short list is joined as it is; a long one is charged and its size checked
+            return f"(_lc if len(_lc := {a} + {b}) < {limits.SHORT_LIST} else _cat_long(_lc))"
+        if e.op == "*" and not (_small_literal(e.left) or _small_literal(e.right)):
+            return f"_mul({a}, {b})"          # (by a literal an int grows only step by step)
         return f"({a} {e.op} {b})"
 
     def g_Neg(self, e: A.Neg) -> str:

@@ -14,9 +14,10 @@ from dsl import ast as A
 from dsl.types import Type, strip_opt
 from interpreter.chance import merge_outcomes, weighted_index
 from interpreter.exprs import RuleError, take_item, to_bag
+from interpreter.limits import bag_walk, check_options, check_sides, subset_count
 from interpreter.nodes import Chance, Decision
 from interpreter.seen import VisFn, label_of, record, vis_fn
-from interpreter.values import deep_copy, fmt, iterator_for
+from interpreter.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
     from interpreter.stmts import BodyCompiler
@@ -102,6 +103,8 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     opts_f = bc.ex.compile(kind.options)
     otype = strip_opt(bc.type_of(kind.options))
     walk = iterator_for(otype)
+    if walk is bag_items:
+        walk = bag_walk                    # within the size limit
     et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
     is_bag = otype.kind == "bag"
     prog = bc.p
@@ -113,6 +116,8 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def values(st: Any, L: list) -> list:
             items = walk(opts_f(st, L))
             lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
+            # count the combinations to go through before making them
+            check_options(subset_count(len(items), lo, hi), "a 'subset of' decision")
             out: list = []
             for k in range(lo, hi + 1):
                 # a bag's items repeat: keep each distinct combination once
@@ -158,6 +163,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         if who is None:
             raise RuleError("'choose' with no player (none)")
         vals = values(st, L)
+        check_options(len(vals))
         if not vals and not allow_pass:
             raise RuleError("a player must choose, but there are no options "
                             "(guard this 'choose' or add 'with pass')")
@@ -271,6 +277,7 @@ def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
         n: int = sides_f(st, L)
         if n < 1:
             raise RuleError(f"cannot roll a die with {n} sides")
+        check_sides(n)
         return n
 
     def spread(st: Any, L: list) -> tuple[list, list[int]]:
@@ -288,6 +295,8 @@ def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, T
     src = bc.ex.compile(r.options)
     ot = strip_opt(bc.type_of(r.options))
     walk = iterator_for(ot)
+    if walk is bag_items:
+        walk = bag_walk                    # within the size limit
 
     def elements(st: Any, L: list) -> list:
         vals: list = walk(src(st, L))

@@ -85,8 +85,8 @@ def run_games(prog: Program, players: int, games: int, seed: int, max_decisions:
     for i in range(games):
         gs = seed + i
         agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
-        state = prog.new_game(players, gs)
         try:
+            state = prog.new_game(players, gs)
             play_out(prog, state, agents, max_decisions=max_decisions)
         except MercatorRuntimeError as exc:
             exc.seed = gs                 # so the report names the game to reproduce

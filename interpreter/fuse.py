@@ -211,6 +211,8 @@ class _BodyFuser:
         src, xs = f"_s{pc}", f"_x{pc}"
         self.line(pc, f"{src} = {self.ex.gen(st.iter)}")
         self.line(pc, f"{xs} = [] if {src} is None else {walk}({src})")
+        self.line(pc, f"_BUD[0] -= len({xs})")        # one step per iteration, charged up front
+        self.line(pc, f"if _BUD[0] < 0: _exh()")
         if is_container(iter_elem(t)):
             self.line(pc, f"{xs} = _dc({xs})")
         self.line(pc, f"L[{lst}] = {xs}")

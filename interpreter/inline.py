@@ -15,6 +15,24 @@ def fn_calls(rb: CheckedRulebook) -> dict[str, set[str]]:
                    and rb.refs.get(id(n), ("",))[0] == "fn"} for name, b in rb.fns.items()}
 
 
+def recursive(rb: CheckedRulebook) -> set[str]:
+    """The fns that may call themselves, directly or through others."""
+    calls = fn_calls(rb)
+    out: set[str] = set()
+    for start in calls:
+        seen: set[str] = set()
+        todo = list(calls[start])
+        while todo:
+            f = todo.pop()
+            if f == start:
+                out.add(start)
+                break
+            if f not in seen and f in calls:
+                seen.add(f)
+                todo.extend(calls[f])
+    return out
+
+
 def inlinable(rb: CheckedRulebook) -> set[str]:
     """The fns small enough to write inline that never call themselves, even indirectly."""
     calls = fn_calls(rb)

@@ -8,7 +8,8 @@ from dsl.checked import Body, CheckedRulebook
 from dsl.types import Type
 from interpreter.actions import Actions
 from interpreter.builtins import BuiltinError
-from interpreter.codegen import CodeGen
+from interpreter import limits
+from interpreter.codegen import BuildError, CodeGen
 from interpreter.exprs import RuleError
 from interpreter.fuse import Fused
 from interpreter.memo import state_changing_pcs
@@ -43,6 +44,12 @@ class Program:
     """A rulebook compiled once; creates games and runs them."""
 
     def __init__(self, rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET):
+        try:
+            self._build(rb, step_budget)
+        except BuildError as exc:   # located at the rule, with no decisions made yet
+            raise MercatorRuntimeError(exc.message, exc.span, []) from None
+
+    def _build(self, rb: CheckedRulebook, step_budget: int) -> None:
         self.rb = rb
         self.name = rb.game.name
         self.min_players = rb.game.min_players
@@ -194,8 +201,8 @@ class Program:
             raise ValueError(f"{self.name} is for {self.min_players}–{self.max_players} players, "
                              f"not {players}")
         if self._start is None:            # the fields' starting values, computed once
-            self._start = ([self._default(f.default, f.type) for f in self.rb.table_fields],
-                           [self._default(f.default, f.type) for f in self.rb.player_fields])
+            self._start = (self._defaults(self.rb.table_fields),
+                           self._defaults(self.rb.player_fields))
         table, one = self._start
         s = State(deep_copy(table), [deep_copy(one) for _ in range(players)], seed)
         s.stats = [0] * len(self.stat_names)
@@ -208,6 +215,19 @@ class Program:
         if narrate:
             observe_position(s, self._view)
         return s
+
+    def _defaults(self, fields: Any) -> list:
+        """The starting values of fields, within the step budget; a located error if one fails."""
+        out = []
+        limits.start(self.step_budget)
+        for f in fields:
+            try:
+                out.append(limits.check_int(self._default(f.default, f.type)))
+            except (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
+                    ZeroDivisionError, RecursionError, MemoryError) as exc:
+                raise MercatorRuntimeError(f"the starting value of '{f.name}' cannot be "
+                                           f"computed ({exc})", f.span, []) from None
+        return out
 
     def _view(self, s: State, seat: int) -> Any:
         return position_view(self, s, seat)
@@ -307,6 +327,8 @@ class Program:
         memo: Optional[dict] = {} if self.ex.memo else None
         keep, memo_on = self.fused.keep_state, self.ex.memo_on
         n = 0
+        meter = limits.METER       # steps left, shared with the generated code's loops
+        limits.start(budget)
         try:
             while True:
                 fr = stack[-1]
@@ -324,22 +346,24 @@ class Program:
                     s.steps += n
                     return r
                 n += 1
-                if n > budget:
-                    raise RuleError(f"step budget of {budget} steps exhausted without a decision "
-                                    "(a loop that never ends?)")
+                if n > meter[0]:
+                    raise RuleError(limits.BUDGET_MESSAGE.format(budget))
         except (RuleError, BuiltinError) as exc:
             self.fused.relocate(exc.__traceback__)
             raise self._located(s, str(exc)) from None
         except MercatorRuntimeError:
             raise
         except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError,
-                RecursionError) as exc:
+                RecursionError, MemoryError, OverflowError) as exc:
             self.fused.relocate(exc.__traceback__)
             what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
-                "a missing item" if isinstance(exc, (KeyError, IndexError)) else "a failure"
+                "a missing item" if isinstance(exc, (KeyError, IndexError)) else \
+                "fns calling each other too deeply" if isinstance(exc, RecursionError) else \
+                "out of memory" if isinstance(exc, MemoryError) else "a failure"
             raise self._located(s, f"{what} while running this rule ({exc})") from None
         finally:
             memo_on[0] = None
+            limits.start(budget)   # what runs outside (scores, invariants) has a budget too
 
     def _traced_codes(self) -> list[list]:
         """The ops wrapped to record (body, pc) in self.coverage (built once, on demand)."""

@@ -10,15 +10,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from typing import Any, Optional
 
 import attrs
+
+from dsl.loader import refusal
 
 from interpreter.nodes import Chance, Decision
 from interpreter.seen import ALL, log_for
 from interpreter.state import State
 
 SAVE_FORMAT = 1
+MAX_SAVE_BYTES = 64 * 1024 * 1024     # a save of millions of decisions is still far smaller
+MAX_PLAYERS = 1000                    # no rulebook seats more; a bound before any list is built
 
 
 class SaveError(Exception):
@@ -109,28 +114,70 @@ def save(path: str, rulebook_path: str, sources: dict[str, str], players: int, s
 def _need(doc: dict[str, Any], key: str, kind: Any, path: str) -> Any:
     v = doc.get(key)
     if not isinstance(v, kind) or isinstance(v, bool) and kind is int:
-        raise SaveError(f"{path}: not a valid Mercator save: field '{key}' is missing or malformed")
+        raise SaveError(f"{path}: not a Mercator save: field '{key}' is missing or malformed")
     return v
 
 
-def load_save(path: str) -> SaveData:
-    """Read and verify a save: format, checksum, rulebook present and unchanged; SaveError if not."""
+def _short(v: Any) -> str:
+    """A value from a save, shown briefly (a save is untrusted: it may hold anything)."""
+    text = repr(v) if isinstance(v, (int, float, str, bool, type(None))) else type(v).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _read_save(path: str) -> str:
+    """The text of a save file; SaveError for anything that is not a readable regular file."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        info = os.stat(path)
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save file") from None
+    except ValueError:
+        raise SaveError(f"{path}: not a Mercator save: not a valid file path") from None
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot read the save file ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise SaveError(f"{path}: not a Mercator save: this is a directory")
+    if not stat.S_ISREG(info.st_mode):
+        raise SaveError(f"{path}: not a Mercator save: not a regular file (a device, a pipe or "
+                        "a socket)")
+    if info.st_size > MAX_SAVE_BYTES:
+        raise SaveError(f"{path}: not a Mercator save: the file is too large "
+                        f"({info.st_size} bytes)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(MAX_SAVE_BYTES + 1)
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveError(f"{path}: cannot read the save file ({exc})") from None
+
+
+def _parse(path: str, text: str) -> dict[str, Any]:
+    """The save's JSON object; SaveError for bad JSON, absurd nesting or numbers, bad text."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SaveError(f"{path}: not a Mercator save (not JSON: {exc.msg} at line {exc.lineno})") \
             from None
+    except RecursionError:
+        raise SaveError(f"{path}: not a Mercator save: the JSON is nested too deeply") from None
+    except ValueError:          # an integer of more than 4300 digits
+        raise SaveError(f"{path}: not a Mercator save: a number in it is too long") from None
     if not isinstance(doc, dict) or "mercator_save" not in doc:
         raise SaveError(f"{path}: not a Mercator save (no 'mercator_save' field)")
-    if doc["mercator_save"] != SAVE_FORMAT:
-        raise SaveError(f"{path}: save format {doc['mercator_save']!r} is not supported "
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise SaveError(f"{path}: not a Mercator save: it holds text that is not valid Unicode "
+                        "(a lone surrogate)") from None
+    except (RecursionError, ValueError):
+        raise SaveError(f"{path}: not a Mercator save: the JSON is nested too deeply") from None
+    return doc
+
+
+def load_save(path: str) -> SaveData:
+    """Read and verify a save: format, checksum, rulebook present and unchanged; SaveError if not."""
+    doc = _parse(path, _read_save(path))
+    fmt = doc["mercator_save"]
+    if type(fmt) is not int or fmt != SAVE_FORMAT:
+        raise SaveError(f"{path}: save format {_short(fmt)} is not supported "
                         f"(this Mercator reads format {SAVE_FORMAT})")
     if doc.get("checksum") != _checksum(doc):
         raise SaveError(f"{path}: the save has been modified since it was written (checksum "
@@ -140,15 +187,26 @@ def load_save(path: str) -> SaveData:
     labels = _need(doc, "labels", list, path)
     if not all(isinstance(d, int) and not isinstance(d, bool) for d in decisions) or \
             len(labels) != len(decisions) or not all(isinstance(x, str) for x in labels):
-        raise SaveError(f"{path}: not a valid Mercator save: malformed decision log")
+        raise SaveError(f"{path}: not a Mercator save: malformed decision log")
     uses = doc.get("uses_sha256", {})
-    if not isinstance(uses, dict):
-        raise SaveError(f"{path}: not a valid Mercator save: field 'uses_sha256' is malformed")
+    if not isinstance(uses, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                             for k, v in uses.items()):
+        raise SaveError(f"{path}: not a Mercator save: field 'uses_sha256' is malformed")
+    players = _need(doc, "players", int, path)
+    if not 1 <= players <= MAX_PLAYERS:
+        raise SaveError(f"{path}: not a Mercator save: {_short(players)} players")
+    chance = doc.get("explicit_chance", False)
+    version = doc.get("engine_version", "")
+    if not isinstance(chance, bool) or not isinstance(version, str):
+        raise SaveError(f"{path}: not a Mercator save: field "
+                        f"'{'explicit_chance' if not isinstance(chance, bool) else 'engine_version'}'"
+                        " is malformed")
+    if "\0" in rel or not rel:
+        raise SaveError(f"{path}: not a Mercator save: field 'rulebook' is malformed")
     rb_path = rel if os.path.isabs(rel) else os.path.join(os.path.dirname(path), rel)
     data = SaveData(os.path.normpath(rb_path), _need(doc, "rulebook_sha256", str, path), uses,
-                    _need(doc, "players", int, path), _need(doc, "seed", int, path),
-                    decisions, labels, bool(doc.get("explicit_chance", False)),
-                    str(doc.get("engine_version", "")), path)
+                    players, _need(doc, "seed", int, path), decisions, labels, chance, version,
+                    path)
     verify_rulebook(data)
     return data
 
@@ -160,6 +218,10 @@ def verify_rulebook(data: SaveData) -> None:
     checks += [(os.path.normpath(os.path.join(base, rel)), h) for rel, h in sorted(data.uses.items())]
     for i, (p, want) in enumerate(checks):
         what = f"the rulebook {p}" if i == 0 else f"{p} (used by the rulebook)"
+        problem = refusal(p)
+        if problem is not None:
+            raise SaveError(f"{data.path}: {what} cannot be read ({problem}); the save needs the "
+                            "rulebook it was played with")
         try:
             with open(p, encoding="utf-8") as f:
                 got = sha256_text(f.read())

@@ -18,7 +18,8 @@ from interpreter.codegen import is_container
 from interpreter.decisions import suspend
 from interpreter.exprs import RuleError, put_item, take_item
 from interpreter.seen import label_of, record, vis_fn
-from interpreter.values import deep_copy, fmt, iterator_for
+from interpreter.limits import bag_walk
+from interpreter.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
     from interpreter.program import Program
@@ -261,6 +262,8 @@ class BodyCompiler:
     def s_For(self, s: A.For) -> None:
         src = self.ex.compile(s.iter)
         walk = iterator_for(self.type_of(s.iter))
+        if walk is bag_items:
+            walk = bag_walk                # within the size limit
         var = self.rb.refs[id(s)]
         lst, i = self.hidden(), self.hidden()
         self.for_slots[id(s)] = (lst, i)

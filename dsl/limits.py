@@ -1,0 +1,152 @@
+"""Limits on how deeply a rulebook may nest, checked without recursion (E140, E141).
+
+Every later stage (the checker, the analyses, the formatter, the interpreter's compiler and the
+Python code it generates) walks the tree recursively, and Python limits that: generated code
+fails at about 200 nested parentheses and the interpreter at about 1,000 nested calls (it
+writes deep expressions without inlining, so 190 levels still compile). The
+shipped rulebooks nest expressions fewer than 15 levels deep and blocks fewer than 10, so the
+limits below are far above what a rulebook needs and far below what breaks.
+
+E140  an expression or a block nested too deeply, or a chain of functions too long
+      (this module, called by the parser and the checker); an integer literal larger than
+      MAX_INT is E005 (dsl/parser.py)
+"""
+from __future__ import annotations
+
+import gc
+import sys
+from typing import Any, Iterator, Optional
+
+import attrs
+
+from dsl import ast as A
+from dsl.diagnostics import Diagnostic, error
+
+MAX_EXPR_DEPTH = 190     # nested expression (and type) nodes inside one statement or declaration
+MAX_BLOCK_DEPTH = 50     # nested blocks ({ ... }) inside one declaration
+MAX_CALL_DEPTH = 100     # a chain of functions, each calling the next (not counting recursion)
+MAX_INT = 10 ** 18       # the largest integer literal
+RECURSION_LIMIT = 4000   # Python's recursion limit while a rulebook is checked (at least)
+
+_STATEMENTS = (A.Let, A.Assign, A.If, A.Elif, A.For, A.Repeat, A.While, A.Move, A.Add, A.Remove,
+               A.Shuffle, A.Emit, A.CallStmt, A.Return, A.Break, A.EndGame, A.Log, A.Empty)
+
+
+def _children(node: Any) -> Iterator[Any]:
+    """The AST nodes directly under node (through tuples), spans skipped."""
+    for f in attrs.fields(type(node)):
+        if f.name == "span":
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, tuple):
+            stack = list(reversed(v))
+            while stack:
+                x = stack.pop()
+                if isinstance(x, tuple):
+                    stack.extend(reversed(x))
+                elif attrs.has(type(x)):
+                    yield x
+        elif attrs.has(type(v)) and not isinstance(v, A.Span):
+            yield v
+
+
+def _located(span: A.Span) -> bool:
+    return span.line >= 1 and span.col >= 1
+
+
+def depth_errors(root: Any, path: str) -> list[Diagnostic]:
+    """E140 for each top-level declaration under root that nests too deeply (one per
+    declaration, at the first node past the limit), found without recursion."""
+    items = root.items if isinstance(root, A.Rulebook) else (root,)
+    out: list[Diagnostic] = []
+    for item in items:
+        d = _item_depth_error(item, path)
+        if d is not None:
+            out.append(d)
+    return out
+
+
+def _item_depth_error(item: Any, path: str) -> Optional[Diagnostic]:
+    top = getattr(item, "span", A.Span(path, 1, 1, 1, 2))
+    if not _located(top):
+        top = A.Span(path, 1, 1, 1, 2)
+    # (node, expression depth, block depth, nearest located span)
+    stack: list[tuple[Any, int, int, A.Span]] = [(item, 0, 0, top)]
+    while stack:
+        node, ed, bd, where = stack.pop()
+        span = getattr(node, "span", None)
+        if isinstance(span, A.Span) and _located(span):
+            where = span
+        if isinstance(node, A.Block):
+            bd, ed = bd + 1, 0
+            if bd > MAX_BLOCK_DEPTH:
+                return error("E140", f"blocks nested too deeply (more than {MAX_BLOCK_DEPTH} "
+                             "levels)", where, "move the inner blocks into a procedure and call it")
+        elif isinstance(node, _STATEMENTS):
+            ed = 0
+        elif node is not item:
+            ed += 1
+            if ed > MAX_EXPR_DEPTH:
+                return error("E140", f"expression nested too deeply (more than {MAX_EXPR_DEPTH} "
+                             "levels)", where, "split it: name its parts with 'let', a constant "
+                             "or a function")
+        for c in _children(node):
+            stack.append((c, ed, bd, where))
+    return None
+
+
+def call_depth_error(calls: dict[str, set[str]], spans: dict[str, A.Span]) -> Optional[Diagnostic]:
+    """E140 when some chain of functions, each calling the next, is longer than MAX_CALL_DEPTH
+    (cycles are not counted: recursion is reported elsewhere). Linear, without recursion."""
+    longest: dict[str, int] = {}
+    on_path: set[str] = set()
+    for start in sorted(calls):
+        if start in longest:
+            continue
+        stack: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(calls.get(start, ()))))]
+        on_path.add(start)
+        while stack:
+            name, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                on_path.discard(name)
+                longest[name] = 1 + max((longest.get(c, 0) for c in calls.get(name, ())
+                                         if c not in on_path and c != name), default=0)
+                if longest[name] > MAX_CALL_DEPTH and name in spans:
+                    return error("E140", f"function '{name}' starts a chain of more than "
+                                 f"{MAX_CALL_DEPTH} functions, each calling the next",
+                                 spans[name], "compute some of the steps directly, or with a "
+                                 "procedure")
+            elif nxt in calls and nxt not in longest and nxt not in on_path:
+                on_path.add(nxt)
+                stack.append((nxt, iter(sorted(calls.get(nxt, ())))))
+    return None
+
+
+class DeepRecursion:
+    """A context raising Python's recursion limit to at least RECURSION_LIMIT, restoring it after."""
+
+    def __enter__(self) -> "DeepRecursion":
+        self.old = sys.getrecursionlimit()
+        if self.old < RECURSION_LIMIT:
+            sys.setrecursionlimit(RECURSION_LIMIT)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setrecursionlimit(self.old)
+
+
+class PausedGC:
+    """A context pausing Python's cyclic garbage collector (restored after): parsing and checking
+    create many objects and no garbage cycles, and the collector's full passes over a large
+    rulebook's tree would make the time grow faster than the size."""
+
+    def __enter__(self) -> "PausedGC":
+        self.was = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.was:
+            gc.enable()

@@ -1,0 +1,145 @@
+"""Run-time limits: the sizes and amounts of work a rulebook may ask for, in one place.
+
+A rule that goes beyond one of these stops with a located rule error (see docs/diagnostics.md,
+"Run-time limits") instead of exhausting the memory, the stack or the user's patience.
+
+Work done inside generated Python (fused statement runs, comprehensions, calls of recursive
+fns, ranges, list concatenations) is charged to METER, the number of steps left in the current
+`Program.run` (or constant evaluation); the VM's ops are counted against the same number.
+"""
+from __future__ import annotations
+
+from math import comb
+from typing import Any, Sized
+
+from interpreter.exprs import RuleError
+
+MAX_COLLECTION = 1_000_000      # items in one range, list, or bag walked item by item
+MAX_OPTIONS = 100_000           # options of one decision (and outcomes of one chance node)
+MAX_DIE_SIDES = 1_000_000       # sides of one die
+MAX_INT_BITS = 256              # an integer result must lie within ±2^256
+CONST_STEP_BUDGET = 2_000_000   # steps for evaluating all of a rulebook's constants
+SHORT_LIST = 1024               # a list joined by '+' shorter than this is not charged
+SMALL_ITER = 64                 # a comprehension over at most this many static items is free
+BUDGET_MESSAGE = ("step budget of {} steps exhausted without a decision "
+                  "(a loop that never ends, or one too big?)")
+
+METER = [CONST_STEP_BUDGET]     # steps left; set by Program.run and constant evaluation
+BUDGET = [CONST_STEP_BUDGET]    # what METER started at (for the message)
+
+
+def start(budget: int) -> None:
+    """Give the work about to run `budget` steps."""
+    METER[0] = budget
+    BUDGET[0] = budget
+
+
+def exhausted() -> None:
+    """Raise the located-later rule error of a spent step budget."""
+    raise RuleError(BUDGET_MESSAGE.format(BUDGET[0]))
+
+
+def charge(n: int) -> None:
+    """Spend n steps; a rule error when the budget is spent."""
+    METER[0] -= n
+    if METER[0] < 0:
+        exhausted()
+
+
+def charged(xs: Any) -> Any:
+    """xs (a sized collection to be walked), after charging one step per item."""
+    METER[0] -= len(xs)
+    if METER[0] < 0:
+        exhausted()
+    return xs
+
+
+def check_size(n: int, what: str) -> None:
+    """A rule error if a collection of n items is beyond MAX_COLLECTION."""
+    if n > MAX_COLLECTION:
+        raise RuleError(f"{what} of {n} items is too large (the limit is {MAX_COLLECTION:,} "
+                        "items)")
+
+
+def int_range(lo: int, hi: int) -> list:
+    """The list lo..hi (both ends included), charged and within the size limit."""
+    n = hi - lo + 1
+    if n > 0:
+        check_size(n, f"the range {lo}..{hi}")
+        METER[0] -= n
+        if METER[0] < 0:
+            exhausted()
+    return list(range(lo, hi + 1))
+
+
+def concat(a: Any, b: Any) -> Any:
+    """a + b for lists (or strings), charged and within the size limit."""
+    n = len(a) + len(b)
+    check_size(n, "a list")
+    METER[0] -= n
+    if METER[0] < 0:
+        exhausted()
+    return a + b
+
+
+def concat_long(xs: list) -> list:
+    """xs, the result of joining lists with '+', charged and within the size limit."""
+    check_size(len(xs), "a list")
+    METER[0] -= len(xs)
+    if METER[0] < 0:
+        exhausted()
+    return xs
+
+
+def mul(a: Any, b: Any) -> Any:
+    """a * b, a rule error if the integer result is beyond ±2^MAX_INT_BITS."""
+    r = a * b
+    if r.bit_length() > MAX_INT_BITS:
+        raise RuleError(f"integer too large: a product beyond 2^{MAX_INT_BITS}")
+    return r
+
+
+def check_int(v: Any) -> Any:
+    """v, a rule error if it is an integer beyond ±2^MAX_INT_BITS."""
+    if type(v) is int and v.bit_length() > MAX_INT_BITS:
+        raise RuleError(f"integer too large: a result beyond 2^{MAX_INT_BITS}")
+    return v
+
+
+def check_options(n: int, what: str = "a decision") -> None:
+    """A rule error if a decision (or chance node) would have more than MAX_OPTIONS options."""
+    if n > MAX_OPTIONS:
+        raise RuleError(f"{what} has too many options (more than the limit of "
+                        f"{MAX_OPTIONS:,})")
+
+
+def subset_count(n: int, lo: int, hi: int) -> int:
+    """How many subsets of lo..hi items n distinct items have (stops counting past the limit)."""
+    total = 0
+    for k in range(max(lo, 0), min(hi, n) + 1):
+        total += comb(n, k)
+        if total > MAX_OPTIONS:
+            break
+    return total
+
+
+def check_sides(n: int) -> None:
+    """A rule error if a die has more than MAX_DIE_SIDES sides."""
+    if n > MAX_DIE_SIDES:
+        raise RuleError(f"cannot roll a die with {n} sides (the limit is {MAX_DIE_SIDES:,} sides)")
+
+
+def bag_walk(b: dict) -> list:
+    """A bag's items with repeats, in sorted order, within the size limit."""
+    n = sum(b.values())
+    if n > MAX_COLLECTION:
+        check_size(n, "a bag")
+    out: list = []
+    for k in sorted(b):
+        out.extend([k] * b[k])
+    return out
+
+
+def sized(xs: Sized, what: str) -> None:
+    """A rule error if xs is beyond MAX_COLLECTION items."""
+    check_size(len(xs), what)
