@@ -1,6 +1,7 @@
 """Name resolution and type checking of a parsed rulebook; collects every diagnostic."""
 from __future__ import annotations
 
+from math import comb
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 import attrs
@@ -10,7 +11,8 @@ from dsl.builtins import BUILTIN_NAMES, BUILTINS, GEN_BUILTINS, builtin_type
 from dsl.analysis import analyse
 from dsl.flow_analysis import analyse_flow
 from dsl.infoflow import is_owner_map
-from dsl.limits import DeepRecursion, PausedGC, call_depth_error
+from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, DeepRecursion, PausedGC,
+                        call_depth_error, literal_int, literal_range_size)
 from dsl.checked import Body, CheckedRulebook, FieldInfo
 from dsl.diagnostics import Diagnostic, apply_allows, did_you_mean, error, info, warning
 from dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
@@ -861,6 +863,10 @@ class Checker:
         if isinstance(r, A.Roll):
             self._suspend_ok(r, sc)
             self.expect(self.expr(r.sides, sc, INT), INT, r.sides.span, "number of sides")
+            sides = literal_int(r.sides)
+            if sides is not None and sides > MAX_DIE_SIDES:
+                self.err("E143", f"a die of {sides:,} sides: more than the {MAX_DIE_SIDES:,} a "
+                         "die may have", r.sides.span, "roll a smaller die, or several")
             return INT
         if isinstance(r, A.RandomPick):
             self._suspend_ok(r, sc)
@@ -938,6 +944,11 @@ class Checker:
         if isinstance(c, A.ChoiceSubset):
             self.expect(self.expr(c.lo, sc, INT), INT, c.lo.span, "subset size")
             self.expect(self.expr(c.hi, sc, INT), INT, c.hi.span, "subset size")
+            n, lo, hi = literal_range_size(c.options), literal_int(c.lo), literal_int(c.hi)
+            if n is not None and lo is not None and hi is not None and \
+                    n <= MAX_COLLECTION and _subsets(n, lo, hi) > MAX_OPTIONS:
+                self.err("E143", f"this decision offers more than {MAX_OPTIONS:,} subsets", c.span,
+                         "choose fewer items, or one after another")
             res = list_of(el)
         else:
             res = el
@@ -1277,6 +1288,11 @@ class Checker:
     def e_Range(self, e: A.Range, sc: Scope, want: Optional[Type]) -> Type:
         self.expect(self.expr(e.lo, sc, INT), INT, e.lo.span, "range start")
         self.expect(self.expr(e.hi, sc, INT), INT, e.hi.span, "range end")
+        n = literal_range_size(e)
+        if n is not None and n > MAX_COLLECTION:
+            self.err("E143", f"this range holds {n:,} items, more than the {MAX_COLLECTION:,} a "
+                     "collection may hold", e.span, "a game never needs so many: use a smaller "
+                     "range, or count with arithmetic")
         return list_of(INT)
 
     def e_BinOp(self, e: A.BinOp, sc: Scope, want: Optional[Type]) -> Type:
@@ -1401,3 +1417,13 @@ def check_items(items: tuple[Any, ...], path: str,
     allowed = apply_allows(c.diags, sources, path if result is not None else None)
     diags = sorted(allowed, key=lambda d: (d.span.path, d.span.line, d.span.col))
     return result, diags
+
+
+def _subsets(n: int, lo: int, hi: int) -> int:
+    """How many subsets of lo..hi items n items have (counting stops past MAX_OPTIONS)."""
+    total = 0
+    for k in range(max(lo, 0), min(hi, n) + 1):
+        total += comb(n, k)
+        if total > MAX_OPTIONS:
+            break
+    return total

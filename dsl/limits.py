@@ -7,6 +7,8 @@ writes deep expressions without inlining, so 190 levels still compile). The
 shipped rulebooks nest expressions fewer than 15 levels deep and blocks fewer than 10, so the
 limits below are far above what a rulebook needs and far below what breaks.
 
+E143  a range, a die or a decision written with literal numbers beyond the run-time limits
+      (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS below; checked by dsl/checker.py)
 E140  an expression or a block nested too deeply, or a chain of functions too long
       (this module, called by the parser and the checker); an integer literal larger than
       MAX_INT is E005 (dsl/parser.py)
@@ -27,6 +29,34 @@ MAX_BLOCK_DEPTH = 50     # nested blocks ({ ... }) inside one declaration
 MAX_CALL_DEPTH = 100     # a chain of functions, each calling the next (not counting recursion)
 MAX_INT = 10 ** 18       # the largest integer literal
 RECURSION_LIMIT = 4000   # Python's recursion limit while a rulebook is checked (at least)
+# sizes a running game may reach (interpreter/limits.py enforces them at run time; the checker
+# refuses, with E143, what is written with literal numbers beyond them)
+MAX_COLLECTION = 1_000_000      # items in one range, list, or bag walked item by item
+MAX_OPTIONS = 100_000           # options of one decision (and outcomes of one chance node)
+MAX_DIE_SIDES = 1_000_000       # sides of one die
+
+
+def literal_int(e: Any) -> Optional[int]:
+    """The value of an int expression written with literals only (+, -, *, unary -), or None."""
+    if isinstance(e, A.IntLit):
+        return e.value
+    if isinstance(e, A.Neg):
+        v = literal_int(e.operand)
+        return None if v is None else -v
+    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*"):
+        a, b = literal_int(e.left), literal_int(e.right)
+        if a is None or b is None or abs(a) > MAX_INT or abs(b) > MAX_INT:
+            return None
+        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+    return None
+
+
+def literal_range_size(e: Any) -> Optional[int]:
+    """How many items a range written with literal ends holds (None if not such a range)."""
+    if not isinstance(e, A.Range):
+        return None
+    lo, hi = literal_int(e.lo), literal_int(e.hi)
+    return None if lo is None or hi is None else max(0, hi - lo + 1)
 
 _STATEMENTS = (A.Let, A.Assign, A.If, A.Elif, A.For, A.Repeat, A.While, A.Move, A.Add, A.Remove,
                A.Shuffle, A.Emit, A.CallStmt, A.Return, A.Break, A.EndGame, A.Log, A.Empty)

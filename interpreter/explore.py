@@ -196,6 +196,8 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
     unchosen = [UnchosenOptions(where, prompt, sorted(offered - chosen))
                 for (where, prompt), (offered, chosen) in sorted(options.items())
                 if offered - chosen]
+    if best and best[0].kind in ("runtime error", "deadlock"):
+        best[0].span = _span_as_played(prog, best[0]) or best[0].span
     reach = reachable_bodies(prog)
     # the steps: ops of the reachable bodies that run a rulebook line (not the jumps and
     # returns the compiler adds, which no report line could name)
@@ -205,6 +207,19 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
                   ended_at_limit=at_limit[0], round_limit=round_limit(prog),
                   other_ending=prog.rb.end is not None or _can_end_game(prog, reach),
                   shrink_stopped=stopped)
+
+
+def _span_as_played(prog: Program, f: Finding) -> Optional[A.Span]:
+    """Where the failing game's error is when it is played as `play` and `replay` play it
+    (without the coverage tracing that runs the ops one by one, which can stop a runaway loop
+    at another op), so every command names the same place."""
+    try:
+        s = prog.new_game(f.players, f.seed)
+        for i in f.decisions:
+            prog.apply(s, i)
+    except MercatorRuntimeError as exc:
+        return exc.span
+    return None
 
 
 def round_limit(prog: Program) -> Optional[int]:

@@ -14,9 +14,7 @@ from typing import Any, Sized
 
 from interpreter.exprs import RuleError
 
-MAX_COLLECTION = 1_000_000      # items in one range, list, or bag walked item by item
-MAX_OPTIONS = 100_000           # options of one decision (and outcomes of one chance node)
-MAX_DIE_SIDES = 1_000_000       # sides of one die
+from dsl.limits import MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS  # noqa: F401  (shared with check)
 MAX_INT_BITS = 256              # an integer result must lie within ±2^256
 CONST_STEP_BUDGET = 2_000_000   # steps for evaluating all of a rulebook's constants
 SHORT_LIST = 1024               # a list joined by '+' shorter than this is not charged

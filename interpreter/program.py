@@ -305,9 +305,12 @@ class Program:
         if isinstance(choice, Option):
             choice = choice.label
         if isinstance(choice, str):
-            for i, o in enumerate(node.options):
-                if o.label == choice:
-                    return i
+            hits = [i for i, o in enumerate(node.options) if o.label == choice]
+            if len(hits) == 1:
+                return hits[0]
+            if hits:
+                raise IllegalChoice(f"'{choice}' names {len(hits)} options "
+                                    f"({', '.join(map(str, hits))}); give the option's index")
             labels = [o.label for o in node.options]
             import difflib
             close = difflib.get_close_matches(choice, labels, n=1)

@@ -260,3 +260,27 @@ def test_a_string_option_labelled_pass_with_pass_is_refused() -> None:
     assert [(d.code, d.span.line) for d in errs] == [("E142", 3)]
     ok = text.replace(" with pass", "").replace("c == none", 'c == "go"')
     assert not errors(check(ok))
+
+
+@pytest.mark.parametrize("body, message", [
+    ("for i in 1..1000 * 1000 * 1000 { p.x += 1 }", "this range holds 1,000,000,000 items"),
+    ("p.x = len(0..1000000)", "this range holds 1,000,001 items"),
+    ("p.x = roll 1000000000000", "a die of 1,000,000,000,000 sides"),
+    ("let s = choose p subset of 1..40 size 0..40\n  p.x = len(s)", "more than 100,000 subsets"),
+])
+def test_sizes_written_with_literals_beyond_the_limits_are_refused(body: str, message: str) -> None:
+    """issue 12: `len(1..10^12)`, `roll 10^12`, `for i in 1..10^12`, `subset of 1..40` fail only
+    at run time today; written with literal numbers the checker refuses them (E143, located)."""
+    text = ('game "Big" players 2..2\nplayer { x: int }\nround r limit 1 { phase a {\n'
+            f'  let p = first(players)\n  {body}\n}} }}\nscore p: p.x\n')
+    res = load_text(text, "big.rules")
+    errs = [d for d in res.diagnostics if d.is_error]
+    assert [d.code for d in errs] == ["E143"] and message in errs[0].message
+    assert errs[0].span.line == 5
+
+
+def test_sizes_within_the_limits_are_accepted() -> None:
+    text = ('game "Ok" players 2..2\nplayer { x: int }\nround r limit 1 { phase a {\n'
+            '  let p = first(players)\n  p.x = len(1..1000000)\n  let d = roll 1000000\n'
+            '  let s = choose p subset of 1..16 size 0..16\n} }\nscore p: p.x\n')
+    assert load_text(text, "ok.rules").ok

@@ -16,6 +16,7 @@ import sys
 import time
 
 import pytest
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "runaway", "*.rules")))
@@ -139,3 +140,40 @@ def test_a_runaway_constant_is_a_located_error_in_every_command(command: list) -
     assert "slow_constant.rules:5:1: error" in p.stderr
     assert "cannot be computed" in p.stderr
     assert "internal error" not in p.stderr and "Traceback" not in p.stderr
+
+
+LATE_RUNAWAY = """
+game "Late" players 2..2
+player { x: int }
+round r limit 1 { phase a {
+  let p = first(players)
+  let k = choose p one of [1, 2] prompt "start"
+  for i in 1..100000 {
+    for j in 1..100000 { p.x += k }
+  }
+} }
+score p: p.x
+"""
+
+
+def test_play_replay_and_explore_name_the_same_place_for_a_runaway(tmp_path: Any) -> None:
+    """issue 12: a runaway after the first decision stops `play` with a save; `replay` of that
+    save reproduces the error (no hang) at the same line and column as `play`, and `check
+    --explore` names that place too (it used to give another column)."""
+    rules = tmp_path / "late.rules"
+    rules.write_text(LATE_RUNAWAY)
+    save = tmp_path / "g.json"
+    env = {**os.environ, "NO_COLOR": "1"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], capture_output=True,
+                              text=True, timeout=60, cwd=ROOT, env=env)
+    played = run("play", str(rules), "--seats", "random,random", "--seed", "1", "--save", str(save))
+    assert played.returncode == 1 and save.exists(), played.stderr
+    replayed = run("replay", str(save))
+    explored = run("check", str(rules), "--explore", "2", "--save-failure", str(tmp_path / "x.json"))
+    where = f"{rules}:8:5: error"     # the inner for
+    for p in (played, replayed, explored):
+        assert where in p.stderr, p.stderr
+        assert "internal error" not in p.stderr and "Traceback" not in p.stderr
+    assert replayed.returncode == 1 and explored.returncode == 1

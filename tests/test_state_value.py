@@ -204,3 +204,21 @@ def test_an_internal_error_in_play_saves_the_game_first(tmp_path: Path,
     assert code == 1 and "internal error" in err and "game saved to" in err
     monkeypatch.setattr(cli, "render_entry", real)
     assert main(["play", str(rules), "--seats", "random,random", "--resume", str(save)]) == 0
+
+
+def test_a_label_naming_two_options_is_refused() -> None:
+    """issue 12 (small ones): two options with one label — `apply(state, label)` took the first;
+    it is ambiguous, so it is refused (the index still chooses) and the state is unchanged."""
+    prog = program_text("""
+game "Twins" players 2..2
+table { got: int = 0 }
+round r limit 1 { phase go { got = choose first(players) one of [1, 1, 2] prompt "take" } }
+score p: got
+""")
+    s = prog.new_game(2, 0)
+    d = s.digest()
+    with pytest.raises(IllegalChoice, match="names 2 options"):
+        prog.apply(s, "1")
+    assert s.digest() == d
+    prog.apply(s, "2")
+    assert prog.get(s, "got") == 2
