@@ -69,7 +69,7 @@ def _read(path: str) -> tuple[Optional[str], Optional[str]]:
     if problem is not None:
         return None, problem
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:   # a byte order mark is not text
             return f.read(), None
     except UnicodeDecodeError:
         return None, "the file is not UTF-8 text"
@@ -83,7 +83,7 @@ def _read(path: str) -> tuple[Optional[str], Optional[str]]:
 
 def load_text(text: str, path: str = "<string>") -> LoadResult:
     """Parse and check rulebook text (its 'use' paths are relative to the current directory)."""
-    return _load(path, text)
+    return _load(path, text[1:] if text.startswith("\ufeff") else text)
 
 
 def load(path: str, _stack: tuple[str, ...] = ()) -> LoadResult:

@@ -9,14 +9,14 @@ import re
 import signal
 from pathlib import Path
 from types import FrameType
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import pytest
 from contextlib import contextmanager
 
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, apply_allows, warning
-from dsl.loader import LoadResult, load_text
+from dsl.loader import LoadResult, load, load_text
 
 MAX_EXPR_DEPTH = 190      # dsl.limits.MAX_EXPR_DEPTH (test_the_limits_are_these checks them)
 MAX_BLOCK_DEPTH = 50
@@ -284,3 +284,14 @@ def test_sizes_within_the_limits_are_accepted() -> None:
             '  let p = first(players)\n  p.x = len(1..1000000)\n  let d = roll 1000000\n'
             '  let s = choose p subset of 1..16 size 0..16\n} }\nscore p: p.x\n')
     assert load_text(text, "ok.rules").ok
+
+
+def test_a_byte_order_mark_does_not_shift_the_caret(tmp_path: Any) -> None:
+    """A file that starts with a UTF-8 BOM is read without it: an error on line 1 is at the
+    column a reader counts, and the source line printed under it has no stray character."""
+    path = tmp_path / "bom.rules"
+    path.write_text("\ufeffgame \"B\" players 2..2 player { x: int  y: nosuch }\n", encoding="utf-8")
+    res = load(str(path))
+    err = [d for d in res.diagnostics if d.code == "E101"][0]
+    assert (err.span.line, err.span.col) == (1, 43)
+    assert not res.sources[str(path)].startswith("\ufeff")
