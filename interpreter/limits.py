@@ -44,10 +44,12 @@ def charge(n: int) -> None:
         exhausted()
 
 
-def charged(xs: Any) -> Any:
-    """xs (a sized collection to be walked), after charging one step per item."""
-    METER[0] -= len(xs)
-    if METER[0] < 0:
+def charged(xs: Any, _m: list = METER, _len: Any = len) -> Any:
+    """xs (a sized collection to be walked), after charging one step per item (the defaults
+    bind the meter and len locally: this runs for every comprehension in generated code)."""
+    left = _m[0] - _len(xs)
+    _m[0] = left
+    if left < 0:
         exhausted()
     return xs
 
