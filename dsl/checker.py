@@ -1,7 +1,6 @@
 """Name resolution and type checking of a parsed rulebook; collects every diagnostic."""
 from __future__ import annotations
 
-from math import comb
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 import attrs
@@ -12,7 +11,7 @@ from dsl.analysis import analyse
 from dsl.flow_analysis import analyse_flow
 from dsl.infoflow import is_owner_map
 from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, DeepRecursion, PausedGC,
-                        call_depth_error, literal_int, literal_range_size)
+                        call_depth_error, literal_int, literal_range_size, subset_count)
 from dsl.checked import Body, CheckedRulebook, FieldInfo
 from dsl.diagnostics import Diagnostic, apply_allows, did_you_mean, error, info, warning
 from dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
@@ -946,7 +945,7 @@ class Checker:
             self.expect(self.expr(c.hi, sc, INT), INT, c.hi.span, "subset size")
             n, lo, hi = literal_range_size(c.options), literal_int(c.lo), literal_int(c.hi)
             if n is not None and lo is not None and hi is not None and \
-                    n <= MAX_COLLECTION and _subsets(n, lo, hi) > MAX_OPTIONS:
+                    n <= MAX_COLLECTION and subset_count(n, lo, hi) > MAX_OPTIONS:
                 self.err("E143", f"this decision offers more than {MAX_OPTIONS:,} subsets", c.span,
                          "choose fewer items, or one after another")
             res = list_of(el)
@@ -1418,12 +1417,3 @@ def check_items(items: tuple[Any, ...], path: str,
     diags = sorted(allowed, key=lambda d: (d.span.path, d.span.line, d.span.col))
     return result, diags
 
-
-def _subsets(n: int, lo: int, hi: int) -> int:
-    """How many subsets of lo..hi items n items have (counting stops past MAX_OPTIONS)."""
-    total = 0
-    for k in range(max(lo, 0), min(hi, n) + 1):
-        total += comb(n, k)
-        if total > MAX_OPTIONS:
-            break
-    return total

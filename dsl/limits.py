@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from math import comb
 from typing import Any, Iterator, Optional
 
 import attrs
@@ -34,6 +35,16 @@ RECURSION_LIMIT = 4000   # Python's recursion limit while a rulebook is checked 
 MAX_COLLECTION = 1_000_000      # items in one range, list, or bag walked item by item
 MAX_OPTIONS = 100_000           # options of one decision (and outcomes of one chance node)
 MAX_DIE_SIDES = 1_000_000       # sides of one die
+
+
+def subset_count(n: int, lo: int, hi: int) -> int:
+    """How many subsets of lo..hi items n distinct items have (stops counting past MAX_OPTIONS)."""
+    total = 0
+    for k in range(max(lo, 0), min(hi, n) + 1):
+        total += comb(n, k)
+        if total > MAX_OPTIONS:
+            break
+    return total
 
 
 def literal_int(e: Any) -> Optional[int]:

@@ -9,12 +9,12 @@ fns, ranges, list concatenations) is charged to METER, the number of steps left 
 """
 from __future__ import annotations
 
-from math import comb
 from typing import Any, Sized
 
 from interpreter.exprs import RuleError
 
-from dsl.limits import MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS  # noqa: F401  (shared with check)
+from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS,  # noqa: F401  (shared with check)
+                        subset_count)
 MAX_INT_BITS = 256              # an integer result must lie within ±2^256
 CONST_STEP_BUDGET = 2_000_000   # steps for evaluating all of a rulebook's constants
 SHORT_LIST = 1024               # a list joined by '+' shorter than this is not charged
@@ -111,16 +111,6 @@ def check_options(n: int, what: str = "a decision") -> None:
     if n > MAX_OPTIONS:
         raise RuleError(f"{what} has too many options (more than the limit of "
                         f"{MAX_OPTIONS:,})")
-
-
-def subset_count(n: int, lo: int, hi: int) -> int:
-    """How many subsets of lo..hi items n distinct items have (stops counting past the limit)."""
-    total = 0
-    for k in range(max(lo, 0), min(hi, n) + 1):
-        total += comb(n, k)
-        if total > MAX_OPTIONS:
-            break
-    return total
 
 
 def check_sides(n: int) -> None:

@@ -12,13 +12,14 @@ import io
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+
+from time_limit import TookTooLong, time_limit
 
 from interpreter.agents import match_choice
 from interpreter.cli import main
@@ -33,24 +34,6 @@ HUGE_SCORE = str(BAD / "huge_score.rules")
 ESCAPES = str(BAD / "escapes.rules")
 PASS_TWICE = str(BAD / "pass_twice.rules")
 CASE_SECONDS = 10
-
-
-class Hang(Exception):
-    """A case ran past its time limit."""
-
-
-@contextlib.contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    """Raise Hang in the test when it runs longer than `seconds`."""
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def run(argv: list[str], stdin: str = "", seconds: int = CASE_SECONDS) -> tuple[int, str, str]:
@@ -512,6 +495,6 @@ def test_battery_of_bad_inputs(tmp_path, monkeypatch):
                                 "check symlink", "check use-symlink", "check environ",
                                 "replay rulebook-passwd")):
                 assert "root:" not in out + err, "echoed a file that is not a rulebook"
-        except (AssertionError, Hang) as exc:
+        except (AssertionError, TookTooLong) as exc:
             failures.append(f"{name}: {str(exc)[:300]}")
     assert not failures, "\n".join(failures)

@@ -6,13 +6,12 @@ Every hostile text is generated here; every check runs under a time limit (signa
 from __future__ import annotations
 
 import re
-import signal
 from pathlib import Path
-from types import FrameType
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import pytest
-from contextlib import contextmanager
+
+from time_limit import TookTooLong, time_limit  # noqa: F401
 
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, apply_allows, warning
@@ -25,24 +24,6 @@ MAX_INT = 10 ** 18
 
 HEAD = 'game "Hostile" players 2..2\nplayer { gold: int }\n'
 TAIL = "round r limit 1 {{ phase main {{ first(players).gold += {} }} }}\nscore p: p.gold\n"
-
-
-class TookTooLong(Exception):
-    """The alarm rang."""
-
-
-@contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    """Fail the test with TookTooLong when the block runs longer than `seconds`."""
-    def ring(signum: int, frame: Optional[FrameType]) -> None:
-        raise TookTooLong(f"took more than {seconds} s")
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def check(text: str, seconds: int = 30) -> LoadResult:
