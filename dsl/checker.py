@@ -9,6 +9,7 @@ from dsl import ast as A
 from dsl.builtins import BUILTIN_NAMES, BUILTINS, GEN_BUILTINS, builtin_type
 from dsl.analysis import analyse
 from dsl.flow_analysis import analyse_flow
+from dsl.graphs import strongly_connected
 from dsl.infoflow import is_owner_map
 from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, DeepRecursion, PausedGC,
                         call_depth_error, literal_int, literal_range_size, subset_count)
@@ -1349,45 +1350,9 @@ class Checker:
 
 def _recursive_names(calls: dict[str, set[str]]) -> set[str]:
     """The names that can reach themselves in the call graph: those in a strongly connected
-    component of more than one, or calling themselves (Tarjan's algorithm, without recursion)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    comp_stack: list[str] = []
-    out: set[str] = set()
-    for root in sorted(calls):
-        if root in index:
-            continue
-        work: list[tuple[str, Iterator[str]]] = [(root, iter(sorted(calls.get(root, ()))))]
-        index[root] = low[root] = len(index)
-        comp_stack.append(root)
-        on_stack.add(root)
-        while work:
-            v, it = work[-1]
-            w = next(it, None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    comp_stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(sorted(calls.get(w, ())))))
-                elif w in on_stack:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp: list[str] = []
-                while True:
-                    x = comp_stack.pop()
-                    on_stack.discard(x)
-                    comp.append(x)
-                    if x == v:
-                        break
-                if len(comp) > 1 or v in calls.get(v, ()):
-                    out.update(comp)
-    return out
+    component of more than one, or calling themselves."""
+    return {v for comp in strongly_connected(calls)
+            if len(comp) > 1 or comp[0] in calls.get(comp[0], ()) for v in comp}
 
 
 def _lv_text(lv: A.LValue) -> str:

@@ -13,6 +13,7 @@ import attrs
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.flow_taint import NOTHING, Formula, Taint
+from dsl.graphs import strongly_connected
 from dsl.infoflow import is_owner_map
 from dsl.types import ANY, strip_opt
 
@@ -236,7 +237,7 @@ def fn_summaries(rb: CheckedRulebook) -> dict[str, Formula]:
         summaries[name] = f
         return changed
 
-    for group in _sccs(calls):
+    for group in strongly_connected(calls):
         recursive = len(group) > 1 or group[0] in calls[group[0]]
         for n in group:
             summaries[n] = NOTHING
@@ -246,47 +247,4 @@ def fn_summaries(rb: CheckedRulebook) -> dict[str, Formula]:
                 break
     return summaries
 
-
-def _sccs(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components, callees before callers (Tarjan, without recursion)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on: set[str] = set()
-    stack: list[str] = []
-    out: list[list[str]] = []
-    counter = 0
-    for root in sorted(graph):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            nxt = next(it, None)
-            if nxt is not None:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on.add(nxt)
-                    work.append((nxt, iter(sorted(graph[nxt]))))
-                elif nxt in on:
-                    low[v] = min(low[v], index[nxt])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(comp)
-    return out
 

@@ -16,10 +16,7 @@ from interpreter.values import fmt
 
 def _param_labels(rb: Any, b: Body) -> list:
     """The information-flow labels of an action's parameters after the player."""
-    flow = getattr(rb, "flow", None)
-    if flow is None:
-        return [None] * (len(b.params) - 1)   # TODO(infoflow): strict once always attached
-    return list(flow.action_params.get(b.name, [None] * (len(b.params) - 1)))
+    return list(rb.flow.action_params[b.name])
 
 if TYPE_CHECKING:
     from interpreter.program import Program

@@ -37,10 +37,7 @@ def sees(vis: Vis, viewer: Viewer) -> bool:
 
 def label_of(rb: Any, node: Any) -> Any:
     """The information-flow label dsl/infoflow.py worked out for an AST node."""
-    flow = getattr(rb, "flow", None)
-    if flow is None:
-        return None   # a rulebook checked before the analysis existed: nothing to redact by
-    return flow.label(node)
+    return rb.flow.label(node)
 
 
 def vis_fn(label: Any) -> Optional[VisFn]:
