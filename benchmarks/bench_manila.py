@@ -18,7 +18,8 @@ sys.path.insert(0, HERE)
 from baseline_manila import random_playout  # noqa: E402
 
 from dsl.loader import load  # noqa: E402
-from interpreter.program import Program  # noqa: E402
+from interpreter.engine.program import Program  # noqa: E402
+from interpreter.compiler import compile_program
 
 
 def run_rulebook(prog: Program, games: int, players: int, seed: int) -> tuple[int, float]:
@@ -57,7 +58,7 @@ def main() -> None:
     if not res.ok or res.rulebook is None:
         sys.exit(f"{path} does not check; run 'mercator check {path}'")
     t0 = time.perf_counter()
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     compile_s = time.perf_counter() - t0
     rows = []
     for name, (dec, sec) in (("rulebook", run_rulebook(prog, args.games, args.players, args.seed)),

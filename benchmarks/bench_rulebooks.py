@@ -16,7 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from dsl.loader import load  # noqa: E402
-from interpreter.program import Program  # noqa: E402
+from interpreter.engine.program import Program  # noqa: E402
+from interpreter.compiler import compile_program
 
 
 def measure(prog: Program, players: int, games: int, seed: int) -> tuple[float, float, float]:
@@ -47,7 +48,7 @@ def main() -> None:
         if not res.ok or res.rulebook is None:
             print(f"{os.path.basename(path):24s} does not check")
             continue
-        prog = Program(res.rulebook)
+        prog = compile_program(res.rulebook)
         for n in sorted({prog.min_players, prog.max_players}):
             per, dps, pps = measure(prog, n, args.games, args.seed)
             print(f"{os.path.basename(path):24s} {n:7d} {per:9.1f} {dps:12,.0f} {pps:11.1f}")

@@ -20,8 +20,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from dsl.loader import load  # noqa: E402
-from interpreter.program import MercatorRuntimeError, Program  # noqa: E402
-from interpreter.state import State  # noqa: E402
+from interpreter.engine.program import MercatorRuntimeError, Program  # noqa: E402
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State  # noqa: E402
 
 RELOAD_AT = 37     # decision at which the game continues from a JSON round trip of its state
 CLONE_AT = 11      # decision at which the game continues on a clone
@@ -67,7 +68,7 @@ def main() -> None:
         if not res.ok or res.rulebook is None:
             print(f"{name} does not check")
             continue
-        prog = Program(res.rulebook)
+        prog = compile_program(res.rulebook)
         for n in range(prog.min_players, prog.max_players + 1):
             for seed in range(args.games):
                 print(f"{name} p{n} {play(prog, n, seed)}", flush=True)

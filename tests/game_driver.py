@@ -5,23 +5,24 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from dsl.loader import load, load_text
-from interpreter.nodes import Chance, Decision
-from interpreter.program import Program
-from interpreter.state import State
+from interpreter.engine.nodes import Chance, Decision
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 
 def program(path: Any) -> Program:
     """The compiled program of a rulebook file that must check cleanly."""
     res = load(str(path))
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def program_text(text: str) -> Program:
     """The compiled program of a rulebook given as text (named t.rules)."""
     res = load_text(text, "t.rules")
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 class ScenarioGame:

@@ -23,12 +23,13 @@ from hypothesis import strategies as st
 
 from dsl import ast as A
 from dsl.loader import load, load_text
-from interpreter.agents import RandomAgent, agent_seed, play_out, resolve_chance
-from interpreter.memo import blocks_of
-from interpreter.nodes import Chance, Decision
-from interpreter.program import Program
-from interpreter.state import State, rng_next
-from interpreter.values import bag_items
+from interpreter.agents.base import RandomAgent, agent_seed, play_out, resolve_chance
+from interpreter.compiler.memo import blocks_of
+from interpreter.engine.nodes import Chance, Decision
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State, rng_next
+from interpreter.engine.values import bag_items
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
@@ -55,7 +56,7 @@ def program(body: str) -> Program:
     res = load_text(HEAD + body, "t.rules")
     assert res.ok, "\n".join(str(d) for d in res.diagnostics)
     assert res.rulebook is not None
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 @pytest.fixture(scope="module")
@@ -301,7 +302,7 @@ score p: m
 @pytest.mark.parametrize("one_by_one", [False, True])
 def test_a_shuffle_inside_a_run_of_fused_statements_suspends_and_goes_on(
         one_by_one: bool) -> None:
-    """interpreter/fuse.py fuses runs of statements that never suspend; an explicit shuffle
+    """interpreter/compiler/fuse.py fuses runs of statements that never suspend; an explicit shuffle
     suspends, inside an `if` or a `for` too: the statements around it run once each, whether
     the ops are fused or run one by one (coverage tracing)."""
     prog = program(SHUFFLES_IN_RUNS)
@@ -335,7 +336,7 @@ def test_felinia_games_with_different_chance_outcomes_get_different_ship_decks()
     decks differ; the blue tiles stay at the bottom of every one."""
     res = load(str(ROOT / "rulebooks" / "felinia.rules"))
     assert res.ok and res.rulebook is not None
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     blue = prog.member("blue")
     decks = []
     for k in range(20):
@@ -357,12 +358,12 @@ def test_felinia_games_with_different_chance_outcomes_get_different_ship_decks()
 def any_prog(request: pytest.FixtureRequest) -> Program:
     res = load(str(request.param))
     assert res.ok and res.rulebook is not None
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def test_every_rulebook_plays_to_the_end_with_explicit_chance(any_prog: Program) -> None:
     """Every rulebook and variant, at its fewest and most players: a game in explicit mode with
-    chance answered by weighted random choice (interpreter/agents.py's resolve_chance) ends, and
+    chance answered by weighted random choice (interpreter/agents/base.py's resolve_chance) ends, and
     every chance node on the way has at least 2 distinct outcomes with positive weights."""
     for n in sorted({any_prog.min_players, any_prog.max_players}):
         s = any_prog.new_game(n, seed=n, explicit_chance=True)

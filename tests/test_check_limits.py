@@ -89,9 +89,9 @@ def test_a_sum_of_202_terms_is_refused_and_one_at_the_limit_runs() -> None:
     assert str(MAX_EXPR_DEPTH) in d.message and d.span.line == 3
     res = check(sum_of(MAX_EXPR_DEPTH))          # 189 additions under the constant: fine
     assert res.ok, [d.message for d in errors(res)]
-    from interpreter.program import Program
+    from interpreter.compiler import compile_program
     assert res.rulebook is not None
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     assert prog.new_game(2, seed=1) is not None
 
 
@@ -132,9 +132,9 @@ def test_500_chained_functions_are_refused() -> None:
 def test_a_chain_of_100_functions_runs() -> None:
     res = check(fn_chain(MAX_CALL_DEPTH, reverse=True))
     assert res.ok, [d.message for d in errors(res)]
-    from interpreter.program import Program
+    from interpreter.compiler import compile_program
     assert res.rulebook is not None
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     assert prog.new_game(2, seed=1) is not None
     only_e140(check(fn_chain(MAX_CALL_DEPTH + 1, reverse=True)), "chain of more than")
 
@@ -171,7 +171,7 @@ def test_a_long_cycle_of_constants_is_still_a_located_error() -> None:
 def test_the_cli_refuses_a_deep_rulebook_with_a_located_error(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]
                                                               ) -> None:
-    from interpreter.cli import main
+    from interpreter.cli.main import main
     path = tmp_path / "deep.rules"
     path.write_text(nested_ifs(1_000) + "\n" + sum_of(5_000).split("\n")[2] + "\n", "utf-8")
     with time_limit(60):

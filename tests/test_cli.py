@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from dsl.loader import load
-from interpreter.agents import HumanAgent, QuitGame, RandomAgent, match_choice, play_game
-from interpreter.cli import main
-from interpreter.nodes import Decision
-from interpreter.program import Program
-from interpreter.saves import SaveError, load_save, replay, save
-from interpreter.view import describe, observe
+from interpreter.agents.base import HumanAgent, QuitGame, RandomAgent, match_choice, play_game
+from interpreter.cli.main import main
+from interpreter.engine.nodes import Decision
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.tools.saves import SaveError, load_save, replay, save
+from interpreter.engine.view import describe, observe
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
@@ -25,7 +26,7 @@ TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
 def prog() -> Program:
     res = load(TINY)
     assert res.ok, res.diagnostics
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def _copy_tiny(tmp_path: Path) -> str:
@@ -267,7 +268,7 @@ def test_human_end_of_input_is_a_clean_quit(prog):
 
 
 def test_numeric_labels_win_over_option_numbers():
-    from interpreter.nodes import Option
+    from interpreter.engine.nodes import Option
     opts = [Option("pass", None), Option("1", 1), Option("2", 2)]
     assert match_choice("2", opts) == (2, "")      # the value 2, not the second option
     assert match_choice("#2", opts) == (1, "")

@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl.loader import load
-from interpreter.nodes import Decision, Terminal
-from interpreter.program import Program
-from interpreter.state import State
+from interpreter.engine.nodes import Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 MAX_DECISIONS = 3000
 BANK_FUNDS = 1_000_000          # const bank_funds
@@ -35,7 +36,7 @@ PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 def prog() -> Program:
     res = load("rulebooks/die_haendler.rules")
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def chooser(style: str, rng: random.Random) -> Callable[[Decision], int]:

@@ -32,8 +32,9 @@ import pytest
 from game_driver import ScenarioGame
 
 from dsl.loader import load
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.program import Program
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
 
 
 GOODS = ("cloth", "iron", "wine", "food", "silk", "salt")
@@ -77,7 +78,7 @@ DEFAULT_ANSWER = {
 def prog() -> Program:
     res = load("rulebooks/die_haendler.rules")
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 class Game(ScenarioGame):

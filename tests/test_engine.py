@@ -7,9 +7,10 @@ import json
 import pytest
 
 from dsl.loader import load_text
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.program import IllegalChoice, MercatorRuntimeError, Program
-from interpreter.state import State
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import IllegalChoice, MercatorRuntimeError, Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 HEAD = 'game "T" players 2..3\n'
 
@@ -17,7 +18,7 @@ HEAD = 'game "T" players 2..3\n'
 def program(body: str, head: str = HEAD) -> Program:
     res = load_text(head + body, "t.rules")
     assert res.ok, "\n".join(str(d) for d in res.diagnostics)
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def test_choose_one_of_with_pass_and_prompt() -> None:
@@ -185,7 +186,7 @@ player { x: int }
 round r limit 1 { phase a { while true { first(players).x += 1 } } }
 score p: p.x
 """, "t.rules")
-    prog = Program(res.rulebook, step_budget=5000)
+    prog = compile_program(res.rulebook, step_budget=5000)
     with pytest.raises(MercatorRuntimeError) as err:
         prog.new_game(2, 0)
     assert "step budget" in str(err.value) and err.value.span.line == 4
@@ -402,7 +403,7 @@ def test_values_built_from_state_do_not_share_it(build: str, change: str) -> Non
                     f'    {build}\n    {change}\n' +
                     '  }\n}\nscore p: len(p.hand)\n', "alias.rules")
     assert res.ok, res.diagnostics
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     s = prog.new_game(2, 0)
     assert s.over
     assert prog.get(s, "hand", 0) == [1] and prog.get(s, "hand", 1) == [1]

@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl.loader import load
-from interpreter.program import IllegalChoice, Program
-from interpreter.state import State
+from interpreter.engine.program import IllegalChoice, Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
@@ -35,7 +36,7 @@ def prog(request: pytest.FixtureRequest) -> Program:
     res = load(str(request.param))
     assert res.ok, [str(d.message) for d in res.diagnostics if d.is_error]
     assert res.rulebook is not None
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def start(prog: Program, data: st.DataObject, seed: int, agent: int, cut: int) -> State:

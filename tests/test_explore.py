@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from dsl.loader import load
-from interpreter.cli import main
-from interpreter.explore import explore
-from interpreter.program import Program
+from interpreter.cli.main import main
+from interpreter.tools.explore import explore
+from interpreter.compiler import compile_program
 
 BUGGY = """game "Counter" players 2..3
 player { coins: int = 3 }
@@ -33,7 +33,7 @@ score p: p.coins
 def test_explore_finds_and_shrinks_a_deep_invariant_breach(tmp_path: Path) -> None:
     path = tmp_path / "counter.rules"
     path.write_text(BUGGY, encoding="utf-8")
-    prog = Program(load(str(path)).rulebook)
+    prog = compile_program(load(str(path)).rulebook)
     report = explore(prog, games=200, seed=1)
     f = report.finding
     assert f is not None and f.kind == "invariant" and "no debt" in f.message
@@ -59,7 +59,7 @@ def test_explore_command_saves_a_replayable_failure(tmp_path: Path,
 
 
 def test_manila_explores_clean() -> None:
-    prog = Program(load("rulebooks/manila.rules").rulebook)
+    prog = compile_program(load("rulebooks/manila.rules").rulebook)
     report = explore(prog, games=30, seed=5)
     assert report.finding is None and report.games == 30
     manila = [u for u in report.uncovered if "manila.rules" in u.body]
@@ -79,7 +79,7 @@ round r limit 1 { phase eat { for p in players {
 } } }
 score p: p.had
 ''', encoding="utf-8")
-    prog = Program(load(str(path)).rulebook)
+    prog = compile_program(load(str(path)).rulebook)
     report = explore(prog, games=1, seed=0)
     assert report.finding is None and len(report.unchosen) == 1
     u = report.unchosen[0]
@@ -95,7 +95,7 @@ def test_games_count_stops_at_the_first_failure_not_at_the_shrink_replays(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """'explored G games' counts the games up to and including the first that broke a rule;
     the games Hypothesis replays while shrinking it are not explored games (and G <= N)."""
-    import interpreter.explore as E
+    import interpreter.tools.explore as E
     results: list[bool] = []                  # every game played, True when it broke a rule
     real = E._play
 
@@ -109,7 +109,7 @@ def test_games_count_stops_at_the_first_failure_not_at_the_shrink_replays(
         return s
 
     monkeypatch.setattr(E, "_play", play)
-    prog = Program(load(INSURER).rulebook)
+    prog = compile_program(load(INSURER).rulebook)
     report = explore(prog, games=5, seed=9)
     assert report.finding is not None
     first = results.index(True) + 1
@@ -120,8 +120,8 @@ def test_games_count_stops_at_the_first_failure_not_at_the_shrink_replays(
 def test_coverage_leaves_out_library_procedures_the_game_never_calls() -> None:
     """Manila uses only english_auction of lib/auction.rules (manila.rules line 17): the other
     three auctions cannot run in Manila, so they are neither listed nor counted."""
-    from interpreter.explore import reachable_bodies
-    prog = Program(load("rulebooks/manila.rules").rulebook)
+    from interpreter.tools.explore import reachable_bodies
+    prog = compile_program(load("rulebooks/manila.rules").rulebook)
     unused = ["sealed_bid_auction", "english_auction_in_steps", "sealed_bid_auction_in_steps"]
     reach = reachable_bodies(prog)
     assert prog.proc_id["english_auction"] in reach and prog.proc_id["pay"] in reach
@@ -156,7 +156,7 @@ def test_games_that_end_only_at_the_round_limit_are_counted(tmp_path: Path,
     and the report says so (as a line, not a failure)."""
     path = tmp_path / "endless.rules"
     path.write_text(ENDLESS, encoding="utf-8")
-    prog = Program(load(str(path)).rulebook)
+    prog = compile_program(load(str(path)).rulebook)
     report = explore(prog, games=20, seed=3)
     assert report.finding is None and report.games == 20
     assert report.ended_at_limit == 20 and report.round_limit == 2 and report.other_ending
@@ -164,19 +164,19 @@ def test_games_that_end_only_at_the_round_limit_are_counted(tmp_path: Path,
     assert "  20 of 20 games ended only at the round limit (2 rounds)" in capsys.readouterr().out
     # once the end condition can hold (after round 1, turns == 2), no game waits for the limit
     path.write_text(ENDLESS.replace("turns > 99", "turns >= 2"), encoding="utf-8")
-    report = explore(Program(load(str(path)).rulebook), games=20, seed=3)
+    report = explore(compile_program(load(str(path)).rulebook), games=20, seed=3)
     assert report.games == 20 and report.ended_at_limit == 0
 
 
 def test_why_a_game_ended_survives_clone_and_json(tmp_path: Path) -> None:
     """The state records why the game ended: the end condition, the round limit, or an
     'end game' statement."""
-    from interpreter.state import State
+    from interpreter.engine.state import State
     path = tmp_path / "endless.rules"
     for text, why in ((ENDLESS, "limit"), (ENDLESS.replace("turns > 99", "turns >= 2"), "end"),
                       (ENDLESS.replace("turns += 1", "turns += 1\n    end game"), "end game")):
         path.write_text(text, encoding="utf-8")
-        prog = Program(load(str(path)).rulebook)
+        prog = compile_program(load(str(path)).rulebook)
         s = prog.new_game(2, 0)
         assert s.ended_by == ""
         while not s.over:
@@ -191,7 +191,7 @@ def test_shrinking_stops_at_the_time_cap_with_a_failing_game(tmp_path: Path,
     """With --shrink-time 0 the first failing game is kept as it was found: it still breaks
     the invariant when replayed, and the report says shrinking was cut short."""
     res = load(INSURER)
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     report = explore(prog, games=100, seed=9, shrink_time=0)
     f = report.finding
     assert report.shrink_stopped and f is not None and f.kind == "invariant"

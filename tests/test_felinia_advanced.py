@@ -26,10 +26,11 @@ from test_felinia_properties import eager, goods_everywhere, uniform
 from test_felinia_scenarios import COLOURS, EMPTY_DAY_2P, GIVE, PLACE, TAKE, WALK, Game
 
 from dsl.loader import load
-from interpreter.designer import rule_diff
-from interpreter.nodes import Decision, Terminal
-from interpreter.program import Program
-from interpreter.view import observe
+from interpreter.tools.designer import rule_diff
+from interpreter.engine.nodes import Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.view import observe
 
 BASE = "rulebooks/felinia.rules"
 ADVANCED = "rulebooks/variants/felinia_advanced.rules"
@@ -43,14 +44,14 @@ SPECIAL = {"red": [7, 8], "yellow": [9, 10], "green": [7, 9], "brown": [8], "pur
 def base() -> Program:
     res = load(BASE)
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 @pytest.fixture(scope="module")
 def adv() -> Program:
     res = load(ADVANCED)
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 class Advanced(Game):
@@ -114,7 +115,7 @@ def test_the_variant_checks_clean() -> None:
     """`mercator check` on the variant: no error, no warning; the merged game is named after both."""
     res = load(ADVANCED)
     assert res.ok and res.rulebook is not None and res.diagnostics == []
-    assert Program(res.rulebook).name == "Felinia — advanced game"
+    assert compile_program(res.rulebook).name == "Felinia — advanced game"
 
 
 def test_rule_diff_lists_every_change() -> None:

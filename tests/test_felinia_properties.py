@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl.loader import load
-from interpreter.nodes import Decision, Terminal
-from interpreter.program import Program
-from interpreter.state import State
+from interpreter.engine.nodes import Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 MAX_DECISIONS = 5000
 PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -30,7 +31,7 @@ Agent = Callable[[random.Random, Decision], int]
 def prog() -> Program:
     res = load("rulebooks/felinia.rules")
     assert res.ok, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def uniform(rng: random.Random, d: Decision) -> int:

@@ -25,8 +25,9 @@ import pytest
 from game_driver import ScenarioGame
 
 from dsl.loader import load
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.program import Program
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
 
 
 GOODS = ("books", "wine", "watches", "cloth", "glass")
@@ -52,7 +53,7 @@ SELL = "sell a good over the storage limit (+1 silver)"
 def prog() -> Program:
     res = load("rulebooks/felinia.rules")
     assert res.ok, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 class Game(ScenarioGame):

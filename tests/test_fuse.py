@@ -1,4 +1,4 @@
-"""Fused runs of statements (interpreter/fuse.py) behave exactly as the ops run one by one: the
+"""Fused runs of statements (interpreter/compiler/fuse.py) behave exactly as the ops run one by one: the
 same states, the same narration, and runtime errors located at the same rulebook line. The ops
 one by one are what coverage tracing runs (Program.coverage set)."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ import random
 import pytest
 
 from dsl.loader import load_text
-from interpreter.program import MercatorRuntimeError, Program
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.compiler import compile_program
 
 HEAD = 'game "T" players 2..3\n'
 
@@ -47,7 +48,7 @@ score p: p.x + len(p.seen) + p.rec.a
 def program(body: str) -> Program:
     res = load_text(HEAD + body, "t.rules")
     assert res.ok, "\n".join(str(d) for d in res.diagnostics)
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def play(prog: Program, seed: int, one_by_one: bool) -> tuple:
@@ -119,7 +120,7 @@ score p: p.x + sum(p.got)
 
 
 def test_a_remembered_fn_gives_what_computing_it_again_gives() -> None:
-    """menu() is remembered between ops that keep the state (interpreter/memo.py): not across
+    """menu() is remembered between ops that keep the state (interpreter/compiler/memo.py): not across
     the change to p.x, and a value handed out twice is not shared."""
     prog = program(REMEMBERED)
     assert prog.ex.memo == ["menu"]

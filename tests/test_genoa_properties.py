@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl.loader import load
-from interpreter.nodes import Decision, Terminal
-from interpreter.program import Program
-from interpreter.state import State
+from interpreter.engine.nodes import Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 MAX_DECISIONS = 20_000
 PROPS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -31,7 +32,7 @@ counts = st.integers(min_value=2, max_value=5)
 def prog() -> Program:
     res = load("rulebooks/genoa.rules")
     assert res.ok, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def holdings(prog: Program, s: State) -> list[tuple]:

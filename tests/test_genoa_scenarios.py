@@ -38,8 +38,9 @@ import pytest
 from game_driver import ScenarioGame
 
 from dsl.loader import load
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.program import Program
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
 
 
 # prompts of the rulebook's decisions
@@ -70,7 +71,7 @@ HERE_FIELDS = OFFER_FIELDS[1:]
 def prog() -> Program:
     res = load("rulebooks/genoa.rules")
     assert res.ok, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 class Game(ScenarioGame):

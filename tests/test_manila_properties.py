@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl.loader import load
-from interpreter.program import Program
-from interpreter.state import State
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 MAX_DECISIONS = 5000
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -19,7 +20,7 @@ PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCh
 def prog() -> Program:
     res = load("rulebooks/manila.rules")
     assert res.ok, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def play(prog: Program, players: int, seed: int, agent_seed: int, check=None) -> State:

@@ -25,8 +25,9 @@ import pytest
 from game_driver import ScenarioGame
 
 from dsl.loader import load
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.program import Program
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
 
 
 GOODS = ("nutmeg", "silk", "ginseng", "jade")
@@ -59,7 +60,7 @@ ARRIVALS_DICE = {
 def prog() -> Program:
     res = load("rulebooks/manila.rules")
     assert res.ok, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def default_deal(n: int) -> list[tuple[str, str]]:

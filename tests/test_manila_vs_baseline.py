@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 
 from dsl.loader import load
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.program import Program
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "baseline_manila.py"
 _spec = importlib.util.spec_from_file_location("baseline_manila", _PATH)
@@ -40,7 +41,7 @@ MAX_DECISIONS = 5000
 def prog() -> Program:
     res = load("rulebooks/manila.rules")
     assert res.ok, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def label_of(action: tuple, game, forced: bool) -> str:

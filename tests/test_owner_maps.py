@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from dsl.loader import load_text
-from interpreter.program import Program
-from interpreter.view import describe, observe, position_view
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
+from interpreter.engine.view import describe, observe, position_view
 
 RULES = """game "Caps" players 2..4
 player { money: int = 5 owner  seat: int }
@@ -39,7 +40,7 @@ def program() -> Program:
     res = load_text(RULES, "caps.rules")
     assert res.ok and res.rulebook is not None, res.diagnostics
     assert [d.code for d in res.diagnostics if d.code.startswith("W27")] == []
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def test_the_checker_allows_an_owner_player_map() -> None:

@@ -28,7 +28,8 @@ QUICK = 10.0            # seconds within which a case must have stopped
 DRIVER = r"""
 import json, sys
 from dsl.loader import load_text
-from interpreter.program import MercatorRuntimeError, Program
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.compiler import compile_program
 text = sys.stdin.read()
 res = load_text(text, "case.rules")
 out = {}
@@ -36,7 +37,7 @@ try:
     if not res.ok:
         out = {"kind": "check", "messages": [d.message for d in res.diagnostics]}
     else:
-        prog = Program(res.rulebook)
+        prog = compile_program(res.rulebook)
         s = prog.new_game(prog.min_players, 0)
         n = 0
         while not s.over and n < 1000:
@@ -97,13 +98,14 @@ def test_split_fallback_computes_the_same() -> None:
     e.g. once fns are written inline): parts split off into functions of their own, which see
     the fn's parameters and the comprehension's variables, and compute the same value."""
     from dsl.loader import load_text
-    from interpreter.program import Program
+    from interpreter.engine.program import Program
+    from interpreter.compiler import compile_program
     terms = " + ".join(["n"] * 60 + ["k"] * 30)
     text = HEAD + (f"fn g(n: int) -> int = sum({terms} for k in [1, 2])\n"
                    "round r limit 1 { phase a { first(players).x = g(3) } }\nscore p: p.x\n")
     res = load_text(text)
     assert res.ok and res.rulebook is not None
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     body = res.rulebook.fns["g"].expr
     prog.ex.vars = {0: "v0"}
     prog.ex._split = True
@@ -133,7 +135,7 @@ def test_a_runaway_constant_is_a_located_error_in_every_command(command: list) -
     """issue 12: a constant that would take a minute stops in `check` (without --explore too),
     `play` and `simulate` with the located error, exit 1, no internal error."""
     path = os.path.join(ROOT, "tests", "fixtures", "runaway", "slow_constant.rules")
-    cmd = [sys.executable, "-m", "interpreter.cli", command[0], path] + command[1:]
+    cmd = [sys.executable, "-m", "interpreter.cli.main", command[0], path] + command[1:]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=ROOT,
                        env={**os.environ, "NO_COLOR": "1"})
     assert p.returncode == 1, p.stderr
@@ -166,7 +168,7 @@ def test_play_replay_and_explore_name_the_same_place_for_a_runaway(tmp_path: Any
     env = {**os.environ, "NO_COLOR": "1"}
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], capture_output=True,
+        return subprocess.run([sys.executable, "-m", "interpreter.cli.main", *args], capture_output=True,
                               text=True, timeout=60, cwd=ROOT, env=env)
     played = run("play", str(rules), "--seats", "random,random", "--seed", "1", "--save", str(save))
     assert played.returncode == 1 and save.exists(), played.stderr

@@ -14,12 +14,12 @@ import pytest
 
 from game_driver import program, program_text
 
-from interpreter.cli import main
-from interpreter.nodes import Decision
-from interpreter.program import Program
-from interpreter.seen import ALL, log_for
-from interpreter.state import State
-from interpreter.view import observe
+from interpreter.cli.main import main
+from interpreter.engine.nodes import Decision
+from interpreter.engine.program import Program
+from interpreter.engine.seen import ALL, log_for
+from interpreter.engine.state import State
+from interpreter.engine.view import observe
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \

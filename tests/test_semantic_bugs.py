@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from dsl.loader import load
-from interpreter.explore import explore
-from interpreter.program import Program
-from interpreter.saves import load_save, save
+from interpreter.tools.explore import explore
+from interpreter.compiler import compile_program
+from interpreter.tools.saves import load_save, save
 
 FIXTURES = Path(__file__).parent / "fixtures" / "semantic_bugs"
 
@@ -69,7 +69,7 @@ def test_every_fixture_is_listed_and_names_a_real_invariant() -> None:
         assert lines[1].startswith("# changed: ") and "deep" in lines[1], name
         res = load(str(path))
         assert res.rulebook is not None, [str(d) for d in res.diagnostics]
-        texts = [text for text, *_ in Program(res.rulebook).invariants]
+        texts = [text for text, *_ in compile_program(res.rulebook).invariants]
         assert expected_invariant(path) in texts, (name, texts)
 
 
@@ -81,7 +81,7 @@ def test_explore_finds_shrinks_and_replays_the_seeded_bug(name: str, games: int,
     want = expected_invariant(path)
     res = load(str(path))
     assert res.rulebook is not None, [str(d) for d in res.diagnostics]
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
 
     report = explore(prog, games=games, seed=seed)
     f = report.finding
@@ -124,7 +124,7 @@ BASES = [
 def test_real_rulebook_explores_clean(path: str, games: int, seed: int) -> None:
     res = load(path)
     assert res.rulebook is not None, [str(d) for d in res.diagnostics]
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     report = explore(prog, games=games, seed=seed)
     assert report.finding is None, (report.finding.kind, report.finding.message,
                                     report.finding.players, report.finding.seed,

@@ -29,9 +29,10 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from dsl.diagnostics import render
 from dsl.loader import load_text
-from interpreter.nodes import Decision, Option, Terminal
-from interpreter.program import IllegalChoice, Program
-from interpreter.state import State
+from interpreter.engine.nodes import Decision, Option, Terminal
+from interpreter.engine.program import IllegalChoice, Program
+from interpreter.compiler import compile_program
+from interpreter.engine.state import State
 
 LEDGER = """
 game "Ledger" players 2..4
@@ -121,7 +122,7 @@ def _program(text: str, path: str) -> Program:
     res = load_text(text, path)
     assert res.ok, "\n".join(render(d, text) for d in res.diagnostics)
     assert res.rulebook is not None
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 PROG = _program(LEDGER, "<ledger>")

@@ -9,9 +9,10 @@ import pytest
 from test_manila_scenarios import BOARD, Game
 
 from dsl.loader import load
-from interpreter.cli import main
-from interpreter.designer import rule_diff
-from interpreter.program import Program
+from interpreter.cli.main import main
+from interpreter.tools.designer import rule_diff
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny.rules"
@@ -30,7 +31,7 @@ def variant_of_tiny(tmp_path: Path, body: str, name: str = "v.rules") -> Path:
 def test_replace_keeps_position_and_changes_the_value(tmp_path: Path) -> None:
     res = load(str(variant_of_tiny(tmp_path, "replace const start_money = 25\n")))
     assert res.ok, res.diagnostics
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     s = prog.new_game(2, 0)
     assert prog.get(s, "money", 0) == 25 and prog.name == "Tiny — V"
     base = load(str(TINY))
@@ -59,7 +60,7 @@ const extra = 1
     assert res.ok, res.diagnostics
     assert [b.name for b in res.rulebook.phases] == ["tax", "bid", "dice", "gift"]
     assert [b.name for b in res.rulebook.actions] == []
-    s = Program(res.rulebook).new_game(2, 0)
+    s = compile_program(res.rulebook).new_game(2, 0)
     assert all("cash_in" not in o.label for o in s.pending.options)
 
 
@@ -69,7 +70,7 @@ def test_chained_variants_apply_in_order(tmp_path: Path) -> None:
                    "remove trigger lucky\n")
     res = load(str(second))
     assert res.ok, res.diagnostics
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     assert prog.get(prog.new_game(2, 0), "money", 1) == 40
     assert prog.name == "Tiny — V — B" and res.rulebook.triggers == []
     assert load(str(first)).ok
@@ -140,14 +141,14 @@ def test_compare_refuses_bad_arguments(capsys: pytest.CaptureFixture) -> None:
 # ---------------------------------------------------------------- the seeds' variants
 @pytest.fixture(scope="module")
 def base() -> Program:
-    return Program(load(str(ROOT / "rulebooks" / "manila.rules")).rulebook)
+    return compile_program(load(str(ROOT / "rulebooks" / "manila.rules")).rulebook)
 
 
 @pytest.fixture(scope="module")
 def pirates() -> Program:
     res = load(str(ROOT / "rulebooks" / "variants" / "manila_pirates.rules"))
     assert res.ok, res.diagnostics
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def _full_ginseng_on_13(prog: Program) -> Game:

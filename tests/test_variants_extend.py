@@ -9,8 +9,9 @@ import pytest
 from dsl.fmt import format_decl
 from dsl.loader import load
 from dsl.parser import parse
-from interpreter.designer import rule_diff
-from interpreter.program import MercatorRuntimeError, Program
+from interpreter.tools.designer import rule_diff
+from interpreter.engine.program import MercatorRuntimeError
+from interpreter.compiler import compile_program
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny.rules"
@@ -31,7 +32,7 @@ def test_extended_enum_has_the_new_member_last_and_everywhere(tmp_path: Path) ->
     assert res.ok, res.diagnostics
     rb = res.rulebook
     assert rb is not None and rb.enums["Color"].members == ("red", "blue", "green")
-    prog = Program(rb)
+    prog = compile_program(rb)
     assert prog.member("green") == 2
     s = prog.new_game(2, 0)
     # the simultaneous dial of the base (`choose q one of Color`) now offers green too
@@ -50,7 +51,7 @@ def test_an_extended_enum_without_its_data_fails_where_the_data_is_read(tmp_path
     error."""
     res = load(str(variant(tmp_path, "extend enum Color { green }\n")))
     assert res.ok
-    prog = Program(res.rulebook)
+    prog = compile_program(res.rulebook)
     s = prog.new_game(2, 0)
     prog.set(s, "hand", {prog.member("green"): 1}, player=0)
     prog.resume(s)                    # the options again, now that the hand holds green
@@ -69,7 +70,7 @@ def test_extended_record_gets_the_new_field_with_its_default(tmp_path: Path) -> 
     assert res.ok, res.diagnostics
     rb = res.rulebook
     assert rb is not None and rb.records["Token"].members == ("color", "value", "shiny", "weight")
-    prog = Program(rb)
+    prog = compile_program(rb)
     s = prog.new_game(2, 0)
     token = prog.get(s, "tokens")[0]
     # the base's literal {color: red, value: 2} fills the new fields with their defaults

@@ -30,9 +30,10 @@ from test_genoa_scenarios import ANSWER, HERE, MOVE
 from test_genoa_scenarios import Game as Genoa
 
 from dsl.loader import load
-from interpreter.designer import rule_diff
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.program import Program
+from interpreter.tools.designer import rule_diff
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import Program
+from interpreter.compiler import compile_program
 
 ROOT = Path(__file__).resolve().parent.parent
 DH_BASE = ROOT / "rulebooks" / "die_haendler.rules"
@@ -49,7 +50,7 @@ SEED_PAIRS = [["express_kurier", "lagerverkauf"], ["grosses_kontor", "wagnerei"]
 def program(path: Path) -> Program:
     res = load(str(path))
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return Program(res.rulebook)
+    return compile_program(res.rulebook)
 
 
 def changes(base: Path, variant: Path) -> dict:

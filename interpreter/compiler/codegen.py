@@ -10,13 +10,13 @@ from typing import Any, Callable, Optional
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.types import Type, strip_opt
-from interpreter.builtins import RUNTIME_BUILTINS
-from interpreter.exprs import RuleError, bag_add, bag_sub, to_bag
-from interpreter.builtins import BuiltinError
-from interpreter.inline import first_evaluated, inlinable, recursive, uses
-from interpreter import limits
-from interpreter.memo import memo_fns, scalar
-from interpreter.values import bag_items, deep_copy
+from interpreter.engine.builtins import RUNTIME_BUILTINS
+from interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_bag
+from interpreter.engine.builtins import BuiltinError
+from interpreter.compiler.inline import first_evaluated, inlinable, recursive, uses
+from interpreter.engine import limits
+from interpreter.compiler.memo import memo_fns, scalar
+from interpreter.engine.values import bag_items, deep_copy
 
 Fn = Callable[[Any, list], Any]
 

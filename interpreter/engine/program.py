@@ -1,27 +1,27 @@
-"""A compiled rulebook: flat op lists per body, run by a small VM whose position is state data."""
+"""A compiled rulebook at run time: creates games and runs them (the VM whose position is state data).
+
+The compiler (interpreter/compiler/) fills a Program with op lists per body, compiled
+expressions and tables; nothing here knows how they were made.
+"""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Protocol, Union
 
 from dsl import ast as A
-from dsl.checked import Body, CheckedRulebook
+from dsl.checked import CheckedRulebook
 from dsl.types import Type
-from interpreter.actions import Actions
-from interpreter.builtins import BuiltinError
-from interpreter import limits
-from interpreter.codegen import BuildError, CodeGen
-from interpreter.exprs import RuleError
-from interpreter.fuse import Fused
-from interpreter.memo import state_changing_pcs
-from interpreter.nodes import Chance, Decision, Option, Terminal
-from interpreter.seen import observe_position, record
-from interpreter.state import State, StateUnusable
-from interpreter.view import position_view
-from interpreter.stmts import BodyCompiler
-from interpreter.values import deep_copy
+from interpreter.engine import limits
+from interpreter.engine.builtins import BuiltinError
+from interpreter.engine.exprs import RuleError
+from interpreter.engine.nodes import Chance, Decision, Option, Terminal
+from interpreter.engine.seen import observe_position, record
+from interpreter.engine.state import State, StateUnusable
+from interpreter.engine.values import deep_copy
+from interpreter.engine.view import position_view
 
 Node = Union[Decision, Chance, Terminal]
 DEFAULT_STEP_BUDGET = 2_000_000
+Op = Callable[[State, list], Any]
 
 
 class MercatorRuntimeError(Exception):
@@ -39,17 +39,30 @@ class MercatorRuntimeError(Exception):
 class IllegalChoice(Exception):
     """apply() was given a choice that is not among the legal options; the state is unchanged."""
 
+class CompiledActions(Protocol):
+    """The any-time actions as the compiler made them."""
+
+    def allowed(self, s: State, who: int) -> list:
+        """(label, body id, args) of each action `who` may take now."""
+
+    def announce(self, who: int, bid: int, args: list) -> tuple[str, str, Any]:
+        """(name, arguments as text, who may see them) of an action being taken."""
+
+
+class FusedOps(Protocol):
+    """What the run loop needs from the fused ops."""
+
+    keep_state: set
+
+    def relocate(self, tb: Any) -> None:
+        """Point a traceback from generated code at the rulebook line."""
+
 
 class Program:
-    """A rulebook compiled once; creates games and runs them."""
+    """A rulebook compiled once (by interpreter.compiler.compile_program); creates games and
+    runs them."""
 
     def __init__(self, rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET):
-        try:
-            self._build(rb, step_budget)
-        except BuildError as exc:   # located at the rule, with no decisions made yet
-            raise MercatorRuntimeError(exc.message, exc.span, []) from None
-
-    def _build(self, rb: CheckedRulebook, step_budget: int) -> None:
         self.rb = rb
         self.name = rb.game.name
         self.min_players = rb.game.min_players
@@ -58,110 +71,29 @@ class Program:
         self.coverage: Optional[set[tuple[int, int]]] = None   # (body, pc) of every op run, if set
         self._start: Optional[tuple[list, list]] = None
         self._traced: Optional[list[list]] = None
-        self.ex = CodeGen(rb)
-        self.ex.define_fns()       # first with constants looked up by name: constants may call fns
-        self.ex.define_consts()
-        self.consts = self.ex.consts
-        self.ex.define_fns()       # again, with the constants' values known
-        # body ids: 0 main, then setup, phases, procs, triggers, actions
-        self.codes: list[list] = []
+        # filled by the compiler
+        self.consts: dict[str, Any] = {}
+        self.codes: list[list[Op]] = []            # ops one by one, per body (coverage tracing)
+        self.fast: list[list[Op]] = []             # what run() executes: runs of ops fused
         self.spans: list[list[A.Span]] = []
         self.nslots: list[int] = []
         self.body_names: list[str] = []
-        bodies: list[Body] = []
-        if rb.setup is not None:
-            bodies.append(rb.setup)
-        bodies.extend(rb.phases)
-        bodies.extend(rb.procs.values())
-        bodies.extend(rb.triggers)
-        bodies.extend(rb.actions)
-        self.body_id = {(b.kind, b.name): i + 1 for i, b in enumerate(bodies)}
-        self.proc_id = {n: self.body_id[("proc", n)] for n in rb.procs}
+        self.body_id: dict[tuple[str, str], int] = {}
+        self.proc_id: dict[str, int] = {}
         self.triggers_by_event: dict[str, list[tuple[int, Any, int]]] = {}
-        for b in rb.triggers:
-            self.triggers_by_event.setdefault(b.event or "", [])
-        self.stat_names = [b.name for b in rb.stats]
+        self.stat_names: list[str] = []
         self.stats_by_event: dict[str, list[tuple[int, Any, int]]] = {}
-        for i, b in enumerate(rb.stats):
-            cond = self.ex.compile(b.cond) if b.cond is not None else None
-            self.stats_by_event.setdefault(b.event or "", []).append((i, cond, b.nslots))
-        self.codes.append([])
-        self.spans.append([])
-        self.nslots.append(4)
-        self.body_names.append("game")
-        compilers = []
-        for b in bodies:
-            bc = BodyCompiler(self, b)
-            compilers.append(bc)
-            ops, spans, n = bc.compile()
-            self.codes.append(ops)
-            self.spans.append(spans)
-            self.nslots.append(n)
-            self.body_names.append(f"{b.kind} {b.name}")
-        for b in rb.triggers:
-            cond = self.ex.compile(b.cond) if b.cond is not None else None
-            self.triggers_by_event[b.event or ""].append(
-                (self.body_id[("trigger", b.name)], cond, self.nslots[self.body_id[("trigger", b.name)]]))
-        self._build_main()
-        self.actions = Actions(self)
-        # what run() executes: the ops with runs of non-suspending statements fused (codes
-        # keeps the ops one by one, for coverage tracing)
-        self.fused = Fused(self)
-        self.fast: list[list] = [self.codes[0]] + [
-            self.fused.fast_ops(bc, ops, state_changing_pcs(bc))
-            for bc, ops in zip(compilers, self.codes[1:])]
-        self.pf_types = [f.type for f in rb.player_fields]
-        self.tf_types = [f.type for f in rb.table_fields]
-        self.score_f = self.ex.compile(rb.score.expr) if rb.score is not None else None
-        self.score_slots = rb.score.nslots if rb.score is not None else 1
-        self.tiebreak_fs = [(self.ex.compile(t.expr), t.nslots) for t in rb.tiebreaks]
-        self.eligible_f = (self.ex.compile(rb.eligible.expr), rb.eligible.nslots) \
-            if rb.eligible is not None else None
-        self.invariants = [(b.name, self.ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
-
-    # ------------------------------------------------------------ building
-    def _build_main(self) -> None:
-        ops: list = []
-        spans: list[A.Span] = []
-        rnd = self.rb.round
-        here = rnd.span if rnd is not None else A.NOSPAN
-        if self.rb.setup is not None:
-            sid = self.body_id[("setup", "setup")]
-            ops.append(_call_op(sid, self.nslots[sid]))
-            spans.append(self.rb.setup.span)
-        head = len(ops)
-        limit = rnd.max_rounds if rnd is not None else None
-        if isinstance(limit, str):
-            limit = self.consts[limit]
-
-        def new_round(s: State, fr: list) -> None:
-            s.round += 1
-            fr[1] += 1
-        ops.append(new_round)
-        spans.append(here)
-        for ph in self.rb.phases:
-            pid = self.body_id[("phase", ph.name)]
-            ops.append(_call_op(pid, self.nslots[pid]))
-            spans.append(ph.span)
-        end_f = self.ex.compile(self.rb.end.expr) if self.rb.end is not None else None
-        end_slots = self.rb.end.nslots if self.rb.end is not None else 0
-        finish_at = len(ops) + 1
-
-        def check_end(s: State, fr: list) -> None:
-            if end_f is not None and end_f(s, [None] * end_slots):
-                s.ended_by = "end"
-                fr[1] = finish_at
-            elif limit is not None and s.round >= limit:
-                s.ended_by = "limit"
-                fr[1] = finish_at
-            else:
-                fr[1] = head
-        ops.append(check_end)
-        spans.append(self.rb.end.span if self.rb.end is not None else here)
-        ops.append(lambda s, fr: self.finish(s))
-        spans.append(here)
-        self.codes[0] = ops
-        self.spans[0] = spans
+        self.pf_types: list[Type] = []
+        self.tf_types: list[Type] = []
+        self.score_f: Optional[Callable] = None
+        self.score_slots = 1
+        self.tiebreak_fs: list[tuple[Callable, int]] = []
+        self.eligible_f: Optional[tuple[Callable, int]] = None
+        self.invariants: list[tuple[str, Callable, int, A.Span]] = []
+        self.start_values: Callable[[], tuple[list, list]] = lambda: ([], [])
+        self.actions: CompiledActions
+        self.fused: FusedOps
+        self.ex: Any = None     # the compiler's code generator; run() reads its memo tables
 
     def actions_for(self, s: State, who: int) -> list:
         """The any-time actions player `who` may take now: (label, body_id, args). None are
@@ -169,31 +101,6 @@ class Program:
         return self.actions.allowed(s, who)
 
     # ------------------------------------------------------------ games
-    def zero(self, t: Type) -> Any:
-        """The default value of a type when a field gives none."""
-        k = t.kind
-        if k in ("int",):
-            return 0
-        if k == "bool":
-            return False
-        if k in ("list",):
-            return []
-        if k in ("map", "bag"):
-            return {}
-        if k == "record":
-            decl = self.rb.record_decls[t.name]
-            return [self._default(f.default, ft) for f, ft in zip(decl.fields, t.field_types)]
-        if k == "enum" or k == "player":
-            return 0
-        if k == "str":
-            return ""
-        return None
-
-    def _default(self, e: Optional[A.Expr], t: Type) -> Any:
-        if e is None:
-            return self.zero(t)
-        return deep_copy(self.ex.compile(e)(None, [None] * 64))
-
     def new_game(self, players: int, seed: int = 0, narrate: bool = False,
                  explicit_chance: bool = False) -> State:
         """A fresh game for `players` seats, run up to the first decision."""
@@ -201,8 +108,7 @@ class Program:
             raise ValueError(f"{self.name} is for {self.min_players}–{self.max_players} players, "
                              f"not {players}")
         if self._start is None:            # the fields' starting values, computed once
-            self._start = (self._defaults(self.rb.table_fields),
-                           self._defaults(self.rb.player_fields))
+            self._start = self.start_values()
         table, one = self._start
         s = State(deep_copy(table), [deep_copy(one) for _ in range(players)], seed)
         s.stats = [0] * len(self.stat_names)
@@ -215,19 +121,6 @@ class Program:
         if narrate:
             observe_position(s, self._view)
         return s
-
-    def _defaults(self, fields: Any) -> list:
-        """The starting values of fields, within the step budget; a located error if one fails."""
-        out = []
-        limits.start(self.step_budget)
-        for f in fields:
-            try:
-                out.append(limits.check_int(self._default(f.default, f.type)))
-            except (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
-                    ZeroDivisionError, RecursionError, MemoryError) as exc:
-                raise MercatorRuntimeError(f"the starting value of '{f.name}' cannot be "
-                                           f"computed ({exc})", f.span, []) from None
-        return out
 
     def _view(self, s: State, seat: int) -> Any:
         return position_view(self, s, seat)
@@ -463,13 +356,6 @@ class Program:
             s.table[self._tindex(name)] = value
         else:
             s.players[player][self._pindex(name)] = value
-
-
-def _call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
-    def call(s: State, fr: list) -> None:
-        fr[1] += 1
-        s.stack.append([bid, 0, [None] * nslots, -1])
-    return call
 
 
 def _picked(node: Union[Decision, Chance], i: int) -> tuple[Any, Optional[tuple]]:

@@ -8,12 +8,12 @@ import time
 from typing import Any
 
 from dsl.loader import load
-from interpreter.agents import GameTooLong
-from interpreter.cli import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError, build_program, err,
+from interpreter.agents.base import GameTooLong
+from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError, build_program, err,
                              load_program, out, player_count, plural, print_diagnostics, require_file,
                              runtime_failure, score_text, too_large)
-from interpreter.designer import GameRecord, Row, compare_records, rule_diff, run_games
-from interpreter.program import MercatorRuntimeError, Program
+from interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff, run_games
+from interpreter.engine.program import MercatorRuntimeError, Program
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -114,8 +114,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     """`check --explore N`: play N Hypothesis-chosen games; report; True when nothing broke."""
-    from interpreter.explore import explore
-    from interpreter.saves import save
+    from interpreter.tools.explore import explore
+    from interpreter.tools.saves import save
     prog = build_program(res)
     if args.players is not None:
         player_count(prog, args.players)

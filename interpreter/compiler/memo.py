@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.types import ANY, Type, strip_opt
-from interpreter.inline import fn_calls
+from interpreter.compiler.inline import fn_calls
 
 if TYPE_CHECKING:
-    from interpreter.stmts import BodyCompiler
+    from interpreter.compiler.stmts import BodyCompiler
 
 SCALAR = ("int", "bool", "str", "none", "player", "enum")
 NEW_LIST_BUILTINS = ("sort", "reverse", "keys", "values", "items", "distinct", "clockwise_from",

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.types import iter_elem, strip_opt
-from interpreter.codegen import TOO_DEEP, is_container, is_shared
-from interpreter.exprs import RuleError
-from interpreter.memo import blocks_of
+from interpreter.compiler.codegen import TOO_DEEP, is_container, is_shared
+from interpreter.engine.exprs import RuleError
+from interpreter.compiler.memo import blocks_of
 
 if TYPE_CHECKING:
-    from interpreter.program import Program
-    from interpreter.stmts import BodyCompiler
+    from interpreter.engine.program import Program
+    from interpreter.compiler.stmts import BodyCompiler
 
 # not A.Shuffle: with explicit chance it suspends, once per position (interpreter/chance.py)
 SIMPLE = (A.Let, A.Assign, A.Move, A.Add, A.Remove, A.Log, A.Emit, A.CallStmt)

@@ -17,9 +17,9 @@ import attrs
 
 from dsl.loader import refusal
 
-from interpreter.nodes import Chance, Decision
-from interpreter.seen import ALL, log_for
-from interpreter.state import State
+from interpreter.engine.nodes import Chance, Decision
+from interpreter.engine.seen import ALL, log_for
+from interpreter.engine.state import State
 
 SAVE_FORMAT = 1
 MAX_SAVE_BYTES = 64 * 1024 * 1024     # a save of millions of decisions is still far smaller

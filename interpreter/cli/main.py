@@ -13,199 +13,19 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 
 from dsl.diagnostics import Diagnostic, render
 from dsl.loader import LoadResult, load, refusal
-from interpreter.agents import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
+from interpreter.cli.common import (SEAT_KINDS, EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text, too_large, plural, print_diagnostics, require_file, load_program, compiles, player_count, parse_seats, runtime_failure, Progress)
+from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
                                 play_out)
-from interpreter.nodes import Decision, Terminal
-from interpreter.program import MercatorRuntimeError, Program
-from interpreter.saves import SaveError, engine_version, load_save, replay, save
-from interpreter.seen import ALL, log_for
-from interpreter.seen import render as render_entry
-from interpreter.saves import sha256_text
-from interpreter.state import State
-from interpreter.view import printable
+from interpreter.engine.nodes import Decision, Terminal
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.compiler import compile_program
+from interpreter.tools.saves import SaveError, engine_version, load_save, replay, save
+from interpreter.engine.seen import ALL, log_for
+from interpreter.engine.seen import render as render_entry
+from interpreter.tools.saves import sha256_text
+from interpreter.engine.state import State
+from interpreter.engine.view import printable
 
-SEAT_KINDS = ("human", "random")
-EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-class UsageError(Exception):
-    """Bad arguments: exit 2 with a message and a hint."""
-
-    def __init__(self, message: str, hint: str = ""):
-        super().__init__(message)
-        self.hint = hint
-
-
-class Failed(Exception):
-    """The command failed after saying why on stderr; carries the exit code."""
-
-    def __init__(self, code: int = EXIT_RULES):
-        super().__init__(code)
-        self.code = code
-
-
-def out(text: str = "") -> None:
-    """A result line on stdout (control characters escaped: see view.printable)."""
-    print(printable(text), file=sys.stdout, flush=True)
-
-
-def err(text: str = "") -> None:
-    """A diagnostic or progress line on stderr (control characters escaped)."""
-    print(printable(text), file=sys.stderr, flush=True)
-
-
-def _err_raw(text: str) -> None:
-    """A line on stderr whose parts were escaped already (it may hold colour codes)."""
-    print(text, file=sys.stderr, flush=True)
-
-
-def clean_diagnostic(d: Diagnostic) -> Diagnostic:
-    """The diagnostic with its message, hint and path safe to print (control characters
-    escaped), so that only render()'s own colour codes reach the terminal."""
-    import attrs
-    return attrs.evolve(d, message=printable(d.message),
-                        hint=printable(d.hint) if d.hint is not None else None,
-                        span=attrs.evolve(d.span, path=printable(d.span.path)))
-
-
-def render_safe(d: Diagnostic, source: Optional[str], color: bool) -> str:
-    """render() on escaped text: the message, the path and the quoted source line."""
-    src = None
-    if source is not None and 1 <= d.span.line:
-        lines = source.splitlines()
-        if d.span.line <= len(lines):
-            lines[d.span.line - 1] = printable(lines[d.span.line - 1])
-            src = "\n".join(lines[:d.span.line])
-    return render(clean_diagnostic(d), src, color=color)
-
-
-SCORE_DIGITS = 30          # scores longer than this are shown in scientific form
-
-
-def score_text(n: Any) -> str:
-    """A score as text; a huge one (Python cannot print ints of over 4300 digits) as 1.234e+5000."""
-    if not isinstance(n, int) or abs(n) < 10 ** SCORE_DIGITS:
-        return str(n)
-    e = int(math.log10(abs(n)))
-    while 10 ** e > abs(n):
-        e -= 1
-    while 10 ** (e + 1) <= abs(n):
-        e += 1
-    lead = abs(n) // 10 ** (e - 3)
-    head = str(lead)
-    return f"{'-' if n < 0 else ''}{head[0]}.{head[1:4]}e+{e}"
-
-
-MAX_REPORTED = 10 ** 150   # statistics square scores as floats, which end near 1.8e308
-
-
-def too_large(values: Sequence[int]) -> bool:
-    """True when some value is too large for mean and standard deviation (floats)."""
-    return any(abs(v) >= MAX_REPORTED for v in values)
-
-
-def color_ok(stream: TextIO) -> bool:
-    """Colour only on a terminal and never with NO_COLOR set."""
-    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-
-
-def plural(n: int, word: str) -> str:
-    """'1 file', '2 files'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def print_diagnostics(diags: Sequence[Diagnostic], sources: dict[str, str]) -> None:
-    """Render diagnostics on stderr, errors and warnings in source order."""
-    color = color_ok(sys.stderr)
-    for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
-        _err_raw(render_safe(d, sources.get(d.span.path), color))
-
-
-def require_file(path: str, what: str = "rulebook") -> None:
-    """UsageError unless path names an existing file."""
-    if "\0" in path:
-        raise UsageError(f"not a valid path: {path!r}", "a path cannot hold a NUL character")
-    if not os.path.exists(path):
-        raise UsageError(f"no such {what}: {path}", "check the path (it is relative to the current "
-                                                    "directory)")
-
-
-def load_program(path: str) -> tuple[Program, LoadResult]:
-    """Load and compile a rulebook; on errors print the diagnostics and fail with exit 1."""
-    require_file(path)
-    res = load(path)
-    if not res.ok:
-        print_diagnostics(res.diagnostics, res.sources)
-        if not any(d.is_error for d in res.diagnostics):
-            err(f"{path}: error: this is a library (declarations only, no 'game'); "
-                "it can only be used by a game ('use \"...\"')")
-        raise Failed(EXIT_RULES)
-    warnings = [d for d in res.diagnostics if d.severity == "warning"]   # notes are not shown
-    if warnings:
-        err(f"{path}: {plural(len(warnings), 'warning')} (see: mercator check {path})")
-    assert res.rulebook is not None
-    return build_program(res), res
-
-
-def compiles(res: LoadResult) -> bool:
-    """Does a checked game compile (its constants computed within their budget)? Prints the
-    located error when not."""
-    try:
-        build_program(res)
-        return True
-    except Failed:
-        return False
-
-
-def build_program(res: LoadResult) -> Program:
-    """Compile a checked rulebook; a rule that fails while compiling (a constant that runs away,
-    code nested too deeply) is reported as a located rule error and fails with exit 1."""
-    assert res.rulebook is not None
-    try:
-        return Program(res.rulebook)
-    except MercatorRuntimeError as exc:
-        d = Diagnostic("runtime", "error", exc.message, exc.span)
-        _err_raw(render_safe(d, res.sources.get(exc.span.path), color_ok(sys.stderr)))
-        raise Failed(EXIT_RULES) from None
-
-
-def player_count(prog: Program, n: Optional[int]) -> int:
-    """The --players value checked against the rulebook's range (default: its minimum)."""
-    lo, hi = prog.min_players, prog.max_players
-    if n is None:
-        return lo
-    if not lo <= n <= hi:
-        allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise UsageError(f"{prog.name} is for {allowed} players, not {n}",
-                         f"use --players with a value from {lo} to {hi}" if lo != hi
-                         else f"use --players {lo}")
-    return n
-
-
-def parse_seats(text: Optional[str], players: int) -> list[str]:
-    """Seat kinds from '--seats human,random,...' (default: P1 human, the others random)."""
-    if text is None:
-        return ["human"] + ["random"] * (players - 1)
-    kinds = [k.strip().lower() for k in text.split(",")]
-    for k in kinds:
-        if k not in SEAT_KINDS:
-            raise UsageError(f"unknown seat kind '{k}'", f"valid kinds: {', '.join(SEAT_KINDS)}")
-    if len(kinds) != players:
-        raise UsageError(f"--seats names {plural(len(kinds), 'seat')} but the game has {players} "
-                         "players", "give one kind per player, e.g. --seats "
-                         + ",".join(["human"] + ["random"] * (players - 1)))
-    return kinds
-
-
-def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: int,
-                    decisions: Sequence[int]) -> None:
-    """Print a located runtime error with the seed and decision log that reproduce it."""
-    d = Diagnostic("runtime", "error", exc.message, exc.span)
-    _err_raw(render_safe(d, sources.get(exc.span.path), color_ok(sys.stderr)))
-    err(f"  game seed {seed}; decision log (option indices): {list(decisions)}")
-
-
-# ------------------------------------------------------------------ check
 def cmd_check(args: argparse.Namespace) -> int:
     """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary."""
     n_ok = n_bad = n_missing = errors = warnings = ok_warnings = 0
@@ -243,7 +63,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             n_ok += 1
             ok_warnings += w
             if args.explore and res.rulebook is not None:
-                from interpreter.cli_design import explore_rulebook
+                from interpreter.cli.design import explore_rulebook
                 if not explore_rulebook(path, res, args):
                     n_ok -= 1
                     n_bad += 1
@@ -451,37 +271,6 @@ def parse_viewer(given: str, players: int) -> Any:
 
 
 # ------------------------------------------------------------------ simulate
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.start = time.perf_counter()
-        self.last = 0.0
-        self.live = bool(getattr(sys.stderr, "isatty", lambda: False)())
-
-    def update(self, done: int, force: bool = False) -> None:
-        """Redraw (at most ten times a second)."""
-        now = time.perf_counter()
-        if not self.live or (not force and now - self.last < 0.1):
-            return
-        self.last = now
-        width = 24
-        fill = width * done // max(self.total, 1)
-        secs = int(now - self.start)
-        bar = "━" * fill + "─" * (width - fill)
-        sys.stderr.write(f"\rsimulating {bar} {done}/{self.total} games  "
-                         f"{secs // 3600}:{secs // 60 % 60:02}:{secs % 60:02}")
-        sys.stderr.flush()
-
-    def close(self, done: int) -> None:
-        """Draw the final state and end the line."""
-        if self.live:
-            self.update(done, force=True)
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def _sd(xs: Sequence[float]) -> float:
     return statistics.stdev(xs) if len(xs) > 1 else 0.0
 
@@ -722,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     fm = cmd("fmt", cmd_fmt, "print a rulebook in canonical form",
              "mercator fmt rulebooks/manila.rules > manila.rules.new")
     fm.add_argument("file", metavar="FILE", help="the rulebook")
-    from interpreter.cli_design import add_commands
+    from interpreter.cli.design import add_commands
     add_commands(sub, raw)
     return p
 
@@ -760,7 +549,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    # run the imported module's main, not this __main__ copy: interpreter.cli_design raises
-    # interpreter.cli's exception classes, which a second copy of this module would not catch
-    from interpreter.cli import main as _main
+    # run the imported module's main, not this __main__ copy: interpreter.cli.design raises
+    # interpreter.cli.main's exception classes, which a second copy of this module would not catch
+    from interpreter.cli.main import main as _main
     sys.exit(_main())

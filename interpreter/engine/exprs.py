@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.values import deep_copy
+from interpreter.engine.values import deep_copy
 
 
 class RuleError(Exception):

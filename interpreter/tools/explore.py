@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from dsl import ast as A
 from dsl.checked import Body
-from interpreter.program import MercatorRuntimeError, Program
-from interpreter.state import State
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.engine.state import State
 
 
 @attrs.define

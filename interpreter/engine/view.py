@@ -12,9 +12,9 @@ from typing import Any, Optional
 
 from dsl.infoflow import is_owner_map
 from dsl.types import Type
-from interpreter.nodes import Chance, Decision, Terminal
-from interpreter.seen import log_for
-from interpreter.values import fmt
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.seen import log_for
+from interpreter.engine.values import fmt
 
 HIDDEN = "hidden"
 

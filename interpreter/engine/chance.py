@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from dsl import ast as A
-from interpreter.nodes import Chance
+from interpreter.engine.nodes import Chance
 
 Op = Callable[[Any, list], Any]
 

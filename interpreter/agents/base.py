@@ -7,10 +7,10 @@ import re
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
 
-from interpreter.chance import weighted_index
-from interpreter.nodes import Chance, Decision, Option
-from interpreter.state import State
-from interpreter.view import describe, printable
+from interpreter.engine.chance import weighted_index
+from interpreter.engine.nodes import Chance, Decision, Option
+from interpreter.engine.state import State
+from interpreter.engine.view import describe, printable
 
 
 class Agent(Protocol):

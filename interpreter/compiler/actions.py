@@ -10,8 +10,8 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
 from dsl.checked import Body
-from interpreter.seen import vis_fn
-from interpreter.values import fmt
+from interpreter.engine.seen import vis_fn
+from interpreter.engine.values import fmt
 
 
 def _param_labels(rb: Any, b: Body) -> list:
@@ -19,8 +19,8 @@ def _param_labels(rb: Any, b: Body) -> list:
     return list(rb.flow.action_params[b.name])
 
 if TYPE_CHECKING:
-    from interpreter.program import Program
-    from interpreter.state import State
+    from interpreter.engine.program import Program
+    from interpreter.engine.state import State
 
 Offer = Callable[["State", int], list]
 

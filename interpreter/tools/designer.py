@@ -11,8 +11,8 @@ import attrs
 from dsl import ast as A
 from dsl.fmt import format_decl
 from dsl.variants import KIND_WORDS, decl_key
-from interpreter.agents import RandomAgent, agent_seed, play_out
-from interpreter.program import MercatorRuntimeError, Program
+from interpreter.agents.base import RandomAgent, agent_seed, play_out
+from interpreter.engine.program import MercatorRuntimeError, Program
 
 
 # ------------------------------------------------------------------ diff

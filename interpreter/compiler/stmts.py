@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from dsl import ast as A
 from dsl.checked import Body
 from dsl.types import Type, iter_elem, strip_opt
-from interpreter.chance import shuffle_op
-from interpreter.codegen import is_container
-from interpreter.decisions import suspend
-from interpreter.exprs import RuleError, put_item, take_item
-from interpreter.seen import label_of, record, vis_fn
-from interpreter.limits import bag_walk
-from interpreter.values import bag_items, deep_copy, fmt, iterator_for
+from interpreter.engine.chance import shuffle_op
+from interpreter.compiler.codegen import is_container
+from interpreter.compiler.decisions import suspend
+from interpreter.engine.exprs import RuleError, put_item, take_item
+from interpreter.engine.seen import label_of, record, vis_fn
+from interpreter.engine.limits import bag_walk
+from interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
-    from interpreter.program import Program
+    from interpreter.engine.program import Program
 
 Op = Callable[[Any, list], Any]
 SYNTHETIC = A.NOSPAN      # jumps and implicit returns: no rule line of their own (coverage skips)

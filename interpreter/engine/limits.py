@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sized
 
-from interpreter.exprs import RuleError
+from interpreter.engine.exprs import RuleError
 
 from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS,  # noqa: F401  (shared with check)
                         subset_count)

@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.types import Type, strip_opt
-from interpreter.chance import merge_outcomes, weighted_index
-from interpreter.exprs import RuleError, take_item, to_bag
-from interpreter.limits import bag_walk, check_options, check_sides, subset_count
-from interpreter.nodes import Chance, Decision
-from interpreter.seen import VisFn, label_of, record, vis_fn
-from interpreter.values import bag_items, deep_copy, fmt, iterator_for
+from interpreter.compiler.defaults import default_value
+from interpreter.engine.chance import merge_outcomes, weighted_index
+from interpreter.engine.exprs import RuleError, take_item, to_bag
+from interpreter.engine.limits import bag_walk, check_options, check_sides, subset_count
+from interpreter.engine.nodes import Chance, Decision
+from interpreter.engine.seen import VisFn, label_of, record, vis_fn
+from interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
-    from interpreter.stmts import BodyCompiler
+    from interpreter.compiler.stmts import BodyCompiler
 
 Op = Callable[[Any, list], Any]
 
@@ -73,7 +74,7 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
             else:
                 parts.append(lambda st, L, fs=fs: L[fs])
         else:
-            dv = bc.p._default(fd.default, ft)
+            dv = default_value(bc.p, fd.default, ft)
             parts.append(lambda st, L, dv=dv: deep_copy(dv))
 
     def build(st: Any, fr: list) -> None:

@@ -1,0 +1,142 @@
+"""compile_program: a checked rulebook → a Program (interpreter.engine) ready to create games.
+
+Every body (setup, phases, procs, triggers, actions) becomes a list of ops (stmts.py,
+decisions.py) whose runs of non-suspending statements are fused into generated Python
+(fuse.py); expressions and fns become generated Python (codegen.py); the main body runs
+setup, then the rounds and their phases, then the end.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from dsl import ast as A
+from dsl.checked import Body, CheckedRulebook
+from interpreter.compiler.actions import Actions
+from interpreter.compiler.codegen import BuildError, CodeGen
+from interpreter.compiler.defaults import start_values
+from interpreter.compiler.fuse import Fused
+from interpreter.compiler.memo import state_changing_pcs
+from interpreter.compiler.stmts import BodyCompiler
+from interpreter.engine.program import DEFAULT_STEP_BUDGET, MercatorRuntimeError, Program
+from interpreter.engine.state import State
+
+
+def compile_program(rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET) -> Program:
+    """Compile a checked rulebook once; a build failure is a MercatorRuntimeError at the rule."""
+    prog = Program(rb, step_budget)
+    try:
+        _build(prog, rb)
+    except BuildError as exc:   # located at the rule, with no decisions made yet
+        raise MercatorRuntimeError(exc.message, exc.span, []) from None
+    return prog
+
+
+def _build(prog: Program, rb: CheckedRulebook) -> None:
+    ex = prog.ex = CodeGen(rb)
+    ex.define_fns()       # first with constants looked up by name: constants may call fns
+    ex.define_consts()
+    prog.consts = ex.consts
+    ex.define_fns()       # again, with the constants' values known
+    # body ids: 0 main, then setup, phases, procs, triggers, actions
+    bodies: list[Body] = []
+    if rb.setup is not None:
+        bodies.append(rb.setup)
+    bodies.extend(rb.phases)
+    bodies.extend(rb.procs.values())
+    bodies.extend(rb.triggers)
+    bodies.extend(rb.actions)
+    prog.body_id = {(b.kind, b.name): i + 1 for i, b in enumerate(bodies)}
+    prog.proc_id = {n: prog.body_id[("proc", n)] for n in rb.procs}
+    for b in rb.triggers:
+        prog.triggers_by_event.setdefault(b.event or "", [])
+    prog.stat_names = [b.name for b in rb.stats]
+    for i, b in enumerate(rb.stats):
+        cond = ex.compile(b.cond) if b.cond is not None else None
+        prog.stats_by_event.setdefault(b.event or "", []).append((i, cond, b.nslots))
+    prog.codes.append([])
+    prog.spans.append([])
+    prog.nslots.append(4)
+    prog.body_names.append("game")
+    compilers = []
+    for b in bodies:
+        bc = BodyCompiler(prog, b)
+        compilers.append(bc)
+        ops, spans, n = bc.compile()
+        prog.codes.append(ops)
+        prog.spans.append(spans)
+        prog.nslots.append(n)
+        prog.body_names.append(f"{b.kind} {b.name}")
+    for b in rb.triggers:
+        cond = ex.compile(b.cond) if b.cond is not None else None
+        tid = prog.body_id[("trigger", b.name)]
+        prog.triggers_by_event[b.event or ""].append((tid, cond, prog.nslots[tid]))
+    _build_main(prog, rb, ex)
+    prog.actions = Actions(prog)
+    # what run() executes: the ops with runs of non-suspending statements fused (codes
+    # keeps the ops one by one, for coverage tracing)
+    fused = prog.fused = Fused(prog)
+    prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
+                                   for bc, ops in zip(compilers, prog.codes[1:])]
+    prog.pf_types = [f.type for f in rb.player_fields]
+    prog.tf_types = [f.type for f in rb.table_fields]
+    prog.score_f = ex.compile(rb.score.expr) if rb.score is not None else None
+    prog.score_slots = rb.score.nslots if rb.score is not None else 1
+    prog.tiebreak_fs = [(ex.compile(t.expr), t.nslots) for t in rb.tiebreaks]
+    prog.eligible_f = (ex.compile(rb.eligible.expr), rb.eligible.nslots) \
+        if rb.eligible is not None else None
+    prog.invariants = [(b.name, ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
+    prog.start_values = lambda: (start_values(prog, rb.table_fields),
+                                 start_values(prog, rb.player_fields))
+
+
+def _build_main(prog: Program, rb: CheckedRulebook, ex: CodeGen) -> None:
+    """Body 0: setup, then rounds of the phases until the end condition or the round limit."""
+    ops: list = []
+    spans: list[A.Span] = []
+    rnd = rb.round
+    here = rnd.span if rnd is not None else A.NOSPAN
+    if rb.setup is not None:
+        sid = prog.body_id[("setup", "setup")]
+        ops.append(call_op(sid, prog.nslots[sid]))
+        spans.append(rb.setup.span)
+    head = len(ops)
+    limit = rnd.max_rounds if rnd is not None else None
+    if isinstance(limit, str):
+        limit = prog.consts[limit]
+
+    def new_round(s: State, fr: list) -> None:
+        s.round += 1
+        fr[1] += 1
+    ops.append(new_round)
+    spans.append(here)
+    for ph in rb.phases:
+        pid = prog.body_id[("phase", ph.name)]
+        ops.append(call_op(pid, prog.nslots[pid]))
+        spans.append(ph.span)
+    end_f = ex.compile(rb.end.expr) if rb.end is not None else None
+    end_slots = rb.end.nslots if rb.end is not None else 0
+    finish_at = len(ops) + 1
+
+    def check_end(s: State, fr: list) -> None:
+        if end_f is not None and end_f(s, [None] * end_slots):
+            s.ended_by = "end"
+            fr[1] = finish_at
+        elif limit is not None and s.round >= limit:
+            s.ended_by = "limit"
+            fr[1] = finish_at
+        else:
+            fr[1] = head
+    ops.append(check_end)
+    spans.append(rb.end.span if rb.end is not None else here)
+    ops.append(lambda s, fr: prog.finish(s))
+    spans.append(here)
+    prog.codes[0] = ops
+    prog.spans[0] = spans
+
+
+def call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
+    """The op that calls body `bid` (a new frame of nslots locals) and returns after it."""
+    def call(s: State, fr: list) -> None:
+        fr[1] += 1
+        s.stack.append([bid, 0, [None] * nslots, -1])
+    return call

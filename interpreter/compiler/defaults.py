@@ -1,0 +1,54 @@
+"""Starting values: a field's default expression evaluated once, or its type's zero."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from dsl import ast as A
+from dsl.types import Type
+from interpreter.engine import limits
+from interpreter.engine.builtins import BuiltinError
+from interpreter.engine.exprs import RuleError
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.engine.values import deep_copy
+
+
+def zero(prog: Program, t: Type) -> Any:
+    """The default value of a type when a field gives none."""
+    k = t.kind
+    if k in ("int",):
+        return 0
+    if k == "bool":
+        return False
+    if k in ("list",):
+        return []
+    if k in ("map", "bag"):
+        return {}
+    if k == "record":
+        decl = prog.rb.record_decls[t.name]
+        return [default_value(prog, f.default, ft) for f, ft in zip(decl.fields, t.field_types)]
+    if k == "enum" or k == "player":
+        return 0
+    if k == "str":
+        return ""
+    return None
+
+
+def default_value(prog: Program, e: Optional[A.Expr], t: Type) -> Any:
+    """A field's starting value: its default expression's value, or the type's zero."""
+    if e is None:
+        return zero(prog, t)
+    return deep_copy(prog.ex.compile(e)(None, [None] * 64))  # type: ignore[attr-defined]
+
+
+def start_values(prog: Program, fields: Any) -> list:
+    """The starting values of fields, within the step budget; a located error if one fails."""
+    out = []
+    limits.start(prog.step_budget)
+    for f in fields:
+        try:
+            out.append(limits.check_int(default_value(prog, f.default, f.type)))
+        except (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
+                ZeroDivisionError, RecursionError, MemoryError) as exc:
+            raise MercatorRuntimeError(f"the starting value of '{f.name}' cannot be "
+                                       f"computed ({exc})", f.span, []) from None
+    return out

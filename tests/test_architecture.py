@@ -1,0 +1,125 @@
+"""The import contract (docs/architecture.md): dsl/ never imports interpreter/; inside
+interpreter/ the layers engine < compiler < agents < tools < cli import only downward; and no
+module imports, directly or through others, itself.
+
+Imports are read from the source with `ast`, at module level and inside functions alike (a lazy
+import is an import); those under `if TYPE_CHECKING:` are only for type hints: they may not go
+upward either, but they are left out of the cycle check.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from dsl.graphs import strongly_connected
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ["engine", "compiler", "agents", "tools", "cli"]
+
+
+def module_name(path: Path) -> str:
+    """'interpreter.engine.state' for interpreter/engine/state.py (packages by their __init__)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _type_checking_block(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def imports_of(path: Path) -> list[tuple[str, bool, int]]:
+    """(imported module, only for type checking?, line) of every import in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, bool, int]] = []
+
+    def walk(node: ast.AST, typing_only: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = typing_only or _type_checking_block(child)
+            if isinstance(child, ast.Import):
+                found.extend((a.name, inner, child.lineno) for a in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
+                found.append((child.module, inner, child.lineno))
+                # `from interpreter.engine import limits` imports the module engine.limits
+                found.extend((f"{child.module}.{a.name}", inner, child.lineno) for a in child.names)
+            walk(child, inner)
+    walk(tree, False)
+    return found
+
+
+def project_graph() -> dict[str, list[tuple[str, bool, int]]]:
+    """Every module of dsl/ and interpreter/ with its imports of project modules."""
+    files = sorted((ROOT / "dsl").rglob("*.py")) + sorted((ROOT / "interpreter").rglob("*.py"))
+    mods = {module_name(f): f for f in files}
+    graph: dict[str, list[tuple[str, bool, int]]] = {}
+    for name, path in mods.items():
+        graph[name] = [(m, t, line) for m, t, line in imports_of(path) if m in mods]
+    return graph
+
+
+def layer_of(module: str) -> int | None:
+    """The layer index of an interpreter module (None for dsl and the package itself)."""
+    parts = module.split(".")
+    if parts[0] != "interpreter" or len(parts) < 2:
+        return None
+    return LAYERS.index(parts[1])
+
+
+def violations(graph: dict[str, list[tuple[str, bool, int]]]) -> list[str]:
+    """Every broken rule of the contract, as text."""
+    bad = []
+    for mod, imps in graph.items():
+        for target, _, line in imps:
+            if mod.startswith("dsl") and target.startswith("interpreter"):
+                bad.append(f"{mod}:{line} imports {target}: dsl/ never imports interpreter/")
+            lm, lt = layer_of(mod), layer_of(target)
+            if lm is not None and lt is not None and lt > lm:
+                bad.append(f"{mod}:{line} imports {target}: {LAYERS[lm]} may not import "
+                           f"{LAYERS[lt]} (layers: {' < '.join(LAYERS)})")
+    edges = {m: {t for t, typing_only, _ in imps if not typing_only and t != m}
+             for m, imps in graph.items()}
+    for comp in strongly_connected(edges):
+        if len(comp) > 1:
+            bad.append("import cycle: " + " -> ".join(sorted(comp)))
+    return bad
+
+
+def test_every_interpreter_module_is_in_a_layer() -> None:
+    names = [m for m in project_graph() if m.startswith("interpreter.")]
+    assert names
+    for m in names:
+        assert m.split(".")[1] in LAYERS, f"{m} is in no layer of {LAYERS}"
+
+
+def test_the_import_contract_holds() -> None:
+    assert violations(project_graph()) == []
+
+
+def test_each_layer_says_what_it_owns() -> None:
+    for layer in LAYERS:
+        doc = ast.get_docstring(ast.parse((ROOT / "interpreter" / layer / "__init__.py").read_text()))
+        assert doc and len(doc.split()) >= 15, f"interpreter/{layer}/__init__.py needs a docstring"
+
+
+@pytest.mark.parametrize("graph, expected", [
+    ({"dsl.checker": [("interpreter.engine.state", False, 3)], "interpreter.engine.state": []},
+     "dsl/ never imports interpreter/"),
+    ({"interpreter.engine.program": [("interpreter.compiler.build", True, 9)],
+      "interpreter.compiler.build": []}, "engine may not import compiler"),
+    ({"interpreter.tools.saves": [("interpreter.cli.main", False, 4)], "interpreter.cli.main": []},
+     "tools may not import cli"),
+    ({"interpreter.cli.main": [("interpreter.cli.design", False, 1)],
+      "interpreter.cli.design": [("interpreter.cli.main", False, 2)]}, "import cycle"),
+])
+def test_the_contract_catches_each_kind_of_violation(graph: dict, expected: str) -> None:
+    found = violations(graph)
+    assert any(expected in v for v in found), found
+
+
+def test_a_type_only_import_within_a_layer_is_no_cycle() -> None:
+    graph = {"interpreter.compiler.stmts": [("interpreter.compiler.decisions", False, 1)],
+             "interpreter.compiler.decisions": [("interpreter.compiler.stmts", True, 2)]}
+    assert violations(graph) == []
