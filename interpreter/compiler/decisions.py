@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from dsl import ast as A
 from dsl.types import Type, strip_opt
 from interpreter.compiler.defaults import default_value
+from interpreter.compiler.memo import shared_parts
 from interpreter.engine.chance import merge_outcomes, weighted_index
 from interpreter.engine.exprs import RuleError, take_item, to_bag
 from interpreter.engine.limits import bag_walk, check_options, check_sides, subset_count
@@ -135,7 +136,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def labeller(v: Any) -> str:
             return fmt(v, et)
     else:
-        if scalar:
+        if scalar or _fresh(bc, kind.options):
             def values(st: Any, L: list) -> list:
                 return walk(opts_f(st, L))       # a new list: never the state's own
         else:
@@ -145,7 +146,13 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def labeller(v: Any) -> str:
             return fmt(v, et)
 
-    if simul is None:
+    if simul is None and scalar and not isinstance(kind, A.ChoiceSubset):
+        def commit(st: Any, v: Any) -> None:
+            fr = st.stack[-1]
+            fr[2][slot] = v
+            fr[1] += 1
+    elif simul is None:
+        # the value is copied: the pending Decision (and its values) is shared by clones
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
             fr[2][slot] = deep_copy(v)
@@ -186,6 +193,18 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
     return choose
+
+
+def _fresh(bc: "BodyCompiler", e: Any) -> bool:
+    """e is a call of a fn whose value is built by the call (memo.shared_parts: nothing in it
+    is the state's, a constant's or an argument's), so its items need no copy."""
+    if not isinstance(e, A.Call) or e.name not in bc.rb.fns:
+        return False
+    fresh = getattr(bc.ex, "fresh_fns", None)
+    if fresh is None:
+        fresh = {n for n, parts in shared_parts(bc.rb).items() if not parts}
+        setattr(bc.ex, "fresh_fns", fresh)
+    return e.name in fresh
 
 
 def _scalar(t: Type) -> bool:

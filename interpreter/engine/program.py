@@ -12,6 +12,7 @@ from dsl.checked import CheckedRulebook
 from dsl.types import Type
 from interpreter.engine import limits
 from interpreter.engine.builtins import BuiltinError
+from interpreter.engine.chance import weighted_index
 from interpreter.engine.exprs import RuleError
 from interpreter.engine.nodes import Chance, Decision, Option, Terminal
 from interpreter.engine.seen import observe_position, record
@@ -22,6 +23,9 @@ from interpreter.engine.view import position_view
 Node = Union[Decision, Chance, Terminal]
 DEFAULT_STEP_BUDGET = 2_000_000
 Op = Callable[[State, list], Any]
+# what a rule can raise while its ops run (each becomes a located MercatorRuntimeError)
+RUN_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
+                AttributeError, ZeroDivisionError, RecursionError, MemoryError, OverflowError)
 
 
 class MercatorRuntimeError(Exception):
@@ -167,9 +171,7 @@ class Program:
             # the rule failed half-way: the state cannot be trusted any more (a fork made before
             # this apply, or a replay of the decision log without the failing choice, can)
             s.history.pop()
-            s.failed = (f"an earlier apply failed with a rule error ({exc.span}: {exc.message}); "
-                        f"this state is half-changed and cannot be used. Replay its decision log "
-                        f"{s.history} or use a fork made before that apply")
+            self._unusable(s, exc)
             raise
         return s.pending
 
@@ -244,22 +246,127 @@ class Program:
                 n += 1
                 if n > meter[0]:
                     raise RuleError(limits.BUDGET_MESSAGE.format(budget))
-        except (RuleError, BuiltinError) as exc:
-            self.fused.relocate(exc.__traceback__)
-            raise self._located(s, str(exc)) from None
-        except MercatorRuntimeError:
-            raise
-        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError,
-                RecursionError, MemoryError, OverflowError) as exc:
-            self.fused.relocate(exc.__traceback__)
-            what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
-                "a missing item" if isinstance(exc, (KeyError, IndexError)) else \
-                "fns calling each other too deeply" if isinstance(exc, RecursionError) else \
-                "out of memory" if isinstance(exc, MemoryError) else "a failure"
-            raise self._located(s, f"{what} while running this rule ({exc})") from None
+        except RUN_FAILURES as exc:
+            raise self._failure(s, exc) from None
         finally:
             memo_on[0] = None
             limits.start(budget)   # what runs outside (scores, invariants) has a budget too
+
+    def _failure(self, s: State, exc: BaseException) -> MercatorRuntimeError:
+        """The located error for a Python exception raised while ops ran."""
+        if isinstance(exc, MercatorRuntimeError):
+            return exc
+        self.fused.relocate(exc.__traceback__)
+        if isinstance(exc, (RuleError, BuiltinError)):
+            return self._located(s, str(exc))
+        what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
+            "a missing item" if isinstance(exc, (KeyError, IndexError)) else \
+            "fns calling each other too deeply" if isinstance(exc, RecursionError) else \
+            "out of memory" if isinstance(exc, MemoryError) else "a failure"
+        return self._located(s, f"{what} while running this rule ({exc})")
+
+    def _unusable(self, s: State, exc: MercatorRuntimeError) -> None:
+        """Mark s unusable after a rule failed half-way through a choice."""
+        s.failed = (f"an earlier apply failed with a rule error ({exc.span}: {exc.message}); "
+                    f"this state is half-changed and cannot be used. Replay its decision log "
+                    f"{s.history} or use a fork made before that apply")
+
+    def playout(self, s: State, rng: Any, max_decisions: Optional[int] = None) -> int:
+        """Play s on with uniformly random choices (rng.randrange over each decision's options;
+        an explicit chance node by its weights, with the state's own generator) until the end or
+        max_decisions more decisions; returns how many were made. The same game, choice for
+        choice, as `while not s.over: apply(s, rng.randrange(s.pending.count))` (a Chance
+        resolved as agents.resolve_chance does), but without option labels, narration or a return
+        to the caller between decisions: the rollout of a search."""
+        if s.failed:
+            raise StateUnusable(s.failed)
+        if s.narrate or self.coverage is not None:
+            return self._playout_by_apply(s, rng, max_decisions)
+        node = s.pending
+        if node is None or node.__class__ is Terminal:
+            return 0
+        limit = -1 if max_decisions is None else max_decisions
+        made = 0
+        codes, stack, hist, nslots = self.fast, s.stack, s.history, self.nslots
+        memo: Optional[dict] = {} if self.ex.memo else None
+        keep, memo_on = self.fused.keep_state, self.ex.memo_on
+        randrange, budget = rng.randrange, self.step_budget
+        meter = limits.METER
+        steps = 0
+        try:
+            while made != limit:
+                if node.__class__ is Decision:
+                    vals, acts = node.values, node.actions
+                    if node.allow_pass:
+                        i = randrange(len(vals) + len(acts) + 1)
+                        hist.append(i)
+                        j = i - 1
+                        if i == 0:
+                            node.commit(s, None)
+                    else:
+                        i = j = randrange(len(vals) + len(acts))
+                        hist.append(i)
+                    if j >= 0:
+                        if j < len(vals):
+                            node.commit(s, vals[j])
+                        else:
+                            _, bid, args = acts[j - len(vals)]
+                            stack.append([bid, 0, [node.player, *args]
+                                          + [None] * (nslots[bid] - 1 - len(args)), -1])
+                else:
+                    w = node.weights
+                    i = weighted_index(w, s.randbelow(sum(w)))
+                    hist.append(i)
+                    node.commit(s, node.values[i])
+                made += 1
+                if memo is not None:
+                    memo.clear()
+                n = 0
+                limits.start(budget)
+                while True:                      # run() inlined: on to the next node
+                    fr = stack[-1]
+                    op = codes[fr[0]][fr[1]]
+                    if memo is None:
+                        r = op(s, fr)
+                    elif op in keep:
+                        memo_on[0] = memo
+                        r = op(s, fr)
+                        memo_on[0] = None
+                    else:
+                        memo.clear()
+                        r = op(s, fr)
+                    if r is not None:
+                        break
+                    n += 1
+                    if n > meter[0]:
+                        raise RuleError(limits.BUDGET_MESSAGE.format(budget))
+                steps += n
+                node = s.pending = r
+                if r.__class__ is Terminal:
+                    break
+        except (MercatorRuntimeError, *RUN_FAILURES) as exc:
+            located = self._failure(s, exc)
+            hist.pop()
+            self._unusable(s, located)
+            raise located from None
+        finally:
+            s.steps += steps
+            memo_on[0] = None
+            limits.start(budget)
+        return made
+
+    def _playout_by_apply(self, s: State, rng: Any, max_decisions: Optional[int]) -> int:
+        """playout() through apply (narration or coverage on: every step is recorded)."""
+        made = 0
+        while not s.over and made != max_decisions:
+            node = s.pending
+            if isinstance(node, Chance):
+                w = node.weights
+                self.apply(s, weighted_index(w, s.randbelow(sum(w))))
+            else:
+                self.apply(s, rng.randrange(node.count))
+            made += 1
+        return made
 
     def _traced_codes(self) -> list[list]:
         """The ops wrapped to record (body, pc) in self.coverage (built once, on demand)."""

@@ -1,0 +1,147 @@
+"""prog.playout(state, rng, max_decisions): the native random playout a search's rollouts use
+(issue 13). It must play the same game, choice for choice, as the normal loop
+`while not s.over: apply(s, rng.randrange(s.pending.count))` with explicit chance resolved by
+its weights from the state's own generator — from any position, stopped and resumed anywhere.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Optional
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game_driver import program, program_text
+
+from interpreter.agents.base import resolve_chance
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.program import MercatorRuntimeError, Program, StateUnusable
+from interpreter.engine.state import State
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
+    sorted((ROOT / "rulebooks" / "variants").glob("*.rules"))
+PROPS = settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(scope="module", params=RULEBOOKS, ids=lambda p: p.stem)
+def prog(request: pytest.FixtureRequest) -> Program:
+    return program(request.param)
+
+
+def by_apply(prog: Program, s: State, rng: random.Random, limit: Optional[int] = None) -> int:
+    """The normal loop that playout must equal."""
+    made = 0
+    while not s.over and made != limit:
+        node = s.pending
+        idx = resolve_chance(s) if isinstance(node, Chance) else rng.randrange(node.count)
+        prog.apply(s, idx)
+        made += 1
+    return made
+
+
+def same(a: State, b: State, steps: bool = False) -> None:
+    assert a.history == b.history
+    assert a.digest() == b.digest()
+    assert a.over == b.over
+    if steps:     # ops run (not kept in JSON)
+        assert a.steps == b.steps
+    if a.over:
+        assert a.result == b.result
+
+
+@PROPS
+@given(seed=st.integers(0, 2**32 - 1), explicit=st.booleans(), data=st.data())
+def test_playout_plays_the_same_game_as_the_normal_loop(prog: Program, seed: int, explicit: bool,
+                                                        data: st.DataObject) -> None:
+    n = data.draw(st.integers(prog.min_players, min(prog.max_players, 4)), label="players")
+    start = data.draw(st.integers(0, 40), label="decisions before the playout")
+    a = prog.new_game(n, seed, explicit_chance=explicit)
+    warm = random.Random(seed ^ 0x5EED)
+    by_apply(prog, a, warm, start)          # a position in the middle of a game
+    b = a.clone()
+    made_a = prog.playout(a, random.Random(seed))
+    made_b = by_apply(prog, b, random.Random(seed))
+    assert made_a == made_b
+    same(a, b, steps=True)
+    assert isinstance(a.pending, Terminal) and a.pending == a.result
+
+
+@PROPS
+@given(seed=st.integers(0, 2**32 - 1), cuts=st.lists(st.integers(0, 30), min_size=1, max_size=5))
+def test_a_playout_stopped_and_resumed_anywhere_is_the_same_game(prog: Program, seed: int,
+                                                                 cuts: list[int]) -> None:
+    """max_decisions stops at a decision that apply, clone and JSON take up as usual."""
+    n = prog.min_players
+    a, b = prog.new_game(n, seed), prog.new_game(n, seed)
+    rng_a, rng_b = random.Random(seed), random.Random(seed)
+    for k in cuts:
+        made = prog.playout(a, rng_a, max_decisions=k)
+        assert made == by_apply(prog, b, rng_b, k)
+        same(a, b)
+        if a.over:
+            break
+        assert isinstance(a.pending, (Decision, Chance))
+        a = State.from_json(a.to_json())      # the stopped state is a value like any other
+        prog.resume(a)
+    prog.playout(a, rng_a)
+    by_apply(prog, b, rng_b)
+    same(a, b)
+
+
+def test_playout_with_narration_keeps_every_seats_record() -> None:
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    a = prog.new_game(4, 11, narrate=True)
+    b = prog.new_game(4, 11, narrate=True)
+    prog.playout(a, random.Random(3))
+    by_apply(prog, b, random.Random(3))
+    same(a, b)
+    assert a.record and a.record == b.record
+    assert [a.information_state(p) for p in range(4)] == [b.information_state(p) for p in range(4)]
+
+
+def test_playout_of_a_finished_game_makes_no_decision() -> None:
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(3, 5)
+    prog.playout(s, random.Random(0))
+    history = list(s.history)
+    assert prog.playout(s, random.Random(1)) == 0
+    assert s.history == history
+
+
+FAILS_LATE = """
+game "Fails late" players 2..2
+player { gold: int = 0 }
+table { picks: list<int> }
+round r limit 3 {
+  phase main {
+    for p in players {
+      let k = choose p one of [1, 2, 3]
+      picks = picks + [k]
+      # a rule error once six picks are made: index 9 of a list of six
+      if len(picks) == 6 { p.gold = picks[9] }
+    }
+  }
+}
+score p: p.gold
+"""
+
+
+def test_a_rule_error_in_a_playout_is_located_and_leaves_the_state_unusable() -> None:
+    prog = program_text(FAILS_LATE)
+    s = prog.new_game(2, 0)
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.playout(s, random.Random(0))
+    assert err.value.span.line == 11
+    assert len(err.value.history) == 6 and s.history == err.value.history[:5]
+    with pytest.raises(StateUnusable):
+        prog.playout(s, random.Random(0))
+    with pytest.raises(StateUnusable):
+        s.clone()
+    # the normal loop fails at the same decision, with the same message
+    t = prog.new_game(2, 0)
+    with pytest.raises(MercatorRuntimeError) as err2:
+        by_apply(prog, t, random.Random(0))
+    assert err2.value.message == err.value.message and err2.value.history == err.value.history
