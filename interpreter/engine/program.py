@@ -225,6 +225,7 @@ class Program:
         memo: Optional[dict] = {} if self.ex.memo else None
         keep, memo_on = self.fused.keep_state, self.ex.memo_on
         n = 0
+        on = False                 # is the memory switched on (memo_on[0] is memo)?
         meter = limits.METER       # steps left, shared with the generated code's loops
         limits.start(budget)
         try:
@@ -233,12 +234,15 @@ class Program:
                 op = codes[fr[0]][fr[1]]
                 if memo is None:
                     r = op(s, fr)
-                elif op in keep:
-                    memo_on[0] = memo
+                elif op in keep:           # the memory stays on across a run of such ops
+                    if not on:
+                        memo_on[0], on = memo, True
                     r = op(s, fr)
-                    memo_on[0] = None
                 else:
-                    memo.clear()
+                    if on:
+                        memo_on[0], on = None, False
+                    if memo:
+                        memo.clear()
                     r = op(s, fr)
                 if r is not None:
                     s.steps += n
@@ -293,6 +297,7 @@ class Program:
         randrange, budget = rng.randrange, self.step_budget
         meter = limits.METER
         steps = 0
+        on = False
         try:
             while made != limit:
                 if node.__class__ is Decision:
@@ -329,13 +334,18 @@ class Program:
                     if memo is None:
                         r = op(s, fr)
                     elif op in keep:
-                        memo_on[0] = memo
+                        if not on:
+                            memo_on[0], on = memo, True
                         r = op(s, fr)
-                        memo_on[0] = None
                     else:
-                        memo.clear()
+                        if on:
+                            memo_on[0], on = None, False
+                        if memo:
+                            memo.clear()
                         r = op(s, fr)
                     if r is not None:
+                        if on:
+                            memo_on[0], on = None, False
                         break
                     n += 1
                     if n > meter[0]:
