@@ -15,7 +15,7 @@ from interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_bag
 from interpreter.engine.builtins import BuiltinError
 from interpreter.compiler.inline import first_evaluated, inlinable, recursive, uses
 from interpreter.engine import limits
-from interpreter.compiler.memo import memo_fns, scalar
+from interpreter.compiler.memo import DUMPS, LOADS, FnCache, memo_fns, scalar, state_free_fns
 from interpreter.engine.values import bag_items, deep_copy
 
 Fn = Callable[[Any, list], Any]
@@ -49,6 +49,8 @@ SPLIT_DEPTH = 24         # last resort for deep expressions: a function per this
 CONST_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
                   ZeroDivisionError, RecursionError, MemoryError, OverflowError)
 SIMPLE_REFS = ("local", "const", "member", "table")
+SMALL_INT = 1 << 16      # a product with an int below this in size needs no overflow check
+FN_CACHE = True          # remember state-free fns' values for the Program's life (memo.py)
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
 
 
@@ -79,10 +81,6 @@ def _holds_containers(t: Type) -> bool:
     return t.kind == "any"
 
 
-def _small_literal(e: Any) -> bool:
-    return isinstance(e, A.IntLit) and abs(e.value) < 1 << 16
-
-
 def _bag_lit(d: dict) -> dict:
     return {k: n for k, n in d.items() if n > 0}
 
@@ -99,7 +97,7 @@ class BuildError(Exception):
 class CodeGen:
     """Generates and compiles Python code for expressions, using the checker's tables."""
 
-    def __init__(self, rb: CheckedRulebook):
+    def __init__(self, rb: CheckedRulebook, fn_cache: Optional[bool] = None):
         self.rb = rb
         self.consts: dict[str, Any] = {}
         self.pfield = {f.name: i for i, f in enumerate(rb.player_fields)}
@@ -109,7 +107,7 @@ class CodeGen:
             "_bag_lit": _bag_lit, "_max": _extreme(max, "max"), "_min": _extreme(min, "min"),
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
-            "_cat_long": limits.concat_long,
+            "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
         }
         self.ns["_bag_items"] = limits.bag_walk     # bag_items within the size limit
         for name, impl in RUNTIME_BUILTINS.items():
@@ -119,8 +117,12 @@ class CodeGen:
         self.vars: dict[int, str] = {}     # local slot -> Python variable (comprehensions, fns)
         self._nvars = 0                    # comprehension variables made so far (unique names)
         small = inlinable(rb)
-        self.memo = memo_fns(rb, small)              # fns whose values are remembered ...
-        self._inlinable = small - set(self.memo)
+        memo = memo_fns(rb, small)
+        self._inlinable = small - set(memo)
+        free = state_free_fns(rb) if (FN_CACHE if fn_cache is None else fn_cache) else set()
+        self.cached = [n for n in memo if n in free]   # remembered for the Program's life
+        self.memo = [n for n in memo if n not in free]  # fns whose values are remembered ...
+        self.fn_cache = FnCache()
         self.recursive = recursive(rb)     # fns whose calls are charged to the step budget
         self._split = False                # last resort: deep expressions split into functions
         self._gdepth = 0                   # nesting of gen() calls (for splitting)
@@ -168,6 +170,8 @@ class CodeGen:
 
     def define_fns(self) -> None:
         """Compile every pure fn into a Python function F_<name>(s, *params)."""
+        self.fn_cache = FnCache()      # (the values of a previous definition go with it)
+        self.ns["_FCK"] = self.fn_cache.keep
         for name, b in self.rb.fns.items():
             try:
                 code = self.build(lambda: self._fn_source(name, b), f"<fn {name}>", "exec")
@@ -186,8 +190,10 @@ class CodeGen:
             self._in_fn = False
         self.vars = {}
         src = f"def F_{name}(s, {', '.join(params)}):\n"
-        if name in self.recursive:     # each call of a recursive fn is a step
-            src += "    _BUD[0] -= 1\n    if _BUD[0] < 0: _exh()\n"
+        charge = "    _BUD[0] -= 1\n    if _BUD[0] < 0: _exh()\n" if name in self.recursive else ""
+        if name in self.cached:
+            return src + self._cached_source(b, params, charge, body)
+        src += charge                  # each call of a recursive fn is a step
         if name in self.memo:          # see interpreter/memo.py
             copy = "r" if b.result is None or scalar(b.result) else "_dc(r)"
             key = "".join(p + ", " for p in params)
@@ -196,6 +202,21 @@ class CodeGen:
                           f"    r = m.get(k, _NO)\n    if r is _NO:\n        r = m[k] = {body}\n"
                           f"        return r\n    return {copy}\n")
         return src + f"    return {body}\n"
+
+    def _cached_source(self, b: Any, params: list[str], charge: str, body: str) -> str:
+        """The body of a state-free fn remembered in self.fn_cache (see memo.py): a hit charges
+        the steps the value took to compute and hands out a scalar as it is, a container
+        loaded anew from its bytes; a miss computes it, keeps it, and hands out the original."""
+        table = f"_FC{len(self.fn_cache.tables)}"
+        self.ns[table] = self.fn_cache.table()
+        flat = b.result is None or scalar(b.result)
+        return (f"    k = ({''.join(p + ', ' for p in params)})\n    r = {table}.get(k)\n"
+                f"    if r is not None:\n        _BUD[0] -= r[1]\n"
+                f"        if _BUD[0] < 0: _exh()\n"
+                f"        return {'r[0]' if flat else '_loads(r[0])'}\n"
+                f"    b = _BUD[0]\n{charge}    r = {body}\n"
+                f"    _FCK({table}, k, {'r' if flat else '_dumps(r)'}, b - _BUD[0])\n"
+                f"    return r\n")
 
     def build(self, source: Callable[[], str], name: str, mode: str) -> Any:
         """Compile the code `source()` writes; should Python refuse it as nested too deeply,
@@ -357,6 +378,15 @@ class CodeGen:
         body = "{" + ", ".join(f"{self.gen(en.key)}: {self.gen(en.value)}" for en in e.entries) + "}"
         return f"_bag_lit({body})" if ref[0] == "bag" else body
 
+    def _small_int(self, e: Any) -> bool:
+        """True if e is an int literal or an int constant below SMALL_INT in size."""
+        if isinstance(e, A.IntLit):
+            return abs(e.value) < SMALL_INT
+        if isinstance(e, A.Name) and self.rb.refs.get(id(e), ("",))[0] == "const":
+            v = self.consts.get(self.rb.refs[id(e)][1])
+            return type(v) is int and abs(v) < SMALL_INT
+        return False
+
     def _small_iter(self, e: Any) -> bool:
         """True if e is statically a few items (an enum, the players, a short literal list or
         range, a short constant): a comprehension over it is not charged to the step budget,
@@ -487,8 +517,8 @@ class CodeGen:
                 return f"_cat({a}, {b})"
             # a short list is joined as it is; a long one is charged and its size checked
             return f"(_lc if len(_lc := {a} + {b}) < {limits.SHORT_LIST} else _cat_long(_lc))"
-        if e.op == "*" and not (_small_literal(e.left) or _small_literal(e.right)):
-            return f"_mul({a}, {b})"          # (by a literal an int grows only step by step)
+        if e.op == "*" and not (self._small_int(e.left) or self._small_int(e.right)):
+            return f"_mul({a}, {b})"      # (by a small int an int grows only step by step)
         return f"({a} {e.op} {b})"
 
     def g_Neg(self, e: A.Neg) -> str:

@@ -9,15 +9,22 @@ switches the memory on for those ops only and empties it before any other op.
 Only fns whose value is a fresh value are remembered (built by the call itself, nothing in it
 shared with the state, a constant or an argument): a remembered value is copied when it is
 handed out again, which is then indistinguishable from computing it anew.
+
+Fns that read no state at all (`state_free_fns`: only their parameters, constants and other such
+fns) are remembered for the whole life of the Program instead, across ops, decisions and games,
+in a `FnCache` of bounded size: their values are then never in the per-op memory.
 """
 from __future__ import annotations
 
+import marshal
 from typing import TYPE_CHECKING, Any
 
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
 from dsl.types import ANY, Type, strip_opt
 from interpreter.compiler.inline import fn_calls
+from interpreter.engine.builtins import RUNTIME_BUILTINS
+from interpreter.engine.limits import MAX_COLLECTION
 
 if TYPE_CHECKING:
     from interpreter.compiler.stmts import BodyCompiler
@@ -27,6 +34,13 @@ NEW_LIST_BUILTINS = ("sort", "reverse", "keys", "values", "items", "distinct", "
                      "flatten")
 CHANCE = (A.Roll, A.RandomPick, A.Draw)
 SHARED = "shared"          # a value's part may be (in) the state or a constant
+STATE_FREE_NODES = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Name, A.ListLit, A.ListComp,
+                    A.MapComp, A.Entry, A.MapLit, A.IfExpr, A.Or, A.And, A.Not, A.Compare, A.In,
+                    A.Range, A.BinOp, A.Neg, A.Field, A.Index, A.Call, A.GenCall)
+STATE_FREE_REFS = ("local", "const", "member", "enum")     # names that are not the state
+STATE_BUILTINS = ("clockwise_from", "next_player")         # built-ins that read the players
+FN_CACHE_BYTES = 8 * MAX_COLLECTION   # all of a program's long-lived fn values, marshalled
+FN_CACHE_ENTRY = 200                  # what one remembered value costs beyond its bytes
 
 
 def scalar(t: Type) -> bool:
@@ -56,6 +70,97 @@ def memo_fns(rb: CheckedRulebook, small: set[str]) -> list[str]:
         return heavy[f]
     return sorted(n for n, b in rb.fns.items() if b.expr is not None and is_heavy(n)
                   and all(scalar(t) for t in b.param_types) and not deps[n])
+
+
+def state_free_fns(rb: CheckedRulebook) -> set[str]:
+    """The fns whose value depends on their arguments alone: their bodies, and those of every fn
+    they call, read no table or player field, no `players`, `player_count` or `round_number`,
+    no built-in that reads the players, and draw no chance (anything not known to be free of
+    the state counts as reading it)."""
+    calls: dict[str, set[str]] = {}
+    for n, b in rb.fns.items():
+        found = _state_free_calls(rb, b.expr) if b.expr is not None else None
+        if found is not None:
+            calls[n] = found
+    free = set(calls)
+    changed = True
+    while changed:                 # shrinks from "all that read nothing themselves"
+        changed = False
+        for n in sorted(free):
+            if not calls[n] <= free:
+                free.discard(n)
+                changed = True
+    return free
+
+
+def _state_free_calls(rb: CheckedRulebook, e: Any) -> "set[str] | None":
+    """The fns expression e calls, or None if e itself reads the state (or might)."""
+    nodes = list(A.walk(e))
+    labels = {id(en.key) for n in nodes if isinstance(n, A.MapLit)
+              and rb.refs.get(id(n), ("",))[0] == "record" for en in n.entries}
+    out: set[str] = set()
+    for n in nodes:
+        if not isinstance(n, STATE_FREE_NODES):
+            return None
+        if isinstance(n, A.Name) and id(n) not in labels:
+            if rb.refs.get(id(n), ("",))[0] not in STATE_FREE_REFS:
+                return None
+        elif isinstance(n, A.Field):
+            if strip_opt(rb.types.get(id(n.obj)) or ANY).kind != "record":
+                return None        # a player's field (or of something not known)
+        elif isinstance(n, A.Call):
+            ref = rb.refs.get(id(n), ("",))
+            if ref[0] == "fn":
+                out.add(n.name)
+            elif ref[0] != "builtin" or n.name not in RUNTIME_BUILTINS \
+                    or n.name in STATE_BUILTINS:
+                return None
+    return out
+
+
+class FnCache:
+    """The values of state-free fns, per fn a table (arguments) -> (value, steps), where value
+    is a scalar or the marshalled bytes of a container (loaded anew each time it is handed out)
+    and steps what computing it charged to the step budget (charged again on each hit, so the
+    budget runs out exactly where it would without the cache). All tables together hold at most
+    `limit` bytes (FN_CACHE_ENTRY per entry plus its bytes and strings); when a value does not
+    fit, every table is emptied first (a value alone beyond the limit is not kept)."""
+
+    def __init__(self, limit: int = FN_CACHE_BYTES):
+        self.limit = limit
+        self.left = limit
+        self.tables: list[dict] = []
+
+    def table(self) -> dict:
+        """A new, empty table for one fn."""
+        t: dict = {}
+        self.tables.append(t)
+        return t
+
+    def keep(self, table: dict, key: tuple, value: Any, steps: int) -> None:
+        """Remember value (scalar, or bytes) under key in table, within the limit."""
+        size = FN_CACHE_ENTRY + sum(len(k) for k in key if type(k) is str)
+        if type(value) is bytes:
+            size += len(value)
+        if size > self.left:
+            if size > self.limit:
+                return
+            self.clear()
+        self.left -= size
+        table[key] = (value, steps)
+
+    def clear(self) -> None:
+        """Forget every value."""
+        for t in self.tables:
+            t.clear()
+        self.left = self.limit
+
+    def size(self) -> int:
+        """How many values are remembered, in all tables."""
+        return sum(len(t) for t in self.tables)
+
+
+DUMPS, LOADS = marshal.dumps, marshal.loads   # a container kept as bytes, loaded as a copy
 
 
 def shared_parts(rb: CheckedRulebook) -> dict[str, set]:

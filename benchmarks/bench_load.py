@@ -1,0 +1,211 @@
+"""Start-up and loading costs, each in a fresh Python process: --version, import, check, compile.
+
+    .venv/bin/python benchmarks/bench_load.py [--repeat 5] [--warmup 1]
+
+Each measurement runs as its own subprocess (the same Python as this script, working directory
+the measured checkout) and is timed from outside, start to exit: the median, min and max of
+--repeat runs, after --warmup untimed runs. Bytecode: the children write and read it under a
+private temporary PYTHONPYCACHEPREFIX (filled by the warm-up runs, so imports are as warm as an
+installed package's, whatever PYTHONDONTWRITEBYTECODE says and without writing __pycache__ into
+the checkout); --no-bytecode runs them with PYTHONDONTWRITEBYTECODE=1 and no prefix instead, so
+they read only the .pyc files already beside the sources (the installed standard library and
+packages have them; a checkout only ever used that way has none, and its modules are compiled
+in every run). Per-user
+caches (such as a cached parser) are warm too; --cold-cache gives every run an empty
+XDG_CACHE_HOME. The load rows also
+report the time measured inside the child, from before its first import of dsl to the end.
+- python -c pass: the interpreter's own start-up, for reference;
+- mercator --version: `python -m interpreter.cli --version` (if that fails, as the older form
+  `python -c "from interpreter.cli import main; main(['--version'])"`);
+- import dsl.loader: `python -c "import dsl.loader"`;
+- load: dsl.loader.load of every rulebooks/*.rules, rulebooks/variants/*.rules and
+  rulebooks/lib/*.rules in one process (parse + check; each must have no error);
+- load + compile: the same, then compile_program (interpreter.program.Program in older
+  checkouts) of each loaded file that is a game (not a library);
+- mercator check: `python -m interpreter.cli check` of all those files, end to end.
+
+Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_load.py measures that
+checkout (its code and its rulebooks; the header names it): the children inherit PYTHONPATH and
+run in that checkout's directory. This checkout is used only when nothing else provides `dsl`
+and `interpreter`.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+LOAD = """
+import glob, os, sys, time
+t0 = time.perf_counter()
+from dsl.loader import load
+paths = sys.argv[1:]
+results = [(p, load(p)) for p in paths]
+bad = [p for p, r in results if not (r.ok or r.library)]
+if bad:
+    sys.exit("errors in " + ", ".join(bad))
+if COMPILE:
+    import interpreter
+    pkg = os.path.dirname(interpreter.__file__)
+    if os.path.isfile(os.path.join(pkg, "compiler", "__init__.py")):
+        from interpreter.compiler import compile_program
+    else:
+        from interpreter.program import Program as compile_program
+    games = [compile_program(r.rulebook) for p, r in results if r.rulebook is not None]
+    print("compiled", len(games))
+print("seconds", time.perf_counter() - t0)
+"""
+
+
+def find_checkout() -> tuple[str, dict[str, str]]:
+    """(checkout that provides dsl and interpreter, environment for the children).
+
+    PYTHONPATH (or an installed mercator) wins; our own checkout is added, last, only when
+    neither package can be imported otherwise."""
+    env = dict(os.environ)
+    try:
+        import dsl
+        import interpreter
+    except ImportError:
+        sys.path.append(ROOT)
+        import dsl
+        import interpreter
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), ROOT) if p)
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(interpreter.__file__)))
+    if os.path.dirname(os.path.dirname(os.path.abspath(dsl.__file__))) != checkout:
+        sys.exit("dsl and interpreter come from different checkouts; set PYTHONPATH to one")
+    return checkout, env
+
+
+def describe(checkout: str) -> str:
+    """The checkout's directory name and commit (no absolute path), e.g. 'base13 @ dd9cbe3'."""
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", "-C", checkout, *args], capture_output=True, text=True,
+                                  timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    commit = git("rev-parse", "--short", "HEAD") or "?"
+    dirty = "+uncommitted" if git("status", "--porcelain", "--untracked-files=no") else ""
+    return f"{os.path.basename(checkout)} @ {commit}{dirty}"
+
+
+class Failed(Exception):
+    """A child exited with an error."""
+
+
+def run(argv: list[str], cwd: str, env: dict[str, str], cold: bool,
+        no_bytecode: bool) -> tuple[float, str]:
+    """Run one child; (wall seconds, its stdout). Raises Failed on a non-zero exit. cold: with
+    XDG_CACHE_HOME a new empty directory (no per-user cache, e.g. of the parser tables);
+    no_bytecode: none written, only .pyc files already beside the sources read."""
+    with tempfile.TemporaryDirectory() as empty:
+        if cold:
+            env = {**env, "XDG_CACHE_HOME": empty}
+        if no_bytecode:
+            env = {k: v for k, v in env.items() if k != "PYTHONPYCACHEPREFIX"}
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        t0 = time.perf_counter()
+        p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+        dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise Failed((p.stderr or p.stdout).strip().splitlines()[-1:] or [f"exit {p.returncode}"])
+    return dt, p.stdout
+
+
+def measure(argv: list[str], cwd: str, env: dict[str, str], repeat: int, warmup: int,
+            cold: bool, no_bytecode: bool) -> tuple[list[float], list[float], str]:
+    """(wall seconds of each timed run, in-child seconds reported by each, last stdout)."""
+    walls, inner, out = [], [], ""
+    for k in range(warmup + repeat):
+        dt, out = run(argv, cwd, env, cold, no_bytecode)
+        if k >= warmup:
+            walls.append(dt)
+            for line in out.splitlines():
+                if line.startswith("seconds "):
+                    inner.append(float(line.split()[1]))
+    return walls, inner, out
+
+
+def ms(x: float) -> str:
+    """Seconds as milliseconds with the unit."""
+    return f"{x * 1000:,.0f} ms"
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Print one line per measurement."""
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  .venv/bin/python benchmarks/bench_load.py --repeat 5\n"
+               "  PYTHONPATH=../old-checkout .venv/bin/python benchmarks/bench_load.py")
+    ap.add_argument("--repeat", type=int, default=5, help="timed runs of each (default: 5)")
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="untimed runs of each first (default: 1)")
+    ap.add_argument("--cold-cache", action="store_true",
+                    help="run every child with XDG_CACHE_HOME set to a new empty directory, so "
+                         "per-user caches (such as a cached parser) are rebuilt in each run; "
+                         "Python's own bytecode caches stay warm")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="PYTHONDONTWRITEBYTECODE=1 in the children and no private cache: "
+                         "modules without a .pyc beside them are compiled in every run")
+    args = ap.parse_args(argv)
+    checkout, env = find_checkout()
+    pycache = tempfile.TemporaryDirectory(prefix="bench_load_pycache_")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = pycache.name
+    py = sys.executable
+    files = [os.path.relpath(p, checkout) for pattern in
+             ("rulebooks/*.rules", "rulebooks/variants/*.rules", "rulebooks/lib/*.rules")
+             for p in sorted(glob.glob(os.path.join(checkout, pattern)))]
+    print(f"engine: {describe(checkout)}; python {sys.version.split()[0]}; {len(files)} files "
+          f"(rulebooks/*.rules, variants/, lib/)")
+    cold = ", each with an empty XDG_CACHE_HOME" if args.cold_cache else ""
+    cold += ", PYTHONDONTWRITEBYTECODE=1 (no bytecode written)" if args.no_bytecode else \
+        ", bytecode cached"
+    print(f"wall = one fresh process, start to exit, over {args.repeat} runs after "
+          f"{args.warmup} untimed{cold}; in-process = from the child's first dsl import to "
+          f"its end")
+    print(f"{'measurement':34s} {'median':>9s} {'min':>9s} {'max':>9s} {'in-process':>11s}")
+    version = [[py, "-m", "interpreter.cli", "--version"],
+               [py, "-c", "from interpreter.cli import main; main(['--version'])"]]
+    rows: list[tuple[str, list[list[str]]]] = [
+        ("python -c pass (start-up)", [[py, "-c", "pass"]]),
+        ("mercator --version", version),
+        ("import dsl.loader", [[py, "-c", "import dsl.loader"]]),
+        (f"load {len(files)} files", [[py, "-c", "COMPILE = False\n" + LOAD, *files]]),
+        (f"load {len(files)} files + compile games",
+         [[py, "-c", "COMPILE = True\n" + LOAD, *files]]),
+        (f"mercator check ({len(files)} files)", [[py, "-m", "interpreter.cli", "check", *files]]),
+    ]
+    for name, forms in rows:
+        problem = ""
+        for form in forms:                       # the first form that works
+            try:
+                walls, inner, out = measure(form, checkout, env, args.repeat, args.warmup,
+                                            args.cold_cache, args.no_bytecode)
+                break
+            except Failed as exc:
+                problem = str(exc.args[0])
+        else:
+            print(f"{name:34s} failed: {problem}", flush=True)
+            continue
+        if form is version[1]:
+            name += " (old form)"
+        if "compiled " in out:
+            name = name.replace("games", out.split("compiled ")[1].split()[0] + " games")
+        inside = ms(statistics.median(inner)) if inner else "-"
+        print(f"{name:34s} {ms(statistics.median(walls)):>9s} {ms(min(walls)):>9s} "
+              f"{ms(max(walls)):>9s} {inside:>11s}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
