@@ -27,16 +27,37 @@ class Span:
 NOSPAN = Span("<none>", 0, 0, 0, 0)
 
 
+_FIELDS: dict[type, Optional[tuple[str, ...]]] = {}
+_UNSEEN: Any = object()
+
+
+def child_fields(t: type) -> Optional[tuple[str, ...]]:
+    """The fields of an AST class other than its span, in declaration order (None for a class
+    that is not an AST node: a Span, a str, an int...). Kept per class."""
+    got = _FIELDS.get(t, _UNSEEN)
+    if got is _UNSEEN:
+        got = None if not attrs.has(t) or t is Span else \
+            tuple(f.name for f in attrs.fields(t) if f.name != "span")
+        _FIELDS[t] = got
+    return got
+
+
 def walk(root: Any) -> Iterator[Any]:
     """Every AST node under root, root included (tuples of nodes entered, spans skipped)."""
     stack = [root]
+    fields = _FIELDS
     while stack:
         n = stack.pop()
         if isinstance(n, (tuple, list)):
             stack.extend(n)
-        elif attrs.has(type(n)) and not isinstance(n, Span):
+            continue
+        t = type(n)
+        names = fields.get(t, _UNSEEN)
+        if names is _UNSEEN:
+            names = child_fields(t)
+        if names is not None:
             yield n
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+            stack.extend([getattr(n, f) for f in names])
 
 
 def _span() -> Any:

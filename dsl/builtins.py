@@ -1,4 +1,4 @@
-"""The built-in functions' signatures (their run-time meaning lives in interpreter/builtins.py)."""
+"""The built-in functions' signatures (their run-time meaning lives in interpreter/engine/builtins.py)."""
 from __future__ import annotations
 
 from typing import Union

@@ -13,6 +13,9 @@ from dsl.types import ANY, PLAYER, strip_opt
 
 Place = tuple[str, str]          # ("table", field) or ("player", field)
 
+# the nodes _stmt_effects finds a change in (any other gives none)
+_CHANGES = (A.Assign, A.Draw, A.Move, A.Add, A.Remove, A.CallStmt, A.Call, A.Emit)
+
 
 @attrs.define
 class Law:
@@ -114,7 +117,8 @@ class Conservation:
         self.busy.add(key)
         raw: list[Effect] = []
         for n in A.walk(block):
-            raw += self._stmt_effects(n)
+            if isinstance(n, _CHANGES):
+                raw += self._stmt_effects(n)
         self.busy.discard(key)
         out = [e for e in raw if not any(self._balanced(law, raw) for law in self._laws_of(e))]
         self.summaries[key] = out

@@ -8,10 +8,11 @@ shipped rulebooks nest expressions fewer than 15 levels deep and blocks fewer th
 limits below are far above what a rulebook needs and far below what breaks.
 
 E143  a range, a die or a decision written with literal numbers beyond the run-time limits
-      (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS below; checked by dsl/checker.py)
+      (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS below; checked by dsl/checker_exprs.py and
+      dsl/checker_decisions.py)
 E140  an expression or a block nested too deeply, or a chain of functions too long
       (this module, called by the parser and the checker); an integer literal larger than
-      MAX_INT is E005 (dsl/parser.py)
+      MAX_INT is E005 (dsl/ast_builder.py, reported by dsl/parser.py)
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ MAX_BLOCK_DEPTH = 50     # nested blocks ({ ... }) inside one declaration
 MAX_CALL_DEPTH = 100     # a chain of functions, each calling the next (not counting recursion)
 MAX_INT = 10 ** 18       # the largest integer literal
 RECURSION_LIMIT = 4000   # Python's recursion limit while a rulebook is checked (at least)
-# sizes a running game may reach (interpreter/limits.py enforces them at run time; the checker
+# sizes a running game may reach (interpreter/engine/limits.py enforces them at run time; the checker
 # refuses, with E143, what is written with literal numbers beyond them)
 MAX_COLLECTION = 1_000_000      # items in one range, list, or bag walked item by item
 MAX_OPTIONS = 100_000           # options of one decision (and outcomes of one chance node)
@@ -75,10 +76,8 @@ _STATEMENTS = (A.Let, A.Assign, A.If, A.Elif, A.For, A.Repeat, A.While, A.Move, 
 
 def _children(node: Any) -> Iterator[Any]:
     """The AST nodes directly under node (through tuples), spans skipped."""
-    for f in attrs.fields(type(node)):
-        if f.name == "span":
-            continue
-        v = getattr(node, f.name)
+    for name in A.child_fields(type(node)) or ():
+        v = getattr(node, name)
         if isinstance(v, tuple):
             stack = list(reversed(v))
             while stack:
@@ -113,17 +112,21 @@ def _item_depth_error(item: Any, path: str) -> Optional[Diagnostic]:
         top = A.Span(path, 1, 1, 1, 2)
     # (node, expression depth, block depth, nearest located span)
     stack: list[tuple[Any, int, int, A.Span]] = [(item, 0, 0, top)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, ed, bd, where = stack.pop()
+        node, ed, bd, where = pop()
         span = getattr(node, "span", None)
-        if isinstance(span, A.Span) and _located(span):
+        if span.__class__ is A.Span and span.line >= 1 and span.col >= 1:
             where = span
-        if isinstance(node, A.Block):
+        kind = _KIND.get(node.__class__)
+        if kind is None:
+            kind = _kind(node.__class__)
+        if kind == 0:           # a block
             bd, ed = bd + 1, 0
             if bd > MAX_BLOCK_DEPTH:
                 return error("E140", f"blocks nested too deeply (more than {MAX_BLOCK_DEPTH} "
                              "levels)", where, "move the inner blocks into a procedure and call it")
-        elif isinstance(node, _STATEMENTS):
+        elif kind == 1:         # a statement
             ed = 0
         elif node is not item:
             ed += 1
@@ -132,8 +135,18 @@ def _item_depth_error(item: Any, path: str) -> Optional[Diagnostic]:
                              "levels)", where, "split it: name its parts with 'let', a constant "
                              "or a function")
         for c in _children(node):
-            stack.append((c, ed, bd, where))
+            push((c, ed, bd, where))
     return None
+
+
+_KIND: dict[type, int] = {}
+
+
+def _kind(t: type) -> int:
+    """0 for a block, 1 for a statement, 2 for any other node (kept per class)."""
+    k = 0 if issubclass(t, A.Block) else 1 if issubclass(t, _STATEMENTS) else 2
+    _KIND[t] = k
+    return k
 
 
 def call_depth_error(calls: dict[str, set[str]], spans: dict[str, A.Span]) -> Optional[Diagnostic]:

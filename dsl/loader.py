@@ -1,4 +1,10 @@
-"""Loading a rulebook from disk: read, parse, follow 'use' declarations, check."""
+"""Loading a rulebook from disk: read, parse, follow 'use' declarations, check.
+
+Within one process a file's text is parsed once (a library used by several games, a base
+loaded by its variants), and a base that loaded without error is checked once: both are kept,
+keyed by path and text, and every file a kept result read is read again and compared before it
+is reused (dsl/load_cache.py).
+"""
 from __future__ import annotations
 
 import os
@@ -9,10 +15,8 @@ import attrs
 
 from dsl import ast as A
 from dsl.checked import CheckedRulebook
-from dsl.checker import check_items
 from dsl.diagnostics import Diagnostic, error
-from dsl.parser import parse
-from dsl.variants import apply_variant
+from dsl.load_cache import LRU, LoadedBase
 
 
 @attrs.define
@@ -92,14 +96,43 @@ def load(path: str, _stack: tuple[str, ...] = ()) -> LoadResult:
     if text is None:
         d = error("E000", f"cannot read rulebook: {problem}", A.Span(path, 1, 1, 1, 1))
         return LoadResult(None, [d], {})
-    return _load(path, text, _stack)
+    res = _load(path, text, _stack, from_file=True)
+    if not any(d.is_error for d in res.diagnostics):
+        _LOADED.put((path, os.path.abspath(path)), LoadedBase.of(res))
+    return res
+
+
+def _load_base(path: str, stack: tuple[str, ...]) -> LoadResult:
+    """load(path, stack) for a variant's base, reusing this process's earlier load of it when
+    every file that load read is unchanged and none of them is on the stack (a cycle)."""
+    kept = _LOADED.get((path, os.path.abspath(path)))
+    if kept is not None and kept.still_valid(stack, _read):
+        return kept.result(LoadResult)
+    return load(path, stack)
+
+
+def _parse(text: str, path: str, from_file: bool) -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
+    """Parse text; a file's text is parsed once per process (kept by path and text)."""
+    from dsl.parser import parse             # imported on first use, with lark
+    if not from_file:
+        return parse(text, path)
+    key = (path, text)
+    got = _PARSED.get(key)
+    if got is None:
+        got = parse(text, path)
+        _PARSED.put(key, got)
+    return got[0], list(got[1])
+
+
+_PARSED: LRU[tuple[str, str], tuple[Optional[A.Rulebook], list[Diagnostic]]] = LRU(32)
+_LOADED: LRU[tuple[str, str], LoadedBase] = LRU(16)
 
 
 def _expand(path: str, text: str, sources: dict[str, str], diags: list[Diagnostic],
-            seen: set[str], stack: tuple[str, ...]) -> Optional[list[Any]]:
+            seen: set[str], stack: tuple[str, ...], from_file: bool) -> Optional[list[Any]]:
     """The declarations of a file with its 'use'd files' declarations first (None on a syntax
     error)."""
-    rb, ds = parse(text, path)
+    rb, ds = _parse(text, path, from_file)
     diags.extend(ds)
     if rb is None:
         return None
@@ -124,17 +157,19 @@ def _expand(path: str, text: str, sources: dict[str, str], diags: list[Diagnosti
             diags.append(error("E113", f"cannot use '{it.path}': {problem}", it.span, hint))
             continue
         sources[target] = sub
-        got = _expand(target, sub, sources, diags, seen, stack + (key,))
+        got = _expand(target, sub, sources, diags, seen, stack + (key,), True)
         items.extend(got or [])
     items.extend(i for i in rb.items if not isinstance(i, A.UseDecl))
     return items
 
 
-def _load(path: str, text: str, stack: tuple[str, ...] = ()) -> LoadResult:
+def _load(path: str, text: str, stack: tuple[str, ...] = (), from_file: bool = False) -> LoadResult:
+    from dsl.checker import check_items      # imported on first use: `import dsl.loader` is cheap
+    from dsl.variants import apply_variant
     sources: dict[str, str] = {path: text}
     diags: list[Diagnostic] = []
     me = os.path.abspath(path)
-    items = _expand(path, text, sources, diags, set(), stack + (me,))
+    items = _expand(path, text, sources, diags, set(), stack + (me,), from_file)
     if items is None or any(d.is_error for d in diags):
         return LoadResult(None, diags, sources)
     variant = next((i for i in items if isinstance(i, A.VariantDecl)), None)
@@ -151,7 +186,7 @@ def _load(path: str, text: str, stack: tuple[str, ...] = ()) -> LoadResult:
             diags.append(error("E132", f"variant cycle: '{variant.base}' is this variant or "
                                "builds on it", variant.span))
             return LoadResult(None, diags, sources)
-        base_result = load(base_path, stack + (me,))
+        base_result = _load_base(base_path, stack + (me,))
         sources.update(base_result.sources)
         if not base_result.ok:
             why = "cannot be read" if not base_result.sources else "has errors"
