@@ -323,9 +323,11 @@ class Program:
                     i = weighted_index(w, s.randbelow(sum(w)))
                     hist.append(i)
                     node.commit(s, node.values[i])
+                    if memo:                 # a draw takes its item from the state
+                        memo.clear()
+                # (committing a decision writes a local, or pushes an action's frame: the
+                # state is as it was, so what fns returned before the decision still holds)
                 made += 1
-                if memo is not None:
-                    memo.clear()
                 n = 0
                 limits.start(budget)
                 while True:                      # run() inlined: on to the next node
