@@ -5,6 +5,7 @@ Python function of its parameters. Constants and helpers live in one shared name
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Optional
 
 from dsl import ast as A
@@ -13,9 +14,10 @@ from dsl.types import Type, strip_opt
 from interpreter.engine.builtins import RUNTIME_BUILTINS
 from interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_bag
 from interpreter.engine.builtins import BuiltinError
-from interpreter.compiler.inline import first_evaluated, inlinable, recursive, uses
+from interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
 from interpreter.engine import limits
-from interpreter.compiler.memo import DUMPS, LOADS, FnCache, memo_fns, scalar, state_free_fns
+from interpreter.compiler.memo import (DUMPS, LOADS, FnCache, flat, memo_fns, scalar,
+                                       state_free_fns)
 from interpreter.engine.values import bag_items, deep_copy
 
 Fn = Callable[[Any, list], Any]
@@ -31,6 +33,14 @@ def _mod(a: int, b: int) -> int:
     if b == 0:
         raise RuleError("modulo by zero")
     return a % b
+
+
+def _recharge(n: int, _m: list = limits.METER) -> bool:
+    """Charge again the n steps a value read from a cell took to compute (CodeGen._shared)."""
+    _m[0] -= n
+    if _m[0] < 0:
+        limits.exhausted()
+    return True
 
 
 def _extreme(fn: Callable, name: str) -> Callable:
@@ -51,6 +61,7 @@ CONST_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, Valu
 SIMPLE_REFS = ("local", "const", "member", "table")
 SMALL_INT = 1 << 16      # a product with an int below this in size needs no overflow check
 FN_CACHE = True          # remember state-free fns' values for the Program's life (memo.py)
+SHARE = True             # compute a loop-invariant fn call or aggregate once per loop (_Loop)
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
 
 
@@ -94,11 +105,34 @@ class BuildError(Exception):
         super().__init__(f"{span}: {message}")
 
 
+_CALL = re.compile(r"[\w\]]\(")                    # code that calls something
+_NAMES = re.compile(r"\b(?:v\d+_\d+|_w\w*|_lc)\b")   # comprehension variables, temporaries
+_BOUND_FOR = re.compile(r"\bfor (v\d+_\d+) in\b")    # ... bound by a comprehension in code
+_BOUND_W = re.compile(r"\b(_w\w*|_lc) :=")            # ... bound by ':=' in code
+
+
+class _Loop:
+    """A comprehension being written: its Python variable, whether Python allows ':=' where
+    it stands (not inside another one's iterable), and the cells of the code it computes
+    once (key -> cell variable; see CodeGen._shared)."""
+
+    __slots__ = ("var", "can_init", "cells")
+
+    def __init__(self, var: str, can_init: bool):
+        self.var = var
+        self.can_init = can_init
+        self.cells: dict[Any, str] = {}
+
+
 class CodeGen:
     """Generates and compiles Python code for expressions, using the checker's tables."""
 
-    def __init__(self, rb: CheckedRulebook, fn_cache: Optional[bool] = None):
+    def __init__(self, rb: CheckedRulebook, fn_cache: Optional[bool] = None,
+                 share: Optional[bool] = None):
         self.rb = rb
+        self.share = SHARE if share is None else share
+        self._loops: list[_Loop] = []      # comprehensions being written, outermost first
+        self._ncells = 0
         self.consts: dict[str, Any] = {}
         self.pfield = {f.name: i for i, f in enumerate(rb.player_fields)}
         self.ns: dict[str, Any] = {
@@ -108,6 +142,7 @@ class CodeGen:
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
             "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
+            "_rech": _recharge,
         }
         self.ns["_bag_items"] = limits.bag_walk     # bag_items within the size limit
         for name, impl in RUNTIME_BUILTINS.items():
@@ -117,7 +152,7 @@ class CodeGen:
         self.vars: dict[int, str] = {}     # local slot -> Python variable (comprehensions, fns)
         self._nvars = 0                    # comprehension variables made so far (unique names)
         small = inlinable(rb)
-        memo = memo_fns(rb, small)
+        memo = memo_fns(rb, small, repeated(rb, small) if self.share else None)
         self._inlinable = small - set(memo)
         free = state_free_fns(rb) if (FN_CACHE if fn_cache is None else fn_cache) else set()
         self.cached = [n for n in memo if n in free]   # remembered for the Program's life
@@ -195,7 +230,8 @@ class CodeGen:
             return src + self._cached_source(b, params, charge, body)
         src += charge                  # each call of a recursive fn is a step
         if name in self.memo:          # see interpreter/memo.py
-            copy = "r" if b.result is None or scalar(b.result) else "_dc(r)"
+            copy = "r" if b.result is None or scalar(b.result) else \
+                "r.copy()" if self.share and b.result.kind != "opt" and flat(b.result) else "_dc(r)"
             key = "".join(p + ", " for p in params)
             return src + (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
                           f"    k = ({self.memo.index(name)}, {key})\n"
@@ -222,17 +258,24 @@ class CodeGen:
         """Compile the code `source()` writes; should Python refuse it as nested too deeply,
         write it again with no fn written inline, then also with deep parts split off into
         functions of their own (TOO_DEEP again if that is refused too)."""
-        saved = dict(self.vars)
+        saved, loops = dict(self.vars), self._loops
+        self._loops = []               # (build runs inside gen for a constant collection)
+        try:
+            return self._build(source, name, mode, saved)
+        finally:
+            self._loops = loops
+
+    def _build(self, source: Callable[[], str], name: str, mode: str, saved: dict) -> Any:
         try:
             return compile(source(), name, mode)
         except TOO_DEEP:
             pass
-        depth, self._depth, self.vars = self._depth, INLINE_MAX_DEPTH, dict(saved)
+        depth, self._depth, self.vars, self._loops = self._depth, INLINE_MAX_DEPTH, dict(saved), []
         try:
             return compile(source(), name, mode)
         except TOO_DEEP:
             self.vars, split, self._split, gdepth = dict(saved), self._split, True, self._gdepth
-            self._gdepth = 0
+            self._gdepth, self._loops = 0, []
             try:
                 return compile(source(), name, mode)
             finally:
@@ -429,8 +472,64 @@ class CodeGen:
             self._free += 1                # uncharged: a few items (see _small_iter)
             free[0] = True
         self.vars[slot] = var
+        self._loops.append(_Loop(var, self.share and not self._in_iter))
         cond = self.gen(e.cond) if e.cond is not None else ""
         return var, src, cond
+
+    def _close(self, text: str) -> str:
+        """The comprehension `text` (its head opened by _head) with the cells of what it
+        computes once (see _shared) set empty first: `((_wh1 := (_wh2 := _NO)) and text)`
+        (`_NO` is true, so the value is text's)."""
+        loop = self._loops.pop()
+        if not loop.cells:
+            return text
+        init = "_NO"
+        for c in loop.cells.values():
+            init = f"({c} := {init})"
+        return f"({init} and {text})"
+
+    def _shared(self, e: Any, code: str, key: Any) -> str:
+        """code (a fn call or an aggregate, e), computed once per run of the outermost
+        comprehension being written in whose condition or element it does not vary.
+
+        Why this keeps the semantics: an expression cannot change the state, and e is pure and
+        reads no comprehension variable bound by that comprehension or one inside it (nor a
+        ':=' temporary bound elsewhere), so every evaluation of e during one run of that
+        comprehension has the same value or raises the same error. The code here is a lazy
+        cell, emptied where that comprehension starts: e is still computed exactly where it was
+        first computed before (never when the source is empty or a test short-circuits it
+        away), and later evaluations read the cell, each charging again the steps computing e
+        took (`_rech`, as FnCache does), so the step budget runs out exactly where it did
+        without the cell (a runaway `sum(sum(1 for j in 1..n) for i in 1..n)` still stops):
+        `(c if c is not _NO and (not n or _rech(n)) else ((b := _BUD[0]), (c := code),
+        (n := b - _BUD[0]))[1])`. Only scalar values
+        are shared (a list handed out twice would be one object in two places); equal keys
+        (the same fn with the same argument code) share one cell. Never inside a
+        comprehension's iterable, where Python allows no ':='."""
+        loops = self._loops
+        if not loops or self._in_iter or not scalar(self.type_of(e)) or \
+                not _CALL.search(code):
+            return code
+        bound = set(_BOUND_FOR.findall(code)) | set(_BOUND_W.findall(code))
+        free = set(_NAMES.findall(code)) - bound
+        if any(n.startswith("_") for n in free) or \
+                any(":=" in b and b in code for b in self._bind.values()):
+            return code            # a temporary of the enclosing code (read or bound here)
+        j = 0
+        for i in range(len(loops) - 1, -1, -1):
+            if loops[i].var in free:
+                j = i + 1
+                break
+        home = next((lp for lp in loops[j:] if lp.can_init), None)
+        if home is None:
+            return code
+        c = home.cells.get(key)
+        if c is None:
+            self._ncells += 1
+            c = home.cells[key] = f"_wh{self._ncells}"
+        n, b = "_wn" + c[3:], "_wb" + c[3:]
+        return (f"({c} if {c} is not _NO and (not {n} or _rech({n})) else "
+                f"(({b} := _BUD[0]), ({c} := {code}), ({n} := {b} - _BUD[0]))[1])")
 
     def g_MapComp(self, e: A.MapComp) -> str:
         saved = dict(self.vars)
@@ -440,7 +539,7 @@ class CodeGen:
         self.vars = saved
         self._free -= free[0]
         text = f"{{{k}: {v} for {var} in {src}{' if ' + cond if cond else ''}}}"
-        return f"_bag_lit({text})" if self.rb.refs.get(("tobag", id(e))) else text
+        return self._close(f"_bag_lit({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
     def g_ListComp(self, e: A.ListComp) -> str:
         saved = dict(self.vars)
@@ -450,7 +549,7 @@ class CodeGen:
         self.vars = saved
         self._free -= free[0]
         text = f"[{el} for {var} in {src}{' if ' + cond if cond else ''}]"
-        return f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text
+        return self._close(f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
     def g_GenCall(self, e: A.GenCall) -> str:
         saved = dict(self.vars)
@@ -461,13 +560,16 @@ class CodeGen:
         self._free -= free[0]
         gen = f"{el} for {var} in {src}{' if ' + cond if cond else ''}"
         if e.name == "sum":
-            return f"sum({gen})"
-        if e.name == "count":
+            text = f"sum({gen})"
+        elif e.name == "count":
             test = f"({cond}) and ({el})" if cond else el
-            return f"sum(1 for {var} in {src} if {test})"
-        if e.name in ("any", "all"):
-            return f"{e.name}({gen})"
-        return f"_{e.name}([{gen}])"
+            text = f"sum(1 for {var} in {src} if {test})"
+        elif e.name in ("any", "all"):
+            text = f"{e.name}({gen})"
+        else:
+            text = f"_{e.name}([{gen}])"
+        text = self._close(text)
+        return self._shared(e, text, text)
 
     def g_IfExpr(self, e: A.IfExpr) -> str:
         return f"({self.gen(e.then)} if {self.gen(e.cond)} else {self.gen(e.else_)})"
@@ -541,7 +643,8 @@ class CodeGen:
         ref = self.rb.refs[id(e)]
         args = [self.gen(a) for a in e.args]
         if ref[0] == "fn":
-            return self._inline(e, args) or f"F_{e.name}(s, {', '.join(args)})"
+            code = self._inline(e, args) or f"F_{e.name}(s, {', '.join(args)})"
+            return self._shared(e, code, (e.name, *args))
         name = e.name
         if name == "index_of" and isinstance(e.args[0], A.Name) and \
                 self.rb.refs.get(id(e.args[0]), ("",))[0] == "enum":

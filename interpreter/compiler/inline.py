@@ -52,6 +52,66 @@ def inlinable(rb: CheckedRulebook) -> set[str]:
             if sum(1 for _ in A.walk(b.expr)) <= INLINE_MAX_NODES and not reaches_itself(f)}
 
 
+LOOPS = (A.ListComp, A.MapComp, A.GenCall)
+EXPAND_DEPTH = 6         # how deep `repeated` follows fns written inline (as codegen writes them)
+
+
+def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
+    """The fns better remembered (memo.py) than written inline: their body walks a collection
+    (a comprehension or an aggregate, there or in a fn it writes inline), and some fn's body,
+    written out with the fns in `small` inline, calls them more than once with the same
+    arguments (Manila's `is_blind_passenger` asks `free_paid_spaces()` twice, and
+    `placeable_spaces` a third time). Written inline, each call walks the collection again;
+    remembered, the calls made while the state cannot change walk it once. (Calls with other
+    arguments would only fill the memory: f(pair[0]) and f(pair[1]) do not count.)"""
+    walks: dict[str, bool] = {}
+
+    def calls_of(e: Any) -> list[A.Call]:
+        return [n for n in A.walk(e) if isinstance(n, A.Call)
+                and rb.refs.get(id(n), ("",))[0] == "fn"] if e is not None else []
+
+    def walks_items(f: str) -> bool:
+        if f not in walks:
+            b = rb.fns[f].expr
+            walks[f] = b is not None and any(isinstance(n, LOOPS) for n in A.walk(b))
+            walks[f] = walks[f] or any(walks_items(c.name) for c in calls_of(b)
+                                       if c.name in small)
+        return walks[f]
+
+    def arg_keys(c: A.Call, env: Optional[tuple[Any, ...]]) -> Optional[tuple[Any, ...]]:
+        """c's arguments as comparable values: in f's own body the argument expressions, in a
+        fn written inline its parameters replaced by the caller's arguments (None: unknown)."""
+        if env is None:
+            return tuple(c.args)
+        out = []
+        for a in c.args:
+            ref: tuple[Any, ...] = rb.refs.get(id(a), ("",)) if isinstance(a, A.Name) else ("",)
+            if isinstance(a, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)):
+                out.append(a)
+            elif ref[0] == "local" and isinstance(ref[1], int) and ref[1] < len(env) \
+                    and env[ref[1]] is not None:
+                out.append(env[ref[1]])
+            else:
+                return None
+        return tuple(out)
+
+    def count(e: Any, env: Optional[tuple[Any, ...]], seen: dict, depth: int) -> None:
+        for c in calls_of(e):
+            keys = arg_keys(c, env)
+            if keys is not None:
+                seen[(c.name, keys)] = seen.get((c.name, keys), 0) + 1
+            if c.name in small and depth < EXPAND_DEPTH:   # (small fns never reach themselves)
+                count(rb.fns[c.name].expr, keys if keys is not None else (),
+                      seen, depth + 1)
+
+    out: set[str] = set()
+    for b in rb.fns.values():
+        seen: dict = {}
+        count(b.expr, None, seen, 0)
+        out.update(g for (g, _), k in seen.items() if k > 1 and g in small and walks_items(g))
+    return out
+
+
 def uses(e: Any, refs: dict, slot: int) -> int:
     """How many times expression e reads the local slot (a parameter of the fn e is part of)."""
     return sum(1 for n in A.walk(e) if isinstance(n, A.Name) and refs.get(id(n)) == ("local", slot))

@@ -56,19 +56,23 @@ def flat(t: Type) -> bool:
     return t.kind == "record" and all(scalar(f) for f in t.field_types)
 
 
-def memo_fns(rb: CheckedRulebook, small: set[str]) -> list[str]:
+def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = None) -> list[str]:
     """The fns to remember: scalar parameters, a fresh value, and either too big to write
-    inline (not in `small`) or calling such a fn (directly or through small ones)."""
+    inline (not in `small`), or in `again` (small, but walking a collection and called more
+    than once in one evaluation: inline.repeated), or calling such a fn (directly or through
+    small ones)."""
     deps = shared_parts(rb)
     calls = fn_calls(rb)
     heavy: dict[str, bool] = {}
+    again = again or set()
 
     def is_heavy(f: str) -> bool:
         if f not in heavy:
             heavy[f] = f not in small       # small fns never call themselves: this ends
             heavy[f] = heavy[f] or any(is_heavy(g) for g in calls[f])
         return heavy[f]
-    return sorted(n for n, b in rb.fns.items() if b.expr is not None and is_heavy(n)
+    return sorted(n for n, b in rb.fns.items() if b.expr is not None
+                  and (is_heavy(n) or n in again)
                   and all(scalar(t) for t in b.param_types) and not deps[n])
 
 
