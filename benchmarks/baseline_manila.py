@@ -378,7 +378,13 @@ class ManilaGame:
                     ("plunder_to", g, "harbour"), ("plunder_to", g, "shipyard")])
                 self.where[g] = action[2]
                 (self.harbour_boats if action[2] == "harbour" else self.shipyard_boats).append(g)
-        for g in self._at_sea():            # includes 13-punts without pirates
+        elif on13:
+            # seed 003 §劫掠船隻: 海盜船上沒有海盜，這艘船停留在下一個港口空間 — no pirate on the
+            # ship: a punt on 13 takes the next harbour space (docs/games/manila.md, choice 11)
+            for g in on13:
+                self.where[g] = "harbour"
+                self.harbour_boats.append(g)
+        for g in self._at_sea():            # punts short of 13
             self.where[g] = "shipyard"
             self.shipyard_boats.append(g)
 

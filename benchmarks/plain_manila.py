@@ -40,9 +40,10 @@ rounds clockwise from the master (two before the first roll with 3 players), pas
 this voyage, blind passengers pay all their cash for any free paid space; one die per boat at
 sea; after roll 2 the pirates (captain first) may board a boat on 13 with a free seat; the small
 then the large pilot move boats before roll 3; after roll 3 pirates plunder every boat on 13 and
-the captain sends each to harbour or shipyard (no pirate: shipyard); payouts to crews, pirates,
-harbour offices, shipyard offices and the insurer's claims; prices of boats in Manila rise; the
-game ends after the voyage in which a price reaches 30.
+the captain sends each to harbour or shipyard (no pirate on the ship: each takes the next
+harbour space); payouts to crews, pirates, harbour offices, shipyard offices and the insurer's
+claims; prices of boats in Manila rise; the game ends after the voyage in which a price reaches
+30.
 """
 from __future__ import annotations
 
@@ -618,6 +619,10 @@ class Manila:
             self.turn = 0
             self._next_plunder()
         else:
+            # seed 003 §劫掠船隻: no pirate on the ship: a boat on 13 takes the next harbour space
+            for g in self.targets:
+                self.where[g] = IN_HARBOUR
+                self.harbour_boats.append(g)
             self._landing()
 
     def _next_plunder(self) -> None:

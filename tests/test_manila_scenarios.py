@@ -653,26 +653,114 @@ def test_pilots_push_past_13_and_onto_13(prog: Program) -> None:
     game.check()
 
 
-def test_boat_on_13_after_roll_3_without_pirates_goes_to_the_shipyard(prog: Program) -> None:
-    """seed 003 §船難: 在三次移動回合之後未能抵達馬尼拉的平底船，船隻受損而必須進入修船場 ... 如果
-    只有一艘船 ... 修船場空格Ａ。如果有第二艘船，則停留在修船場空格Ｂ; §成功的航程: 每艘通過第１３個
-    空格的平底船，抵達馬尼拉.  Choice 11 (docs/games/manila.md; rules-data "Track": "this includes a
-    punt sitting on 13 when no pirate plunders it", prefer M6): a boat left on 13 with no pirate
-    goes to the shipyard.  Without an insurer the bank pays the shipyard offices (§第三步驟)."""
+DOCKS = "no pirate is on the pirate ship: the jade boat on space 13 takes the next harbour space"
+
+
+def landings(game: Game) -> list[str]:
+    """Where the boats went this game, in order: harbour spaces A, B, C are taken in the order
+    of the "reaches Manila" lines, shipyard spaces in the order of the "shipyard" lines (the
+    board is cleared when the next voyage begins, so the narration is what remains)."""
+    return [m for m in game.s.messages if m.endswith(("reaches Manila", "goes to the shipyard"))]
+
+
+@pytest.mark.parametrize("ahead", [0, 1])
+def test_boat_on_13_after_roll_3_with_no_pirate_aboard_takes_the_next_harbour_space(
+        prog: Program, ahead: int) -> None:
+    """seed 003 §劫掠船隻: 當平底船在第三次移動回合結束時停留在第１３格，且海盜船上沒有海盜，這艘船停留
+    在下一個港口空間 (a boat on 13 after the third roll, with no pirate on the pirate ship, stays in
+    the next harbour space).  Choice 11: it has arrived — §第三步驟 its crew share its profit
+    (jade 36: 18 each for P1 and P3), the harbour office of its space pays (A 6, B 8: rules-data
+    "Harbour (wharf) and shipyard offices"), §第四步驟 jade rises one step — and "next" is the
+    next free space after every boat already in Manila, a boat that passed 13 on the same third
+    roll included (ahead = 1: ginseng takes A, jade B).  The boats still short of 13 go to the
+    shipyard (§船難)."""
     game = Game(prog, 4)
     game.begin_voyage_1()
-    game.place(0, "shipyard_a")
-    game.place(1, "harbour_b")
-    game.place(2, "shipyard_b")
-    game.place(3, "pass")
-    game.roll(1, 6, 2)                                       # silk 1, ginseng 10, jade 7
-    game.passes(0, 1, 2)
-    game.roll(1, 6, 2)                                       # ginseng 16 (Manila), jade 9
-    game.roll(1, 4)                                          # silk 3, jade 13
-    assert "the jade boat goes to the shipyard" in game.s.messages
-    # shipyard A (silk) and B (jade) paid by the bank; harbour B idle (one boat in Manila)
-    assert game.pesos() == [26 + 6, 27, 27 + 8, 30]
-    assert game.by_good(game.get("step")) == {"nutmeg": 0, "silk": 0, "ginseng": 1, "jade": 0}
+    game.place(0, "jade_boat")                               # seat 3
+    game.place(1, "harbour_a")                               # 4
+    game.place(2, "jade_boat")                               # seat 4
+    game.place(3, "harbour_b")                               # 3
+    assert game.pesos() == [27, 26, 26, 27]
+    game.roll(1, 2, 2)                                       # silk 1, ginseng 6, jade 7
+    game.passes(0, 1, 2, 3)
+    game.roll(1, 2, 2)                                       # silk 2, ginseng 8, jade 9
+    game.roll(1, 6 if ahead else 1, 4)                       # silk 3; ginseng 14 or 9; jade 13
+    assert all(prompt != PLUNDER for _, prompt in game.asked)
+    assert landings(game) == {
+        0: ["the jade boat reaches Manila",                  # harbour A
+            "the silk boat goes to the shipyard", "the ginseng boat goes to the shipyard"],
+        1: ["the ginseng boat reaches Manila",               # harbour A
+            "the jade boat reaches Manila",                  # harbour B
+            "the silk boat goes to the shipyard"],
+    }[ahead]
+    assert game.s.messages.index(DOCKS) == game.s.messages.index("the jade boat reaches Manila") - 1
+    # P1, P3: 18 each from jade; P2: harbour A 6; P4: harbour B 8 only with a second boat in port
+    assert game.pesos() == [27 + 18, 26 + 6, 26 + 18, 27 + 8 * ahead] \
+        == [45, 32, 44, [27, 35][ahead]]
+    assert game.by_good(game.get("step")) == {"nutmeg": 0, "silk": 0, "ginseng": ahead, "jade": 1}
+    assert game.pending.player == 0 and game.pending.prompt == BID     # voyage 2
+    game.check()
+
+
+@pytest.mark.parametrize("destination", ["harbour", "shipyard"])
+def test_boat_on_13_after_roll_3_with_a_pirate_aboard_is_plundered_not_docked(
+        prog: Program, destination: str) -> None:
+    """seed 003 §劫掠船隻: 每艘在第三回合結束時抵達空格１３的平底船，落入海盜之手：所有在平底船上的同夥
+    被移出船隻 ... 海盜船長個別決定每艘平底船停在港口或是修船場 — the same position as the test
+    above (ahead = 0) with P4 on the pirate ship (5) instead of harbour B: the jade boat is
+    plundered, not docked.  The crew (P1, P3) go home unpaid, the lone pirate takes all 36
+    (§第三步驟), and only if he sends the boat to the harbour does harbour A pay 6 and jade rise."""
+    game = Game(prog, 4)
+    game.begin_voyage_1()
+    game.place(0, "jade_boat")
+    game.place(1, "harbour_a")
+    game.place(2, "jade_boat")
+    game.place(3, "pirate")
+    assert game.pesos() == [27, 26, 26, 25]
+    game.roll(1, 2, 2)
+    game.passes(0, 1, 2, 3)
+    game.roll(1, 2, 2)
+    game.roll(1, 1, 4)                                       # silk 3, ginseng 9, jade 13
+    node = game.pending
+    assert node.player == 3 and node.prompt == PLUNDER
+    assert game.get("crew")[game.g("jade")] == []
+    game.decide(3, destination, PLUNDER)
+    assert DOCKS not in game.s.messages
+    to_harbour = destination == "harbour"
+    assert landings(game) == ["the jade boat reaches Manila" if to_harbour
+                              else "the jade boat goes to the shipyard",
+                              "the silk boat goes to the shipyard",
+                              "the ginseng boat goes to the shipyard"]
+    assert game.pesos() == [27, 26 + 6 * to_harbour, 26, 25 + 36]
+    assert game.by_good(game.get("step"))["jade"] == int(to_harbour)
+    game.check()
+
+
+def test_pirates_who_boarded_leave_the_ship_empty_so_a_boat_on_13_docks(prog: Program) -> None:
+    """seed 003 §劫掠船隻: ... 且海盜船上沒有海盜，這艘船停留在下一個港口空間; §海盜登船: 如果選擇登船，
+    玩家將他的海盜移至平底船上的空格.  Choice 11: "no pirate on the pirate ship" is read at the end
+    of the third roll, so a ship emptied by boarding after roll 2 counts as empty.  P4, the only
+    pirate, boards ginseng on 13 after roll 2; after roll 3 ginseng (14) takes harbour A and jade
+    (13) harbour B; P4 is paid as ginseng's crew (18), P1 and P3 as jade's (18 each)."""
+    game = Game(prog, 4)
+    game.begin_voyage_1()
+    game.place(0, "jade_boat")
+    game.place(1, "harbour_a")
+    game.place(2, "jade_boat")
+    game.place(3, "pirate")
+    game.roll(1, 4, 2)                                       # silk 1, ginseng 8, jade 7
+    game.passes(0, 1, 2, 3)
+    game.roll(1, 5, 2)                                       # silk 2, ginseng 13, jade 9
+    assert game.labels() == ["pass", "ginseng"]
+    game.decide(3, "ginseng", BOARD)
+    assert game.get("pirates") == [] and game.get("crew")[game.g("ginseng")] == [3]
+    game.roll(1, 1, 4)                                       # silk 3, ginseng 14, jade 13
+    assert all(prompt != PLUNDER for _, prompt in game.asked)
+    assert DOCKS in game.s.messages
+    assert landings(game) == ["the ginseng boat reaches Manila", "the jade boat reaches Manila",
+                              "the silk boat goes to the shipyard"]
+    assert game.pesos() == [27 + 18, 26 + 6, 26 + 18, 25 + 18] == [45, 32, 44, 43]
+    assert game.by_good(game.get("step")) == {"nutmeg": 0, "silk": 0, "ginseng": 1, "jade": 1}
     game.check()
 
 

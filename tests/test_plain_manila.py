@@ -158,6 +158,20 @@ def test_pirates_plunder_a_boat_on_13_after_the_third_roll() -> None:
     assert g.step == [0, 1, 0, 0]
 
 
+def test_a_boat_on_13_after_the_third_roll_with_no_pirate_takes_the_next_harbour_space() -> None:
+    """seed 003 §劫掠船隻: 當平底船在第三次移動回合結束時停留在第１３格，且海盜船上沒有海盜，這艘船停留在
+    下一個港口空間 (rulebook trigger unguarded_boats_dock): silk on 13, nobody on the pirate ship —
+    the boat takes harbour A (6 for P4), its crew share 30 (15 each for P1, P2), silk rises."""
+    g = new_game(SHARES4, dice=[1, 1, 1, 1, 1, 1, 1, 6, 1])
+    play(g, (0, "1"), *ALL_PASS_AUCTION, (0, "pass"), (0, "ginseng"),
+         (0, "{nutmeg: 0, silk: 5, jade: 4}"),
+         (0, "silk_boat"), (1, "silk_boat"), (2, "pass"), (3, "harbour_a"),
+         (0, "pass"), (1, "pass"), (3, "pass"))
+    assert g.dice == [] and g.voyage == 2                # silk 13, nutmeg 3 and jade 7 wrecked
+    assert g.pesos == [29 - 3 + 15, 30 - 4 + 15, 30, 26 + 6] == [41, 41, 30, 32]
+    assert g.step == [0, 1, 0, 0]
+
+
 def test_a_pirate_boards_a_boat_on_13_after_the_second_roll() -> None:
     """seed 003 §海盜登船: the captain boards first (into a free seat, paying nothing); the second
     pirate may then board too or stay; a boarded pirate shares the profit like crew."""
