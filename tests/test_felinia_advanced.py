@@ -112,10 +112,21 @@ class Advanced(Game):
 # =====================================================================================
 
 def test_the_variant_checks_clean() -> None:
-    """`mercator check` on the variant: no error, no warning; the merged game is named after both."""
+    """`mercator check` on the variant: no error, no warning; the one note is the W292 its walk
+    decision allows (`# allow W292: ...`: where another merchant stays, a road on is always
+    open); the merged game is named after both."""
     res = load(ADVANCED)
-    assert res.ok and res.rulebook is not None and res.diagnostics == []
+    assert res.ok and res.rulebook is not None
+    assert [(d.code, d.severity, d.span.line) for d in res.diagnostics] == \
+        [("W292", "info", _line_of(ADVANCED, 'choose p one of walkable(at, steps_left(p, moves))'))]
     assert compile_program(res.rulebook).name == "Felinia — advanced game"
+
+
+def _line_of(path: str, text: str) -> int:
+    """The 1-based number of the one line of a file that contains `text`."""
+    rows = [i + 1 for i, line in enumerate(open(path, encoding="utf-8")) if text in line]
+    assert len(rows) == 1, rows
+    return rows[0]
 
 
 def test_rule_diff_lists_every_change() -> None:
@@ -132,7 +143,8 @@ def test_rule_diff_lists_every_change() -> None:
                ("procedure", "gain_yield"), ("score", "score"), ("game", "game")}
     added = {("constant", "special_tokens"), ("constant", "provision_value"),
              ("player field", "provisions"), ("any-time action", "sell_provision"),
-             ("function", "can_extend"), ("constant", "secret_bonus_cards"),
+             ("function", "can_extend"), ("function", "steps_left"),
+             ("function", "passing_through"), ("constant", "secret_bonus_cards"),
              ("table field", "secret_deck"), ("player field", "secret_cards"),
              ("event", "provision_gained"), ("event", "provision_spent"),
              ("event", "secret_card_drawn"), ("statistic", "provisions_gained"),
@@ -299,6 +311,63 @@ def test_without_a_provision_the_merchant_stops_after_three_moves(adv: Program) 
     assert game.get("spice", 0) == 1 and game.get("tokens", 0) == [token]
     assert game.get("occupant") == {game.m("red_7"): 0} and game.get("merchants", 0) == 11
     assert [p for p, prompt in game.asked if prompt == MOVE] == [0] * 3
+    game.check()
+
+
+def test_a_provision_carries_a_merchant_through_a_region_where_another_stays(adv: Program) -> None:
+    """seed 004 §遊戲回合 3): ※每一區域最多只能停留1名商人; b. (進階版) 玩家每消耗1乾糧就可以換得1次額外的
+    行動.  (At most one merchant may stay in a region; each provision spent buys one more move.)
+    Choice 13 (base) and A13: he may pass through a region where another merchant stays, never
+    stop there; his provisions count as steps to come, and he cannot sell one while he stands
+    there.  P2 stays on red_4 and red_8; P1 (1 provision, 1 book, 2 silver) lands at red_1 and
+    walks red_2, red_3, red_4; his provision takes him on to red_5 (spice, a trade post).
+    PLACEHOLDER map: red_1–red_2–red_3–red_4–red_5, red_3–red_7, red_4–red_8 ..."""
+    game = Advanced(adv, 2)
+    game.settle(1, "red_4", "red_8")
+    game.set_player(0, provisions=1, silver=2, goods={"books": 1})
+    game.set_ships([(1, [0, None]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    token = game.posted("red_5")
+    game.place_all(EMPTY_DAY_2P)
+    game.walk(0, "red_2")
+    game.move(0, "walk")
+    game.decide(0, "red_3", WALK)
+    assert "sell_provision" in [o.label for o in game.pending.options]   # nobody stays on red_3
+    game.move(0, "walk")
+    assert game.labels() == ["red_2", "red_4", "red_7"]   # red_4: 1 move + 1 provision = 2 steps
+    game.decide(0, "red_4", WALK)
+    assert game.labels() == ["provision"]              # moves spent, and P2 stays here: no "stop"
+    assert [o.label for o in game.pending.options if o.action is not None] == ["sell_good(books)"]
+    game.move(0, "provision")
+    assert game.labels() == ["walk"]
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_3", "red_5"]         # not red_8: P2 stays there, and no step is left
+    game.decide(0, "red_5", WALK)                      # no move, no provision: he stops on red_5
+    assert game.get("spice", 0) == 1 and game.get("provisions", 0) == 0
+    assert game.get("tokens", 0) == [token] and game.get("merchants", 0) == 11
+    assert game.get("occupant") == {game.m("red_4"): 1, game.m("red_8"): 1, game.m("red_5"): 0}
+    assert game.get("gold", 0) == 0                    # red_4 (gold) passed: nothing
+    game.check()
+
+
+def test_without_a_provision_the_last_move_cannot_enter_a_region_where_another_stays(adv: Program) -> None:
+    """seed 004 §遊戲回合 3): 最多3次的移動行動; ※每一區域最多只能停留1名商人 — the contrast: with no
+    provision, from red_3 with 1 move left the road to red_4, where P2 stays, is closed (he would
+    end there); red_2 and red_7 stay open."""
+    game = Advanced(adv, 2)
+    game.settle(1, "red_4", "red_8")
+    game.set_ships([(1, [0, None]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    game.walk(0, "red_2")
+    game.move(0, "walk")
+    assert game.labels() == ["red_1", "red_3", "red_6"]
+    game.decide(0, "red_3", WALK)
+    game.move(0, "walk")
+    assert game.labels() == ["red_2", "red_7"]
+    game.decide(0, "red_7", WALK)                      # red_7: spice, a trade post
+    assert game.get("spice", 0) == 1 and game.get("merchants", 0) == 11
+    assert game.get("occupant") == {game.m("red_4"): 1, game.m("red_8"): 1, game.m("red_7"): 0}
     game.check()
 
 

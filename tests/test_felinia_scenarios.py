@@ -606,27 +606,85 @@ def test_revealing_costs_a_move_and_a_trade_post_keeps_the_merchant(prog: Progra
     game.check()
 
 
-def test_one_merchant_per_region(prog: Program) -> None:
-    """seed 004 §遊戲回合 3): ※每一區域最多只能停留1名商人 (at most one merchant per region).
-    Choice 13: a region where a merchant stays cannot be entered.  P2 already stays on red_2 and
-    red_6; P1 lands at red_1."""
+def test_a_merchant_passes_through_regions_where_others_stay(prog: Program) -> None:
+    """seed 004 §遊戲回合 3): c. 沿著道路移動，每移動1步花費1點移動行動; 根據玩家停留的位置上的標示，執行
+    以下行動; ※每一區域最多只能停留1名商人; ※如果玩家的商人最後停留的地方不是貿易站 ... 就必須回手.
+    (He moves step by step; he stays (停留) where his movement ends; at most one merchant may stay
+    in a region.)  Choice 13: he may pass through a region where another merchant stays, never
+    stop there, and a region passed through gives nothing.  P2 stays on red_2 (a good) and red_3
+    (silver); P1 lands at red_1 with 2 silver and no goods and walks red_2, red_3, red_4 (gold).
+    PLACEHOLDER map: red_1–red_2–red_3–red_4, red_1–red_5, red_2–green_2, red_3–red_6,
+    red_3–yellow_3 ..."""
     game = Game(prog, 2)
-    game.settle(1, "red_2", "red_6")
+    game.settle(1, "red_2", "red_3")
+    game.set_player(0, silver=2, goods={})
     game.set_ships([(1, [0, None]), (12, [None]), (13, [None]), (14, [None])])
     game.ready()
     game.place_all(EMPTY_DAY_2P)
     game.decide(0, "walk", MOVE)
-    assert game.labels() == ["red_5"]                  # red_2 is taken
+    assert game.labels() == ["red_2", "red_5"]         # red_2 is taken, but 2 moves remain after it
+    game.decide(0, "red_2", WALK)
+    assert game.labels() == ["walk", "reveal"]         # P2 stays here: no "stop"
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_1", "red_3", "green_2"]   # red_3 taken too; 1 move remains after it
+    game.decide(0, "red_3", WALK)
+    assert game.labels() == ["walk"]                   # 1 move left: neither stop nor reveal here
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_4", "red_6", "yellow_3"]   # not back to red_2: he would end there
+    game.decide(0, "red_4", WALK)                      # third move: he stops on red_4
+    assert game.get("gold", 0) == 1                    # red_4: gold
+    assert game.silver()[0] == 2 and game.goods(0) == {}   # red_3 (silver), red_2 (good): passed, nothing
+    assert game.get("merchants", 0) == 12              # no trade post on red_4: he came back
+    assert game.get("occupant") == {game.m("red_2"): 1, game.m("red_3"): 1}
+    assert [m for m in game.s.messages if m.startswith("P1 walks")] == \
+        ["P1 walks to red_2", "P1 walks to red_3", "P1 walks to red_4"]
+    game.check()
+
+
+def test_a_merchant_may_not_end_where_another_stays(prog: Program) -> None:
+    """seed 004 §遊戲回合 3): ※每一區域最多只能停留1名商人 (at most one merchant may stay in a region).
+    Choice 13: a step into a region where another merchant stays is offered only while moves remain
+    to walk on from it; with his last move he goes only where nobody stays.  P2 stays on red_3 and
+    red_7; P1 lands at red_1 and walks red_5 (spice), red_6 (a good); from red_6 (1 move left) the
+    roads lead to red_5, red_3 and red_7."""
+    game = Game(prog, 2)
+    game.settle(1, "red_3", "red_7")
+    game.set_ships([(1, [0, None]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    game.walk(0, "red_5", "red_6")
+    assert game.labels() == ["stop", "walk", "reveal"]  # nobody stays on red_6
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_5"]                  # red_3, red_7: he would end where P2 stays
     game.decide(0, "red_5", WALK)
-    game.decide(0, "walk", MOVE)
-    assert game.labels() == ["red_1"]                  # red_6 is taken too: only back
-    game.decide(0, "red_1", WALK)
-    game.decide(0, "walk", MOVE)
-    assert game.labels() == ["red_5"]
-    game.decide(0, "red_5", WALK)                      # three moves: he stops on red_5
-    assert game.get("occupant") == {game.m("red_2"): 1, game.m("red_6"): 1}
-    assert game.get("spice", 0) == 1                   # red_5: spice
-    assert game.get("merchants", 0) == 12              # no trade post on red_5: he came back
+    assert game.get("spice", 0) == 1                   # red_5: spice (red_6 passed: no good)
+    assert game.get("merchants", 0) == 12
+    assert game.get("occupant") == {game.m("red_3"): 1, game.m("red_7"): 1}
+    game.check()
+
+
+def test_every_merchant_of_a_ship_lands_at_the_harbour(prog: Program) -> None:
+    """seed 004 §遊戲回合 3): 依照舢舨的顏色，將該艘船隻上的商人移動到相對應區域的港口邊；從船頭的玩家開始、
+    執行該玩家商人標示物的著陸與最多3次的移動行動; ※如果玩家的商人最後停留的地方不是貿易站 ... 就必須回手.
+    (All merchants of the ship are brought to the harbour together; then each, from the bow,
+    lands and moves.)  No trade token lies on a harbour (PLACEHOLDER: X_1 is no trade region), so
+    nobody stays there and a harbour never blocks a landing: P1 (bow) stops at once on red_1 and
+    comes back; P2 then lands on red_1 and may stop there too."""
+    game = Game(prog, 2)
+    harbours = prog.consts["harbour"]
+    assert all(h not in spaces for h in harbours.values() for spaces in prog.consts["trade_spaces"].values())
+    game.set_ships([(1, [0, 1]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    assert game.pending.player == 0 and game.walker_at() == "red_1"
+    assert game.labels() == ["stop", "walk", "reveal"]
+    game.stop(0)                                       # no move: he stays on the harbour ...
+    assert game.get("merchants", 0) == 12 and game.get("occupant") == {}   # ... and comes back
+    assert game.pending.player == 1 and game.walker_at() == "red_1"
+    assert game.labels() == ["stop", "walk", "reveal"]
+    game.stop(1)
+    assert [game.get("merchants", p) for p in range(2)] == [12, 12]
+    assert "P1 gets nothing on red_1" in game.s.messages and "P2 gets nothing on red_1" in game.s.messages
     game.check()
 
 
