@@ -26,6 +26,7 @@ from interpreter.engine.state import State
 MAX_DECISIONS = 3000
 BANK_FUNDS = 1_000_000          # const bank_funds
 GOODS_PER_KIND = 9              # const goods_per_kind
+GUEST_LOAD_MAX = 2              # const guest_load_max
 END_MARKER = {2: 6, 3: 7, 4: 8}  # table end_marker
 BID_PROMPTS = ("bid (or pass)", "sealed bid (or pass)")
 FEE_PROMPT = "name the fee for loading"
@@ -85,8 +86,25 @@ class Books:
                         total[g] += c
         return total
 
+    def loading_limits_hold(self, s: State) -> bool:
+        """seed 002 §Phase 2 on every owned wagon: the owner's barrels are of one good; every
+        other player has at most 2 barrels on it, none of the owner's good (choice 23: a wagon
+        that changes owner is emptied back into the warehouses)."""
+        for w, owner in self.prog.get(s, "wagon_owner").items():
+            if owner is None:
+                continue
+            own = {g for g, c in self.prog.get(s, "cargo", player=owner)[w].items() if c}
+            if len(own) > 1:
+                return False
+            for q in range(self.n):
+                row = {g: c for g, c in self.prog.get(s, "cargo", player=q)[w].items() if c}
+                if q != owner and (sum(row.values()) > GUEST_LOAD_MAX or own & set(row)):
+                    return False
+        return True
+
     def check(self, s: State) -> None:
         assert self.prog.check_invariants(s) == []
+        assert self.loading_limits_hold(s), "a wagon's rows break the loading limits"
         money = self.money(s)
         assert all(m >= 0 for m in money), money
         assert self.prog.get(s, "bank") + sum(money) == BANK_FUNDS, "money not conserved"
@@ -108,7 +126,8 @@ def test_every_game_ends_with_invariants_money_goods_and_bids_in_order(
         prog: Program, seed: int, agent: int, n: int, style: str) -> None:
     """Every random game ends, when the round marker reaches 6 / 7 / 8 (seed 002 §遊戲結束); after
     every decision the invariants hold, money is conserved between the players and the bank,
-    the 54 barrels are all somewhere, and no bid offered exceeds the bidder's cash."""
+    the 54 barrels are all somewhere, no bid offered exceeds the bidder's cash, and every
+    wagon's rows keep the loading limits (seed 002 §Phase 2)."""
     books = Books(prog, n)
     s = play(prog, n, seed, agent, style, books.check)
     res = s.pending
@@ -140,8 +159,9 @@ def test_replay_gives_the_same_game(prog: Program, seed: int, agent: int, n: int
 
 def test_random_play_reaches_every_phase_rule(prog: Program) -> None:
     """The random agents above exercise the rules the properties are about: over a fixed set of
-    games, wagons are won by bids, fees are paid, influence cards drawn, prices wrap, players
-    climb, fall, borrow and repay (so the properties are not vacuous)."""
+    games, wagons are won by bids, fees are paid, influence cards drawn, players climb, fall,
+    borrow and repay, and a wagon that did not leave goes with goods on it to a new owner
+    (choice 23), so the properties are not vacuous."""
     seen: dict[str, int] = {}
     for k in range(36):
         n = 2 + (k // 3) % 3
@@ -153,8 +173,9 @@ def test_random_play_reaches_every_phase_rule(prog: Program) -> None:
             for key, needle in (("won", " wins wagon"), ("fee", " asks "), ("card", "draws an"),
                                 ("climb", " climbs to "), ("fall", "falls to the bottom"),
                                 ("loan", "takes a loan"), ("repay", "repays a loan"),
-                                ("arrive", " enters "), ("sell", " sells ")):
+                                ("arrive", " enters "), ("sell", " sells "),
+                                ("unload", " back from ")):
                 if needle in msg:
                     seen[key] = seen.get(key, 0) + 1
     assert set(seen) == {"won", "fee", "card", "climb", "fall", "loan", "repay", "arrive",
-                         "sell"}, seen
+                         "sell", "unload"}, seen

@@ -16,8 +16,9 @@ Sources quoted in the docstrings:
   rules-data  shared/rules-data/die_haendler.md
   choice N    docs/games/die_haendler.md, "Choices where the rules are ambiguous"
 
-Defaults the tests rely on (all PLACEHOLDER data of the rulebook): price rows 100..800 for buying
-and selling; roads paris-r1-r2-r3-koeln, koeln-r4..r7-city4, city4-r8..r10-genua,
+The price table is the printed one (rules-data "Board" [H12 | MED]): steps 0..4, buy 100, 100,
+200, 300, 400, sell 600, 700, 800, 900, 1000.  Defaults the tests rely on (PLACEHOLDER data of
+the rulebook): roads paris-r1-r2-r3-koeln, koeln-r4..r7-city4, city4-r8..r10-genua,
 genua-r11..r15-city5 (r13 a fork), city5-r16..r18-city6, city6-r19..r22-paris, and the
 cross-road r2-r23-r24-r25-r13; wagon1 in paris, wagon2 in koeln, wagon3 in genua; the courier
 on r24; upkeep by level 0, 200, 300, 400, 500, 600, 800, 1000; climb cost by round-track
@@ -57,7 +58,7 @@ MENU = "your turn: what next?"
 MOVE = "move a wagon: tile, wagon and route"
 WAGNEREI = "Wagnerei: move a wagon (or pass)"
 KURIER = "Kurier: move the courier (or pass)"
-DIAL = "price dial: raise two goods one step each, or one good two steps"
+DIAL = "price wheel: the goods your two pointers raise ([]: both on your arms)"
 KONTOR = "Kontor: move one price one step (or pass)"
 LAGER = "Lagerverkauf: sell a barrel at the buy price (or stop)"
 SONDER = "Sonder-Verkauf: sell one barrel for 800 (or pass)"
@@ -70,7 +71,7 @@ DEFAULT_ANSWER = {
     BID: "pass", TAKE_RED: 0, BUY: "pass", SEALED: "pass", OWN_LOAD: "pass", GUEST_LOAD: "pass",
     FREE_LOAD: "no", FEE: "0", ACCEPT: "no", AXLE: "pass", KONTOR: "pass", LAGER: "pass",
     SONDER: "pass", BONUS_CARD: "no", LOAN: "no", CLIMB: "{levels: 0, with_card: false}",
-    DIAL: "[cloth, cloth]", WAGNEREI: "pass", KURIER: "pass",
+    DIAL: "[]", WAGNEREI: "pass", KURIER: "pass",
 }
 
 
@@ -459,20 +460,24 @@ def test_buying_up_to_three_twice_in_round_1_once_later(prog: Program) -> None:
 
 
 def test_buy_price_is_the_price_table_row_and_supply_is_limited(prog: Program) -> None:
-    """seed 002 §Phase 1: 買的時候的價錢依照價格表左邊的買價來買 (the buy price of the good's row);
-    rules-data "Components": 9 barrels of each good (PLACEHOLDER) — none left, none offered.
-    Wine on row 3 costs 400 (PLACEHOLDER rows 100..800); only one wine is left; P1 has 450."""
+    """seed 002 §Phase 1: 買的時候的價錢依照價格表左邊的買價來買 (the buy price, the left column of the
+    price table); rules-data "Board" [H12 | MED]: "Der Einkaufspreis wird in der linken Spalte
+    (100 - 100 - 200 - 300 - 400) der Preistafel angezeigt"; rules-data "Components": 9 barrels
+    of each good (PLACEHOLDER) — none left, none offered.  Wine on step 3 costs 300, silk on
+    step 4 400, cloth on step 1 100 (as on step 0); one wine is left; P1 has 500."""
     game = Game(prog, 2)
     game.no_red_cards()
-    game.prepare(money={0: 450}, step={"wine": 3, "silk": 4},
+    game.prepare(money={0: 500}, step={"cloth": 1, "wine": 3, "silk": 4},
                  warehouse={1: {"paris": {"wine": 8}}})
-    labels = game.labels()
-    assert "{good: wine, city: koeln}" in labels
-    assert not any("silk" in lb for lb in labels)          # 500: more than he has
+    assert "{good: silk, city: genua}" in game.labels()     # 400 <= 500
     game.decide(0, "{good: wine, city: city6}", BUY)
-    assert game.money(0) == 50 and game.warehouse(0, "city6") == {"wine": 1}
-    assert game.pending.player == 1                         # nothing he can pay for any more
-    assert not any("wine" in lb for lb in game.labels())    # none left
+    assert game.money(0) == 200 and game.warehouse(0, "city6") == {"wine": 1}
+    labels = game.labels()
+    assert not any("silk" in lb for lb in labels)           # 400: more than he has now
+    assert not any("wine" in lb for lb in labels)           # none left
+    game.decide(0, "{good: cloth, city: paris}", BUY)
+    assert game.money(0) == 500 - 300 - 100 and game.warehouse(0, "paris") == {"cloth": 1}
+    assert "P1 buys cloth in paris for 100" in game.s.messages
     game.check()
 
 
@@ -482,12 +487,12 @@ def test_guenstiger_einkauf_buys_every_good_at_100(prog: Program) -> None:
     says "3 goods for 100 total" [H1]; the seed stands (docs: disagreement 3)."""
     game = Game(prog, 2)
     game.red_cards({0: ["guenstiger_einkauf"]})
-    game.prepare(money={0: 1000, 1: 1000}, step={"silk": 7})
+    game.prepare(money={0: 1000, 1: 1000}, step={"silk": 4})
     for _ in range(3):
         game.decide(0, "{good: silk, city: genua}", BUY)
     assert game.money(0) == 700
     game.decide(1, "{good: silk, city: genua}", BUY)
-    assert game.money(1) == 200                             # 800 without the card
+    assert game.money(1) == 600                             # 400 without the card
 
 
 # =====================================================================================
@@ -606,19 +611,77 @@ def test_loading_limits_owner_three_of_one_good_guests_two_of_other_goods(prog: 
 
 def test_loading_a_wagon_that_still_carries_goods(prog: Program) -> None:
     """seed 002 §Phase 2 (3 barrels of one good for the owner, 2 for each other player) on a wagon
-    auctioned again while it carries goods (rules-data "Turn structure" 2: goods can also be
-    added in later rounds [H1]): the owner tops up his row with the same good, up to 3; a guest
-    with 2 barrels on it already is not asked."""
+    that did not leave Paris and is auctioned again (所有在城市中的馬車均開始拍賣), kept by its owner:
+    rules-data "Turn structure" 2: "Goods can also be added in later rounds" [H1,H7,H10 | HIGH];
+    choice 23: its goods stay.  P1 owned wagon1 and loaded 2 cloth, P2 2 iron; nobody bids, so
+    P1, the start player, owns it again: he tops up his row with the same good, up to 3; P2,
+    with 2 barrels on it already, is not asked."""
     game = Game(prog, 2)
     game.no_red_cards()
-    game.prepare(warehouse={0: {"paris": {"cloth": 2, "wine": 3}},
+    game.prepare(wagon_owner={"wagon1": 0},
+                 warehouse={0: {"paris": {"cloth": 2, "wine": 3}},
                             1: {"paris": {"wine": 2}}},
                  cargo={0: {"wagon1": {"cloth": 2}}, 1: {"wagon1": {"iron": 2}}})
     own_wagons_free(game)
+    assert game.cargo(0, "wagon1") == {"cloth": 2} and game.cargo(1, "wagon1") == {"iron": 2}
     assert game.labels() == ["pass", "{good: cloth, count: 1}"]
     game.decide(0, "{good: cloth, count: 1}", OWN_LOAD)
     assert game.cargo(0, "wagon1") == {"cloth": 3}
     assert game.pending.prompt == SEALED                    # P2's row is full: not asked
+    game.check()
+
+
+def test_the_owner_of_a_wagon_kept_loads_no_good_of_a_guests_colour(prog: Program) -> None:
+    """seed 002 §Phase 2: 其他的玩家僅可以放置與車主不同顏色的貨物二桶 (the others' goods are of a
+    colour other than the owner's).  Wagon1 stayed in Paris and P1 owns it again (nobody bids;
+    choice 23: its goods stay).  Last round P1 loaded nothing and P2 loaded 2 wine: P1 may not
+    make wine his good now, though he has 2 wine in Paris."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    game.prepare(wagon_owner={"wagon1": 0},
+                 warehouse={0: {"paris": {"wine": 2, "cloth": 1}}},
+                 cargo={1: {"wagon1": {"wine": 2}}})
+    own_wagons_free(game)
+    assert game.pending.player == 0 and game.pending.prompt == OWN_LOAD
+    assert game.labels() == ["pass", "{good: cloth, count: 1}"]
+    game.decide(0, "{good: cloth, count: 1}", OWN_LOAD)
+    assert game.cargo(0, "wagon1") == {"cloth": 1} and game.cargo(1, "wagon1") == {"wine": 2}
+    assert game.warehouse(0, "paris") == {"wine": 2}
+    game.check()
+
+
+def test_a_wagon_that_did_not_leave_goes_empty_to_a_new_owner(prog: Program) -> None:
+    """seed 002 §Phase 2: 所有在城市中的馬車均開始拍賣 ... 車主可以將同一種貨物三桶放上馬車, 其他的
+    玩家僅可以放置與車主不同顏色的貨物二桶.  The seed says nothing of the goods on a wagon that did
+    not leave its city.  Choice 23: when another player becomes its owner, every barrel on it
+    goes back to its loader's warehouse in that city, and the new owner loads as the seed says.
+    Wagon1 stayed in Paris with P1's 3 cloth (its owner) and P2's 1 wine; P2 wins it for 1,000:
+    both take their barrels back; P2 may load cloth (no longer on the wagon), and P1, a guest
+    now, may not load cloth though he has 3 in Paris."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    game.prepare(money={0: 3000, 1: 3000}, wagon_owner={"wagon1": 0},
+                 warehouse={0: {"paris": {"wine": 1}}, 1: {"paris": {"cloth": 1}}},
+                 cargo={0: {"wagon1": {"cloth": 3}}, 1: {"wagon1": {"wine": 1}}})
+    game.until(SEALED)
+    game.decide(0, "pass", SEALED)
+    game.decide(1, "1000", SEALED)
+    assert game.get("wagon_owner")[game.m("wagon1")] == 1 and game.money() == [3000, 2000]
+    assert game.cargo(0, "wagon1") == {} and game.cargo(1, "wagon1") == {}
+    assert game.warehouse(0, "paris") == {"cloth": 3, "wine": 1}
+    assert game.warehouse(1, "paris") == {"cloth": 1, "wine": 1}
+    assert "P1 takes cloth back from wagon1 into his warehouse in paris" in game.s.messages
+    assert game.pending.player == 1 and game.pending.prompt == OWN_LOAD
+    assert game.labels() == ["pass", "{good: cloth, count: 1}", "{good: wine, count: 1}"]
+    game.decide(1, "{good: cloth, count: 1}", OWN_LOAD)
+    assert game.pending.player == 0 and game.labels() == ["pass", "[wine]"]
+    game.decide(0, "[wine]", GUEST_LOAD)
+    game.decide(1, "0", FEE)
+    game.decide(0, "yes", ACCEPT)
+    assert game.cargo(1, "wagon1") == {"cloth": 1} and game.cargo(0, "wagon1") == {"wine": 1}
+    assert game.warehouse(0, "paris") == {"cloth": 3} and game.warehouse(1, "paris") == {"wine": 1}
+    assert game.bag(game.get("supply")) == {"cloth": 5, "iron": 9, "wine": 7, "food": 9,
+                                            "silk": 9, "salt": 9}
     game.check()
 
 
@@ -878,28 +941,61 @@ def dial_all(game: Game, *settings: str) -> None:
         game.decide(p, setting, DIAL)
 
 
-def test_price_dials_are_secret_then_raise_and_wrap_to_the_bottom(prog: Program) -> None:
+def test_price_wheel_is_secret_and_both_pointers_on_one_good_raise_it_two_steps(
+        prog: Program) -> None:
     """seed 002 §Phase 4: 每位玩家拿起他的調價盤, 秘密地調整貨物價格上升, 他可以調整二個貨物或是一種
-    貨物, 當所有的玩家均選擇完畢後則同時翻開, 然後調整貨物在價格表的價錢, 若一種貨物的價格己經在最
-    上端時, 若再繼續上升時, 則調到最下方的價錢.  (Each player secretly raises two goods one step each
-    or one good two steps — choice 12; all are revealed together; above the top row a price
-    wraps to the bottom row.)  Wine is on the top row (7), silk on row 6."""
+    貨物, 當所有的玩家均選擇完畢後則同時翻開, 然後調整貨物在價格表的價錢; rules-data "Board" → Price
+    change [H12 | MED]: "Man kann auch beide Zeiger auf eine Warensorte drehen, dann erhöht sich der
+    Preis dieser Warensorte um zwei Stufen" (both pointers on one good: two steps).  Nothing is
+    revealed before the last wheel is set.  Iron goes 0 → 2 (buy 200, sell 800); food and salt
+    one step each (buy 100, sell 700)."""
     game = Game(prog, 3)
     game.no_red_cards()
     game.until(DIAL)
-    game.prepare(step={"wine": 7, "silk": 6})
-    assert len(game.labels()) == 21                          # 6 doubles + 15 pairs
-    assert game.labels()[:7] == ["[cloth, cloth]", "[cloth, iron]", "[cloth, wine]",
-                                 "[cloth, food]", "[cloth, silk]", "[cloth, salt]",
-                                 "[iron, iron]"]
-    game.decide(0, "[wine, wine]", DIAL)
-    game.decide(1, "[cloth, silk]", DIAL)
-    assert game.step()["wine"] == 7 and not any("dials" in m for m in game.s.messages)
-    game.decide(2, "[silk, silk]", DIAL)
-    # wine 7 -> 0 -> 1; silk 6 -> 7 -> 0 -> 1; cloth 0 -> 1
-    assert game.step() == {"cloth": 1, "iron": 0, "wine": 1, "food": 0, "silk": 1, "salt": 0}
-    assert ["P1 dials [wine, wine]", "P2 dials [cloth, silk]", "P3 dials [silk, silk]"] == \
-        [m for m in game.s.messages if "dials" in m]
+    # [] both pointers on the arms, [g] one of them, then the 21 pairs
+    assert len(game.labels()) == 28
+    assert game.labels()[:9] == ["[]", "[cloth]", "[iron]", "[wine]", "[food]", "[silk]",
+                                 "[salt]", "[cloth, cloth]", "[cloth, iron]"]
+    game.decide(0, "[iron, iron]", DIAL)
+    game.decide(1, "[food, salt]", DIAL)
+    assert game.step()["iron"] == 0 and not any("dials" in m for m in game.s.messages)
+    game.decide(2, "[]", DIAL)
+    assert game.step() == {"cloth": 0, "iron": 2, "wine": 0, "food": 1, "silk": 0, "salt": 1}
+    assert [m for m in game.s.messages if "dials" in m] == [
+        "P1 dials [iron, iron]", "P2 dials [food, salt]", "P3 dials []"]
+    game.check()
+
+
+def test_price_wheel_pointer_on_own_coat_of_arms_raises_nothing(prog: Program) -> None:
+    """rules-data "Board" → Price change [H12 | MED]: "Wer nur einen oder keine Preise erhöhen
+    möchte, dreht die Zeiger auf sein Wappen" (a pointer on one's own coat of arms raises
+    nothing); seed 002 §Phase 4 他可以調整二個貨物或是一種貨物 (two goods or one).  P1 turns both
+    pointers to his arms, P2 one: only wine rises, one step (step 2 → 3: buy 300, sell 900)."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    game.until(DIAL)
+    game.prepare(step={"wine": 2})
+    dial_all(game, "[]", "[wine]")
+    assert game.step() == {"cloth": 0, "iron": 0, "wine": 3, "food": 0, "silk": 0, "salt": 0}
+    game.check()
+
+
+def test_price_wheel_from_the_top_row_a_good_drops_back_to_the_bottom(prog: Program) -> None:
+    """seed 002 §Phase 4: 若一種貨物的價格己經在最上端時, 若再繼續上升時, 則調到最下方的價錢;
+    rules-data "Board" → Price change [H12 | MED]: "Hat ein Warenstein die oberste Zeile
+    (400/1.000) erreicht, springt er bei einer weiteren Erhöhung auf die unterste Stufe zurück
+    (100/600)".  Each pointer is one raise (choice 12).  Wine and silk stand on the top row
+    (step 4); cloth one below.  P1: [wine] (4 → 0); P2: [silk, silk] (4 → 0 → 1); P3: [cloth,
+    cloth] (3 → 4 → 0).  Lagerverkauf then sells P1's wine at 100, not 400."""
+    game = Game(prog, 3)
+    game.red_cards({0: ["lagerverkauf"]})
+    game.until(DIAL)
+    game.prepare(money={0: 0}, step={"wine": 4, "silk": 4, "cloth": 3},
+                 warehouse={0: {"paris": {"wine": 1}}})
+    dial_all(game, "[wine]", "[silk, silk]", "[cloth, cloth]")
+    assert game.step() == {"cloth": 0, "iron": 0, "wine": 0, "food": 0, "silk": 1, "salt": 0}
+    game.decide(0, "{good: wine, city: paris}", LAGER)
+    assert game.money(0) == 100
     game.check()
 
 
@@ -912,9 +1008,9 @@ def test_kontor_one_step_up_or_down_grosses_kontor_may_wrap(prog: Program) -> No
     game = Game(prog, 2)
     game.red_cards({0: ["kontor"], 1: ["grosses_kontor"]})
     game.until(DIAL)
-    game.prepare(step={"cloth": 7, "iron": 0, "wine": 3})
-    dial_all(game, "[food, food]", "[food, food]")
-    assert game.step()["food"] == 4
+    game.prepare(step={"cloth": 4, "iron": 0, "wine": 3})
+    dial_all(game, "[food, food]", "[]")
+    assert game.step()["food"] == 2
     assert game.pending.player == 0 and game.pending.prompt == KONTOR
     labels = game.labels()
     assert "{good: cloth, steps: 1}" not in labels and "{good: iron, steps: -1}" not in labels
@@ -927,7 +1023,7 @@ def test_kontor_one_step_up_or_down_grosses_kontor_may_wrap(prog: Program) -> No
     assert game.step()["wine"] == 2
     assert game.pending.player == 1 and len(game.labels()) == 1 + 12
     game.decide(1, "{good: cloth, steps: 1}", KONTOR)          # top -> bottom
-    assert game.step() == {"cloth": 0, "iron": 0, "wine": 2, "food": 4, "silk": 0, "salt": 0}
+    assert game.step() == {"cloth": 0, "iron": 0, "wine": 2, "food": 2, "silk": 0, "salt": 0}
     game.check()
 
 
@@ -939,26 +1035,29 @@ def test_grosses_kontor_from_the_bottom_to_the_top(prog: Program) -> None:
     game.until(DIAL)
     dial_all(game, "[food, food]", "[food, food]")
     game.decide(1, "{good: iron, steps: -1}", KONTOR)
-    assert game.step()["iron"] == 7
+    assert game.step()["iron"] == 4
 
 
 def test_lagerverkauf_sells_three_barrels_at_the_buy_price(prog: Program) -> None:
     """seed 002 §Phase 4: 在所有貨物的價格均調整完畢後, 擁有 Lagerverkauf 特殊能力的玩家開始使用;
     特殊能力: Lagerverkauf, 玩家可以以現在的買價將倉庫的三桶貨物直接賣給銀行.  (After all price
     changes, up to three barrels from his warehouses at the current buy price: choice 15.)
-    Cloth on row 3 (400), iron on row 1 (200) after the dials."""
+    Price table (rules-data "Board" [H12]): after the wheels cloth is on step 3 (buy 300, sell
+    900), iron on step 1 (buy 100, sell 700): two cloth and one iron bring 300 + 300 + 100."""
     game = Game(prog, 2)
     game.red_cards({0: ["lagerverkauf"]})
     game.until(DIAL)
-    game.prepare(money={0: 0, 1: 0}, step={"cloth": 3},
+    game.prepare(money={0: 0, 1: 0}, step={"cloth": 2},
                  warehouse={0: {"paris": {"cloth": 2}, "city4": {"iron": 2}}})
-    dial_all(game, "[iron, food]", "[food, salt]")
+    dial_all(game, "[cloth, iron]", "[food, salt]")
+    assert game.step()["cloth"] == 3 and game.step()["iron"] == 1
     assert game.pending.prompt == LAGER
     assert game.labels() == ["pass", "{good: cloth, city: paris}", "{good: iron, city: city4}"]
     game.decide(0, "{good: cloth, city: paris}", LAGER)
     game.decide(0, "{good: cloth, city: paris}", LAGER)
     game.decide(0, "{good: iron, city: city4}", LAGER)
-    assert game.money() == [400 + 400 + 200, 0]
+    assert game.money() == [300 + 300 + 100, 0]
+    assert "P1 sells cloth from paris for 300" in game.s.messages
     assert game.warehouse(0, "paris") == {} and game.warehouse(0, "city4") == {"iron": 1}
     assert game.bag(game.get("supply"))["cloth"] == 9
     assert game.pending.prompt != LAGER                      # three barrels at most
@@ -996,7 +1095,7 @@ def test_city_bonus_paid_reset_and_capped(prog: Program) -> None:
     獎金最高是 500 元.  (Goods sell at the sell price, plus the city bonus — per barrel, choice 16 —
     where the city does not produce them; the bonus of a city reached goes back to 0; the others
     rise by 100, at most 500.)  City4 produces iron, food, silk (PLACEHOLDER table); its bonus
-    is 200 (setup).  Wine on row 2 (300), iron on row 1 (200)."""
+    is 200 (setup).  Wine on step 2 (sell 800), iron on step 1 (sell 700)."""
     game = Game(prog, 2)
     game.no_red_cards()
     to_movement(game)
@@ -1008,13 +1107,36 @@ def test_city_bonus_paid_reset_and_capped(prog: Program) -> None:
     game.decide(1, mv(1, "wagon2", "r3"), MOVE)
     dial_all(game, "[salt, salt]", "[salt, salt]")
     assert game.get("round_marker") == 1
-    assert game.money() == [2 * (300 + 200), 200]
+    assert game.money() == [2 * (800 + 200), 700]
     assert game.cargo(0, "wagon1") == {} and game.cargo(1, "wagon1") == {}
     assert game.bag(game.get("supply")) == {g: 9 for g in GOODS}
     assert game.bonus() == {"paris": 100, "koeln": 100, "genua": 100,
                             "city4": 0, "city5": 500, "city6": 500}
     assert game.get("wagon_prev")[game.m("wagon1")] is None      # turned round
-    assert "P1 sells wine in city4 for 500" in game.s.messages
+    assert "P1 sells wine in city4 for 1000" in game.s.messages
+    game.check()
+
+
+def test_arrival_sells_at_the_sell_price_after_the_wheels(prog: Program) -> None:
+    """seed 002 §Phase 5: 現在銀行將要以價格表中的賣價購買馬車所運進城中的貨物 (the bank buys the
+    goods at the sell price of the price table); rules-data "Board" [H12 | MED]: "der
+    Verkaufspreis in der rechten Spalte (600 - 700 - 800 - 900 - 1000)"; rules-data "Turn
+    structure" 5: goods sold at the new price [H4,H9 | MED] (phase 4 comes first).  Wagon1
+    enters city4 (it produces iron and food: no bonus) with P1's 1 iron (step 4: sell 1,000,
+    buy 400) and P2's 2 food (step 0, raised by P2's wheel to step 1: sell 700, buy 100)."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    to_movement(game)
+    game.prepare(money={0: 0, 1: 0}, step={"iron": 4},
+                 wagon_at={"wagon1": "r7"}, wagon_prev={"wagon1": "r6"},
+                 cargo={0: {"wagon1": {"iron": 1}}, 1: {"wagon1": {"food": 2}}})
+    game.decide(0, mv(1, "wagon1", "city4"), MOVE)
+    game.decide(1, mv(1, "wagon2", "r3"), MOVE)
+    dial_all(game, "[]", "[food]")
+    assert game.money() == [1000, 2 * 700]
+    assert "P1 sells iron in city4 for 1000" in game.s.messages
+    assert "P2 sells food in city4 for 700" in game.s.messages
+    assert game.cargo(0, "wagon1") == {} and game.cargo(1, "wagon1") == {}
     game.check()
 
 
@@ -1044,7 +1166,8 @@ def test_round_marker_moves_once_however_many_wagons_arrive(prog: Program) -> No
 def test_verkauf_mit_bonus_pays_the_bonus_on_goods_the_city_produces(prog: Program) -> None:
     """seed 002 §影響力卡: Verkauf mit Bonus 買賣有額外獎金: 在第五階段時, 你所賣的貨物均有額外的城市
     獎金, 甚至你所賣的貨物是這個城市所不需要的.  (All your goods sold get the city bonus, even those
-    the city produces.)  P1 sells iron (city4 produces it) with the card: 200 + 200."""
+    the city produces.)  P1 sells iron (city4 produces it; step 1, sell 700) with the card:
+    700 + 200."""
     game = Game(prog, 2)
     game.no_red_cards()
     to_movement(game)
@@ -1058,7 +1181,7 @@ def test_verkauf_mit_bonus_pays_the_bonus_on_goods_the_city_produces(prog: Progr
     game.decide(1, mv(1, "wagon2", "r3"), MOVE)
     dial_all(game, "[salt, salt]", "[salt, salt]")
     game.decide(0, "yes", BONUS_CARD)
-    assert game.money() == [200 + 200, 0] and game.influence(0) == {}
+    assert game.money() == [700 + 200, 0] and game.influence(0) == {}
     game.check()
 
 
