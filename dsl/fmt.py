@@ -14,19 +14,23 @@ The canonical form:
   nested one is parenthesised;
 * strings re-escaped (``\\`` ``"`` and newline);
 * ``choose WHO subset of X size LO..HI``: ``LO`` and ``HI`` are range operands;
+* a ``const`` / ``table`` whose value is a list or map literal is printed on one line, unless
+  a comment sits inside the literal: then one row a line (the elements that started one
+  line of the source), each element with a trailing ``,``, so the comments stay beside the
+  rows they describe;
 * ``;`` only where the grammar needs it: after a bare ``return`` that is followed by a
   statement starting with a name or ``if`` (which would otherwise be read as its value).
 
 Guarantee: for every text ``x`` that parses, ``parse(format_rulebook(parse(x)))`` equals
 ``parse(x)`` (AST equality ignores spans), and formatting is idempotent.
 
+Comments are not in the AST (they change no rule, and AST equality ignores them): the parser
+gives them apart, with their positions (``dsl.parser.comments``), and the printer weaves them
+back in beside the lines they stood by (dsl/fmt_comments.py says exactly where), so
+``format_rulebook(parse(x), comments(x))`` keeps every comment of ``x``, in order.
+
 Limitations:
 
-* Comments are not in the AST, so formatting drops them.  (A later change may carry
-  comments through the parser to keep them.)
-* ``const_decl`` accepts ``const`` or ``table``, but the parser does not record which
-  (``ConstDecl.keyword`` stays ``"const"``), so ``table x = ...`` comes out as
-  ``const x = ...``; a tree whose keyword says ``"table"`` prints ``table``.
 * The printer cannot emit a tree the grammar cannot express, and no parse produces one:
   a nested optional type ``T??``, an ``anytime`` action without parameters, a place
   starting with a call but with no ``.f`` / ``[i]`` step, and a string holding a backslash
@@ -35,14 +39,17 @@ Limitations:
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from dsl import ast as A
+from dsl.fmt_comments import Line, weave
 from dsl.limits import DeepRecursion, depth_errors
 
-__all__ = ["format_rulebook", "format_expr", "format_type", "format_stmt", "escape_string"]
+if TYPE_CHECKING:
+    from dsl.parser import Comment
 
-INDENT = "  "
+__all__ = ["format_rulebook", "format_decl", "format_expr", "format_type", "format_stmt",
+           "escape_string"]
 
 # Precedence levels, loosest first (the grammar's ?expr .. ?atom chain).
 _IF, _OR, _AND, _NOT, _CMP, _RANGE, _SUM, _PROD, _UNARY, _POSTFIX, _ATOM = range(11)
@@ -215,17 +222,28 @@ def _rhs(r: A.Rhs) -> str:
 
 
 # -------------------------------------------------------------- statements
-def _block(head: str, block: A.Block, level: int) -> list[str]:
-    """``head {`` + the statements one level deeper + ``}``; ``head`` carries its indent."""
-    if not block.stmts:
-        return [f"{head} {{}}"]
-    return [f"{head} {{", *_stmts(block.stmts, level + 1), INDENT * level + "}"]
+def _lines_of(node: Any) -> tuple[int, int]:
+    """The first and last source line of a node (0, 0 for a tree built without spans)."""
+    sp = node.span
+    return sp.line, sp.end_line
 
 
-def _chain(lines: list[str], word: str, block: A.Block, level: int) -> list[str]:
+def _one(text: str, level: int, node: Any) -> list[Line]:
+    """A construct printed on one line, standing for all the source lines of ``node``."""
+    return [Line(text, level, *_lines_of(node))]
+
+
+def _block(head: str, level: int, first: int, block: A.Block) -> list[Line]:
+    """``head {`` + the statements one level deeper + ``}`` (``{}`` when empty: fmt_comments)."""
+    opened, closed = _lines_of(block)
+    return [Line(f"{head} {{", level, first, opened), *_stmts(block.stmts, level + 1),
+            Line("}", level, closed, closed)]
+
+
+def _chain(lines: list[Line], word: str, block: A.Block, level: int) -> list[Line]:
     """Continue a block that ends ``lines`` on its closing line: ``} word {``."""
     last = lines.pop()
-    return lines + _block(f"{last} {word}", block, level)
+    return lines + _block(f"{last.text} {word}", level, last.first, block)
 
 
 def _starts_like_expr(s: A.Stmt) -> bool:
@@ -233,76 +251,85 @@ def _starts_like_expr(s: A.Stmt) -> bool:
     return isinstance(s, (A.Assign, A.CallStmt, A.If))
 
 
-def _stmts(stmts: tuple[A.Stmt, ...], level: int) -> list[str]:
-    out: list[str] = []
+def _stmts(stmts: tuple[A.Stmt, ...], level: int) -> list[Line]:
+    out: list[Line] = []
     for i, s in enumerate(stmts):
         if isinstance(s, A.Empty):
             continue
         lines = _stmt(s, level)
         nxt = next((t for t in stmts[i + 1:] if not isinstance(t, A.Empty)), None)
         if isinstance(s, A.Return) and s.value is None and nxt is not None and _starts_like_expr(nxt):
-            lines[-1] += ";"  # else `return` would take the next statement as its value
+            lines[-1].text += ";"  # else `return` would take the next statement as its value
         out.extend(lines)
     return out
 
 
 def format_stmt(s: A.Stmt, level: int = 0) -> str:
     """One statement (with its nested blocks) as text, indented ``level`` steps."""
-    return "\n".join(_stmt(s, level))
+    return "\n".join(weave(_stmt(s, level)))
 
 
-def _stmt(s: A.Stmt, level: int) -> list[str]:
-    ind = INDENT * level
+def _simple_stmt(s: A.Stmt) -> Optional[str]:
+    """The text of a statement without a block, or None for one with a block."""
     f = format_expr
     if isinstance(s, A.Let):
         typ = "" if s.type is None else f": {format_type(s.type)}"
-        return [f"{ind}let {s.name}{typ} = {_rhs(s.rhs)}"]
+        return f"let {s.name}{typ} = {_rhs(s.rhs)}"
     if isinstance(s, A.Assign):
-        return [f"{ind}{_lvalue(s.target)} {s.op} {_rhs(s.rhs)}"]
+        return f"{_lvalue(s.target)} {s.op} {_rhs(s.rhs)}"
+    if isinstance(s, A.Move):
+        return f"move {f(s.item)} from {_lvalue(s.source)} to {_lvalue(s.dest)}"
+    if isinstance(s, A.Add):
+        return f"add {f(s.item)} to {_lvalue(s.dest)}"
+    if isinstance(s, A.Remove):
+        return f"remove {f(s.item)} from {_lvalue(s.source)}"
+    if isinstance(s, A.Shuffle):
+        return f"shuffle {_lvalue(s.target)}"
+    if isinstance(s, A.Emit):
+        return f"emit {s.event}({_args(s.args)})"
+    if isinstance(s, A.CallStmt):
+        return f"{s.name}({_args(s.args)})"
+    if isinstance(s, A.Return):
+        return "return" if s.value is None else f"return {f(s.value)}"
+    if isinstance(s, A.Break):
+        return "break"
+    if isinstance(s, A.EndGame):
+        return "end game"
+    if isinstance(s, A.Log):
+        if s.audience is None:
+            return f"log {_args(s.parts)}"
+        who = "public" if isinstance(s.audience, str) else f"to {f(s.audience)}"
+        return f"log {who}: {_args(s.parts)}"
+    if isinstance(s, A.Empty):
+        return ";"
+    return None
+
+
+def _stmt(s: A.Stmt, level: int) -> list[Line]:
+    simple = _simple_stmt(s)
+    if simple is not None:
+        return _one(simple, level, s)
+    f = format_expr
+    first = s.span.line
     if isinstance(s, A.If):
-        lines = _block(f"{ind}if {f(s.cond)}", s.then, level)
+        lines = _block(f"if {f(s.cond)}", level, first, s.then)
         for el in s.elifs:
             lines = _chain(lines, f"elif {f(el.cond)}", el.body, level)
         if s.else_ is not None:
             lines = _chain(lines, "else", s.else_, level)
         return lines
     if isinstance(s, A.For):
-        head = f"{ind}for {s.var} in {f(s.iter)}"
+        head = f"for {s.var} in {f(s.iter)}"
         if s.where is not None:
             head += f" where {f(s.where)}"
-        return _block(head, s.body, level)
+        return _block(head, level, first, s.body)
     if isinstance(s, A.Repeat):
-        return _block(f"{ind}repeat {f(s.count)}", s.body, level)
+        return _block(f"repeat {f(s.count)}", level, first, s.body)
     if isinstance(s, A.While):
-        head = f"{ind}while {f(s.cond)}"
+        head = f"while {f(s.cond)}"
         if s.max is not None:
             head += f" limit {s.max}"
-        return _block(head, s.body, level)
-    if isinstance(s, A.Move):
-        return [f"{ind}move {f(s.item)} from {_lvalue(s.source)} to {_lvalue(s.dest)}"]
-    if isinstance(s, A.Add):
-        return [f"{ind}add {f(s.item)} to {_lvalue(s.dest)}"]
-    if isinstance(s, A.Remove):
-        return [f"{ind}remove {f(s.item)} from {_lvalue(s.source)}"]
-    if isinstance(s, A.Shuffle):
-        return [f"{ind}shuffle {_lvalue(s.target)}"]
-    if isinstance(s, A.Emit):
-        return [f"{ind}emit {s.event}({_args(s.args)})"]
-    if isinstance(s, A.CallStmt):
-        return [f"{ind}{s.name}({_args(s.args)})"]
-    if isinstance(s, A.Return):
-        return [f"{ind}return" if s.value is None else f"{ind}return {f(s.value)}"]
-    if isinstance(s, A.Break):
-        return [f"{ind}break"]
-    if isinstance(s, A.EndGame):
-        return [f"{ind}end game"]
-    if isinstance(s, A.Log):
-        if s.audience is None:
-            return [f"{ind}log {_args(s.parts)}"]
-        who = "public" if isinstance(s.audience, str) else f"to {f(s.audience)}"
-        return [f"{ind}log {who}: {_args(s.parts)}"]
-    if isinstance(s, A.Empty):
-        return [f"{ind};"]
+        return _block(head, level, first, s.body)
     raise TypeError(f"not a statement: {s!r}")
 
 
@@ -311,8 +338,8 @@ def _params(params: tuple[A.Param, ...]) -> str:
     return ", ".join(f"{p.name}: {format_type(p.type)}" for p in params)
 
 
-def _field(fd: A.FieldDecl, level: int) -> str:
-    text = f"{INDENT * level}{fd.name}: {format_type(fd.type)}"
+def _field(fd: A.FieldDecl) -> str:
+    text = f"{fd.name}: {format_type(fd.type)}"
     if fd.default is not None:
         text += f" = {format_expr(fd.default)}"
     if fd.visibility != "public":
@@ -320,93 +347,133 @@ def _field(fd: A.FieldDecl, level: int) -> str:
     return text
 
 
-def _fields(head: str, fields: tuple[A.FieldDecl, ...]) -> list[str]:
-    if not fields:
-        return [f"{head} {{}}"]
-    return [f"{head} {{", *(_field(fd, 1) for fd in fields), "}"]
+def _fields(head: str, d: Any, fields: tuple[A.FieldDecl, ...]) -> list[Line]:
+    first, last = _lines_of(d)
+    return [Line(f"{head} {{", 0, first, first), *(_one(_field(fd), 1, fd)[0] for fd in fields),
+            Line("}", 0, last, last)]
 
 
-def _decl(d: A.Decl) -> list[str]:
+def _one_line_decl(d: A.Decl) -> Optional[str]:
+    """The text of a declaration printed on one line, or None for one with a body."""
     f = format_expr
     if isinstance(d, A.GameDecl):
-        return [f"game {escape_string(d.name)} players {d.min_players}..{d.max_players}"]
+        return f"game {escape_string(d.name)} players {d.min_players}..{d.max_players}"
     if isinstance(d, A.UseDecl):
-        return [f"use {escape_string(d.path)}"]
+        return f"use {escape_string(d.path)}"
     if isinstance(d, A.EnumDecl):
-        return [f"enum {d.name} {{ {', '.join(d.members)} }}"]
-    if isinstance(d, A.ConstDecl):
-        kw = "table" if d.keyword == "table" else "const"
-        typ = "" if d.type is None else f": {format_type(d.type)}"
-        return [f"{kw} {d.name}{typ} = {f(d.value)}"]
-    if isinstance(d, A.RecordDecl):
-        return _fields(f"record {d.name}", d.fields)
-    if isinstance(d, A.PlayerState):
-        return _fields("player", d.fields)
-    if isinstance(d, A.TableState):
-        return _fields("table", d.fields)
+        return f"enum {d.name} {{ {', '.join(d.members)} }}"
     if isinstance(d, A.EventDecl):
-        return [f"event {d.name}({_params(d.params)})"]
+        return f"event {d.name}({_params(d.params)})"
+    if isinstance(d, A.FnDecl):
+        return f"fn {d.name}({_params(d.params)}) -> {format_type(d.result)} = {f(d.body)}"
+    if isinstance(d, A.InvariantDecl):
+        return f"invariant {escape_string(d.text)}: {f(d.expr)}"
+    if isinstance(d, A.EndDecl):
+        return f"end after {d.round} when {f(d.cond)}"
+    if isinstance(d, A.ScoreDecl):
+        return f"score {d.var}: {f(d.expr)}"
+    if isinstance(d, A.TiebreakDecl):
+        return f"tiebreak {d.var}: {f(d.expr)}"
+    if isinstance(d, A.EligibleDecl):
+        return f"eligible {d.var}: {f(d.expr)}"
+    if isinstance(d, A.StatDecl):
+        head = f"stat {d.name} counts {d.event}"
+        if d.names:
+            head += f"({', '.join(d.names)})"
+        return head + (f" when {f(d.cond)}" if d.cond is not None else "")
+    if isinstance(d, A.VariantDecl):
+        return f"variant {escape_string(d.name)} of {escape_string(d.base)}"
+    if isinstance(d, A.RemoveDecl):
+        if d.kind == "invariant":
+            return f"remove invariant {escape_string(d.name)}"
+        word = {"action": "anytime"}.get(d.kind, d.kind)
+        return f"remove {word} {d.name}"
+    return None
+
+
+def _const(d: A.ConstDecl) -> list[Line]:
+    """A constant; a list or map literal as a collapsible run of lines (fmt_comments)."""
+    kw = "table" if d.keyword == "table" else "const"
+    typ = "" if d.type is None else f": {format_type(d.type)}"
+    head = f"{kw} {d.name}{typ} = "
+    v = d.value
+    items: list[tuple[str, Any]]
+    if isinstance(v, A.ListLit) and v.items:
+        items, brackets = [(format_expr(e), e) for e in v.items], "[]"
+    elif isinstance(v, A.MapLit) and v.entries:
+        items = [(f"{format_expr(en.key)}: {format_expr(en.value)}", en) for en in v.entries]
+        brackets = "{}"
+    else:
+        return _one(head + format_expr(v), 0, d)
+    first, last = _lines_of(d)
+    opened, closed = _lines_of(v)
+    rows: list[Line] = []
+    for text, node in items:            # the elements that start on one line stay a row
+        start, end = _lines_of(node)
+        if rows and start == rows[-1].first:
+            rows[-1].text += f" {text},"
+            rows[-1].last = end
+        else:
+            rows.append(Line(f"{text},", 1, start, end, part="item"))
+    return [Line(head + brackets[0], 0, first, opened, part="open"), *rows,
+            Line(brackets[1], 0, closed, last, part="close")]
+
+
+def _prefixed(word: str, d: Any) -> list[Line]:
+    """``replace`` / ``extend`` + the lines of the declaration it wraps."""
+    inner = _decl(d.decl)
+    inner[0].text = f"{word} {inner[0].text}"
+    inner[0].first = d.span.line or inner[0].first
+    return inner
+
+
+def _decl(d: A.Decl) -> list[Line]:
+    text = _one_line_decl(d)
+    if text is not None:
+        return _one(text, 0, d)
+    f = format_expr
+    first = d.span.line
+    if isinstance(d, A.ConstDecl):
+        return _const(d)
+    if isinstance(d, A.RecordDecl):
+        return _fields(f"record {d.name}", d, d.fields)
+    if isinstance(d, A.PlayerState):
+        return _fields("player", d, d.fields)
+    if isinstance(d, A.TableState):
+        return _fields("table", d, d.fields)
     if isinstance(d, A.SetupDecl):
-        return _block("setup", d.body, 0)
+        return _block("setup", 0, first, d.body)
     if isinstance(d, A.RoundDecl):
         head = f"round {d.name}" + ("" if d.max_rounds is None else f" limit {d.max_rounds}")
-        if not d.phases:
-            return [f"{head} {{}}"]
-        lines = [f"{head} {{"]
+        lines = [Line(f"{head} {{", 0, first, first)]
         for ph in d.phases:
-            lines.extend(_block(f"{INDENT}phase {ph.name}", ph.body, 1))
-        return lines + ["}"]
+            lines.extend(_block(f"phase {ph.name}", 1, ph.span.line, ph.body))
+        return lines + [Line("}", 0, d.span.end_line, d.span.end_line)]
     if isinstance(d, A.ProcDecl):
         head = f"proc {d.name}({_params(d.params)})"
         if d.result is not None:
             head += f" -> {format_type(d.result)}"
-        return _block(head, d.body, 0)
-    if isinstance(d, A.FnDecl):
-        return [f"fn {d.name}({_params(d.params)}) -> {format_type(d.result)} = {f(d.body)}"]
+        return _block(head, 0, first, d.body)
     if isinstance(d, A.TriggerDecl):
         head = f"on {d.event}({', '.join(d.names)})"
         if d.label is not None:
             head += f" as {d.label}"
         if d.cond is not None:
             head += f" when {f(d.cond)}"
-        return _block(head, d.body, 0)
+        return _block(head, 0, first, d.body)
     if isinstance(d, A.ActionDecl):
         head = f"anytime {d.name}({_params(d.params)})"
         if d.cond is not None:
             head += f" when {f(d.cond)}"
-        return _block(head, d.body, 0)
-    if isinstance(d, A.InvariantDecl):
-        return [f"invariant {escape_string(d.text)}: {f(d.expr)}"]
-    if isinstance(d, A.EndDecl):
-        return [f"end after {d.round} when {f(d.cond)}"]
-    if isinstance(d, A.ScoreDecl):
-        return [f"score {d.var}: {f(d.expr)}"]
-    if isinstance(d, A.TiebreakDecl):
-        return [f"tiebreak {d.var}: {f(d.expr)}"]
-    if isinstance(d, A.EligibleDecl):
-        return [f"eligible {d.var}: {f(d.expr)}"]
-    if isinstance(d, A.StatDecl):
-        head = f"stat {d.name} counts {d.event}"
-        if d.names:
-            head += f"({', '.join(d.names)})"
-        return [head + (f" when {f(d.cond)}" if d.cond is not None else "")]
-    if isinstance(d, A.VariantDecl):
-        return [f"variant {escape_string(d.name)} of {escape_string(d.base)}"]
+        return _block(head, 0, first, d.body)
     if isinstance(d, A.ReplaceDecl):
-        inner = _decl(d.decl)
-        return [f"replace {inner[0]}"] + inner[1:]
-    if isinstance(d, A.RemoveDecl):
-        if d.kind == "invariant":
-            return [f"remove invariant {escape_string(d.name)}"]
-        word = {"action": "anytime"}.get(d.kind, d.kind)
-        return [f"remove {word} {d.name}"]
+        return _prefixed("replace", d)
     if isinstance(d, A.ExtendDecl):
-        inner = _decl(d.decl)
-        return [f"extend {inner[0]}"] + inner[1:]
+        return _prefixed("extend", d)
     if isinstance(d, A.PhaseInsert):
-        return _block(f"phase {d.phase.name} {d.where} {d.anchor}", d.phase.body, 0)
+        return _block(f"phase {d.phase.name} {d.where} {d.anchor}", 0, first, d.phase.body)
     if isinstance(d, A.PhaseDecl):
-        return _block(f"phase {d.name}", d.body, 0)
+        return _block(f"phase {d.name}", 0, first, d.body)
     raise TypeError(f"not a declaration: {d!r}")
 
 
@@ -414,26 +481,40 @@ class TooDeep(ValueError):
     """A tree nested more deeply than the parser accepts (dsl/limits.py), which fmt refuses."""
 
 
-def _checked_decl(d: Any) -> list[str]:
+def _checked_decl(d: Any) -> list[Line]:
     """The lines of one declaration; TooDeep (not RecursionError) for a tree too deep."""
     deep = depth_errors(d, "<fmt>")
     if deep:
         raise TooDeep(f"cannot format: {deep[0].message}")
     with DeepRecursion():
         try:
-            return _decl(d)
+            lines = _decl(d)
         except RecursionError:
             raise TooDeep("cannot format: nested too deeply") from None
+    lines[0].top = True
+    return lines
 
 
-def format_decl(d: Any) -> str:
-    """The canonical text of one declaration (also a phase on its own)."""
-    return "\n".join(_checked_decl(d))
+def _own_comments(d: Any, comments: Sequence[Comment]) -> list[Comment]:
+    """The comments of ``d``'s file that belong to it: those on its lines, and the comment
+    lines right above it (no blank line between)."""
+    first, last = _lines_of(d)
+    above = {c.line for c in comments if c.own_line}
+    top = first
+    while top - 1 in above:
+        top -= 1
+    return [c for c in comments if top <= c.line <= last]
 
 
-def format_rulebook(rb: A.Rulebook) -> str:
-    """The canonical text of ``rb`` (ends with a newline; empty rulebook -> ``""``); raises
-    TooDeep for a tree nested more deeply than the parser accepts."""
-    chunks = ["\n".join(_checked_decl(d)) for d in rb.items]
-    return "\n\n".join(chunks) + "\n" if chunks else ""
+def format_decl(d: Any, comments: Sequence[Comment] = ()) -> str:
+    """The canonical text of one declaration (also a phase on its own); with the comments of
+    its file, those that belong to it too (on its lines, or right above it)."""
+    return "\n".join(weave(_checked_decl(d), _own_comments(d, comments), strict=True))
 
+
+def format_rulebook(rb: A.Rulebook, comments: Sequence[Comment] = ()) -> str:
+    """The canonical text of ``rb`` (ends with a newline; empty rulebook -> ``""``) with the
+    file's ``comments`` (dsl.parser.comments) kept in place; raises TooDeep for a tree nested
+    more deeply than the parser accepts."""
+    lines = [ln for d in rb.items for ln in _checked_decl(d)]
+    return "".join(f"{text}\n" for text in weave(lines, comments))

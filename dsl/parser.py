@@ -14,6 +14,7 @@ import sys
 import threading
 from typing import Any, Optional, cast
 
+import attrs
 import lark
 
 from dsl import ast as A
@@ -143,6 +144,38 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
     rb: A.Rulebook = top.value
     deep = depth_errors(rb, path)
     return (None, deep) if deep else (rb, [])
+
+
+@attrs.frozen
+class Comment:
+    """A comment of a rulebook file: where it starts (1-based line and column), its text from
+    the '#' (trailing spaces removed), and whether it stands alone on its line (else it ends a
+    line of rules). The grammar ignores comments; ``mercator fmt`` and ``diff`` keep them."""
+
+    line: int
+    col: int
+    text: str
+    own_line: bool
+
+
+def comments(text: str) -> tuple[Comment, ...]:
+    """The comments of rulebook text, in order, read by the parser's own lexer (so a '#' in a
+    string is not one). Meant for text that parses; a text the lexer stops on gives the
+    comments before that point."""
+    if text.startswith("\ufeff"):      # as `parse` does, so lines and columns agree with spans
+        text = text[1:]
+    found: list[Comment] = []
+    code_line = 0                       # the last line a token of the rules ends on
+    try:
+        for tok in _parser().lex(text, dont_ignore=True):
+            line, col = tok.line or 1, tok.column or 1     # always set by the basic lexer
+            if tok.type == "COMMENT":
+                found.append(Comment(line, col, str(tok).rstrip(), line != code_line))
+            elif tok.type != "WS":
+                code_line = tok.end_line or line
+    except lark.exceptions.UnexpectedInput:
+        pass
+    return tuple(found)
 
 
 def _previous_word(text: str, line: int, col: int) -> Optional[tuple[str, int]]:

@@ -83,14 +83,14 @@ def fifo(tmp_path: Path) -> Iterator[str]:
 def test_play_reports_a_setup_error_as_a_located_rule_error():
     code, out, err = run(["play", SETUP_ERROR, "--seats", "random,random", "--seed", "1"])
     clean(code, out, err, (1,))
-    assert "setup_error.rules:7:11: error[runtime]: cannot draw from an empty list" in err
+    assert "setup_error.rules:7:11: rule error: cannot draw from an empty list" in err
     assert "game seed 1" in err
 
 
 def test_simulate_reports_a_setup_error_as_a_located_rule_error():
     code, out, err = run(["simulate", SETUP_ERROR, "--games", "3", "--seed", "4"])
     clean(code, out, err, (1,))
-    assert "setup_error.rules:7:11: error[runtime]" in err
+    assert "setup_error.rules:7:11: rule error" in err
     assert "--seed 4" in err
 
 
@@ -102,7 +102,7 @@ def test_resume_of_a_game_whose_setup_fails_is_a_rule_error(tmp_path):
     code, out, err = run(["play", str(rules), "--resume", str(target), "--seats",
                           "random,random"])
     clean(code, out, err, (1,))
-    assert "error[runtime]: cannot draw from an empty list" in err
+    assert "rule error: cannot draw from an empty list" in err
 
 
 def test_compare_run_as_a_module_reports_a_setup_error():
@@ -111,7 +111,7 @@ def test_compare_run_as_a_module_reports_a_setup_error():
                            SETUP_ERROR, "--games", "2"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     clean(proc.returncode, proc.stdout, proc.stderr, (1,))
-    assert "error[runtime]: cannot draw from an empty list" in proc.stderr
+    assert "rule error: cannot draw from an empty list" in proc.stderr
 
 
 # ------------------------------------------------------------------ 2. file access in the loader

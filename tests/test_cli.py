@@ -136,8 +136,9 @@ def test_simulate_table(capsys):
     assert main(["simulate", TINY, "--players", "2", "--games", "20", "--seed", "3"]) == 0
     cap = capsys.readouterr()
     lines = cap.out.splitlines()
-    assert lines[1].split()[:3] == ["seat", "wins", "win%"]
+    assert lines[1].split()[:3] == ["seat", "wins", "win%"] and "95% CI of win%" in lines[1]
     assert lines[2].startswith("1 ") and lines[3].startswith("2 ")
+    assert re.match(r"1 +\d+(\.\d)? +[\d.]+% +\[[\d.]+, [\d.]+\] ", lines[2])
     assert re.match(r"games 20 · decisions/game [\d.]+ \(± [\d.]+\) · \S+ games/s", lines[4])
     assert cap.err == ""   # no progress bar when stderr is not a terminal
 
@@ -156,9 +157,12 @@ def test_simulate_runtime_error_is_located_with_seed_and_log(tmp_path, capsys):
     capsys.readouterr()
     assert main(["simulate", str(bad), "--players", "2", "--games", "5", "--seed", "3"]) == 1
     err = capsys.readouterr().err
-    assert re.search(r"rt\.rules:\d+:\d+: error\[runtime\]: ", err)
+    # a rule error, like a diagnostic: file:line:col, the line quoted, a caret under the rule
+    m = re.search(r"rt\.rules:(\d+):(\d+): rule error: no item at \d+\n (\d+) \| (.*)\n.*\| +\^", err)
+    assert m and m.group(1) == m.group(3) and "tokens[pot].value" in m.group(4), err
     assert "game seed 3" in err and "decision log (option indices): [" in err
-    assert "Traceback" not in err
+    assert "--games 1 --seed 3" in err                      # how to reproduce it
+    assert "Traceback" not in err and "internal error" not in err
 
 
 # ------------------------------------------------------------------ play, saves, replay
@@ -306,3 +310,96 @@ def test_simulate_counts_warnings_not_notes(tmp_path, capsys):
     p.write_text(Path(TINY).read_text(encoding="utf-8") + "\nproc unused() { }\n", encoding="utf-8")
     assert main(["simulate", str(p), "--games", "1"]) == 0
     assert "1 warning (see: mercator check" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ simulate: intervals and stats
+STATS = ("\nstat rolls counts rolled\n"                  # each dice phase: one roll per player
+         "stat sixes counts rolled(p, n) when n == 6\n")
+
+
+def _tiny_with_stats(tmp_path: Path) -> Path:
+    p = tmp_path / "stats.rules"
+    p.write_text(Path(TINY).read_text(encoding="utf-8") + STATS, encoding="utf-8")
+    return p
+
+
+def test_wilson_interval_known_values():
+    """Wilson score 95% intervals (z = 1.96): 0/10 → [0, 27.8%], 5/10 → [23.7%, 76.3%],
+    10/10 → [72.2%, 100%], 298/1000 → [27.0%, 32.7%]; a fractional count (2.5 of 10: shared wins)
+    is the rate 0.25 of 10 games, and the interval always holds the observed rate."""
+    from interpreter.tools.designer import wilson_interval
+    for k, n, lo, hi in ((0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
+                         (298, 1000, 0.2704, 0.3271)):
+        got = wilson_interval(k, n)
+        assert got == pytest.approx((lo, hi), abs=1e-4), (k, n)
+    a, b = wilson_interval(2.5, 10)
+    assert a < 0.25 < b and (a, b) == pytest.approx((0.0809, 0.5578), abs=1e-4)
+
+
+def test_simulate_reports_win_intervals_and_declared_stats(tmp_path, capsys):
+    """`simulate --json` has a 95% interval per seat around its win rate and every declared
+    stat's mean per game, sd and interval; 'rolls' counts one roll per player per round
+    (tiny.rules: `for p in players { let n = roll 6 ...}`), so its mean is players × rounds."""
+    from interpreter.tools.designer import run_games
+    rules = _tiny_with_stats(tmp_path)
+    assert main(["simulate", str(rules), "--players", "3", "--games", "40", "--seed", "2",
+                 "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    for rate, (lo, hi) in zip(r["win_rate"], r["win_rate_ci95"]):
+        assert 0 <= lo <= rate <= hi <= 1 and hi - lo > 0.1      # 40 games: wide intervals
+    assert list(r["stats"]) == ["rolls", "sixes"]
+    res = load(str(rules))
+    recs = run_games(compile_program(res.rulebook), 3, 40, 2, 100_000)
+    rolls = [g.stats[0] for g in recs]
+    assert all(g.stats[0] == 3 * g.rounds for g in recs)
+    assert r["stats"]["rolls"]["mean"] == pytest.approx(sum(rolls) / 40, abs=1e-6)
+    s = r["stats"]["sixes"]
+    assert s["ci95"][0] <= s["mean"] <= s["ci95"][1] and s["sd"] > 0
+    assert main(["simulate", str(rules), "--players", "3", "--games", "40", "--seed", "2"]) == 0
+    table = capsys.readouterr().out
+    assert re.search(r"^stat \(per game\) +mean +± sd +95% CI of the mean$", table, re.M)
+    assert re.search(rf"^rolls +{r['stats']['rolls']['mean']:.2f} ", table, re.M)
+
+
+# ------------------------------------------------------------------ rule errors and internal errors
+def test_a_rule_error_reaching_main_is_a_rule_error_not_an_internal_one(tmp_path, capsys,
+                                                                         monkeypatch):
+    """issue 15: a rulebook's mistake is a 'rule error', located with its line; 'internal error'
+    is kept for Mercator's own exceptions."""
+    import interpreter.cli.main as cli
+    from dsl.ast import Span
+    from interpreter.engine.program import MercatorRuntimeError
+    rules = tmp_path / "c.rules"
+    rules.write_text("game \"C\" players 2..2\n\n\n\n\n    first(players).x = 1 / z\n")
+
+    def rule_fails(args):
+        raise MercatorRuntimeError("division by zero", Span(str(rules), 6, 5, 6, 29), [0, 1], 7)
+    monkeypatch.setattr(cli, "cmd_simulate", rule_fails)
+    assert main(["simulate", TINY]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{rules}:6:5: rule error: division by zero\n"
+                          " 6 |     first(players).x = 1 / z\n"
+                          "   |     ^^^^^^^^^^^^^^^^^^^^^^^^\n"), err
+    assert "game seed 7; decision log (option indices): [0, 1]" in err
+    assert "internal error" not in err
+
+    def engine_fails(args):
+        raise KeyError("frame")
+    monkeypatch.setattr(cli, "cmd_simulate", engine_fails)
+    assert main(["simulate", TINY]) == 1
+    assert "mercator simulate: internal error: KeyError" in capsys.readouterr().err
+
+
+def test_play_names_the_rulebook_for_a_rule_error_without_a_line(tmp_path, capsys):
+    """A rule error in the score (reported without a line by the engine) still names the
+    rulebook and says 'rule error'; with bots only, the same command reproduces it."""
+    rules = tmp_path / "s.rules"
+    rules.write_text('game "S" players 2..2\nplayer { x: int }\ntable { z: int = 0 }\n'
+                     'round r limit 1 { phase a { let b = choose first(players) one of 1..2 '
+                     'prompt "n" } }\nscore p: p.x / z\n')
+    assert main(["play", str(rules), "--seats", "random,random", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert re.search(rf"^{re.escape(str(rules))}(:\d+:\d+)?: rule error: division by zero$", err,
+                     re.M), err
+    assert f"reproduce with: mercator play {rules} --players 2 --seed 1 --seats random,random" in err
+    assert "internal error" not in err

@@ -2,9 +2,13 @@
 
 The contract: for every text that parses, ``parse(fmt(parse(x))) == parse(x)`` (spans aside)
 and ``fmt`` is idempotent.  Checked on every rulebook in the repository and on random ASTs.
+And ``fmt`` keeps every comment (dsl/fmt_comments.py): the citations of the shipped rulebooks
+and their ``# allow CODE: reason`` lines, which must still allow their warnings afterwards.
 """
 from __future__ import annotations
 
+import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl import ast as A
-from dsl.fmt import escape_string, format_expr, format_rulebook
-from dsl.parser import KEYWORDS, parse
+from dsl.fmt import escape_string, format_decl, format_expr, format_rulebook
+from dsl.loader import load
+from dsl.parser import KEYWORDS, comments, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny.rules"
@@ -122,9 +127,11 @@ def test_place_starting_with_a_call() -> None:
                                       "  let c = draw from decks(2)[0]\n  f(1)\n}\n")
 
 
-def test_comments_and_empty_statements_are_dropped() -> None:
-    rb = _parse_ok("# hello\nsetup { ; x = 1 ; # trailing\n }\n")
+def test_empty_statements_are_dropped_and_comments_only_when_not_given() -> None:
+    src = "# hello\nsetup { ; x = 1 ; # trailing\n }\n"
+    rb = _parse_ok(src)
     assert format_rulebook(rb) == "setup {\n  x = 1\n}\n"
+    assert format_rulebook(rb, comments(src)) == "# hello\nsetup {\n  x = 1  # trailing\n}\n"
 
 
 def test_table_keyword_is_kept_when_the_tree_says_so() -> None:
@@ -139,6 +146,166 @@ def test_empty_rulebook() -> None:
 def test_choose_subset_round_trips() -> None:
     rb = _parse_ok('setup { let x = choose p subset of xs size 1 + n..max(2, n) with pass }')
     assert "size 1 + n..max(2, n) with pass" in _assert_round_trip(rb)
+
+
+# ------------------------------------------------------------------ comments
+SHIPPED = sorted((ROOT / "rulebooks").glob("**/*.rules"))
+
+
+def _fmt(text: str) -> str:
+    """What `mercator fmt` prints for text."""
+    return format_rulebook(_parse_ok(text), comments(text))
+
+
+def _comment_texts(text: str) -> list[str]:
+    return [c.text.strip() for c in comments(text)]
+
+
+def test_every_shipped_rulebook_is_covered() -> None:
+    names = {p.relative_to(ROOT / "rulebooks").as_posix() for p in SHIPPED}
+    assert {"manila.rules", "genoa.rules", "lib/auction.rules",
+            "variants/manila_pirates.rules"} <= names
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_fmt_of_a_shipped_rulebook_keeps_every_comment(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    out = _fmt(text)
+    assert _comment_texts(out) == _comment_texts(text)     # the same comments, in order
+    assert len(_comment_texts(text)) > 0                   # every rulebook cites its sources
+    assert _parse_ok(out) == _parse_ok(text)
+    assert _fmt(out) == out, "fmt is not idempotent"
+
+
+def test_allow_lines_still_allow_their_warnings_after_fmt(tmp_path: Path) -> None:
+    """`# allow CODE: reason` must stay on, or right above, the line its warning points at."""
+    copy = tmp_path / "rulebooks"
+    shutil.copytree(ROOT / "rulebooks", copy)
+    for p in copy.glob("**/*.rules"):
+        p.write_text(_fmt(p.read_text(encoding="utf-8")), encoding="utf-8")
+    allowed = 0
+    for path in SHIPPED:
+        before = load(str(path)).diagnostics
+        after = load(str(copy / path.relative_to(ROOT / "rulebooks"))).diagnostics
+        assert Counter((d.code, d.severity, d.message) for d in after) == \
+            Counter((d.code, d.severity, d.message) for d in before), path
+        allowed += sum(1 for d in before if "(allowed: " in d.message)
+    assert allowed >= 5          # the shipped rulebooks do allow warnings: this checks something
+
+
+@pytest.mark.parametrize("src, canonical", [
+    # a comment between statements in a block, and one at the end of the block before '}'
+    ("setup {\n  x = 1\n    # then y\n  y = 2\n  # the end\n}\n",
+     "setup {\n  x = 1\n  # then y\n  y = 2\n  # the end\n}\n"),
+    # a trailing comment after a statement, and after a block's head and its '}'
+    ("setup { x = 1      # one\n for p in players {   # each\n  y = 2 }  # done\n}\n",
+     "setup {\n  x = 1  # one\n  for p in players {  # each\n    y = 2\n  }  # done\n}\n"),
+    # at the end of the file, after a blank line or not
+    ("const a = 1\n# end\n", "const a = 1\n\n# end\n"),
+    ("const a = 1\n\n\n# end\n\n# really\n", "const a = 1\n\n# end\n\n# really\n"),
+    # a file of comments only
+    ("# just\n#   notes\n", "# just\n#   notes\n"),
+    # top level: a group keeps the blank line the source had before the declaration
+    ("# header\n\n# about a\nconst a = 1\n# about b\nconst b = 2\n",
+     "# header\n\n# about a\nconst a = 1\n\n# about b\nconst b = 2\n"),
+    # an empty block with a comment inside stays open; a trailing one keeps it '{}'
+    ("setup {\n  if a {\n    # nothing yet\n  }\n  if b {\n  }   # nor here\n}\n",
+     "setup {\n  if a {\n    # nothing yet\n  }\n  if b {}  # nor here\n}\n"),
+    # if / elif / else: comments at the end of each branch, and on the '} else {' line
+    ("setup {\n if a {\n  x = 1\n  # a done\n } elif b { # b\n  x = 2\n }\n else {\n"
+     "  # otherwise\n }\n}\n",
+     "setup {\n  if a {\n    x = 1\n    # a done\n  } elif b {  # b\n    x = 2\n"
+     "  } else {\n    # otherwise\n  }\n}\n"),
+    # fields, and a comment before the '}' of a player block
+    ("player {\n  gold: int = 3   # seed: 3 gold\n  # the hand\n  hand: list<int> owner\n"
+     "  # nothing else\n}\n",
+     "player {\n  gold: int = 3  # seed: 3 gold\n  # the hand\n  hand: list<int> owner\n"
+     "  # nothing else\n}\n"),
+    # inside a construct printed on one line: before it, except at the end of its last line
+    ("setup {\n  let x = choose p one of [1, 2]  # the choice\n"
+     "     prompt \"pick\"   # its prompt\n}\n",
+     "setup {\n  # the choice\n  let x = choose p one of [1, 2] prompt \"pick\"  # its prompt\n}\n"),
+    # a '#' inside a string is no comment; a comment holding quotes is one
+    ('const s = "a # b"  # say "hi"\n', 'const s = "a # b"  # say "hi"\n'),
+    # replace / extend keep the comments of the declaration they wrap
+    ("# why\nreplace proc f() { # head\n  x = 1 # one\n}\n",
+     "# why\nreplace proc f() {  # head\n  x = 1  # one\n}\n"),
+    # a round: comments between phases and at its end
+    ("round r {\n  # first\n  phase a { x = 1 }\n  phase b {}  # empty\n  # last\n}\n",
+     "round r {\n  # first\n  phase a {\n    x = 1\n  }\n  phase b {}  # empty\n  # last\n}\n"),
+])
+def test_comment_placement(src: str, canonical: str) -> None:
+    assert _fmt(src) == canonical
+    assert _fmt(canonical) == canonical
+    assert _comment_texts(canonical) == _comment_texts(src)
+
+
+def test_a_table_with_comments_inside_keeps_its_rows() -> None:
+    src = ("table board: list<int> = [   # PLACEHOLDER\n"
+           "  1,  2,  3,   # row 1\n"
+           "  # the middle row\n"
+           "  4,  5,  6,   # row 2\n"
+           "]\n"
+           "table prices = {a: 1,\n  b: 2}   # a map without comments inside: one line\n")
+    out = _fmt(src)
+    assert out == ("table board: list<int> = [  # PLACEHOLDER\n"
+                   "  1, 2, 3,  # row 1\n"
+                   "  # the middle row\n"
+                   "  4, 5, 6,  # row 2\n"
+                   "]\n\n"
+                   "table prices = {a: 1, b: 2}  # a map without comments inside: one line\n")
+    assert _fmt(out) == out and _parse_ok(out) == _parse_ok(src)
+    assert format_rulebook(_parse_ok(src)) == ("table board: list<int> = [1, 2, 3, 4, 5, 6]\n\n"
+                                               "table prices = {a: 1, b: 2}\n")
+
+
+def test_comments_do_not_change_the_tree() -> None:
+    src = "# a\nconst x = 1  # b\nsetup {\n  # c\n  x = 2  # d\n}\n"
+    bare = "const x = 1\nsetup {\n  x = 2\n}\n"
+    assert _parse_ok(src) == _parse_ok(bare)
+
+
+def test_comments_are_read_with_their_positions() -> None:
+    src = '\ufeffconst a = "#no"   # yes \r\n  # own\r\n'
+    assert [(c.line, c.col, c.text, c.own_line) for c in comments(src)] == \
+        [(1, 19, "# yes", False), (2, 3, "# own", True)]
+
+
+def test_format_decl_shows_the_comments_of_that_declaration_only() -> None:
+    """`mercator diff` prints one declaration out of its file, with its own comments."""
+    src = ("const a = 1  # of a\n"
+           "\n"
+           "# seed 1: about b\n"
+           "# (a second line)\n"
+           "proc b() {\n  x = 1  # one\n  # the end\n}\n"
+           "# about c\n"
+           "player {\n  gold: int  # gold\n  # the hand\n  hand: int\n}\n")
+    rb = _parse_ok(src)
+    cs = comments(src)
+    a, b, c = rb.items
+    assert format_decl(a, cs) == "const a = 1  # of a"
+    assert format_decl(b, cs) == ("# seed 1: about b\n# (a second line)\nproc b() {\n  x = 1  # one\n"
+                                  "  # the end\n}")
+    assert format_decl(b) == "proc b() {\n  x = 1\n}"
+    assert isinstance(c, A.PlayerState)
+    hand = A.PlayerState((c.fields[1],), span=c.span)       # as diff shows one field of many
+    assert format_decl(hand, cs) == "# about c\nplayer {\n  # the hand\n  hand: int\n}"
+
+
+def test_mercator_fmt_and_diff_print_the_comments(capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.cli.main import main
+    manila = ROOT / "rulebooks" / "manila.rules"
+    assert main(["fmt", str(manila)]) == 0
+    out = capsys.readouterr().out
+    assert _comment_texts(out) == _comment_texts(manila.read_text(encoding="utf-8"))
+    pirates = ROOT / "rulebooks" / "variants" / "manila_pirates.rules"
+    assert main(["diff", str(manila), str(pirates)]) == 0
+    out = capsys.readouterr().out
+    # the replaced procedure keeps its citation and its `# allow`; the base's keeps its own
+    assert "  +           # allow W292: the boat is full (no room)" in out
+    assert "  +           # 第二位海盜不能取代剛剛登船的海盜船長" in out
+    assert "  - # seed 003 §海盜登船" in out
+    assert "  +   boarded_seat: int = -1  # and his seat on it" in out
 
 
 # ------------------------------------------------------- random ASTs (Hypothesis)
@@ -339,3 +506,21 @@ def test_random_rulebook_round_trips(rb: A.Rulebook) -> None:
 @given(text)
 def test_string_escaping_round_trips(s: str) -> None:
     assert _expr_of(escape_string(s)) == A.StrLit(s)
+
+
+@_SETTINGS
+@given(rulebook, st.lists(st.tuples(st.integers(0, 60), st.booleans()), max_size=8))
+def test_random_comments_are_kept_in_order(rb: A.Rulebook, spots: list[tuple[int, bool]]) -> None:
+    """Comments put anywhere a line starts or ends in a printed rulebook survive fmt, in order."""
+    lines = format_rulebook(rb).split("\n")[:-1]      # (a string may hold a '\r')
+    for n, (i, own) in enumerate(sorted(spots)):
+        i = min(i, len(lines))
+        if own or i == len(lines) or not lines[i].strip():
+            lines.insert(i, f"# c{n}")
+        else:
+            lines[i] += f"  # c{n}"
+    text = "\n".join(lines) + "\n"
+    out = _fmt(text)
+    assert _comment_texts(out) == _comment_texts(text)
+    assert _parse_ok(out) == rb
+    assert _fmt(out) == out, "fmt is not idempotent:\n" + text

@@ -139,7 +139,7 @@ def test_a_runaway_constant_is_a_located_error_in_every_command(command: list) -
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=ROOT,
                        env={**os.environ, "NO_COLOR": "1"})
     assert p.returncode == 1, p.stderr
-    assert "slow_constant.rules:5:1: error" in p.stderr
+    assert "slow_constant.rules:5:1: rule error" in p.stderr
     assert "cannot be computed" in p.stderr
     assert "internal error" not in p.stderr and "Traceback" not in p.stderr
 
@@ -174,7 +174,7 @@ def test_play_replay_and_explore_name_the_same_place_for_a_runaway(tmp_path: Any
     assert played.returncode == 1 and save.exists(), played.stderr
     replayed = run("replay", str(save))
     explored = run("check", str(rules), "--explore", "2", "--save-failure", str(tmp_path / "x.json"))
-    where = f"{rules}:8:5: error"     # the inner for
+    where = f"{rules}:8:5: rule error"     # the inner for
     for p in (played, replayed, explored):
         assert where in p.stderr, p.stderr
         assert "internal error" not in p.stderr and "Traceback" not in p.stderr

@@ -3,6 +3,7 @@ the variants the seeds name, each with a scenario that shows the difference."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,29 @@ def test_diff_and_compare_commands(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_compare_refuses_bad_arguments(capsys: pytest.CaptureFixture) -> None:
     assert main(["compare", str(TINY), str(TINY), "--players", "9", "--games", "10"]) == 2
     assert main(["compare", str(TINY), str(TINY), "--games", "1"]) == 2
+
+
+def test_compare_shows_a_stat_declared_on_one_side_as_missing_on_the_other(tmp_path: Path,
+                                                                           capsys) -> None:
+    """issue 15: a stat only one rulebook declares is a row marked missing on the other side,
+    not dropped; a stat both declare is compared."""
+    base = write(tmp_path, "base.rules", TINY.read_text(encoding="utf-8")
+                 + "\nstat rolls counts rolled\nstat sixes counts rolled(p, n) when n == 6\n")
+    var = write(tmp_path, "var.rules", 'variant "V" of "base.rules"\nremove stat sixes\n'
+                'stat high_rolls counts rolled(p, n) when n >= 5\n')
+    args = ["compare", str(base), str(var), "--players", "2", "--games", "30"]
+    assert main(args + ["--json"]) == 0
+    rows = {r["measure"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    both, only_a, only_b = (rows["stat rolls per game"], rows["stat sixes per game"],
+                            rows["stat high_rolls per game"])
+    assert both["diff"] == 0 and both["p"] == 1.0 and both["missing"] is None
+    assert only_a["missing"] == "B" and only_a["b"] is None and only_a["a"] > 0
+    assert only_a["diff"] is None and only_a["p"] is None and not only_a["significant"]
+    assert only_b["missing"] == "A" and only_b["a"] is None and only_b["b"] > only_a["a"]
+    assert main(args) == 0
+    table = capsys.readouterr().out
+    assert re.search(r"^stat sixes per game +[\d.]+ +— +— +— +not in B$", table, re.M), table
+    assert re.search(r"^stat high_rolls per game +— +[\d.]+ +— +— +not in A$", table, re.M)
 
 
 # ---------------------------------------------------------------- the seeds' variants

@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any, Optional, Sequence, TextIO
 
+from dsl.ast import Span
 from dsl.diagnostics import Diagnostic, render
 from dsl.loader import LoadResult, load, refusal
 from interpreter.compiler import compile_program
@@ -154,8 +155,7 @@ def build_program(res: LoadResult) -> Program:
     try:
         return compile_program(res.rulebook)
     except MercatorRuntimeError as exc:
-        d = Diagnostic("runtime", "error", exc.message, exc.span)
-        _err_raw(render_safe(d, res.sources.get(exc.span.path), color_ok(sys.stderr)))
+        print_rule_error(exc.message, exc.span, res.sources)
         raise Failed(EXIT_RULES) from None
 
 
@@ -187,12 +187,42 @@ def parse_seats(text: Optional[str], players: int) -> list[str]:
     return kinds
 
 
-def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: int,
+def _read_source(path: str) -> Optional[str]:
+    """The text of a rulebook file, or None when it cannot be read."""
+    if refusal(path) is not None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def print_rule_error(message: str, span: Span, sources: dict[str, str]) -> None:
+    """A rule that failed while running, on stderr like a diagnostic: `file:line:col: rule
+    error: message`, the source line and a caret. A rule error is the rulebook's mistake (an
+    internal error is Mercator's). Without a location, the rulebook (sources' first file) is
+    named."""
+    color = color_ok(sys.stderr)
+    label = "\x1b[31;1mrule error\x1b[0m" if color else "rule error"
+    if span.line < 1 or not span.path or span.path.startswith("<"):
+        where = printable(next(iter(sources), "") or "mercator")
+        _err_raw(f"{where}: {label}: {printable(message)}")
+        return
+    src = sources.get(span.path)
+    if src is None:
+        src = _read_source(span.path)
+    shown = render_safe(Diagnostic("runtime", "error", message, span), src, color=False)
+    head = f"{printable(span.path)}:{span.line}:{span.col}: {label}: {printable(message)}"
+    _err_raw("\n".join([head] + shown.splitlines()[1:]))
+
+
+def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: Optional[int],
                     decisions: Sequence[int]) -> None:
-    """Print a located runtime error with the seed and decision log that reproduce it."""
-    d = Diagnostic("runtime", "error", exc.message, exc.span)
-    _err_raw(render_safe(d, sources.get(exc.span.path), color_ok(sys.stderr)))
-    err(f"  game seed {seed}; decision log (option indices): {list(decisions)}")
+    """Print a located rule error with the seed and decision log that reproduce it."""
+    print_rule_error(exc.message, exc.span, sources)
+    err(f"  {'' if seed is None else f'game seed {seed}; '}decision log (option indices): "
+        f"{list(decisions)}")
 
 
 # ------------------------------------------------------------------ check

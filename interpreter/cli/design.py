@@ -9,9 +9,10 @@ from typing import Any
 
 from dsl.loader import load
 from interpreter.agents.base import GameTooLong
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError, build_program, err,
-                             load_program, out, player_count, plural, print_diagnostics, require_file,
-                             runtime_failure, score_text, too_large)
+from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError,
+                                    build_program, err, load_program, out, player_count, plural,
+                                    print_diagnostics, print_rule_error, require_file,
+                                    runtime_failure, score_text, too_large)
 from interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff, run_games
 from interpreter.engine.program import MercatorRuntimeError, Program
 
@@ -27,7 +28,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
             err(f"{path}: has errors; fix them first")
             raise Failed(EXIT_RULES)
         results.append(res)
-    changes = rule_diff(results[0].items, results[1].items)
+    changes = rule_diff(results[0].items, results[1].items,
+                        {**results[0].sources, **results[1].sources})
     if not changes:
         out(f"no rule differs between {args.base} and {args.variant}")
         return EXIT_OK
@@ -50,8 +52,9 @@ def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.
                          on_game=lambda done: bar.update(offset + done))
     except MercatorRuntimeError as exc:
         bar.close(offset)
-        runtime_failure(exc, sources, exc.seed if exc.seed is not None else args.seed,
-                        exc.history)
+        gs = exc.seed if exc.seed is not None else args.seed
+        runtime_failure(exc, sources, gs, exc.history)
+        err(f"  reproduce with: mercator simulate {path} --players {players} --games 1 --seed {gs}")
         raise Failed(EXIT_RULES) from None
     except GameTooLong as exc:
         bar.close(offset)
@@ -59,11 +62,29 @@ def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.
         raise Failed(EXIT_RULES) from None
 
 
+MISSING = "—"       # a statistic the rulebook on that side does not declare
+
+
 def _fmt(row: Row, pct: bool) -> list[str]:
-    if pct:
-        return [f"{100 * row.a:.1f}%", f"{100 * row.b:.1f}%", f"{100 * row.diff:+.1f}%",
-                f"[{100 * row.low:+.1f}, {100 * row.high:+.1f}]"]
-    return [f"{row.a:.2f}", f"{row.b:.2f}", f"{row.diff:+.2f}", f"[{row.low:+.2f}, {row.high:+.2f}]"]
+    """A, B, B−A and the interval of B−A as table cells (— where a side has no value)."""
+    def num(x: "float | None", sign: str = "") -> str:
+        if x is None:
+            return MISSING
+        return f"{100 * x:{sign}.1f}%" if pct else f"{x:{sign}.2f}"
+    if row.low is None or row.high is None:
+        ci = MISSING
+    elif pct:
+        ci = f"[{100 * row.low:+.1f}, {100 * row.high:+.1f}]"
+    else:
+        ci = f"[{row.low:+.2f}, {row.high:+.2f}]"
+    return [num(row.a), num(row.b), num(row.diff, "+"), ci]
+
+
+def _p_cell(row: Row) -> str:
+    """The p column: the p-value (starred when p < 0.05), or which side lacks the statistic."""
+    if row.p is None:
+        return f"not in {row.missing}" if row.missing else MISSING
+    return f"{row.p:.3f}" + (" *" if row.significant else "")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -93,22 +114,28 @@ def cmd_compare(args: argparse.Namespace) -> int:
             "a": args.a, "b": args.b, "players": players, "games": args.games, "seed": args.seed,
             "seconds": round(secs, 3),
             "rows": [{"measure": r.measure, "a": r.a, "b": r.b, "diff": r.diff,
-                      "ci95": [r.low, r.high], "p": r.p, "test": r.test,
-                      "significant": r.significant} for r in rows]}))
+                      "ci95": None if r.low is None else [r.low, r.high], "p": r.p,
+                      "test": r.test, "significant": r.significant,
+                      "missing": r.missing or None} for r in rows]}))
         return EXIT_OK
     out(f"A: {args.a} ({pa.name})\nB: {args.b} ({pb.name})")
     out(f"{players} players · {args.games} games each on seeds {args.seed}..{args.seed + args.games - 1}"
         f" · random bots")
     head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
     table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
-                      + [f"{r.p:.3f}" + (" *" if r.significant else "")] for r in rows]
+                      + [_p_cell(r)] for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for row in table:
         out("  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
                       for i, c in enumerate(row)))
     sig = sum(r.significant for r in rows)
-    out(f"* p < 0.05 ({sig} of {len(rows)} measures; with many measures, about 1 in 20 is "
+    tested = sum(r.p is not None for r in rows)
+    out(f"* p < 0.05 ({sig} of {tested} measures; with many measures, about 1 in 20 is "
         "flagged by chance)" if sig else "no significant difference at p < 0.05")
+    only = [r for r in rows if r.missing]
+    if only:
+        out(f"not in A / not in B: {plural(len(only), 'stat')} only the other rulebook "
+            "declares (its mean is shown, nothing is compared)")
     return EXIT_OK
 
 
@@ -160,11 +187,14 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
             + (" ..." if len(c.never) > 8 else ""))
     if f is None:
         return True
-    where = f"{f.span}: " if f.span is not None and f.span.line else f"{path}: "
-    err(f"{where}error: {f.kind}: {f.message}")
-    src = res.sources.get(f.span.path) if f.span is not None else None
-    if src is not None and f.span is not None and 1 <= f.span.line <= len(src.splitlines()):
-        err(f" {f.span.line} | {src.splitlines()[f.span.line - 1]}")   # err() escapes it
+    if f.kind == "runtime error" and f.span is not None:     # located like play and replay
+        print_rule_error(f.message, f.span, res.sources)
+    else:
+        where = f"{f.span}: " if f.span is not None and f.span.line else f"{path}: "
+        err(f"{where}error: {f.kind}: {f.message}")
+        src = res.sources.get(f.span.path) if f.span is not None else None
+        if src is not None and f.span is not None and 1 <= f.span.line <= len(src.splitlines()):
+            err(f" {f.span.line} | {src.splitlines()[f.span.line - 1]}")   # err() escapes it
     target = args.save_failure or f"{path}.failure.json"
     try:
         save(target, path, res.sources, f.players, f.seed, f.decisions, f.labels)

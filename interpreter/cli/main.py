@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
 import random
-import statistics
 import sys
-import time
 from typing import Any, Callable, Optional, Sequence, TextIO
 
 from dsl.diagnostics import Diagnostic, render
 from dsl.loader import LoadResult, load, refusal
-from interpreter.cli.common import (SEAT_KINDS, EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text, too_large, plural, print_diagnostics, require_file, load_program, compiles, player_count, parse_seats, runtime_failure, Progress)
+from interpreter.cli.common import (SEAT_KINDS, EXIT_OK, EXIT_RULES, EXIT_USAGE,
+                                    EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
+                                    too_large, plural, print_diagnostics, require_file, load_program,
+                                    compiles, player_count, parse_seats, runtime_failure)
+from interpreter.cli.simulate import cmd_simulate
 from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
                                 play_out)
 from interpreter.engine.nodes import Decision, Terminal
@@ -200,6 +200,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             labels.append(node.option(idx).label if 0 <= idx < node.count else "?")
         runtime_failure(exc, res.sources, seed, decisions)
         keep("the game stopped on a rule error", resumable=False)
+        if not args.save and "human" not in seats:     # bots only: the same command replays it
+            err(f"  reproduce with: mercator play {args.path} --players {players} --seed {seed} "
+                f"--seats {','.join(seats)}")
         return EXIT_RULES
     except Exception:
         keep("the game stopped on an internal error (a bug in Mercator, not in the rulebook)")
@@ -270,83 +273,6 @@ def parse_viewer(given: str, players: int) -> Any:
                      f"use P1–P{players}, 'spectator' or 'all'")
 
 
-# ------------------------------------------------------------------ simulate
-def _sd(xs: Sequence[float]) -> float:
-    return statistics.stdev(xs) if len(xs) > 1 else 0.0
-
-
-def cmd_simulate(args: argparse.Namespace) -> int:
-    """Play many games between random bots and report wins, scores and length."""
-    prog, res = load_program(args.path)
-    players = player_count(prog, args.players)
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}", "e.g. --games 1000")
-    seed = args.seed
-    wins = [0.0] * players
-    scores: list[list[int]] = [[] for _ in range(players)]
-    lengths: list[int] = []
-    shared = 0
-    bar = Progress(args.games)
-    t0 = time.perf_counter()
-    for i in range(args.games):
-        gs = seed + i
-        agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
-        try:
-            state = prog.new_game(players, gs)
-            play_out(prog, state, agents, max_decisions=args.max_decisions)
-        except (MercatorRuntimeError, GameTooLong) as exc:
-            bar.close(i)
-            if isinstance(exc, MercatorRuntimeError):
-                runtime_failure(exc, res.sources, gs, exc.history)
-            else:
-                err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
-                err(f"  game seed {gs}; decision log (option indices): {list(state.history)}")
-            err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate {args.path} "
-                f"--players {players} --games 1 --seed {gs}")
-            return EXIT_RULES
-        node = state.pending
-        if too_large(node.scores):
-            bar.close(i)
-            err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) ended "
-                f"with scores {', '.join(score_text(v) for v in node.scores)}")
-            err(f"  see the game with: mercator play {args.path} --players {players} --seed {gs} "
-                f"--seats {','.join(['random'] * players)}")
-            return EXIT_RULES
-        for w in node.winners:
-            wins[w] += 1 / len(node.winners)
-        shared += len(node.winners) > 1
-        for p in range(players):
-            scores[p].append(node.scores[p])
-        lengths.append(len(state.history))
-        bar.update(i + 1)
-    secs = time.perf_counter() - t0
-    bar.close(args.games)
-    g = args.games
-    report = {"rulebook": args.path, "game": prog.name, "games": g, "players": players,
-              "seed": seed, "wins_by_seat": [round(w, 6) for w in wins],
-              "win_rate": [round(w / g, 6) for w in wins],
-              "mean_scores": [round(statistics.fmean(s), 6) for s in scores],
-              "sd_scores": [round(_sd(s), 6) for s in scores],
-              "shared_wins": shared, "mean_decisions": round(statistics.fmean(lengths), 6),
-              "sd_decisions": round(_sd(lengths), 6), "seconds": round(secs, 6),
-              "games_per_second": round(g / secs, 3) if secs > 0 else None}
-    if args.json:
-        out(json.dumps(report))
-        return EXIT_OK
-    out(f"{prog.name} · {players} players · seed {seed}")
-    out("seat    wins    win%   mean score    ± sd")
-    for p in range(players):
-        w = wins[p]
-        wtxt = f"{w:.0f}" if abs(w - round(w)) < 1e-9 else f"{w:.1f}"
-        out(f"{p + 1:<4} {wtxt:>7} {100 * w / g:>6.1f}%   {report['mean_scores'][p]:>10.1f}"
-            f"  {report['sd_scores'][p]:>6.1f}")
-    rate = f"{g / secs:.0f}" if secs > 0 else "∞"
-    out(f"games {g} · decisions/game {report['mean_decisions']:.1f} "
-        f"(± {report['sd_decisions']:.1f}) · {rate} games/s"
-        + (f" · {shared} shared win{'' if shared == 1 else 's'}" if shared else ""))
-    return EXIT_OK
-
-
 # ------------------------------------------------------------------ replay / fmt
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a saved game, verifying it, and print its log."""
@@ -387,8 +313,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
-    """Print a rulebook in canonical form."""
-    from dsl.parser import parse
+    """Print a rulebook in canonical form, with its comments where they were."""
+    from dsl.parser import comments, parse
     require_file(args.file)
     problem = refusal(args.file)
     if problem is not None:
@@ -409,7 +335,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     except ImportError:
         err("mercator fmt: the formatter (dsl/fmt.py) is not available in this build")
         return EXIT_RULES
-    sys.stdout.write(format_rulebook(tree))
+    sys.stdout.write(format_rulebook(tree, comments(text)))
     return EXIT_OK
 
 
@@ -540,7 +466,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
-    except Exception as exc:
+    except MercatorRuntimeError as exc:    # the rulebook's mistake, wherever it surfaced
+        if os.environ.get("MERCATOR_DEBUG"):
+            raise
+        runtime_failure(exc, {}, exc.seed, exc.history)
+        err("  reproduce it with the seed and decision log above (mercator play --seed S "
+            "--save FILE keeps a game to replay)")
+        return EXIT_RULES
+    except Exception as exc:               # Mercator's own mistake
         if os.environ.get("MERCATOR_DEBUG"):
             raise
         err(f"mercator {args.command}: internal error: {type(exc).__name__}: {exc} "

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import attrs
 
 from dsl import ast as A
 from dsl.fmt import format_decl
+from dsl.parser import Comment, comments
 from dsl.variants import KIND_WORDS, decl_key
 from interpreter.agents.base import RandomAgent, agent_seed, play_out
 from interpreter.engine.program import MercatorRuntimeError, Program
@@ -50,18 +51,30 @@ class Change:
     new: Optional[str]
 
 
-def rule_diff(base_items: Sequence[Any], variant_items: Sequence[Any]) -> list[Change]:
-    """The named rules that differ between two rulebooks, in the variant's order."""
+def rule_diff(base_items: Sequence[Any], variant_items: Sequence[Any],
+              sources: Optional[Mapping[str, str]] = None) -> list[Change]:
+    """The named rules that differ between two rulebooks, in the variant's order; with the
+    texts of their files (path -> text), each rule's text shows its comments too."""
     a, b = named_rules(base_items), named_rules(variant_items)
+    found: dict[str, tuple[Comment, ...]] = {}
+
+    def text(d: Any) -> str:
+        path = d.span.path
+        if sources is None or path not in sources:
+            return format_decl(d)
+        if path not in found:
+            found[path] = comments(sources[path])
+        return format_decl(d, found[path])
+
     out = []
     for key in list(b) + [k for k in a if k not in b]:
         kind = KIND_WORDS.get(key[0], key[0])
         if key not in a:
-            out.append(Change("added", kind, key[1], None, format_decl(b[key])))
+            out.append(Change("added", kind, key[1], None, text(b[key])))
         elif key not in b:
-            out.append(Change("removed", kind, key[1], format_decl(a[key]), None))
+            out.append(Change("removed", kind, key[1], text(a[key]), None))
         elif a[key] != b[key]:
-            out.append(Change("changed", kind, key[1], format_decl(a[key]), format_decl(b[key])))
+            out.append(Change("changed", kind, key[1], text(a[key]), text(b[key])))
     return out
 
 
@@ -100,28 +113,66 @@ def run_games(prog: Program, players: int, games: int, seed: int, max_decisions:
 
 
 # ------------------------------------------------------------------ statistics
+Z95 = 1.959963984540054      # the standard normal quantile of a two-sided 95% interval
+
+
 def _p_normal(z: float) -> float:
     """Two-sided p-value of a standard normal statistic."""
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-@attrs.frozen
-class Row:
-    """One measure compared: A's value, B's, the difference with a 95% interval, and p."""
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score 95% interval of a win rate: `wins` of `games` (wins may be fractional: a
+    win shared by k players counts 1/k). A per-game share in [0, 1] with mean p has a variance
+    of at most p(1-p), the binomial one, so with fractional wins the interval is conservative."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = min(max(wins / games, 0.0), 1.0)
+    z2n = z * z / games
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(p * (1 - p) / games + z2n / (4 * games)) / (1 + z2n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
-    measure: str
-    a: float
-    b: float
-    diff: float
+
+@attrs.frozen
+class Summary:
+    """Mean, standard deviation and a 95% interval of the mean (normal approximation) of a
+    per-game measure."""
+
+    mean: float
+    sd: float
     low: float
     high: float
-    p: float
+
+
+def summarize(xs: Sequence[float]) -> Summary:
+    """The Summary of a non-empty sample."""
+    m = statistics.fmean(xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    half = Z95 * sd / math.sqrt(len(xs))
+    return Summary(m, sd, m - half, m + half)
+
+
+@attrs.frozen
+class Row:
+    """One measure compared: A's value, B's, the difference with a 95% interval, and p. A
+    statistic only one rulebook declares has `missing` 'A' or 'B', None on that side and no
+    difference."""
+
+    measure: str
+    a: Optional[float]
+    b: Optional[float]
+    diff: Optional[float]
+    low: Optional[float]
+    high: Optional[float]
+    p: Optional[float]
     test: str
+    missing: str = ""
 
     @property
     def significant(self) -> bool:
         """p < 0.05."""
-        return self.p < 0.05
+        return self.p is not None and self.p < 0.05
 
 
 def compare_proportions(measure: str, ka: float, na: int, kb: float, nb: int) -> Row:
@@ -132,7 +183,7 @@ def compare_proportions(measure: str, ka: float, na: int, kb: float, nb: int) ->
     p = 1.0 if se0 == 0 else _p_normal((pb - pa) / se0)
     se = math.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb)
     d = pb - pa
-    return Row(measure, pa, pb, d, d - 1.96 * se, d + 1.96 * se, p, "two-proportion z")
+    return Row(measure, pa, pb, d, d - Z95 * se, d + Z95 * se, p, "two-proportion z")
 
 
 def compare_means(measure: str, xs: Sequence[float], ys: Sequence[float]) -> Row:
@@ -144,16 +195,29 @@ def compare_means(measure: str, xs: Sequence[float], ys: Sequence[float]) -> Row
     se = math.sqrt(va / len(xs) + vb / len(ys))
     d = mb - ma
     p = (1.0 if d == 0 else 0.0) if se == 0 else _p_normal(d / se)
-    return Row(measure, ma, mb, d, d - 1.96 * se, d + 1.96 * se, p, "Welch")
+    return Row(measure, ma, mb, d, d - Z95 * se, d + Z95 * se, p, "Welch")
+
+
+def one_sided(measure: str, xs: Sequence[float], missing: str) -> Row:
+    """A statistic declared by one rulebook only: its mean on that side, nothing on the other."""
+    m = statistics.fmean(xs)
+    a, b = (None, m) if missing == "A" else (m, None)
+    return Row(measure, a, b, None, None, None, None, f"not declared in {missing}", missing)
+
+
+def win_share(r: GameRecord, seat: int) -> float:
+    """The seat's share of the game's win: 1 alone, 1/k of a win shared by k, else 0."""
+    return 1 / len(r.winners) if seat in r.winners else 0.0
 
 
 def compare_records(ra: Sequence[GameRecord], rb: Sequence[GameRecord], players: int,
                     stats_a: Sequence[str], stats_b: Sequence[str]) -> list[Row]:
-    """Every measure of A against B: win rate and score by seat, game length, shared stats."""
+    """Every measure of A against B: win rate and score by seat, game length, and every declared
+    stat (one declared on one side only is shown as missing on the other)."""
     rows = []
     for p in range(players):
-        wa = sum(1 / len(r.winners) for r in ra if p in r.winners)
-        wb = sum(1 / len(r.winners) for r in rb if p in r.winners)
+        wa = sum(win_share(r, p) for r in ra)
+        wb = sum(win_share(r, p) for r in rb)
         rows.append(compare_proportions(f"win rate seat {p + 1}", wa, len(ra), wb, len(rb)))
     for p in range(players):
         rows.append(compare_means(f"score seat {p + 1}", [r.scores[p] for r in ra],
@@ -161,9 +225,17 @@ def compare_records(ra: Sequence[GameRecord], rb: Sequence[GameRecord], players:
     rows.append(compare_means("decisions per game", [r.decisions for r in ra],
                               [r.decisions for r in rb]))
     rows.append(compare_means("rounds per game", [r.rounds for r in ra], [r.rounds for r in rb]))
-    for name in stats_a:
-        if name in stats_b:
-            ia, ib = list(stats_a).index(name), list(stats_b).index(name)
-            rows.append(compare_means(f"stat {name} per game", [r.stats[ia] for r in ra],
+    names_a, names_b = list(stats_a), list(stats_b)
+    for name in names_a + [n for n in names_b if n not in names_a]:
+        measure = f"stat {name} per game"
+        if name not in names_b:
+            ia = names_a.index(name)
+            rows.append(one_sided(measure, [r.stats[ia] for r in ra], "B"))
+        elif name not in names_a:
+            ib = names_b.index(name)
+            rows.append(one_sided(measure, [r.stats[ib] for r in rb], "A"))
+        else:
+            ia, ib = names_a.index(name), names_b.index(name)
+            rows.append(compare_means(measure, [r.stats[ia] for r in ra],
                                       [r.stats[ib] for r in rb]))
     return rows

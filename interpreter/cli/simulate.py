@@ -1,0 +1,127 @@
+"""`mercator simulate`: many games between random bots; wins with 95% intervals, scores, the
+rulebook's declared stats and game length, as a table or as JSON."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
+from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
+                                    Progress, player_count, plural, runtime_failure, score_text,
+                                    too_large)
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.tools.designer import summarize, wilson_interval
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play many games between random bots and report wins, scores, length and declared stats."""
+    prog, res = load_program(args.path)
+    players = player_count(prog, args.players)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}", "e.g. --games 1000")
+    seed = args.seed
+    wins = [0.0] * players
+    scores: list[list[int]] = [[] for _ in range(players)]
+    stats: list[list[int]] = [[] for _ in prog.stat_names]
+    lengths: list[int] = []
+    shared = no_winner = 0
+    bar = Progress(args.games)
+    t0 = time.perf_counter()
+    for i in range(args.games):
+        gs = seed + i
+        agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
+        try:
+            state = prog.new_game(players, gs)
+            play_out(prog, state, agents, max_decisions=args.max_decisions)
+        except (MercatorRuntimeError, GameTooLong) as exc:
+            bar.close(i)
+            if isinstance(exc, MercatorRuntimeError):
+                runtime_failure(exc, res.sources, gs, exc.history)
+            else:
+                err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
+                err(f"  game seed {gs}; decision log (option indices): {list(state.history)}")
+            err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate {args.path} "
+                f"--players {players} --games 1 --seed {gs}")
+            return EXIT_RULES
+        node = state.pending
+        if too_large(node.scores):
+            bar.close(i)
+            err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) ended "
+                f"with scores {', '.join(score_text(v) for v in node.scores)}")
+            err(f"  see the game with: mercator play {args.path} --players {players} --seed {gs} "
+                f"--seats {','.join(['random'] * players)}")
+            return EXIT_RULES
+        for w in node.winners:
+            wins[w] += 1 / len(node.winners)      # a win shared by k players: 1/k to each
+        shared += len(node.winners) > 1
+        no_winner += not node.winners
+        for p in range(players):
+            scores[p].append(node.scores[p])
+        for k, v in enumerate(state.stats):
+            stats[k].append(v)
+        lengths.append(len(state.history))
+        bar.update(i + 1)
+    secs = time.perf_counter() - t0
+    bar.close(args.games)
+    report = simulate_report(args, prog, players, wins, scores, stats, lengths, shared,
+                             no_winner, secs)
+    if args.json:
+        out(json.dumps(report))
+    else:
+        print_simulation(prog, report)
+    return EXIT_OK
+
+
+def simulate_report(args: argparse.Namespace, prog: Program, players: int, wins: list[float],
+                    scores: list[list[int]], stats: list[list[int]], lengths: list[int],
+                    shared: int, no_winner: int, secs: float) -> dict[str, Any]:
+    """What `simulate` found, as the JSON object `--json` prints (the table shows the same)."""
+    g = args.games
+    sc = [summarize(s) for s in scores]
+    dec = summarize(lengths)
+    return {"rulebook": args.path, "game": prog.name, "games": g, "players": players,
+            "seed": args.seed, "wins_by_seat": [round(w, 6) for w in wins],
+            "win_rate": [round(w / g, 6) for w in wins],
+            "win_rate_ci95": [[round(x, 6) for x in wilson_interval(w, g)] for w in wins],
+            "mean_scores": [round(s.mean, 6) for s in sc],
+            "sd_scores": [round(s.sd, 6) for s in sc],
+            "stats": {name: {"mean": round(s.mean, 6), "sd": round(s.sd, 6),
+                             "ci95": [round(s.low, 6), round(s.high, 6)]}
+                      for name, s in zip(prog.stat_names, (summarize(v) for v in stats))},
+            "shared_wins": shared, "no_winner_games": no_winner,
+            "mean_decisions": round(dec.mean, 6), "sd_decisions": round(dec.sd, 6),
+            "seconds": round(secs, 6),
+            "games_per_second": round(g / secs, 3) if secs > 0 else None}
+
+
+def print_simulation(prog: Program, r: dict[str, Any]) -> None:
+    """The table of a simulation: wins with their 95% intervals, scores, stats, length."""
+    g = r["games"]
+    out(f"{prog.name} · {r['players']} players · seed {r['seed']} · {plural(g, 'game')}")
+    out("seat    wins    win%   95% CI of win%   mean score    ± sd")
+    for p in range(r["players"]):
+        w = r["wins_by_seat"][p]
+        lo, hi = r["win_rate_ci95"][p]
+        wtxt = f"{w:.0f}" if abs(w - round(w)) < 1e-9 else f"{w:.1f}"
+        ci = f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+        out(f"{p + 1:<4} {wtxt:>7} {100 * w / g:>6.1f}%   {ci:<14}   "
+            f"{r['mean_scores'][p]:>10.1f}  {r['sd_scores'][p]:>6.1f}")
+    if r["stats"]:
+        width = max(len("stat (per game)"), *(len(n) for n in r["stats"]))
+        out("")
+        out(f"{'stat (per game)':<{width}}      mean    ± sd   95% CI of the mean")
+        for name, s in r["stats"].items():
+            out(f"{name:<{width}}  {s['mean']:>8.2f}  {s['sd']:>6.2f}   "
+                f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]")
+    secs = r["seconds"]
+    rate = f"{g / secs:.0f}" if secs > 0 else "∞"
+    notes = []
+    if r["shared_wins"]:
+        notes.append(f"{plural(r['shared_wins'], 'shared win')} (each winner counts 1/k of a "
+                     "win shared by k)")
+    if r["no_winner_games"]:
+        notes.append(f"{plural(r['no_winner_games'], 'game')} without a winner")
+    out(f"games {g} · decisions/game {r['mean_decisions']:.1f} (± {r['sd_decisions']:.1f}) · "
+        f"{rate} games/s" + "".join(f" · {n}" for n in notes))
