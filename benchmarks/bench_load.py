@@ -43,6 +43,8 @@ from typing import Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)  # bench_common beside this script (not an engine path)
+from bench_common import describe  # noqa: E402
 
 LOAD = """
 import glob, os, sys, time
@@ -84,19 +86,6 @@ def find_checkout() -> tuple[str, dict[str, str]]:
     if os.path.dirname(os.path.dirname(os.path.abspath(dsl.__file__))) != checkout:
         sys.exit("dsl and interpreter come from different checkouts; set PYTHONPATH to one")
     return checkout, env
-
-
-def describe(checkout: str) -> str:
-    """The checkout's directory name and commit (no absolute path), e.g. 'base13 @ dd9cbe3'."""
-    def git(*args: str) -> str:
-        try:
-            return subprocess.run(["git", "-C", checkout, *args], capture_output=True, text=True,
-                                  timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    commit = git("rev-parse", "--short", "HEAD") or "?"
-    dirty = "+uncommitted" if git("status", "--porcelain", "--untracked-files=no") else ""
-    return f"{os.path.basename(checkout)} @ {commit}{dirty}"
 
 
 class Failed(Exception):

@@ -37,65 +37,8 @@ from typing import Any, Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-
-def import_engine() -> tuple[Callable[[str], Any], Callable[[Any], Any], str, str]:
-    """(load, compile_program, checkout directory, API name) of the engine on the path.
-
-    Our own checkout is appended to sys.path (never put first) only when no `dsl`/`interpreter`
-    can be imported, so PYTHONPATH=<old checkout> wins. The API is chosen by what the imported
-    package contains, not by try/except alone: an editable install of another checkout would
-    otherwise supply a missing interpreter.compiler from that other checkout."""
-    try:
-        import dsl.loader  # noqa: F401
-        import interpreter
-    except ImportError:
-        sys.path.append(ROOT)
-        import dsl.loader  # noqa: F401
-        import interpreter
-    from dsl.loader import load
-    pkg = os.path.dirname(os.path.abspath(interpreter.__file__))
-    checkout = os.path.dirname(pkg)
-    dsl_file = str(sys.modules["dsl.loader"].__file__)
-    dsl_checkout = os.path.dirname(os.path.dirname(os.path.abspath(dsl_file)))
-    if dsl_checkout != checkout:
-        sys.exit("dsl and interpreter come from different checkouts; set PYTHONPATH to one")
-    if os.path.isfile(os.path.join(pkg, "compiler", "__init__.py")):
-        from interpreter.compiler import compile_program
-        api = "interpreter.compiler.compile_program"
-    else:
-        try:
-            from interpreter.program import Program as compile_program  # type: ignore
-        except ImportError:
-            from interpreter.engine.program import Program as compile_program  # type: ignore
-        api = "interpreter.program.Program"
-    where = os.path.abspath(str(sys.modules[compile_program.__module__].__file__))
-    if not where.startswith(pkg + os.sep):
-        sys.exit(f"{api} was not imported from the checkout of interpreter/")
-    return load, compile_program, checkout, api
-
-
-def engine_program(checkout: str) -> type:
-    """The engine's Program class (interpreter/engine/program.py, or interpreter/program.py
-    before the layers), to see what it offers (playout) before compiling anything."""
-    if os.path.isfile(os.path.join(checkout, "interpreter", "engine", "program.py")):
-        from interpreter.engine.program import Program
-    else:
-        from interpreter.program import Program  # type: ignore
-    return Program
-
-
-def describe(checkout: str) -> str:
-    """The checkout's directory name and commit (no absolute path), e.g. 'base13 @ dd9cbe3'."""
-    def git(*args: str) -> str:
-        try:
-            return subprocess.run(["git", "-C", checkout, *args], capture_output=True, text=True,
-                                  timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    commit = git("rev-parse", "--short", "HEAD") or "?"
-    dirty = "+uncommitted" if git("status", "--porcelain", "--untracked-files=no") else ""
-    return f"{os.path.basename(checkout)} @ {commit}{dirty}"
+sys.path.insert(0, HERE)  # bench_common beside this script (not an engine path)
+from bench_common import import_engine, engine_program, describe  # noqa: E402
 
 
 def apply_loop(prog: Any, players: int, games: int, seed: int,
