@@ -322,6 +322,7 @@ class RandomPick:
 @attrs.frozen
 class Draw:
     source: "LValue"
+    count: Optional[Expr] = None    # draw N from ...: N items (a bag or list); None: one item
     span: Span = _span()
 
 
@@ -637,6 +638,7 @@ class EndDecl:
 class ScoreDecl:
     var: str
     expr: Expr
+    wins: Optional[str] = None     # win_order: "lowest" | "highest" as written; None: highest
     span: Span = _span()
 
 
@@ -644,6 +646,7 @@ class ScoreDecl:
 class TiebreakDecl:
     var: str
     expr: Expr
+    wins: Optional[str] = None     # win_order: "lowest" | "highest" as written; None: highest
     span: Span = _span()
 
 

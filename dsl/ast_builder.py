@@ -15,7 +15,7 @@ from dsl.limits import MAX_INT
 # Rules whose value carries no span of its own (a word, a list of names, a flag).
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",
                    "removable", "where_kw", "params", "names", "log_public", "log_to", "prompt",
-                   "or_pass", "openly", "args"})
+                   "or_pass", "openly", "args", "win_order"})
 
 
 class AstBuilder:
@@ -130,10 +130,13 @@ class AstBuilder:
         return A.EndDecl(str(c[0]), c[1], span=sp)
 
     def score_decl(self, sp: A.Span, c: list[Any]) -> A.ScoreDecl:
-        return A.ScoreDecl(str(c[0]), c[1], span=sp)
+        return A.ScoreDecl(str(c[0]), c[1], c[2], span=sp)
 
     def tiebreak_decl(self, sp: A.Span, c: list[Any]) -> A.TiebreakDecl:
-        return A.TiebreakDecl(str(c[0]), c[1], span=sp)
+        return A.TiebreakDecl(str(c[0]), c[1], c[2], span=sp)
+
+    def win_order(self, c: list[Any]) -> str:
+        return str(c[0])
 
     # -- types
     def simple_type(self, sp: A.Span, c: list[Any]) -> A.SimpleType:
@@ -263,7 +266,7 @@ class AstBuilder:
         return A.RandomPick(c[0], span=sp)
 
     def draw(self, sp: A.Span, c: list[Any]) -> A.Draw:
-        return A.Draw(c[0], span=sp)
+        return A.Draw(c[1], c[0], span=sp)
 
     # -- expressions
     def if_expr(self, sp: A.Span, c: list[Any]) -> A.IfExpr:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Union
 
-from dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, list_of, strip_opt
+from dsl.types import (ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, list_of, map_of,
+                       strip_opt)
 
 # name -> one-line description (docs/language.md lists the same)
 BUILTINS = {
@@ -28,8 +29,16 @@ BUILTINS = {
     "some": "the value inside an optional (an error if none)",
     "reverse": "a reversed copy of a list",
     "flatten": "the items of a list of lists, in order, as one list",
+    "sort_by": "with a generator of int keys, the items sorted by their keys (lowest first)",
+    "argmax": "with a generator of int keys, the first item with the largest key",
+    "argmin": "with a generator of int keys, the first item with the smallest key",
+    "rank": "with a generator of int keys, a map item -> place (1 = largest key, ties share)",
 }
-GEN_BUILTINS = frozenset({"sum", "count", "max", "min", "any", "all"})
+# Built-ins that take a generator. sort_by, argmax, argmin and rank take only a generator, and are
+# about its items (the x of `k for x in xs`), ranked by its values (their int keys k);
+# first(e for x in xs if c) is the first value.
+ITEM_GEN_BUILTINS = frozenset({"sort_by", "argmax", "argmin", "rank"})
+GEN_BUILTINS = frozenset({"sum", "count", "max", "min", "any", "all", "first"}) | ITEM_GEN_BUILTINS
 BUILTIN_NAMES = frozenset(BUILTINS) | {"players", "player_count", "round_number"}
 
 
@@ -79,4 +88,24 @@ def builtin_type(name: str, ts: list[Type]) -> Union[Type, str]:
             "needs a list of lists"
     if name == "some":
         return strip_opt(ts[0]) if n == 1 else "needs one optional value"
+    if name in ITEM_GEN_BUILTINS:
+        return f"needs a generator of int keys, as in {name}(q.money for q in players)"
     return ANY
+
+
+def gen_builtin_type(name: str, value: Type, item: Type) -> Union[Type, str]:
+    """Result type of a built-in applied to a generator: `value` is the type of what the generator
+    yields, `item` the type of its variable (the items of the collection); or an error message."""
+    if name == "first":
+        return value
+    if name not in ITEM_GEN_BUILTINS:
+        return builtin_type(name, [list_of(value)])
+    if strip_opt(value).kind not in ("int", "any"):
+        return f"the keys must be ints, not {value}"
+    if name == "sort_by":
+        return list_of(item)
+    if name == "rank":
+        if strip_opt(item).kind not in ("enum", "int", "player", "bool", "str", "any"):
+            return f"ranks enum, int, bool or player items (map keys), not {item}"
+        return map_of(strip_opt(item), INT)
+    return item

@@ -40,6 +40,17 @@ class Body:
 
 
 @attrs.define
+class Stage:
+    """One `round` declaration: a stage of the game, its phases and its `end after` condition.
+    The stages run in the order declared; the game is over after the last one."""
+
+    name: str
+    decl: A.RoundDecl
+    phases: list[Body]
+    end: Optional[Body] = None
+
+
+@attrs.define
 class CheckedRulebook:
     """A rulebook that passed the checker, with resolution and type tables keyed by node id."""
 
@@ -59,14 +70,13 @@ class CheckedRulebook:
     procs: dict[str, Body]
     fns: dict[str, Body]
     setup: Optional[Body]
-    round: Optional[A.RoundDecl]
-    phases: list[Body]
+    stages: list[Stage]             # the round declarations, in order
+    phases: list[Body]              # the phases of every stage, in order
     triggers: list[Body]
     actions: list[Body]
     invariants: list[Body]
     stats: list[Body]
     eligible: Optional[Body]
-    end: Optional[Body]
     score: Optional[Body]
     tiebreaks: list[Body]
     types: dict[int, Type]

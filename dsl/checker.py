@@ -47,12 +47,12 @@ class Checker(DeclChecker, BodyChecker, UsageChecker):
         self.check_constants(items)
         self.check_defaults()
         b = self.check_bodies(items)
-        if not games and b.round is None and b.score is None and b.setup is None:
+        if not games and not b.stages and b.score is None and b.setup is None:
             if not items:   # a library (rulebooks/lib/): declarations only, used by games
                 self.warn("W220", "this file declares nothing", self._top_span(),
                           'a rulebook starts with: game "Name" players 2..4')
             return None
-        self.check_parts(games, b.round, b.score, b.end)
+        self.check_parts(games, b.stages, b.score, b.ends)
         self.usage_warnings()
         self.event_warnings(b.triggers, b.stats)
         if any(d.is_error for d in self.diags) or not games:
@@ -63,8 +63,8 @@ class Checker(DeclChecker, BodyChecker, UsageChecker):
             consts=self.consts, const_types=self.const_types,
             player_fields=list(self.player_fields.values()),
             table_fields=list(self.table_fields.values()), events=self.events, procs=b.procs,
-            fns=b.fns, setup=b.setup, round=b.round, phases=b.phases, triggers=b.triggers,
-            actions=b.actions, invariants=b.invariants, end=b.end, score=b.score,
+            fns=b.fns, setup=b.setup, stages=b.stages, phases=b.phases, triggers=b.triggers,
+            actions=b.actions, invariants=b.invariants, score=b.score,
             tiebreaks=b.tiebreaks, stats=b.stats, eligible=b.eligible,
             types=self.types,
             refs=self.refs, keep=[items])

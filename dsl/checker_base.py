@@ -162,6 +162,13 @@ class CheckerBase:
             self.err("E116", f"local name '{name}' hides a declaration of the same name", span,
                      "choose another name")
 
+    def _no_shadow_local(self, name: str, span: A.Span, sc: Scope) -> None:
+        """W262: a new local (loop, generator or 'let' name) named like a parameter or a local
+        already in scope hides it for the rest of its block."""
+        if sc.lookup(name) is not None:
+            self.warn("W262", f"'{name}' hides the parameter or local '{name}' declared before it",
+                      span, f"choose another name: inside, '{name}' no longer means the outer one")
+
     def _walk(self, root: Any, into_fns: bool = False, into_calls: bool = True) -> Iterator[Any]:
         """Every node under root; with into_fns, the bodies of the fns it calls too (each once)."""
         stack, seen_fns = [root], set()

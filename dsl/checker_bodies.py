@@ -9,7 +9,7 @@ from typing import Any, Optional
 import attrs
 
 from dsl import ast as A
-from dsl.checked import Body
+from dsl.checked import Body, Stage
 from dsl.checker_base import Scope
 from dsl.checker_stmts import StmtChecker
 from dsl.diagnostics import did_you_mean
@@ -24,12 +24,12 @@ class Bodies:
     procs: dict[str, Body] = attrs.field(factory=dict)
     fns: dict[str, Body] = attrs.field(factory=dict)
     setup: Optional[Body] = None
-    round: Optional[A.RoundDecl] = None
+    stages: list[Stage] = attrs.field(factory=list)    # the round declarations, in order
     phases: list[Body] = attrs.field(factory=list)
     triggers: list[Body] = attrs.field(factory=list)
     actions: list[Body] = attrs.field(factory=list)
     invariants: list[Body] = attrs.field(factory=list)
-    end: Optional[Body] = None
+    ends: list[Body] = attrs.field(factory=list)       # 'end after ROUND when ...', by round
     score: Optional[Body] = None
     tiebreaks: list[Body] = attrs.field(factory=list)
     stats: list[Body] = attrs.field(factory=list)
@@ -82,23 +82,37 @@ class BodyChecker(StmtChecker):
                 out.stats.append(b)
             else:
                 self._expression_body(it, out)
+        by_name = {st.name: st for st in out.stages}
+        for end in out.ends:
+            if end.name in by_name:
+                by_name[end.name].end = end
         return out
 
     def _round(self, it: A.RoundDecl, out: Bodies) -> None:
-        if out.round is not None:
-            self.err("E102", "a second 'round' declaration", it.span,
-                     "a game has one round structure; use phases inside it")
+        """One stage: several round declarations run one after the other, in order."""
+        if any(st.name == it.name for st in out.stages):
+            self.err("E102", f"round '{it.name}' is already declared", it.span,
+                     "the rounds of a game run in order; give each its own name")
             return
-        out.round = it
         if isinstance(it.max_rounds, str) and self.const_types.get(it.max_rounds) != INT:
             self.err("E100", f"the round limit '{it.max_rounds}' is not an int constant",
                      it.span, did_you_mean(it.max_rounds, self.const_types))
+        stage = Stage(it.name, it, [])
         seen: set[str] = set()
         for ph in it.phases:
             if ph.name in seen:
                 self.err("E102", f"phase '{ph.name}' appears twice", ph.span)
+            else:
+                other = next((st.name for st in out.stages
+                              if any(p.name == ph.name for p in st.phases)), None)
+                if other is not None:
+                    self.err("E102", f"phase '{ph.name}' is already a phase of round '{other}'",
+                             ph.span, "variants and reports name phases: give each its own name")
             seen.add(ph.name)
-            out.phases.append(self._block_body(ph.name, "phase", ph, ph.body))
+            b = self._block_body(ph.name, "phase", ph, ph.body)
+            stage.phases.append(b)
+            out.phases.append(b)
+        out.stages.append(stage)
 
     def _expression_body(self, it: Any, out: Bodies) -> None:
         """eligible, invariant, end, score and tiebreak: one expression each."""
@@ -117,13 +131,13 @@ class BodyChecker(StmtChecker):
             out.invariants.append(Body(it.text, "expr", (), (), BOOL, sc.nslots, it, expr=it.expr,
                                        span=it.span))
         elif isinstance(it, A.EndDecl):
-            if out.end is not None:
-                self.err("E102", "a second 'end' declaration", it.span,
+            if any(e.name == it.round for e in out.ends):
+                self.err("E102", f"a second 'end after {it.round}' declaration", it.span,
                          "combine the conditions with 'or'")
             sc = Scope("expr")
             self.expect(self.expr(it.cond, sc, BOOL), BOOL, it.cond.span, "end condition")
-            out.end = Body(it.round, "expr", (), (), BOOL, sc.nslots, it, expr=it.cond,
-                           span=it.span)
+            out.ends.append(Body(it.round, "expr", (), (), BOOL, sc.nslots, it, expr=it.cond,
+                                 span=it.span))
         elif isinstance(it, (A.ScoreDecl, A.TiebreakDecl)):
             sc = Scope("expr")
             sc.declare(it.var, PLAYER)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from dsl import ast as A
-from dsl.builtins import GEN_BUILTINS
+from dsl.builtins import GEN_BUILTINS, gen_builtin_type
 from dsl.checker_base import Scope
 from dsl.checker_exprs import ExprChecker
 from dsl.diagnostics import did_you_mean
@@ -57,6 +57,7 @@ class CollectionChecker(ExprChecker):
             self.err("E104", f"cannot go through a value of type {it}", e.iter.span)
         sc.push()
         self._no_shadow(e.var, e.span)
+        self._no_shadow_local(e.var, e.span, sc)
         self.refs[id(e)] = sc.declare(e.var, iter_elem(it))
         if e.cond is not None:
             self.expect(self.expr(e.cond, sc, BOOL), BOOL, e.cond.span, "filter")
@@ -140,7 +141,13 @@ class CollectionChecker(ExprChecker):
             self.err("E106", f"'{e.name}' cannot take a generator", e.span,
                      did_you_mean(e.name, GEN_BUILTINS) or
                      f"generators work with {', '.join(sorted(GEN_BUILTINS))}")
-        self._gen_head(e, sc)
+        item = self._gen_head(e, sc)
         t = self.expr(e.elem, sc, None)
         sc.pop()
-        return self._builtin(e.name, [list_of(t)], e) if e.name in GEN_BUILTINS else ANY
+        if e.name not in GEN_BUILTINS:
+            return ANY
+        res = gen_builtin_type(e.name, t, item)
+        if isinstance(res, str):
+            self.err("E104", f"{e.name}(): {res}", e.span)
+            return ANY
+        return res

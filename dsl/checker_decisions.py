@@ -32,6 +32,7 @@ class DecisionChecker(PlaceChecker):
             pt = self.expr(r.players, sc, list_of(PLAYER))
             self.expect(pt, list_of(PLAYER), r.players.span, "players of 'simultaneous'")
             sc.push()
+            self._no_shadow_local(r.var, r.span, sc)
             self.refs[id(r)] = sc.declare(r.var, PLAYER)
             if isinstance(r.choose.kind, A.ChoiceRecord):
                 self.err("E122", "a compound (record) choice cannot be simultaneous", r.span,
@@ -57,7 +58,12 @@ class DecisionChecker(PlaceChecker):
             self._suspend_ok(r, sc)
             t = self._container(r.source, sc, "'draw from'")
             self._mark_read(r.source)
-            return t
+            if r.count is None:
+                return t
+            # draw N from X: N items, a bag from a bag, a list (its first N) from a list
+            self.expect(self.expr(r.count, sc, INT), INT, r.count.span, "number of items to draw")
+            src = strip_opt(self.types.get(id(r.source), ANY))
+            return src if src.kind in ("list", "bag") else ANY
         if isinstance(r, A.Call) and (r.name in self.proc_decls):
             self._suspend_ok(r, sc)
             t = self.call_proc_or_fn(r.name, r.args, r, sc, statement=False)

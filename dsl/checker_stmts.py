@@ -36,6 +36,7 @@ class StmtChecker(DecisionChecker):
             want = self.resolve_type(s.type)
             self.expect(self.rhs(s.rhs, sc, want), want, s.span, f"value of '{s.name}'")
             self._no_shadow(s.name, s.span)
+            self._no_shadow_local(s.name, s.span, sc)
             self.refs[id(s)] = sc.declare(s.name, want)
             return
         t = self.rhs(s.rhs, sc, None)
@@ -43,6 +44,7 @@ class StmtChecker(DecisionChecker):
             self.err("E104", f"cannot tell the type of '{s.name}' from 'none'", s.span,
                      "initialise it with a value of its type")
         self._no_shadow(s.name, s.span)
+        self._no_shadow_local(s.name, s.span, sc)
         self.refs[id(s)] = sc.declare(s.name, t)
 
     def _check_payment(self, s: A.Assign, sc: Scope) -> None:
@@ -100,6 +102,7 @@ class StmtChecker(DecisionChecker):
             self.err("E104", f"'for' needs a list, bag or map to go through, got {it}", s.iter.span)
         sc.push()
         self._no_shadow(s.var, s.span)
+        self._no_shadow_local(s.var, s.span, sc)
         self.refs[id(s)] = sc.declare(s.var, iter_elem(it))
         if s.where is not None:
             self.expect(self.expr(s.where, sc, BOOL), BOOL, s.where.span, "'where' filter")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from dsl import ast as A
-from dsl.checked import Body
+from dsl.checked import Body, Stage
 from dsl.checker_base import CheckerBase
 from dsl.diagnostics import did_you_mean, info
 from dsl.graphs import strongly_connected
@@ -18,25 +18,36 @@ from dsl.graphs import strongly_connected
 class UsageChecker(CheckerBase):
     """Whole-rulebook checks and usage warnings."""
 
-    def check_parts(self, games: list[A.GameDecl], rnd: Optional[A.RoundDecl],
-                    score: Optional[Body], end: Optional[Body]) -> None:
-        """E114 for a missing game, round or score, or a game that can never end; E115 for an
+    def check_parts(self, games: list[A.GameDecl], stages: list[Stage],
+                    score: Optional[Body], ends: list[Body]) -> None:
+        """E114 for a missing game, round or score, or a round that can never end; E115 for an
         'end after' naming no round."""
         if not games:
             self.err("E114", "the rulebook has no 'game' declaration", self._top_span(),
                      'start with: game "Name" players 2..4')
-        if rnd is None:
+        if not stages:
             self.err("E114", "the rulebook has no 'round' declaration", self._top_span(),
                      "add: round NAME { phase NAME { ... } }")
         if score is None:
             self.err("E114", "the rulebook has no 'score' declaration", self._top_span(),
                      "add: score p: p.money")
-        if end is not None and rnd is not None and end.name != rnd.name:
-            self.err("E115", f"'end after {end.name}' names no round", end.span,
-                     did_you_mean(end.name, [rnd.name]) or f"the round is '{rnd.name}'")
-        if end is None and rnd is not None and rnd.max_rounds is None and not self.has_end_game:
-            self.err("E114", "the game can never end", rnd.span,
-                     "add 'end after ROUND when COND', a 'limit' to the round, or an 'end game' statement")
+        names = [st.name for st in stages]
+        for end in ends:
+            if stages and end.name not in names:
+                self.err("E115", f"'end after {end.name}' names no round", end.span,
+                         did_you_mean(end.name, names) or
+                         f"the round{'s are' if len(names) > 1 else ' is'} "
+                         f"{', '.join(repr(n) for n in names)}")
+        for st in stages:
+            if st.end is None and st.decl.max_rounds is None and not self.has_end_game:
+                if len(stages) == 1:
+                    self.err("E114", "the game can never end", st.decl.span,
+                             "add 'end after ROUND when COND', a 'limit' to the round, or an "
+                             "'end game' statement")
+                else:
+                    self.err("E114", f"round '{st.name}' can never end", st.decl.span,
+                             f"add 'end after {st.name} when COND', a 'limit' to it, or an "
+                             "'end game' statement")
 
     def event_warnings(self, triggers: list[Body], stats: list[Body]) -> None:
         """I230 for an event emitted that nothing reacts to; W210 for a trigger on an event

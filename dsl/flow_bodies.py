@@ -300,9 +300,10 @@ class BodyFlow:
             return self.x.expr(r.options)
         if isinstance(r, A.Draw):
             deck = self._hidden_deck(r.source)
-            if deck is not None:
-                return Formula(Taint(drawn=frozenset({deck})))
-            return self.place(r.source)
+            got = Formula(Taint(drawn=frozenset({deck}))) if deck is not None else \
+                self.place(r.source)
+            # draw N: how many were drawn is seen too
+            return got.join(self.x.expr(r.count)) if r.count is not None else got
         if isinstance(r, A.Call) and self.refs.get(id(r), ("",))[0] == "proc":
             site = self._site(r.name, r.args)
             self.sys.calls.append(site)

@@ -13,7 +13,8 @@ The canonical form:
   ``+ -`` and ``* / %`` associate to the left; comparisons and ranges do not chain, so a
   nested one is parenthesised;
 * strings re-escaped (``\\`` ``"`` and newline);
-* ``choose WHO subset of X size LO..HI``: ``LO`` and ``HI`` are range operands;
+* ``choose WHO subset of X size LO..HI``: ``LO`` and ``HI`` are range operands, and so is
+  the ``N`` of ``draw N from X``;
 * a ``const`` / ``table`` whose value is a list or map literal is printed on one line, unless
   a comment sits inside the literal: then one row a line (the elements that started one
   line of the source), each element with a trailing ``,``, so the comments stay beside the
@@ -217,7 +218,8 @@ def _rhs(r: A.Rhs) -> str:
     if isinstance(r, A.RandomPick):
         return f"random one of {format_expr(r.options)}"
     if isinstance(r, A.Draw):
-        return f"draw from {_lvalue(r.source)}"
+        n = f"{format_expr(r.count, _SUM)} " if r.count is not None else ""
+        return f"draw {n}from {_lvalue(r.source)}"
     return format_expr(r)
 
 
@@ -371,9 +373,9 @@ def _one_line_decl(d: A.Decl) -> Optional[str]:
     if isinstance(d, A.EndDecl):
         return f"end after {d.round} when {f(d.cond)}"
     if isinstance(d, A.ScoreDecl):
-        return f"score {d.var}: {f(d.expr)}"
+        return f"score {d.var}: {f(d.expr)}" + (f" {d.wins} wins" if d.wins else "")
     if isinstance(d, A.TiebreakDecl):
-        return f"tiebreak {d.var}: {f(d.expr)}"
+        return f"tiebreak {d.var}: {f(d.expr)}" + (f" {d.wins} wins" if d.wins else "")
     if isinstance(d, A.EligibleDecl):
         return f"eligible {d.var}: {f(d.expr)}"
     if isinstance(d, A.StatDecl):

@@ -27,7 +27,8 @@ KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligib
 game players use enum const table record player event setup round phase
 proc fn on as when anytime invariant end after score tiebreak public owner secret let if elif else for limit
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
-with pass openly prompt simultaneous roll random draw then or and not true false none game""".split())
+with pass openly prompt simultaneous roll random draw then or and not true false none game
+lowest highest wins""".split())
 
 SUSPENDING = frozenset({"choose", "roll", "random", "draw", "simultaneous"})
 
@@ -228,6 +229,8 @@ def _syntax_diagnostic(exc: lark.exceptions.UnexpectedInput, text: str, path: st
         what = f"'{tok}'" if tok.type != "NAME" or str(tok) in KEYWORDS else f"name '{tok}'"
         if str(tok) in KEYWORDS and "NAME" in expected:
             hint = f"'{tok}' is a reserved word and cannot be used as a name"
+        elif str(tok) in ("lowest", "highest", "wins"):
+            hint = "'lowest wins' or 'highest wins' can only end a 'score' or 'tiebreak' declaration"
         return error("E001", f"unexpected {what}", span, hint)
     if isinstance(exc, lark.exceptions.UnexpectedCharacters):
         pos = exc.pos_in_stream or 0

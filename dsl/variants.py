@@ -1,7 +1,8 @@
 """Variants: applying a variant file's replace / remove / add operations to its base's declarations.
 
 Declarations are found by kind and name (``decl_key``); a replacement keeps the position of what
-it replaces, additions go at the end, a new phase goes before or after a named one.
+it replaces, additions go at the end (a new round: after the base's rounds), a new phase goes
+before or after a named one, in that one's round.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dsl.diagnostics import Diagnostic, did_you_mean, error
 
 KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
               "action": "any-time action", "phase": "phase", "record": "record",
-              "setup": "setup", "score": "score", "end": "end condition",
+              "setup": "setup", "score": "score", "end": "end condition", "round": "round",
               "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic"}
 
 
@@ -41,7 +42,9 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
     if isinstance(d, A.ScoreDecl):
         return ("score", "score")
     if isinstance(d, A.EndDecl):
-        return ("end", "end")
+        return ("end", d.round)
+    if isinstance(d, A.RoundDecl):
+        return ("round", d.name)
     if isinstance(d, A.InvariantDecl):
         return ("invariant", d.text)
     if isinstance(d, A.EventDecl):
@@ -72,20 +75,19 @@ class Merger:
         self.items = list(items)
         self.diags: list[Diagnostic] = []
 
-    def _round_index(self) -> Optional[int]:
+    def _phases(self) -> list[A.PhaseDecl]:
+        """The phases of every round, in order."""
+        return [ph for it in self.items if isinstance(it, A.RoundDecl) for ph in it.phases]
+
+    def _round_of(self, phase: str) -> Optional[int]:
+        """The index of the round that has the named phase."""
         for i, it in enumerate(self.items):
-            if isinstance(it, A.RoundDecl):
+            if isinstance(it, A.RoundDecl) and any(ph.name == phase for ph in it.phases):
                 return i
         return None
 
-    def _phases(self) -> list[A.PhaseDecl]:
-        r = self._round_index()
-        return list(self.items[r].phases) if r is not None else []
-
-    def _set_phases(self, phases: list[A.PhaseDecl]) -> None:
-        r = self._round_index()
-        if r is not None:
-            self.items[r] = attrs.evolve(self.items[r], phases=tuple(phases))
+    def _set_phases(self, r: int, phases: list[A.PhaseDecl]) -> None:
+        self.items[r] = attrs.evolve(self.items[r], phases=tuple(phases))
 
     def _find(self, key: tuple[str, str]) -> Optional[int]:
         for i, it in enumerate(self.items):
@@ -124,13 +126,11 @@ class Merger:
         key = decl_key(new)
         assert key is not None
         if key[0] == "phase":
-            phases = self._phases()
-            for i, ph in enumerate(phases):
-                if ph.name == new.name:
-                    phases[i] = new
-                    self._set_phases(phases)
-                    return
-            self._missing(key, op.span, "replace")
+            r = self._round_of(new.name)
+            if r is None:
+                self._missing(key, op.span, "replace")
+                return
+            self._set_phases(r, [new if ph.name == new.name else ph for ph in self.items[r].phases])
             return
         found = self._find(key)
         if found is None:
@@ -151,17 +151,19 @@ class Merger:
     def remove(self, op: A.RemoveDecl) -> None:
         key = (op.kind, op.name)
         if op.kind == "phase":
-            phases = self._phases()
-            kept = [p for p in phases if p.name != op.name]
-            if len(kept) == len(phases):
+            r = self._round_of(op.name)
+            if r is None:
                 self._missing(key, op.span, "remove")
-            self._set_phases(kept)
+                return
+            self._set_phases(r, [p for p in self.items[r].phases if p.name != op.name])
             return
         i = self._find(key)
         if i is None:
             self._missing(key, op.span, "remove")
             return
         del self.items[i]
+        if op.kind == "round":     # and its end condition with it
+            self.items = [it for it in self.items if decl_key(it) != ("end", op.name)]
 
     def extend(self, op: A.ExtendDecl) -> None:
         """Add members to a base enum, or fields to a base record, keeping its position."""
@@ -203,12 +205,14 @@ class Merger:
             self.diags.append(error("E102", f"the base already has a phase '{op.phase.name}'",
                                     op.span, "use 'replace phase' to change it"))
             return
-        if op.anchor not in names:
+        r = self._round_of(op.anchor)
+        if r is None:
             self._missing(("phase", op.anchor), op.span, f"put '{op.phase.name}' {op.where}")
             return
-        at = names.index(op.anchor) + (1 if op.where == "after" else 0)
+        phases = list(self.items[r].phases)
+        at = [p.name for p in phases].index(op.anchor) + (1 if op.where == "after" else 0)
         phases.insert(at, op.phase)
-        self._set_phases(phases)
+        self._set_phases(r, phases)
 
 
 def apply_variant(base_items: list[Any], ops: list[Any]) -> tuple[list[Any], list[Diagnostic]]:

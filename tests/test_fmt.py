@@ -412,7 +412,7 @@ rhs = st.one_of(
     st.builds(A.Simultaneous, ident, small_expr, choose),
     st.builds(A.Roll, small_expr),
     st.builds(A.RandomPick, small_expr),
-    st.builds(A.Draw, lvalue),
+    st.builds(A.Draw, lvalue, _opt(small_expr)),
 )
 
 simple_stmt = st.one_of(
@@ -467,8 +467,8 @@ decl = st.one_of(
               _opt(small_expr), block),
     st.builds(A.InvariantDecl, text, expr),
     st.builds(A.EndDecl, ident, expr),
-    st.builds(A.ScoreDecl, ident, expr),
-    st.builds(A.TiebreakDecl, ident, expr),
+    st.builds(A.ScoreDecl, ident, expr, st.sampled_from([None, "lowest", "highest"])),
+    st.builds(A.TiebreakDecl, ident, expr, st.sampled_from([None, "lowest", "highest"])),
 )
 rulebook = st.builds(A.Rulebook, _tup(decl, 0, 4))
 

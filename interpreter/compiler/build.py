@@ -7,7 +7,7 @@ setup, then the rounds and their phases, then the end.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from dsl import ast as A
 from dsl.checked import Body, CheckedRulebook
@@ -82,6 +82,8 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.score_f = ex.compile(rb.score.expr) if rb.score is not None else None
     prog.score_slots = rb.score.nslots if rb.score is not None else 1
     prog.tiebreak_fs = [(ex.compile(t.expr), t.nslots) for t in rb.tiebreaks]
+    prog.key_signs = tuple(-1 if b is not None and b.decl.wins == "lowest" else 1
+                           for b in [rb.score, *rb.tiebreaks])
     prog.eligible_f = (ex.compile(rb.eligible.expr), rb.eligible.nslots) \
         if rb.eligible is not None else None
     prog.invariants = [(b.name, ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
@@ -90,48 +92,72 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
 
 
 def _build_main(prog: Program, rb: CheckedRulebook, ex: CodeGen) -> None:
-    """Body 0: setup, then rounds of the phases until the end condition or the round limit."""
+    """Body 0: setup, then each stage (round declaration) in order: rounds of its phases until
+    its end condition or its round limit; after the last stage, the finish.
+
+    The main frame's local 0 holds the round number at which the current stage began (the
+    first stage begins at 0 and never sets it, so a one-round game's state is as it always was):
+    a stage's `limit` counts its own rounds, `s.round` counts the rounds of the whole game."""
     ops: list = []
     spans: list[A.Span] = []
-    rnd = rb.round
-    here = rnd.span if rnd is not None else A.NOSPAN
     if rb.setup is not None:
         sid = prog.body_id[("setup", "setup")]
         ops.append(call_op(sid, prog.nslots[sid]))
         spans.append(rb.setup.span)
-    head = len(ops)
-    limit = rnd.max_rounds if rnd is not None else None
-    if isinstance(limit, str):
-        limit = prog.consts[limit]
+    for i, st in enumerate(rb.stages):
+        last = i == len(rb.stages) - 1
+        here = st.decl.span
+        if i > 0:
+            ops.append(_enter_stage)
+            spans.append(here)
+        head = len(ops)
+        limit = st.decl.max_rounds
+        if isinstance(limit, str):
+            limit = prog.consts[limit]
+        ops.append(_new_round)
+        spans.append(here)
+        for ph in st.phases:
+            pid = prog.body_id[("phase", ph.name)]
+            ops.append(call_op(pid, prog.nslots[pid]))
+            spans.append(ph.span)
+        ops.append(_check_end(ex, st.end, limit, head, len(ops) + 1, i > 0, last))
+        spans.append(st.end.span if st.end is not None else here)
+    ops.append(lambda s, fr: prog.finish(s))
+    spans.append(rb.stages[-1].decl.span if rb.stages else A.NOSPAN)
+    prog.codes[0] = ops
+    prog.spans[0] = spans
 
-    def new_round(s: State, fr: list) -> None:
-        s.round += 1
-        fr[1] += 1
-    ops.append(new_round)
-    spans.append(here)
-    for ph in rb.phases:
-        pid = prog.body_id[("phase", ph.name)]
-        ops.append(call_op(pid, prog.nslots[pid]))
-        spans.append(ph.span)
-    end_f = ex.compile(rb.end.expr) if rb.end is not None else None
-    end_slots = rb.end.nslots if rb.end is not None else 0
-    finish_at = len(ops) + 1
+
+def _new_round(s: State, fr: list) -> None:
+    s.round += 1
+    fr[1] += 1
+
+
+def _enter_stage(s: State, fr: list) -> None:
+    fr[2][0] = s.round
+    fr[1] += 1
+
+
+def _check_end(ex: CodeGen, end: Optional[Body], limit: Optional[int], head: int, after: int,
+               counted: bool, last: bool) -> Callable[[State, list], None]:
+    """The op at the end of a stage's round: back to `head` for the stage's next round, or (its
+    end condition holds, or its limit is reached) on to `after`: the next stage, or the finish.
+    `counted`: the stage began at the round number in the main frame's local 0 (not at 0)."""
+    end_f = ex.compile(end.expr) if end is not None else None
+    end_slots = end.nslots if end is not None else 0
 
     def check_end(s: State, fr: list) -> None:
         if end_f is not None and end_f(s, [None] * end_slots):
-            s.ended_by = "end"
-            fr[1] = finish_at
-        elif limit is not None and s.round >= limit:
-            s.ended_by = "limit"
-            fr[1] = finish_at
+            if last:
+                s.ended_by = "end"
+            fr[1] = after
+        elif limit is not None and s.round - (fr[2][0] if counted else 0) >= limit:
+            if last:
+                s.ended_by = "limit"
+            fr[1] = after
         else:
             fr[1] = head
-    ops.append(check_end)
-    spans.append(rb.end.span if rb.end is not None else here)
-    ops.append(lambda s, fr: prog.finish(s))
-    spans.append(here)
-    prog.codes[0] = ops
-    prog.spans[0] = spans
+    return check_end
 
 
 def call_op(bid: int, nslots: int) -> Callable[[State, list], None]:

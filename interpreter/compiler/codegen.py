@@ -9,6 +9,7 @@ import re
 from typing import Any, Callable, Optional
 
 from dsl import ast as A
+from dsl.builtins import ITEM_GEN_BUILTINS
 from dsl.checked import CheckedRulebook
 from dsl.types import Type, strip_opt
 from interpreter.engine.builtins import RUNTIME_BUILTINS
@@ -558,7 +559,8 @@ class CodeGen:
         el = self.gen(e.elem)
         self.vars = saved
         self._free -= free[0]
-        gen = f"{el} for {var} in {src}{' if ' + cond if cond else ''}"
+        head = f" for {var} in {src}{' if ' + cond if cond else ''}"
+        gen = el + head
         if e.name == "sum":
             text = f"sum({gen})"
         elif e.name == "count":
@@ -566,6 +568,10 @@ class CodeGen:
             text = f"sum(1 for {var} in {src} if {test})"
         elif e.name in ("any", "all"):
             text = f"{e.name}({gen})"
+        elif e.name == "first":                   # lazily: stops at the first value
+            text = f"B_first_of(s, ({gen}))"
+        elif e.name in ITEM_GEN_BUILTINS:         # (key, item) pairs
+            text = f"B_{e.name}(s, [({el}, {var}){head}])"
         else:
             text = f"_{e.name}([{gen}])"
         text = self._close(text)

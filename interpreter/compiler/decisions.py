@@ -37,6 +37,8 @@ def suspend(bc: "BodyCompiler", r: Any, slot: int) -> None:
         _simultaneous(bc, r, slot)
     elif isinstance(r, A.Call):
         bc.emit(bc.call_op(r.name, r.args, slot), r.span)
+    elif isinstance(r, A.Draw) and r.count is not None:
+        bc.emit(_draw_many(bc, r, slot), r.span)
     else:
         bc.emit(_chance(bc, r, slot), r.span)
 
@@ -366,3 +368,64 @@ def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Cal
     def take(st: Any, L: list, v: Any) -> None:
         take_item(coll(st, L), v)
     return spread, sample, et, "draw", take
+
+
+def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
+    """`draw N from X`. From a list, its first N items (no chance: the order is the list's).
+    From a bag, N draws one after another, each like `draw from` (an item weighted by its
+    count; with explicit chance one Chance node per draw, the items drawn so far kept in a
+    local slot, so the state stays a value); the drawn items are a bag."""
+    coll = bc.collection(r.source)
+    assert r.count is not None
+    count_f = bc.ex.compile(r.count)
+    acc = bc.hidden()
+    t = strip_opt(bc.type_of(r)) if id(r) in bc.rb.types else Type("any")
+    et = t.elem if t.kind in ("list", "bag") else Type("any")
+    span = r.span
+
+    def labeller(v: Any) -> str:
+        return fmt(v, et)
+
+    def how_many(st: Any, L: list) -> int:
+        n: int = count_f(st, L)
+        if n < 0:
+            raise RuleError(f"cannot draw {n} items")
+        return n
+
+    def commit(st: Any, v: Any) -> None:
+        L = st.stack[-1][2]
+        take_item(coll(st, L), v)
+        L[acc][1].append(v)
+
+    def draw_many(st: Any, fr: list) -> Any:
+        L = fr[2]
+        c = coll(st, L)
+        if not isinstance(c, dict):
+            n = how_many(st, L)
+            if n > len(c):
+                raise RuleError(f"cannot draw {n} items from a list of {len(c)}")
+            L[slot] = c[:n]
+            del c[:n]
+            fr[1] += 1
+            return None
+        if L[acc] is None:
+            L[acc] = [how_many(st, L), []]
+        n, drawn = L[acc]
+        while len(drawn) < n:
+            items = [k for k in sorted(c) if c[k] > 0]
+            if not items:
+                raise RuleError(f"cannot draw {n} items: the bag ran out after {len(drawn)}")
+            weights = [c[k] for k in items]
+            if len(items) == 1:
+                v = items[0]
+            elif st.explicit_chance:
+                return Chance(items, labeller, "draw", commit, span, weights)
+            else:
+                v = items[weighted_index(weights, st.randbelow(sum(weights)))]
+            take_item(c, v)
+            drawn.append(v)
+        L[slot] = to_bag(drawn)
+        L[acc] = None
+        fr[1] += 1
+        return None
+    return draw_many

@@ -20,6 +20,7 @@ import marshal
 from typing import TYPE_CHECKING, Any
 
 from dsl import ast as A
+from dsl.builtins import ITEM_GEN_BUILTINS
 from dsl.checked import CheckedRulebook
 from dsl.types import ANY, Type, strip_opt
 from interpreter.compiler.inline import fn_calls
@@ -216,6 +217,8 @@ class _Sources:
             inner[rb.refs[id(e)]] = self.of(e.iter, env)
             if isinstance(e, A.MapComp):
                 return self.of(e.key, inner) | self.of(e.value, inner)
+            if isinstance(e, A.GenCall) and e.name in ITEM_GEN_BUILTINS:
+                return self.of(e.elem, inner) | inner[rb.refs[id(e)]]   # it hands out the items
             return self.of(e.elem, inner)
         if isinstance(e, A.IfExpr):
             return self.of(e.then, env) | self.of(e.else_, env)

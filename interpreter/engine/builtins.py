@@ -1,7 +1,7 @@
 """Run-time meaning of the built-in functions declared in dsl/builtins.py."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 
 class BuiltinError(Exception):
@@ -51,6 +51,40 @@ def _distinct(s: Any, xs: list) -> list:
     return out
 
 
+def _first_of(s: Any, values: Iterable) -> Any:
+    """first(e for x in xs if c): the first value, the rest never computed."""
+    for v in values:
+        return v
+    raise BuiltinError("first() of a generator that gives nothing")
+
+
+def _sort_by(s: Any, pairs: list) -> list:
+    """sort_by(key for x in xs): the items by their keys, lowest first; equal keys in order."""
+    return [x for _, x in sorted(pairs, key=lambda kx: kx[0])]
+
+
+def _arg_extreme(better: Callable[[Any, Any], bool], name: str) -> Callable:
+    def run(s: Any, pairs: list) -> Any:
+        if not pairs:
+            raise BuiltinError(f"{name}() of an empty collection")
+        best_k, best = pairs[0]
+        for k, x in pairs:
+            if better(k, best_k):          # strictly: the first of equal keys stays
+                best_k, best = k, x
+        return best
+    return run
+
+
+def _rank(s: Any, pairs: list) -> dict:
+    """rank(key for x in xs): item -> place, 1 for the largest key; equal keys share a place and
+    the next place counts them all (keys 9, 7, 7, 3 -> places 1, 2, 2, 4)."""
+    keys = sorted((k for k, _ in pairs), reverse=True)
+    place: dict = {}
+    for i, k in enumerate(keys):
+        place.setdefault(k, i + 1)
+    return {x: place[k] for k, x in pairs}
+
+
 def _clockwise(s: Any, p: int) -> list:
     n = len(s.players)
     return [(p + i) % n for i in range(n)]
@@ -78,4 +112,10 @@ RUNTIME_BUILTINS: dict[str, Callable[..., Any]] = {
     "index_of": _index_of,
     "some": _some,
     "flatten": lambda s, xss: [x for xs in xss for x in xs],
+    # generator forms: codegen passes the values (first) or the (key, item) pairs (the others)
+    "first_of": _first_of,
+    "sort_by": _sort_by,
+    "argmax": _arg_extreme(lambda a, b: a > b, "argmax"),
+    "argmin": _arg_extreme(lambda a, b: a < b, "argmin"),
+    "rank": _rank,
 }

@@ -92,6 +92,8 @@ class Program:
         self.score_f: Optional[Callable] = None
         self.score_slots = 1
         self.tiebreak_fs: list[tuple[Callable, int]] = []
+        # the winning direction of the score, then of each tiebreak: 1 highest wins, -1 lowest
+        self.key_signs: tuple[int, ...] = (1,)
         self.eligible_f: Optional[tuple[Callable, int]] = None
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.start_values: Callable[[], tuple[list, list]] = lambda: ([], [])
@@ -419,7 +421,9 @@ class Program:
                        else 0 for p in range(n))
         tbs = tuple(tuple(f(s, [p] + [None] * (k - 1)) for f, k in self.tiebreak_fs)
                     for p in range(n))
-        keys = [(scores[p],) + tbs[p] for p in range(n)]
+        signs = self.key_signs + (1,) * (1 + len(self.tiebreak_fs) - len(self.key_signs))
+        # what ranks: the true values, negated where the lowest wins (Terminal keeps them true)
+        keys = [tuple(sg * v for sg, v in zip(signs, (scores[p],) + tbs[p])) for p in range(n)]
         can_win = list(range(n))
         if self.eligible_f is not None:
             f, k = self.eligible_f

@@ -205,7 +205,7 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
     return Report(min(played[0], games), best[0] if best else None,
                   _uncovered(prog, covered, reach), len(steps), len(steps & covered), unchosen,
                   ended_at_limit=at_limit[0], round_limit=round_limit(prog),
-                  other_ending=prog.rb.end is not None or _can_end_game(prog, reach),
+                  other_ending=prog.rb.stages[-1].end is not None or _can_end_game(prog, reach),
                   shrink_stopped=stopped)
 
 
@@ -223,9 +223,9 @@ def _span_as_played(prog: Program, f: Finding) -> Optional[A.Span]:
 
 
 def round_limit(prog: Program) -> Optional[int]:
-    """The round's `limit` (a number, or the value of the constant it names), if it has one."""
-    rnd = prog.rb.round
-    limit = rnd.max_rounds if rnd is not None else None
+    """The last round's `limit` (a number, or the value of the constant it names), if it has one:
+    the limit at which a game ends (an earlier round's limit moves on to the next round)."""
+    limit = prog.rb.stages[-1].decl.max_rounds
     return int(prog.consts[limit]) if isinstance(limit, str) else limit
 
 
