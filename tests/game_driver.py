@@ -41,7 +41,9 @@ class ScenarioGame:
         return self.prog.get(self.s, name, player=player)
 
     def set(self, name: str, value: Any, player: Optional[int] = None) -> None:
-        """Overwrite a table field, or a player's field, to set up a position."""
+        """Overwrite a table field, or a player's field, to set up a position. The pending
+        decision keeps the options computed before: call `self.prog.resume(self.s)` to
+        recompute them from the changed position."""
         self.prog.set(self.s, name, value, player=player)
 
     @property
