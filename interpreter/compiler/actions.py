@@ -10,6 +10,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
 from dsl.checked import Body
+from interpreter.engine.program import RUN_FAILURES, MercatorRuntimeError
 from interpreter.engine.seen import vis_fn
 from interpreter.engine.values import fmt
 
@@ -90,7 +91,27 @@ class Actions:
         offer = self._offers.get(n)
         if offer is None:
             offer = self._offers[n] = self._generate(n)
-        return offer(s, who)
+        try:
+            return offer(s, who)
+        except RUN_FAILURES as exc:
+            raise self._failing_condition(s, who, exc) from None
+
+    def _failing_condition(self, s: "State", who: int, exc: Exception) -> Exception:
+        """The error of an action's `when` located at that condition (found by evaluating the
+        conditions one by one again: only when one has failed)."""
+        for bid, b, combos in self.combos(len(s.players)):
+            if b.cond is None:
+                continue
+            f = self.prog.ex.compile(b.cond)
+            for _, args in combos:
+                L = [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args))
+                try:
+                    f(s, L)
+                except RUN_FAILURES as inner:
+                    return MercatorRuntimeError(
+                        f"the condition of the any-time action '{b.name}' cannot be evaluated "
+                        f"({inner})", b.cond.span, s.history)
+        return exc
 
     def _generate(self, n: int) -> Offer:
         """The function (state, who) -> allowed actions, for games of n players."""

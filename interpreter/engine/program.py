@@ -417,9 +417,11 @@ class Program:
     def result(self, s: State) -> Terminal:
         """The terminal result of a finished state."""
         n = len(s.players)
-        scores = tuple(self.score_f(s, [p] + [None] * (self.score_slots - 1)) if self.score_f
-                       else 0 for p in range(n))
-        tbs = tuple(tuple(f(s, [p] + [None] * (k - 1)) for f, k in self.tiebreak_fs)
+        score_span = self.rb.score.span if self.rb.score is not None else A.NOSPAN
+        scores = tuple(self._scored(s, self.score_f, p, self.score_slots, score_span, "score")
+                       if self.score_f else 0 for p in range(n))
+        tbs = tuple(tuple(self._scored(s, f, p, k, b.span, "tie-break")
+                          for (f, k), b in zip(self.tiebreak_fs, self.rb.tiebreaks))
                     for p in range(n))
         signs = self.key_signs + (1,) * (1 + len(self.tiebreak_fs) - len(self.key_signs))
         # what ranks: the true values, negated where the lowest wins (Terminal keeps them true)
@@ -427,11 +429,22 @@ class Program:
         can_win = list(range(n))
         if self.eligible_f is not None:
             f, k = self.eligible_f
-            can_win = [p for p in range(n) if f(s, [p] + [None] * (k - 1))]
+            where = self.rb.eligible.span if self.rb.eligible is not None else A.NOSPAN
+            can_win = [p for p in range(n) if self._scored(s, f, p, k, where, "eligibility")]
         best = max((keys[p] for p in can_win), default=None)
         winners = tuple(p for p in can_win if keys[p] == best)
         ranking = tuple(sorted(range(n), key=lambda p: tuple(-x for x in keys[p]) + (p,)))
         return Terminal(scores, tbs, winners, ranking)
+
+    def _scored(self, s: State, f: Callable, p: int, nslots: int, span: A.Span,
+                what: str) -> Any:
+        """f (a score, tie-break or eligibility expression) for player p; a rule error in it
+        is located at its declaration, not at the statement that ended the game."""
+        try:
+            return f(s, [p] + [None] * (nslots - 1))
+        except RUN_FAILURES as exc:
+            raise MercatorRuntimeError(f"the {what} of P{p + 1} cannot be computed ({exc})",
+                                       span, s.history) from None
 
     def check_invariants(self, s: State) -> list[str]:
         """The texts of the invariants that do not hold in s."""
