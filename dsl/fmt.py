@@ -15,12 +15,28 @@ The canonical form:
 * strings re-escaped (``\\`` ``"`` and newline);
 * ``choose WHO subset of X size LO..HI``: ``LO`` and ``HI`` are range operands, and so is
   the ``N`` of ``draw N from X``;
-* a ``const`` / ``table`` whose value is a list or map literal is printed on one line, unless
+* a ``const`` / ``table`` whose value is a list or map literal is printed as one literal
+  (broken like any other when it is long), unless
   a comment sits inside the literal: then one row a line (the elements that started one
   line of the source), each element with a trailing ``,``, so the comments stay beside the
   rows they describe;
 * ``;`` only where the grammar needs it: after a bare ``return`` that is followed by a
-  statement starting with a name or ``if`` (which would otherwise be read as its value).
+  statement starting with a name or ``if`` (which would otherwise be read as its value);
+* lines within 100 columns (``dsl.fmt_comments.WIDTH``, the width of the shipped rulebooks):
+  a construct that fits is printed on one line; a longer one is broken at its outermost
+  groups first, continuation lines 2 columns deeper than the line (or the broken group) they
+  continue, 4 in the head of a block so they stand apart from its body.  The break points:
+  after the head of a ``fn`` (``=``), ``invariant``, ``score``, ``tiebreak``, ``eligible`` and
+  ``end after .. when``; before every ``and`` / ``or`` of a chain at once; before a comparison
+  or ``in`` operator; before ``then`` and ``else`` (``else`` lined up with its ``if`` when
+  that starts the line); before ``when`` / ``where`` in a block head and a ``stat``; before
+  ``from`` / ``to`` in ``move``, ``add`` and ``remove``; and, only where the next part does
+  not fit on the line, before ``+ -`` / ``* / %``, after the commas of argument and parameter
+  lists, list and map literals and enums, before a comprehension's ``for`` and ``if``, and
+  before ``size``, ``with pass``, ``openly`` and ``prompt`` in a ``choose``.  A line is longer
+  than the width only when a comment or a part without a break point makes it so: a long
+  token (a string or name), or rarely a long ``a.b[c].d`` chain, type or declaration head.
+  ``format_decl`` (what ``mercator diff`` shows) breaks no lines unless given a width.
 
 Guarantee: for every text ``x`` that parses, ``parse(format_rulebook(parse(x)))`` equals
 ``parse(x)`` (AST equality ignores spans), and formatting is idempotent.
@@ -43,7 +59,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from dsl import ast as A
-from dsl.fmt_comments import Line, weave
+from dsl.fmt_comments import BREAK, FILL, IFS, Line, cat, flat, group, weave
 from dsl.limits import DeepRecursion, depth_errors
 
 if TYPE_CHECKING:
@@ -104,24 +120,76 @@ def _level(e: A.Expr) -> int:
 
 
 def format_expr(e: A.Expr, min_level: int = _IF) -> str:
-    """``e`` as text; parenthesised when it binds looser than ``min_level`` requires."""
+    """``e`` as text on one line; parenthesised when it binds looser than ``min_level``
+    requires."""
+    return flat(_fx(e, min_level))
+
+
+def _fx(e: A.Expr, min_level: int = _IF) -> str:
+    """``e`` as marked text (dsl/fmt_comments.py: the points where a long line may break)."""
     text = _expr(e)
     return f"({text})" if _level(e) < min_level else text
 
 
+def _fill(items: Sequence[str]) -> str:
+    """Items separated by ``,``, each on the line before if it fits there (an argument list,
+    a literal's elements)."""
+    return group(*(f"{t}," for t in items[:-1]), *items[-1:], kind=FILL) if items else ""
+
+
 def _args(args: tuple[A.Expr, ...]) -> str:
-    return ", ".join(format_expr(a) for a in args)
+    return _fill([_fx(a) for a in args])
 
 
-def _generator(elem: A.Expr, var: str, it: A.Expr, cond: Optional[A.Expr]) -> str:
-    text = f"{format_expr(elem)} for {var} in {format_expr(it)}"
+def _generator(elem: str, var: str, it: A.Expr, cond: Optional[A.Expr]) -> str:
+    parts = [elem, f"for {var} in {_fx(it)}"]
     if cond is not None:
-        text += f" if {format_expr(cond)}"
-    return text
+        parts.append(f"if {_fx(cond)}")
+    return group(*parts, kind=FILL)
+
+
+def _bool_chain(e: A.Or | A.And, word: str, lvl: int, right_lvl: int) -> str:
+    """``a or b or c`` / ``a and b and c``: each operand a line when the chain breaks."""
+    kind = type(e)
+    operands: list[A.Expr] = []
+    cur: A.Expr = e
+    while isinstance(cur, kind):
+        operands.append(cur.right)
+        cur = cur.left
+    operands.append(cur)
+    operands.reverse()
+    parts = [_fx(operands[0], lvl)] + [f"{word} {_fx(x, right_lvl)}" for x in operands[1:]]
+    return group(*parts)
+
+
+def _arith_chain(e: A.BinOp) -> str:
+    """``a + b - c`` (or ``* / %``): a new line before an operator where the next operand
+    does not fit."""
+    lvl = _level(e)
+    pairs: list[tuple[str, A.Expr]] = []
+    cur: A.Expr = e
+    while isinstance(cur, A.BinOp) and _level(cur) == lvl:
+        pairs.append((cur.op, cur.right))
+        cur = cur.left
+    pairs.reverse()
+    parts = [_fx(cur, lvl)] + [f"{op} {_fx(x, lvl + 1)}" for op, x in pairs]
+    return group(*parts, kind=FILL)
+
+
+def _if_chain(e: A.IfExpr) -> str:
+    """``if a then b else if c then d else e``: a new line before each ``else``."""
+    parts: list[str] = []
+    cur: A.Expr = e
+    word = "if"
+    while isinstance(cur, A.IfExpr):
+        parts.append(group(f"{word} {_fx(cur.cond)}", f"then {_fx(cur.then)}"))
+        cur, word = cur.else_, "else if"
+    parts.append(f"else {_fx(cur, _IF)}")
+    return group(*parts, kind=IFS)
 
 
 def _expr(e: A.Expr) -> str:
-    f = format_expr
+    f = _fx
     if isinstance(e, A.IntLit):
         if e.value < 0:  # not produced by the parser; keep the tree printable anyway
             raise ValueError("IntLit is non-negative; write Neg(IntLit(n))")
@@ -137,29 +205,29 @@ def _expr(e: A.Expr) -> str:
     if isinstance(e, A.ListLit):
         return f"[{_args(e.items)}]"
     if isinstance(e, A.ListComp):
-        return f"[{_generator(e.elem, e.var, e.iter, e.cond)}]"
+        return f"[{_generator(f(e.elem), e.var, e.iter, e.cond)}]"
     if isinstance(e, A.MapLit):
-        return "{" + ", ".join(f"{f(en.key)}: {f(en.value)}" for en in e.entries) + "}"
+        return "{" + _fill([group(f"{f(en.key)}:", f(en.value)) for en in e.entries]) + "}"
     if isinstance(e, A.MapComp):
-        return "{" + f"{f(e.key)}: " + _generator(e.value, e.var, e.iter, e.cond) + "}"
+        return "{" + _generator(f"{f(e.key)}: {f(e.value)}", e.var, e.iter, e.cond) + "}"
     if isinstance(e, A.IfExpr):
-        return f"if {f(e.cond)} then {f(e.then)} else {f(e.else_, _IF)}"
+        return _if_chain(e)
     if isinstance(e, A.Or):
-        return f"{f(e.left, _OR)} or {f(e.right, _AND)}"
+        return _bool_chain(e, "or", _OR, _AND)
     if isinstance(e, A.And):
-        return f"{f(e.left, _AND)} and {f(e.right, _NOT)}"
+        return _bool_chain(e, "and", _AND, _NOT)
     if isinstance(e, A.Not):
         return f"not {f(e.operand, _NOT)}"
     if isinstance(e, A.Compare):
-        return f"{f(e.left, _RANGE)} {e.op} {f(e.right, _RANGE)}"
+        return group(f(e.left, _RANGE), f"{e.op} {f(e.right, _RANGE)}")
     if isinstance(e, A.In):
         op = "not in" if e.negated else "in"
-        return f"{f(e.item, _RANGE)} {op} {f(e.coll, _RANGE)}"
+        return group(f(e.item, _RANGE), f"{op} {f(e.coll, _RANGE)}")
     if isinstance(e, A.Range):
         return f"{f(e.lo, _SUM)}..{f(e.hi, _SUM)}"
     if isinstance(e, A.BinOp):
-        lvl = _level(e)
-        return f"{f(e.left, lvl)} {e.op} {f(e.right, lvl + 1)}"
+        _level(e)  # an unknown operator is an error
+        return _arith_chain(e)
     if isinstance(e, A.Neg):
         return f"-{f(e.operand, _UNARY)}"
     if isinstance(e, A.Field):
@@ -169,7 +237,7 @@ def _expr(e: A.Expr) -> str:
     if isinstance(e, A.Call):
         return f"{e.name}({_args(e.args)})"
     if isinstance(e, A.GenCall):
-        return f"{e.name}({_generator(e.elem, e.var, e.iter, e.cond)})"
+        return f"{e.name}({_generator(f(e.elem), e.var, e.iter, e.cond)})"
     raise TypeError(f"not an expression: {e!r}")
 
 
@@ -181,46 +249,46 @@ def _lvalue(lv: A.LValue) -> str:
         if isinstance(step, A.LvField):
             parts.append(f".{step.name}")
         else:
-            parts.append(f"[{format_expr(step.key)}]")
+            parts.append(f"[{_fx(step.key)}]")
     return "".join(parts)
 
 
-def _choice_kind(k: Any) -> str:
+def _choice_kind(k: Any) -> list[str]:
+    """The parts of a choice between which a long ``choose`` breaks."""
     if isinstance(k, A.ChoiceOne):
-        return f"one of {format_expr(k.options)}"
+        return [f"one of {_fx(k.options)}"]
     if isinstance(k, A.ChoiceSubset):
-        return (f"subset of {format_expr(k.options)} size "
-                f"{format_expr(k.lo, _SUM)}..{format_expr(k.hi, _SUM)}")
-    fields = ", ".join(f"{f.name}: {_choice_kind(f.kind)}" + (" with pass" if f.allow_pass else "")
-                       for f in k.fields)
-    return f"record {k.record} {{ {fields} }}"
+        return [f"subset of {_fx(k.options)}", f"size {_fx(k.lo, _SUM)}..{_fx(k.hi, _SUM)}"]
+    fields = [group(f"{f.name}:", *_choice_kind(f.kind), *(["with pass"] if f.allow_pass else []))
+              for f in k.fields]
+    return [f"record {k.record} {{ {_fill(fields)} }}"]
 
 
 def _choose(c: A.Choose) -> str:
-    text = f"choose {format_expr(c.who)} " + _choice_kind(c.kind)
+    kind = _choice_kind(c.kind)
+    parts = [f"choose {_fx(c.who)} {kind[0]}", *kind[1:]]
     if c.allow_pass:
-        text += " with pass"
+        parts.append("with pass")
     if c.openly:
-        text += " openly"
+        parts.append("openly")
     if c.prompt is not None:
-        text += f" prompt {escape_string(c.prompt)}"
-        text += "".join(f", {format_expr(a)}" for a in c.prompt_args)
-    return text
+        parts.append("prompt " + _fill([escape_string(c.prompt), *map(_fx, c.prompt_args)]))
+    return group(*parts, kind=FILL)
 
 
 def _rhs(r: A.Rhs) -> str:
     if isinstance(r, A.Choose):
         return _choose(r)
     if isinstance(r, A.Simultaneous):
-        return f"simultaneous {r.var} in {format_expr(r.players)}: {_choose(r.choose)}"
+        return f"simultaneous {r.var} in {_fx(r.players)}: {_choose(r.choose)}"
     if isinstance(r, A.Roll):
-        return f"roll {format_expr(r.sides)}"
+        return f"roll {_fx(r.sides)}"
     if isinstance(r, A.RandomPick):
-        return f"random one of {format_expr(r.options)}"
+        return f"random one of {_fx(r.options)}"
     if isinstance(r, A.Draw):
-        n = f"{format_expr(r.count, _SUM)} " if r.count is not None else ""
+        n = f"{_fx(r.count, _SUM)} " if r.count is not None else ""
         return f"draw {n}from {_lvalue(r.source)}"
-    return format_expr(r)
+    return _fx(r)
 
 
 # -------------------------------------------------------------- statements
@@ -273,18 +341,18 @@ def format_stmt(s: A.Stmt, level: int = 0) -> str:
 
 def _simple_stmt(s: A.Stmt) -> Optional[str]:
     """The text of a statement without a block, or None for one with a block."""
-    f = format_expr
+    f = _fx
     if isinstance(s, A.Let):
         typ = "" if s.type is None else f": {format_type(s.type)}"
         return f"let {s.name}{typ} = {_rhs(s.rhs)}"
     if isinstance(s, A.Assign):
         return f"{_lvalue(s.target)} {s.op} {_rhs(s.rhs)}"
     if isinstance(s, A.Move):
-        return f"move {f(s.item)} from {_lvalue(s.source)} to {_lvalue(s.dest)}"
+        return group(f"move {f(s.item)}", f"from {_lvalue(s.source)}", f"to {_lvalue(s.dest)}")
     if isinstance(s, A.Add):
-        return f"add {f(s.item)} to {_lvalue(s.dest)}"
+        return group(f"add {f(s.item)}", f"to {_lvalue(s.dest)}")
     if isinstance(s, A.Remove):
-        return f"remove {f(s.item)} from {_lvalue(s.source)}"
+        return group(f"remove {f(s.item)}", f"from {_lvalue(s.source)}")
     if isinstance(s, A.Shuffle):
         return f"shuffle {_lvalue(s.target)}"
     if isinstance(s, A.Emit):
@@ -311,7 +379,7 @@ def _stmt(s: A.Stmt, level: int) -> list[Line]:
     simple = _simple_stmt(s)
     if simple is not None:
         return _one(simple, level, s)
-    f = format_expr
+    f = _fx
     first = s.span.line
     if isinstance(s, A.If):
         lines = _block(f"if {f(s.cond)}", level, first, s.then)
@@ -323,7 +391,7 @@ def _stmt(s: A.Stmt, level: int) -> list[Line]:
     if isinstance(s, A.For):
         head = f"for {s.var} in {f(s.iter)}"
         if s.where is not None:
-            head += f" where {f(s.where)}"
+            head = group(head, f"where {f(s.where)}")
         return _block(head, level, first, s.body)
     if isinstance(s, A.Repeat):
         return _block(f"repeat {f(s.count)}", level, first, s.body)
@@ -337,13 +405,13 @@ def _stmt(s: A.Stmt, level: int) -> list[Line]:
 
 # ------------------------------------------------------------ declarations
 def _params(params: tuple[A.Param, ...]) -> str:
-    return ", ".join(f"{p.name}: {format_type(p.type)}" for p in params)
+    return _fill([f"{p.name}: {format_type(p.type)}" for p in params])
 
 
 def _field(fd: A.FieldDecl) -> str:
     text = f"{fd.name}: {format_type(fd.type)}"
     if fd.default is not None:
-        text += f" = {format_expr(fd.default)}"
+        text += f" = {_fx(fd.default)}"
     if fd.visibility != "public":
         text += f" {fd.visibility}"
     return text
@@ -356,33 +424,34 @@ def _fields(head: str, d: Any, fields: tuple[A.FieldDecl, ...]) -> list[Line]:
 
 
 def _one_line_decl(d: A.Decl) -> Optional[str]:
-    """The text of a declaration printed on one line, or None for one with a body."""
-    f = format_expr
+    """The text of a declaration printed on one line (when it fits: dsl/fmt_comments.py), or
+    None for one with a body."""
+    f = _fx
     if isinstance(d, A.GameDecl):
         return f"game {escape_string(d.name)} players {d.min_players}..{d.max_players}"
     if isinstance(d, A.UseDecl):
         return f"use {escape_string(d.path)}"
     if isinstance(d, A.EnumDecl):
-        return f"enum {d.name} {{ {', '.join(d.members)} }}"
+        return f"enum {d.name} {{ {_fill(d.members)} }}"
     if isinstance(d, A.EventDecl):
         return f"event {d.name}({_params(d.params)})"
     if isinstance(d, A.FnDecl):
-        return f"fn {d.name}({_params(d.params)}) -> {format_type(d.result)} = {f(d.body)}"
+        return group(f"fn {d.name}({_params(d.params)}) -> {format_type(d.result)} =", f(d.body))
     if isinstance(d, A.InvariantDecl):
-        return f"invariant {escape_string(d.text)}: {f(d.expr)}"
+        return group(f"invariant {escape_string(d.text)}:", f(d.expr))
     if isinstance(d, A.EndDecl):
-        return f"end after {d.round} when {f(d.cond)}"
+        return group(f"end after {d.round} when", f(d.cond))
     if isinstance(d, A.ScoreDecl):
-        return f"score {d.var}: {f(d.expr)}" + (f" {d.wins} wins" if d.wins else "")
+        return group(f"score {d.var}:", f(d.expr) + (f" {d.wins} wins" if d.wins else ""))
     if isinstance(d, A.TiebreakDecl):
-        return f"tiebreak {d.var}: {f(d.expr)}" + (f" {d.wins} wins" if d.wins else "")
+        return group(f"tiebreak {d.var}:", f(d.expr) + (f" {d.wins} wins" if d.wins else ""))
     if isinstance(d, A.EligibleDecl):
-        return f"eligible {d.var}: {f(d.expr)}"
+        return group(f"eligible {d.var}:", f(d.expr))
     if isinstance(d, A.StatDecl):
         head = f"stat {d.name} counts {d.event}"
         if d.names:
-            head += f"({', '.join(d.names)})"
-        return head + (f" when {f(d.cond)}" if d.cond is not None else "")
+            head += f"({_fill(d.names)})"
+        return head if d.cond is None else group(head, f"when {f(d.cond)}")
     if isinstance(d, A.VariantDecl):
         return f"variant {escape_string(d.name)} of {escape_string(d.base)}"
     if isinstance(d, A.RemoveDecl):
@@ -401,22 +470,22 @@ def _const(d: A.ConstDecl) -> list[Line]:
     v = d.value
     items: list[tuple[str, Any]]
     if isinstance(v, A.ListLit) and v.items:
-        items, brackets = [(format_expr(e), e) for e in v.items], "[]"
+        items, brackets = [(_fx(e), e) for e in v.items], "[]"
     elif isinstance(v, A.MapLit) and v.entries:
-        items = [(f"{format_expr(en.key)}: {format_expr(en.value)}", en) for en in v.entries]
+        items = [(group(f"{_fx(en.key)}:", _fx(en.value)), en) for en in v.entries]
         brackets = "{}"
     else:
-        return _one(head + format_expr(v), 0, d)
+        return _one(head + _fx(v), 0, d)
     first, last = _lines_of(d)
     opened, closed = _lines_of(v)
     rows: list[Line] = []
     for text, node in items:            # the elements that start on one line stay a row
         start, end = _lines_of(node)
         if rows and start == rows[-1].first:
-            rows[-1].text += f" {text},"
+            rows[-1].text += f"{BREAK}{cat(text + ',')}"
             rows[-1].last = end
         else:
-            rows.append(Line(f"{text},", 1, start, end, part="item"))
+            rows.append(Line(cat(f"{text},"), 1, start, end, part="item"))
     return [Line(head + brackets[0], 0, first, opened, part="open"), *rows,
             Line(brackets[1], 0, closed, last, part="close")]
 
@@ -433,7 +502,7 @@ def _decl(d: A.Decl) -> list[Line]:
     text = _one_line_decl(d)
     if text is not None:
         return _one(text, 0, d)
-    f = format_expr
+    f = _fx
     first = d.span.line
     if isinstance(d, A.ConstDecl):
         return _const(d)
@@ -461,12 +530,12 @@ def _decl(d: A.Decl) -> list[Line]:
         if d.label is not None:
             head += f" as {d.label}"
         if d.cond is not None:
-            head += f" when {f(d.cond)}"
+            head = group(head, f"when {f(d.cond)}")
         return _block(head, 0, first, d.body)
     if isinstance(d, A.ActionDecl):
         head = f"anytime {d.name}({_params(d.params)})"
         if d.cond is not None:
-            head += f" when {f(d.cond)}"
+            head = group(head, f"when {f(d.cond)}")
         return _block(head, 0, first, d.body)
     if isinstance(d, A.ReplaceDecl):
         return _prefixed("replace", d)
@@ -477,6 +546,9 @@ def _decl(d: A.Decl) -> list[Line]:
     if isinstance(d, A.PhaseDecl):
         return _block(f"phase {d.name}", 0, first, d.body)
     raise TypeError(f"not a declaration: {d!r}")
+
+
+_UNLIMITED = 1 << 62           # a width no line reaches: no line breaking
 
 
 class TooDeep(ValueError):
@@ -508,10 +580,13 @@ def _own_comments(d: Any, comments: Sequence[Comment]) -> list[Comment]:
     return [c for c in comments if top <= c.line <= last]
 
 
-def format_decl(d: Any, comments: Sequence[Comment] = ()) -> str:
+def format_decl(d: Any, comments: Sequence[Comment] = (), width: Optional[int] = None) -> str:
     """The canonical text of one declaration (also a phase on its own); with the comments of
-    its file, those that belong to it too (on its lines, or right above it)."""
-    return "\n".join(weave(_checked_decl(d), _own_comments(d, comments), strict=True))
+    its file, those that belong to it too (on its lines, or right above it).  Its lines are
+    not broken for width unless ``width`` is given (``mercator diff`` and the designer's
+    list of changes show each construct on one line, as they quote it)."""
+    return "\n".join(weave(_checked_decl(d), _own_comments(d, comments), strict=True,
+                           width=_UNLIMITED if width is None else width))
 
 
 def format_rulebook(rb: A.Rulebook, comments: Sequence[Comment] = ()) -> str:

@@ -1,5 +1,6 @@
 """Comments kept by the canonical printer (dsl/fmt.py): its output lines, each with the source
-lines it stands for, and the rulebook's comments woven back in by position.
+lines it stands for, and the rulebook's comments woven back in by position; and the breaking
+of a line longer than ``WIDTH`` (``wrap``).
 
 Where a comment goes (``weave``):
 
@@ -8,8 +9,10 @@ Where a comment goes (``weave``):
   after the last declaration it stays at the end of the file;
 * a comment at the end of a line stays at the end of that line's printed counterpart (the
   last printed line that stands for it: ``if a { x = 1 }  # c`` keeps it after the ``}``);
-* a comment inside a construct the printer puts on one line (a long ``choose``, a multi-line
+* a comment inside a construct the printer puts on one line (a ``choose``, a multi-line
   condition) goes on a line of its own before it, unless it ends the construct's last line; a
+  construct too long for one line is broken over several (``wrap``) after the comments are
+  placed: those before it stay before its first line, one at its end goes after its last; a
   list or map literal of a ``const`` / ``table`` with a comment inside is printed one row a
   line instead (its elements as the source grouped them), and keeps its comments beside them;
 * at the top level a comment group is separated from what follows it by a blank line when
@@ -22,7 +25,7 @@ the comments and is stable: a woven text weaves back to itself.
 from __future__ import annotations
 
 import bisect
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import attrs
 
@@ -30,6 +33,177 @@ if TYPE_CHECKING:
     from dsl.parser import Comment
 
 INDENT = "  "
+
+# ------------------------------------------------------------- line wrapping
+# The printer builds each line's text with these markers (Unicode noncharacters, never in a
+# printed line outside a string token, and the scanner below skips string tokens): a group
+# of parts that breaks at all its break points at once (GROUP), one that breaks at each
+# point only when the next part does not fit (FILL), an ``if``-chain whose ``else`` lines line
+# up with its ``if`` when that starts the line (IFS), one part of a FILL that moves to the next
+# line as a whole (CAT: no break points of its own, its inner groups still break), the end of
+# a group (END), and a break point (BREAK: a space on one line, a new line when the group
+# breaks).  The layout is a function of the text alone (not of the source's line breaks), so
+# formatting stays idempotent; only whitespace between tokens changes, so the tree does not.
+GROUP, FILL, IFS, CAT, END, BREAK = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd5", "\ufdd3", "\ufdd4"
+_MARKS = GROUP + FILL + IFS + CAT + END + BREAK
+_MARKSET = frozenset(_MARKS)
+WIDTH = 100                  # the width fmt keeps its lines within (a long token may pass it)
+
+
+def group(*parts: str, kind: str = GROUP) -> str:
+    """Parts joined by break points, as one group of ``kind`` (a FILL's parts each whole)."""
+    if kind == FILL:
+        parts = tuple(cat(p) for p in parts)
+    return kind + BREAK.join(parts) + END
+
+
+def cat(text: str) -> str:
+    """``text`` as one part of a FILL (which moves to the next line as a whole)."""
+    return CAT + text + END if any(m in text for m in _MARKS) else text
+
+
+def drop_comma(text: str) -> str:
+    """``text`` (a FILL part ending with ``,``) without that ``,``."""
+    if text.endswith("," + END):
+        return text[:-2] + END
+    return text[:-1] if text.endswith(",") else text
+
+
+def flat(text: str) -> str:
+    """A marked text on one line: the markers out, each break point a space."""
+    if not any(m in text for m in _MARKS):
+        return text
+    return "".join(" " if t == BREAK else "" if t in _MARKSET else t for t in _scan(text))
+
+
+def _scan(text: str) -> list[str]:
+    """The text cut into marker characters and runs of other text (a string token whole)."""
+    out: list[str] = []
+    i, n, start = 0, len(text), 0
+    while i < n:
+        ch = text[i]
+        if ch == '"':                                       # a STRING token: to its end
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+        elif ch in _MARKS:
+            if start < i:
+                out.append(text[start:i])
+            out.append(ch)
+            i += 1
+            start = i
+        else:
+            i += 1
+    if start < n:
+        out.append(text[start:n])
+    return out
+
+
+@attrs.frozen
+class _Group:
+    kind: str
+    parts: list[Any]                 # str | _Break | _Group
+
+
+class _Break:
+    pass
+
+
+_BR = _Break()
+_FLAT, _BROKEN, _FILLING = 0, 1, 2
+
+
+def _tree(text: str) -> _Group:
+    stack = [_Group(FILL, [])]
+    for tok in _scan(text):
+        if tok in (GROUP, FILL, IFS, CAT):
+            g = _Group(tok, [])
+            stack[-1].parts.append(g)
+            stack.append(g)
+        elif tok == END:
+            if len(stack) > 1:
+                stack.pop()
+        elif tok == BREAK:
+            stack[-1].parts.append(_BR)
+        else:
+            stack[-1].parts.append(tok)
+    return stack[0]
+
+
+_Cmd = tuple[int, int, Any]          # (indent of its break points, mode, part or parts)
+
+
+def _fits(first: _Cmd, rest: list[_Cmd], width: int) -> bool:
+    """Whether ``first`` on one line and what follows it, up to the next possible break,
+    take at most ``width`` columns."""
+    todo, k = [first], len(rest)
+    while width >= 0:
+        if not todo:
+            if k == 0:
+                return True
+            k -= 1
+            todo.append(rest[k])
+            continue
+        ind, mode, d = todo.pop()
+        if isinstance(d, str):
+            width -= len(d)
+        elif isinstance(d, _Break):
+            if mode != _FLAT:
+                return True
+            width -= 1
+        elif isinstance(d, _Group):
+            todo.append((ind, mode, d.parts))
+        else:                                           # a list of parts
+            todo.extend((ind, _BROKEN if mode == _FILLING else mode, p) for p in reversed(d))
+    return False
+
+
+def wrap(text: str, indent: int, root: int, width: Optional[int] = None) -> list[str]:
+    """A marked line as one or more lines within ``width`` (where it can): on one line if it
+    fits, else broken at its outermost groups first. ``indent`` is the line's indentation,
+    ``root`` that of a break point outside any group (a row of a literal); a group that breaks
+    indents its continuation lines 2 more than the group it is in (than ``root`` at the top)."""
+    width = WIDTH if width is None else width
+    plain = flat(text)
+    if indent + len(plain) <= width or not any(m in text for m in _MARKS):
+        return [" " * indent + plain]
+    lines = [" " * indent]
+    stack: list[_Cmd] = [(root, _FILLING, _tree(text).parts)]
+    while stack:
+        ind, mode, d = stack.pop()
+        pos = len(lines[-1])
+        if isinstance(d, str):
+            lines[-1] += d
+        elif isinstance(d, _Break):
+            if mode == _FLAT:
+                lines[-1] += " "
+            else:
+                lines[-1] = lines[-1].rstrip()
+                lines.append(" " * ind)
+        elif isinstance(d, _Group):
+            at_start = lines[-1].strip() == ""
+            inner = ind if d.kind == CAT else pos if d.kind == IFS and at_start else ind + 2
+            if mode == _FLAT or _fits((inner, _FLAT, d), stack, width - pos):
+                stack.append((inner, _FLAT, d.parts))
+            else:
+                stack.append((inner, _FILLING if d.kind == FILL else _BROKEN, d.parts))
+        elif mode == _FILLING:                              # a fill: its parts one by one
+            if not d:
+                continue
+            if isinstance(d[0], _Break):
+                nxt = d[1:2]
+                stack.append((ind, _FILLING, d[2:]))
+                fits = _fits((ind, _FLAT, [d[0], *nxt]), stack, width - pos)
+                stack.extend((ind, _BROKEN, p) for p in nxt)
+                stack.append((ind, _FLAT if fits else _BROKEN, d[0]))
+            else:
+                stack.append((ind, _FILLING, d[1:]))
+                stack.append((ind, _BROKEN, d[0]))
+        else:
+            stack.extend((ind, mode, p) for p in reversed(d))
+    return [ln.rstrip() for ln in lines]
+
 
 
 @attrs.define
@@ -119,8 +293,9 @@ def _collapse_literals(lines: list[Line]) -> list[Line]:
         items, close = lines[i + 1:j], lines[j]
         if ln.after is None and not close.before and not any(it.before or it.after
                                                              for it in items):
-            inner = ", ".join(it.text[:-1] for it in items)      # each row ends with ','
-            out.append(attrs.evolve(ln, text=f"{ln.text}{inner}{close.text}", last=close.last,
+            inner = drop_comma(BREAK.join(it.text for it in items))   # rows end with ','
+            out.append(attrs.evolve(ln, text=f"{ln.text}{FILL}{inner}{END}{close.text}",
+                                    last=close.last,
                                     after=close.after, part=""))
         else:
             out += lines[i:j + 1]
@@ -157,9 +332,10 @@ def _group(comments: list["Comment"], level: int, top: bool,
     return out
 
 
-def weave(lines: list[Line], comments: Sequence["Comment"] = (), strict: bool = False
-          ) -> list[str]:
-    """The printed text, one string a line, with ``comments`` put back where they belong."""
+def weave(lines: list[Line], comments: Sequence["Comment"] = (), strict: bool = False,
+          width: Optional[int] = None) -> list[str]:
+    """The printed text, one string a line, with ``comments`` put back where they belong; the
+    lines broken to keep within ``width`` (default ``WIDTH``)."""
     _normalise(lines)
     tail = _place(lines, comments, strict) if comments else []
     lines = _join_empty_blocks(_collapse_literals(lines))
@@ -170,8 +346,11 @@ def weave(lines: list[Line], comments: Sequence["Comment"] = (), strict: bool = 
         if ln.before:
             level = ln.level + 1 if ln.closes else ln.level
             out += _group(ln.before, level, ln.top, ln.first)
-        text = INDENT * ln.level + ln.text
-        out.append(text if ln.after is None else f"{text}  {ln.after.text}")
+        indent = len(INDENT) * ln.level
+        texts = wrap(ln.text, indent, indent + (len(INDENT) if ln.opens else 0), width)
+        if ln.after is not None:
+            texts[-1] += f"  {ln.after.text}"
+        out += texts
     if tail:
         if out:
             out.append("")

@@ -390,16 +390,17 @@ def test_a_rule_error_reaching_main_is_a_rule_error_not_an_internal_one(tmp_path
     assert "mercator simulate: internal error: KeyError" in capsys.readouterr().err
 
 
-def test_play_names_the_rulebook_for_a_rule_error_without_a_line(tmp_path, capsys):
-    """A rule error in the score (reported without a line by the engine) still names the
-    rulebook and says 'rule error'; with bots only, the same command reproduces it."""
+def test_play_locates_a_rule_error_in_the_score(tmp_path, capsys):
+    """A rule error in the score (evaluated when the game ends, outside any statement) is
+    located at the score declaration and says 'rule error'; with bots only, the same command
+    reproduces it."""
     rules = tmp_path / "s.rules"
     rules.write_text('game "S" players 2..2\nplayer { x: int }\ntable { z: int = 0 }\n'
                      'round r limit 1 { phase a { let b = choose first(players) one of 1..2 '
                      'prompt "n" } }\nscore p: p.x / z\n')
     assert main(["play", str(rules), "--seats", "random,random", "--seed", "1"]) == 1
     err = capsys.readouterr().err
-    assert re.search(rf"^{re.escape(str(rules))}(:\d+:\d+)?: rule error: division by zero$", err,
-                     re.M), err
+    assert re.search(rf"^{re.escape(str(rules))}:5:1: rule error: the score of P1 cannot be "
+                     r"computed \(division by zero\)$", err, re.M), err
     assert f"reproduce with: mercator play {rules} --players 2 --seed 1 --seats random,random" in err
     assert "internal error" not in err

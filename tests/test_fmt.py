@@ -7,17 +7,22 @@ and their ``# allow CODE: reason`` lines, which must still allow their warnings 
 """
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl import ast as A
+from dsl import fmt_comments
 from dsl.fmt import escape_string, format_decl, format_expr, format_rulebook
 from dsl.loader import load
+from dsl.fmt_comments import WIDTH
 from dsl.parser import KEYWORDS, comments, parse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -524,3 +529,209 @@ def test_random_comments_are_kept_in_order(rb: A.Rulebook, spots: list[tuple[int
     assert _comment_texts(out) == _comment_texts(text)
     assert _parse_ok(out) == rb
     assert _fmt(out) == out, "fmt is not idempotent:\n" + text
+
+
+# ------------------------------------------------------------------ line width
+# fmt keeps its lines within WIDTH columns (dsl/fmt_comments.py), breaking a long line at its
+# outermost operators, after the commas of argument lists and literals and before the `for` /
+# `if` of a comprehension, continuation lines 2 deeper than the line they continue.  A line is
+# longer only where a single token forces it (a long string or name, see below) or a comment
+# does (comments are kept as written, a trailing one after the code it follows).
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z_0-9]*')
+
+
+def _code_lines(out: str) -> list[tuple[int, str]]:
+    """The numbered lines of ``out`` without their comments (comment-only lines left out)."""
+    cut = {c.line: c.col for c in comments(out)}
+    lines = []
+    for n, line in enumerate(out.split("\n"), 1):
+        code = line[:cut[n] - 1].rstrip() if n in cut else line
+        if code.strip():
+            lines.append((n, code))
+    return lines
+
+
+def _forced_by_a_token(code: str) -> bool:
+    """A line no layout can fit: it holds a token as long as half the width."""
+    return any(len(t) >= WIDTH // 2 for t in _TOKEN.findall(code))
+
+
+def test_width_is_that_of_the_shipped_rulebooks() -> None:
+    assert WIDTH == 100
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_fmt_of_a_shipped_rulebook_keeps_within_the_width(path: Path) -> None:
+    out = _fmt(path.read_text(encoding="utf-8"))
+    long = [(n, code) for n, code in _code_lines(out) if len(code) > WIDTH]
+    assert all(_forced_by_a_token(code) for _, code in long), long
+    assert _fmt(out) == out, "fmt is not idempotent"
+
+
+def test_an_over_long_line_is_forced_by_one_token() -> None:
+    name = "x" * 120
+    out = _fmt(f"fn f() -> int = {name} + {name}\n")
+    assert out == f"fn f() -> int =\n  {name}\n    + {name}\n"
+    assert all(len(code) > WIDTH and _forced_by_a_token(code) for _, code in _code_lines(out)[1:])
+
+
+def _wrapped(src: str, canonical: str) -> None:
+    out = _fmt(src)
+    assert out == canonical
+    assert _fmt(out) == out and _parse_ok(out) == _parse_ok(src)
+    assert all(len(line) <= WIDTH for line in out.split("\n"))
+    assert format_rulebook(_parse_ok(src)).count("\n") == canonical.count("\n")
+
+
+def test_a_long_and_chain_breaks_before_each_and() -> None:
+    cond = " and ".join(f"p.stock_{i} >= limit_{i}" for i in range(6))
+    _wrapped(f"fn ok(p: player) -> bool = {cond}\n",
+             "fn ok(p: player) -> bool =\n  p.stock_0 >= limit_0\n"
+             + "".join(f"    and p.stock_{i} >= limit_{i}\n" for i in range(1, 6)))
+
+
+def test_a_long_condition_of_a_block_head_is_set_apart_from_the_body() -> None:
+    cond = " or ".join(f"ready(p, something_long_{i})" for i in range(4))
+    _wrapped(f"setup {{ for p in players {{ if {cond} {{ x = 1 }} }} }}\n",
+             "setup {\n  for p in players {\n"
+             "    if ready(p, something_long_0)\n"
+             "        or ready(p, something_long_1)\n"
+             "        or ready(p, something_long_2)\n"
+             "        or ready(p, something_long_3) {\n"
+             "      x = 1\n    }\n  }\n}\n")
+
+
+def test_a_long_call_breaks_after_its_commas() -> None:
+    args = ", ".join(f"argument_number_{i}" for i in range(7))
+    _wrapped(f"setup {{ let total = combine({args}) }}\n",
+             "setup {\n  let total = combine(argument_number_0, argument_number_1, argument_number_2,"
+             " argument_number_3,\n    argument_number_4, argument_number_5, argument_number_6)\n}\n")
+
+
+def test_a_long_comprehension_breaks_before_for_and_if() -> None:
+    _wrapped("fn good_ones(p: player) -> list<Good> = [some_function_of(g, p.holdings) for g in "
+             "all_the_goods_of_the_game if g in p.wanted and price_of(g) <= p.money]\n",
+             "fn good_ones(p: player) -> list<Good> =\n"
+             "  [some_function_of(g, p.holdings) for g in all_the_goods_of_the_game\n"
+             "    if g in p.wanted and price_of(g) <= p.money]\n")
+
+
+def test_a_long_list_literal_fills_its_lines() -> None:
+    items = ", ".join(f"item_{i:02}" for i in range(20))
+    _wrapped(f"table order: list<Thing> = [{items}]\n",
+             "table order: list<Thing> = [item_00, item_01, item_02, item_03, item_04, item_05,"
+             " item_06, item_07,\n"
+             "  item_08, item_09, item_10, item_11, item_12, item_13, item_14, item_15, item_16,"
+             " item_17, item_18,\n"
+             "  item_19]\n")
+
+
+def test_a_long_if_expression_lines_its_else_up_with_its_if() -> None:
+    _wrapped("fn cost(s: Space) -> int = if s in boat_spaces then seat_costs[space_good[s]] "
+             "else if s == pirate then pirate_cost_of_the_game else fixed_space_cost[s]\n",
+             "fn cost(s: Space) -> int =\n"
+             "  if s in boat_spaces then seat_costs[space_good[s]]\n"
+             "  else if s == pirate then pirate_cost_of_the_game\n"
+             "  else fixed_space_cost[s]\n")
+
+
+def test_a_long_choose_puts_its_prompt_on_the_next_line() -> None:
+    _wrapped('setup { let g = choose first(players) one of [h for h in Good if h in stock] with pass '
+             'prompt "mortgage a share to raise the money" }\n',
+             "setup {\n  let g = choose first(players) one of [h for h in Good if h in stock]"
+             " with pass\n    prompt \"mortgage a share to raise the money\"\n}\n")
+
+
+def test_comments_on_a_wrapped_construct() -> None:
+    """One at the end of its last line stays there; one inside goes on a line above it."""
+    src = ("invariant \"stock\":  # the stock\n"
+           "  all(supply[g] + sum(p.shares[g] + p.mortgaged[g] for p in players) # inside\n"
+           "      == shares_per_good_and_some_more_words for g in all_the_goods)  # the end\n")
+    out = _fmt(src)
+    assert out == ("# the stock\n"
+                   "# inside\n"
+                   "invariant \"stock\":\n"
+                   "  all(supply[g] + sum(p.shares[g] + p.mortgaged[g] for p in players)\n"
+                   "      == shares_per_good_and_some_more_words for g in all_the_goods)"
+                   "  # the end\n")
+    assert _fmt(out) == out and _comment_texts(out) == _comment_texts(src)
+
+
+def test_a_wrapped_row_of_a_table_with_comments_stays_rows() -> None:
+    row = ", ".join(f"name_{i:02}" for i in range(14))
+    src = f"table t = [  # the rows\n  {row},  # first\n  a, b,\n]\n"
+    out = _fmt(src)
+    assert out == ("table t = [  # the rows\n"
+                   "  name_00, name_01, name_02, name_03, name_04, name_05, name_06, name_07,"
+                   " name_08, name_09, name_10,\n"
+                   "  name_11, name_12, name_13,  # first\n"
+                   "  a, b,\n]\n")
+    assert _fmt(out) == out and _parse_ok(out) == _parse_ok(src)
+
+
+def test_format_decl_breaks_lines_only_when_given_a_width() -> None:
+    """`mercator diff` and the designer's changes quote a rule on one line, as before."""
+    src = "fn f() -> int = " + " + ".join(f"value_number_{i}" for i in range(12)) + "\n"
+    (d,) = _parse_ok(src).items
+    assert format_decl(d) == src.rstrip("\n")
+    assert format_decl(d, width=WIDTH) + "\n" == _fmt(src) != src
+
+
+def test_format_expr_stays_on_one_line() -> None:
+    e = _expr_of(" + ".join(f"value_number_{i}" for i in range(12)))
+    text = format_expr(e)
+    assert "\n" not in text and len(text) > WIDTH and _expr_of(text) == e
+    assert text.isprintable()
+
+
+def test_a_string_holding_the_layout_marks_is_kept() -> None:
+    """fmt marks its break points with noncharacters in the text; a string may hold them."""
+    marks = "".join(chr(c) for c in range(0xFDD0, 0xFDD6))
+    src = f'const s = ["{marks}", {", ".join(["a_long_name_here"] * 8)}]\n'
+    out = _fmt(src)
+    assert marks in out and _parse_ok(out) == _parse_ok(src) and _fmt(out) == out
+    assert "\n  a_long_name_here" in out
+
+
+@contextmanager
+def _width(n: int) -> Iterator[None]:
+    saved = fmt_comments.WIDTH
+    fmt_comments.WIDTH = n
+    try:
+        yield
+    finally:
+        fmt_comments.WIDTH = saved
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_narrow_widths_keep_the_rules_and_comments(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    for n in (30, 60):
+        with _width(n):
+            out = _fmt(text)
+            assert _parse_ok(out) == _parse_ok(text)
+            assert _comment_texts(out) == _comment_texts(text)
+            assert _fmt(out) == out, "fmt is not idempotent"
+
+
+@_SETTINGS
+@given(rulebook, st.integers(8, 40),
+       st.lists(st.tuples(st.integers(0, 60), st.booleans()), max_size=6))
+def test_random_rulebooks_wrapped_narrow_round_trip(rb: A.Rulebook, n: int,
+                                                     spots: list[tuple[int, bool]]) -> None:
+    """Every line broken as far as it goes, with comments put in anywhere: same tree, same
+    comments, idempotent."""
+    with _width(n):
+        text = _assert_round_trip(rb)
+        lines = text.split("\n")[:-1]
+        for k, (i, own) in enumerate(sorted(spots)):
+            i = min(i, len(lines))
+            if own or i == len(lines) or not lines[i].strip():
+                lines.insert(i, f"# c{k}")
+            else:
+                lines[i] += f"  # c{k}"
+        src = "\n".join(lines) + "\n"
+        out = _fmt(src)
+        assert _comment_texts(out) == _comment_texts(src)
+        assert _parse_ok(out) == rb
+        assert _fmt(out) == out, "fmt is not idempotent:\n" + src
