@@ -15,6 +15,7 @@ from dsl import ast as A
 from dsl.checked import Body, CheckedRulebook
 from dsl.flow_exprs import ExprFlow
 from dsl.flow_taint import NOTHING, Formula, Key, Taint
+from dsl.infoflow import conjuncts
 from dsl.types import ANY, strip_opt
 
 
@@ -99,7 +100,12 @@ class BodyFlow:
         """Walk the body (and an action's 'when') once."""
         b = self.sys.body
         if b.kind == "action" and b.cond is not None:
-            self.sys.when = [self.x.expr(c) for c in _conjuncts(b.cond)]
+            for c in conjuncts(b.cond):
+                f = self.x.expr(c)
+                self.sys.when.append(f)
+                # its label as the engine sees it: the acting player and the parameters' values
+                # (listed statically) are public, so only what it reads from the state counts
+                self.sys.labels.append((id(c), Formula(f.const)))
         if b.block is not None:
             self.block(b.block)
         return self.sys
@@ -387,12 +393,6 @@ def _whole(v: Value) -> Formula:
     if isinstance(v, Site):
         return NOTHING
     return v
-
-
-def _conjuncts(e: Any) -> list[Any]:
-    if isinstance(e, A.And):
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
 
 
 def compile_body(rb: CheckedRulebook, summaries: dict[str, Formula], body: Body) -> System:

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 import attrs
 
+from dsl import ast as A
 from dsl.types import Type
 
 
@@ -34,6 +35,14 @@ class Label:
 
 PUBLIC = Label()
 SECRET = Label(secret=True)
+
+
+def conjuncts(e: Any) -> list[Any]:
+    """The parts of an `a and b and ...` condition (an any-time action's `when`), each of which
+    has its own label: whether it is false may be public while the rest is not."""
+    if isinstance(e, A.And):
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
 
 
 def is_owner_map(t: Type, visibility: str = "owner") -> bool:

@@ -66,8 +66,25 @@ class ScenarioGame:
         if prompt is not None:
             assert node.prompt == prompt, node.prompt
         self.asked.append(self.asked_entry(node, label))
+        self.mark = len(self.s.record)
         self.prog.apply(self.s, label)
         self.after_decision()
+
+    def decided(self, player: int, label: str, prompt: str) -> None:
+        """Player `player` answers the decision asked with `prompt`; or, when it had one legal
+        option, the engine made it (`label`) without asking since the last decision answered."""
+        node = self.s.pending
+        if isinstance(node, Decision) and node.player == player and node.prompt == prompt:
+            self.decide(player, label, prompt)
+            return
+        made = [m for m in self.made_without_asking(getattr(self, "mark", 0)) if m[1] == prompt]
+        assert made and made[-1] == (player, prompt, label), (prompt, made, node)
+
+    def made_without_asking(self, since: int = 0) -> list[tuple[int, str, str]]:
+        """(player, prompt, label) of each decision with one legal option that the engine made
+        without asking (docs/language.md) since record entry `since` (the game narrates)."""
+        return [(e[1], " ".join(t for t, _ in e[2]), e[3]) for e in self.s.record[since:]
+                if e[0] == "forced"]
 
     def asked_entry(self, node: Decision, label: Any) -> tuple:
         """What `asked` remembers of a decision."""

@@ -398,7 +398,7 @@ def _battery_saves(tmp: Path) -> list[tuple[str, str]]:
            "deep": '{"a": ' + "[" * 50_000 + "]" * 50_000 + "}",
            "bigint": '{"mercator_save": ' + "1" * 5000 + "}",
            "surrogate": '{"mercator_save": 1, "x": "\\udc80"}',
-           "format-2": '{"mercator_save": 2}', "format-str": '{"mercator_save": "1"}',
+           "format-3": '{"mercator_save": 3}', "format-str": '{"mercator_save": "1"}',
            "format-float": '{"mercator_save": 1.0}', "no-checksum": '{"mercator_save": 1}'}
     out = []
     for name, text in raw.items():

@@ -37,8 +37,9 @@ RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
 HEAD = 'game "T" players 2..3\n'
 PROPS = settings(max_examples=40, deadline=None)
 
-# A decision first (so a test can set the table up), then the random event under test.
-PAUSE = "let go = choose first(players) one of [0]"
+# A decision first (so a test can set the table up), then the random event under test. It has
+# two options: a decision with one would be made without asking (docs/language.md).
+PAUSE = "let go = choose first(players) one of [0, 1]"
 BAG = """
 enum C { red, blue, green, black }
 table { pool: bag<C> = {}  got: list<C> = [] }

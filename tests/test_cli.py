@@ -15,7 +15,7 @@ from interpreter.cli.main import main
 from interpreter.engine.nodes import Decision
 from interpreter.engine.program import Program
 from interpreter.compiler import compile_program
-from interpreter.tools.saves import SaveError, load_save, replay, save
+from interpreter.tools.saves import SAVE_FORMAT, SaveError, load_save, replay, save
 from interpreter.engine.view import describe, observe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,7 +171,7 @@ def test_play_random_seats_save_and_replay(tmp_path, capsys):
     played = capsys.readouterr().out
     assert "game over" in played and re.search(r"P\d chooses ", played)
     doc = json.loads(Path(path).read_text())
-    assert doc["mercator_save"] == 1 and doc["players"] == 3 and doc["seed"] == 5
+    assert doc["mercator_save"] == SAVE_FORMAT == 2 and doc["players"] == 3 and doc["seed"] == 5
     assert len(doc["decisions"]) == len(doc["labels"]) > 0
     assert main(["replay", path]) == 0
     replayed = capsys.readouterr().out

@@ -628,8 +628,8 @@ def test_a_merchant_passes_through_regions_where_others_stay(prog: Program) -> N
     game.decide(0, "walk", MOVE)
     assert game.labels() == ["red_1", "red_3", "green_2"]   # red_3 taken too; 1 move remains after it
     game.decide(0, "red_3", WALK)
-    assert game.labels() == ["walk"]                   # 1 move left: neither stop nor reveal here
-    game.decide(0, "walk", MOVE)
+    # 1 move left: neither stop nor reveal here, so "walk" is his only option: not asked
+    assert game.made_without_asking(game.mark) == [(0, MOVE, "walk")]
     assert game.labels() == ["red_4", "red_6", "yellow_3"]   # not back to red_2: he would end there
     game.decide(0, "red_4", WALK)                      # third move: he stops on red_4
     assert game.get("gold", 0) == 1                    # red_4: gold
@@ -712,11 +712,11 @@ def test_storage_three_free_a_fourth_for_two_silver_the_rest_sold_for_one(prog: 
     assert game.goods(0) == {"books": 2, "wine": 1, "glass": 1} and game.silver()[0] == 2
     assert game.labels() == ["3"]                      # P2 cannot pay for a 4th
     game.decide(1, "3", KEEP)
-    game.decide(1, "cloth", SELL)
-    game.decide(1, "cloth", SELL)
+    # cloth is all he has to sell (and no any-time sale while selling off): not asked
+    assert game.made_without_asking(game.mark) == [(1, SELL, "cloth")] * 2
     assert game.goods(1) == {"cloth": 3} and game.silver()[1] == 3
     game.decide(2, "3", KEEP)
-    game.decide(2, "watches", SELL)
+    assert game.made_without_asking(game.mark) == [(2, SELL, "watches")]
     assert game.goods(2) == {"watches": 3} and game.silver()[2] == 6    # +1 over 6 is lost
     game.draw_refills()
     assert sum(game.get("bag").values()) == bag + 5 - 3 * 4   # 5 sold; 4 rows refilled to 3

@@ -198,11 +198,16 @@ class Game(ScenarioGame):
                   "tiles": self._set_label(tiles, "Tile"), "markers": str(markers),
                   "share": str(share), "back_money": str(back_money),
                   "back_goods": self._set_label(back_goods, "Good")}
+        since = len(self.s.record)
         for f in fields:
             node = self.s.pending
-            assert isinstance(node, Decision) and node.player == p, node
-            assert node.prompt == f"{kind}: {f}", node.prompt
             v = values[f]
+            if not (isinstance(node, Decision) and node.prompt == f"{kind}: {f}"):
+                # a field with one legal option is not asked: the engine made it (and said so)
+                made = [m for m in self.made_without_asking(since) if m[1] == f"{kind}: {f}"]
+                assert made and made[-1] == (p, f"{kind}: {f}", v), (f, made, node)
+                continue
+            assert isinstance(node, Decision) and node.player == p, node
             if f == "cards":
                 idx = 0 if v is None else next(i for i, o in enumerate(node.options)
                                                 if o.value == v)
@@ -238,7 +243,7 @@ class Game(ScenarioGame):
         """Nobody offers; the tower player moves (no deal) to dest."""
         self.no_offer(*bidders)
         self.decide(dealer, "refuse_all", ANSWER)
-        self.decide(dealer, dest, NO_DEAL)
+        self.decided(dealer, dest, NO_DEAL)      # not asked when dest is the only step
 
     def check(self) -> None:
         """The rulebook's invariants hold (conservation of money, goods, cards, tiles, markers)."""
@@ -346,7 +351,10 @@ def test_erratum_01_only_the_tower_player_and_one_other_player_deal(prog: Progra
     game.offer(1, square="r1c3", money=10)            # P2 for the harbour
     game.offer(2, square="r1c3", money=20)            # P3 for the harbour
     game.no_offer(3)
-    assert [p for p, prompt in game.asked] == [1] * 9 + [2] * 9 + [3]   # never P1
+    # never P1; the markers field is not asked (no marker in supply: 0 is the only option)
+    assert [p for p, prompt in game.asked] == [1] * 8 + [2] * 8 + [3]
+    assert [(p, prompt) for p, prompt, _ in game.made_without_asking()] == \
+        [(1, f"{MOVE}: markers"), (2, f"{MOVE}: markers")]
     assert game.get("nego_binding") == [1, 2]
     game.answer(0, "accept_offer", partner=2)
     assert game.ducats() == [150, 130, 110, 130]      # P3 paid P1; P2 and P4 untouched
@@ -363,7 +371,10 @@ def test_erratum_02_an_offer_names_its_square_and_its_price(prog: Program) -> No
     node = game.pending
     assert node.player == 1 and node.prompt == f"{MOVE}: square"
     game.offer(1, square="r1c3", money=15)
-    assert [prompt for _, prompt in game.asked] == [f"{MOVE}: {f}" for f in OFFER_FIELDS]
+    # every field is asked but the markers: P2 has none in supply, so 0 is made without asking
+    assert [prompt for _, prompt in game.asked] == [f"{MOVE}: {f}" for f in OFFER_FIELDS
+                                                    if f != "markers"]
+    assert game.made_without_asking() == [(1, f"{MOVE}: markers", "0")]
     o = game.get("offers")[1]
     assert game.name("Square", o[0]) == "r1c3" and o[1] == 15
     assert "P2 offers {square: r1c3, money: 15," in " ".join(game.s.messages)
@@ -558,8 +569,9 @@ def test_erratum_10_a_share_of_the_proceeds_is_paid_right_after_the_action(prog:
     game = Game(prog, 4)
     game.start("r3c7")                                # street next to the fabric warehouse (r3c8)
     game.decide(1, "r3c8", f"{MOVE}: square")
-    for f in ("money", "goods", "cards", "tiles", "markers"):
+    for f in ("money", "goods", "cards", "tiles"):
         game.decide(1, "5" if f == "money" else game.labels()[0], f"{MOVE}: {f}")
+    game.decided(1, "0", f"{MOVE}: markers")          # none in supply: not asked
     assert game.labels() == ["0", "1", "2"]           # a share of up to 2 items (offer_share_cap)
     game.decide(1, "1", f"{MOVE}: share")
     game.decide(1, "0", f"{MOVE}: back_money")
@@ -572,7 +584,7 @@ def test_erratum_10_a_share_of_the_proceeds_is_paid_right_after_the_action(prog:
     assert game.goods(1) == {"linen": 1} and game.goods(0) == {"silk": 1}
     assert game.ducats()[:2] == [135, 125]
     assert "P2 hands over 1 of the proceeds to P1" in game.s.messages
-    assert [p for p, _ in game.asked].count(1) == 9 + 1
+    assert [p for p, _ in game.asked].count(1) == 8 + 1      # the offer's fields but markers
     game.check()
 
 
@@ -582,9 +594,12 @@ def test_erratum_10_no_share_is_offered_for_a_street(prog: Program) -> None:
     game = Game(prog, 4)
     game.start("r3c7")
     game.decide(1, "r3c6", f"{MOVE}: square")         # a street
-    for f in ("money", "goods", "cards", "tiles", "markers"):
+    for f in ("money", "goods", "cards", "tiles"):
         game.decide(1, game.labels()[0], f"{MOVE}: {f}")
-    assert game.labels() == ["0"]
+    # the share's only option is 0 (and the markers', with none in supply): neither is asked
+    assert game.made_without_asking(game.mark) == [(1, f"{MOVE}: markers", "0"),
+                                                   (1, f"{MOVE}: share", "0")]
+    assert game.pending.player == 1 and game.pending.prompt == f"{MOVE}: back_money"
 
 
 def test_erratum_11_the_tower_player_may_accept_any_offer(prog: Program) -> None:

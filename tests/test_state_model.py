@@ -304,6 +304,9 @@ class Ledger:
         self.lots.append([g, 1])
 
     def a_polish(self, p: int) -> None:
+        if len(self.lots) == 1:     # one lot: polished without asking (docs/language.md §6.1b)
+            self.lots[0][1] += 1
+            return
         self.frames.append(["polish", p])
 
     def a_vote(self, p: int) -> None:

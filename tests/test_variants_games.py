@@ -468,7 +468,9 @@ def test_two_players_random_games_end_with_the_invariants(genoa_2p: Program) -> 
     one, besides the actions paid with tiles: rule b); and the second action of rule (b)
     happens."""
     seconds = 0
-    for seed in range(4):
+    # the second action of rule (b) is rare in random play: of seeds 0-39, only 36 has it (since
+    # decisions with one option are not asked; before, seed 2 had it)
+    for seed in (0, 1, 2, 36):
         dealer = -1
         s = genoa_2p.new_game(2, seed, narrate=True)
         rng = random.Random(seed)

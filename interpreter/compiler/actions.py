@@ -10,8 +10,9 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
 from dsl.checked import Body
+from dsl.infoflow import conjuncts
 from interpreter.engine.program import RUN_FAILURES, MercatorRuntimeError
-from interpreter.engine.seen import vis_fn
+from interpreter.engine.seen import label_of, vis_fn
 from interpreter.engine.values import fmt
 
 
@@ -38,6 +39,7 @@ class Actions:
         self._vis: dict[int, list] = {}
         self._combo_cache: dict[int, list] = {}
         self._offers: dict[int, Offer] = {}
+        self._public_offs: dict[int, Callable[["State", int], bool]] = {}
 
     def combos(self, n: int) -> list:
         """Per action: (body id, body, [(label, args)] for every value of its non-player
@@ -112,6 +114,46 @@ class Actions:
                         f"the condition of the any-time action '{b.name}' cannot be evaluated "
                         f"({inner})", b.cond.span, s.history)
         return exc
+
+    def none_allowed_publicly(self, s: "State", who: int) -> bool:
+        """Can every seat tell that player `who` may take no any-time action now? Yes inside an
+        action (no nesting) or when each action, for each value of its parameters, has a
+        public `when` conjunct that is false; no when its being barred rests on something
+        hidden (a condition reading an owner-only field of his)."""
+        if not self.bodies:
+            return True
+        ids = self.ids
+        for fr in s.stack:
+            if fr[0] in ids:
+                return True
+        n = len(s.players)
+        f = self._public_offs.get(n)
+        if f is None:
+            f = self._public_offs[n] = self._generate_public_off(n)
+        return f(s, who)
+
+    def _generate_public_off(self, n: int) -> Callable[["State", int], bool]:
+        """The function (state, who) -> none_allowed_publicly, for games of n players."""
+        ex = self.prog.ex
+        rb = self.prog.rb
+        name = f"PUBLIC_OFF_{n}"
+
+        def source() -> str:
+            lines = [f"def {name}(s, who):"]
+            for _, b, combos in self.combos(n):
+                public = [c for c in (conjuncts(b.cond) if b.cond is not None else [])
+                          if vis_fn(label_of(rb, c)) is None]
+                if not public:             # nothing public bars it: it may be allowed
+                    lines.append("    return False")
+                    break
+                for _, args in combos:
+                    names = {0: "who", **{i + 1: repr(a) for i, a in enumerate(args)}}
+                    test = " and ".join(f"({ex.source(c, names)})" for c in public)
+                    lines.append(f"    if {test}: return False")
+            lines.append("    return True")
+            return "\n".join(lines) + "\n"
+        exec(ex.build(source, f"<{name}>", "exec"), ex.ns)
+        return ex.ns[name]  # type: ignore[no-any-return]
 
     def _generate(self, n: int) -> Offer:
         """The function (state, who) -> allowed actions, for games of n players."""

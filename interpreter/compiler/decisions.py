@@ -18,7 +18,7 @@ from interpreter.engine.chance import merge_outcomes, weighted_index
 from interpreter.engine.exprs import RuleError, take_item, to_bag
 from interpreter.engine.limits import bag_walk, check_options, check_sides, subset_count
 from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.seen import VisFn, label_of, record, vis_fn
+from interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
@@ -167,7 +167,33 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
             L = fr[2]
             L[acc][1][str(L[simul[1]])] = deep_copy(v)
 
-    def choose(st: Any, fr: list) -> Decision:
+    # A decision with one legal option is made without asking (docs/language.md §6.1b), but
+    # only where that tells no seat more than asking would. Asked or not, every seat sees who
+    # decides and at which point of the rules; skipped, it also learns that there was one
+    # option and no any-time action. So: never for a simultaneous decision (the others are to
+    # learn nothing of a chooser's position before the reveal); only when the options (and a
+    # subset's size bounds) carry a public information-flow label, so their count is public;
+    # and only when every any-time action is barred by a public part of its `when`
+    # (actions.none_allowed_publicly), so "no action allowed" is public too. The chosen value
+    # then has the options' label: public. Prompt arguments change nothing (the narration
+    # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
+    # either: the same prompt appears whether the hidden part allows more or not.
+    forced_ok = simul is None and _public_options(bc, kind)
+
+    def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
+        """The prompt's text, and its parts [[text, vis], ...] when one of them is not public."""
+        text, parts = prompt, None
+        if pargs:
+            shown_parts: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
+                                       for f, t, v in pargs]
+            text = " ".join([prompt] + [str(t) for t, _ in shown_parts])
+            if any(v is not None for _, v in shown_parts):
+                parts = [[prompt, None]] + shown_parts
+                if suffix:
+                    parts.append([suffix.strip(), None])
+        return text + suffix, parts
+
+    def choose(st: Any, fr: list) -> Optional[Decision]:
         L = fr[2]
         who = who_f(st, L)
         if who is None:
@@ -177,24 +203,34 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         if not vals and not allow_pass:
             raise RuleError("a player must choose, but there are no options "
                             "(guard this 'choose' or add 'with pass')")
-        text = prompt
-        parts = None
-        if pargs:
-            shown_parts: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
-                                       for f, t, v in pargs]
-            text = " ".join([prompt] + [str(t) for t, _ in shown_parts])
-            if any(v is not None for _, v in shown_parts):
-                parts = [[prompt, None]] + shown_parts
-                if suffix:
-                    parts.append([suffix.strip(), None])
-        return Decision(who, vals, labeller, allow_pass, text + suffix,
-                        prog.actions_for(st, who),
-                        simul is not None, commit, span, parts,
+        acts = prog.actions_for(st, who)
+        if forced_ok and len(vals) + allow_pass == 1 and not acts \
+                and prog.actions.none_allowed_publicly(st, who):
+            v = vals[0] if vals else None
+            if st.narrate:
+                text, parts = prompt_of(st, L)
+                entry = ["forced", who, parts if parts is not None else [[text, None]],
+                         "pass" if v is None else labeller(v),
+                         value_vis(st, L) if value_vis is not None else None]
+                record(st, entry)
+                st.messages.append(render(entry, ALL) or "")
+            commit(st, v)
+            return None
+        text, parts = prompt_of(st, L)
+        return Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
+                        span, parts,
                         value_vis(st, L) if value_vis is not None and st.narrate else None)
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
     return choose
+
+
+def _public_options(bc: "BodyCompiler", kind: Any) -> bool:
+    """Nothing hidden decides the options (their count included): skipping a decision with a
+    single option then tells the other seats nothing."""
+    parts = [kind.options] + ([kind.lo, kind.hi] if isinstance(kind, A.ChoiceSubset) else [])
+    return all(vis_fn(label_of(bc.rb, e)) is None for e in parts)
 
 
 def _fresh(bc: "BodyCompiler", e: Any) -> bool:

@@ -52,6 +52,9 @@ class CompiledActions(Protocol):
     def announce(self, who: int, bid: int, args: list) -> tuple[str, str, Any]:
         """(name, arguments as text, who may see them) of an action being taken."""
 
+    def none_allowed_publicly(self, s: State, who: int) -> bool:
+        """Can every seat tell that `who` may take no any-time action now?"""
+
 
 class FusedOps(Protocol):
     """What the run loop needs from the fused ops."""

@@ -12,6 +12,7 @@ Entries are JSON data (lists), so a state carrying its record still round-trips:
   ["log", audience, [[text, vis], ...]]               a 'log' statement (audience: vis of the line)
   ["choice", seat, [[text, vis], ...], label, vis, index, simultaneous]
   ["action", seat, name, args_text, vis, index]       an any-time action taken
+  ["forced", seat, [[text, vis], ...], label, vis]   a decision with one option, not asked
   ["chance", what, label, vis]                        an explicit chance outcome
   ["revealed", [[seat, label, vis], ...]]             a simultaneous choice, once all have chosen
 
@@ -86,6 +87,15 @@ def render(entry: list, viewer: Viewer) -> Optional[str]:
         if viewer == seat or (sees(vis, viewer) and not simul):
             return f"P{seat + 1} chooses {label}{p}"
         return f"P{seat + 1} has chosen{p}"
+    if kind == "forced":
+        _, seat, prompt, label, vis = entry
+        p = parts_text(prompt, viewer)
+        p = f": {p}" if p else ""
+        if viewer != seat and not sees(vis, viewer):
+            return f"P{seat + 1} has chosen (the only option{p})"
+        if label == "pass":
+            return f"P{seat + 1} passes (the only option{p})"
+        return f"P{seat + 1} chooses {label} (the only option{p})"
     if kind == "action":
         _, seat, name, args, vis, _ = entry
         shown = f"{name}({args})" if args and (viewer == seat or sees(vis, viewer)) else name

@@ -4,6 +4,12 @@ A save names its rulebook by a path relative to the save file, records the sha25
 text and of every file it 'use's, and carries a checksum over everything else, so that an edited
 save or a rulebook changed since the game was played is refused instead of silently replaying
 something else. The checksum detects accidents and casual edits; it is not a signature.
+
+Format 2 (this one): the decision log holds only the decisions that were asked. Format 1 saves
+were written before the engine made a decision with one legal option without asking (see
+docs/language.md, "Decisions nobody needs to make"): their logs also hold those decisions.
+They are still read: the replay steps over each one where the engine now makes it by itself
+(checking it is option 0 with the label the save gives), and leaves the save's log in format 2.
 """
 from __future__ import annotations
 
@@ -21,7 +27,8 @@ from interpreter.engine.nodes import Chance, Decision
 from interpreter.engine.seen import ALL, log_for
 from interpreter.engine.state import State
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2
+OLDEST_FORMAT = 1                     # format 1 logs also hold the one-option decisions
 MAX_SAVE_BYTES = 64 * 1024 * 1024     # a save of millions of decisions is still far smaller
 MAX_PLAYERS = 1000                    # no rulebook seats more; a bound before any list is built
 
@@ -58,6 +65,7 @@ class SaveData:
     explicit_chance: bool = False
     engine_version: str = ""
     path: str = ""                # the save file itself
+    format: int = SAVE_FORMAT     # 1: the log also holds the decisions made without asking
 
 
 def _checksum(doc: dict[str, Any]) -> str:
@@ -176,9 +184,9 @@ def load_save(path: str) -> SaveData:
     """Read and verify a save: format, checksum, rulebook present and unchanged; SaveError if not."""
     doc = _parse(path, _read_save(path))
     fmt = doc["mercator_save"]
-    if type(fmt) is not int or fmt != SAVE_FORMAT:
+    if type(fmt) is not int or not OLDEST_FORMAT <= fmt <= SAVE_FORMAT:
         raise SaveError(f"{path}: save format {_short(fmt)} is not supported "
-                        f"(this Mercator reads format {SAVE_FORMAT})")
+                        f"(this Mercator reads formats {OLDEST_FORMAT} to {SAVE_FORMAT})")
     if doc.get("checksum") != _checksum(doc):
         raise SaveError(f"{path}: the save has been modified since it was written (checksum "
                         "mismatch); refusing to replay it")
@@ -206,7 +214,7 @@ def load_save(path: str) -> SaveData:
     rb_path = rel if os.path.isabs(rel) else os.path.join(os.path.dirname(path), rel)
     data = SaveData(os.path.normpath(rb_path), _need(doc, "rulebook_sha256", str, path), uses,
                     players, _need(doc, "seed", int, path), decisions, labels, chance, version,
-                    path)
+                    path, fmt)
     verify_rulebook(data)
     return data
 
@@ -243,11 +251,35 @@ def _where(program: Any, node: Any, step: int, state: State) -> str:
 def replay(program: Any, data: SaveData, stop: Optional[int] = None,
            viewer: Any = ALL) -> tuple[State, list[str]]:
     """Replay a save's decisions (the first `stop`, or all), checking each one; the log lines as
-    `viewer` saw them (a seat, None for a spectator, or ALL for everything)."""
+    `viewer` saw them (a seat, None for a spectator, or ALL for everything). A format 1 save's
+    log is left in the current format (without the decisions the engine made by itself)."""
     state = program.new_game(data.players, data.seed, narrate=True,
                              explicit_chance=data.explicit_chance)
-    todo = data.decisions if stop is None else data.decisions[:stop]
-    for step, (idx, want) in enumerate(zip(todo, data.labels), start=1):
+    todo = list(zip(data.decisions, data.labels))
+    if stop is not None:
+        todo = todo[:stop]
+    kept: list[tuple[int, str]] = []
+    read = [0, 0]               # entries of the save's log used; entries of the record looked at
+
+    def step_over_forced() -> None:
+        """In a format 1 log, the entries of the decisions just made without asking."""
+        for entry in state.record[read[1]:]:
+            if entry[0] == "forced" and read[0] < len(todo):
+                idx, want = todo[read[0]]
+                read[0] += 1
+                if idx != 0 or want != entry[3]:
+                    raise SaveError(f"{data.path}: decision {read[0]} (format 1 save): P"
+                                    f"{entry[1] + 1} had only '{entry[3]}' to choose, but the "
+                                    f"save says option {idx} '{want}'")
+        read[1] = len(state.record)
+
+    old = data.format < 2
+    if old:
+        step_over_forced()
+    while read[0] < len(todo):
+        idx, want = todo[read[0]]
+        read[0] += 1
+        step = read[0]
         node = state.pending
         if state.over:
             raise SaveError(f"{data.path}: the game ended after {step - 1} decisions but the save "
@@ -261,4 +293,10 @@ def replay(program: Any, data: SaveData, stop: Optional[int] = None,
             raise SaveError(f"{data.path}: {where}: the save says '{want}' but option {idx} is "
                             f"'{label}' now")
         program.apply(state, idx)
+        kept.append((idx, want))
+        if old:
+            step_over_forced()
+    if old and stop is None:
+        data.decisions, data.labels = [d for d, _ in kept], [lb for _, lb in kept]
+        data.format = SAVE_FORMAT
     return state, log_for(state.record, viewer)
