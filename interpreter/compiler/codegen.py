@@ -533,23 +533,24 @@ class CodeGen:
                 f"(({b} := _BUD[0]), ({c} := {code}), ({n} := {b} - _BUD[0]))[1])")
 
     def g_MapComp(self, e: A.MapComp) -> str:
-        saved = dict(self.vars)
-        free = [False]
-        var, src, cond = self._head(e, free)
-        k, v = self.gen(e.key), self.gen(e.value)
-        self.vars = saved
-        self._free -= free[0]
-        text = f"{{{k}: {v} for {var} in {src}{' if ' + cond if cond else ''}}}"
+        head, (k, v) = self._comprehension(e, e.key, e.value)
+        text = f"{{{k}: {v}{head}}}"
         return self._close(f"_bag_lit({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
-    def g_ListComp(self, e: A.ListComp) -> str:
+    def _comprehension(self, e: Any, *parts: Any) -> tuple[str, list[str]]:
+        """(" for VAR in SRC[ if COND]", the code of each part) of a comprehension: its variable
+        bound while the parts are written, and unbound after."""
         saved = dict(self.vars)
         free = [False]
         var, src, cond = self._head(e, free)
-        el = self.gen(e.elem)
+        code = [self.gen(x) for x in parts]
         self.vars = saved
         self._free -= free[0]
-        text = f"[{el} for {var} in {src}{' if ' + cond if cond else ''}]"
+        return f" for {var} in {src}{' if ' + cond if cond else ''}", code
+
+    def g_ListComp(self, e: A.ListComp) -> str:
+        head, (el,) = self._comprehension(e, e.elem)
+        text = f"[{el}{head}]"
         return self._close(f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
     def g_GenCall(self, e: A.GenCall) -> str:
