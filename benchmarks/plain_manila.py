@@ -179,25 +179,29 @@ class Manila:
     def legal_count(self) -> int:
         """The number of legal options of the pending decision (0 when the game is over)."""
         ph = self.phase
+        if ph == OVER:
+            return 0
+        n = self._own_count()
+        if self.anytime and ph != MORTGAGE:
+            n += self._anytime_count(self.player)
+        return n
+
+    def _own_count(self) -> int:
+        """The number of the pending decision's own options (pass included, actions not)."""
+        ph = self.phase
         if ph == BID:
             p = self.player
             k = self.pesos[p] + LOAN_VALUE * sum(self.shares[p]) - self.high
-            n = 1 + k if k > 0 else 1
-        elif ph == ASHORE:
-            n = 4
-        elif ph == LAUNCH:
-            n = N_START
-        elif ph == PLUNDER:
-            n = 2
-        elif ph == MORTGAGE:
+            return 1 + k if k > 0 else 1
+        if ph == ASHORE:
+            return 4
+        if ph == LAUNCH:
+            return N_START
+        if ph == PLUNDER:
+            return 2
+        if ph == MORTGAGE:
             return len(self._own_options())
-        elif ph == OVER:
-            return 0
-        else:
-            n = 1 + len(self._own_options())
-        if self.anytime:
-            n += self._anytime_count(self.player)
-        return n
+        return 1 + len(self._own_options())
 
     def apply(self, i: int) -> None:
         """Play option i of the pending decision (0 <= i < legal_count())."""
@@ -205,21 +209,9 @@ class Manila:
         p = self.player
         if i < 0 or ph == OVER:
             raise ValueError(f"no option {i}")
-        own = self._own if self._own is not None else self._own_options()
+        own = self._own_options()
+        k = self._own_count()
         self._own = None
-        if ph == BID:
-            k = self.pesos[p] + LOAN_VALUE * sum(self.shares[p]) - self.high
-            k = 1 + k if k > 0 else 1
-        elif ph == ASHORE:
-            k = 4
-        elif ph == LAUNCH:
-            k = N_START
-        elif ph == PLUNDER:
-            k = 2
-        elif ph == MORTGAGE:
-            k = len(own)
-        else:
-            k = 1 + len(own)
         if i >= k:
             if ph == MORTGAGE or not self.anytime:
                 raise ValueError(f"no option {i}")
