@@ -11,6 +11,11 @@ largest player count. Per line:
 - the same through `prog.playout(s, rng)` with the same seeds, so the same games: the decision
   count and history of every game must match the normal loop's (the script stops if one does
   not; the last line says they matched); "-" when the engine has no playout (an older checkout);
+- with an engine that compiles its rollout (COMPILED_ROLLOUT in interpreter/engine/program.py),
+  also "VM d/s": prog.playout run by the VM's own loop instead (COMPILED_ROLLOUT off), the same
+  games again ("-" for engines without the switch);
+- every timed loop follows one untimed game through the same path (what an engine builds on
+  first use, such as its compiled rollout, is not timed);
 - memory at mid-game: the state after half of its game's decisions (floor(n / 2) of the n the
   game took), in the first --mem-games games: its size in bytes of
   json.dumps(state.to_json(), separators=(",", ":")) as UTF-8 (the whole saved state, its
@@ -140,7 +145,8 @@ def main() -> None:
           f"decisions; state B = len(json.dumps(s.to_json(), compact)) in UTF-8, no-hist B = the "
           f"same without its 'history'; clone = µs per s.clone(), {args.clones} clones a state")
     print(f"{'rulebook':40s} {'pl':>3s} {'dec/game':>9s} {'apply d/s':>10s} {'games/s':>8s} "
-          f"{'playout d/s':>11s} {'games/s':>8s} {'speedup':>7s} {'state B':>9s} {'no-hist B':>9s} "
+          f"{'playout d/s':>11s} {'games/s':>8s} {'speedup':>7s} {'VM d/s':>9s} {'state B':>9s} "
+          f"{'no-hist B':>9s} "
           f"{'clone µs':>8s}", flush=True)
     matched = 0
     for path in paths:
@@ -152,6 +158,9 @@ def main() -> None:
             continue
         prog = compile_program(res.rulebook)
         for n in sorted({prog.min_players, prog.max_players}):
+            apply_loop(prog, n, 1, args.seed, [])     # warm-up, not timed (what is built on
+            if hasattr(prog, "playout"):              # first use, such as the rollout)
+                playout_loop(prog, n, 1, args.seed, [])
             seen: list[int] = []
             counts, sec = apply_loop(prog, n, args.games, args.seed, seen)
             total = sum(counts)
@@ -167,8 +176,21 @@ def main() -> None:
                              f"but {pcounts[bad]} through playout: not the same games")
                 matched += 1
                 cols += f" {total / psec:11,.0f} {args.games / psec:8.1f} {sec / psec:6.2f}x"
+                mod = sys.modules[type(prog).__module__]
+                if hasattr(mod, "COMPILED_ROLLOUT"):
+                    mod.COMPILED_ROLLOUT = False
+                    try:
+                        vseen: list[int] = []
+                        vcounts, vsec = playout_loop(prog, n, args.games, args.seed, vseen)
+                    finally:
+                        mod.COMPILED_ROLLOUT = True
+                    if vseen != seen or vcounts != counts:
+                        sys.exit(f"{name} {n}p: the VM's playout loop made different choices")
+                    cols += f" {total / vsec:9,.0f}"
+                else:
+                    cols += f" {'-':>9s}"
             else:
-                cols += f" {'-':>11s} {'-':>8s} {'-':>7s}"
+                cols += f" {'-':>11s} {'-':>8s} {'-':>7s} {'-':>9s}"
             size, core, clone_us = memory(prog, n, counts, args.seed, args.mem_games, args.clones)
             print(f"{name:40s} {n:3d} {cols} {size:9,.0f} {core:9,.0f} {clone_us:8.1f}", flush=True)
     if matched:

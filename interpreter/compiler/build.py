@@ -16,6 +16,7 @@ from interpreter.compiler.codegen import BuildError, CodeGen
 from interpreter.compiler.defaults import start_values
 from interpreter.compiler.fuse import Fused
 from interpreter.compiler.memo import state_changing_pcs
+from interpreter.compiler.rollout import Rollout
 from interpreter.compiler.stmts import BodyCompiler
 from interpreter.engine.program import DEFAULT_STEP_BUDGET, MercatorRuntimeError, Program
 from interpreter.engine.state import State
@@ -77,6 +78,7 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     fused = prog.fused = Fused(prog)
     prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
                                    for bc, ops in zip(compilers, prog.codes[1:])]
+    prog.make_rollout = lambda: Rollout(prog, compilers)
     prog.pf_types = [f.type for f in rb.player_fields]
     prog.tf_types = [f.type for f in rb.table_fields]
     prog.score_f = ex.compile(rb.score.expr) if rb.score is not None else None
@@ -165,4 +167,5 @@ def call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
     def call(s: State, fr: list) -> None:
         fr[1] += 1
         s.stack.append([bid, 0, [None] * nslots, -1])
+    setattr(call, "pushes", True)            # it pushes a frame (compiler/rollout.py)
     return call

@@ -5,6 +5,7 @@ Python function of its parameters. Constants and helpers live in one shared name
 """
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Callable, Optional
 
@@ -42,6 +43,15 @@ def _recharge(n: int, _m: list = limits.METER) -> bool:
     if _m[0] < 0:
         limits.exhausted()
     return True
+
+
+def _where(e: Any) -> str:
+    """The name generated code for e is compiled under: where e is in the rulebook (what a
+    profiler or a traceback shows)."""
+    sp = getattr(e, "span", None)
+    if sp is None or sp is A.NOSPAN:
+        return "<rulebook expression>"
+    return f"<rulebook expression {os.path.basename(sp.path)}:{sp.line}>"
 
 
 def _extreme(fn: Callable, name: str) -> Callable:
@@ -289,7 +299,7 @@ class CodeGen:
         compile it even split up)."""
         try:
             return eval(self.build(lambda: f"lambda s, L: {self.gen(e)}",  # type: ignore[no-any-return]
-                                   "<rulebook expression>", "eval"), self.ns)
+                                   _where(e), "eval"), self.ns)
         except TOO_DEEP:
             raise BuildError("this expression is nested too deeply to be run (write it in "
                              "smaller parts, with 'let' or fns)", e.span) from None
@@ -312,7 +322,7 @@ class CodeGen:
                 parts.append(f"_dc({code})" if is_shared(e, self.type_of(e)) else code)
             return f"lambda s, L: [{', '.join(parts)}]"
         try:
-            return eval(self.build(source, "<rulebook expression>", "eval"),  # type: ignore[no-any-return]
+            return eval(self.build(source, _where(es[0]) if es else "<rulebook expression>", "eval"),  # type: ignore[no-any-return]
                         self.ns)
         except TOO_DEEP:
             raise BuildError("this expression is nested too deeply to be run (write it in "

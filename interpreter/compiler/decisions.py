@@ -220,9 +220,33 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         return Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
                         span, parts,
                         value_vis(st, L) if value_vis is not None and st.narrate else None)
+
+    def bare(st: Any, fr: list) -> Optional[tuple]:
+        """For a rollout (compiler/rollout.py; nothing narrated): the decision as
+        (player, values, actions) without its prompt or a Decision, or None when it was made
+        without asking (committed, as `choose` does)."""
+        L = fr[2]
+        who = who_f(st, L)
+        if who is None:
+            raise RuleError("'choose' with no player (none)")
+        vals = values(st, L)
+        check_options(len(vals))
+        if not vals and not allow_pass:
+            raise RuleError("a player must choose, but there are no options "
+                            "(guard this 'choose' or add 'with pass')")
+        acts = prog.actions_for(st, who)
+        if forced_ok and len(vals) + allow_pass == 1 and not acts \
+                and prog.actions.none_allowed_publicly(st, who):
+            commit(st, vals[0] if vals else None)
+            return None
+        return who, vals, acts
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
+    if simul is None:                 # for a rollout: see bare
+        choose.bare = bare            # type: ignore[attr-defined]
+        choose.allow_pass = allow_pass  # type: ignore[attr-defined]
+        choose.commit = commit        # type: ignore[attr-defined]
     return choose
 
 

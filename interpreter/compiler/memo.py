@@ -272,3 +272,58 @@ def blocks_of(st: Any) -> list[A.Block]:
     if isinstance(st, (A.For, A.Repeat, A.While)):
         return [st.body]
     return []
+
+
+READS_ALL = None      # fn_reads: the fn may read anything
+
+
+def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
+    """Per fn, the state it may read: ("t", index) for a table field, ("p", name) for a player
+    field, through the fns it calls too; None (READS_ALL) when that is not known (a node
+    outside STATE_FREE_NODES, a field of something neither a record nor a player). `players`,
+    `player_count` and the built-ins reading the seats read nothing a rule can change;
+    `round_number` changes only between rounds, where the memory is emptied anyway."""
+    own: dict[str, "tuple[set, set[str]] | None"] = {}
+    for n, b in rb.fns.items():
+        own[n] = _reads_of(rb, b.expr) if b.expr is not None else None
+    out: dict[str, "frozenset | None"] = {}
+
+    def reads(n: str, seen: frozenset) -> "frozenset | None":
+        if n in out:
+            return out[n]
+        mine = own.get(n)
+        if mine is None or n in seen:
+            return None if mine is None else frozenset(mine[0])
+        acc = set(mine[0])
+        for g in mine[1]:
+            r = reads(g, seen | {n})
+            if r is None:
+                return None
+            acc |= r
+        return frozenset(acc)
+    for n in rb.fns:
+        out[n] = reads(n, frozenset())
+    return out
+
+
+def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
+    """(state e reads itself, fns e calls), or None when e may read anything."""
+    fields: set = set()
+    calls: set[str] = set()
+    nodes = list(A.walk(e))
+    for n in nodes:
+        if not isinstance(n, STATE_FREE_NODES):
+            return None
+        ref = rb.refs.get(id(n), ("",))
+        if isinstance(n, A.Name):
+            if ref[0] == "table":
+                fields.add(("t", ref[1]))
+        elif isinstance(n, A.Field):
+            kind = strip_opt(rb.types.get(id(n.obj)) or ANY).kind
+            if kind == "player":
+                fields.add(("p", n.name))
+            elif kind != "record":
+                return None
+        elif isinstance(n, A.Call) and ref[0] == "fn":
+            calls.add(n.name)
+    return fields, calls

@@ -52,6 +52,7 @@ class BodyCompiler:
         self.arm_pcs: dict[int, list[int]] = {}
         self.for_slots: dict[int, tuple[int, int]] = {}
         self.call_of: dict[int, A.Call] = {}
+        self.loop_slot: dict[int, int] = {}   # a 'repeat's count left, a 'while's rounds run
 
     def compile(self) -> tuple[list, list, int]:
         """(ops, spans, number of local slots)."""
@@ -290,7 +291,7 @@ class BodyCompiler:
 
     def s_Repeat(self, s: A.Repeat) -> None:
         cnt = self.ex.compile(s.count)
-        left = self.hidden()
+        left = self.loop_slot[id(s)] = self.hidden()
 
         def start(st: Any, fr: list) -> None:
             fr[2][left] = cnt(st, fr[2])
@@ -315,7 +316,7 @@ class BodyCompiler:
     def s_While(self, s: A.While) -> None:
         cond = self.ex.compile(s.cond)
         limit = s.max
-        n = self.hidden()
+        n = self.loop_slot[id(s)] = self.hidden()
         self.emit(_set_slot(n, 0), s.span)
         head = self.emit(None, s.span)
         self.loops.append([])
@@ -410,6 +411,8 @@ class BodyCompiler:
                     run.append([bid, 0, TL, -1])
             for f in reversed(run):
                 st.stack.append(f)
+        if triggers:
+            setattr(emit, "pushes", True)    # it pushes frames (compiler/rollout.py)
         self.emit(emit, s.span)
 
     def s_CallStmt(self, s: A.CallStmt) -> None:
@@ -438,6 +441,7 @@ class BodyCompiler:
             vals = values(st, fr[2])
             fr[1] += 1
             st.stack.append([bid, 0, vals + [None] * (prog.nslots[bid] - n), ret])
+        setattr(call, "pushes", True)        # it pushes a frame (compiler/rollout.py)
         return call
 
     def s_Return(self, s: A.Return) -> None:

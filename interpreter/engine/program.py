@@ -22,6 +22,7 @@ from interpreter.engine.view import position_view
 
 Node = Union[Decision, Chance, Terminal]
 DEFAULT_STEP_BUDGET = 2_000_000
+COMPILED_ROLLOUT = True   # playout() runs the compiler's rollout (compiler/rollout.py) if there is one
 Op = Callable[[State, list], Any]
 # what a rule can raise while its ops run (each becomes a located MercatorRuntimeError)
 RUN_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
@@ -65,6 +66,16 @@ class FusedOps(Protocol):
         """Point a traceback from generated code at the rulebook line."""
 
 
+class CompiledRollout(Protocol):
+    """Every body compiled into one function that picks its choices itself (compiler/rollout.py)."""
+
+    def play(self, s: State, rng: Any, limit: int) -> int:
+        """Play on at random until the end or `limit` decisions (-1: no limit); how many."""
+
+    def relocate(self, tb: Any) -> None:
+        """Point the frames an error passed through at the failing statement."""
+
+
 class Program:
     """A rulebook compiled once (by interpreter.compiler.compile_program); creates games and
     runs them."""
@@ -103,6 +114,9 @@ class Program:
         self.actions: CompiledActions
         self.fused: FusedOps
         self.ex: Any = None     # the compiler's code generator; run() reads its memo tables
+        # makes the compiled rollout playout() runs (built on the first playout)
+        self.make_rollout: Optional[Callable[[], "CompiledRollout"]] = None
+        self._rollout: Optional["CompiledRollout"] = None
 
     def actions_for(self, s: State, who: int) -> list:
         """The any-time actions player `who` may take now: (label, body_id, args). None are
@@ -295,6 +309,8 @@ class Program:
         if node is None or node.__class__ is Terminal:
             return 0
         limit = -1 if max_decisions is None else max_decisions
+        if COMPILED_ROLLOUT and self.make_rollout is not None:
+            return self._compiled_playout(s, rng, limit)
         made = 0
         codes, stack, hist, nslots = self.fast, s.stack, s.history, self.nslots
         memo: Optional[dict] = {} if self.ex.memo else None
@@ -371,6 +387,24 @@ class Program:
             memo_on[0] = None
             limits.start(budget)
         return made
+
+    def _compiled_playout(self, s: State, rng: Any, limit: int) -> int:
+        """playout() by the compiled rollout: the same game (it does not count s.steps)."""
+        ro = self._rollout
+        if ro is None:
+            ro = self._rollout = self.make_rollout()  # type: ignore[misc]
+        try:
+            return ro.play(s, rng, limit)
+        except (MercatorRuntimeError, *RUN_FAILURES) as exc:
+            if not isinstance(exc, MercatorRuntimeError):
+                ro.relocate(exc.__traceback__)
+            located = self._failure(s, exc)
+            s.history.pop()
+            self._unusable(s, located)
+            raise located from None
+        finally:
+            self.ex.memo_on[0] = None
+            limits.start(self.step_budget)
 
     def _playout_by_apply(self, s: State, rng: Any, max_decisions: Optional[int]) -> int:
         """playout() through apply (narration or coverage on: every step is recorded)."""

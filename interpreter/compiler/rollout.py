@@ -1,0 +1,565 @@
+"""The rollout: each body compiled into one Python function with real loops and calls, for
+`Program.playout` (random play to the end, the inner loop of a search).
+
+The VM (engine/program.py) runs ops one at a time from a dispatch loop, and every decision
+returns to that loop. A rollout needs neither: it picks each choice itself. So here every body
+(setup, phases, procs, triggers, actions) becomes one generated function `RB<id>(s, fr)`:
+statements that never suspend are written as Python source exactly as fuse.py writes them;
+`if`, `for`, `while` and `repeat` become Python's own; a decision, a chance event or a
+shuffle calls the statement's op and, when it returns a node, picks an option at random
+(`Rollout.pick`); a call of a proc or an emit that starts triggers runs the pushed frames'
+functions directly (`Rollout.drain`).
+
+The functions keep the VM's frames exactly: each body call pushes the frame
+`[body, pc, locals, return slot]` the VM would push, the locals (a loop's hidden slots too)
+are kept in that frame's list, and the pc is set before each statement that can suspend. So
+when `max_decisions` stops a rollout at a decision, the state is the VM's own at that
+decision (apply, clone and JSON go on from it as usual), and the frames open when the rollout
+starts are run on by a VM loop whose calls again go to the compiled functions. The rollout
+plays the same game as the VM for the same generator (tests/test_playout.py); it does not
+count `state.steps` (the ops run), and it charges the step budget per loop round and per op
+of the VM loops rather than per op.
+
+Bodies nested deeper than MAX_NEST frames run in the VM loop instead (Python's own stack is
+limited; the rulebook's is not), as does a body Python cannot compile.
+"""
+from __future__ import annotations
+
+from types import CodeType, TracebackType
+from typing import TYPE_CHECKING, Any, Callable, Optional, cast
+
+from dsl import ast as A
+from dsl.types import iter_elem, strip_opt
+from interpreter.compiler.codegen import TOO_DEEP, is_container
+from interpreter.compiler.fuse import Fused, _BodyFuser
+from interpreter.compiler.memo import fn_reads, state_changing_pcs
+from interpreter.engine import limits
+from interpreter.engine.chance import weighted_index
+from interpreter.engine.nodes import Decision, Terminal
+
+if TYPE_CHECKING:
+    from interpreter.compiler.stmts import BodyCompiler
+    from interpreter.engine.program import Program
+    from interpreter.engine.state import State
+
+MAX_NEST = 60      # frames on the state's stack beyond which bodies run in the VM loop
+
+
+class Stop(Exception):
+    """max_decisions reached: the state is stopped at a decision (s.pending)."""
+
+
+class Over(Exception):
+    """The game ended (s.pending is the result)."""
+
+
+_STOP, _OVER = Stop(), Over()
+
+
+def forget(memo: dict, fns: frozenset) -> None:
+    """Drop the remembered values of the fns numbered in `fns` (their keys' first item)."""
+    for k in [k for k in memo if k[0] in fns]:
+        del memo[k]
+
+
+class Rollout:
+    """The compiled bodies of a program and the loops that run a random playout with them."""
+
+    def __init__(self, prog: "Program", compilers: list["BodyCompiler"]):
+        self.prog = prog
+        self.lines: dict[CodeType, tuple[int, list[int]]] = {}
+        self.sources: dict[str, str] = {}
+        self.ctx: list[Any] = [None, None, 0, -1]   # randrange, history, decisions made, limit
+        ns = self.ns = prog.ex.ns
+        ns["_vm"] = self.vm_until
+        ns["_end"] = self.end
+        ns["_drain"] = self.drain
+        ns["_deep"] = self.deep
+        ns["_susp"] = self.suspend
+        ns["_choose"] = self.choose
+        # fns' values are remembered while an op that keeps the state runs (as in the VM)
+        self.memo: Optional[dict] = {} if prog.ex.memo else None
+        self.memo_on: list = prog.ex.memo_on
+        self.keep: set = prog.fused.keep_state  # type: ignore[attr-defined]
+        ns["_M"] = self.memo
+        ns["_forget"] = forget
+        self.reads = fn_reads(prog.rb)
+        # the VM's ops, with every op that pushes frames followed by running them compiled
+        self.codes: list[list[Callable]] = [[self._wrap(op) for op in prog.codes[0]]]
+        for bc, ops in zip(compilers, prog.codes[1:]):
+            wrapped = [self._wrap(op) for op in ops]
+            self.codes.append(cast(Fused, prog.fused).fast_ops(bc, wrapped,
+                                                                state_changing_pcs(bc)))
+        self.bodies: list[Optional[Callable]] = [None]
+        for bid, bc in enumerate(compilers, 1):
+            self.bodies.append(self._compile(bc, bid))
+
+    # -- building
+    def _wrap(self, op: Callable) -> Callable:
+        if not getattr(op, "pushes", False):
+            return op
+        drain = self.drain
+
+        def pushing(s: "State", fr: list) -> None:
+            n = len(s.stack)
+            op(s, fr)
+            drain(s, n)
+        return pushing
+
+    def _compile(self, bc: "BodyCompiler", bid: int) -> Optional[Callable]:
+        name = f"RB{bid}"
+        w = _Writer(self.prog, bc, name, self)
+        try:
+            code = self.prog.ex.build(w.source, f"<rollout {self.prog.body_names[bid]}>", "exec")
+        except TOO_DEEP:               # the VM loop runs this body
+            self.ns[name] = self.deep
+            return None
+        exec(code, self.ns)
+        if name not in self.ns:
+            return None
+        f = self.ns[name]
+        self.lines[f.__code__] = (1, w.pcs)
+        self.sources[name] = "\n".join(w.lines) + "\n"
+        return f  # type: ignore[no-any-return]
+
+    # -- running
+    def play(self, s: "State", rng: Any, limit: int) -> int:
+        """Play s on from its pending node; the number of decisions made."""
+        ctx = self.ctx
+        ctx[0], ctx[1], ctx[2], ctx[3] = rng.randrange, s.history, 0, limit
+        node = s.pending
+        limits.start(self.prog.step_budget)
+        if self.memo is not None:
+            self.memo.clear()
+        try:
+            self.pick(s, node)
+            self.vm(s)
+        except (Stop, Over):
+            pass
+        return int(ctx[2])
+
+    def pick(self, s: "State", node: Any) -> None:
+        """Choose at random at a decision (or by the weights at a chance node), as
+        Program.playout does, and apply it: commit the value, or run the any-time action."""
+        ctx = self.ctx
+        if ctx[2] == ctx[3]:
+            s.pending = node
+            raise _STOP
+        hist = ctx[1]
+        if node.__class__ is Decision:
+            vals, acts = node.values, node.actions
+            if node.allow_pass:
+                i = ctx[0](len(vals) + len(acts) + 1)
+                hist.append(i)
+                j = i - 1
+                ctx[2] += 1
+                limits.start(self.prog.step_budget)
+                if i == 0:
+                    node.commit(s, None)
+            else:
+                i = j = ctx[0](len(vals) + len(acts))
+                hist.append(i)
+                ctx[2] += 1
+                limits.start(self.prog.step_budget)
+            if j >= 0:
+                if j < len(vals):
+                    node.commit(s, vals[j])
+                else:
+                    _, bid, args = acts[j - len(vals)]
+                    stack = s.stack
+                    stack.append([bid, 0, [node.player, *args]
+                                  + [None] * (self.prog.nslots[bid] - 1 - len(args)), -1])
+                    self.drain(s, len(stack) - 1)
+        else:
+            w = node.weights
+            i = weighted_index(w, s.randbelow(sum(w)))
+            hist.append(i)
+            ctx[2] += 1
+            limits.start(self.prog.step_budget)
+            memo = self.memo
+            if memo is not None:         # a draw takes its item from the state
+                self.memo_on[0] = None
+                memo.clear()
+                node.commit(s, node.values[i])
+                self.memo_on[0] = memo
+            else:
+                node.commit(s, node.values[i])
+
+    def vm(self, s: "State") -> None:
+        """Run the frames on the stack (those open when the rollout began) to the end."""
+        codes, stack, meter = self.codes, s.stack, limits.METER
+        memo, on, keep = self.memo, self.memo_on, self.keep
+        while True:
+            top = stack[-1]
+            meter[0] -= 1
+            if meter[0] < 0:
+                limits.exhausted()
+            op = codes[top[0]][top[1]]
+            if memo is not None:
+                if op in keep:
+                    on[0] = memo
+                else:
+                    on[0] = None
+                    memo.clear()
+            r = op(s, top)
+            if r is not None:
+                if r.__class__ is Terminal:
+                    s.pending = r
+                    return
+                self.pick(s, r)
+
+    def choose(self, s: "State", fr: list, op: Any) -> None:
+        """A `choose` (decisions.decide's op, its `bare` form): pick at random among the
+        options as `pick` does, without making the prompt or a Decision unless the rollout
+        stops here."""
+        bare, ctx = op.bare, self.ctx
+        while True:
+            r = bare(s, fr)
+            if r is None:
+                return
+            if ctx[2] == ctx[3]:
+                s.pending = op(s, fr)    # the same node the VM makes here
+                raise _STOP
+            who, vals, acts = r
+            if op.allow_pass:
+                i = ctx[0](len(vals) + len(acts) + 1)
+                j = i - 1
+            else:
+                i = j = ctx[0](len(vals) + len(acts))
+            ctx[1].append(i)
+            ctx[2] += 1
+            limits.start(self.prog.step_budget)
+            if j < len(vals):
+                op.commit(s, vals[j] if j >= 0 else None)
+                return
+            _, bid, args = acts[j - len(vals)]
+            stack = s.stack
+            stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)),
+                          -1])
+            self.drain(s, len(stack) - 1)
+
+    def suspend(self, s: "State", fr: list, op: Callable) -> None:
+        """Run the op of a statement that may suspend (a decision, chance, a shuffle) at fr's
+        pc until it is done, picking at each node it returns."""
+        pc, memo, on = fr[1], self.memo, self.memo_on
+        while True:
+            if memo is not None:
+                if op in self.keep:
+                    on[0] = memo
+                else:
+                    on[0] = None
+                    memo.clear()
+            r = op(s, fr)
+            if r is None or fr[1] != pc:
+                break
+            self.pick(s, r)
+            if fr[1] != pc:
+                break
+        on[0] = memo
+
+    def vm_until(self, s: "State", fr: list, end: int) -> None:
+        """Run the ops of frame fr from its pc up to pc `end` (one statement written as its
+        ops), with whatever frames they push, picking at every node."""
+        codes, stack, meter = self.codes, s.stack, limits.METER
+        memo, on, keep = self.memo, self.memo_on, self.keep
+        while True:
+            top = stack[-1]
+            if top is fr and fr[1] >= end:
+                on[0] = memo
+                return
+            meter[0] -= 1
+            if meter[0] < 0:
+                limits.exhausted()
+            op = codes[top[0]][top[1]]
+            if memo is not None:
+                if op in keep:
+                    on[0] = memo
+                else:
+                    on[0] = None
+                    memo.clear()
+            r = op(s, top)
+            if r is not None:
+                if r.__class__ is Terminal:
+                    s.pending = r
+                    raise _OVER
+                self.pick(s, r)
+
+    def drain(self, s: "State", n: int) -> None:
+        """Run the frames pushed above the first n of the stack, each by its compiled body."""
+        stack, bodies = s.stack, self.bodies
+        while len(stack) > n:
+            top = stack[-1]
+            f = bodies[top[0]]
+            if f is None or len(stack) > MAX_NEST:
+                self.deep(s, top)
+            else:
+                f(s, top)
+
+    def deep(self, s: "State", fr: list) -> None:
+        """Run frame fr (on top of the stack) in the VM loop until it returns."""
+        codes, stack, meter = self.prog.fast, s.stack, limits.METER
+        memo, on, keep = self.memo, self.memo_on, self.keep
+        d = len(stack)
+        try:
+            self._deep(s, d)
+        finally:
+            on[0] = memo
+
+    def _deep(self, s: "State", d: int) -> None:
+        codes, stack, meter = self.prog.fast, s.stack, limits.METER
+        memo, on, keep = self.memo, self.memo_on, self.keep
+        while len(stack) >= d:
+            top = stack[-1]
+            meter[0] -= 1
+            if meter[0] < 0:
+                limits.exhausted()
+            op = codes[top[0]][top[1]]
+            if memo is not None:
+                if op in keep:
+                    on[0] = memo
+                else:
+                    on[0] = None
+                    memo.clear()
+            r = op(s, top)
+            if r is not None:
+                if r.__class__ is Terminal:
+                    s.pending = r
+                    raise _OVER
+                self.pick(s, r)
+
+    def end(self, s: "State") -> None:
+        """`end game` in a compiled body."""
+        s.pending = self.prog.finish(s)
+        raise _OVER
+
+    def relocate(self, tb: Optional[TracebackType]) -> None:
+        """Set the pc of each frame an error passed through (compiled bodies and fused runs) to
+        the statement that failed, so Program._located finds its rulebook line. The VM loops
+        set the pc themselves before each op."""
+        fused = self.prog.fused.lines  # type: ignore[attr-defined]
+        loops = (self.vm.__code__, self.vm_until.__code__, self.deep.__code__)
+        last: dict[int, tuple[list, Optional[int]]] = {}
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            table = self.lines.get(code) or fused.get(code)
+            if table is not None:
+                fr = tb.tb_frame.f_locals.get("fr")
+                if isinstance(fr, list):
+                    first, pcs = table
+                    last[id(fr)] = (fr, pcs[tb.tb_lineno - first])
+            elif code in loops:
+                top = tb.tb_frame.f_locals.get("top")
+                if isinstance(top, list):
+                    last[id(top)] = (top, None)
+            tb = tb.tb_next
+        for fr, pc in last.values():
+            if pc is not None:
+                fr[1] = pc
+
+
+class _Writer(_BodyFuser):
+    """Writes one body as a Python function of (state, frame)."""
+
+    def __init__(self, prog: "Program", bc: "BodyCompiler", name: str, ro: Rollout):
+        super().__init__(prog, bc, name)
+        self.ro = ro
+        self.changing = state_changing_pcs(bc)
+
+    def source(self) -> str:
+        self.lines, self.pcs, self.depth = [], [], 0
+        b = self.bc.body.block
+        assert b is not None
+        self.line(0, f"def {self.name}(s, fr):")
+        self.depth = 1
+        self.line(0, "L = fr[2]")
+        if self.ro.memo is not None:
+            self.line(0, "_MEMO[0] = _M")
+        self.stmts(b)
+        end = self.bc.block_end[id(b)]
+        self.line(end, "s.stack.pop()")
+        self.line(end, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = None")
+        return "\n".join(self.lines) + "\n"
+
+    def block(self, b: A.Block) -> None:
+        self.depth += 1
+        n = len(self.lines)
+        self.stmts(b)
+        if len(self.lines) == n:
+            self.line(self.bc.block_end[id(b)], "pass")
+        self.depth -= 1
+
+    def stmts(self, b: A.Block) -> None:
+        """The statements of b. The fns' memory is on throughout (the function switches it on;
+        the helpers it calls switch it on again when they return); after a statement changes
+        the state, the values of the fns that read what it changed are forgotten."""
+        for j, st in enumerate(b.stmts):
+            pc = self.bc.pc_of[id(st)]
+            after = self.bc.pc_of[id(b.stmts[j + 1])] if j + 1 < len(b.stmts) \
+                else self.bc.block_end[id(b)]
+            self.stmt_upto(st, after)
+            if self.ro.memo is not None and self.fusable(st) and \
+                    not isinstance(st, (A.If, A.For, A.Log)) and \
+                    self.changing.intersection(range(pc, after)):
+                self.forget(st, pc)
+
+    def forget(self, st: Any, pc: int) -> None:
+        """The line forgetting what fns remembered that st may have changed."""
+        w = self.writes(st)
+        memo = self.ex.memo
+        gone = [i for i, f in enumerate(memo)
+                if w is None or self.ro.reads.get(f) is None or w & self.ro.reads[f]]  # type: ignore[operator]
+        if not gone:
+            return
+        if len(gone) == len(memo):
+            self.line(pc, "_M.clear()")
+            return
+        key = f"{self.name}_f{pc}"
+        self.ns[key] = frozenset(gone)
+        self.line(pc, f"if _M: _forget(_M, {key})")
+
+    def writes(self, st: Any) -> Optional[set]:
+        """What st may change: ("t", index), ("p", name); None when not known."""
+        if isinstance(st, A.Assign):
+            return self.place_writes(st.target)
+        if isinstance(st, A.Move):
+            a, b = self.place_writes(st.source), self.place_writes(st.dest)
+            return None if a is None or b is None else a | b
+        if isinstance(st, A.Add):
+            return self.place_writes(st.dest)
+        if isinstance(st, A.Remove):
+            return self.place_writes(st.source)
+        if isinstance(st, A.Emit):     # (one that starts no trigger) counts stats: no fn reads them
+            return set()
+        return None
+
+    def place_writes(self, lv: A.LValue) -> Optional[set]:
+        for step in lv.steps:      # the first field of a player is what changes
+            if isinstance(step, A.LvField) and \
+                    strip_opt(self.rb.types[id(step)]).kind == "player":
+                return {("p", step.name)}
+        ref = self.rb.refs[id(lv)]
+        if ref[0] == "table":
+            return {("t", ref[1])}
+        if ref[0] == "local":
+            return set()           # a local variable's value (never shared with the state)
+        return None
+
+    def stmt_upto(self, st: Any, after: int) -> None:
+        """One statement; `after` is the pc of the op after its ops."""
+        if isinstance(st, A.Log):
+            return                       # a rollout narrates nothing
+        if isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return, A.EndGame)):
+            getattr(self, "w_" + type(st).__name__)(st)
+        elif self.fusable(st):
+            self.stmt(st)
+        elif self.call(st):
+            pass
+        else:                            # it suspends or pushes frames: its ops, as the VM
+            pc = self.bc.pc_of[id(st)]   # runs them
+            self.line(pc, f"fr[1] = {pc}")
+            if after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
+                key = f"{self.name}_o{pc}"
+                op = self.ns[key] = self.bc.ops[pc]
+                self.line(pc, f"{'_choose' if hasattr(op, 'bare') else '_susp'}(s, fr, {key})")
+            else:
+                self.line(pc, f"_vm(s, fr, {after})")
+
+    def call(self, st: Any) -> bool:
+        """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if
+        st is one: `proc(...)` or `let x = proc(...)`."""
+        if isinstance(st, A.CallStmt):
+            if self.rb.refs[id(st)][0] != "proc":
+                return False
+            name, args, ret = st.name, st.args, -1
+        elif isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
+                self.rb.refs.get(id(st.rhs), ("",))[0] == "proc":
+            name, args, ret = st.rhs.name, st.rhs.args, self.rb.refs[id(st)]
+        else:
+            return False
+        pc = self.bc.pc_of[id(st)]
+        bid = self.p.proc_id[name]
+        pad = self.p.nslots[bid] - len(args)
+        vals = "[" + ", ".join(self.value(a) for a in args) + "]" + \
+            (f" + [None] * {pad}" if pad > 0 else "")
+        self.line(pc, f"_a = {vals}")
+        self.line(pc, f"fr[1] = {pc + 1}")
+        self.line(pc, f"_nf = [{bid}, 0, _a, {ret}]")
+        self.line(pc, "s.stack.append(_nf)")
+        self.line(pc, f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
+        self.line(pc, f"else: RB{bid}(s, _nf)")
+        return True
+
+    def stmt(self, st: Any) -> None:
+        if isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return, A.EndGame,
+                           A.Log)):
+            self.stmt_upto(st, -1)
+            return
+        super().stmt(st)
+
+    # -- control flow, kept in the frame's slots as the VM keeps it
+    def w_For(self, st: A.For) -> None:
+        pc = self.bc.pc_of[id(st)]
+        lst, i = self.bc.for_slots[id(st)]
+        var = self.rb.refs[id(st)]
+        t = self.ex.type_of(st.iter)
+        kind = strip_opt(t).kind
+        walk = "_bag_items" if kind == "bag" else "sorted" if kind == "map" else "list"
+        src, xs = f"_s{pc}", f"_x{pc}"
+        self.line(pc, f"{src} = {self.ex.gen(st.iter)}")
+        self.line(pc, f"{xs} = [] if {src} is None else {walk}({src})")
+        self.line(pc, f"_BUD[0] -= len({xs})")
+        self.line(pc, "if _BUD[0] < 0: _exh()")
+        if is_container(iter_elem(t)):
+            self.line(pc, f"{xs} = _dc({xs})")
+        self.line(pc, f"L[{lst}] = {xs}")
+        self.line(pc, f"L[{i}] = 0")
+        self.line(pc + 1, f"for L[{i}], L[{var}] in enumerate({xs}, 1):")
+        if st.where is not None:
+            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
+        self.block(st.body)
+        self.line(pc + 1, "else:")                # not after a break (the VM keeps the list)
+        self.line(pc + 1, f"    L[{lst}] = None")
+
+    def w_While(self, st: A.While) -> None:
+        pc = self.bc.pc_of[id(st)]
+        n = self.bc.loop_slot[id(st)]
+        self.line(pc, f"L[{n}] = 0")
+        self.line(pc + 1, "while True:")
+        self.depth += 1
+        self.line(pc + 1, f"if not ({self.ex.gen(st.cond)}): break")
+        self.line(pc + 1, f"L[{n}] += 1")
+        if st.max is not None:
+            msg = f"'while' ran more than its limit of {st.max} times"
+            self.line(pc + 1, f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
+        self.line(pc + 1, "_BUD[0] -= 1")
+        self.line(pc + 1, "if _BUD[0] < 0: _exh()")
+        self.depth -= 1
+        self.block(st.body)
+
+    def w_Repeat(self, st: A.Repeat) -> None:
+        pc = self.bc.pc_of[id(st)]
+        left = self.bc.loop_slot[id(st)]
+        self.line(pc, f"L[{left}] = {self.ex.gen(st.count)}")
+        self.line(pc + 1, "while True:")
+        self.depth += 1
+        self.line(pc + 1, f"if L[{left}] <= 0: break")
+        self.line(pc + 1, f"L[{left}] -= 1")
+        self.line(pc + 1, "_BUD[0] -= 1")
+        self.line(pc + 1, "if _BUD[0] < 0: _exh()")
+        self.depth -= 1
+        self.block(st.body)
+
+    def w_Break(self, st: A.Break) -> None:
+        self.line(self.bc.pc_of[id(st)], "break")
+
+    def w_Return(self, st: A.Return) -> None:
+        pc = self.bc.pc_of[id(st)]
+        self.line(pc, f"_v = {self.value(st.value)}" if st.value is not None else "_v = None")
+        self.line(pc, "s.stack.pop()")
+        self.line(pc, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = _v")
+        self.line(pc, "return")
+
+    def w_EndGame(self, st: A.EndGame) -> None:
+        pc = self.bc.pc_of[id(st)]
+        self.line(pc, f"fr[1] = {pc}")
+        self.line(pc, "_end(s)")

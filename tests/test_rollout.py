@@ -1,0 +1,292 @@
+"""The compiled rollout (interpreter/compiler/rollout.py): every body as one Python function that
+picks its own choices. It must play the VM's game choice for choice, stop at any decision with
+the VM's own state (frames, pcs, loop slots), locate a rule error at the VM's line, and run
+bodies nested too deep for Python's stack.
+
+tests/test_playout.py runs the shipped rulebooks both ways; this file covers the statement
+kinds and the corners they do not: triggers several to an event, return and break inside
+loops, repeat, while with a limit, any-time actions, explicit chance, a recursive proc.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game_driver import program_text
+
+from interpreter.agents.base import resolve_chance
+from interpreter.engine import program as program_module
+from interpreter.engine.nodes import Chance, Terminal
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.engine.state import State
+
+EVERY_KIND = """
+game "Every kind" players 2..3
+
+enum Colour { red, green, blue }
+
+player {
+  gold: int = 0
+  hand: list<int>
+  marks: bag<Colour>
+}
+
+table {
+  pool: list<int>
+  bag_of: bag<Colour>
+  steps: int = 0
+  calls: int = 0
+}
+
+event gained(p: player, n: int)
+
+fn best(p: player) -> int = max(p.gold, 0)
+
+anytime tip(p: player, c: Colour) when p.gold >= 2 and c in p.marks {
+  p.gold -= 2
+  remove c from p.marks
+}
+
+setup {
+  pool = [1, 2, 3, 4, 5, 6]
+  shuffle pool
+  for c in Colour { bag_of[c] = 2 }
+}
+
+proc depth(n: int) -> int {
+  calls += 1
+  if n == 0 {
+    return 0
+  }
+  let k = depth(n - 1)
+  return k + 1
+}
+
+proc take(p: player) -> int {
+  for x in pool where x > 1 {
+    let yes = choose p one of [true, false] prompt "take it?"
+    if yes {
+      remove x from pool
+      add x to p.hand
+      return x
+    }
+  }
+  return 0
+}
+
+on gained(p, n) as double when n > 3 {
+  let c = choose p one of [c for c in Colour] prompt "a mark"
+  p.marks[c] += 1
+}
+
+on gained(p, n) as roll_on {
+  let r = roll 3
+  p.gold += r
+}
+
+round r limit 3 {
+  phase main {
+    for p in players {
+      let got = take(p)
+      p.gold += got
+      emit gained(p, got)
+      let d = depth(3)
+      steps += d
+    }
+  }
+  phase extra {
+    let left = 2
+    while left > 0 limit 5 {
+      left -= 1
+      repeat 2 {
+        let p = random one of players
+        if len(bag_of) == 0 {
+          break
+        }
+        let c = draw from bag_of
+        p.marks[c] += 1
+        let stop = choose p one of [1, 2] with pass prompt "go on?"
+        if stop == 2 {
+          break
+        }
+      }
+    }
+    if best(players[0]) > 8 {
+      end game
+    }
+  }
+}
+
+score p: p.gold + count(p.marks) + len(p.hand) + steps + calls
+"""
+
+PROPS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(scope="module")
+def every() -> Program:
+    return program_text(EVERY_KIND)
+
+
+def by_apply(prog: Program, s: State, rng: random.Random, limit: Optional[int] = None) -> int:
+    made = 0
+    while not s.over and made != limit:
+        node = s.pending
+        idx = resolve_chance(s) if isinstance(node, Chance) else rng.randrange(node.count)
+        prog.apply(s, idx)
+        made += 1
+    return made
+
+
+def test_the_rollout_is_what_playout_runs(every: Program) -> None:
+    s = every.new_game(2, 1)
+    every.playout(s, random.Random(1))
+    assert every._rollout is not None and s.over
+    # each body is one compiled function (none left to the VM loop)
+    assert all(f is not None for f in every._rollout.bodies[1:])
+
+
+@PROPS
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 3), explicit=st.booleans(),
+       cuts=st.lists(st.integers(0, 12), min_size=1, max_size=6))
+def test_stopped_anywhere_the_rollout_leaves_the_vms_state(every: Program, seed: int,
+                                                           players: int, explicit: bool,
+                                                           cuts: list[int]) -> None:
+    """Stopped inside a trigger (with the next trigger's frame waiting below), a loop, a
+    recursive proc or an any-time action, the state is the one apply reaches: same digest,
+    and apply, JSON and the VM go on from it to the same end."""
+    a = every.new_game(players, seed, explicit_chance=explicit)
+    b = every.new_game(players, seed, explicit_chance=explicit)
+    ra, rb = random.Random(seed), random.Random(seed)
+    for k in cuts:
+        assert every.playout(a, ra, max_decisions=k) == by_apply(every, b, rb, k)
+        assert a.history == b.history and a.digest() == b.digest()
+        if a.over:
+            break
+        a = State.from_json(a.to_json())
+        every.resume(a)
+    every.playout(a, ra)
+    by_apply(every, b, rb)
+    assert a.history == b.history and a.digest() == b.digest() and a.result == b.result
+
+
+@PROPS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_rollout_and_the_vm_loop_play_the_same_game(every: Program, seed: int) -> None:
+    a, b = every.new_game(3, seed), every.new_game(3, seed)
+    every.playout(a, random.Random(seed))
+    try:
+        program_module.COMPILED_ROLLOUT = False
+        every.playout(b, random.Random(seed))
+    finally:
+        program_module.COMPILED_ROLLOUT = True
+    assert a.history == b.history and a.digest() == b.digest() and a.result == b.result
+
+
+DEEP = """
+game "Deep" players 2..2
+player { gold: int = 0 }
+table { made: int = 0 }
+proc down(p: player, n: int) {
+  if n == 0 {
+    let g = choose p one of [1, 2, 3] prompt "gold"
+    p.gold += g
+  } else {
+    down(p, n - 1)
+    made += 1
+  }
+}
+round r limit 2 {
+  phase main {
+    for p in players { down(p, 300) }
+  }
+}
+score p: p.gold
+"""
+
+
+def test_bodies_nested_deeper_than_pythons_stack_allows_run_in_the_vm_loop() -> None:
+    prog = program_text(DEEP)
+    a, b = prog.new_game(2, 4), prog.new_game(2, 4)
+    assert prog.playout(a, random.Random(9)) == by_apply(prog, b, random.Random(9)) == 4
+    assert a.digest() == b.digest() and a.result == b.result
+    assert prog.get(a, "made") == 4 * 300
+    c = prog.new_game(2, 4)          # stopped at the bottom of the recursion, 300 frames deep
+    prog.playout(c, random.Random(9), max_decisions=1)
+    assert len(c.stack) > 300
+    d = State.from_json(c.to_json())
+    prog.resume(d)
+    by_apply(prog, d, random.Random(9))
+
+
+FAILS = """
+game "Fails inside" players 2..2
+player { gold: int = 0 }
+table { xs: list<int> }
+proc pick(p: player, i: int) {
+  let k = choose p one of [1, 2] prompt "k"
+  xs = xs + [k]
+  repeat 2 {
+    if len(xs) == 5 {
+      p.gold = xs[i + 7]
+    }
+  }
+}
+round r limit 4 {
+  phase main {
+    for p in players { pick(p, 1) }
+  }
+}
+score p: p.gold
+"""
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "vm"])
+def test_a_rule_error_in_a_nested_proc_is_located_at_its_line(compiled: bool,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    monkeypatch.setattr(program_module, "COMPILED_ROLLOUT", compiled)
+    prog = program_text(FAILS)
+    s = prog.new_game(2, 0)
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.playout(s, random.Random(0))
+    assert err.value.span.line == 10 and "out of range" in err.value.message
+    t = prog.new_game(2, 0)
+    with pytest.raises(MercatorRuntimeError) as err2:
+        by_apply(prog, t, random.Random(0))
+    assert (err2.value.span, err2.value.message, err2.value.history) == \
+        (err.value.span, err.value.message, err.value.history)
+
+
+ENDLESS = """
+game "Endless" players 2..2
+player { gold: int = 0 }
+table { n: int = 0 }
+round r limit 2 {
+  phase main {
+    let k = choose players[0] one of [1, 2] prompt "k"
+    while true {
+      n += k
+    }
+  }
+}
+score p: p.gold
+"""
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "vm"])
+def test_a_loop_without_end_spends_the_step_budget(compiled: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(program_module, "COMPILED_ROLLOUT", compiled)
+    prog = program_text(ENDLESS)
+    prog.step_budget = 20_000
+    s = prog.new_game(2, 0)
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.playout(s, random.Random(0))
+    assert "step budget of 20000 steps exhausted" in err.value.message
+    assert err.value.span.line in (8, 9)
+    assert isinstance(s.pending, (Terminal, type(None))) or s.failed
