@@ -290,3 +290,19 @@ def test_a_loop_without_end_spends_the_step_budget(compiled: bool,
     assert "step budget of 20000 steps exhausted" in err.value.message
     assert err.value.span.line in (8, 9)
     assert isinstance(s.pending, (Terminal, type(None))) or s.failed
+
+
+def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None:
+    """Only statements written as several ops with a choice inside (a compound `choose` of a
+    record, a simultaneous choice) are left to the VM loop; calls, emits that start triggers,
+    choices, chance and shuffles are compiled (an emit whose triggers were not run compiled once
+    left their frames to the wrong function)."""
+    from pathlib import Path
+    from game_driver import program
+    root = Path(__file__).resolve().parent.parent / "rulebooks"
+    for prog in (every, program(root / "manila.rules"), program(root / "die_haendler.rules")):
+        s = prog.new_game(prog.min_players, 3)
+        prog.playout(s, random.Random(3))
+        assert prog._rollout is not None
+        left = [name for name, src in prog._rollout.sources.items() if "_vm(" in src]
+        assert left == [], left

@@ -241,13 +241,11 @@ class CodeGen:
             return src + self._cached_source(b, params, charge, body)
         src += charge                  # each call of a recursive fn is a step
         if name in self.memo:          # see interpreter/memo.py
-            copy = "r" if b.result is None or scalar(b.result) else \
-                "r.copy()" if self.share and b.result.kind != "opt" and flat(b.result) else "_dc(r)"
             key = "".join(p + ", " for p in params)
             return src + (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
                           f"    k = ({self.memo.index(name)}, {key})\n"
                           f"    r = m.get(k, _NO)\n    if r is _NO:\n        r = m[k] = {body}\n"
-                          f"        return r\n    return {copy}\n")
+                          f"    return r\n")
         return src + f"    return {body}\n"
 
     def _cached_source(self, b: Any, params: list[str], charge: str, body: str) -> str:

@@ -7,8 +7,13 @@ state is fixed, so a fn called again with the same arguments returns the same va
 switches the memory on for those ops only and empties it before any other op.
 
 Only fns whose value is a fresh value are remembered (built by the call itself, nothing in it
-shared with the state, a constant or an argument): a remembered value is copied when it is
-handed out again, which is then indistinguishable from computing it anew.
+shared with the state, a constant or an argument). A remembered value is handed out again as
+it is, not copied: no expression changes a value in place, and whatever keeps one (a local, a
+field, a decision's chosen option) keeps a copy, as it does of the value a first call hands
+out (codegen.is_shared).
+
+The compiled rollout (rollout.py) keeps the memory on throughout and, after a statement that
+changes the state, forgets only the values of fns that read what it changed (`fn_reads`).
 
 Fns that read no state at all (`state_free_fns`: only their parameters, constants and other such
 fns) are remembered for the whole life of the Program instead, across ops, decisions and games,

@@ -457,10 +457,22 @@ class _Writer(_BodyFuser):
         else:                            # it suspends or pushes frames: its ops, as the VM
             pc = self.bc.pc_of[id(st)]   # runs them
             self.line(pc, f"fr[1] = {pc}")
+            key = f"{self.name}_o{pc}"
+            op = self.bc.ops[pc]
+            assert op is not None
             if after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
-                key = f"{self.name}_o{pc}"
-                op = self.ns[key] = self.bc.ops[pc]
+                self.ns[key] = op
                 self.line(pc, f"{'_choose' if hasattr(op, 'bare') else '_susp'}(s, fr, {key})")
+            elif after == pc + 1 and isinstance(st, A.Emit):
+                self.ns[key] = self.ro._wrap(op)     # its triggers run compiled
+                self.line(pc, f"{key}(s, fr)")
+            elif after == pc + 2 and isinstance(st, A.Assign) and hasattr(op, "bare"):
+                self.ns[key] = op                     # the choice, then the assignment
+                self.ns[key + "a"] = self.bc.ops[pc + 1]
+                self.line(pc, f"_choose(s, fr, {key})")
+                self.line(pc + 1, f"{key}a(s, fr)")
+                if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
+                    self.forget(st, pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
 

@@ -411,7 +411,7 @@ class BodyCompiler:
                     run.append([bid, 0, TL, -1])
             for f in reversed(run):
                 st.stack.append(f)
-        if triggers:
+        if s.event in self.p.triggers_by_event:   # (its list is filled after every body)
             setattr(emit, "pushes", True)    # it pushes frames (compiler/rollout.py)
         self.emit(emit, s.span)
 
