@@ -149,7 +149,26 @@ def test_calls_with_other_arguments_do_not_count() -> None:
     assert res.rulebook is not None
     assert repeated(res.rulebook, inlinable(res.rulebook)) == {"above"}
     res = load_text(SAME_ARGS.replace("fn same(n: int) -> int = len(above(n)) + len(above(n))",
-                                      "fn same(n: int) -> int = len(above(n))"), "t.rules")
+                                      "fn same(n: int) -> int = n"), "t.rules")
+    assert res.rulebook is not None
+    assert repeated(res.rulebook, inlinable(res.rulebook)) == set()
+
+
+def test_a_fn_the_rules_call_in_two_places_is_remembered() -> None:
+    """The compiled rollout keeps the memory across statements, so a small fn that walks a
+    collection and is called from two places (two fns, or a fn and a statement) is remembered
+    rather than written inline; called from one place only, it is written inline."""
+    two = SAME_ARGS.replace("fn same(n: int) -> int = len(above(n)) + len(above(n))",
+                            "fn same(n: int) -> int = len(above(n))")
+    res = load_text(two, "t.rules")
+    assert res.rulebook is not None
+    assert repeated(res.rulebook, inlinable(res.rulebook)) == {"above"}
+    one = two.replace("fn same(n: int) -> int = len(above(n))", "fn same(n: int) -> int = n")
+    res = load_text(one.replace("p.x = pair(1) + same(1)", "p.x = pair(1) + len(above(2))"),
+                    "t.rules")
+    assert res.rulebook is not None
+    assert repeated(res.rulebook, inlinable(res.rulebook)) == {"above"}     # a fn and a statement
+    res = load_text(one, "t.rules")
     assert res.rulebook is not None
     assert repeated(res.rulebook, inlinable(res.rulebook)) == set()
 

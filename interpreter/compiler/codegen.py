@@ -240,12 +240,13 @@ class CodeGen:
         if name in self.cached:
             return src + self._cached_source(b, params, charge, body)
         src += charge                  # each call of a recursive fn is a step
-        if name in self.memo:          # see interpreter/memo.py
-            key = "".join(p + ", " for p in params)
+        if name in self.memo:          # see interpreter/memo.py: per fn, arguments -> value
+            key = params[0] if len(params) == 1 else f"({''.join(p + ', ' for p in params)})"
+            i = self.memo.index(name)
             return src + (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
-                          f"    k = ({self.memo.index(name)}, {key})\n"
-                          f"    r = m.get(k, _NO)\n    if r is _NO:\n        r = m[k] = {body}\n"
-                          f"    return r\n")
+                          f"    d = m.get({i})\n    if d is None:\n        d = m[{i}] = {{}}\n"
+                          f"    r = d.get({key}, _NO)\n    if r is _NO:\n"
+                          f"        r = d[{key}] = {body}\n    return r\n")
         return src + f"    return {body}\n"
 
     def _cached_source(self, b: Any, params: list[str], charge: str, body: str) -> str:

@@ -114,6 +114,9 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     prog = bc.p
     scalar = _scalar(et)
     value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
+    # what a rollout's `bare` lists: the options as they are (the chosen one is copied when
+    # committed, and a rollout keeps no Decision whose options the state could change under)
+    raw: Callable[[Any, list], list]
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
 
@@ -128,19 +131,22 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                 combos = itertools.combinations(items, k)
                 out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
             return out if scalar else deep_copy(out)
+        raw = values
 
         def labeller(v: Any) -> str:
             return "+".join(fmt(x, et) for x in v) if v else "nothing"
     elif is_bag:
         def values(st: Any, L: list) -> list:
             return sorted(opts_f(st, L))     # each distinct item once
+        raw = values
 
         def labeller(v: Any) -> str:
             return fmt(v, et)
     else:
+        def raw(st: Any, L: list) -> list:
+            return walk(opts_f(st, L))           # a new list: never the state's own
         if scalar or _fresh(bc, kind.options):
-            def values(st: Any, L: list) -> list:
-                return walk(opts_f(st, L))       # a new list: never the state's own
+            values = raw
         else:
             def values(st: Any, L: list) -> list:
                 return deep_copy(walk(opts_f(st, L)))   # records/lists: copies of the state's
@@ -229,7 +235,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         who = who_f(st, L)
         if who is None:
             raise RuleError("'choose' with no player (none)")
-        vals = values(st, L)
+        vals = raw(st, L)
         check_options(len(vals))
         if not vals and not allow_pass:
             raise RuleError("a player must choose, but there are no options "

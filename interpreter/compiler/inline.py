@@ -109,7 +109,25 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
         seen: dict = {}
         count(b.expr, None, seen, 0)
         out.update(g for (g, _), k in seen.items() if k > 1 and g in small and walks_items(g))
+    # ... or the rules call it in more than one fn or body (Manila asks `is_blind_passenger(p)`
+    # for the options of a placement and again when placing): the compiled rollout keeps the
+    # memory across statements and decisions (rollout.py), so the second call is a hit
+    sites: dict[str, int] = {}         # in how many fns and bodies it is called
+    for root in _rule_roots(rb):
+        for name in {c.name for c in calls_of(root)}:
+            sites[name] = sites.get(name, 0) + 1
+    out.update(g for g, k in sites.items() if k > 1 and g in small and walks_items(g))
     return out
+
+
+def _rule_roots(rb: CheckedRulebook) -> list[Any]:
+    """Every fn body and every body's statements and conditions."""
+    roots: list[Any] = [b.expr for b in rb.fns.values() if b.expr is not None]
+    bodies = ([rb.setup] if rb.setup is not None else []) + list(rb.phases) + \
+        list(rb.procs.values()) + list(rb.triggers) + list(rb.actions)
+    for b in bodies:
+        roots.extend(x for x in (b.block, getattr(b, "cond", None)) if x is not None)
+    return roots
 
 
 def uses(e: Any, refs: dict, slot: int) -> int:

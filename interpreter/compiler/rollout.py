@@ -56,10 +56,10 @@ class Over(Exception):
 _STOP, _OVER = Stop(), Over()
 
 
-def forget(memo: dict, fns: frozenset) -> None:
-    """Drop the remembered values of the fns numbered in `fns` (their keys' first item)."""
-    for k in [k for k in memo if k[0] in fns]:
-        del memo[k]
+def forget(memo: dict, fns: tuple) -> None:
+    """Drop the remembered values of the fns numbered in `fns` (memo: fn number -> its table)."""
+    for i in fns:
+        memo.pop(i, None)
 
 
 class Rollout:
@@ -413,8 +413,11 @@ class _Writer(_BodyFuser):
         if len(gone) == len(memo):
             self.line(pc, "_M.clear()")
             return
+        if len(gone) <= 4:
+            self.line(pc, "if _M: " + "; ".join(f"_M.pop({i}, None)" for i in gone))
+            return
         key = f"{self.name}_f{pc}"
-        self.ns[key] = frozenset(gone)
+        self.ns[key] = tuple(gone)
         self.line(pc, f"if _M: _forget(_M, {key})")
 
     def writes(self, st: Any) -> Optional[set]:
