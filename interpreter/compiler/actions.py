@@ -172,6 +172,10 @@ class Actions:
                     names = {0: "who", **{i + 1: repr(a) for i, a in enumerate(args)}}
                     lines.append(f"    if {ex.source(b.cond, names)}: out.append({item})")
             lines.append("    return out")
+            # the deciding player's fields are read once (who is always a seat)
+            if any("s.players[who]" in ln for ln in lines[2:]):
+                lines = lines[:2] + ["    _pw = s.players[who]"] + \
+                    [ln.replace("s.players[who]", "_pw") for ln in lines[2:]]
             return "\n".join(lines) + "\n"
         exec(ex.build(source, f"<{name}>", "exec"), ex.ns)
         return ex.ns[name]  # type: ignore[no-any-return]

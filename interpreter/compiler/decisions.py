@@ -16,7 +16,8 @@ from interpreter.compiler.defaults import default_value
 from interpreter.compiler.memo import shared_parts
 from interpreter.engine.chance import merge_outcomes, weighted_index
 from interpreter.engine.exprs import RuleError, take_item, to_bag
-from interpreter.engine.limits import bag_walk, check_options, check_sides, subset_count
+from interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
+                                       lazy_range, subset_count)
 from interpreter.engine.nodes import Chance, Decision
 from interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
@@ -139,6 +140,17 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def values(st: Any, L: list) -> list:
             return sorted(opts_f(st, L))     # each distinct item once
         raw = values
+
+        def labeller(v: Any) -> str:
+            return fmt(v, et)
+    elif isinstance(kind.options, A.Range):
+        lo_f, hi_f = bc.ex.compile(kind.options.lo), bc.ex.compile(kind.options.hi)
+
+        def values(st: Any, L: list) -> list:
+            return int_range(lo_f(st, L), hi_f(st, L))
+
+        def raw(st: Any, L: list) -> Any:    # (a range object: a rollout reads one item)
+            return lazy_range(lo_f(st, L), hi_f(st, L))
 
         def labeller(v: Any) -> str:
             return fmt(v, et)

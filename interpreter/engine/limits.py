@@ -72,6 +72,18 @@ def int_range(lo: int, hi: int) -> list:
     return list(range(lo, hi + 1))
 
 
+def lazy_range(lo: int, hi: int) -> range:
+    """int_range as a range object (the same checks and charge; no list is built): the
+    options of a choice among lo..hi in a rollout, which reads one of them."""
+    n = hi - lo + 1
+    if n > 0:
+        check_size(n, f"the range {lo}..{hi}")
+        METER[0] -= n
+        if METER[0] < 0:
+            exhausted()
+    return range(lo, hi + 1)
+
+
 def concat(a: Any, b: Any) -> Any:
     """a + b for lists (or strings), charged and within the size limit."""
     n = len(a) + len(b)
