@@ -25,6 +25,7 @@ limited; the rulebook's is not), as does a body Python cannot compile.
 """
 from __future__ import annotations
 
+import random
 from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
@@ -126,7 +127,10 @@ class Rollout:
     def play(self, s: "State", rng: Any, limit: int) -> int:
         """Play s on from its pending node; the number of decisions made."""
         ctx = self.ctx
-        ctx[0], ctx[1], ctx[2], ctx[3] = rng.randrange, s.history, 0, limit
+        # random.Random.randrange(n) is _randbelow(n) for n > 0 (every count here is) after
+        # checks of its arguments: the same numbers, called directly
+        draw = getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange
+        ctx[0], ctx[1], ctx[2], ctx[3] = draw, s.history, 0, limit
         node = s.pending
         limits.start(self.prog.step_budget)
         if self.memo is not None:
@@ -208,11 +212,12 @@ class Rollout:
                     return
                 self.pick(s, r)
 
-    def choose(self, s: "State", fr: list, op: Any) -> None:
-        """A `choose` (decisions.decide's op, its `bare` form): pick at random among the
-        options as `pick` does, without making the prompt or a Decision unless the rollout
-        stops here."""
-        bare, ctx = op.bare, self.ctx
+    def choose(self, s: "State", fr: list, c: tuple) -> None:
+        """A `choose`: c is (decisions.decide's op, its `bare` form, 1 if it allows pass, its
+        commit). Picks at random among the options as `pick` does, without making the prompt
+        or a Decision unless the rollout stops here."""
+        op, bare, allow_pass, commit = c
+        ctx = self.ctx
         while True:
             r = bare(s, fr)
             if r is None:
@@ -221,18 +226,16 @@ class Rollout:
                 s.pending = op(s, fr)    # the same node the VM makes here
                 raise _STOP
             who, vals, acts = r
-            if op.allow_pass:
-                i = ctx[0](len(vals) + len(acts) + 1)
-                j = i - 1
-            else:
-                i = j = ctx[0](len(vals) + len(acts))
+            n = len(vals)
+            i = ctx[0](n + len(acts) + allow_pass)
             ctx[1].append(i)
             ctx[2] += 1
-            limits.start(self.prog.step_budget)
-            if j < len(vals):
-                op.commit(s, vals[j] if j >= 0 else None)
+            limits.METER[0] = limits.BUDGET[0] = self.prog.step_budget
+            j = i - allow_pass
+            if j < n:
+                commit(s, vals[j] if j >= 0 else None)
                 return
-            _, bid, args = acts[j - len(vals)]
+            _, bid, args = acts[j - n]
             stack = s.stack
             stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)),
                           -1])
@@ -464,13 +467,13 @@ class _Writer(_BodyFuser):
             op = self.bc.ops[pc]
             assert op is not None
             if after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
-                self.ns[key] = op
+                self.ns[key] = self.choice(op)
                 self.line(pc, f"{'_choose' if hasattr(op, 'bare') else '_susp'}(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.ns[key] = self.ro._wrap(op)     # its triggers run compiled
                 self.line(pc, f"{key}(s, fr)")
             elif after == pc + 2 and isinstance(st, A.Assign) and hasattr(op, "bare"):
-                self.ns[key] = op                     # the choice, then the assignment
+                self.ns[key] = self.choice(op)        # the choice, then the assignment
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
                 self.line(pc, f"_choose(s, fr, {key})")
                 self.line(pc + 1, f"{key}a(s, fr)")
@@ -478,6 +481,13 @@ class _Writer(_BodyFuser):
                     self.forget(st, pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
+
+    @staticmethod
+    def choice(op: Any) -> Any:
+        """What Rollout.choose takes for a decision op; other suspending ops as they are."""
+        if not hasattr(op, "bare"):
+            return op
+        return (op, op.bare, 1 if op.allow_pass else 0, op.commit)
 
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if

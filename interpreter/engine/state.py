@@ -60,9 +60,11 @@ class State:
         return len(self.players)
 
     def randbelow(self, n: int) -> int:
-        """A uniform int in [0, n) from the state's own generator."""
-        self.rng, z = rng_next(self.rng)
-        return z % n
+        """A uniform int in [0, n) from the state's own generator (rng_next, written out)."""
+        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & MASK64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+        return (x ^ (x >> 31)) % n
 
     # -- forking, equality, JSON
     def clone(self) -> "State":
