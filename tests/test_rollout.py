@@ -98,6 +98,14 @@ round r limit 3 {
       steps += d
     }
   }
+  phase sealed {
+    let bids = simultaneous p in players: choose p one of [0, 1, 2] with pass
+    for p in players {
+      if bids[p] != none {
+        p.gold += some(bids[p])
+      }
+    }
+  }
   phase extra {
     let left = 2
     while left > 0 limit 5 {
@@ -294,8 +302,8 @@ def test_a_loop_without_end_spends_the_step_budget(compiled: bool,
 
 def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None:
     """Only statements written as several ops with a choice inside (a compound `choose` of a
-    record, a simultaneous choice) are left to the VM loop; calls, emits that start triggers,
-    choices, chance and shuffles are compiled (an emit whose triggers were not run compiled once
+    record) are left to the VM loop; calls, emits that start triggers, choices (simultaneous
+    ones too), chance and shuffles are compiled (an emit whose triggers were not run compiled once
     left their frames to the wrong function)."""
     from pathlib import Path
     from game_driver import program

@@ -261,10 +261,9 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
-    if simul is None:                 # for a rollout: see bare
-        choose.bare = bare            # type: ignore[attr-defined]
-        choose.allow_pass = allow_pass  # type: ignore[attr-defined]
-        choose.commit = commit        # type: ignore[attr-defined]
+    choose.bare = bare                # type: ignore[attr-defined]  # for a rollout: see bare
+    choose.allow_pass = allow_pass    # type: ignore[attr-defined]
+    choose.commit = commit            # type: ignore[attr-defined]
     return choose
 
 
@@ -316,6 +315,25 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
         fr[1] += 1
         return None
 
+    bare = choose.bare                # type: ignore[attr-defined]
+
+    def bare_step(st: Any, fr: list) -> Optional[tuple]:
+        """step for a rollout (nothing narrated): the next player's decision as `bare` gives
+        it (never made without asking: forced_ok is off for simultaneous choices), or None
+        when everyone has chosen."""
+        L = fr[2]
+        if L[acc] is None:
+            L[acc] = [list(pl_f(st, L)), {}]
+        order, done = L[acc]
+        for p in order:
+            if str(p) not in done:
+                L[var] = p
+                return bare(st, fr)   # type: ignore[no-any-return]
+        L[slot] = {p: done[str(p)] for p in order}
+        L[acc] = None
+        fr[1] += 1
+        return None
+
     def _reveal(st: Any, L: list, order: list, done: dict) -> None:
         labeller, value_vis = choose.labeller, choose.value_vis    # type: ignore[attr-defined]
         shown = []
@@ -325,6 +343,9 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
             shown.append([p, "pass" if v is None else labeller(v),
                           value_vis(st, L) if value_vis is not None else None])
         record(st, ["revealed", shown])
+    step.bare_step = bare_step        # type: ignore[attr-defined]
+    step.allow_pass = choose.allow_pass  # type: ignore[attr-defined]
+    step.commit = choose.commit       # type: ignore[attr-defined]
     bc.emit(step, r.span)
 
 

@@ -78,6 +78,7 @@ class Rollout:
         ns["_deep"] = self.deep
         ns["_susp"] = self.suspend
         ns["_choose"] = self.choose
+        ns["_simul"] = self.simultaneous
         # fns' values are remembered while an op that keeps the state runs (as in the VM)
         self.memo: Optional[dict] = {} if prog.ex.memo else None
         self.memo_on: list = prog.ex.memo_on
@@ -235,6 +236,34 @@ class Rollout:
             if j < n:
                 commit(s, vals[j] if j >= 0 else None)
                 return
+            _, bid, args = acts[j - n]
+            stack = s.stack
+            stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)),
+                          -1])
+            self.drain(s, len(stack) - 1)
+
+    def simultaneous(self, s: "State", fr: list, c: tuple) -> None:
+        """A simultaneous choice: c is (its op, the op's `bare_step`, 1 if it allows pass, the
+        choice's commit); each listed player picks in turn as in `choose`."""
+        op, bare_step, allow_pass, commit = c
+        ctx = self.ctx
+        while True:
+            r = bare_step(s, fr)
+            if r is None:
+                return
+            if ctx[2] == ctx[3]:
+                s.pending = op(s, fr)
+                raise _STOP
+            who, vals, acts = r
+            n = len(vals)
+            i = ctx[0](n + len(acts) + allow_pass)
+            ctx[1].append(i)
+            ctx[2] += 1
+            limits.METER[0] = limits.BUDGET[0] = self.prog.step_budget
+            j = i - allow_pass
+            if j < n:
+                commit(s, vals[j] if j >= 0 else None)
+                continue
             _, bid, args = acts[j - n]
             stack = s.stack
             stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)),
@@ -468,7 +497,9 @@ class _Writer(_BodyFuser):
             assert op is not None
             if after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
                 self.ns[key] = self.choice(op)
-                self.line(pc, f"{'_choose' if hasattr(op, 'bare') else '_susp'}(s, fr, {key})")
+                helper = "_choose" if hasattr(op, "bare") else \
+                    "_simul" if hasattr(op, "bare_step") else "_susp"
+                self.line(pc, f"{helper}(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.ns[key] = self.ro._wrap(op)     # its triggers run compiled
                 self.line(pc, f"{key}(s, fr)")
@@ -485,6 +516,8 @@ class _Writer(_BodyFuser):
     @staticmethod
     def choice(op: Any) -> Any:
         """What Rollout.choose takes for a decision op; other suspending ops as they are."""
+        if hasattr(op, "bare_step"):
+            return (op, op.bare_step, 1 if op.allow_pass else 0, op.commit)
         if not hasattr(op, "bare"):
             return op
         return (op, op.bare, 1 if op.allow_pass else 0, op.commit)
