@@ -261,6 +261,11 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
+    # for a rollout that writes the choice inline (rollout._Writer.inline_choose): how
+    plain = None if isinstance(kind, A.ChoiceSubset) or is_bag or otype.kind == "map" else \
+        "range" if isinstance(kind.options, A.Range) else "list"
+    choose.plan = (plain, who, kind.options, allow_pass, slot, scalar,  # type: ignore[attr-defined]
+                   forced_ok, simul is None)
     choose.bare = bare                # type: ignore[attr-defined]  # for a rollout: see bare
     choose.allow_pass = allow_pass    # type: ignore[attr-defined]
     choose.commit = commit            # type: ignore[attr-defined]

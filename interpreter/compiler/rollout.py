@@ -70,7 +70,8 @@ class Rollout:
         self.prog = prog
         self.lines: dict[CodeType, tuple[int, list[int]]] = {}
         self.sources: dict[str, str] = {}
-        self.ctx: list[Any] = [None, None, 0, -1]   # randrange, history, decisions made, limit
+        # randrange, history, decisions made, limit, the step budget between decisions
+        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget]
         ns = self.ns = prog.ex.ns
         ns["_vm"] = self.vm_until
         ns["_end"] = self.end
@@ -79,6 +80,15 @@ class Rollout:
         ns["_susp"] = self.suspend
         ns["_choose"] = self.choose
         ns["_simul"] = self.simultaneous
+        ns["_C"] = self.ctx
+        ns["_BUDG"] = limits.BUDGET
+        ns["_MAXOPT"] = limits.MAX_OPTIONS
+        ns["_chkopt"] = limits.check_options
+        ns["_lrange"] = limits.lazy_range
+        ns["_stop"] = self.stop
+        ns["_act"] = self.act
+        ns["_allowed"] = prog.actions.allowed
+        ns["_pubnone"] = prog.actions.none_allowed_publicly
         # fns' values are remembered while an op that keeps the state runs (as in the VM)
         self.memo: Optional[dict] = {} if prog.ex.memo else None
         self.memo_on: list = prog.ex.memo_on
@@ -131,7 +141,7 @@ class Rollout:
         # random.Random.randrange(n) is _randbelow(n) for n > 0 (every count here is) after
         # checks of its arguments: the same numbers, called directly
         draw = getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange
-        ctx[0], ctx[1], ctx[2], ctx[3] = draw, s.history, 0, limit
+        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
         node = s.pending
         limits.start(self.prog.step_budget)
         if self.memo is not None:
@@ -241,6 +251,18 @@ class Rollout:
             stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)),
                           -1])
             self.drain(s, len(stack) - 1)
+
+    def stop(self, s: "State", fr: list, op: Callable) -> None:
+        """The rollout stops at this decision: the VM's node for it (op recomputes it)."""
+        s.pending = op(s, fr)
+        raise _STOP
+
+    def act(self, s: "State", who: int, action: tuple) -> None:
+        """Run the any-time action (label, body, args) that `who` took at a decision."""
+        _, bid, args = action
+        stack = s.stack
+        stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)), -1])
+        self.drain(s, len(stack) - 1)
 
     def simultaneous(self, s: "State", fr: list, c: tuple) -> None:
         """A simultaneous choice: c is (its op, the op's `bare_step`, 1 if it allows pass, the
@@ -495,7 +517,9 @@ class _Writer(_BodyFuser):
             key = f"{self.name}_o{pc}"
             op = self.bc.ops[pc]
             assert op is not None
-            if after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
+            if after == pc + 1 and isinstance(st, A.Let) and self.inline_choose(op, pc, key):
+                pass
+            elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
                 self.ns[key] = self.choice(op)
                 helper = "_choose" if hasattr(op, "bare") else \
                     "_simul" if hasattr(op, "bare_step") else "_susp"
@@ -512,6 +536,58 @@ class _Writer(_BodyFuser):
                     self.forget(st, pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
+
+    def inline_choose(self, op: Any, pc: int, key: str) -> bool:
+        """Write a `choose` of one item of a list or a range inline (what decide's op and
+        Rollout.choose do, without their calls): the player, the options, their checks, the
+        any-time actions, a choice made without asking, the stop, the draw, the commit."""
+        plan = getattr(op, "plan", None)
+        if plan is None or plan[0] is None or not plan[7]:
+            return False
+        kind, who, options, allow_pass, slot, scalar, forced_ok, _ = plan
+        ap = 1 if allow_pass else 0
+        self.ns[key] = op
+        if kind == "range":
+            opts = f"_lrange({self.ex.gen(options.lo)}, {self.ex.gen(options.hi)})"
+        else:
+            opts = f"list({self.ex.gen(options)})"
+        take = "_o[_i]" if scalar else "_dc(_o[_i])"
+        actions = bool(self.p.actions.bodies)  # type: ignore[attr-defined]
+        ln = self.line
+        ln(pc, "while True:")
+        self.depth += 1
+        ln(pc, f"_w = {self.ex.gen(who)}")
+        ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
+        ln(pc, f"_o = {opts}")
+        ln(pc, "_n = len(_o)")
+        ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
+        if not allow_pass:
+            msg = ("a player must choose, but there are no options (guard this 'choose' or "
+                   "add 'with pass')")
+            ln(pc, f"if not _n: raise RuleError({msg!r})")
+        ln(pc, "_a = _allowed(s, _w)" if actions else "_a = ()")
+        if forced_ok:
+            first = "_o[0]" if scalar else "_dc(_o[0])"
+            pub = " and _pubnone(s, _w)" if actions else ""
+            ln(pc, f"if _n + {ap} == 1 and not _a{pub}:")
+            ln(pc, f"    L[{slot}] = {first} if _n else None")
+            ln(pc, "    break")
+        ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
+        ln(pc, f"_i = _C[0](_n + len(_a) + {ap})" if actions else f"_i = _C[0](_n + {ap})")
+        ln(pc, "_C[1].append(_i)")
+        ln(pc, "_C[2] += 1")
+        ln(pc, "_BUD[0] = _BUDG[0] = _C[4]")
+        if ap:
+            ln(pc, "_i -= 1")
+            ln(pc, "if _i < 0:")
+            ln(pc, f"    L[{slot}] = None")
+            ln(pc, "    break")
+        ln(pc, "if _i < _n:")
+        ln(pc, f"    L[{slot}] = {take}")
+        ln(pc, "    break")
+        ln(pc, "_act(s, _w, _a[_i - _n])")
+        self.depth -= 1
+        return True
 
     @staticmethod
     def choice(op: Any) -> Any:
