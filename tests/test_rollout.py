@@ -314,3 +314,36 @@ def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None
         assert prog._rollout is not None
         left = [name for name, src in prog._rollout.sources.items() if "_vm(" in src]
         assert left == [], left
+
+
+BAD_WHEN = """
+game "Bad when" players 2..2
+player { gold: int = 0 }
+table { xs: list<int> = [1, 2] }
+anytime peek(p: player) when p.gold > 0 and xs[p.gold + 3] > 0 {
+  p.gold += 1
+}
+round r limit 2 {
+  phase main {
+    for p in players {
+      let k = choose p one of [1, 2] prompt "k"
+      p.gold += k
+    }
+  }
+}
+score p: p.gold
+"""
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "vm"])
+def test_a_failing_anytime_condition_is_located_at_the_condition(compiled: bool,
+                                                                 monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    monkeypatch.setattr(program_module, "COMPILED_ROLLOUT", compiled)
+    prog = program_text(BAD_WHEN)
+    s = prog.new_game(2, 0)            # no gold yet: the condition stops at its first part
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.playout(s, random.Random(0))
+    assert len(err.value.history) >= 2   # it failed in the playout, at a later decision
+    assert err.value.span.line == 5
+    assert "the condition of the any-time action 'peek' cannot be evaluated" in err.value.message

@@ -89,14 +89,19 @@ class Actions:
         for fr in s.stack:
             if fr[0] in ids:
                 return []
-        n = len(s.players)
-        offer = self._offers.get(n)
-        if offer is None:
-            offer = self._offers[n] = self._generate(n)
+        offer = self.offer_for(len(s.players))
         try:
             return offer(s, who)
         except RUN_FAILURES as exc:
             raise self._failing_condition(s, who, exc) from None
+
+    def offer_for(self, n: int) -> Offer:
+        """The generated function (state, who) -> the actions allowed, for n players (an
+        error in a condition is not located: `allowed` does that)."""
+        offer = self._offers.get(n)
+        if offer is None:
+            offer = self._offers[n] = self._generate(n)
+        return offer
 
     def _failing_condition(self, s: "State", who: int, exc: Exception) -> Exception:
         """The error of an action's `when` located at that condition (found by evaluating the

@@ -31,12 +31,14 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from dsl import ast as A
 from dsl.types import iter_elem, strip_opt
+from interpreter.compiler.actions import Actions
 from interpreter.compiler.codegen import TOO_DEEP, is_container
 from interpreter.compiler.fuse import Fused, _BodyFuser
 from interpreter.compiler.memo import fn_reads, state_changing_pcs
 from interpreter.engine import limits
 from interpreter.engine.chance import weighted_index
 from interpreter.engine.nodes import Decision, Terminal
+from interpreter.engine.program import RUN_FAILURES
 
 if TYPE_CHECKING:
     from interpreter.compiler.stmts import BodyCompiler
@@ -70,8 +72,9 @@ class Rollout:
         self.prog = prog
         self.lines: dict[CodeType, tuple[int, list[int]]] = {}
         self.sources: dict[str, str] = {}
-        # randrange, history, decisions made, limit, the step budget between decisions
-        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget]
+        # randrange, history, decisions made, limit, the step budget between decisions, is an
+        # any-time action running, the function offering the any-time actions
+        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None]
         ns = self.ns = prog.ex.ns
         ns["_vm"] = self.vm_until
         ns["_end"] = self.end
@@ -87,7 +90,8 @@ class Rollout:
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
-        ns["_allowed"] = prog.actions.allowed
+        ns["_allowed"] = self.allowed
+        ns["_RUNF"] = RUN_FAILURES
         ns["_pubnone"] = prog.actions.none_allowed_publicly
         # fns' values are remembered while an op that keeps the state runs (as in the VM)
         self.memo: Optional[dict] = {} if prog.ex.memo else None
@@ -142,6 +146,9 @@ class Rollout:
         # checks of its arguments: the same numbers, called directly
         draw = getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange
         ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
+        acts = cast(Actions, self.prog.actions)
+        ctx[5] = any(fr[0] in acts.ids for fr in s.stack)
+        ctx[6] = acts.offer_for(len(s.players))
         node = s.pending
         limits.start(self.prog.step_budget)
         if self.memo is not None:
@@ -180,11 +187,7 @@ class Rollout:
                 if j < len(vals):
                     node.commit(s, vals[j])
                 else:
-                    _, bid, args = acts[j - len(vals)]
-                    stack = s.stack
-                    stack.append([bid, 0, [node.player, *args]
-                                  + [None] * (self.prog.nslots[bid] - 1 - len(args)), -1])
-                    self.drain(s, len(stack) - 1)
+                    self.act(s, node.player, acts[j - len(vals)])
         else:
             w = node.weights
             i = weighted_index(w, s.randbelow(sum(w)))
@@ -246,23 +249,32 @@ class Rollout:
             if j < n:
                 commit(s, vals[j] if j >= 0 else None)
                 return
-            _, bid, args = acts[j - n]
-            stack = s.stack
-            stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)),
-                          -1])
-            self.drain(s, len(stack) - 1)
+            self.act(s, who, acts[j - n])
 
     def stop(self, s: "State", fr: list, op: Callable) -> None:
         """The rollout stops at this decision: the VM's node for it (op recomputes it)."""
         s.pending = op(s, fr)
         raise _STOP
 
+    def allowed(self, s: "State", who: int) -> Any:
+        """Actions.allowed without its walk over the stack: the rollout knows whether an
+        action is running."""
+        if self.ctx[5]:
+            return ()
+        try:
+            return self.ctx[6](s, who)
+        except RUN_FAILURES as exc:
+            raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
+
     def act(self, s: "State", who: int, action: tuple) -> None:
-        """Run the any-time action (label, body, args) that `who` took at a decision."""
+        """Run the any-time action (label, body, args) that `who` took at a decision (none is
+        offered while it runs: actions do not nest)."""
         _, bid, args = action
         stack = s.stack
         stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)), -1])
+        self.ctx[5] = True
         self.drain(s, len(stack) - 1)
+        self.ctx[5] = False
 
     def simultaneous(self, s: "State", fr: list, c: tuple) -> None:
         """A simultaneous choice: c is (its op, the op's `bare_step`, 1 if it allows pass, the
@@ -286,11 +298,7 @@ class Rollout:
             if j < n:
                 commit(s, vals[j] if j >= 0 else None)
                 continue
-            _, bid, args = acts[j - n]
-            stack = s.stack
-            stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)),
-                          -1])
-            self.drain(s, len(stack) - 1)
+            self.act(s, who, acts[j - n])
 
     def suspend(self, s: "State", fr: list, op: Callable) -> None:
         """Run the op of a statement that may suspend (a decision, chance, a shuffle) at fr's
