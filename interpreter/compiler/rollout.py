@@ -533,8 +533,7 @@ class _Writer(_BodyFuser):
                     "_simul" if hasattr(op, "bare_step") else "_susp"
                 self.line(pc, f"{helper}(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
-                self.ns[key] = self.ro._wrap(op)     # its triggers run compiled
-                self.line(pc, f"{key}(s, fr)")
+                self.emit(st, pc, key)
             elif after == pc + 2 and isinstance(st, A.Assign) and hasattr(op, "bare"):
                 self.ns[key] = self.choice(op)        # the choice, then the assignment
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
@@ -544,6 +543,33 @@ class _Writer(_BodyFuser):
                     self.forget(st, pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
+
+    def emit(self, st: A.Emit, pc: int, key: str) -> None:
+        """An emit that may start triggers, as the emit op does it: the arguments, the stats
+        it counts, every trigger's condition (all before any runs), the triggers' frames
+        pushed (the first on top), then each run by its compiled body."""
+        ln = self.line
+        n = len(st.args)
+        ln(pc, f"fr[1] = {pc + 1}")
+        ln(pc, "_e = [" + ", ".join(self.value(a) for a in st.args) + "]")
+        for k, (i, cond, nslots) in enumerate(self.p.stats_by_event.get(st.event, [])):
+            pad = f" + [None] * {nslots - n}" if nslots > n else ""
+            if cond is None:
+                ln(pc, f"s.stats[{i}] += 1")
+            else:
+                self.ns[f"{key}_s{k}"] = cond
+                ln(pc, f"if {key}_s{k}(s, _e{pad}): s.stats[{i}] += 1")
+        trig = self.p.triggers_by_event.get(st.event, [])
+        for k, (tid, cond, nslots) in enumerate(trig):
+            ln(pc, f"_t{k} = _e + [None] * {nslots - n}" if nslots > n else f"_t{k} = list(_e)")
+            if cond is not None:
+                self.ns[f"{key}_c{k}"] = cond
+                ln(pc, f"_g{k} = {key}_c{k}(s, _t{k})")
+        ln(pc, "_n0 = len(s.stack)")
+        for k in reversed(range(len(trig))):
+            push = f"s.stack.append([{trig[k][0]}, 0, _t{k}, -1])"
+            ln(pc, f"if _g{k}: {push}" if trig[k][1] is not None else push)
+        ln(pc, "if len(s.stack) > _n0: _drain(s, _n0)")
 
     def inline_choose(self, op: Any, pc: int, key: str) -> bool:
         """Write a `choose` of one item of a list or a range inline (what decide's op and
