@@ -583,6 +583,8 @@ class _Writer(_BodyFuser):
         self.ns[key] = op
         if kind == "range":
             opts = f"_lrange({self.ex.gen(options.lo)}, {self.ex.gen(options.hi)})"
+        elif self.ex.type_of(options).kind == "list":
+            opts = self.ex.gen(options)     # read only here: no copy (the VM's walk makes one)
         else:
             opts = f"list({self.ex.gen(options)})"
         take = "_o[_i]" if scalar else "_dc(_o[_i])"
