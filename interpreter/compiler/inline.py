@@ -114,8 +114,13 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     # memory across statements and decisions (rollout.py), so the second call is a hit
     sites: dict[str, int] = {}         # in how many fns and bodies it is called
     for root in _rule_roots(rb):
-        for name in {c.name for c in calls_of(root)}:
+        found = calls_of(root)
+        for name in {c.name for c in found}:
             sites[name] = sites.get(name, 0) + 1
+        same: dict = {}                # or twice with the same arguments in one body
+        for c in found:
+            same[(c.name, tuple(c.args))] = same.get((c.name, tuple(c.args)), 0) + 1
+        out.update(g for (g, _), k in same.items() if k > 1 and g in small and walks_items(g))
     out.update(g for g, k in sites.items() if k > 1 and g in small and walks_items(g))
     return out
 

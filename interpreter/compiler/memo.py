@@ -6,11 +6,12 @@ tests, jumps, decisions, procedure calls and returns: the ops not in `state_chan
 state is fixed, so a fn called again with the same arguments returns the same value. Program.run
 switches the memory on for those ops only and empties it before any other op.
 
-Only fns whose value is a fresh value are remembered (built by the call itself, nothing in it
-shared with the state, a constant or an argument). A remembered value is handed out again as
-it is, not copied: no expression changes a value in place, and whatever keeps one (a local, a
-field, a decision's chosen option) keeps a copy, as it does of the value a first call hands
-out (codegen.is_shared).
+A remembered value is handed out again as it is, not copied: no expression changes a value in
+place, and whatever keeps one (a local, a field, a decision's chosen option) keeps a copy, as
+it does of any fn's value (codegen.is_shared). So a value that shares parts with a constant
+or the state may be remembered too: a constant never changes, and the state's part changes
+only by a statement that writes a field the fn reads, which forgets the value first (the
+VM empties the memory before any such op).
 
 The compiled rollout (rollout.py) keeps the memory on throughout and, after a statement that
 changes the state, forgets only the values of fns that read what it changed (`fn_reads`).
@@ -63,11 +64,10 @@ def flat(t: Type) -> bool:
 
 
 def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = None) -> list[str]:
-    """The fns to remember: scalar parameters, a fresh value, and either too big to write
+    """The fns to remember: scalar parameters, and either too big to write
     inline (not in `small`), or in `again` (small, but walking a collection and called more
     than once in one evaluation: inline.repeated), or calling such a fn (directly or through
     small ones)."""
-    deps = shared_parts(rb)
     calls = fn_calls(rb)
     heavy: dict[str, bool] = {}
     again = again or set()
@@ -79,7 +79,7 @@ def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = No
         return heavy[f]
     return sorted(n for n, b in rb.fns.items() if b.expr is not None
                   and (is_heavy(n) or n in again)
-                  and all(scalar(t) for t in b.param_types) and not deps[n])
+                  and all(scalar(t) for t in b.param_types))
 
 
 def state_free_fns(rb: CheckedRulebook) -> set[str]:
