@@ -10,15 +10,13 @@ loops, repeat, while with a limit, any-time actions, explicit chance, a recursiv
 from __future__ import annotations
 
 import random
-from typing import Optional
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_driver import program_text
+from test_playout import by_apply
 
-from interpreter.agents.base import resolve_chance
 from interpreter.engine import program as program_module
 from interpreter.engine.nodes import Chance, Terminal
 from interpreter.engine.program import MercatorRuntimeError, Program
@@ -138,16 +136,6 @@ PROPS = settings(max_examples=25, deadline=None, suppress_health_check=list(Heal
 @pytest.fixture(scope="module")
 def every() -> Program:
     return program_text(EVERY_KIND)
-
-
-def by_apply(prog: Program, s: State, rng: random.Random, limit: Optional[int] = None) -> int:
-    made = 0
-    while not s.over and made != limit:
-        node = s.pending
-        idx = resolve_chance(s) if isinstance(node, Chance) else rng.randrange(node.count)
-        prog.apply(s, idx)
-        made += 1
-    return made
 
 
 def test_the_rollout_is_what_playout_runs(every: Program) -> None:

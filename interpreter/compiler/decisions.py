@@ -211,19 +211,25 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                     parts.append([suffix.strip(), None])
         return text + suffix, parts
 
-    def choose(st: Any, fr: list) -> Optional[Decision]:
-        L = fr[2]
+    def ask(st: Any, L: list, listed: Callable[[Any, list], Any]) -> tuple:
+        """(player, options as `listed` gives them, any-time actions, made without asking?)"""
         who = who_f(st, L)
         if who is None:
             raise RuleError("'choose' with no player (none)")
-        vals = values(st, L)
+        vals = listed(st, L)
         check_options(len(vals))
         if not vals and not allow_pass:
             raise RuleError("a player must choose, but there are no options "
                             "(guard this 'choose' or add 'with pass')")
         acts = prog.actions_for(st, who)
-        if forced_ok and len(vals) + allow_pass == 1 and not acts \
-                and prog.actions.none_allowed_publicly(st, who):
+        forced = forced_ok and len(vals) + allow_pass == 1 and not acts \
+            and prog.actions.none_allowed_publicly(st, who)
+        return who, vals, acts, forced
+
+    def choose(st: Any, fr: list) -> Optional[Decision]:
+        L = fr[2]
+        who, vals, acts, forced = ask(st, L, values)
+        if forced:
             v = vals[0] if vals else None
             if st.narrate:
                 text, parts = prompt_of(st, L)
@@ -243,18 +249,8 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         """For a rollout (compiler/rollout.py; nothing narrated): the decision as
         (player, values, actions) without its prompt or a Decision, or None when it was made
         without asking (committed, as `choose` does)."""
-        L = fr[2]
-        who = who_f(st, L)
-        if who is None:
-            raise RuleError("'choose' with no player (none)")
-        vals = raw(st, L)
-        check_options(len(vals))
-        if not vals and not allow_pass:
-            raise RuleError("a player must choose, but there are no options "
-                            "(guard this 'choose' or add 'with pass')")
-        acts = prog.actions_for(st, who)
-        if forced_ok and len(vals) + allow_pass == 1 and not acts \
-                and prog.actions.none_allowed_publicly(st, who):
+        who, vals, acts, forced = ask(st, fr[2], raw)
+        if forced:
             commit(st, vals[0] if vals else None)
             return None
         return who, vals, acts
@@ -304,7 +300,9 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
     acc = bc.hidden()
     choose = _choose(bc, r.choose, slot, (acc, var))
 
-    def step(st: Any, fr: list) -> Any:
+    def turn(st: Any, fr: list) -> bool:
+        """Set the loop variable to the next listed player still to choose (True), or see
+        that everyone has (False)."""
         L = fr[2]
         if L[acc] is None:
             L[acc] = [list(pl_f(st, L)), {}]
@@ -312,31 +310,34 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
         for p in order:
             if str(p) not in done:
                 L[var] = p
-                return choose(st, fr)
+                return True
+        return False
+
+    def finish(st: Any, fr: list) -> None:
+        """Everyone has chosen: the map player -> choice, revealed (with narration)."""
+        L = fr[2]
+        order, done = L[acc]
         L[slot] = {p: done[str(p)] for p in order}
         if st.narrate:
             _reveal(st, L, order, done)
         L[acc] = None
         fr[1] += 1
+
+    def step(st: Any, fr: list) -> Any:
+        if turn(st, fr):
+            return choose(st, fr)
+        finish(st, fr)
         return None
 
     bare = choose.bare                # type: ignore[attr-defined]
 
     def bare_step(st: Any, fr: list) -> Optional[tuple]:
-        """step for a rollout (nothing narrated): the next player's decision as `bare` gives
-        it (never made without asking: forced_ok is off for simultaneous choices), or None
-        when everyone has chosen."""
-        L = fr[2]
-        if L[acc] is None:
-            L[acc] = [list(pl_f(st, L)), {}]
-        order, done = L[acc]
-        for p in order:
-            if str(p) not in done:
-                L[var] = p
-                return bare(st, fr)   # type: ignore[no-any-return]
-        L[slot] = {p: done[str(p)] for p in order}
-        L[acc] = None
-        fr[1] += 1
+        """step for a rollout: the next player's decision as `bare` gives it (never made
+        without asking: forced_ok is off for simultaneous choices), or None when everyone
+        has chosen."""
+        if turn(st, fr):
+            return bare(st, fr)       # type: ignore[no-any-return]
+        finish(st, fr)
         return None
 
     def _reveal(st: Any, L: list, order: list, done: dict) -> None:

@@ -221,6 +221,10 @@ class _BodyFuser:
         if st.where is not None:
             self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
         self.block(st.body)
+        self.for_done(pc, lst)
+
+    def for_done(self, pc: int, lst: int) -> None:
+        """The line after a for-loop that walked its list to the end (as the VM's loop head)."""
         self.line(pc + 1, f"L[{lst}] = None")
 
     def w_Assign(self, st: A.Assign) -> None:

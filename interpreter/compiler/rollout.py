@@ -30,9 +30,9 @@ from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from dsl import ast as A
-from dsl.types import iter_elem, strip_opt
+from dsl.types import strip_opt
 from interpreter.compiler.actions import Actions
-from interpreter.compiler.codegen import TOO_DEEP, is_container
+from interpreter.compiler.codegen import TOO_DEEP
 from interpreter.compiler.fuse import Fused, _BodyFuser
 from interpreter.compiler.memo import fn_reads, state_changing_pcs
 from interpreter.engine import limits
@@ -205,10 +205,28 @@ class Rollout:
 
     def vm(self, s: "State") -> None:
         """Run the frames on the stack (those open when the rollout began) to the end."""
-        codes, stack, meter = self.codes, s.stack, limits.METER
+        self.run_ops(s, self.codes, None, 0, 0)
+
+    def vm_until(self, s: "State", fr: list, end: int) -> None:
+        """Run the ops of frame fr from its pc up to pc `end` (one statement written as its
+        ops), with whatever frames they push, picking at every node."""
+        self.run_ops(s, self.codes, fr, end, 0)
+
+    def deep(self, s: "State", fr: list) -> None:
+        """Run frame fr (on top of the stack) in the VM loop, with the VM's own ops (no
+        compiled calls: Python's stack does not grow), until it returns."""
+        self.run_ops(s, self.prog.fast, None, 0, len(s.stack))
+
+    def run_ops(self, s: "State", codes: list, fr: Optional[list], end: int, depth: int) -> None:
+        """The VM's loop: run the op of the frame on top, picking at every node, until frame
+        fr is at pc `end` or the stack is shallower than `depth` (the end of the game ends the
+        rollout). Fns' memory is switched per op as the VM does, and left on."""
+        stack, meter = s.stack, limits.METER
         memo, on, keep = self.memo, self.memo_on, self.keep
-        while True:
-            top = stack[-1]
+        while len(stack) >= depth:
+            top: list = stack[-1]
+            if top is fr and top[1] >= end:
+                break
             meter[0] -= 1
             if meter[0] < 0:
                 limits.exhausted()
@@ -223,13 +241,22 @@ class Rollout:
             if r is not None:
                 if r.__class__ is Terminal:
                     s.pending = r
-                    return
+                    raise _OVER
                 self.pick(s, r)
+        on[0] = memo
 
     def choose(self, s: "State", fr: list, c: tuple) -> None:
         """A `choose`: c is (decisions.decide's op, its `bare` form, 1 if it allows pass, its
         commit). Picks at random among the options as `pick` does, without making the prompt
         or a Decision unless the rollout stops here."""
+        self._ask(s, fr, c, False)
+
+    def simultaneous(self, s: "State", fr: list, c: tuple) -> None:
+        """A simultaneous choice: c is (its op, the op's `bare_step`, 1 if it allows pass, the
+        choice's commit); each listed player picks in turn as in `choose`."""
+        self._ask(s, fr, c, True)
+
+    def _ask(self, s: "State", fr: list, c: tuple, again: bool) -> None:
         op, bare, allow_pass, commit = c
         ctx = self.ctx
         while True:
@@ -237,8 +264,7 @@ class Rollout:
             if r is None:
                 return
             if ctx[2] == ctx[3]:
-                s.pending = op(s, fr)    # the same node the VM makes here
-                raise _STOP
+                self.stop(s, fr, op)
             who, vals, acts = r
             n = len(vals)
             i = ctx[0](n + len(acts) + allow_pass)
@@ -248,8 +274,10 @@ class Rollout:
             j = i - allow_pass
             if j < n:
                 commit(s, vals[j] if j >= 0 else None)
-                return
-            self.act(s, who, acts[j - n])
+                if not again:
+                    return
+            else:
+                self.act(s, who, acts[j - n])
 
     def stop(self, s: "State", fr: list, op: Callable) -> None:
         """The rollout stops at this decision: the VM's node for it (op recomputes it)."""
@@ -276,30 +304,6 @@ class Rollout:
         self.drain(s, len(stack) - 1)
         self.ctx[5] = False
 
-    def simultaneous(self, s: "State", fr: list, c: tuple) -> None:
-        """A simultaneous choice: c is (its op, the op's `bare_step`, 1 if it allows pass, the
-        choice's commit); each listed player picks in turn as in `choose`."""
-        op, bare_step, allow_pass, commit = c
-        ctx = self.ctx
-        while True:
-            r = bare_step(s, fr)
-            if r is None:
-                return
-            if ctx[2] == ctx[3]:
-                s.pending = op(s, fr)
-                raise _STOP
-            who, vals, acts = r
-            n = len(vals)
-            i = ctx[0](n + len(acts) + allow_pass)
-            ctx[1].append(i)
-            ctx[2] += 1
-            limits.METER[0] = limits.BUDGET[0] = self.prog.step_budget
-            j = i - allow_pass
-            if j < n:
-                commit(s, vals[j] if j >= 0 else None)
-                continue
-            self.act(s, who, acts[j - n])
-
     def suspend(self, s: "State", fr: list, op: Callable) -> None:
         """Run the op of a statement that may suspend (a decision, chance, a shuffle) at fr's
         pc until it is done, picking at each node it returns."""
@@ -319,33 +323,6 @@ class Rollout:
                 break
         on[0] = memo
 
-    def vm_until(self, s: "State", fr: list, end: int) -> None:
-        """Run the ops of frame fr from its pc up to pc `end` (one statement written as its
-        ops), with whatever frames they push, picking at every node."""
-        codes, stack, meter = self.codes, s.stack, limits.METER
-        memo, on, keep = self.memo, self.memo_on, self.keep
-        while True:
-            top = stack[-1]
-            if top is fr and fr[1] >= end:
-                on[0] = memo
-                return
-            meter[0] -= 1
-            if meter[0] < 0:
-                limits.exhausted()
-            op = codes[top[0]][top[1]]
-            if memo is not None:
-                if op in keep:
-                    on[0] = memo
-                else:
-                    on[0] = None
-                    memo.clear()
-            r = op(s, top)
-            if r is not None:
-                if r.__class__ is Terminal:
-                    s.pending = r
-                    raise _OVER
-                self.pick(s, r)
-
     def drain(self, s: "State", n: int) -> None:
         """Run the frames pushed above the first n of the stack, each by its compiled body."""
         stack, bodies = s.stack, self.bodies
@@ -357,38 +334,6 @@ class Rollout:
             else:
                 f(s, top)
 
-    def deep(self, s: "State", fr: list) -> None:
-        """Run frame fr (on top of the stack) in the VM loop until it returns."""
-        codes, stack, meter = self.prog.fast, s.stack, limits.METER
-        memo, on, keep = self.memo, self.memo_on, self.keep
-        d = len(stack)
-        try:
-            self._deep(s, d)
-        finally:
-            on[0] = memo
-
-    def _deep(self, s: "State", d: int) -> None:
-        codes, stack, meter = self.prog.fast, s.stack, limits.METER
-        memo, on, keep = self.memo, self.memo_on, self.keep
-        while len(stack) >= d:
-            top = stack[-1]
-            meter[0] -= 1
-            if meter[0] < 0:
-                limits.exhausted()
-            op = codes[top[0]][top[1]]
-            if memo is not None:
-                if op in keep:
-                    on[0] = memo
-                else:
-                    on[0] = None
-                    memo.clear()
-            r = op(s, top)
-            if r is not None:
-                if r.__class__ is Terminal:
-                    s.pending = r
-                    raise _OVER
-                self.pick(s, r)
-
     def end(self, s: "State") -> None:
         """`end game` in a compiled body."""
         s.pending = self.prog.finish(s)
@@ -399,7 +344,7 @@ class Rollout:
         the statement that failed, so Program._located finds its rulebook line. The VM loops
         set the pc themselves before each op."""
         fused = self.prog.fused.lines  # type: ignore[attr-defined]
-        loops = (self.vm.__code__, self.vm_until.__code__, self.deep.__code__)
+        loops = (self.run_ops.__code__,)
         last: dict[int, tuple[list, Optional[int]]] = {}
         while tb is not None:
             code = tb.tb_frame.f_code
@@ -667,57 +612,36 @@ class _Writer(_BodyFuser):
         super().stmt(st)
 
     # -- control flow, kept in the frame's slots as the VM keeps it
-    def w_For(self, st: A.For) -> None:
-        pc = self.bc.pc_of[id(st)]
-        lst, i = self.bc.for_slots[id(st)]
-        var = self.rb.refs[id(st)]
-        t = self.ex.type_of(st.iter)
-        kind = strip_opt(t).kind
-        walk = "_bag_items" if kind == "bag" else "sorted" if kind == "map" else "list"
-        src, xs = f"_s{pc}", f"_x{pc}"
-        self.line(pc, f"{src} = {self.ex.gen(st.iter)}")
-        self.line(pc, f"{xs} = [] if {src} is None else {walk}({src})")
-        self.line(pc, f"_BUD[0] -= len({xs})")
-        self.line(pc, "if _BUD[0] < 0: _exh()")
-        if is_container(iter_elem(t)):
-            self.line(pc, f"{xs} = _dc({xs})")
-        self.line(pc, f"L[{lst}] = {xs}")
-        self.line(pc, f"L[{i}] = 0")
-        self.line(pc + 1, f"for L[{i}], L[{var}] in enumerate({xs}, 1):")
-        if st.where is not None:
-            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
-        self.block(st.body)
-        self.line(pc + 1, "else:")                # not after a break (the VM keeps the list)
+    def for_done(self, pc: int, lst: int) -> None:
+        """Not after a `break`: the VM keeps the loop's list then."""
+        self.line(pc + 1, "else:")
         self.line(pc + 1, f"    L[{lst}] = None")
 
     def w_While(self, st: A.While) -> None:
         pc = self.bc.pc_of[id(st)]
         n = self.bc.loop_slot[id(st)]
         self.line(pc, f"L[{n}] = 0")
-        self.line(pc + 1, "while True:")
-        self.depth += 1
-        self.line(pc + 1, f"if not ({self.ex.gen(st.cond)}): break")
-        self.line(pc + 1, f"L[{n}] += 1")
+        head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
         if st.max is not None:
             msg = f"'while' ran more than its limit of {st.max} times"
-            self.line(pc + 1, f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
-        self.line(pc + 1, "_BUD[0] -= 1")
-        self.line(pc + 1, "if _BUD[0] < 0: _exh()")
-        self.depth -= 1
-        self.block(st.body)
+            head.append(f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
+        self.loop(pc, head, st.body)
 
     def w_Repeat(self, st: A.Repeat) -> None:
         pc = self.bc.pc_of[id(st)]
         left = self.bc.loop_slot[id(st)]
         self.line(pc, f"L[{left}] = {self.ex.gen(st.count)}")
+        self.loop(pc, [f"if L[{left}] <= 0: break", f"L[{left}] -= 1"], st.body)
+
+    def loop(self, pc: int, head: list[str], body: A.Block) -> None:
+        """`while True:` with the loop's head (as the VM's head op at pc + 1, a step of the
+        budget a round), then its body."""
         self.line(pc + 1, "while True:")
         self.depth += 1
-        self.line(pc + 1, f"if L[{left}] <= 0: break")
-        self.line(pc + 1, f"L[{left}] -= 1")
-        self.line(pc + 1, "_BUD[0] -= 1")
-        self.line(pc + 1, "if _BUD[0] < 0: _exh()")
+        for text in head + ["_BUD[0] -= 1", "if _BUD[0] < 0: _exh()"]:
+            self.line(pc + 1, text)
         self.depth -= 1
-        self.block(st.body)
+        self.block(body)
 
     def w_Break(self, st: A.Break) -> None:
         self.line(self.bc.pc_of[id(st)], "break")

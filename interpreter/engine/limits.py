@@ -63,18 +63,12 @@ def check_size(n: int, what: str) -> None:
 
 def int_range(lo: int, hi: int) -> list:
     """The list lo..hi (both ends included), charged and within the size limit."""
-    n = hi - lo + 1
-    if n > 0:
-        check_size(n, f"the range {lo}..{hi}")
-        METER[0] -= n
-        if METER[0] < 0:
-            exhausted()
-    return list(range(lo, hi + 1))
+    return list(lazy_range(lo, hi))
 
 
 def lazy_range(lo: int, hi: int) -> range:
-    """int_range as a range object (the same checks and charge; no list is built): the
-    options of a choice among lo..hi in a rollout, which reads one of them."""
+    """lo..hi as a range object, charged and within the size limit (int_range lists it; a
+    rollout's choice among lo..hi reads one item of it)."""
     n = hi - lo + 1
     if n > 0:
         check_size(n, f"the range {lo}..{hi}")
