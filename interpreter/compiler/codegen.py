@@ -20,7 +20,7 @@ from interpreter.compiler.inline import first_evaluated, inlinable, recursive, r
 from interpreter.engine import limits
 from interpreter.compiler.memo import (DUMPS, LOADS, FnCache, flat, memo_fns, scalar,
                                        state_free_fns)
-from interpreter.engine.values import bag_items, deep_copy
+from interpreter.engine.values import bag_items, deep_copy, flat_copy
 
 Fn = Callable[[Any, list], Any]
 
@@ -74,6 +74,12 @@ SMALL_INT = 1 << 16      # a product with an int below this in size needs no ove
 FN_CACHE = True          # remember state-free fns' values for the Program's life (memo.py)
 SHARE = True             # compute a loop-invariant fn call or aggregate once per loop (_Loop)
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
+
+
+def copier(t: Type) -> str:
+    """The generated code's copy function for a value of type t: "_cp" (shallow, enough when
+    it holds only scalars) or "_dc" (deep)."""
+    return "_cp" if flat(strip_opt(t)) else "_dc"
 
 
 def is_container(t: Type) -> bool:
@@ -149,6 +155,7 @@ class CodeGen:
         self.ns: dict[str, Any] = {
             "RuleError": RuleError, "_fdiv": _fdiv, "_mod": _mod, "_bag_add": bag_add,
             "_bag_sub": bag_sub, "_to_bag": to_bag, "_bag_items": bag_items, "_dc": deep_copy,
+            "_cp": flat_copy,
             "_bag_lit": _bag_lit, "_max": _extreme(max, "max"), "_min": _extreme(min, "min"),
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
@@ -318,7 +325,8 @@ class CodeGen:
             parts = []
             for e in es:
                 code = self.gen(e)
-                parts.append(f"_dc({code})" if is_shared(e, self.type_of(e)) else code)
+                t = self.type_of(e)
+                parts.append(f"{copier(t)}({code})" if is_shared(e, t) else code)
             return f"lambda s, L: [{', '.join(parts)}]"
         try:
             return eval(self.build(source, _where(es[0]) if es else "<rulebook expression>", "eval"),  # type: ignore[no-any-return]
@@ -332,8 +340,10 @@ class CodeGen:
         """Like compile, but a list, map, bag or record value is copied unless the expression
         builds a fresh one: values never share structure with the state (value semantics)."""
         f = self.compile(e)
-        if is_shared(e, self.type_of(e)):
-            return lambda s, L: deep_copy(f(s, L))
+        t = self.type_of(e)
+        if is_shared(e, t):
+            copy = flat_copy if copier(t) == "_cp" else deep_copy
+            return lambda s, L: copy(f(s, L))
         return f
 
     # -- generation

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from dsl import ast as A
 from dsl.types import Type, strip_opt
 from interpreter.compiler.defaults import default_value
-from interpreter.compiler.memo import shared_parts
+from interpreter.compiler.memo import flat, shared_parts
 from interpreter.engine.chance import merge_outcomes, weighted_index
 from interpreter.engine.exprs import RuleError, take_item, to_bag
 from interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
                                        lazy_range, subset_count)
 from interpreter.engine.nodes import Chance, Decision
 from interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
-from interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
+from interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
     from interpreter.compiler.stmts import BodyCompiler
@@ -173,9 +173,11 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
             fr[1] += 1
     elif simul is None:
         # the value is copied: the pending Decision (and its values) is shared by clones
+        copy = flat_copy if not isinstance(kind, A.ChoiceSubset) and flat(et) else deep_copy
+
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
-            fr[2][slot] = deep_copy(v)
+            fr[2][slot] = copy(v)
             fr[1] += 1
     else:
         acc = simul[0]
@@ -260,8 +262,8 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # for a rollout that writes the choice inline (rollout._Writer.inline_choose): how
     plain = None if isinstance(kind, A.ChoiceSubset) or is_bag or otype.kind == "map" else \
         "range" if isinstance(kind.options, A.Range) else "list"
-    choose.plan = (plain, who, kind.options, allow_pass, slot, scalar,  # type: ignore[attr-defined]
-                   forced_ok, simul is None)
+    choose.plan = (plain, who, kind.options, allow_pass, slot,  # type: ignore[attr-defined]
+                   "" if scalar else "_cp" if flat(et) else "_dc", forced_ok, simul is None)
     choose.bare = bare                # type: ignore[attr-defined]  # for a rollout: see bare
     choose.allow_pass = allow_pass    # type: ignore[attr-defined]
     choose.commit = commit            # type: ignore[attr-defined]

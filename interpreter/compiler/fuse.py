@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.types import iter_elem, strip_opt
-from interpreter.compiler.codegen import TOO_DEEP, is_container, is_shared
+from interpreter.compiler.codegen import TOO_DEEP, copier, is_container, is_shared
 from interpreter.engine.exprs import RuleError
 from interpreter.compiler.memo import blocks_of
 
@@ -177,7 +177,8 @@ class _BodyFuser:
     def value(self, e: Any) -> str:
         """Source of an expression whose value is stored: copied if the state may share it."""
         code = self.ex.gen(e)
-        return f"_dc({code})" if is_shared(e, self.ex.type_of(e)) else code
+        t = self.ex.type_of(e)
+        return f"{copier(t)}({code})" if is_shared(e, t) else code
 
     def w_Let(self, st: A.Let) -> None:
         self.line(self.bc.pc_of[id(st)], f"L[{self.rb.refs[id(st)]}] = {self.value(st.rhs)}")

@@ -523,7 +523,7 @@ class _Writer(_BodyFuser):
         plan = getattr(op, "plan", None)
         if plan is None or plan[0] is None or not plan[7]:
             return False
-        kind, who, options, allow_pass, slot, scalar, forced_ok, _ = plan
+        kind, who, options, allow_pass, slot, copy, forced_ok, _ = plan
         ap = 1 if allow_pass else 0
         self.ns[key] = op
         if kind == "range":
@@ -532,7 +532,7 @@ class _Writer(_BodyFuser):
             opts = self.ex.gen(options)     # read only here: no copy (the VM's walk makes one)
         else:
             opts = f"list({self.ex.gen(options)})"
-        take = "_o[_i]" if scalar else "_dc(_o[_i])"
+        take = f"{copy}(_o[_i])"
         actions = bool(self.p.actions.bodies)  # type: ignore[attr-defined]
         ln = self.line
         ln(pc, "while True:")
@@ -548,7 +548,7 @@ class _Writer(_BodyFuser):
             ln(pc, f"if not _n: raise RuleError({msg!r})")
         ln(pc, "_a = _allowed(s, _w)" if actions else "_a = ()")
         if forced_ok:
-            first = "_o[0]" if scalar else "_dc(_o[0])"
+            first = f"{copy}(_o[0])"
             pub = " and _pubnone(s, _w)" if actions else ""
             ln(pc, f"if _n + {ap} == 1 and not _a{pub}:")
             ln(pc, f"    L[{slot}] = {first} if _n else None")

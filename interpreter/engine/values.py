@@ -18,6 +18,11 @@ def deep_copy(v: Any) -> Any:
     return v
 
 
+def flat_copy(v: Any) -> Any:
+    """An independent copy of a list or dict of scalars (or None): a shallow copy is one."""
+    return v if v is None else v.copy()
+
+
 def bag_items(b: dict) -> list:
     """A bag's items with repeats, in sorted order."""
     out: list = []
