@@ -87,6 +87,8 @@ def _rank(s: Any, pairs: list) -> dict:
 
 def _clockwise(s: Any, p: int) -> list:
     n = len(s.players)
+    if 0 <= p < n:                   # (a seat always is: two C-level ranges)
+        return list(range(p, n)) + list(range(p))
     return [(p + i) % n for i in range(n)]
 
 
