@@ -156,3 +156,34 @@ def test_a_rule_error_in_a_playout_is_located_and_leaves_the_state_unusable(comp
     with pytest.raises(MercatorRuntimeError) as err2:
         by_apply(prog, t, random.Random(0))
     assert err2.value.message == err.value.message and err2.value.history == err.value.history
+
+
+@PROPS
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_random_bots_play_the_same_game_by_playout_as_by_the_loop(prog: Program, compiled: bool,
+                                                                  seed: int,
+                                                                  data: st.DataObject) -> None:
+    """play_out with random bots only (simulate, compare) runs the rollout, each bot drawing
+    from its own generator (seat_rngs): the same game as asking each bot in turn."""
+    from interpreter.agents.base import RandomAgent, agent_seed, play_out
+    n = data.draw(st.integers(prog.min_players, min(prog.max_players, 4)), label="players")
+    a, b = prog.new_game(n, seed), prog.new_game(n, seed)
+    play_out(prog, a, [RandomAgent(agent_seed(seed, p)) for p in range(n)])
+    play_out(prog, b, [RandomAgent(agent_seed(seed, p)) for p in range(n)],
+             on_step=lambda *_: None)           # a hook: the loop that asks each bot
+    same(a, b)
+    assert a.over and a.result == b.result
+
+
+def test_a_game_too_long_stops_at_the_same_decision_both_ways() -> None:
+    from interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    states = []
+    for hook in (None, lambda *_: None):
+        s = prog.new_game(3, 7)
+        with pytest.raises(GameTooLong, match="within 40 decisions"):
+            play_out(prog, s, [RandomAgent(agent_seed(7, p)) for p in range(3)],
+                     on_step=hook, max_decisions=40)
+        states.append(s)
+    assert len(states[0].history) == 40
+    same(states[0], states[1])

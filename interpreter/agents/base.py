@@ -5,7 +5,7 @@ import hashlib
 import random
 import re
 import shutil
-from typing import Any, Callable, Optional, Protocol, Sequence
+from typing import Any, Callable, Optional, Protocol, Sequence, cast
 
 from interpreter.engine.chance import weighted_index
 from interpreter.engine.nodes import Chance, Decision, Option
@@ -201,6 +201,17 @@ def play_out(program: Any, state: State, agents: Sequence[Agent],
     """Play `state` to the end; on_step(state, node, index, label) runs after every choice."""
     if len(agents) != state.num_players:
         raise ValueError(f"{len(agents)} agents for {state.num_players} players")
+    if on_step is None and all(type(a) is RandomAgent for a in agents) \
+            and hasattr(program, "playout"):
+        # random bots only, nothing to report between choices: the same game as the loop
+        # below, played by the program's rollout (each bot drawing from its own generator)
+        left = None if max_decisions is None else max_decisions - len(state.history)
+        if left is None or left > 0:
+            program.playout(state, None, left,
+                            seat_rngs=[cast(RandomAgent, a).rng for a in agents])
+        if not state.over:
+            raise GameTooLong(f"the game did not end within {max_decisions} decisions")
+        return state
     while not state.over:
         if max_decisions is not None and len(state.history) >= max_decisions:
             raise GameTooLong(f"the game did not end within {max_decisions} decisions")
@@ -209,7 +220,7 @@ def play_out(program: Any, state: State, agents: Sequence[Agent],
             idx = resolve_chance(state)
         else:
             idx = agents[node.player].choose(program, state)
-        label = node.option(idx).label
+        label = node.option(idx).label if on_step is not None else ""
         program.apply(state, idx)
         if on_step is not None:
             on_step(state, node, idx, label)

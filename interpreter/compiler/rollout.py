@@ -65,6 +65,12 @@ def forget(memo: dict, fns: tuple) -> None:
         memo.pop(i, None)
 
 
+def _drawer(rng: Any) -> Callable[[int], int]:
+    """rng.randrange for a count n > 0: random.Random's own _randbelow, which randrange(n)
+    calls after checking its arguments (the same numbers), or the object's randrange."""
+    return getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # type: ignore[no-any-return]
+
+
 class Rollout:
     """The compiled bodies of a program and the loops that run a random playout with them."""
 
@@ -73,8 +79,8 @@ class Rollout:
         self.lines: dict[CodeType, tuple[int, list[int]]] = {}
         self.sources: dict[str, str] = {}
         # randrange, history, decisions made, limit, the step budget between decisions, is an
-        # any-time action running, the function offering the any-time actions
-        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None]
+        # any-time action running, the function offering the any-time actions, who decides
+        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0]
         ns = self.ns = prog.ex.ns
         ns["_vm"] = self.vm_until
         ns["_end"] = self.end
@@ -139,12 +145,17 @@ class Rollout:
         return f  # type: ignore[no-any-return]
 
     # -- running
-    def play(self, s: "State", rng: Any, limit: int) -> int:
-        """Play s on from its pending node; the number of decisions made."""
+    def play(self, s: "State", rng: Any, limit: int, seat_rngs: Optional[list] = None) -> int:
+        """Play s on from its pending node; the number of decisions made. With seat_rngs, the
+        decisions of seat p are drawn from seat_rngs[p] (each bot its own generator)."""
         ctx = self.ctx
-        # random.Random.randrange(n) is _randbelow(n) for n > 0 (every count here is) after
-        # checks of its arguments: the same numbers, called directly
-        draw = getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange
+        if seat_rngs is None:
+            draw = _drawer(rng)
+        else:
+            draws = [_drawer(r) for r in seat_rngs]
+
+            def draw(n: int) -> int:
+                return draws[ctx[7]](n)
         ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
         acts = cast(Actions, self.prog.actions)
         ctx[5] = any(fr[0] in acts.ids for fr in s.stack)
@@ -170,6 +181,7 @@ class Rollout:
         hist = ctx[1]
         if node.__class__ is Decision:
             vals, acts = node.values, node.actions
+            ctx[7] = node.player
             if node.allow_pass:
                 i = ctx[0](len(vals) + len(acts) + 1)
                 hist.append(i)
@@ -267,6 +279,7 @@ class Rollout:
                 self.stop(s, fr, op)
             who, vals, acts = r
             n = len(vals)
+            ctx[7] = who
             i = ctx[0](n + len(acts) + allow_pass)
             ctx[1].append(i)
             ctx[2] += 1
@@ -554,6 +567,7 @@ class _Writer(_BodyFuser):
             ln(pc, f"    L[{slot}] = {first} if _n else None")
             ln(pc, "    break")
         ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
+        ln(pc, "_C[7] = _w")
         ln(pc, f"_i = _C[0](_n + len(_a) + {ap})" if actions else f"_i = _C[0](_n + {ap})")
         ln(pc, "_C[1].append(_i)")
         ln(pc, "_C[2] += 1")

@@ -69,7 +69,7 @@ class FusedOps(Protocol):
 class CompiledRollout(Protocol):
     """Every body compiled into one function that picks its choices itself (compiler/rollout.py)."""
 
-    def play(self, s: State, rng: Any, limit: int) -> int:
+    def play(self, s: State, rng: Any, limit: int, seat_rngs: Optional[list] = None) -> int:
         """Play on at random until the end or `limit` decisions (-1: no limit); how many."""
 
     def relocate(self, tb: Any) -> None:
@@ -294,28 +294,35 @@ class Program:
                     f"this state is half-changed and cannot be used. Replay its decision log "
                     f"{s.history} or use a fork made before that apply")
 
-    def playout(self, s: State, rng: Any, max_decisions: Optional[int] = None) -> int:
+    def playout(self, s: State, rng: Any, max_decisions: Optional[int] = None,
+                seat_rngs: Optional[list] = None) -> int:
         """Play s on with uniformly random choices (rng.randrange over each decision's options;
         an explicit chance node by its weights, with the state's own generator) until the end or
         max_decisions more decisions; returns how many were made. The same game, choice for
         choice, as `while not s.over: apply(s, rng.randrange(s.pending.count))` (a Chance
         resolved as agents.resolve_chance does), but without option labels, narration or a return
-        to the caller between decisions: the rollout of a search."""
+        to the caller between decisions: the rollout of a search. With seat_rngs (one
+        generator per seat), seat p's decisions are drawn from seat_rngs[p] and rng is unused:
+        the game random bots with their own generators play (agents.RandomAgent)."""
         if s.failed:
             raise StateUnusable(s.failed)
+        if seat_rngs is not None and len(seat_rngs) != len(s.players):
+            raise ValueError(f"{len(seat_rngs)} generators for {len(s.players)} seats")
         if s.narrate or self.coverage is not None:
-            return self._playout_by_apply(s, rng, max_decisions)
+            return self._playout_by_apply(s, rng, max_decisions, seat_rngs)
         node = s.pending
         if node is None or node.__class__ is Terminal:
             return 0
         limit = -1 if max_decisions is None else max_decisions
         if COMPILED_ROLLOUT and self.make_rollout is not None:
-            return self._compiled_playout(s, rng, limit)
+            return self._compiled_playout(s, rng, limit, seat_rngs)
         made = 0
         codes, stack, hist, nslots = self.fast, s.stack, s.history, self.nslots
         memo: Optional[dict] = {} if self.ex.memo else None
         keep, memo_on = self.fused.keep_state, self.ex.memo_on
-        randrange, budget = rng.randrange, self.step_budget
+        budget = self.step_budget
+        seat_draws = None if seat_rngs is None else [r.randrange for r in seat_rngs]
+        randrange: Callable[[int], int] = rng.randrange if seat_draws is None else seat_draws[0]
         meter = limits.METER
         steps = 0
         on = False
@@ -323,6 +330,8 @@ class Program:
             while made != limit:
                 if node.__class__ is Decision:
                     vals, acts = node.values, node.actions
+                    if seat_draws is not None:
+                        randrange = seat_draws[node.player]
                     if node.allow_pass:
                         i = randrange(len(vals) + len(acts) + 1)
                         hist.append(i)
@@ -388,13 +397,14 @@ class Program:
             limits.start(budget)
         return made
 
-    def _compiled_playout(self, s: State, rng: Any, limit: int) -> int:
+    def _compiled_playout(self, s: State, rng: Any, limit: int,
+                          seat_rngs: Optional[list]) -> int:
         """playout() by the compiled rollout: the same game (it does not count s.steps)."""
         ro = self._rollout
         if ro is None:
             ro = self._rollout = self.make_rollout()  # type: ignore[misc]
         try:
-            return ro.play(s, rng, limit)
+            return ro.play(s, rng, limit, seat_rngs)
         except (MercatorRuntimeError, *RUN_FAILURES) as exc:
             if not isinstance(exc, MercatorRuntimeError):
                 ro.relocate(exc.__traceback__)
@@ -406,7 +416,8 @@ class Program:
             self.ex.memo_on[0] = None
             limits.start(self.step_budget)
 
-    def _playout_by_apply(self, s: State, rng: Any, max_decisions: Optional[int]) -> int:
+    def _playout_by_apply(self, s: State, rng: Any, max_decisions: Optional[int],
+                          seat_rngs: Optional[list] = None) -> int:
         """playout() through apply (narration or coverage on: every step is recorded)."""
         made = 0
         while not s.over and made != max_decisions:
@@ -415,7 +426,8 @@ class Program:
                 w = node.weights
                 self.apply(s, weighted_index(w, s.randbelow(sum(w))))
             else:
-                self.apply(s, rng.randrange(node.count))
+                r = rng if seat_rngs is None else seat_rngs[node.player]
+                self.apply(s, r.randrange(node.count))
             made += 1
         return made
 
