@@ -493,9 +493,10 @@ class _Writer(_BodyFuser):
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.emit(st, pc, key)
             elif after == pc + 2 and isinstance(st, A.Assign) and hasattr(op, "bare"):
-                self.ns[key] = self.choice(op)        # the choice, then the assignment
+                if not self.inline_choose(op, pc, key):   # the choice, then the assignment
+                    self.ns[key] = self.choice(op)
+                    self.line(pc, f"_choose(s, fr, {key})")
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
-                self.line(pc, f"_choose(s, fr, {key})")
                 self.line(pc + 1, f"{key}a(s, fr)")
                 if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
                     self.forget(st, pc + 1)
