@@ -263,7 +263,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     plain = None if isinstance(kind, A.ChoiceSubset) or is_bag or otype.kind == "map" else \
         "range" if isinstance(kind.options, A.Range) else "list"
     choose.plan = (plain, who, kind.options, allow_pass, slot,  # type: ignore[attr-defined]
-                   "" if scalar else "_cp" if flat(et) else "_dc", forced_ok, simul is None)
+                   "" if scalar else "_cp" if flat(et) else "_dc", forced_ok, simul)
     choose.bare = bare                # type: ignore[attr-defined]  # for a rollout: see bare
     choose.allow_pass = allow_pass    # type: ignore[attr-defined]
     choose.commit = commit            # type: ignore[attr-defined]
@@ -352,6 +352,7 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
                           value_vis(st, L) if value_vis is not None else None])
         record(st, ["revealed", shown])
     step.bare_step = bare_step        # type: ignore[attr-defined]
+    step.parts = (turn, finish, choose)  # type: ignore[attr-defined]  # rollout: inline
     step.allow_pass = choose.allow_pass  # type: ignore[attr-defined]
     step.commit = choose.commit       # type: ignore[attr-defined]
     bc.emit(step, r.span)

@@ -483,7 +483,8 @@ class _Writer(_BodyFuser):
             key = f"{self.name}_o{pc}"
             op = self.bc.ops[pc]
             assert op is not None
-            if after == pc + 1 and isinstance(st, A.Let) and self.inline_choose(op, pc, key):
+            if after == pc + 1 and isinstance(st, A.Let) and (
+                    self.inline_choose(op, pc, key) or self.inline_simultaneous(op, pc, key)):
                 pass
             elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
                 self.ns[key] = self.choice(op)
@@ -535,11 +536,37 @@ class _Writer(_BodyFuser):
         Rollout.choose do, without their calls): the player, the options, their checks, the
         any-time actions, a choice made without asking, the stop, the draw, the commit."""
         plan = getattr(op, "plan", None)
-        if plan is None or plan[0] is None or not plan[7]:
+        if plan is None or plan[0] is None or plan[7] is not None:
             return False
+        self.ns[key] = op
+        self.choose_lines(plan, pc, key, f"L[{plan[4]}]")
+        return True
+
+    def inline_simultaneous(self, op: Any, pc: int, key: str) -> bool:
+        """A simultaneous choice written inline: each listed player's choice as in
+        inline_choose, kept in the choice's accumulator slot, then the map of choices."""
+        parts = getattr(op, "parts", None)
+        if parts is None:
+            return False
+        turn, finish, choose = parts
+        plan = getattr(choose, "plan", None)
+        if plan is None or plan[0] is None:
+            return False
+        acc, var = plan[7]
+        self.ns[key] = op
+        self.ns[key + "t"], self.ns[key + "f"] = turn, finish
+        self.line(pc, f"while {key}t(s, fr):")
+        self.depth += 1
+        self.choose_lines(plan, pc, key, f"L[{acc}][1][str(L[{var}])]")
+        self.depth -= 1
+        self.line(pc, f"{key}f(s, fr)")
+        return True
+
+    def choose_lines(self, plan: tuple, pc: int, key: str, target: str) -> None:
+        """The lines of one inline choice whose value goes to `target`; ns[key] is the op
+        that makes the VM's node if the rollout stops here."""
         kind, who, options, allow_pass, slot, copy, forced_ok, _ = plan
         ap = 1 if allow_pass else 0
-        self.ns[key] = op
         if kind == "range":
             opts = f"_lrange({self.ex.gen(options.lo)}, {self.ex.gen(options.hi)})"
         elif self.ex.type_of(options).kind == "list":
@@ -565,7 +592,7 @@ class _Writer(_BodyFuser):
             first = f"{copy}(_o[0])"
             pub = " and _pubnone(s, _w)" if actions else ""
             ln(pc, f"if _n + {ap} == 1 and not _a{pub}:")
-            ln(pc, f"    L[{slot}] = {first} if _n else None")
+            ln(pc, f"    {target} = {first} if _n else None")
             ln(pc, "    break")
         ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
         ln(pc, "_C[7] = _w")
@@ -576,14 +603,13 @@ class _Writer(_BodyFuser):
         if ap:
             ln(pc, "_i -= 1")
             ln(pc, "if _i < 0:")
-            ln(pc, f"    L[{slot}] = None")
+            ln(pc, f"    {target} = None")
             ln(pc, "    break")
         ln(pc, "if _i < _n:")
-        ln(pc, f"    L[{slot}] = {take}")
+        ln(pc, f"    {target} = {take}")
         ln(pc, "    break")
         ln(pc, "_act(s, _w, _a[_i - _n])")
         self.depth -= 1
-        return True
 
     @staticmethod
     def choice(op: Any) -> Any:
