@@ -5,10 +5,12 @@ The VM (engine/program.py) runs ops one at a time from a dispatch loop, and ever
 returns to that loop. A rollout needs neither: it picks each choice itself. So here every body
 (setup, phases, procs, triggers, actions) becomes one generated function `RB<id>(s, fr)`:
 statements that never suspend are written as Python source exactly as fuse.py writes them;
-`if`, `for`, `while` and `repeat` become Python's own; a decision, a chance event or a
-shuffle calls the statement's op and, when it returns a node, picks an option at random
-(`Rollout.pick`); a call of a proc or an emit that starts triggers runs the pushed frames'
-functions directly (`Rollout.drain`).
+`if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
+that starts triggers runs their functions; a `choose` of one item of a list or range, and a
+simultaneous choice of such items, is written inline (the player, the options and their
+checks, the any-time actions, a choice made without asking, the random draw, the commit);
+other choices, chance and shuffles call the statement's op and pick at each node it returns
+(`Rollout.pick`).
 
 The functions keep the VM's frames exactly: each body call pushes the frame
 `[body, pc, locals, return slot]` the VM would push, the locals (a loop's hidden slots too)
@@ -19,6 +21,10 @@ starts are run on by a VM loop whose calls again go to the compiled functions. T
 plays the same game as the VM for the same generator (tests/test_playout.py); it does not
 count `state.steps` (the ops run), and it charges the step budget per loop round and per op
 of the VM loops rather than per op.
+
+Fns' values are remembered throughout (memo.py): after a statement that changes the state,
+the values of the fns that read what it wrote are forgotten (`memo.fn_reads`); the VM loops
+here switch the memory per op as the VM does.
 
 Bodies nested deeper than MAX_NEST frames run in the VM loop instead (Python's own stack is
 limited; the rulebook's is not), as does a body Python cannot compile.
@@ -97,9 +103,8 @@ class Rollout:
         ns["_stop"] = self.stop
         ns["_act"] = self.act
         ns["_allowed"] = self.allowed
-        ns["_RUNF"] = RUN_FAILURES
         ns["_pubnone"] = prog.actions.none_allowed_publicly
-        # fns' values are remembered while an op that keeps the state runs (as in the VM)
+        # the memory of fns' values (one table per fn), and the ops that keep the state
         self.memo: Optional[dict] = {} if prog.ex.memo else None
         self.memo_on: list = prog.ex.memo_on
         self.keep: set = prog.fused.keep_state  # type: ignore[attr-defined]
