@@ -187,3 +187,19 @@ def test_a_game_too_long_stops_at_the_same_decision_both_ways() -> None:
         states.append(s)
     assert len(states[0].history) == 40
     same(states[0], states[1])
+
+
+def test_seat_generators_with_narration_and_their_count() -> None:
+    """With narration on, playout goes through apply, still drawing seat by seat; a list of
+    generators that does not match the seats is refused before anything is played."""
+    from interpreter.agents.base import RandomAgent, agent_seed, play_out
+    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    a, b = prog.new_game(3, 5, narrate=True), prog.new_game(3, 5, narrate=True)
+    prog.playout(a, None, seat_rngs=[random.Random(agent_seed(5, p)) for p in range(3)])
+    play_out(prog, b, [RandomAgent(agent_seed(5, p)) for p in range(3)], on_step=lambda *_: None)
+    same(a, b)
+    assert a.record == b.record
+    c = prog.new_game(3, 5)
+    with pytest.raises(ValueError, match="2 generators for 3 seats"):
+        prog.playout(c, None, seat_rngs=[random.Random(1), random.Random(2)])
+    assert c.history == []
