@@ -316,85 +316,47 @@ class Program:
         limit = -1 if max_decisions is None else max_decisions
         if COMPILED_ROLLOUT and self.make_rollout is not None:
             return self._compiled_playout(s, rng, limit, seat_rngs)
+        return self._vm_playout(s, node, rng, limit, seat_rngs)
+
+    def _vm_playout(self, s: State, node: Node, rng: Any, limit: int,
+                    seat_rngs: Optional[list]) -> int:
+        """playout() by the VM's own loop: each choice drawn and committed, then run() on to
+        the next node (what apply does, without labels, checks or narration)."""
         made = 0
-        codes, stack, hist, nslots = self.fast, s.stack, s.history, self.nslots
-        memo: Optional[dict] = {} if self.ex.memo else None
-        keep, memo_on = self.fused.keep_state, self.ex.memo_on
-        budget = self.step_budget
+        stack, hist, nslots = s.stack, s.history, self.nslots
         seat_draws = None if seat_rngs is None else [r.randrange for r in seat_rngs]
         randrange: Callable[[int], int] = rng.randrange if seat_draws is None else seat_draws[0]
-        meter = limits.METER
-        steps = 0
-        on = False
         try:
             while made != limit:
                 if node.__class__ is Decision:
+                    assert isinstance(node, Decision)
                     vals, acts = node.values, node.actions
                     if seat_draws is not None:
                         randrange = seat_draws[node.player]
-                    if node.allow_pass:
-                        i = randrange(len(vals) + len(acts) + 1)
-                        hist.append(i)
-                        j = i - 1
-                        if i == 0:
-                            node.commit(s, None)
+                    i = randrange(len(vals) + len(acts) + node.allow_pass)
+                    hist.append(i)
+                    j = i - node.allow_pass
+                    if j < len(vals):
+                        node.commit(s, vals[j] if j >= 0 else None)
                     else:
-                        i = j = randrange(len(vals) + len(acts))
-                        hist.append(i)
-                    if j >= 0:
-                        if j < len(vals):
-                            node.commit(s, vals[j])
-                        else:
-                            _, bid, args = acts[j - len(vals)]
-                            stack.append([bid, 0, [node.player, *args]
-                                          + [None] * (nslots[bid] - 1 - len(args)), -1])
+                        _, bid, args = acts[j - len(vals)]
+                        stack.append([bid, 0, [node.player, *args]
+                                      + [None] * (nslots[bid] - 1 - len(args)), -1])
                 else:
+                    assert isinstance(node, Chance)
                     w = node.weights
                     i = weighted_index(w, s.randbelow(sum(w)))
                     hist.append(i)
                     node.commit(s, node.values[i])
-                    if memo:                 # a draw takes its item from the state
-                        memo.clear()
-                # (committing a decision writes a local, or pushes an action's frame: the
-                # state is as it was, so what fns returned before the decision still holds)
                 made += 1
-                n = 0
-                limits.start(budget)
-                while True:                      # run() inlined: on to the next node
-                    fr = stack[-1]
-                    op = codes[fr[0]][fr[1]]
-                    if memo is None:
-                        r = op(s, fr)
-                    elif op in keep:
-                        if not on:
-                            memo_on[0], on = memo, True
-                        r = op(s, fr)
-                    else:
-                        if on:
-                            memo_on[0], on = None, False
-                        if memo:
-                            memo.clear()
-                        r = op(s, fr)
-                    if r is not None:
-                        if on:
-                            memo_on[0], on = None, False
-                        break
-                    n += 1
-                    if n > meter[0]:
-                        raise RuleError(limits.BUDGET_MESSAGE.format(budget))
-                steps += n
-                node = s.pending = r
-                if r.__class__ is Terminal:
+                node = s.pending = self.run(s)
+                if node.__class__ is Terminal:
                     break
         except (MercatorRuntimeError, *RUN_FAILURES) as exc:
             located = self._failure(s, exc)
             hist.pop()
             self._unusable(s, located)
             raise located from None
-        finally:
-            s.steps += steps
-            memo_on[0] = None
-            limits.start(budget)
         return made
 
     def _compiled_playout(self, s: State, rng: Any, limit: int,
