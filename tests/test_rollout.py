@@ -103,6 +103,13 @@ round r limit 3 {
         p.gold += some(bids[p])
       }
     }
+    # options from a bag: the rollout's helper for simultaneous choices, not the inline form
+    let shown = simultaneous p in players: choose p one of p.marks with pass
+    for p in players {
+      if shown[p] != none {
+        p.gold += 1
+      }
+    }
   }
   phase extra {
     let left = 2
@@ -302,6 +309,9 @@ def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None
         assert prog._rollout is not None
         left = [name for name, src in prog._rollout.sources.items() if "_vm(" in src]
         assert left == [], left
+    # and each way of writing a choice is exercised by the rulebook of this file
+    src = "".join(every._rollout.sources.values())     # type: ignore[union-attr]
+    assert "_stop(s, fr" in src and "_simul(s, fr" in src and "t(s, fr):" in src
 
 
 BAD_WHEN = """
