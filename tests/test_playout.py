@@ -203,3 +203,42 @@ def test_seat_generators_with_narration_and_their_count() -> None:
     with pytest.raises(ValueError, match="2 generators for 3 seats"):
         prog.playout(c, None, seat_rngs=[random.Random(1), random.Random(2)])
     assert c.history == []
+
+
+def no_actions_by_apply(prog: Program, s: State, rng: random.Random) -> int:
+    """The loop playout(anytime=False) must equal: any-time actions never drawn."""
+    made = 0
+    while not s.over:
+        node = s.pending
+        if isinstance(node, Chance):
+            idx = resolve_chance(s)
+        else:
+            idx = rng.randrange(node.count - len(node.actions))
+        prog.apply(s, idx)
+        made += 1
+    return made
+
+
+@pytest.mark.parametrize("path", [ROOT / "rulebooks" / "manila.rules",
+                                  ROOT / "rulebooks" / "die_haendler.rules"], ids=lambda p: p.stem)
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_playout_without_anytime_actions_takes_none(path: Path, compiled: bool,
+                                                      seed: int) -> None:
+    """The search agents' rollout policy: the same game as the loop that draws only among a
+    decision's other options — and Manila's random bots, who mortgage and redeem shares at
+    any decision, then never do."""
+    prog = program(path)
+    n = prog.min_players + 1
+    a = prog.new_game(n, seed, narrate=False)
+    b = a.clone()
+    made = prog.playout(a, random.Random(seed), anytime=False)
+    assert made == no_actions_by_apply(prog, b, random.Random(seed))
+    same(a, b)
+    c = prog.new_game(n, seed, narrate=True)
+    prog.playout(c, random.Random(seed), anytime=False)
+    assert c.history == a.history
+    assert not [e for e in c.record if e[0] == "action"]
+    d = prog.new_game(n, seed, narrate=True)
+    prog.playout(d, random.Random(seed))
+    if path.stem == "manila":          # with them, a random Manila game has a few
+        assert [e for e in d.record if e[0] == "action"]

@@ -150,9 +150,12 @@ class Rollout:
         return f  # type: ignore[no-any-return]
 
     # -- running
-    def play(self, s: "State", rng: Any, limit: int, seat_rngs: Optional[list] = None) -> int:
+    def play(self, s: "State", rng: Any, limit: int, seat_rngs: Optional[list] = None,
+             anytime: bool = True) -> int:
         """Play s on from its pending node; the number of decisions made. With seat_rngs, the
-        decisions of seat p are drawn from seat_rngs[p] (each bot its own generator)."""
+        decisions of seat p are drawn from seat_rngs[p] (each bot its own generator). With
+        anytime False no any-time action is offered (ctx[5], "none may be offered now", is
+        then set throughout)."""
         ctx = self.ctx
         if seat_rngs is None:
             draw = _drawer(rng)
@@ -163,7 +166,7 @@ class Rollout:
                 return draws[ctx[7]](n)
         ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
         acts = cast(Actions, self.prog.actions)
-        ctx[5] = any(fr[0] in acts.ids for fr in s.stack)
+        ctx[5] = not anytime or any(fr[0] in acts.ids for fr in s.stack)
         ctx[6] = acts.offer_for(len(s.players))
         node = s.pending
         limits.start(self.prog.step_budget)
@@ -185,7 +188,7 @@ class Rollout:
             raise _STOP
         hist = ctx[1]
         if node.__class__ is Decision:
-            vals, acts = node.values, node.actions
+            vals, acts = node.values, () if ctx[5] else node.actions
             ctx[7] = node.player
             if node.allow_pass:
                 i = ctx[0](len(vals) + len(acts) + 1)
@@ -283,6 +286,8 @@ class Rollout:
             if ctx[2] == ctx[3]:
                 self.stop(s, fr, op)
             who, vals, acts = r
+            if ctx[5]:
+                acts = ()
             n = len(vals)
             ctx[7] = who
             i = ctx[0](n + len(acts) + allow_pass)

@@ -69,7 +69,8 @@ class FusedOps(Protocol):
 class CompiledRollout(Protocol):
     """Every body compiled into one function that picks its choices itself (compiler/rollout.py)."""
 
-    def play(self, s: State, rng: Any, limit: int, seat_rngs: Optional[list] = None) -> int:
+    def play(self, s: State, rng: Any, limit: int, seat_rngs: Optional[list] = None,
+             anytime: bool = True) -> int:
         """Play on at random until the end or `limit` decisions (-1: no limit); how many."""
 
     def relocate(self, tb: Any) -> None:
@@ -295,7 +296,7 @@ class Program:
                     f"{s.history} or use a fork made before that apply")
 
     def playout(self, s: State, rng: Any, max_decisions: Optional[int] = None,
-                seat_rngs: Optional[list] = None) -> int:
+                seat_rngs: Optional[list] = None, anytime: bool = True) -> int:
         """Play s on with uniformly random choices (rng.randrange over each decision's options;
         an explicit chance node by its weights, with the state's own generator) until the end or
         max_decisions more decisions; returns how many were made. The same game, choice for
@@ -303,23 +304,26 @@ class Program:
         resolved as agents.resolve_chance does), but without option labels, narration or a return
         to the caller between decisions: the rollout of a search. With seat_rngs (one
         generator per seat), seat p's decisions are drawn from seat_rngs[p] and rng is unused:
-        the game random bots with their own generators play (agents.RandomAgent)."""
+        the game random bots with their own generators play (agents.RandomAgent). With
+        anytime=False no any-time action is ever taken (each decision's draw is among its
+        other options only): the rollout policy of the search agents, whose random playouts
+        would otherwise be dominated by mortgages and redemptions."""
         if s.failed:
             raise StateUnusable(s.failed)
         if seat_rngs is not None and len(seat_rngs) != len(s.players):
             raise ValueError(f"{len(seat_rngs)} generators for {len(s.players)} seats")
         if s.narrate or self.coverage is not None:
-            return self._playout_by_apply(s, rng, max_decisions, seat_rngs)
+            return self._playout_by_apply(s, rng, max_decisions, seat_rngs, anytime)
         node = s.pending
         if node is None or node.__class__ is Terminal:
             return 0
         limit = -1 if max_decisions is None else max_decisions
         if COMPILED_ROLLOUT and self.make_rollout is not None:
-            return self._compiled_playout(s, rng, limit, seat_rngs)
-        return self._vm_playout(s, node, rng, limit, seat_rngs)
+            return self._compiled_playout(s, rng, limit, seat_rngs, anytime)
+        return self._vm_playout(s, node, rng, limit, seat_rngs, anytime)
 
     def _vm_playout(self, s: State, node: Node, rng: Any, limit: int,
-                    seat_rngs: Optional[list]) -> int:
+                    seat_rngs: Optional[list], anytime: bool = True) -> int:
         """playout() by the VM's own loop: each choice drawn and committed, then run() on to
         the next node (what apply does, without labels, checks or narration)."""
         made = 0
@@ -330,7 +334,7 @@ class Program:
             while made != limit:
                 if node.__class__ is Decision:
                     assert isinstance(node, Decision)
-                    vals, acts = node.values, node.actions
+                    vals, acts = node.values, node.actions if anytime else ()
                     if seat_draws is not None:
                         randrange = seat_draws[node.player]
                     i = randrange(len(vals) + len(acts) + node.allow_pass)
@@ -360,13 +364,13 @@ class Program:
         return made
 
     def _compiled_playout(self, s: State, rng: Any, limit: int,
-                          seat_rngs: Optional[list]) -> int:
+                          seat_rngs: Optional[list], anytime: bool = True) -> int:
         """playout() by the compiled rollout: the same game (it does not count s.steps)."""
         ro = self._rollout
         if ro is None:
             ro = self._rollout = self.make_rollout()  # type: ignore[misc]
         try:
-            return ro.play(s, rng, limit, seat_rngs)
+            return ro.play(s, rng, limit, seat_rngs, anytime)
         except (MercatorRuntimeError, *RUN_FAILURES) as exc:
             if not isinstance(exc, MercatorRuntimeError):
                 ro.relocate(exc.__traceback__)
@@ -379,7 +383,7 @@ class Program:
             limits.start(self.step_budget)
 
     def _playout_by_apply(self, s: State, rng: Any, max_decisions: Optional[int],
-                          seat_rngs: Optional[list] = None) -> int:
+                          seat_rngs: Optional[list] = None, anytime: bool = True) -> int:
         """playout() through apply (narration or coverage on: every step is recorded)."""
         made = 0
         while not s.over and made != max_decisions:
@@ -389,7 +393,8 @@ class Program:
                 self.apply(s, weighted_index(w, s.randbelow(sum(w))))
             else:
                 r = rng if seat_rngs is None else seat_rngs[node.player]
-                self.apply(s, r.randrange(node.count))
+                self.apply(s, r.randrange(node.count if anytime else
+                                          node.count - len(node.actions)))
             made += 1
         return made
 
