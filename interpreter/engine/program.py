@@ -15,6 +15,7 @@ from interpreter.engine.builtins import BuiltinError
 from interpreter.engine.chance import weighted_index
 from interpreter.engine.exprs import RuleError
 from interpreter.engine.nodes import Chance, Decision, Option, Terminal
+from interpreter.engine.resample import DEFAULT_TRIES, resample
 from interpreter.engine.seen import observe_position, record
 from interpreter.engine.state import State, StateUnusable
 from interpreter.engine.values import deep_copy
@@ -126,8 +127,9 @@ class Program:
 
     # ------------------------------------------------------------ games
     def new_game(self, players: int, seed: int = 0, narrate: bool = False,
-                 explicit_chance: bool = False) -> State:
-        """A fresh game for `players` seats, run up to the first decision."""
+                 explicit_chance: bool = False, watch: Optional[int] = None) -> State:
+        """A fresh game for `players` seats, run up to the first decision. With narration,
+        `watch` (a seat) keeps that seat's record only (engine/resample.py)."""
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}–{self.max_players} players, "
                              f"not {players}")
@@ -141,10 +143,20 @@ class Program:
         s.stack = [[0, 0, [None] * 4, -1]]
         if narrate:
             s.seen = [""] * players
+            if watch is not None:
+                s.watch = watch
+                s.seen = [None] * players
+                s.seen[watch] = ""
         s.pending = self.run(s)
         if narrate:
             observe_position(s, self._view)
         return s
+
+    def resample(self, s: State, seat: int, rng: Any, tries: int = DEFAULT_TRIES) -> State:
+        """A full state with the same information state and legal options for `seat`, what
+        it has not seen drawn anew (engine/resample.py); needs a game started with
+        narrate=True and explicit_chance=True. ResampleFailed if none is found."""
+        return resample(self, s, seat, rng, tries)
 
     def _view(self, s: State, seat: int) -> Any:
         return position_view(self, s, seat)

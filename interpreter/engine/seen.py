@@ -130,7 +130,7 @@ def record(st: Any, entry: list) -> None:
     st.record.append(entry)
     seen = st.seen
     own = entry[1] if entry[0] in ("choice", "action") else -1
-    for v in range(len(seen)):
+    for v in _watched(st):
         line = render(entry, v)
         if line is None:
             continue
@@ -140,5 +140,12 @@ def record(st: Any, entry: list) -> None:
 def observe_position(st: Any, view: Callable[[Any, int], Any]) -> None:
     """Fold each seat's view of the position (given by `view(state, seat)`) into its digest."""
     seen = st.seen
-    for v in range(len(seen)):
+    for v in _watched(st):
         seen[v] = _mix(seen[v], view(st, v))
+
+
+def _watched(st: Any) -> range:
+    """The seats whose digests are kept: all, or the one seat a resampled world watches
+    (engine/resample.py; the others' digests are then None)."""
+    w = st.watch
+    return range(len(st.seen)) if w is None else range(w, w + 1)

@@ -30,7 +30,7 @@ class State:
 
     __slots__ = ("table", "players", "stack", "rng", "round", "over", "history", "messages",
                  "narrate", "explicit_chance", "pending", "result", "steps", "stats", "ended_by",
-                 "failed", "record", "seen")
+                 "failed", "record", "seen", "watch")
 
     def __init__(self, table: list, players: list, seed: int):
         self.table = table
@@ -52,7 +52,8 @@ class State:
         # with narration on: what happened, each part with who may see it (interpreter/seen.py),
         # and per seat a digest of everything that seat has observed (its information state)
         self.record: list[list] = []
-        self.seen: list[str] = []
+        self.seen: list[Any] = []         # str per seat (None: not kept, see `watch`)
+        self.watch: Optional[int] = None  # only this seat's digest is kept (a resampled world)
 
     @property
     def num_players(self) -> int:
@@ -81,6 +82,7 @@ class State:
         s.messages = list(self.messages)
         s.record = list(self.record)      # entries are never changed once written
         s.seen = list(self.seen)
+        s.watch = self.watch
         s.narrate = self.narrate
         s.explicit_chance = self.explicit_chance
         s.pending = self.pending
@@ -101,6 +103,8 @@ class State:
         """Everything needed to resume this state in another process."""
         if self.failed:
             raise StateUnusable(self.failed)
+        if self.watch is not None:
+            raise ValueError("a resampled world (it keeps one seat's record only) is not saved")
         d = self.core()
         d["format"] = STATE_FORMAT
         if self.ended_by:                 # not in core(): how it ended is not the position
@@ -148,6 +152,9 @@ class State:
                              "game with new_game(..., narrate=True)")
         if not 0 <= seat < len(self.players):
             raise ValueError(f"no seat {seat} in a game of {len(self.players)} players")
+        if self.seen[seat] is None:
+            raise ValueError(f"this resampled world keeps the record of seat {self.watch} "
+                             f"only, not of seat {seat}")
         return (seat, self.seen[seat])
 
     def digest(self) -> str:

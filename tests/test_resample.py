@@ -1,0 +1,232 @@
+"""Resampling (engine/resample.py, issue 14) and the search agents (agents/search.py).
+
+A resampled world must be indistinguishable for the seat — the same information state and the
+same legal options — while what the seat has not seen is drawn anew with the right
+distribution (a chi-square test on Manila's dealt shares); the search agents must find a
+winning move where one exists.
+"""
+from __future__ import annotations
+
+import collections
+import itertools
+import math
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game_driver import program
+
+from interpreter.agents.base import RandomAgent, play_out, resolve_chance
+from interpreter.agents.search import ISMCTSAgent, MCTSAgent, hidden_information, option_keys
+from interpreter.engine.nodes import Chance, Decision
+from interpreter.engine.resample import ResampleFailed, Trace
+from interpreter.engine.state import State
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules"))
+NIM = ROOT / "tests" / "fixtures" / "agents" / "nim.rules"
+PROPS = settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def advance(prog, s: State, rng: random.Random, steps: int) -> None:
+    """Play `steps` random steps (chance by its weights)."""
+    for _ in range(steps):
+        if s.over:
+            return
+        node = s.pending
+        prog.apply(s, resolve_chance(s) if isinstance(node, Chance) else rng.randrange(node.count))
+
+
+def to_decision(prog, s: State) -> None:
+    while isinstance(s.pending, Chance):
+        prog.apply(s, resolve_chance(s))
+
+
+def same_for_seat(prog, real: State, world: State, seat: int) -> None:
+    assert world.information_state(seat) == real.information_state(seat)
+    a, b = real.pending, world.pending
+    assert type(a) is type(b)
+    if isinstance(a, Decision) and a.player == seat:
+        assert [o.label for o in b.options] == [o.label for o in a.options]
+
+
+SHUFFLED_LISTS_SEEN_LATER = pytest.mark.xfail(
+    strict=True, raises=ResampleFailed,
+    reason="a shuffled list whose items the seat sees only steps later (Genoa's decks, Felinia's ship deck, "
+           "dealt or revealed in setup) is found by replaying again, which fails within the tries: "
+           "the open part of issue 14")
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=SHUFFLED_LISTS_SEEN_LATER)
+                                  if p.stem in ("felinia", "genoa") else p for p in RULEBOOKS],
+                         ids=lambda p: p.stem)
+def test_a_world_at_the_first_decision_looks_the_same_to_the_seat(path: Path) -> None:
+    prog = program(path)
+    for n in (prog.min_players, prog.max_players):
+        s = prog.new_game(n, 5, narrate=True, explicit_chance=True)
+        to_decision(prog, s)
+        for seat in range(n):
+            w = prog.resample(s, seat, random.Random(seat))
+            same_for_seat(prog, s, w, seat)
+            assert w.rng != s.rng                 # the future is drawn anew too
+
+
+@pytest.mark.parametrize("path", [ROOT / "rulebooks" / "manila.rules",
+                                  ROOT / "rulebooks" / "die_haendler.rules"], ids=lambda p: p.stem)
+@PROPS
+@given(seed=st.integers(0, 2**20), steps=st.integers(0, 90), players=st.integers(2, 5))
+def test_a_world_anywhere_in_the_game_looks_the_same_to_the_seat(path: Path, seed: int,
+                                                                 steps: int, players: int) -> None:
+    prog = program(path)
+    n = max(prog.min_players, min(prog.max_players, players))
+    s = prog.new_game(n, seed, narrate=True, explicit_chance=True)
+    advance(prog, s, random.Random(seed), steps)
+    to_decision(prog, s)
+    if s.over:
+        return
+    seat = s.pending.player
+    tr = Trace(prog, s, seat)
+    for k in range(3):
+        same_for_seat(prog, s, tr.sample(random.Random(k)), seat)
+
+
+def test_resampling_needs_the_record_and_explicit_chance() -> None:
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    with pytest.raises(ValueError, match="narrate=True"):
+        prog.resample(prog.new_game(3, 1), 0, random.Random(0))
+    with pytest.raises(ValueError, match="explicit_chance=True"):
+        prog.resample(prog.new_game(3, 1, narrate=True), 0, random.Random(0))
+    s = prog.new_game(3, 1, narrate=True, explicit_chance=True)
+    with pytest.raises(ValueError, match="no seat 3"):
+        prog.resample(s, 3, random.Random(0))
+    w = prog.resample(s, 1, random.Random(0))
+    with pytest.raises(ValueError, match="seat 1 only"):
+        w.information_state(0)
+    with pytest.raises(ValueError, match="not saved"):
+        w.to_json()
+
+
+def bag_items(bag: dict) -> tuple:
+    return tuple(sorted(collections.Counter(bag).elements()))
+
+
+# chi-square critical values at p = 0.001 by degrees of freedom (a test that fails by chance
+# once in a thousand runs; the seeds are fixed, so it either passes or fails every time)
+CHI2_999 = {1: 10.83, 2: 13.82, 3: 16.27, 4: 18.47, 5: 20.52, 6: 22.46, 7: 24.32, 8: 26.12,
+            9: 27.88}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_another_seats_dealt_shares_follow_the_unseen_cards(seed: int) -> None:
+    """Manila, 4 players, right after the deal, as the last seat sees it: it knows its own two
+    shares and (from the public supply) which shares were dealt; another seat's pair must be
+    two of the unseen dealt cards, drawn without replacement (hypergeometric)."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(4, seed, narrate=True, explicit_chance=True)
+    to_decision(prog, s)
+    seat, other = 3, 0
+    own = collections.Counter(prog.get(s, "shares", player=seat))
+    dealt: collections.Counter = collections.Counter()
+    for p in range(4):
+        dealt.update(prog.get(s, "shares", player=p))
+    unseen = dealt - own
+    tr = Trace(prog, s, seat)
+    rng = random.Random(seed)
+    samples = 300
+    seen = collections.Counter(bag_items(prog.get(tr.sample(rng), "shares", player=other))
+                               for _ in range(samples))
+    total = math.comb(sum(unseen.values()), 2)
+    chi2, cells = 0.0, 0
+    for a, b in itertools.combinations_with_replacement(sorted(unseen), 2):
+        p = math.comb(unseen[a], 2) / total if a == b else unseen[a] * unseen[b] / total
+        if p == 0:
+            assert seen[(a, b)] == 0
+            continue
+        expected = samples * p
+        chi2 += (seen[(a, b)] - expected) ** 2 / expected
+        cells += 1
+    assert sum(seen.values()) == samples
+    assert chi2 < CHI2_999[cells - 1], (chi2, seen)
+    assert len(seen) > 1           # the real hand is not simply copied
+
+
+def test_a_sealed_choice_is_redrawn_until_it_is_revealed() -> None:
+    """Die Händler's price dials are set by every player in secret: a world drawn for a seat
+    choosing after another has set his dial has that dial drawn anew (the seat may not see it),
+    and every world agrees with the seat's information state."""
+    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    for seed in range(40):
+        s = prog.new_game(3, seed, narrate=True, explicit_chance=True)
+        rng = random.Random(seed)
+        before = 0                      # options of the sealed choice just made (0: none)
+        while not s.over:
+            to_decision(prog, s)
+            node = s.pending
+            if isinstance(node, Decision) and node.simultaneous and before > 1:
+                break
+            before = node.count if isinstance(node, Decision) and node.simultaneous else 0
+            prog.apply(s, rng.randrange(node.count))
+        else:
+            continue
+        seat = s.pending.player
+        tr = Trace(prog, s, seat)
+        sealed = [t for t, stp in enumerate(tr.steps) if stp.kind == "hidden" and not stp.is_chance]
+        assert sealed
+        histories = set()
+        for k in range(12):
+            w = tr.sample(random.Random(k))
+            same_for_seat(prog, s, w, seat)
+            histories.add(tuple(w.history[t] for t in sealed))
+        assert len(histories) > 1
+        return
+    pytest.fail("no sealed choice seen in 40 games")
+
+
+def nim_first_move(agent_cls, iterations: int, seed: int) -> str:
+    prog = program(NIM)
+    s = prog.new_game(2, 0, narrate=True, explicit_chance=True)
+    agent = agent_cls(iterations, seed=seed)
+    return s.pending.option(agent.choose(prog, s)).label
+
+
+@pytest.mark.parametrize("agent_cls", [MCTSAgent, ISMCTSAgent], ids=["mcts", "ismcts"])
+def test_the_search_finds_the_winning_move(agent_cls) -> None:
+    """From 10 sticks only taking 2 wins against best play; random play cannot tell."""
+    found = [nim_first_move(agent_cls, 400, seed) for seed in range(8)]
+    assert found.count("2") >= 7, found
+
+
+def test_a_search_is_reproducible_from_its_seed() -> None:
+    assert nim_first_move(MCTSAgent, 60, 3) == nim_first_move(MCTSAgent, 60, 3)
+
+
+def test_hidden_information_is_known_per_rulebook() -> None:
+    assert not hidden_information(program(NIM))
+    for name in ("manila", "die_haendler", "genoa", "felinia"):
+        assert hidden_information(program(ROOT / "rulebooks" / f"{name}.rules"))
+
+
+def test_repeated_labels_get_their_own_keys() -> None:
+    class Node:
+        options = [type("O", (), {"label": x})() for x in ("a", "b", "a", "a")]
+    assert option_keys(Node()) == ["a", "b", "a#1", "a#2"]   # type: ignore[arg-type]
+
+
+def test_an_honest_searcher_plays_a_manila_game_to_the_end() -> None:
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(3, 2, narrate=True, explicit_chance=True)
+    agents = [ISMCTSAgent(3, seed=1), RandomAgent(2), RandomAgent(3)]
+    play_out(prog, s, agents, max_decisions=2000)
+    assert s.over and agents[0].last_iterations == 3
+
+
+def test_bad_search_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least 1 iteration"):
+        MCTSAgent(0)
+    with pytest.raises(ValueError, match="positive time"):
+        MCTSAgent(None, seconds=0)
+    with pytest.raises(ValueError, match="depth"):
+        MCTSAgent(10, depth=0)
