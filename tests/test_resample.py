@@ -53,16 +53,7 @@ def same_for_seat(prog, real: State, world: State, seat: int) -> None:
         assert [o.label for o in b.options] == [o.label for o in a.options]
 
 
-SHUFFLED_LISTS_SEEN_LATER = pytest.mark.xfail(
-    strict=True, raises=ResampleFailed,
-    reason="a shuffled list whose items the seat sees only steps later (Genoa's decks, Felinia's ship deck, "
-           "dealt or revealed in setup) is found by replaying again, which fails within the tries: "
-           "the open part of issue 14")
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=SHUFFLED_LISTS_SEEN_LATER)
-                                  if p.stem in ("felinia", "genoa") else p for p in RULEBOOKS],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", RULEBOOKS, ids=lambda p: p.stem)
 def test_a_world_at_the_first_decision_looks_the_same_to_the_seat(path: Path) -> None:
     prog = program(path)
     for n in (prog.min_players, prog.max_players):
@@ -74,8 +65,7 @@ def test_a_world_at_the_first_decision_looks_the_same_to_the_seat(path: Path) ->
             assert w.rng != s.rng                 # the future is drawn anew too
 
 
-@pytest.mark.parametrize("path", [ROOT / "rulebooks" / "manila.rules",
-                                  ROOT / "rulebooks" / "die_haendler.rules"], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", RULEBOOKS, ids=lambda p: p.stem)
 @PROPS
 @given(seed=st.integers(0, 2**20), steps=st.integers(0, 90), players=st.integers(2, 5))
 def test_a_world_anywhere_in_the_game_looks_the_same_to_the_seat(path: Path, seed: int,
@@ -91,6 +81,27 @@ def test_a_world_anywhere_in_the_game_looks_the_same_to_the_seat(path: Path, see
     tr = Trace(prog, s, seat)
     for k in range(3):
         same_for_seat(prog, s, tr.sample(random.Random(k)), seat)
+
+
+def test_a_shuffled_deck_is_dealt_anew_but_the_seats_own_cards_stay() -> None:
+    """Genoa, 3 players, after the deal: each player holds one card of each of the four
+    shuffled piles. The seat's four cards are found to be seen (each dealt position probed by
+    swapping it with a face-down one) and kept; another seat's cards are drawn anew from the
+    rest of each pile."""
+    prog = program(ROOT / "rulebooks" / "genoa.rules")
+    s = prog.new_game(3, 4, narrate=True, explicit_chance=True)
+    to_decision(prog, s)
+    seat = s.pending.player
+    other = (seat + 1) % 3
+    tr = Trace(prog, s, seat)
+    assert sum(st.kind == "forced" for st in tr.steps) == len(prog.get(s, "cards", player=seat))
+    hands = collections.Counter()
+    for k in range(40):
+        w = tr.sample(random.Random(k))
+        same_for_seat(prog, s, w, seat)
+        assert prog.get(w, "cards", player=seat) == prog.get(s, "cards", player=seat)
+        hands[repr(prog.get(w, "cards", player=other))] += 1
+    assert len(hands) > 10             # not the real hand, nor a few
 
 
 def test_resampling_needs_the_record_and_explicit_chance() -> None:

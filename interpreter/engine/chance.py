@@ -78,7 +78,9 @@ def shuffle_op(target: Callable, labeller: Callable[[Any], str], step: int, span
             vals, weights = merge_outcomes(xs[i:])
             if len(vals) > 1:            # (if the rest are all alike, nothing is left to draw)
                 L[step] = i
-                return Chance(vals, labeller, "shuffle", commit, span, weights)
+                node = Chance(vals, labeller, "shuffle", commit, span, weights)
+                node.pile, node.at = xs, i
+                return node
         L[step] = None
         fr[1] += 1
         return None

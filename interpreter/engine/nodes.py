@@ -90,7 +90,8 @@ class Chance:
     generator picks). The outcomes are distinct; outcome i happens with probability
     weights[i] / total."""
 
-    __slots__ = ("values", "weights", "labeller", "what", "commit", "span", "player", "vis")
+    __slots__ = ("values", "weights", "labeller", "what", "commit", "span", "player", "vis",
+                 "pile", "at")
 
     def __init__(self, values: list, labeller: Callable[[Any], str], what: str,
                  commit: Callable[[Any, Any], None], span: Span,
@@ -105,6 +106,8 @@ class Chance:
         self.commit = commit
         self.span = span
         self.player = -1
+        self.pile: Optional[list] = None  # a shuffle's step: the list being shuffled ...
+        self.at = -1                      # ... and the position this outcome fills
 
     @property
     def count(self) -> int:

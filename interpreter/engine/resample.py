@@ -24,9 +24,17 @@ from a face-down bag: a *forced* step) is made as it was; the hidden draws befor
 same source (another seat's cards) are then drawn from the source less the items the later
 forced steps take ("reserved"), which for draws without replacement from one bag is the exact
 conditional distribution (exchangeability): the identity of another seat's dealt shares in
-Manila follows the unseen cards (tests/test_resample.py, a chi-square test). Items the seat
-observes only later (a shuffled list, its top card dealt steps after the shuffle) are not
-reserved: such worlds are found by replaying again, which can take many replays.
+Manila follows the unseen cards (tests/test_resample.py, a chi-square test).
+Shuffled lists: a shuffle is one chance step per position, but the seat sees a position only
+later (the top card dealt to it, a tile turned face up), not at the step. So each position
+dealt from the pile (a pile still in the game that only lost items from its top keeps its
+other positions face down) is probed once per trace: swapped with a face-down position,
+everything else as it was, does the replay still fit what the seat saw? If not (nor with up to
+PARTNERS other positions, where the pile went elsewhere), the seat saw it: the position is
+FORCED and reserved like a forced draw; the same probe of the positions after the last step
+(a leftover the seat sees) reserves them for every step of the pile. A probe that fails for
+another reason makes a position FORCED that was not seen: the item is then kept as it really
+is — a small leak to the searching agent (never to a person), never a world that does not fit.
 
 The other seats' choices are taken as given, not as evidence about what they hold (a world is
 not weighted by how likely its holder was to choose as they did): the usual reading of
@@ -48,6 +56,7 @@ from interpreter.engine.state import State
 
 OWN, SEEN, FORCED, HIDDEN = "own", "seen", "forced", "hidden"
 DEFAULT_TRIES = 200
+PARTNERS = 3         # face-down positions a dealt one is swapped with before it counts as seen
 
 
 class ResampleFailed(Exception):
@@ -55,7 +64,7 @@ class ResampleFailed(Exception):
 
 
 class _Step:
-    __slots__ = ("kind", "is_chance", "player", "index", "label", "key", "reserved")
+    __slots__ = ("kind", "is_chance", "player", "index", "label", "key", "reserved", "tail")
 
     def __init__(self, kind: str, is_chance: bool, player: int, index: int, label: str,
                  key: Any):
@@ -66,6 +75,7 @@ class _Step:
         self.label = label
         self.key = key
         self.reserved: Optional[Counter] = None
+        self.tail: Optional[Counter] = None     # a shuffle's leftover the seat sees
 
 
 class Trace:
@@ -84,19 +94,29 @@ class Trace:
             raise ValueError(f"no seat {seat} in a game of {len(state.players)} players")
         self.program = program
         self.seat = seat
+        self.stuck: tuple[int, str] = (0, "")
         self.players = len(state.players)
         self.target = state.seen[seat]
         s = self._start()
         self.digests: list[str] = [s.seen[seat]]
         self.steps: list[_Step] = []
         self._sealed: dict[int, _Step] = {}   # per seat, its hidden simultaneous choice
+        self._piles: list[_Pile] = []
         for idx in state.history:
             k = len(s.record)
-            self.steps.append(self._step(s, idx))
+            node = s.pending
+            pile = self._pile(node, idx) if isinstance(node, Chance) else None
+            step = self._step(s, idx)
+            if pile is not None:
+                step.key = ("shuffle", pile.number)
+                pile.steps.append(len(self.steps))
+                pile.ats.append(node.at)
+            self.steps.append(step)
             self.digests.append(s.seen[seat])
             self._revealed(s.record[k:])
         if self.digests[-1] != self.target:
             raise ValueError("the state's record does not follow from its decision log")
+        self._dealt(s)
         self._reserve()
 
     def _start(self) -> State:
@@ -144,6 +164,79 @@ class Trace:
                 kind = FORCED
         return _Step(kind, True, -1, idx, label, key)
 
+    def _pile(self, node: Chance, idx: int) -> Optional["_Pile"]:
+        """The shuffle a chance step belongs to (a new one when the pile changes or a position
+        does not follow the last), with the pile's order kept up to date in a copy."""
+        if node.what != "shuffle" or node.pile is None:
+            return None
+        last = self._piles[-1] if self._piles else None
+        if last is None or last.pile is not node.pile or node.at <= last.ats[-1]:
+            last = _Pile(len(self._piles), node.pile, node.labeller)
+            self._piles.append(last)
+        order, v, at = last.order, node.values[idx], node.at
+        k = next(k for k in range(at, len(order)) if order[k] == v)
+        order[at], order[k] = order[k], order[at]
+        return last
+
+    def _dealt(self, s: State) -> None:
+        """Which shuffled positions the seat may have seen: a pile still in the game that has
+        only lost items from its top keeps its other positions face down (drawn anew freely);
+        each position dealt from it is probed: swapped with a face-down one, does a world
+        still fit what the seat saw? If not, the seat saw it (a card dealt to it, one turned
+        face up): it is made as it was (FORCED)."""
+        probes = []
+        for pile in self._piles:
+            m, now = len(pile.order), pile.pile
+            dealt = m
+            if _holds(s, now) and len(now) <= m and now == pile.order[m - len(now):]:
+                dealt = m - len(now)
+            down = [t for t, at in zip(pile.steps, pile.ats) if at >= dealt]
+            probes += [(t, pile, down) for t, at in zip(pile.steps, pile.ats)
+                       if at < dealt and self.steps[t].kind == HIDDEN]
+        if not probes:
+            return
+        fixed = {t: st.label for t, st in enumerate(self.steps)
+                 if st.is_chance and st.kind == HIDDEN}
+        rng = random.Random(0)
+        for t, pile, down in probes:
+            label = self.steps[t].label
+            partners = [j for j in down if self.steps[j].label != label][-1:]
+            if not partners:              # the pile went elsewhere (copied, joined): try the
+                partners = [j for j in reversed(pile.steps)     # deepest positions first
+                            if j != t and self.steps[j].label != label][:PARTNERS]
+            if not partners:
+                continue                  # every item alike: nothing to tell apart
+            for j in partners:
+                trial = dict(fixed)
+                trial[t], trial[j] = self.steps[j].label, label
+                if self._replay(rng, trial, prefer_real=True) is not None:
+                    break                 # a world fits with another item here: not seen
+            else:
+                self.steps[t].kind = FORCED
+        for pile in self._piles:
+            self._probe_tail(pile, fixed, rng)
+
+    def _probe_tail(self, pile: "_Pile", fixed: dict, rng: random.Random) -> None:
+        """The positions after a pile's last step are what the steps left: if the seat sees
+        them (a leftover turned face up), a face-down step taking a tail item instead of its
+        own no longer fits, and every drawn step of the pile leaves the tail's items alone."""
+        tail = pile.tail()
+        if not tail:
+            return
+        free = [t for t in pile.steps if self.steps[t].kind == HIDDEN
+                and self.steps[t].label not in tail]
+        if not free:
+            return
+        trial = dict(fixed)
+        trial[free[-1]] = tail[0]
+        if self._replay(rng, trial, prefer_real=True) is not None:
+            return
+        keep = Counter(tail)
+        for t in pile.steps:
+            st = self.steps[t]
+            if st.kind == HIDDEN:
+                st.tail = keep
+
     def _revealed(self, entries: list) -> None:
         """A simultaneous choice revealed to the seat: each sealed choice it now sees must be
         made as it was (a sealed choice stays hidden only until the reveal)."""
@@ -177,10 +270,16 @@ class Trace:
             if s is not None:
                 s.rng = rng.getrandbits(64)
                 return s
+        t, why = self.stuck
         raise ResampleFailed(f"no world consistent with what P{self.seat + 1} has seen was "
-                             f"found in {tries} replays")
+                             f"found in {tries} replays (the last stopped at step {t + 1} of "
+                             f"{len(self.steps)}: {why})")
 
-    def _replay(self, rng: random.Random) -> Optional[State]:
+    def _replay(self, rng: random.Random, fixed: Optional[dict] = None,
+                prefer_real: bool = False) -> Optional[State]:
+        """One replay drawing what the seat did not see, or None where it stops fitting.
+        `fixed` (step -> label) makes those steps so; `prefer_real` tries a hidden choice as it
+        was first (for the probes of `_dealt`, never for a world handed out)."""
         prog, seat = self.program, self.seat
         s = self._start()
         digests = self.digests
@@ -188,37 +287,50 @@ class Trace:
             node = s.pending
             if st.is_chance != isinstance(node, Chance) or (
                     not st.is_chance and node.player != st.player):
-                return None
+                return self._stuck(t, "the replay reached another kind of step")
             want = digests[t + 1]
-            if st.kind == OWN:
+            if fixed is not None and t in fixed:
+                same = [i for i in range(node.count) if node.option(i).label == fixed[t]]
+                if not same:
+                    return self._stuck(t, f"no option {fixed[t]!r}")
+                prog.apply(s, same[0])
+            elif st.kind == OWN:
                 if node.count <= st.index or node.option(st.index).label != st.label:
-                    return None
+                    return self._stuck(t, f"the seat's option {st.label!r} is not there")
                 prog.apply(s, st.index)
             elif st.kind in (SEEN, FORCED):
                 same = [i for i in range(node.count) if node.option(i).label == st.label]
                 if not same:
-                    return None
+                    return self._stuck(t, f"no option {st.label!r}")
                 prog.apply(s, same[rng.randrange(len(same))] if len(same) > 1 else same[0])
             else:
-                nxt = self._hidden(s, node, st, want, rng)
+                nxt = self._hidden(s, node, st, want, rng, prefer_real)
                 if nxt is None:
-                    return None
+                    return self._stuck(t, "nothing drawn here fits what the seat saw next")
                 s = nxt
                 continue
             if s.seen[seat] != want:
-                return None
+                return self._stuck(t, "the seat would have seen something else")
         return s
 
+    def _stuck(self, t: int, why: str) -> None:
+        """Note where a replay stopped fitting (for ResampleFailed's message), and give None."""
+        self.stuck = (t, why)
+        return None
+
     def _hidden(self, s: State, node: Any, st: _Step, want: str,
-                rng: random.Random) -> Optional[State]:
+                rng: random.Random, prefer_real: bool = False) -> Optional[State]:
         """Draw the step the seat did not see: candidates in a random order (by probability for
         chance, less what later forced steps reserve), the first whose digest fits."""
         prog, seat = self.program, self.seat
         n = node.count
         if isinstance(node, Chance):
             weights = list(node.weights)
-            if st.reserved:
-                adj = [max(0, w - st.reserved.get(node.option(i).label, 0))
+            keep = st.reserved
+            if st.tail:
+                keep = st.tail + (keep or Counter())
+            if keep:
+                adj = [max(0, w - keep.get(node.option(i).label, 0))
                        for i, w in enumerate(weights)]
                 if sum(adj) > 0:
                     weights = adj
@@ -226,12 +338,47 @@ class Trace:
         else:
             order = list(range(n))
             rng.shuffle(order)
+        if prefer_real and st.index < n:
+            order = [st.index] + [i for i in order if i != st.index]
         for i in order:
             c = s.clone()
             prog.apply(c, i)
             if c.seen[seat] == want:
                 return c
         return None
+
+
+class _Pile:
+    """One shuffle of one list: its steps, the positions they fill, its order as shuffled."""
+
+    __slots__ = ("number", "pile", "order", "steps", "ats", "labeller")
+
+    def __init__(self, number: int, pile: list, labeller: Any):
+        self.number = number
+        self.pile = pile                  # the list in the replay's state
+        self.order = list(pile)           # its order, step by step
+        self.steps: list[int] = []
+        self.ats: list[int] = []
+        self.labeller = labeller
+
+    def tail(self) -> list[str]:
+        """The labels of the positions after the last step (left as they came: all alike, or
+        one item)."""
+        return [self.labeller(v) for v in self.order[self.ats[-1] + 1:]]
+
+
+def _holds(s: State, target: list) -> bool:
+    """Is the list object `target` still part of the state?"""
+    todo: list = [s.table, s.players]
+    while todo:
+        x = todo.pop()
+        if x is target:
+            return True
+        if isinstance(x, list):
+            todo.extend(y for y in x if isinstance(y, (list, dict)))
+        elif isinstance(x, dict):
+            todo.extend(y for y in x.values() if isinstance(y, (list, dict)))
+    return False
 
 
 def _weighted_order(weights: list[int], rng: random.Random) -> list[int]:
