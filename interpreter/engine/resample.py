@@ -313,7 +313,7 @@ class Trace:
                 return self._stuck(t, "the seat would have seen something else")
         return s
 
-    def _stuck(self, t: int, why: str) -> None:
+    def _stuck(self, t: int, why: str) -> Optional[State]:
         """Note where a replay stopped fitting (for ResampleFailed's message), and give None."""
         self.stuck = (t, why)
         return None
