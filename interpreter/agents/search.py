@@ -35,11 +35,13 @@ from typing import Any, Optional
 from dsl import ast as A
 from interpreter.engine.chance import weighted_index
 from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.resample import Trace
 from interpreter.engine.state import State
 
 DEFAULT_ITERATIONS = 200
 UCT_C = 0.7          # exploration constant for rewards in [0, 1]
 WIDEN = 2.0          # visits per other option before a node's any-time actions are searched
+WORLDS = 24          # worlds an information-set search draws per decision
 
 
 class _Edge:
@@ -119,6 +121,9 @@ class MCTSAgent:
         self.last_rollout_decisions = 0
 
     # -- what an iteration starts from
+    def prepare(self, program: Any, state: State, seat: int) -> None:
+        """Get ready to draw the worlds of one decision (nothing to do on the true state)."""
+
     def world(self, program: Any, state: State, seat: int) -> State:
         """The state an iteration searches: here a fork of the true one, with a fresh chance
         generator (so the future is not known) and no narration (nobody reads it)."""
@@ -138,6 +143,7 @@ class MCTSAgent:
         root = _Node()
         seat = node.player
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self.prepare(program, state, seat)
         done = 0
         self.last_rollout_decisions = 0
         while True:
@@ -221,12 +227,41 @@ class MCTSAgent:
 
 class ISMCTSAgent(MCTSAgent):
     """Information-set MCTS: each iteration searches a world drawn from what the deciding seat
-    knows (`Program.resample`), never the true state."""
+    knows (engine/resample.py), never the true state. The game must keep the record of what
+    each seat saw and its chance as steps (new_game(..., narrate=True, explicit_chance=True)).
+
+    Drawing a world replays the game, so a decision draws at most `worlds` of them (from one
+    trace of the game as the seat saw it) and the iterations take them in turn, each on a fork
+    with its own chance generator."""
 
     kind = "ismcts"
     sees_hidden = False
 
+    def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
+                 seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
+                 depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS):
+        super().__init__(iterations, seconds, seed, c, depth, widen)
+        if worlds < 1:
+            raise ValueError(f"a search needs at least 1 world, not {worlds}")
+        self.worlds = worlds
+        self._trace: Optional[Trace] = None
+        self._drawn: list[State] = []
+        self._turn = 0
+
+    def prepare(self, program: Any, state: State, seat: int) -> None:
+        self._trace = Trace(program, state, seat)
+        self._drawn = []
+        self._turn = 0
+
     def world(self, program: Any, state: State, seat: int) -> State:
-        s = program.resample(state, seat, self.rng)
-        s.narrate = False
+        assert self._trace is not None
+        if len(self._drawn) < self.worlds:
+            w = self._trace.sample(self.rng)
+            w.narrate = False
+            self._drawn.append(w)
+        else:
+            w = self._drawn[self._turn % self.worlds]
+            self._turn += 1
+        s = w.clone()
+        s.rng = self.rng.getrandbits(64)
         return s
