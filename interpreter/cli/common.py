@@ -1,11 +1,10 @@
 """What the CLI's commands share: exit codes, usage errors, output streams, diagnostics,
-loading a rulebook into a program, player counts and progress on stderr."""
+loading a rulebook into a program, player counts (progress bars: terminal.py)."""
 from __future__ import annotations
 
 import math
 import os
 import sys
-import time
 from typing import Any, Optional, Sequence, TextIO
 
 from dsl.ast import Span
@@ -223,36 +222,3 @@ def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: Op
     print_rule_error(exc.message, exc.span, sources)
     err(f"  {'' if seed is None else f'game seed {seed}; '}decision log (option indices): "
         f"{list(decisions)}")
-
-
-# ------------------------------------------------------------------ check
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.start = time.perf_counter()
-        self.last = 0.0
-        self.live = bool(getattr(sys.stderr, "isatty", lambda: False)())
-
-    def update(self, done: int, force: bool = False) -> None:
-        """Redraw (at most ten times a second)."""
-        now = time.perf_counter()
-        if not self.live or (not force and now - self.last < 0.1):
-            return
-        self.last = now
-        width = 24
-        fill = width * done // max(self.total, 1)
-        secs = int(now - self.start)
-        bar = "━" * fill + "─" * (width - fill)
-        sys.stderr.write(f"\rsimulating {bar} {done}/{self.total} games  "
-                         f"{secs // 3600}:{secs // 60 % 60:02}:{secs % 60:02}")
-        sys.stderr.flush()
-
-    def close(self, done: int) -> None:
-        """Draw the final state and end the line."""
-        if self.live:
-            self.update(done, force=True)
-            sys.stderr.write("\n")
-            sys.stderr.flush()

@@ -9,7 +9,7 @@ from typing import Any
 
 from dsl.loader import load
 from interpreter.agents.base import GameTooLong
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError,
+from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError,
                                     build_program, err, load_program, out, player_count, plural,
                                     print_diagnostics, print_rule_error, require_file,
                                     runtime_failure, score_text, too_large)
@@ -46,7 +46,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.Namespace,
-          bar: Progress, offset: int) -> list[GameRecord]:
+          bar: Any, offset: int) -> list[GameRecord]:
     try:
         return run_games(prog, players, args.games, args.seed, args.max_decisions,
                          on_game=lambda done: bar.update(offset + done))
@@ -95,7 +95,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     pb, rb = load_program(args.b)
     players = player_count(pa, args.players)
     player_count(pb, players)
-    bar = Progress(2 * args.games)
+    from interpreter.cli.terminal import Progress      # rich: imported only when used
+    bar = Progress(2 * args.games, "comparing")
     t0 = time.perf_counter()
     recs_a = _play(pa, args.a, ra.sources, players, args, bar, 0)
     recs_b = _play(pb, args.b, rb.sources, players, args, bar, args.games)
@@ -146,7 +147,8 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     prog = build_program(res)
     if args.players is not None:
         player_count(prog, args.players)
-    bar = Progress(args.explore)
+    from interpreter.cli.terminal import Progress
+    bar = Progress(args.explore, "exploring")
     bar_done = [0]
     shrink_line = [False]           # the progress bar gave way to a 'shrinking' line
 

@@ -131,7 +131,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = narration_viewer(args.as_, seats)
     if args.save:
         writable_target(args.save, "--save")
-    agents: list[Agent] = [HumanAgent(output_fn=out) if k == "human"
+    humans = [i for i, k in enumerate(seats) if k == "human"]
+    human = None
+    if humans:
+        from interpreter.cli.terminal import RichScreen, console_for, rules_summary
+        human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
+                           rules=rules_summary(prog, args.path))
+    agents: list[Agent] = [human if k == "human" and human is not None
                            else RandomAgent(agent_seed(seed, i)) for i, k in enumerate(seats)]
     out(f"{prog.name} · {players} players · seed {seed} · "
         + " · ".join(f"P{i + 1} {k}" for i, k in enumerate(seats)))
@@ -150,18 +156,32 @@ def cmd_play(args: argparse.Namespace) -> int:
             out(f"  {line}")
     else:
         state = start_game(prog, res, players, seed, narrate=True)
-        for line in log_for(state.record, viewer):
-            out(line)
+        if human is None:
+            for line in log_for(state.record, viewer):
+                out(line)
     seen = len(state.record)
+    if human is not None:
+        # a human sees what happened before each of their decisions (HumanAgent); the lines
+        # after the last one are shown when the game ends
+        human.log_from = seen if args.resume else 0
+    told = seen          # the record up to here was shown to the narration's viewer
 
-    def on_step(s: Any, node: Any, idx: int, label: str) -> None:
-        nonlocal seen
-        decisions.append(idx)
-        labels.append(label)
-        for entry in s.record[seen:]:       # what happened, as the narration's viewer saw it
+    def tell(s: Any) -> None:
+        nonlocal told
+        for entry in s.record[told:]:       # what happened, as the narration's viewer saw it
             line = render_entry(entry, viewer)
             if line is not None:
                 out(line)
+        told = len(s.record)
+
+    def on_step(s: Any, node: Any, idx: int, label: str) -> None:
+        nonlocal seen, told
+        decisions.append(idx)
+        labels.append(label)
+        if human is None:
+            tell(s)
+        elif isinstance(node, Decision) and seats[node.player] == "human":
+            told = seen     # the human was shown the record up to their decision
         seen = len(s.record)
 
     def write_save() -> bool:
@@ -208,6 +228,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         keep("the game stopped on an internal error (a bug in Mercator, not in the rulebook)")
         raise
     assert isinstance(state.pending, Terminal)
+    if human is not None:
+        tell(state)
     print_result(prog, state.pending)
     if args.save and write_save():
         err(f"game saved to {args.save}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
 from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
-                                    Progress, player_count, plural, runtime_failure, score_text,
+                                    player_count, plural, runtime_failure, score_text,
                                     too_large)
 from interpreter.engine.program import MercatorRuntimeError, Program
 from interpreter.tools.designer import summarize, wilson_interval
@@ -27,6 +27,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     stats: list[list[int]] = [[] for _ in prog.stat_names]
     lengths: list[int] = []
     shared = no_winner = 0
+    from interpreter.cli.terminal import Progress      # rich: imported only when used
     bar = Progress(args.games)
     t0 = time.perf_counter()
     for i in range(args.games):
