@@ -222,3 +222,53 @@ def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: Op
     print_rule_error(exc.message, exc.span, sources)
     err(f"  {'' if seed is None else f'game seed {seed}; '}decision log (option indices): "
         f"{list(decisions)}")
+
+
+def writable_target(path: str, flag: str) -> None:
+    """UsageError unless a file can be written at path: a valid path, not a folder, in an
+    existing folder we may write to (checked before a game or an exploration starts)."""
+    if "\0" in path or not path:
+        raise UsageError(f"{flag} {path!r}: not a valid file path", "give a file name, e.g. "
+                         "game.json")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {path}: it is a folder", "give a file name inside it, "
+                         f"e.g. {os.path.join(path, 'game.json')}")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError(f"cannot write {path}: it is not a regular file", "save somewhere else")
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot write {path}: its folder does not exist",
+                         "create the folder first, or save somewhere else")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"cannot write {path}: permission denied", "save somewhere else")
+
+
+def plot_target(path: Optional[str]) -> None:
+    """Check `--plot FILE` before any game is played: a .png or .html name, matplotlib
+    installed, and a file we may write; a UsageError (exit 2) with a hint otherwise."""
+    if path is None:
+        return
+    from interpreter.tools.plots import INSTALL_HINT, PlotUnavailable, plot_kind, require_matplotlib
+    if plot_kind(path) is None:
+        raise UsageError(f"--plot {path}: a plot is written as PNG or HTML, and this file name "
+                         "ends in neither", "end it in .png (one picture of every panel) or "
+                         ".html (a report with the figures and the numbers), e.g. --plot "
+                         "games.png")
+    try:
+        require_matplotlib()
+    except PlotUnavailable as exc:
+        raise UsageError(f"--plot {path}: {exc}", INSTALL_HINT) from None
+    writable_target(path, "--plot")
+
+
+def write_plot_file(path: str, samples: Sequence[Any], title: str,
+                    table: Sequence[Sequence[str]]) -> bool:
+    """Write the plot (see plot_target); say where on stderr; False when it cannot be written."""
+    from interpreter.tools.plots import write_plot
+    try:
+        write_plot(path, samples, title, table)
+    except OSError as exc:
+        err(f"cannot write the plot {path}: {exc.strerror or exc}")
+        return False
+    err(f"plot written to {path}")
+    return True

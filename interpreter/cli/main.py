@@ -12,7 +12,8 @@ from dsl.loader import LoadResult, load, refusal
 from interpreter.cli.common import (SEAT_KINDS, EXIT_OK, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
-                                    compiles, player_count, parse_seats, runtime_failure)
+                                    compiles, player_count, parse_seats, runtime_failure,
+                                    writable_target)
 from interpreter.cli.simulate import cmd_simulate
 from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
                                 play_out)
@@ -248,25 +249,6 @@ def start_game(prog: Program, res: LoadResult, players: int, seed: int,
         raise Failed(EXIT_RULES) from None
 
 
-def writable_target(path: str, flag: str) -> None:
-    """UsageError unless a file can be written at path: a valid path, not a folder, in an
-    existing folder we may write to (checked before a game or an exploration starts)."""
-    if "\0" in path or not path:
-        raise UsageError(f"{flag} {path!r}: not a valid file path", "give a file name, e.g. "
-                         "game.json")
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise UsageError(f"cannot write {path}: it is a folder", "give a file name inside it, "
-                         f"e.g. {os.path.join(path, 'game.json')}")
-    if os.path.exists(path) and not os.path.isfile(path):
-        raise UsageError(f"cannot write {path}: it is not a regular file", "save somewhere else")
-    if not os.path.isdir(folder):
-        raise UsageError(f"cannot write {path}: its folder does not exist",
-                         "create the folder first, or save somewhere else")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"cannot write {path}: permission denied", "save somewhere else")
-
-
 def narration_viewer(given: Optional[str], seats: Sequence[str]) -> Any:
     """Whose eyes `play` narrates with: --as if given (a seat, 'spectator' or 'all'), else the
     one human's, else a spectator's. Never more than a human at the table may see."""
@@ -439,7 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "'all' (everything; only with no human seats). Default: the one human's "
                          "view, else a spectator's")
     sm = cmd("simulate", cmd_simulate, "play many games between random bots and summarise them",
-             "mercator simulate rulebooks/manila.rules --players 4 --games 1000 --seed 7")
+             "mercator simulate rulebooks/manila.rules --players 4 --games 1000 --seed 7\n"
+             "  mercator simulate rulebooks/genoa.rules --games 300 --plot genoa.html")
     sm.add_argument("path", metavar="PATH", help="the rulebook")
     sm.add_argument("--players", type=_int_arg, metavar="N",
                     help="number of players (default: the rulebook's minimum)")
@@ -450,6 +433,10 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--max-decisions", type=_int_arg, metavar="D", default=100_000,
                     help="stop a game that takes more decisions than this (default: 100000)")
     sm.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    sm.add_argument("--plot", metavar="FILE",
+                    help="also draw win rate by seat, scores, game length and the declared stats: "
+                         "FILE.png (one picture) or FILE.html (a report with the numbers); "
+                         "needs matplotlib (pip install 'mercator[plot]')")
     rp = cmd("replay", cmd_replay, "replay a saved game and print its log",
              "mercator replay game.json")
     rp.add_argument("file", metavar="FILE", help="a save written by 'mercator play --save'")

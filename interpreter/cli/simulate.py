@@ -9,6 +9,7 @@ from typing import Any
 
 from interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
 from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
+                                    plot_target, write_plot_file,
                                     player_count, plural, runtime_failure, score_text,
                                     too_large)
 from interpreter.engine.program import MercatorRuntimeError, Program
@@ -21,6 +22,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     players = player_count(prog, args.players)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}", "e.g. --games 1000")
+    plot_target(args.plot)
     seed = args.seed
     wins = [0.0] * players
     scores: list[list[int]] = [[] for _ in range(players)]
@@ -72,7 +74,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         out(json.dumps(report))
     else:
         print_simulation(prog, report)
+    if args.plot:
+        from interpreter.tools.plots import Sample
+        sample = Sample(prog.name, players, tuple(wins), tuple(tuple(v) for v in scores),
+                        tuple(lengths), tuple((n, tuple(v)) for n, v in zip(prog.stat_names,
+                                                                             stats)))
+        title = (f"{prog.name} · {players} players · {plural(args.games, 'game')} "
+                 f"(seeds {seed}..{seed + args.games - 1}) · random bots")
+        if not write_plot_file(args.plot, [sample], title, simulation_table(report)):
+            return EXIT_RULES
     return EXIT_OK
+
+
+def simulation_table(r: dict[str, Any]) -> list[list[str]]:
+    """The simulation's numbers as rows of text (a header first), for the HTML report."""
+    rows = [["measure", "value", "95% interval"]]
+    for p in range(r["players"]):
+        lo, hi = r["win_rate_ci95"][p]
+        rows.append([f"win rate P{p + 1}", f"{100 * r['win_rate'][p]:.1f}%",
+                     f"[{100 * lo:.1f}, {100 * hi:.1f}]"])
+    for p in range(r["players"]):
+        rows.append([f"score P{p + 1}", f"{r['mean_scores'][p]:.1f} ± {r['sd_scores'][p]:.1f} sd",
+                     ""])
+    rows.append(["decisions per game", f"{r['mean_decisions']:.1f} ± {r['sd_decisions']:.1f} sd",
+                 ""])
+    for name, st in r["stats"].items():
+        rows.append([f"stat {name} per game", f"{st['mean']:.2f} ± {st['sd']:.2f} sd",
+                     f"[{st['ci95'][0]:.2f}, {st['ci95'][1]:.2f}]"])
+    return rows
 
 
 def simulate_report(args: argparse.Namespace, prog: Program, players: int, wins: list[float],
