@@ -217,7 +217,9 @@ LOUD = """
 game "Loud" players 2..2
 player { x: int = 0 }
 setup { for i in 1..20 { log "setup line", i } }
-round r limit 1 { phase a { for p in players { let b = choose p one of 1..2 prompt "pick"  p.x = b } } }
+round r limit 1 {
+  phase a { for p in players { let b = choose p one of 1..2 prompt "pick"  p.x = b } }
+}
 score p: p.x
 """
 

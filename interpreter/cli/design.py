@@ -101,9 +101,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from interpreter.cli.terminal import Progress      # rich: imported only when used
     bar = Progress(2 * args.games, "comparing")
     t0 = time.perf_counter()
-    recs_a = _play(pa, args.a, ra.sources, players, args, bar, 0)
-    recs_b = _play(pb, args.b, rb.sources, players, args, bar, args.games)
-    bar.close(2 * args.games)
+    try:
+        recs_a = _play(pa, args.a, ra.sources, players, args, bar, 0)
+        recs_b = _play(pb, args.b, rb.sources, players, args, bar, args.games)
+    finally:                  # an interrupt too: end the bar's line, show the cursor
+        bar.close(2 * args.games)
     for path, recs in ((args.a, recs_a), (args.b, recs_b)):
         big = next((r for r in recs if too_large(r.scores) or too_large(r.stats)), None)
         if big is not None:
@@ -180,8 +182,12 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
                          f"({secs:.0f} s of at most {args.shrink_time:g} s)\x1b[K")
         sys.stderr.flush()
 
-    report = explore(prog, args.explore, seed=args.seed, players=args.players,
-                     on_game=game_done, shrink_time=args.shrink_time, on_shrink=shrinking)
+    try:
+        report = explore(prog, args.explore, seed=args.seed, players=args.players,
+                         on_game=game_done, shrink_time=args.shrink_time, on_shrink=shrinking)
+    except BaseException:
+        bar.close(bar_done[0])
+        raise
     if shrink_line[0]:
         sys.stderr.write("\n")
     else:

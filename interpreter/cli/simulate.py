@@ -32,42 +32,45 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from interpreter.cli.terminal import Progress      # rich: imported only when used
     bar = Progress(args.games)
     t0 = time.perf_counter()
-    for i in range(args.games):
-        gs = seed + i
-        agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
-        try:
-            state = prog.new_game(players, gs)
-            play_out(prog, state, agents, max_decisions=args.max_decisions)
-        except (MercatorRuntimeError, GameTooLong) as exc:
-            bar.close(i)
-            if isinstance(exc, MercatorRuntimeError):
-                runtime_failure(exc, res.sources, gs, exc.history)
-            else:
-                err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
-                err(f"  game seed {gs}; decision log (option indices): {list(state.history)}")
-            err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate {args.path} "
-                f"--players {players} --games 1 --seed {gs}")
-            return EXIT_RULES
-        node = state.pending
-        if too_large(node.scores):
-            bar.close(i)
-            err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) ended "
-                f"with scores {', '.join(score_text(v) for v in node.scores)}")
-            err(f"  see the game with: mercator play {args.path} --players {players} --seed {gs} "
-                f"--seats {','.join(['random'] * players)}")
-            return EXIT_RULES
-        for w in node.winners:
-            wins[w] += 1 / len(node.winners)      # a win shared by k players: 1/k to each
-        shared += len(node.winners) > 1
-        no_winner += not node.winners
-        for p in range(players):
-            scores[p].append(node.scores[p])
-        for k, v in enumerate(state.stats):
-            stats[k].append(v)
-        lengths.append(len(state.history))
-        bar.update(i + 1)
+    try:
+        for i in range(args.games):
+            gs = seed + i
+            agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
+            try:
+                state = prog.new_game(players, gs)
+                play_out(prog, state, agents, max_decisions=args.max_decisions)
+            except (MercatorRuntimeError, GameTooLong) as exc:
+                bar.close(i)
+                if isinstance(exc, MercatorRuntimeError):
+                    runtime_failure(exc, res.sources, gs, exc.history)
+                else:
+                    err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
+                    err(f"  game seed {gs}; decision log (option indices): "
+                        f"{list(state.history)}")
+                err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate "
+                    f"{args.path} --players {players} --games 1 --seed {gs}")
+                return EXIT_RULES
+            node = state.pending
+            if too_large(node.scores):
+                bar.close(i)
+                err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) "
+                    f"ended with scores {', '.join(score_text(v) for v in node.scores)}")
+                err(f"  see the game with: mercator play {args.path} --players {players} "
+                    f"--seed {gs} --seats {','.join(['random'] * players)}")
+                return EXIT_RULES
+            for w in node.winners:
+                wins[w] += 1 / len(node.winners)      # a win shared by k players: 1/k to each
+            shared += len(node.winners) > 1
+            no_winner += not node.winners
+            for p in range(players):
+                scores[p].append(node.scores[p])
+            for k, v in enumerate(state.stats):
+                stats[k].append(v)
+            lengths.append(len(state.history))
+            bar.update(i + 1)
+    finally:                  # an interrupt too: end the bar's line, show the cursor
+        bar.close(len(lengths))
     secs = time.perf_counter() - t0
-    bar.close(args.games)
     report = simulate_report(args, prog, players, wins, scores, stats, lengths, shared,
                              no_winner, secs)
     if args.json:

@@ -17,7 +17,8 @@ import attrs
 from interpreter.tools.designer import GameRecord, summarize, wilson_interval, win_share
 
 KINDS = {".png": "png", ".html": "html", ".htm": "html"}
-INSTALL_HINT = "install the plotting extra: pip install 'mercator[plot]' (or pip install matplotlib)"
+INSTALL_HINT = ("install the plotting extra: pip install 'mercator[plot]' "
+                "(or pip install matplotlib)")
 COLOURS = ("#1f77b4", "#ff7f0e")       # A (or the one sample), B
 
 
