@@ -407,6 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl = cmd("play", cmd_play, "play a game in the terminal against bots or friends",
              "mercator play rulebooks/manila.rules --players 3 --seats human,random,random "
              "--save game.json")
+    pl.epilog = (pl.epilog or "") + (
+        "\n\nat a prompt: #N picks option N; a bare number is a value (at a bid, 3 bids 3; "
+        "where\nthe choice is not of numbers it is refused); a label, or its start, picks that "
+        "option;\n'help' explains the commands (options, view, log, rules, quit)")
     pl.add_argument("path", metavar="PATH", help="the rulebook")
     pl.add_argument("--players", type=_int_arg, metavar="N",
                     help="number of players (default: the rulebook's minimum)")

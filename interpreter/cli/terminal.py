@@ -75,7 +75,7 @@ def options_renderable(node: Decision) -> RenderableType:
              for num, label in menu_cells(node.options)]
     body: RenderableType = Columns(cells, padding=(0, 3)) if len(cells) > 8 else \
         Group(*cells)
-    return Group(_t(prompt_line(node), "bold"), Padding(body, (0, 0, 0, 2)),
+    return Group(_t(prompt_line(node), "bold"), Padding(body, (0, 0, 0, 2), expand=False),
                  _t(f"({input_hint(node.options)})", "dim"))
 
 
