@@ -75,6 +75,19 @@ def test_without_declared_stats_there_are_three_panels():
     assert len(panel_figures([bare])) == 3
 
 
+def test_few_distinct_scores_are_shown_as_shares_of_games():
+    """Scores that take a handful of values (Die Händler's random games end on 0 or 1) make a
+    box plot of lines: each seat's bar is split by score instead, one series per score."""
+    few = Sample("S", 2, (3.0, 1.0), ((0, 0, 1, 2), (1, 1, 1, 0)), (5, 6, 7, 8), ())
+    ax = _axes(report_figure([few], "t"))["score by seat"]
+    series = _bars(ax)
+    assert [c.get_label() for c in series] == ["score 0", "score 1", "score 2"]
+    assert [[b.get_width() for b in c] for c in series] == [[50.0, 25.0], [25.0, 75.0],
+                                                           [25.0, 0.0]]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["P1", "P2"]
+    assert not ax.patches[0].__class__.__name__ == "PathPatch"        # no boxes
+
+
 def _records(offset: int, stats: int = 1) -> list[GameRecord]:
     return [GameRecord(i, (i % 2,), (10 + i + offset, 20 - i), 30 + i, 3, (i,) * stats)
             for i in range(6)]

@@ -99,13 +99,26 @@ def win_rate_panel(ax: Any, samples: Sequence[Sample]) -> None:
     ax.set_xticks(range(1, players + 1), [f"P{p}" for p in range(1, players + 1)])
     ax.set_ylabel("win rate (%)")
     ax.set_title("win rate by seat (95% interval)")
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize="small", loc="upper right")
+    top = max(100 * wilson_interval(w, s.games)[1] for s in samples for w in s.wins)
+    ax.set_ylim(0, max(top, 100 / players) * 1.3)         # room for the legend above the bars
+    ax.legend(fontsize="small", loc="upper right", ncols=len(samples) + 1)
+
+
+FEW_SCORES = 8       # at most this many distinct scores: shares of games, not a box plot
+
+
+def score_values(samples: Sequence[Sample]) -> list[int]:
+    """Every final score any seat reached in any game, sorted."""
+    return sorted({v for s in samples for seat in s.scores for v in seat})
 
 
 def score_panel(ax: Any, samples: Sequence[Sample]) -> None:
-    """Each seat's final scores as a box plot (median, quartiles, 1.5 IQR whiskers), one box per
-    seat and sample."""
+    """Each seat's final scores: a box plot (median, quartiles, 1.5 IQR whiskers), one box per
+    seat and sample; where the games end with only a few distinct scores, the share of games
+    ending on each score instead, as a stacked bar per seat and sample."""
+    if len(score_values(samples)) <= FEW_SCORES:
+        score_shares_panel(ax, samples)
+        return
     players = samples[0].players
     width = 0.7 / len(samples)
     for k, (s, dx) in enumerate(zip(samples, _offsets(len(samples), width))):
@@ -121,6 +134,33 @@ def score_panel(ax: Any, samples: Sequence[Sample]) -> None:
         from matplotlib.patches import Patch
         ax.legend(handles=[Patch(facecolor=COLOURS[k % 2], alpha=0.6, label=s.label)
                            for k, s in enumerate(samples)], fontsize="small")
+
+
+def score_shares_panel(ax: Any, samples: Sequence[Sample]) -> None:
+    """A horizontal bar per seat (and sample) split by final score: the share of games that
+    seat ended on each score. One bar series per score value."""
+    values = score_values(samples)
+    rows = [(s, p) for p in range(samples[0].players) for s in samples]
+    left = [0.0] * len(rows)
+    cmap = _colormap()
+    for k, v in enumerate(values):
+        shares = [100 * s.scores[p].count(v) / s.games for s, p in rows]
+        ax.barh(range(len(rows)), shares, 0.7, left=left,
+                color=cmap(k / max(1, len(values) - 1)), label=f"score {v}")
+        left = [a + b for a, b in zip(left, shares)]
+    tag = (lambda s: f" {s.label.split(':')[0]}") if len(samples) > 1 else (lambda s: "")
+    ax.set_yticks(range(len(rows)), [f"P{p + 1}{tag(s)}" for s, p in rows])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of games (%)")
+    ax.set_title("score by seat")
+    ax.legend(fontsize="small", ncols=min(len(values), 4), loc="lower center",
+              bbox_to_anchor=(0.5, 1.06), frameon=False)
+
+
+def _colormap() -> Any:
+    from matplotlib import colormaps
+    return colormaps["viridis"]
 
 
 def length_panel(ax: Any, samples: Sequence[Sample]) -> None:
