@@ -208,3 +208,26 @@ def test_the_command_line_loads_rich_and_matplotlib_only_when_it_draws():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                        cwd=ROOT)
     assert p.stdout.split() == ["False", "False"], p.stderr
+
+
+def test_a_crash_while_drawing_saves_the_game_first(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture):
+    """A bug in the screen (here: drawing the second decision fails) is Mercator's internal
+    error, and the game played so far is saved before it is reported."""
+    calls = []
+
+    def turn(self: Any, program: Any, state: Any, node: Any, recent: list, earlier: int) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(RichScreen, "turn", turn)
+    monkeypatch.setattr("sys.stdin", io.StringIO("3\n"))
+    target = tmp_path / "crash.json"
+    assert main(["play", TINY, "--players", "2", "--seed", "1", "--save", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert "internal error" in err and "Traceback" not in err
+    assert f"game saved to {target}" in err and f"--resume {target}" in err
+    from interpreter.tools.saves import load_save
+    assert load_save(str(target)).labels[0] == "3"       # the bid made before the crash
