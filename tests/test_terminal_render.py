@@ -231,3 +231,54 @@ def test_a_crash_while_drawing_saves_the_game_first(tmp_path: Path,
     assert f"game saved to {target}" in err and f"--resume {target}" in err
     from interpreter.tools.saves import load_save
     assert load_save(str(target)).labels[0] == "3"       # the bid made before the crash
+
+
+def _cards(tmp_path: Path) -> Program:
+    from tests.test_terminal_input import CARDS
+    rules = tmp_path / "cards.rules"
+    rules.write_text(CARDS)
+    res = load(str(rules))
+    assert res.ok, res.diagnostics
+    return compile_program(res.rulebook)
+
+
+def test_hot_seat_on_a_terminal_clears_the_screen_between_humans(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch):
+    """Two humans at one terminal: before P2's first decision the screen and its scrollback
+    are cleared (P1's view and 'you kept 7' are gone) and P2 is waited for; not between two
+    decisions of the same seat."""
+    from interpreter.agents.base import play_out
+    from interpreter.agents.human import HumanAgent
+    from interpreter.cli.terminal import CLEAR_SCROLLBACK
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    prog = _cards(tmp_path)
+    stream = FakeTTY()
+    asked: list[str] = []
+    answers = iter(["7", "2", "", "4", "3"])     # "" is P2's Enter at the handover
+
+    def answer(prompt: str) -> str:
+        asked.append(prompt)
+        return next(answers)
+
+    agent = HumanAgent(input_fn=answer, screen=RichScreen(console_for(stream)), handover=True)
+    play_out(prog, prog.new_game(2, 0, narrate=True), [agent, agent])
+    assert asked == ["P1> ", "P1> ", "P2, press Enter when only you can see the screen ",
+                     "P2> ", "P2> "]
+    text = stream.getvalue()
+    assert text.count(CLEAR_SCROLLBACK) == 1
+    after = text[text.index(CLEAR_SCROLLBACK):]
+    assert "you kept 7" in text[:text.index(CLEAR_SCROLLBACK)] and "you kept 7" not in after
+    assert "Pass the keyboard to P2." in after
+
+
+def test_hot_seat_into_a_pipe_only_says_whose_turn_it_is(tmp_path: Path):
+    from interpreter.agents.base import play_out
+    from interpreter.agents.human import HumanAgent
+    prog = _cards(tmp_path)
+    stream = io.StringIO()
+    answers = iter(["7", "2", "4", "3"])          # no line is used up by the handover
+    agent = HumanAgent(input_fn=lambda _p: next(answers),
+                       screen=RichScreen(console_for(stream)), handover=True)
+    play_out(prog, prog.new_game(2, 0, narrate=True), [agent, agent])
+    text = stream.getvalue()
+    assert text.count("── P2's turn ──") == 1 and "\x1b" not in text

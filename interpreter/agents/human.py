@@ -211,6 +211,10 @@ class Screen(Protocol):
         """Read one line after showing `prompt`."""
         ...
 
+    def handover(self, seat: int, input_fn: Callable[[str], str]) -> None:
+        """Hot-seat: another human is to decide; hide the last one's screen if it can."""
+        ...
+
 
 def prompt_line(node: Decision) -> str:
     """'P1, bid (or pass):', with the secrecy of a simultaneous choice said."""
@@ -265,6 +269,10 @@ class PlainScreen:
         """input_fn(prompt)."""
         return input_fn(prompt)
 
+    def handover(self, seat: int, input_fn: Callable[[str], str]) -> None:
+        """A line saying whose turn it is (text lines cannot be taken back)."""
+        self._out(f"── P{seat + 1}'s turn ──")
+
 
 class HumanAgent:
     """A player at the terminal: sees their own view and what happened since their last
@@ -273,12 +281,14 @@ class HumanAgent:
     def __init__(self, input_fn: Optional[Callable[[str], str]] = None,
                  output_fn: Callable[[str], None] = print, show_view: bool = True,
                  screen: Optional[Screen] = None, rules: Optional[list[str]] = None,
-                 log_from: int = 0):
+                 log_from: int = 0, handover: bool = False):
         self.input_fn = input_fn      # None: the built-in input(), looked up when asking
         self.screen: Screen = screen if screen is not None else PlainScreen(output_fn, show_view)
         self.rules = rules            # the lines `rules` shows (None: no summary available)
         self.log_from = log_from      # record entries before this were shown already
         self.seen: dict[int, int] = {}    # seat -> length of the record at its last decision
+        self.handover = handover      # hot-seat: several humans at one screen
+        self.last_seat: Optional[int] = None
 
     def _log(self, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
@@ -292,6 +302,13 @@ class HumanAgent:
         if not isinstance(node, Decision):
             raise TypeError("a human only answers decisions")
         seat = node.player
+        ask = self.input_fn if self.input_fn is not None else input
+        if self.handover and self.last_seat is not None and seat != self.last_seat:
+            try:
+                self.screen.handover(seat, ask)
+            except EOFError:
+                raise QuitGame("input ended before the game did") from None
+        self.last_seat = seat
         recent = self._log(state, seat, self.seen.get(seat, self.log_from))
         earlier = max(0, len(recent) - RECENT_LINES)
         self.seen[seat] = len(state.record) if state.narrate else 0
@@ -299,7 +316,6 @@ class HumanAgent:
         self.screen.turn(program, state, node, recent[earlier:], earlier)
         while True:
             try:
-                ask = self.input_fn if self.input_fn is not None else input
                 text = self.screen.ask(f"P{seat + 1}> ", ask)
             except EOFError:
                 raise QuitGame("input ended before the game did") from None

@@ -137,7 +137,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if humans:
         from interpreter.cli.terminal import RichScreen, console_for, rules_summary
         human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
-                           rules=rules_summary(prog, args.path))
+                           rules=rules_summary(prog, args.path), handover=len(humans) > 1)
     agents: list[Agent] = [human if k == "human" and human is not None
                            else RandomAgent(agent_seed(seed, i)) for i, k in enumerate(seats)]
     out(f"{prog.name} · {players} players · seed {seed} · "

@@ -28,11 +28,13 @@ from interpreter.engine.view import printable, view_fields
 
 
 def console_for(stream: TextIO) -> Console:
-    """A rich console writing to `stream`: colour and terminal features only when the stream is
-    a terminal and NO_COLOR is not set; otherwise plain text (box lines, no escape codes)."""
-    live = color_ok(stream)
-    return Console(file=stream, force_terminal=live, no_color=not live,
-                   color_system="auto" if live else None, highlight=False, markup=False,
+    """A rich console writing to `stream`: terminal features (redrawn progress bars, clearing
+    the screen) only when the stream is a terminal, colour only then and never with NO_COLOR
+    set; into a pipe plain text (box lines, no escape codes)."""
+    tty = bool(getattr(stream, "isatty", lambda: False)())
+    colour = color_ok(stream)
+    return Console(file=stream, force_terminal=tty, no_color=not colour,
+                   color_system="auto" if colour else None, highlight=False, markup=False,
                    emoji=False)
 
 
@@ -79,6 +81,9 @@ def options_renderable(node: Decision) -> RenderableType:
                  _t(f"({input_hint(node.options)})", "dim"))
 
 
+CLEAR_SCROLLBACK = "\x1b[3J"      # xterm's 'erase saved lines': the history scrolled off too
+
+
 class RichScreen:
     """The human's screen on a rich console (a Screen of interpreter/agents/human.py)."""
 
@@ -119,6 +124,19 @@ class RichScreen:
         """Flush what was drawn, then read a line."""
         self.console.file.flush()
         return input_fn(prompt)
+
+    def handover(self, seat: int, input_fn: Callable[[str], str]) -> None:
+        """Hot-seat on a terminal: clear the screen and its scrollback, so that the next human
+        cannot scroll back to the last one's view, and wait for them; into a pipe only say
+        whose turn it is (nothing to hide, and no line of the input is used up)."""
+        if not self.console.is_terminal:
+            self.console.print(_t(f"── P{seat + 1}'s turn ──", "bold"))
+            return
+        self.console.clear()
+        self.console.file.write(CLEAR_SCROLLBACK)
+        self.console.print(_t(f"Pass the keyboard to P{seat + 1}.", "bold"))
+        self.console.file.flush()
+        input_fn(f"P{seat + 1}, press Enter when only you can see the screen ")
 
 
 def rules_summary(program: Any, path: str) -> list[str]:
