@@ -243,12 +243,14 @@ def _to_dice(prog: Program):
 
 def test_human_reasks_on_bad_input(prog):
     s = _to_dice(prog)
-    answers = iter(["x", "99", "1"])
+    # the colour choice is not of numbers: a bare 1 is refused (#1 picks option 1)
+    answers = iter(["x", "#99", "1", "#1"])
     said: list[str] = []
     agent = HumanAgent(input_fn=lambda _p: next(answers), output_fn=said.append)
     assert agent.choose(prog, s) == 0
     text = "\n".join(said)
     assert "'x' matches no option" in text and "there is no option 99" in text
+    assert "1 is a number, and this choice is not of numbers" in text
     assert "you are P1" in text          # the human sees their own view first
 
 

@@ -1,11 +1,10 @@
 """What the CLI's commands share: exit codes, usage errors, output streams, diagnostics,
-loading a rulebook into a program, player counts and progress on stderr."""
+loading a rulebook into a program, player counts (progress bars: terminal.py)."""
 from __future__ import annotations
 
 import math
 import os
 import sys
-import time
 from typing import Any, Optional, Sequence, TextIO
 
 from dsl.ast import Span
@@ -225,34 +224,51 @@ def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: Op
         f"{list(decisions)}")
 
 
-# ------------------------------------------------------------------ check
+def writable_target(path: str, flag: str) -> None:
+    """UsageError unless a file can be written at path: a valid path, not a folder, in an
+    existing folder we may write to (checked before a game or an exploration starts)."""
+    if "\0" in path or not path:
+        raise UsageError(f"{flag} {path!r}: not a valid file path", "give a file name, e.g. "
+                         "game.json")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {path}: it is a folder", "give a file name inside it, "
+                         f"e.g. {os.path.join(path, 'game.json')}")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError(f"cannot write {path}: it is not a regular file", "save somewhere else")
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot write {path}: its folder does not exist",
+                         "create the folder first, or save somewhere else")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"cannot write {path}: permission denied", "save somewhere else")
 
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
 
-    def __init__(self, total: int):
-        self.total = total
-        self.start = time.perf_counter()
-        self.last = 0.0
-        self.live = bool(getattr(sys.stderr, "isatty", lambda: False)())
+def plot_target(path: Optional[str]) -> None:
+    """Check `--plot FILE` before any game is played: a .png or .html name, matplotlib
+    installed, and a file we may write; a UsageError (exit 2) with a hint otherwise."""
+    if path is None:
+        return
+    from interpreter.tools.plots import INSTALL_HINT, PlotUnavailable, plot_kind, require_matplotlib
+    if plot_kind(path) is None:
+        raise UsageError(f"--plot {path}: a plot is written as PNG or HTML, and this file name "
+                         "ends in neither", "end it in .png (one picture of every panel) or "
+                         ".html (a report with the figures and the numbers), e.g. --plot "
+                         "games.png")
+    try:
+        require_matplotlib()
+    except PlotUnavailable as exc:
+        raise UsageError(f"--plot {path}: {exc}", INSTALL_HINT) from None
+    writable_target(path, "--plot")
 
-    def update(self, done: int, force: bool = False) -> None:
-        """Redraw (at most ten times a second)."""
-        now = time.perf_counter()
-        if not self.live or (not force and now - self.last < 0.1):
-            return
-        self.last = now
-        width = 24
-        fill = width * done // max(self.total, 1)
-        secs = int(now - self.start)
-        bar = "━" * fill + "─" * (width - fill)
-        sys.stderr.write(f"\rsimulating {bar} {done}/{self.total} games  "
-                         f"{secs // 3600}:{secs // 60 % 60:02}:{secs % 60:02}")
-        sys.stderr.flush()
 
-    def close(self, done: int) -> None:
-        """Draw the final state and end the line."""
-        if self.live:
-            self.update(done, force=True)
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+def write_plot_file(path: str, samples: Sequence[Any], title: str,
+                    table: Sequence[Sequence[str]]) -> bool:
+    """Write the plot (see plot_target); say where on stderr; False when it cannot be written."""
+    from interpreter.tools.plots import write_plot
+    try:
+        write_plot(path, samples, title, table)
+    except OSError as exc:
+        err(f"cannot write the plot {path}: {exc.strerror or exc}")
+        return False
+    err(f"plot written to {path}")
+    return True

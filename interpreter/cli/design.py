@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
 
 from dsl.loader import load
 from interpreter.agents.base import GameTooLong
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, Progress, UsageError,
+from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, plot_target,
+                                    write_plot_file,
                                     build_program, err, load_program, out, player_count, plural,
                                     print_diagnostics, print_rule_error, require_file,
                                     runtime_failure, score_text, too_large)
@@ -46,7 +48,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.Namespace,
-          bar: Progress, offset: int) -> list[GameRecord]:
+          bar: Any, offset: int) -> list[GameRecord]:
     try:
         return run_games(prog, players, args.games, args.seed, args.max_decisions,
                          on_game=lambda done: bar.update(offset + done))
@@ -91,15 +93,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """Simulate two rulebooks on the same seeds and compare them measure by measure."""
     if args.games < 2:
         raise UsageError(f"--games must be at least 2, not {args.games}", "e.g. --games 1000")
+    plot_target(args.plot)
     pa, ra = load_program(args.a)
     pb, rb = load_program(args.b)
     players = player_count(pa, args.players)
     player_count(pb, players)
-    bar = Progress(2 * args.games)
+    from interpreter.cli.terminal import Progress      # rich: imported only when used
+    bar = Progress(2 * args.games, "comparing")
     t0 = time.perf_counter()
-    recs_a = _play(pa, args.a, ra.sources, players, args, bar, 0)
-    recs_b = _play(pb, args.b, rb.sources, players, args, bar, args.games)
-    bar.close(2 * args.games)
+    try:
+        recs_a = _play(pa, args.a, ra.sources, players, args, bar, 0)
+        recs_b = _play(pb, args.b, rb.sources, players, args, bar, args.games)
+    finally:                  # an interrupt too: end the bar's line, show the cursor
+        bar.close(2 * args.games)
     for path, recs in ((args.a, recs_a), (args.b, recs_b)):
         big = next((r for r in recs if too_large(r.scores) or too_large(r.stats)), None)
         if big is not None:
@@ -109,6 +115,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
             return EXIT_RULES
     secs = time.perf_counter() - t0
     rows = compare_records(recs_a, recs_b, players, pa.stat_names, pb.stat_names)
+    head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
+    table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
+                      + [_p_cell(r)] for r in rows]
+    if args.plot:
+        from interpreter.tools.plots import sample_from_records
+        samples = [sample_from_records(f"A: {os.path.basename(args.a)}", recs_a, players,
+                                       pa.stat_names),
+                   sample_from_records(f"B: {os.path.basename(args.b)}", recs_b, players,
+                                       pb.stat_names)]
+        title = (f"A: {pa.name} ({os.path.basename(args.a)}) vs B: {pb.name} "
+                 f"({os.path.basename(args.b)}) · {players} players · "
+                 f"{plural(args.games, 'game')} each")
+        if not write_plot_file(args.plot, samples, title, table):
+            return EXIT_RULES
     if args.json:
         out(json.dumps({
             "a": args.a, "b": args.b, "players": players, "games": args.games, "seed": args.seed,
@@ -121,9 +141,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out(f"A: {args.a} ({pa.name})\nB: {args.b} ({pb.name})")
     out(f"{players} players · {args.games} games each on seeds {args.seed}..{args.seed + args.games - 1}"
         f" · random bots")
-    head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
-    table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
-                      + [_p_cell(r)] for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for row in table:
         out("  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
@@ -146,7 +163,8 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     prog = build_program(res)
     if args.players is not None:
         player_count(prog, args.players)
-    bar = Progress(args.explore)
+    from interpreter.cli.terminal import Progress
+    bar = Progress(args.explore, "exploring")
     bar_done = [0]
     shrink_line = [False]           # the progress bar gave way to a 'shrinking' line
 
@@ -164,8 +182,12 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
                          f"({secs:.0f} s of at most {args.shrink_time:g} s)\x1b[K")
         sys.stderr.flush()
 
-    report = explore(prog, args.explore, seed=args.seed, players=args.players,
-                     on_game=game_done, shrink_time=args.shrink_time, on_shrink=shrinking)
+    try:
+        report = explore(prog, args.explore, seed=args.seed, players=args.players,
+                         on_game=game_done, shrink_time=args.shrink_time, on_shrink=shrinking)
+    except BaseException:
+        bar.close(bar_done[0])
+        raise
     if shrink_line[0]:
         sys.stderr.write("\n")
     else:
@@ -229,7 +251,9 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                        "declared statistics, each with a 95% interval and a p-value.",
                        formatter_class=raw,
                        epilog="example:\n  mercator compare rulebooks/manila.rules "
-                       "rulebooks/variants/manila_pirates.rules --players 4 --games 500 --seed 1")
+                       "rulebooks/variants/manila_pirates.rules --players 4 --games 500 --seed 1\n"
+                       "  mercator compare rulebooks/manila.rules "
+                       "rulebooks/variants/manila_pirates.rules --players 4 --plot pirates.png")
     c.set_defaults(func=cmd_compare)
     c.add_argument("a", metavar="A", help="the first rulebook (usually the base)")
     c.add_argument("b", metavar="B", help="the second rulebook (usually the variant)")
@@ -241,3 +265,7 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
     c.add_argument("--max-decisions", type=int, metavar="D", default=100_000,
                    help="stop a game that takes more decisions than this (default: 100000)")
     c.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    c.add_argument("--plot", metavar="FILE",
+                   help="also draw A and B side by side (win rate by seat, scores, game length, "
+                        "the declared stats): FILE.png or FILE.html (a report with the table); "
+                        "needs matplotlib (pip install 'mercator[plot]')")

@@ -12,7 +12,8 @@ from dsl.loader import LoadResult, load, refusal
 from interpreter.cli.common import (SEAT_KINDS, EXIT_OK, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
-                                    compiles, player_count, parse_seats, runtime_failure)
+                                    compiles, player_count, parse_seats, runtime_failure,
+                                    writable_target)
 from interpreter.cli.simulate import cmd_simulate
 from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
                                 play_out)
@@ -131,7 +132,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = narration_viewer(args.as_, seats)
     if args.save:
         writable_target(args.save, "--save")
-    agents: list[Agent] = [HumanAgent(output_fn=out) if k == "human"
+    humans = [i for i, k in enumerate(seats) if k == "human"]
+    human = None
+    if humans:
+        from interpreter.cli.terminal import RichScreen, console_for, rules_summary
+        human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
+                           rules=rules_summary(prog, args.path), handover=len(humans) > 1)
+    agents: list[Agent] = [human if k == "human" and human is not None
                            else RandomAgent(agent_seed(seed, i)) for i, k in enumerate(seats)]
     out(f"{prog.name} · {players} players · seed {seed} · "
         + " · ".join(f"P{i + 1} {k}" for i, k in enumerate(seats)))
@@ -150,18 +157,32 @@ def cmd_play(args: argparse.Namespace) -> int:
             out(f"  {line}")
     else:
         state = start_game(prog, res, players, seed, narrate=True)
-        for line in log_for(state.record, viewer):
-            out(line)
+        if human is None:
+            for line in log_for(state.record, viewer):
+                out(line)
     seen = len(state.record)
+    if human is not None:
+        # a human sees what happened before each of their decisions (HumanAgent); the lines
+        # after the last one are shown when the game ends
+        human.log_from = seen if args.resume else 0
+    told = seen          # the record up to here was shown to the narration's viewer
 
-    def on_step(s: Any, node: Any, idx: int, label: str) -> None:
-        nonlocal seen
-        decisions.append(idx)
-        labels.append(label)
-        for entry in s.record[seen:]:       # what happened, as the narration's viewer saw it
+    def tell(s: Any) -> None:
+        nonlocal told
+        for entry in s.record[told:]:       # what happened, as the narration's viewer saw it
             line = render_entry(entry, viewer)
             if line is not None:
                 out(line)
+        told = len(s.record)
+
+    def on_step(s: Any, node: Any, idx: int, label: str) -> None:
+        nonlocal seen, told
+        decisions.append(idx)
+        labels.append(label)
+        if human is None:
+            tell(s)
+        elif isinstance(node, Decision) and seats[node.player] == "human":
+            told = seen     # the human was shown the record up to their decision
         seen = len(s.record)
 
     def write_save() -> bool:
@@ -208,6 +229,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         keep("the game stopped on an internal error (a bug in Mercator, not in the rulebook)")
         raise
     assert isinstance(state.pending, Terminal)
+    if human is not None:
+        tell(state)
     print_result(prog, state.pending)
     if args.save and write_save():
         err(f"game saved to {args.save}")
@@ -224,25 +247,6 @@ def start_game(prog: Program, res: LoadResult, players: int, seed: int,
         runtime_failure(exc, res.sources, seed, exc.history)
         err("  the game could not start: the rule error happens before the first decision")
         raise Failed(EXIT_RULES) from None
-
-
-def writable_target(path: str, flag: str) -> None:
-    """UsageError unless a file can be written at path: a valid path, not a folder, in an
-    existing folder we may write to (checked before a game or an exploration starts)."""
-    if "\0" in path or not path:
-        raise UsageError(f"{flag} {path!r}: not a valid file path", "give a file name, e.g. "
-                         "game.json")
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise UsageError(f"cannot write {path}: it is a folder", "give a file name inside it, "
-                         f"e.g. {os.path.join(path, 'game.json')}")
-    if os.path.exists(path) and not os.path.isfile(path):
-        raise UsageError(f"cannot write {path}: it is not a regular file", "save somewhere else")
-    if not os.path.isdir(folder):
-        raise UsageError(f"cannot write {path}: its folder does not exist",
-                         "create the folder first, or save somewhere else")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"cannot write {path}: permission denied", "save somewhere else")
 
 
 def narration_viewer(given: Optional[str], seats: Sequence[str]) -> Any:
@@ -403,6 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl = cmd("play", cmd_play, "play a game in the terminal against bots or friends",
              "mercator play rulebooks/manila.rules --players 3 --seats human,random,random "
              "--save game.json")
+    pl.epilog = (pl.epilog or "") + (
+        "\n\nat a prompt: #N picks option N; a bare number is a value (at a bid, 3 bids 3; "
+        "where\nthe choice is not of numbers it is refused); a label, or its start, picks that "
+        "option;\n'help' explains the commands (options, view, log, rules, quit)")
     pl.add_argument("path", metavar="PATH", help="the rulebook")
     pl.add_argument("--players", type=_int_arg, metavar="N",
                     help="number of players (default: the rulebook's minimum)")
@@ -417,7 +425,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "'all' (everything; only with no human seats). Default: the one human's "
                          "view, else a spectator's")
     sm = cmd("simulate", cmd_simulate, "play many games between random bots and summarise them",
-             "mercator simulate rulebooks/manila.rules --players 4 --games 1000 --seed 7")
+             "mercator simulate rulebooks/manila.rules --players 4 --games 1000 --seed 7\n"
+             "  mercator simulate rulebooks/genoa.rules --games 300 --plot genoa.html")
     sm.add_argument("path", metavar="PATH", help="the rulebook")
     sm.add_argument("--players", type=_int_arg, metavar="N",
                     help="number of players (default: the rulebook's minimum)")
@@ -428,6 +437,10 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--max-decisions", type=_int_arg, metavar="D", default=100_000,
                     help="stop a game that takes more decisions than this (default: 100000)")
     sm.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    sm.add_argument("--plot", metavar="FILE",
+                    help="also draw win rate by seat, scores, game length and the declared stats: "
+                         "FILE.png (one picture) or FILE.html (a report with the numbers); "
+                         "needs matplotlib (pip install 'mercator[plot]')")
     rp = cmd("replay", cmd_replay, "replay a saved game and print its log",
              "mercator replay game.json")
     rp.add_argument("file", metavar="FILE", help="a save written by 'mercator play --save'")

@@ -9,7 +9,8 @@ from typing import Any
 
 from interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
 from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
-                                    Progress, player_count, plural, runtime_failure, score_text,
+                                    plot_target, write_plot_file,
+                                    player_count, plural, runtime_failure, score_text,
                                     too_large)
 from interpreter.engine.program import MercatorRuntimeError, Program
 from interpreter.tools.designer import summarize, wilson_interval
@@ -21,57 +22,89 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     players = player_count(prog, args.players)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}", "e.g. --games 1000")
+    plot_target(args.plot)
     seed = args.seed
     wins = [0.0] * players
     scores: list[list[int]] = [[] for _ in range(players)]
     stats: list[list[int]] = [[] for _ in prog.stat_names]
     lengths: list[int] = []
     shared = no_winner = 0
+    from interpreter.cli.terminal import Progress      # rich: imported only when used
     bar = Progress(args.games)
     t0 = time.perf_counter()
-    for i in range(args.games):
-        gs = seed + i
-        agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
-        try:
-            state = prog.new_game(players, gs)
-            play_out(prog, state, agents, max_decisions=args.max_decisions)
-        except (MercatorRuntimeError, GameTooLong) as exc:
-            bar.close(i)
-            if isinstance(exc, MercatorRuntimeError):
-                runtime_failure(exc, res.sources, gs, exc.history)
-            else:
-                err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
-                err(f"  game seed {gs}; decision log (option indices): {list(state.history)}")
-            err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate {args.path} "
-                f"--players {players} --games 1 --seed {gs}")
-            return EXIT_RULES
-        node = state.pending
-        if too_large(node.scores):
-            bar.close(i)
-            err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) ended "
-                f"with scores {', '.join(score_text(v) for v in node.scores)}")
-            err(f"  see the game with: mercator play {args.path} --players {players} --seed {gs} "
-                f"--seats {','.join(['random'] * players)}")
-            return EXIT_RULES
-        for w in node.winners:
-            wins[w] += 1 / len(node.winners)      # a win shared by k players: 1/k to each
-        shared += len(node.winners) > 1
-        no_winner += not node.winners
-        for p in range(players):
-            scores[p].append(node.scores[p])
-        for k, v in enumerate(state.stats):
-            stats[k].append(v)
-        lengths.append(len(state.history))
-        bar.update(i + 1)
+    try:
+        for i in range(args.games):
+            gs = seed + i
+            agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
+            try:
+                state = prog.new_game(players, gs)
+                play_out(prog, state, agents, max_decisions=args.max_decisions)
+            except (MercatorRuntimeError, GameTooLong) as exc:
+                bar.close(i)
+                if isinstance(exc, MercatorRuntimeError):
+                    runtime_failure(exc, res.sources, gs, exc.history)
+                else:
+                    err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
+                    err(f"  game seed {gs}; decision log (option indices): "
+                        f"{list(state.history)}")
+                err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate "
+                    f"{args.path} --players {players} --games 1 --seed {gs}")
+                return EXIT_RULES
+            node = state.pending
+            if too_large(node.scores):
+                bar.close(i)
+                err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) "
+                    f"ended with scores {', '.join(score_text(v) for v in node.scores)}")
+                err(f"  see the game with: mercator play {args.path} --players {players} "
+                    f"--seed {gs} --seats {','.join(['random'] * players)}")
+                return EXIT_RULES
+            for w in node.winners:
+                wins[w] += 1 / len(node.winners)      # a win shared by k players: 1/k to each
+            shared += len(node.winners) > 1
+            no_winner += not node.winners
+            for p in range(players):
+                scores[p].append(node.scores[p])
+            for k, v in enumerate(state.stats):
+                stats[k].append(v)
+            lengths.append(len(state.history))
+            bar.update(i + 1)
+    finally:                  # an interrupt too: end the bar's line, show the cursor
+        bar.close(len(lengths))
     secs = time.perf_counter() - t0
-    bar.close(args.games)
     report = simulate_report(args, prog, players, wins, scores, stats, lengths, shared,
                              no_winner, secs)
     if args.json:
         out(json.dumps(report))
     else:
         print_simulation(prog, report)
+    if args.plot:
+        from interpreter.tools.plots import Sample
+        sample = Sample(prog.name, players, tuple(wins), tuple(tuple(v) for v in scores),
+                        tuple(lengths), tuple((n, tuple(v)) for n, v in zip(prog.stat_names,
+                                                                             stats)))
+        title = (f"{prog.name} · {players} players · {plural(args.games, 'game')} "
+                 f"(seeds {seed}..{seed + args.games - 1}) · random bots")
+        if not write_plot_file(args.plot, [sample], title, simulation_table(report)):
+            return EXIT_RULES
     return EXIT_OK
+
+
+def simulation_table(r: dict[str, Any]) -> list[list[str]]:
+    """The simulation's numbers as rows of text (a header first), for the HTML report."""
+    rows = [["measure", "value", "95% interval"]]
+    for p in range(r["players"]):
+        lo, hi = r["win_rate_ci95"][p]
+        rows.append([f"win rate P{p + 1}", f"{100 * r['win_rate'][p]:.1f}%",
+                     f"[{100 * lo:.1f}, {100 * hi:.1f}]"])
+    for p in range(r["players"]):
+        rows.append([f"score P{p + 1}", f"{r['mean_scores'][p]:.1f} ± {r['sd_scores'][p]:.1f} sd",
+                     ""])
+    rows.append(["decisions per game", f"{r['mean_decisions']:.1f} ± {r['sd_decisions']:.1f} sd",
+                 ""])
+    for name, st in r["stats"].items():
+        rows.append([f"stat {name} per game", f"{st['mean']:.2f} ± {st['sd']:.2f} sd",
+                     f"[{st['ci95'][0]:.2f}, {st['ci95'][1]:.2f}]"])
+    return rows
 
 
 def simulate_report(args: argparse.Namespace, prog: Program, players: int, wins: list[float],

@@ -168,18 +168,29 @@ def _table_text(f: Any, v: Any, viewer: Optional[int]) -> str:
     return f"{fmt(own, f.type)} (and hidden, {n} item{'s' if n != 1 else ''})"
 
 
+def view_fields(program: Any, state: Any,
+                viewer: Optional[int]) -> tuple[list[tuple[str, str]], list[str], list[list[str]]]:
+    """What `viewer` sees, as text cells: the table's (field, value) rows, the player fields'
+    names, and for each seat its values of those fields (hidden ones as '(hidden ...)')."""
+    rb = program.rb
+    table = [(f.name, _table_text(f, v, viewer)) for f, v in zip(rb.table_fields, state.table)]
+    names = [f.name for f in rb.player_fields]
+    seats = [[_text(v, f.type, visible(f.visibility, p, viewer))
+              for f, v in zip(rb.player_fields, row)] for p, row in enumerate(state.players)]
+    return table, names, seats
+
+
 def describe(program: Any, state: Any, viewer: Optional[int]) -> str:
     """A readable text view of what `viewer` sees: the table fields, then each player."""
-    rb = program.rb
+    table, names, seats = view_fields(program, state, viewer)
     who = "spectator" if viewer is None else f"you are P{viewer + 1}"
     lines = [f"── {program.name} · round {state.round} · {who} ──"]
-    if rb.table_fields:
-        width = max(len(f.name) for f in rb.table_fields)
-        for f, v in zip(rb.table_fields, state.table):
-            lines.append(f"  {f.name:<{width}}  {_table_text(f, v, viewer)}")
-    for p, row in enumerate(state.players):
-        parts = [f"{f.name} {_text(v, f.type, visible(f.visibility, p, viewer))}"
-                 for f, v in zip(rb.player_fields, row)]
+    if table:
+        width = max(len(name) for name, _ in table)
+        for name, text in table:
+            lines.append(f"  {name:<{width}}  {text}")
+    for p, values in enumerate(seats):
+        parts = [f"{name} {text}" for name, text in zip(names, values)]
         mark = "▶" if p == viewer else " "
         tag = " (you)" if p == viewer else ""
         lines.append(f"{mark} P{p + 1}{tag}: " + " · ".join(parts))

@@ -1,0 +1,209 @@
+"""The terminal, drawn with rich: consoles that colour only a terminal (never with NO_COLOR),
+the human's screen (the seat's view, what happened since its last decision, the options as
+tables and panels), progress bars on stderr, and the rules summary that `rules` shows.
+
+Everything a rulebook wrote (labels, log lines, values, names) goes through view.printable and
+into rich as plain Text, never as markup: a label '[red]x' prints as '[red]x'."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable, Optional, TextIO
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn,
+                           TimeElapsedColumn)
+from rich.table import Table
+from rich.text import Text
+
+from interpreter.agents.human import input_hint, menu_cells, prompt_line
+from interpreter.cli.common import color_ok
+from interpreter.engine.nodes import Decision
+from interpreter.engine.state import State
+from interpreter.engine.view import printable, view_fields
+
+
+def console_for(stream: TextIO) -> Console:
+    """A rich console writing to `stream`: terminal features (redrawn progress bars, clearing
+    the screen) only when the stream is a terminal, colour only then and never with NO_COLOR
+    set; into a pipe plain text (box lines, no escape codes)."""
+    tty = bool(getattr(stream, "isatty", lambda: False)())
+    colour = color_ok(stream)
+    return Console(file=stream, force_terminal=tty, no_color=not colour,
+                   color_system="auto" if colour else None, highlight=False, markup=False,
+                   emoji=False)
+
+
+def _t(text: str, style: str = "") -> Text:
+    """Rulebook text, escaped, as a plain rich Text (no markup read in it)."""
+    return Text(printable(text), style=style)
+
+
+def view_renderable(program: Any, state: State, seat: Optional[int]) -> RenderableType:
+    """The seat's view (engine/view.py) as two tables: the table's fields, and the players'
+    fields with one column per seat (the seat's own column marked 'you')."""
+    table, names, seats = view_fields(program, state, seat)
+    who = "spectator" if seat is None else f"you are P{seat + 1}"
+    parts: list[RenderableType] = []
+    if table:
+        t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
+        t.add_column("table", style="bold")
+        t.add_column("")
+        for name, value in table:
+            t.add_row(_t(name), _t(value))
+        parts.append(t)
+    if names:
+        p = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        p.add_column("player", style="bold")
+        for i in range(len(seats)):
+            you = i == seat
+            p.add_column(f"P{i + 1}" + (" (you)" if you else ""),
+                         style="cyan" if you else "", header_style="bold cyan" if you else "bold")
+        for k, name in enumerate(names):
+            p.add_row(_t(name), *(_t(values[k]) for values in seats))
+        parts.append(p)
+    title = _t(f"{program.name} · round {state.round} · {who}", "bold")
+    return Panel(Group(*parts) if parts else Text("(nothing to show)"), title=title,
+                 title_align="left", box=box.ROUNDED)
+
+
+def options_renderable(node: Decision) -> RenderableType:
+    """The prompt, the numbered options (in columns when there are many) and the input hint."""
+    cells = [Text.assemble((num, "bold magenta"), " ", _t(label))
+             for num, label in menu_cells(node.options)]
+    body: RenderableType = Columns(cells, padding=(0, 3)) if len(cells) > 8 else \
+        Group(*cells)
+    return Group(_t(prompt_line(node), "bold"), Padding(body, (0, 0, 0, 2), expand=False),
+                 _t(f"({input_hint(node.options)})", "dim"))
+
+
+CLEAR_SCROLLBACK = "\x1b[3J"      # xterm's 'erase saved lines': the history scrolled off too
+
+
+class RichScreen:
+    """The human's screen on a rich console (a Screen of interpreter/agents/human.py)."""
+
+    def __init__(self, console: Console):
+        self.console = console
+
+    def turn(self, program: Any, state: State, node: Decision, recent: list[str],
+             earlier: int) -> None:
+        """What happened since the seat's last decision, its view, then the options."""
+        if recent:
+            more = f"{earlier} earlier lines: type 'log'" if earlier else None
+            self.console.print(Panel(Text("\n").join(_t(line) for line in recent),
+                                     title=Text("since your last decision", style="bold"),
+                                     title_align="left", subtitle=more, subtitle_align="right",
+                                     box=box.ROUNDED))
+        self.view(program, state, node.player)
+        self.options(node)
+
+    def options(self, node: Decision) -> None:
+        """The prompt and the options."""
+        self.console.print(options_renderable(node))
+
+    def view(self, program: Any, state: State, seat: int) -> None:
+        """The seat's view as tables."""
+        self.console.print(view_renderable(program, state, seat))
+
+    def lines(self, title: str, lines: list[str]) -> None:
+        """A titled block (help, the log, the rules)."""
+        self.console.print(_t(title, "bold underline"))
+        for line in lines:
+            self.console.print(_t(line))
+
+    def say(self, text: str) -> None:
+        """A refused input and its hint, in yellow on a terminal."""
+        self.console.print(_t(f"  {text}", "yellow"))
+
+    def ask(self, prompt: str, input_fn: Callable[[str], str]) -> str:
+        """Flush what was drawn, then read a line."""
+        self.console.file.flush()
+        return input_fn(prompt)
+
+    def handover(self, seat: int, input_fn: Callable[[str], str]) -> None:
+        """Hot-seat on a terminal: clear the screen and its scrollback, so that the next human
+        cannot scroll back to the last one's view, and wait for them; into a pipe only say
+        whose turn it is (nothing to hide, and no line of the input is used up)."""
+        if not self.console.is_terminal:
+            self.console.print(_t(f"── P{seat + 1}'s turn ──", "bold"))
+            return
+        self.console.clear()
+        self.console.file.write(CLEAR_SCROLLBACK)
+        self.console.print(_t(f"Pass the keyboard to P{seat + 1}.", "bold"))
+        self.console.file.flush()
+        input_fn(f"P{seat + 1}, press Enter when only you can see the screen ")
+
+
+def rules_summary(program: Any, path: str) -> list[str]:
+    """What `rules` shows at a prompt: the players, each round with its phases, when the game
+    ends, how it is scored, the actions allowed at any time, and where the full rules are."""
+    from dsl.fmt import format_decl
+    rb = program.rb
+    lo, hi = program.min_players, program.max_players
+    lines = [f"{program.name}, for {lo if lo == hi else f'{lo} to {hi}'} players "
+             f"(rulebook: {path})"]
+
+    def text(decl: Any) -> str:
+        try:
+            return " ".join(format_decl(decl).split())
+        except Exception:           # a construct the formatter cannot show on its own
+            return "(see the rulebook)"
+
+    for stage in rb.stages:
+        limit = stage.decl.max_rounds
+        phases = ", ".join(b.name for b in stage.phases) or "no phases"
+        lines.append(f"round {stage.name}" + (f" (at most {limit} rounds)" if limit else "")
+                     + f": phases {phases}")
+        if stage.end is not None and stage.end.decl is not None:
+            lines.append(f"  the game ends: {text(stage.end.decl)}")
+    for act in rb.actions:
+        if act.decl is not None:
+            head = text(act.decl).split("{")[0].strip()
+            lines.append(f"at any of your decisions you may: {head}")
+    if rb.score is not None and rb.score.decl is not None:
+        lines.append(f"score: {text(rb.score.decl)}")
+    for tb in rb.tiebreaks:
+        if tb.decl is not None:
+            lines.append(f"ties broken by: {text(tb.decl)}")
+    base = os.path.splitext(os.path.basename(path))[0]
+    page = os.path.join(os.path.dirname(os.path.abspath(path)), os.pardir, "docs", "games",
+                        f"{base}.md")
+    if os.path.isfile(page):
+        lines.append(f"the full rules, mapped to the rulebook: docs/games/{base}.md")
+    return lines
+
+
+class Progress:
+    """A rich progress bar on stderr ('simulating ━━━━ 120/1000 games 0:00:04'), drawn only
+    when stderr is a terminal; stdout is never touched. close() is safe to call twice."""
+
+    def __init__(self, total: int, what: str = "simulating", unit: str = "games"):
+        self.total = total
+        self.live = bool(getattr(sys.stderr, "isatty", lambda: False)())
+        self._bar: Optional[RichProgress] = None
+        if self.live:
+            self._bar = RichProgress(TextColumn(what), BarColumn(bar_width=24),
+                                     MofNCompleteColumn(), TextColumn(unit), TimeElapsedColumn(),
+                                     console=console_for(sys.stderr), transient=False,
+                                     redirect_stdout=False, redirect_stderr=False)
+            self._task = self._bar.add_task(what, total=max(total, 1))
+            self._bar.start()
+
+    def update(self, done: int, force: bool = False) -> None:
+        """Move the bar to `done` (rich redraws it at most ten times a second)."""
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done)
+            if force:
+                self._bar.refresh()
+
+    def close(self, done: int) -> None:
+        """Draw the final state and end the line."""
+        if self._bar is not None:
+            self.update(done, force=True)
+            self._bar.stop()
+            self._bar = None
