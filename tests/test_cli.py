@@ -89,9 +89,16 @@ def test_usage_errors_exit_2_with_hints(capsys):
     err = capsys.readouterr().err
     assert "2 to 4 players, not 9" in err and "hint:" in err
     assert main(["play", TINY, "--players", "3", "--seats", "human,robot,random"]) == 2
-    assert "valid kinds: human, random" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown player 'robot'" in err and "random, human, mcts, ismcts" in err
     assert main(["play", TINY, "--players", "3", "--seats", "random,random"]) == 2
-    assert "2 seats but the game has 3 players" in capsys.readouterr().err
+    assert "2 seats given for a game of 3 players" in capsys.readouterr().err
+    assert main(["play", TINY, "--players", "3", "--seats", "ismcts:0,random,random"]) == 2
+    assert "iterations must be 1 to" in capsys.readouterr().err
+    assert main(["simulate", TINY, "--seats", "human"]) == 2
+    assert "a simulation has no human seats" in capsys.readouterr().err
+    assert main(["simulate", TINY, "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
     assert main(["simulate", TINY, "--games", "many"]) == 2
     assert main(["frobnicate"]) == 2
     assert main([]) == 2
@@ -342,7 +349,8 @@ def test_simulate_reports_win_intervals_and_declared_stats(tmp_path, capsys):
     """`simulate --json` has a 95% interval per seat around its win rate and every declared
     stat's mean per game, sd and interval; 'rolls' counts one roll per player per round
     (tiny.rules: `for p in players { let n = roll 6 ...}`), so its mean is players × rounds."""
-    from interpreter.tools.designer import run_games
+    from interpreter.agents.spec import AgentSpec
+    from interpreter.tools.parallel import run_games
     rules = _tiny_with_stats(tmp_path)
     assert main(["simulate", str(rules), "--players", "3", "--games", "40", "--seed", "2",
                  "--json"]) == 0
@@ -351,7 +359,8 @@ def test_simulate_reports_win_intervals_and_declared_stats(tmp_path, capsys):
         assert 0 <= lo <= rate <= hi <= 1 and hi - lo > 0.1      # 40 games: wide intervals
     assert list(r["stats"]) == ["rolls", "sixes"]
     res = load(str(rules))
-    recs = run_games(compile_program(res.rulebook), 3, 40, 2, 100_000)
+    recs = [o.record for o in run_games(str(rules), compile_program(res.rulebook), 3,
+                                        range(2, 42), [AgentSpec("random")] * 3, 100_000)]
     rolls = [g.stats[0] for g in recs]
     assert all(g.stats[0] == 3 * g.rounds for g in recs)
     assert r["stats"]["rolls"]["mean"] == pytest.approx(sum(rolls) / 40, abs=1e-6)

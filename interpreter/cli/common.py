@@ -14,7 +14,6 @@ from interpreter.compiler import compile_program
 from interpreter.engine.program import MercatorRuntimeError, Program
 from interpreter.engine.view import printable
 
-SEAT_KINDS = ("human", "random")
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
@@ -169,21 +168,6 @@ def player_count(prog: Program, n: Optional[int]) -> int:
                          f"use --players with a value from {lo} to {hi}" if lo != hi
                          else f"use --players {lo}")
     return n
-
-
-def parse_seats(text: Optional[str], players: int) -> list[str]:
-    """Seat kinds from '--seats human,random,...' (default: P1 human, the others random)."""
-    if text is None:
-        return ["human"] + ["random"] * (players - 1)
-    kinds = [k.strip().lower() for k in text.split(",")]
-    for k in kinds:
-        if k not in SEAT_KINDS:
-            raise UsageError(f"unknown seat kind '{k}'", f"valid kinds: {', '.join(SEAT_KINDS)}")
-    if len(kinds) != players:
-        raise UsageError(f"--seats names {plural(len(kinds), 'seat')} but the game has {players} "
-                         "players", "give one kind per player, e.g. --seats "
-                         + ",".join(["human"] + ["random"] * (players - 1)))
-    return kinds
 
 
 def _read_source(path: str) -> Optional[str]:

@@ -9,14 +9,15 @@ import time
 from typing import Any
 
 from dsl.loader import load
-from interpreter.agents.base import GameTooLong
 from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, plot_target,
                                     write_plot_file,
                                     build_program, err, load_program, out, player_count, plural,
                                     print_diagnostics, print_rule_error, require_file,
                                     runtime_failure, score_text, too_large)
-from interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff, run_games
-from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.cli.simulate import add_bot_flags, seat_specs, workers_for
+from interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff
+from interpreter.tools.parallel import BackendUnavailable, run_games
+from interpreter.engine.program import Program
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -49,19 +50,27 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.Namespace,
           bar: Any, offset: int) -> list[GameRecord]:
+    specs = seat_specs(args, players, prog if offset == 0 else None)
     try:
-        return run_games(prog, players, args.games, args.seed, args.max_decisions,
-                         on_game=lambda done: bar.update(offset + done))
-    except MercatorRuntimeError as exc:
+        outs = run_games(path, prog, players, range(args.seed, args.seed + args.games), specs,
+                         args.max_decisions, workers=workers_for(args, args.games),
+                         on_done=lambda done: bar.update(offset + done),
+                         backend=args.backend, ray_address=args.ray)
+    except BackendUnavailable as exc:       # Ray missing, or its cluster unreachable
         bar.close(offset)
-        gs = exc.seed if exc.seed is not None else args.seed
-        runtime_failure(exc, sources, gs, exc.history)
-        err(f"  reproduce with: mercator simulate {path} --players {players} --games 1 --seed {gs}")
-        raise Failed(EXIT_RULES) from None
-    except GameTooLong as exc:
+        raise UsageError(str(exc), "or run on this machine's cores: --backend local") from None
+    bad = next((o for o in outs if o.failure is not None), None)
+    if bad is not None:
         bar.close(offset)
-        err(f"{path}: error: {exc} (a rulebook that never ends?)")
+        gs = bad.seed
+        if bad.failure == "rule":
+            runtime_failure(bad.error(), sources, gs, list(bad.history))
+        else:
+            err(f"{path}: error: {bad.message} (a rulebook that never ends?)")
+        err(f"  reproduce with: mercator simulate {path} --players {players} --games 1 --seed {gs}"
+            f" --seats {','.join(str(sp) for sp in specs)}")
         raise Failed(EXIT_RULES) from None
+    return [o.record for o in outs]
 
 
 MISSING = "—"       # a statistic the rulebook on that side does not declare
@@ -139,8 +148,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
                       "missing": r.missing or None} for r in rows]}))
         return EXIT_OK
     out(f"A: {args.a} ({pa.name})\nB: {args.b} ({pb.name})")
+    seats = [str(sp) for sp in seat_specs(args, players)]
     out(f"{players} players · {args.games} games each on seeds {args.seed}..{args.seed + args.games - 1}"
-        f" · random bots")
+        f" · seats: {seats[0] if len(set(seats)) == 1 else ', '.join(seats)}")
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for row in table:
         out("  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
@@ -246,7 +256,8 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
     d.add_argument("base", metavar="BASE", help="the base rulebook")
     d.add_argument("variant", metavar="VARIANT", help="the variant (or any other rulebook)")
     c = sub.add_parser("compare", help="simulate two rulebooks on the same seeds and compare them",
-                       description="Simulate A and B with random bots on the same seeds and print, "
+                       description="Simulate A and B with the same bots (random by default) on "
+                       "the same seeds and print, "
                        "side by side, win rate and score by seat, game length and the rulebooks' "
                        "declared statistics, each with a 95% interval and a p-value.",
                        formatter_class=raw,
@@ -265,6 +276,7 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
     c.add_argument("--max-decisions", type=int, metavar="D", default=100_000,
                    help="stop a game that takes more decisions than this (default: 100000)")
     c.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_bot_flags(c)
     c.add_argument("--plot", metavar="FILE",
                    help="also draw A and B side by side (win rate by seat, scores, game length, "
                         "the declared stats): FILE.png or FILE.html (a report with the table); "

@@ -9,13 +9,16 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 
 from dsl.diagnostics import Diagnostic, render
 from dsl.loader import LoadResult, load, refusal
-from interpreter.cli.common import (SEAT_KINDS, EXIT_OK, EXIT_RULES, EXIT_USAGE,
+from interpreter.cli.common import (EXIT_OK, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
-                                    compiles, player_count, parse_seats, runtime_failure,
+                                    compiles, player_count, runtime_failure,
                                     writable_target)
-from interpreter.cli.simulate import cmd_simulate
-from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, RandomAgent, agent_seed,
+from interpreter.cli.simulate import add_bot_flags, cmd_simulate
+from interpreter.agents.search import hidden_information
+from interpreter.agents.spec import AgentSpec, SpecError, make_agent
+from interpreter.agents.spec import parse_seats as parse_seat_specs
+from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, agent_seed,
                                 play_out)
 from interpreter.engine.nodes import Decision, Terminal
 from interpreter.engine.program import MercatorRuntimeError, Program
@@ -128,7 +131,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         err(f"mercator play: {args.resume}: not a Mercator save of this rulebook: "
             f"{prog.name} is not played by {players} players")
         raise Failed(EXIT_RULES)
-    seats = parse_seats(args.seats, players)
+    specs = play_seats(args.seats, players, prog)
+    seats = [sp.kind if sp.kind in ("human", "random") else str(sp) for sp in specs]
+    record = any(sp.needs_record for sp in specs)     # ismcts resamples: chance as steps
+    if args.resume:
+        if record and not data.explicit_chance:
+            raise UsageError("an ismcts seat needs a game that keeps its chance as steps, and "
+                             "this save was not played so",
+                             "resume it without ismcts seats (e.g. random), or start a new game")
+        record = data.explicit_chance
     viewer = narration_viewer(args.as_, seats)
     if args.save:
         writable_target(args.save, "--save")
@@ -138,8 +149,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         from interpreter.cli.terminal import RichScreen, console_for, rules_summary
         human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
                            rules=rules_summary(prog, args.path), handover=len(humans) > 1)
-    agents: list[Agent] = [human if k == "human" and human is not None
-                           else RandomAgent(agent_seed(seed, i)) for i, k in enumerate(seats)]
+    agents: list[Agent] = [human if sp.kind == "human" and human is not None
+                           else make_agent(sp, agent_seed(seed, i)) for i, sp in enumerate(specs)]
     out(f"{prog.name} · {players} players · seed {seed} · "
         + " · ".join(f"P{i + 1} {k}" for i, k in enumerate(seats)))
     if args.resume:
@@ -156,7 +167,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         for line in prior[-12:]:
             out(f"  {line}")
     else:
-        state = start_game(prog, res, players, seed, narrate=True)
+        state = start_game(prog, res, players, seed, narrate=True, explicit_chance=record)
         if human is None:
             for line in log_for(state.record, viewer):
                 out(line)
@@ -187,7 +198,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     def write_save() -> bool:
         try:
-            save(args.save, args.path, res.sources, players, seed, decisions, labels)
+            save(args.save, args.path, res.sources, players, seed, decisions, labels,
+                 explicit_chance=record)
             return True
         except OSError as exc:
             err(f"mercator play: cannot write {args.save}: {exc.strerror or exc}")
@@ -237,12 +249,29 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def play_seats(text: Optional[str], players: int, prog: Program) -> list[AgentSpec]:
+    """The seats of `play --seats` (default: P1 human, the others random): one player per
+    seat (or one for all), each a spec of agents/spec.py."""
+    if text is None:
+        text = ",".join(["human"] + ["random"] * (players - 1))
+    try:
+        specs = parse_seat_specs(text, players)
+    except SpecError as exc:
+        raise UsageError(f"--seats: {exc}", "e.g. --seats " + ",".join(
+            ["human"] + ["random"] * (players - 1)) + " (or ismcts:200 for a searching bot)")
+    if any(not sp.honest for sp in specs) and hidden_information(prog):
+        err(f"note: {prog.name} hides information from the players, and an mcts seat searches "
+            "the true state: it sees other seats' hidden cards and sealed choices (ismcts does "
+            "not)")
+    return specs
+
+
 def start_game(prog: Program, res: LoadResult, players: int, seed: int,
-               narrate: bool = False) -> State:
+               narrate: bool = False, explicit_chance: bool = False) -> State:
     """prog.new_game, with a rule error in the setup or before the first decision reported like
     any other (located, with the seed) and exit 1."""
     try:
-        return prog.new_game(players, seed, narrate=narrate)
+        return prog.new_game(players, seed, narrate=narrate, explicit_chance=explicit_chance)
     except MercatorRuntimeError as exc:
         runtime_failure(exc, res.sources, seed, exc.history)
         err("  the game could not start: the rule error happens before the first decision")
@@ -414,9 +443,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("path", metavar="PATH", help="the rulebook")
     pl.add_argument("--players", type=_int_arg, metavar="N",
                     help="number of players (default: the rulebook's minimum)")
-    pl.add_argument("--seats", metavar="KINDS",
-                    help=f"one kind per seat, comma-separated ({', '.join(SEAT_KINDS)}); "
-                         "default: P1 human, the others random")
+    pl.add_argument("--seats", metavar="SPECS",
+                    help="one player per seat, comma-separated: human, random, "
+                         "ismcts[:N|:Ts] (a search: N iterations or T seconds a decision), "
+                         "mcts[:N|:Ts] (sees hidden information); default: P1 human, the "
+                         "others random")
     pl.add_argument("--seed", type=_int_arg, metavar="S", help="game seed (default: a random one)")
     pl.add_argument("--save", metavar="FILE", help="save the game here when it ends or is stopped")
     pl.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
@@ -424,8 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="narrate as this seat sees the game (P1, P2, ...), as a 'spectator' or "
                          "'all' (everything; only with no human seats). Default: the one human's "
                          "view, else a spectator's")
-    sm = cmd("simulate", cmd_simulate, "play many games between random bots and summarise them",
+    sm = cmd("simulate", cmd_simulate, "play many games between bots and summarise them",
              "mercator simulate rulebooks/manila.rules --players 4 --games 1000 --seed 7\n"
+             "  mercator simulate rulebooks/manila.rules --players 3 --games 100 "
+             "--seats ismcts:200,random,random\n"
              "  mercator simulate rulebooks/genoa.rules --games 300 --plot genoa.html")
     sm.add_argument("path", metavar="PATH", help="the rulebook")
     sm.add_argument("--players", type=_int_arg, metavar="N",
@@ -437,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--max-decisions", type=_int_arg, metavar="D", default=100_000,
                     help="stop a game that takes more decisions than this (default: 100000)")
     sm.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_bot_flags(sm)
     sm.add_argument("--plot", metavar="FILE",
                     help="also draw win rate by seat, scores, game length and the declared stats: "
                          "FILE.png (one picture) or FILE.html (a report with the numbers); "

@@ -5,15 +5,61 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any
+from typing import Any, Optional
 
-from interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
+from interpreter.agents.search import hidden_information
+from interpreter.agents.spec import AgentSpec, SpecError, parse_seats
 from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
                                     plot_target, write_plot_file,
                                     player_count, plural, runtime_failure, score_text,
                                     too_large)
-from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.engine.program import Program
 from interpreter.tools.designer import summarize, wilson_interval
+from interpreter.tools.parallel import BackendUnavailable, default_workers, run_games
+
+
+def seat_specs(args: argparse.Namespace, players: int,
+               prog: Optional[Program] = None) -> list[AgentSpec]:
+    """The bots of --seats (random by default); a usage error for a spec that names none.
+    Given the program, says on stderr when an mcts seat sees what its seat may not."""
+    try:
+        specs = parse_seats(args.seats or "random", players)
+    except SpecError as exc:
+        raise UsageError(f"--seats: {exc}", "e.g. --seats random or --seats ismcts:200,random")
+    if any(sp.kind == "human" for sp in specs):
+        raise UsageError("--seats: a simulation has no human seats",
+                         "play with a person: mercator play RULEBOOK --seats human,random")
+    if prog is not None and any(not sp.honest for sp in specs) and hidden_information(prog):
+        err(f"note: {prog.name} hides information from the players, and an mcts seat searches "
+            "the true state: it sees other seats' hidden cards and sealed choices (ismcts does "
+            "not)")
+    return specs
+
+
+def add_bot_flags(parser: argparse.ArgumentParser) -> None:
+    """--seats, --workers, --backend and --ray, for the commands that play many games."""
+    parser.add_argument("--seats", metavar="SPECS",
+                        help="the bots: one for every seat or one per seat, comma-separated: "
+                             "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
+                             "(N iterations or T seconds a decision; default 200 iterations), "
+                             "e.g. ismcts:200,random,random (default: random)")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="play on N processes (default: every core); the same results "
+                             "for any N")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where the games run: this machine's cores, or Ray tasks "
+                             "(pip install 'mercator[ray]'; the same results)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="with --backend ray: the cluster to join ('auto', or "
+                             "ray://HOST:PORT); default: a local Ray instance")
+
+
+def workers_for(args: argparse.Namespace, games: int) -> int:
+    """--workers (default: every core), never more than there are games."""
+    n = default_workers() if args.workers is None else args.workers
+    if n < 1:
+        raise UsageError(f"--workers must be at least 1, not {n}", "e.g. --workers 2")
+    return max(1, min(n, games))
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -24,6 +70,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--games must be at least 1, not {args.games}", "e.g. --games 1000")
     plot_target(args.plot)
     seed = args.seed
+    specs = seat_specs(args, players, prog)
     wins = [0.0] * players
     scores: list[list[int]] = [[] for _ in range(players)]
     stats: list[list[int]] = [[] for _ in prog.stat_names]
@@ -33,43 +80,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     bar = Progress(args.games)
     t0 = time.perf_counter()
     try:
-        for i in range(args.games):
-            gs = seed + i
-            agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
-            try:
-                state = prog.new_game(players, gs)
-                play_out(prog, state, agents, max_decisions=args.max_decisions)
-            except (MercatorRuntimeError, GameTooLong) as exc:
-                bar.close(i)
-                if isinstance(exc, MercatorRuntimeError):
-                    runtime_failure(exc, res.sources, gs, exc.history)
-                else:
-                    err(f"{args.path}: error: {exc} (a rulebook that never ends?)")
-                    err(f"  game seed {gs}; decision log (option indices): "
-                        f"{list(state.history)}")
-                err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate "
-                    f"{args.path} --players {players} --games 1 --seed {gs}")
-                return EXIT_RULES
-            node = state.pending
-            if too_large(node.scores):
-                bar.close(i)
-                err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) "
-                    f"ended with scores {', '.join(score_text(v) for v in node.scores)}")
-                err(f"  see the game with: mercator play {args.path} --players {players} "
-                    f"--seed {gs} --seats {','.join(['random'] * players)}")
-                return EXIT_RULES
-            for w in node.winners:
-                wins[w] += 1 / len(node.winners)      # a win shared by k players: 1/k to each
-            shared += len(node.winners) > 1
-            no_winner += not node.winners
-            for p in range(players):
-                scores[p].append(node.scores[p])
-            for k, v in enumerate(state.stats):
-                stats[k].append(v)
-            lengths.append(len(state.history))
-            bar.update(i + 1)
+        outcomes = run_games(args.path, prog, players, range(seed, seed + args.games), specs,
+                             args.max_decisions, workers=workers_for(args, args.games),
+                             on_done=bar.update, backend=args.backend, ray_address=args.ray)
+    except BackendUnavailable as exc:       # Ray missing, or its cluster unreachable
+        bar.close(0)
+        raise UsageError(str(exc), "or run on this machine's cores: --backend local") from None
     finally:                  # an interrupt too: end the bar's line, show the cursor
-        bar.close(len(lengths))
+        bar.close(args.games)
+    seats = ",".join(str(sp) for sp in specs)
+    for i, o in enumerate(outcomes):
+        gs = o.seed
+        if o.failure is not None:
+            if o.failure == "rule":
+                runtime_failure(o.error(), res.sources, gs, list(o.history))
+            else:
+                err(f"{args.path}: error: {o.message} (a rulebook that never ends?)")
+                err(f"  game seed {gs}; decision log (option indices): {list(o.history)}")
+            err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate "
+                f"{args.path} --players {players} --games 1 --seed {gs} --seats {seats}")
+            return EXIT_RULES
+        if too_large(o.scores):
+            err(f"{args.path}: error: score too large to report: game {i + 1} (seed {gs}) "
+                f"ended with scores {', '.join(score_text(v) for v in o.scores)}")
+            err(f"  see the game with: mercator play {args.path} --players {players} "
+                f"--seed {gs} --seats {seats}")
+            return EXIT_RULES
+        for w in o.winners:
+            wins[w] += 1 / len(o.winners)      # a win shared by k players: 1/k to each
+        shared += len(o.winners) > 1
+        no_winner += not o.winners
+        for p in range(players):
+            scores[p].append(o.scores[p])
+        for k, v in enumerate(o.stats):
+            stats[k].append(v)
+        lengths.append(o.decisions)
     secs = time.perf_counter() - t0
     report = simulate_report(args, prog, players, wins, scores, stats, lengths, shared,
                              no_winner, secs)
@@ -114,8 +159,9 @@ def simulate_report(args: argparse.Namespace, prog: Program, players: int, wins:
     g = args.games
     sc = [summarize(s) for s in scores]
     dec = summarize(lengths)
+    seats = [str(sp) for sp in parse_seats(getattr(args, "seats", None) or "random", players)]
     return {"rulebook": args.path, "game": prog.name, "games": g, "players": players,
-            "seed": args.seed, "wins_by_seat": [round(w, 6) for w in wins],
+            "seed": args.seed, "seats": seats, "wins_by_seat": [round(w, 6) for w in wins],
             "win_rate": [round(w / g, 6) for w in wins],
             "win_rate_ci95": [[round(x, 6) for x in wilson_interval(w, g)] for w in wins],
             "mean_scores": [round(s.mean, 6) for s in sc],
@@ -132,7 +178,10 @@ def simulate_report(args: argparse.Namespace, prog: Program, players: int, wins:
 def print_simulation(prog: Program, r: dict[str, Any]) -> None:
     """The table of a simulation: wins with their 95% intervals, scores, stats, length."""
     g = r["games"]
-    out(f"{prog.name} · {r['players']} players · seed {r['seed']} · {plural(g, 'game')}")
+    seats = r["seats"]
+    who = seats[0] if len(set(seats)) == 1 else ", ".join(seats)
+    out(f"{prog.name} · {r['players']} players · seed {r['seed']} · {plural(g, 'game')} · "
+        f"seats: {who}")
     out("seat    wins    win%   95% CI of win%   mean score    ± sd")
     for p in range(r["players"]):
         w = r["wins_by_seat"][p]
@@ -149,7 +198,7 @@ def print_simulation(prog: Program, r: dict[str, Any]) -> None:
             out(f"{name:<{width}}  {s['mean']:>8.2f}  {s['sd']:>6.2f}   "
                 f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]")
     secs = r["seconds"]
-    rate = f"{g / secs:.0f}" if secs > 0 else "∞"
+    rate = "∞" if secs <= 0 else f"{g / secs:.0f}" if g / secs >= 10 else f"{g / secs:.2f}"
     notes = []
     if r["shared_wins"]:
         notes.append(f"{plural(r['shared_wins'], 'shared win')} (each winner counts 1/k of a "

@@ -56,6 +56,7 @@ from interpreter.engine.state import State
 
 OWN, SEEN, FORCED, HIDDEN = "own", "seen", "forced", "hidden"
 DEFAULT_TRIES = 200
+BURST_RETRIES = 100  # a run of chance steps tried again from its start before a replay fails
 PARTNERS = 3         # face-down positions a dealt one is swapped with before it counts as seen
 
 
@@ -279,38 +280,65 @@ class Trace:
                 prefer_real: bool = False) -> Optional[State]:
         """One replay drawing what the seat did not see, or None where it stops fitting.
         `fixed` (step -> label) makes those steps so; `prefer_real` tries a hidden choice as it
-        was first (for the probes of `_dealt`, never for a world handed out)."""
-        prog, seat = self.program, self.seat
+        was first (for the probes of `_dealt`, never for a world handed out).
+
+        A run of chance steps (a deal, a shuffle and what is dealt from it) is tried again
+        from its start, up to BURST_RETRIES times, when it stops fitting inside the run: the
+        seat often sees what a run dealt only at its end (Manila's undealt shares join the
+        open supply). Earlier hidden steps are kept, not weighed by how hard the run is to
+        fit after them (exact when nothing hidden came before the run, as at a deal)."""
         s = self._start()
-        digests = self.digests
-        for t, st in enumerate(self.steps):
-            node = s.pending
-            if st.is_chance != isinstance(node, Chance) or (
-                    not st.is_chance and node.player != st.player):
-                return self._stuck(t, "the replay reached another kind of step")
-            want = digests[t + 1]
-            if fixed is not None and t in fixed:
-                same = [i for i in range(node.count) if node.option(i).label == fixed[t]]
-                if not same:
-                    return self._stuck(t, f"no option {fixed[t]!r}")
-                prog.apply(s, same[0])
-            elif st.kind == OWN:
-                if node.count <= st.index or node.option(st.index).label != st.label:
-                    return self._stuck(t, f"the seat's option {st.label!r} is not there")
-                prog.apply(s, st.index)
-            elif st.kind in (SEEN, FORCED):
-                same = [i for i in range(node.count) if node.option(i).label == st.label]
-                if not same:
-                    return self._stuck(t, f"no option {st.label!r}")
-                prog.apply(s, same[rng.randrange(len(same))] if len(same) > 1 else same[0])
-            else:
-                nxt = self._hidden(s, node, st, want, rng, prefer_real)
-                if nxt is None:
-                    return self._stuck(t, "nothing drawn here fits what the seat saw next")
-                s = nxt
+        t, n = 0, len(self.steps)
+        burst: Optional[tuple[int, State]] = None
+        retries = 0
+        while t < n:
+            st = self.steps[t]
+            if st.is_chance and st.kind == HIDDEN and burst is None:
+                burst = (t, s.clone())
+            elif not st.is_chance:
+                burst, retries = None, 0
+            nxt = self._one(s, t, st, rng, fixed, prefer_real)
+            if nxt is None:
+                if burst is None or retries >= BURST_RETRIES:
+                    return None
+                retries += 1
+                t, s = burst[0], burst[1].clone()
                 continue
-            if s.seen[seat] != want:
-                return self._stuck(t, "the seat would have seen something else")
+            s = nxt
+            t += 1
+        return s
+
+    def _one(self, s: State, t: int, st: _Step, rng: random.Random, fixed: Optional[dict],
+             prefer_real: bool) -> Optional[State]:
+        """Make step t of the replay s (changed in place, or a fork of it for a drawn step);
+        None when it does not fit what the seat saw."""
+        prog, seat = self.program, self.seat
+        node = s.pending
+        if st.is_chance != isinstance(node, Chance) or (
+                not st.is_chance and node.player != st.player):
+            return self._stuck(t, "the replay reached another kind of step")
+        want = self.digests[t + 1]
+        if fixed is not None and t in fixed:
+            same = [i for i in range(node.count) if node.option(i).label == fixed[t]]
+            if not same:
+                return self._stuck(t, f"no option {fixed[t]!r}")
+            prog.apply(s, same[0])
+        elif st.kind == OWN:
+            if node.count <= st.index or node.option(st.index).label != st.label:
+                return self._stuck(t, f"the seat's option {st.label!r} is not there")
+            prog.apply(s, st.index)
+        elif st.kind in (SEEN, FORCED):
+            same = [i for i in range(node.count) if node.option(i).label == st.label]
+            if not same:
+                return self._stuck(t, f"no option {st.label!r}")
+            prog.apply(s, same[rng.randrange(len(same))] if len(same) > 1 else same[0])
+        else:
+            nxt = self._hidden(s, node, st, want, rng, prefer_real)
+            if nxt is None:
+                return self._stuck(t, "nothing drawn here fits what the seat saw next")
+            return nxt
+        if s.seen[seat] != want:
+            return self._stuck(t, "the seat would have seen something else")
         return s
 
     def _stuck(self, t: int, why: str) -> Optional[State]:

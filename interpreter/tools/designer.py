@@ -12,8 +12,7 @@ from dsl import ast as A
 from dsl.fmt import format_decl
 from dsl.parser import Comment, comments
 from dsl.variants import KIND_WORDS, decl_key
-from interpreter.agents.base import RandomAgent, agent_seed, play_out
-from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.engine.program import Program
 
 
 # ------------------------------------------------------------------ diff
@@ -89,27 +88,6 @@ class GameRecord:
     decisions: int
     rounds: int
     stats: tuple[int, ...]
-
-
-def run_games(prog: Program, players: int, games: int, seed: int, max_decisions: int,
-              on_game: Optional[Callable[[int], None]] = None) -> list[GameRecord]:
-    """Play `games` random games (game i: seed+i, bots seeded from it); raises on a rule error."""
-    out = []
-    for i in range(games):
-        gs = seed + i
-        agents = [RandomAgent(agent_seed(gs, p)) for p in range(players)]
-        try:
-            state = prog.new_game(players, gs)
-            play_out(prog, state, agents, max_decisions=max_decisions)
-        except MercatorRuntimeError as exc:
-            exc.seed = gs                 # so the report names the game to reproduce
-            raise
-        node = state.pending
-        out.append(GameRecord(gs, tuple(node.winners), tuple(node.scores), len(state.history),
-                              state.round, tuple(state.stats)))
-        if on_game is not None:
-            on_game(i + 1)
-    return out
 
 
 # ------------------------------------------------------------------ statistics

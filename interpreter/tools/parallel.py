@@ -1,0 +1,184 @@
+"""Many games at once: on one core, on every core (worker processes), or on a Ray cluster.
+
+Each game's randomness comes from its own seed (the game's chance from `seed`, each bot's
+choices from `agent_seed(seed, seat)`), so a set of games gives the same outcomes however it
+is split: one worker, eight, or Ray tasks (tests/test_parallel.py checks this).
+Outcomes come back in seed order; `on_done(k)` is called as games finish (for a progress bar).
+
+Workers are forked from the calling process where the platform allows (they start with the
+program already compiled); elsewhere each loads the rulebook itself. Ray (`pip install
+mercator[ray]`) runs batches of games as tasks; `ray_address` None starts a local instance,
+"auto" or "ray://host:port" joins a cluster that can read the same rulebook path.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any, Callable, Optional, Sequence
+
+import attrs
+
+from interpreter.agents.base import GameTooLong, agent_seed, play_out
+from interpreter.agents.spec import AgentSpec, make_agent
+from interpreter.engine.program import MercatorRuntimeError, Program
+from interpreter.tools.designer import GameRecord
+
+
+class BackendUnavailable(RuntimeError):
+    """The backend asked for cannot run here (Ray not installed, or its cluster unreachable)."""
+
+
+@attrs.frozen
+class Outcome:
+    """What one game gave: winners, scores, declared stats, its length — or why it failed."""
+
+    seed: int
+    winners: tuple[int, ...] = ()
+    scores: tuple[Any, ...] = ()
+    stats: tuple[int, ...] = ()
+    decisions: int = 0
+    rounds: int = 0
+    failure: Optional[str] = None        # "rule" (a rule error) or "long" (too many decisions)
+    message: str = ""
+    history: tuple[int, ...] = ()
+    span: Any = None                     # where the rule error is (a rule failure)
+
+    @property
+    def record(self) -> GameRecord:
+        """A finished game as the statistics take it."""
+        return GameRecord(self.seed, self.winners, self.scores, self.decisions, self.rounds,
+                          self.stats)
+
+    def error(self) -> MercatorRuntimeError:
+        """The rule error of a failed game, as the engine raised it."""
+        return MercatorRuntimeError(self.message, self.span, list(self.history), self.seed)
+
+
+def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
+             max_decisions: Optional[int]) -> Outcome:
+    """One game of `players` seats from `seed` between the bots `specs` name."""
+    agents = [make_agent(sp, agent_seed(seed, p)) for p, sp in enumerate(specs)]
+    record = any(sp.needs_record for sp in specs)
+    state = None
+    try:
+        state = prog.new_game(players, seed, narrate=record, explicit_chance=record)
+        play_out(prog, state, agents, max_decisions=max_decisions)
+    except MercatorRuntimeError as exc:
+        return Outcome(seed, failure="rule", message=exc.message, history=tuple(exc.history),
+                       span=exc.span)
+    except GameTooLong as exc:
+        assert state is not None
+        return Outcome(seed, failure="long", message=str(exc), history=tuple(state.history))
+    node = state.pending
+    return Outcome(seed, tuple(node.winners), tuple(node.scores), tuple(state.stats),
+                   len(state.history), state.round)
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                # (not on every platform)
+        return max(1, os.cpu_count() or 1)
+
+
+# the program a forked worker inherits, or loads from its path (spawned workers)
+_WORKER: dict[str, Any] = {}
+
+
+def _load(path: str) -> Program:
+    prog = _WORKER.get(path)
+    if prog is None:
+        from dsl.loader import load
+        from interpreter.compiler import compile_program
+        res = load(path)
+        if not res.ok or res.rulebook is None:
+            raise RuntimeError(f"{path} no longer loads in a worker")
+        prog = _WORKER[path] = compile_program(res.rulebook)
+    return prog
+
+
+def _batch(path: str, players: int, seeds: list[int], specs: tuple[AgentSpec, ...],
+           max_decisions: Optional[int]) -> list[Outcome]:
+    prog = _load(path)
+    return [play_one(prog, players, s, specs, max_decisions) for s in seeds]
+
+
+def _batches(seeds: Sequence[int], workers: int) -> list[list[int]]:
+    """Seeds in consecutive batches, several per worker (so progress is seen and the load
+    evens out)."""
+    n = len(seeds)
+    size = max(1, min(50, n // (workers * 8) or 1))
+    return [list(seeds[i:i + size]) for i in range(0, n, size)]
+
+
+def run_games(path: str, prog: Program, players: int, seeds: Sequence[int],
+              specs: Sequence[AgentSpec], max_decisions: Optional[int] = None,
+              workers: int = 1, on_done: Optional[Callable[[int], None]] = None,
+              backend: str = "local", ray_address: Optional[str] = None) -> list[Outcome]:
+    """The outcome of a game from each seed, in seed order."""
+    specs = tuple(specs)
+    if backend == "ray":
+        return _run_ray(path, players, seeds, specs, max_decisions, on_done, ray_address)
+    if workers <= 1 or len(seeds) <= 1:
+        out = []
+        for s in seeds:
+            out.append(play_one(prog, players, s, specs, max_decisions))
+            if on_done is not None:
+                on_done(len(out))
+        return out
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    _WORKER[path] = prog                  # what forked workers start with
+    results: dict[int, list[Outcome]] = {}
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        todo = {pool.submit(_batch, path, players, b, specs, max_decisions): k
+                for k, b in enumerate(_batches(seeds, workers))}
+        while todo:
+            finished, _ = wait(todo, return_when=FIRST_COMPLETED)
+            for f in finished:
+                k = todo.pop(f)
+                results[k] = f.result()
+                done += len(results[k])
+                if on_done is not None:
+                    on_done(done)
+    return [o for k in sorted(results) for o in results[k]]
+
+
+def _run_ray(path: str, players: int, seeds: Sequence[int], specs: tuple[AgentSpec, ...],
+             max_decisions: Optional[int], on_done: Optional[Callable[[int], None]],
+             address: Optional[str]) -> list[Outcome]:
+    try:
+        import ray
+    except ImportError:
+        raise BackendUnavailable("the Ray backend needs Ray: pip install 'mercator[ray]'") \
+            from None
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     runtime_env={"env_vars": {"PYTHONPATH": _project_root()}})
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise BackendUnavailable(f"cannot reach the Ray cluster at {address}: {exc}") \
+                from None
+    task = ray.remote(_batch)
+    batches = _batches(seeds, max(1, int(ray.cluster_resources().get("CPU", 1))))
+    refs = [task.remote(os.path.abspath(path), players, b, specs, max_decisions)
+            for b in batches]
+    order = {r: k for k, r in enumerate(refs)}
+    results: dict[int, list[Outcome]] = {}
+    pending, done = list(refs), 0
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        for r in ready:
+            results[order[r]] = ray.get(r)
+            done += len(results[order[r]])
+            if on_done is not None:
+                on_done(done)
+    return [o for k in sorted(results) for o in results[k]]
+
+
+def _project_root() -> str:
+    """The folder holding the dsl and interpreter packages (for Ray's workers)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

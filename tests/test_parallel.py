@@ -1,0 +1,113 @@
+"""Many games on several workers or on Ray (tools/parallel.py), and the agent specs of
+--seats (agents/spec.py): the same outcomes however the games are split."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game_driver import program
+
+from interpreter.agents.spec import AgentSpec, SpecError, parse_seats, parse_spec
+from interpreter.cli.main import main
+from interpreter.tools.parallel import run_games
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
+MANILA = str(ROOT / "rulebooks" / "manila.rules")
+
+
+@pytest.mark.parametrize("text, spec", [
+    ("random", AgentSpec("random")),
+    ("Human", AgentSpec("human")),
+    ("ismcts", AgentSpec("ismcts", iterations=200)),
+    ("mcts:37", AgentSpec("mcts", iterations=37)),
+    ("ismcts:2s", AgentSpec("ismcts", seconds=2.0)),
+    ("ismcts:250ms", AgentSpec("ismcts", seconds=0.25)),
+    (" mcts:1.5s ", AgentSpec("mcts", seconds=1.5)),
+])
+def test_a_spec_names_a_player_and_its_budget(text: str, spec: AgentSpec) -> None:
+    assert parse_spec(text) == spec
+    assert parse_spec(str(spec)) == spec          # printed as it can be typed again
+
+
+@pytest.mark.parametrize("text, why", [
+    ("robot", "unknown player 'robot'"),
+    ("random:3", "only a searcher"),
+    ("ismcts:", "empty budget"),
+    ("ismcts:0", "iterations must be 1 to"),
+    ("ismcts:0s", "above 0"),
+    ("ismcts:2x", "a number of iterations"),
+    ("mcts:-5", "a number of iterations"),
+    ("ismcts:99999999999", "a number of iterations"),
+])
+def test_a_bad_spec_says_what_is_accepted(text: str, why: str) -> None:
+    with pytest.raises(SpecError, match=why):
+        parse_spec(text)
+
+
+def test_seats_are_one_for_all_or_one_each() -> None:
+    assert parse_seats("ismcts:50", 3) == [AgentSpec("ismcts", 50)] * 3
+    assert [s.kind for s in parse_seats("human,mcts,random", 3)] == ["human", "mcts", "random"]
+    with pytest.raises(SpecError, match="2 seats given for a game of 3"):
+        parse_seats("random,random", 3)
+    with pytest.raises(SpecError, match="empty seat"):
+        parse_seats("random,,random", 3)
+
+
+def outcomes(workers: int, specs: list[AgentSpec], games: int = 12) -> list:
+    prog = program(MANILA)
+    return run_games(MANILA, prog, 3, range(5, 5 + games), specs, 5_000, workers=workers)
+
+
+def test_two_workers_play_the_games_one_plays() -> None:
+    random3 = [AgentSpec("random")] * 3
+    one, two = outcomes(1, random3), outcomes(2, random3)
+    assert one == two
+    assert [o.seed for o in two] == list(range(5, 17))
+    assert len({o.scores for o in one}) > 1          # different games, not one repeated
+
+
+def test_searching_bots_give_the_same_games_on_any_number_of_workers() -> None:
+    specs = [AgentSpec("ismcts", 4), AgentSpec("mcts", 4), AgentSpec("random")]
+    assert outcomes(1, specs, 2) == outcomes(2, specs, 2)
+
+
+def test_simulate_reports_the_same_for_any_number_of_workers(capsys) -> None:
+    reports = []
+    for w in ("1", "2"):
+        assert main(["simulate", MANILA, "--players", "3", "--games", "30", "--seed", "3",
+                     "--workers", w, "--json"]) == 0
+        r = json.loads(capsys.readouterr().out)
+        r.pop("seconds"), r.pop("games_per_second")
+        reports.append(r)
+    assert reports[0] == reports[1] and reports[0]["seats"] == ["random"] * 3
+
+
+def test_a_failing_game_is_reported_as_with_one_worker(capsys) -> None:
+    errs = []
+    for w in ("1", "2"):
+        assert main(["simulate", TINY, "--games", "6", "--max-decisions", "3",
+                     "--workers", w]) == 1
+        errs.append(capsys.readouterr().err)
+    assert errs[0] == errs[1]
+    assert "did not end within 3 decisions" in errs[0] and "--seed 0" in errs[0]
+
+
+def test_compare_takes_the_seats_and_workers(capsys) -> None:
+    assert main(["compare", MANILA, MANILA, "--players", "3", "--games", "4", "--workers", "2",
+                 "--seats", "ismcts:2,random,random", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert all(r["diff"] in (0, 0.0, None) for r in rows)     # the same rulebook: no difference
+
+
+def test_the_ray_backend_plays_the_local_games() -> None:
+    ray = pytest.importorskip("ray", reason="Ray is the optional extra mercator[ray]")
+    specs = [AgentSpec("random")] * 3
+    prog = program(MANILA)
+    try:
+        on_ray = run_games(MANILA, prog, 3, range(5, 13), specs, 5_000, backend="ray")
+    finally:
+        ray.shutdown()
+    assert on_ray == outcomes(1, specs, 8)
