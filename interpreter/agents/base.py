@@ -7,6 +7,7 @@ import re
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence, cast
 
+from interpreter.agents.bundles import bundle_steps, step_index
 from interpreter.engine.chance import weighted_index
 from interpreter.engine.nodes import Chance, Decision, Option
 from interpreter.engine.state import State
@@ -149,6 +150,7 @@ class HumanAgent:
         self.input_fn = input_fn      # None: the built-in input(), looked up when asking
         self.output_fn = output_fn
         self.show_view = show_view
+        self.queue: list[str] = []    # the steps of a bundle typed at once, still to answer
 
     def choose(self, program: Any, state: State) -> int:
         """Ask the human until they give a legal choice; QuitGame on end of input or 'quit'."""
@@ -157,6 +159,14 @@ class HumanAgent:
             raise TypeError("a human only answers decisions")
         def out(text: str) -> None:
             self.output_fn(printable(text))
+        if self.queue:
+            step = self.queue.pop(0)
+            idx = step_index(step, node.options)
+            if idx is not None:
+                out(f"P{node.player + 1}: {node.options[idx].label}")
+                return idx
+            self.queue = []
+            out(f"  the bundle stops at '{step}': that is not an option now")
         if self.show_view:
             out(describe(program, state, node.player))
         what = node.prompt or "choose"
@@ -180,9 +190,17 @@ class HumanAgent:
             if text.strip() in ("?", "help"):
                 out(format_menu(options))
                 continue
-            idx, why = match_choice(text, options)
-            if idx is not None:
-                return idx
+            steps, why = bundle_steps(text, options)
+            if steps is not None:      # a whole bundle: its first step now, the rest queued
+                idx = step_index(steps[0], options)
+                if idx is not None:
+                    self.queue = steps[1:]
+                    return idx
+                why = f"'{steps[0]}' is not an option now"
+            elif not why:
+                idx, why = match_choice(text, options)
+                if idx is not None:
+                    return idx
             out(f"  {why} — try again ('?' lists the options)")
 
 
