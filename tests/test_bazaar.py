@@ -192,7 +192,18 @@ def test_every_seat_sees_the_table_of_offers(prog: Program) -> None:
     for seat in range(3):
         v = observe(prog, g.s, seat)
         assert len(v["table"]["bids"]) == 1
+        assert v["table"]["supply"]["hidden"] is True       # the supply stays secret
         assert any("P2 offers #1 P2 to P1 about left" in line for line in v["log"])
+
+
+def test_searched_play_reaches_every_rule_of_the_deals(prog: Program) -> None:
+    """`mercator check --explore`: searched games break no invariant and run every statement,
+    both deals' accepted blocks included."""
+    from interpreter.tools.explore import explore
+
+    report = explore(prog, games=40, seed=3)
+    assert report.finding is None and report.games == 40
+    assert report.uncovered == [] and report.ops_run == report.ops_total
 
 
 def test_a_state_in_the_middle_of_building_an_offer_round_trips(prog: Program) -> None:
