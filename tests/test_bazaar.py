@@ -69,10 +69,14 @@ class Bazaar:
         return self.prog.get(self.s, table)
 
 
-def post_bid(g: Bazaar, who: int, stall: str, give: list[str], promise: list[str]) -> None:
+def post_bid(g: Bazaar, who: int, stall: str, give: list[str], promise: list[str],
+             get: tuple[str, ...] = ()) -> None:
     """`who` posts a bid to the merchant for `stall`, built one item at a time."""
     g.do(who, "post an offer", f"about {stall}")
     for item in give:
+        g.do(who, f"add {item}")
+    g.do(who, "done")
+    for item in get:
         g.do(who, f"add {item}")
     g.do(who, "done")
     for item in promise:
@@ -105,7 +109,7 @@ def test_a_bid_accepted_binds_and_its_promise_is_paid_from_the_proceeds(prog: Pr
     assert o[:3] == [1, 1, 0]                       # id 1, from P2 to P1 (the merchant)
     g.do(2, "pass")
     accept = [lb for lb in g.labels() if lb.startswith("accept")]
-    assert accept == ["accept #1 P2 to P1 about left: gives 4 coins + salt; promises silk"]
+    assert accept == ["accept #1 P2 to P1 about left: gives 4 coins + salt; gets nothing; promises silk"]
     g.do(0, accept[0])
     assert (g.coins(0), g.coins(1)) == (16, 8)
     assert g.goods(0) == {"silk": 1, "salt": 1}
@@ -113,6 +117,32 @@ def test_a_bid_accepted_binds_and_its_promise_is_paid_from_the_proceeds(prog: Pr
     assert g.offers("bids") == []                   # the accepted offer left the table
     assert "P2 pays P1 the promised silk" in g.s.messages
     assert g.s.pending.prompt == TURN_SWAPS          # no stall left to buy: on to the swaps
+
+
+def test_the_merchant_counters_and_the_bidder_accepts(prog: Program) -> None:
+    """Rule (bazaar.rules): the merchant may counter with an offer of his own to one player
+    (what he asks for the stall), which that player may accept. P1 asks P2 4 coins for the left
+    stall; P2 accepts: P2 pays 4 and takes both silk."""
+    g = Bazaar(prog, [12, 12, 12], [{}, {}, {}], {"silk": 2}, {"tea": 2})
+    g.do(1, "pass")
+    g.do(2, "pass")
+    g.do(0, "post an offer")
+    assert g.labels() == ["to P2", "to P3"]
+    g.do(0, "to P2", "about left", "done", "add 2 coins", "add 2 coins", "done", "post")
+    g.do(1, "accept #1 P1 to P2 about left: gives nothing; gets 4 coins; promises nothing")
+    assert (g.coins(0), g.coins(1), g.coins(2)) == (16, 8, 12)
+    assert g.goods(1) == {"silk": 2} and g.goods(0) == {}
+
+
+def test_a_bid_may_ask_the_merchant_for_coins_too(prog: Program) -> None:
+    """Rule (bazaar.rules): a bid gives the merchant something, or asks for something of him.
+    P2 gives a salt and asks 2 coins back for the left stall; P1 accepts."""
+    g = Bazaar(prog, [12, 12, 12], [{}, {"salt": 1}, {}], {"silk": 2}, {"tea": 2})
+    post_bid(g, 1, "left", ["salt"], [], get=("2 coins",))
+    g.do(2, "pass")
+    g.do(0, "accept #1 P2 to P1 about left: gives salt; gets 2 coins; promises nothing")
+    assert (g.coins(0), g.coins(1)) == (10, 14)
+    assert g.goods(0) == {"salt": 1} and g.goods(1) == {"silk": 2}
 
 
 def test_a_bid_for_an_empty_stall_is_only_a_hint(prog: Program) -> None:
@@ -123,7 +153,7 @@ def test_a_bid_for_an_empty_stall_is_only_a_hint(prog: Program) -> None:
     post_bid(g, 2, "left", ["2 coins", "2 coins"], [])
     assert [o[0] for o in g.offers("bids")] == [1, 2]
     assert [lb for lb in g.labels() if lb.startswith("accept")] == \
-        ["accept #2 P3 to P1 about left: gives 4 coins; promises nothing"]
+        ["accept #2 P3 to P1 about left: gives 4 coins; gets nothing; promises nothing"]
 
 
 def test_offers_are_withdrawn_and_replaced_at_any_turn(prog: Program) -> None:
@@ -135,14 +165,14 @@ def test_offers_are_withdrawn_and_replaced_at_any_turn(prog: Program) -> None:
     post_bid(g, 2, "right", ["2 coins"], [])
     g.do(0, "pass")
     g.do(1, "replace #1", "about left", "add 2 coins", "add 2 coins", "add 2 coins",
-         "done", "post")
+         "done", "done", "post")
     assert [(o[0], o[4][0]) for o in g.offers("bids")] == [(2, 2), (3, 6)]   # (id, coins)
     g.do(2, "withdraw #2")
     assert [o[0] for o in g.offers("bids")] == [3]
     g.do(0, "pass")
     g.do(1, "pass")
     g.do(2, "pass")
-    g.do(0, "accept #3 P2 to P1 about left: gives 6 coins; promises nothing")
+    g.do(0, "accept #3 P2 to P1 about left: gives 6 coins; gets nothing; promises nothing")
     assert (g.coins(0), g.coins(1), g.coins(2)) == (18, 6, 12)
     assert g.goods(1) == {"silk": 2}
 
@@ -289,8 +319,11 @@ def test_random_play_keeps_every_offer_lawful_and_every_promise(prog: Program, s
                 assert give[0] % 2 == 0 and give[0] <= prog.get(s, "coins", player=maker)
                 have = prog.get(s, "goods", player=maker)
                 assert all(have.get(x, 0) >= n for x, n in give[1].items())
-                if table == "bids":
-                    assert give[0] + sum(give[1].values()) > 0
+                get = o[-2]
+                if table == "bids" and maker == prog.get(s, "merchant"):   # a counter-offer
+                    assert get[0] + sum(get[1].values()) > 0
+                elif table == "bids":
+                    assert give[0] + sum(give[1].values()) + get[0] + sum(get[1].values()) > 0
         node = s.pending
         i = choices[at] % node.count if at < len(choices) else rng.randrange(node.count)
         at += 1
@@ -308,23 +341,22 @@ def test_random_play_keeps_every_offer_lawful_and_every_promise(prog: Program, s
         if before is not None:
             o, stall, was = before
             maker, taker, give, get, promise = o[1], o[2], o[-3], o[-2], o[-1]
-            assert prog.get(s, "coins", player=maker) == \
-                was[maker][0] - give[0] + get[0] - promise[0]
-            assert prog.get(s, "coins", player=taker) == \
-                was[taker][0] + give[0] - get[0] + promise[0]
-            maker_goods = _bag_add(_bag_add(was[maker][1], give[1], -1), get[1])
-            assert prog.get(s, "goods", player=maker) == \
-                _bag_add(_bag_add(maker_goods, stall), promise[1], -1)
-            taker_goods = _bag_add(_bag_add(was[taker][1], give[1]), get[1], -1)
-            assert prog.get(s, "goods", player=taker) == _bag_add(taker_goods, promise[1])
+            buyer = taker if maker == prog.get(s, "merchant") else maker
+            coins = {maker: -give[0] + get[0] - promise[0], taker: give[0] - get[0] + promise[0]}
+            goods = {maker: _bag_add(_bag_add(get[1], give[1], -1), promise[1], -1),
+                     taker: _bag_add(_bag_add(give[1], get[1], -1), promise[1])}
+            goods[buyer] = _bag_add(goods[buyer], stall)
+            for p in (maker, taker):
+                assert prog.get(s, "coins", player=p) == was[p][0] + coins[p]
+                assert prog.get(s, "goods", player=p) == _bag_add(was[p][1], goods[p])
 
 
 def test_random_games_keep_every_promise_made() -> None:
-    """Over 60 random games (narrated): every accepted bid that promised something is followed
+    """Over 150 random games (narrated): every accepted bid that promised something is followed
     by its payment, and nothing else is paid; the games do accept bids with promises."""
     prog = program(BAZAAR)
     promised = paid = 0
-    for seed in range(60):
+    for seed in range(150):
         s = prog.new_game(players=2 + seed % 3, seed=seed, narrate=True)
         rng = random.Random(seed)
         while not s.over:
@@ -332,7 +364,7 @@ def test_random_games_keep_every_promise_made() -> None:
             i = rng.randrange(node.count)
             label = node.option(i).label
             if label.startswith("accept") and not label.endswith("promises nothing") and \
-                    node.prompt.startswith("bids"):
+                    node.prompt.startswith("bids"):     # (a counter-offer promises nothing)
                 promised += 1
             prog.apply(s, i)
         paid += sum(1 for m in s.messages if " pays " in m and "the promised" in m)
@@ -366,8 +398,8 @@ def test_a_person_types_a_whole_bundle_at_once(prog: Program) -> None:
 
     g = Bazaar(prog, [12, 12, 12], [{}, {"salt": 1}, {}], {"silk": 2}, {"tea": 2},
                narrate=False)
-    typed = iter(["post an offer", "about left", "4 coins + salt", "silk + 3 coins", "silk",
-                  "post"])
+    typed = iter(["post an offer", "about left", "4 coins + salt", "done", "silk + 3 coins",
+                  "silk", "post"])
     shown: list[str] = []
     human = HumanAgent(input_fn=lambda _: next(typed), output_fn=shown.append, show_view=False)
     while g.s.pending.player == 1:
