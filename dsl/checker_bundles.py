@@ -137,7 +137,9 @@ class BundleChecker(StmtChecker):
             fields = offer_fields(b.name, subject)
             self.record_decls[name] = A.RecordDecl(name, fields, span=t.span)
         fields = self.record_decls[name].fields
+        # (the subject's type is resolved once: an unknown type is reported once)
         rt = Type("record", name=name, members=tuple(f.name for f in fields),
-                  field_types=tuple(self.resolve_type(f.type) for f in fields))
+                  field_types=tuple(st if f.name == "subject" and st is not None
+                                    else self.resolve_type(f.type) for f in fields))
         self.records[name] = rt
         return rt

@@ -48,7 +48,8 @@ class DealChecker(BundleChecker):
             if ot is not None and not has_subject:
                 self.err("E151", f"'about': the offers of '{s.table}' have no subject", about.span,
                          f"declare the table as list<offer<{ot.name[6:-1]}, Subject>>")
-            elif ot is not None and at.kind != "any":
+            elif ot is not None and at.kind != "any" and \
+                    getattr(ot.field("subject"), "kind", "any") != "any":
                 want = ot.field("subject")
                 if not is_collection(strip_opt(at)) or want is None or \
                         not self._same(iter_elem(at), want):

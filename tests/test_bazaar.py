@@ -408,3 +408,19 @@ def test_a_person_types_a_whole_bundle_at_once(prog: Program) -> None:
     assert o[4] == [4, {prog.member("salt"): 1}]          # give: 4 coins and the salt
     assert o[6] == [0, {prog.member("silk"): 1}]          # promise: one silk
     assert any("3 coins" in line and "nothing" not in line for line in shown)  # refused
+
+
+def test_a_variant_replaces_the_bundle(tmp_path: Path) -> None:
+    """A house rule changes what can be traded by name: coins one at a time instead of two."""
+    from dsl.loader import load
+    from interpreter.compiler import compile_program
+
+    var = tmp_path / "coins_by_one.rules"
+    var.write_text(f'variant "Coins one by one" of "{BAZAAR}"\n'
+                   "replace bundle Lot {\n  coins: amount of coins\n  goods: items of goods\n}\n",
+                   encoding="utf-8")
+    res = load(str(var))
+    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
+    g = Bazaar(compile_program(res.rulebook), [3, 12, 12], [{}, {}, {}], {"silk": 2}, {})
+    g.do(1, "post an offer", "about left")
+    assert g.labels() == ["add 1 coins", "done", "cancel"]
