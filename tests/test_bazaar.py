@@ -156,6 +156,20 @@ def test_a_bid_for_an_empty_stall_is_only_a_hint(prog: Program) -> None:
         ["accept #2 P3 to P1 about left: gives 4 coins; gets nothing; promises nothing"]
 
 
+def test_one_player_has_a_hint_and_a_bid_on_the_table_at_once(prog: Program) -> None:
+    """Offers are kept by number, not one per player: P2's bid for the empty right stall (a
+    hint) stays beside his later bid for the left one, and only the second can be accepted."""
+    g = Bazaar(prog, [12, 12, 12], [{}, {}, {}], {"silk": 2}, {})
+    post_bid(g, 1, "right", ["2 coins"], [])
+    g.do(2, "pass")
+    g.do(0, "pass")
+    post_bid(g, 1, "left", ["2 coins", "2 coins"], [])
+    g.do(2, "pass")
+    assert [(o[0], o[1]) for o in g.offers("bids")] == [(1, 1), (2, 1)]
+    assert [lb for lb in g.labels() if lb.startswith("accept")] == \
+        ["accept #2 P2 to P1 about left: gives 4 coins; gets nothing; promises nothing"]
+
+
 def test_offers_are_withdrawn_and_replaced_at_any_turn(prog: Program) -> None:
     """Rule (bazaar.rules): any seat may post, replace or withdraw offers; a third pass comes
     when the second changed something. P2 bids, P3 bids, P1 passes; in the second pass P2
@@ -424,3 +438,31 @@ def test_a_variant_replaces_the_bundle(tmp_path: Path) -> None:
     g = Bazaar(compile_program(res.rulebook), [3, 12, 12], [{}, {}, {}], {"silk": 2}, {})
     g.do(1, "post an offer", "about left")
     assert g.labels() == ["add 1 coins", "done", "cancel"]
+
+
+LEAKY_ACCEPT = """
+game "Leak" players 2..3
+enum Good { pepper, silk }
+player { coins: int = 10  hand: bag<Good> owner }
+bundle Lot { coins: amount of coins }
+table { m: list<offer<Lot>> }
+setup { for p in players { p.hand[pepper] = 1 } }
+round r limit 1 { phase x {
+  deal on m {
+    among = players
+    quiet = 1
+    accepted(o) { o.taker.coins += o.maker.hand[pepper] }
+  }
+} }
+score p: p.coins + len(p.hand)
+"""
+
+
+def test_the_information_flow_analysis_reads_the_accepted_block() -> None:
+    """What an accepted block does is checked like any rule: a public field computed from a
+    hidden one there is W272."""
+    from dsl.loader import load_text
+
+    res = load_text(LEAKY_ACCEPT, "leak.rules")
+    w272 = [d for d in res.diagnostics if d.code == "W272"]
+    assert [(d.span.line, d.span.col) for d in w272] == [(12, 36)]
