@@ -250,6 +250,19 @@ def test_searched_play_reaches_every_rule_of_the_deals(prog: Program) -> None:
     assert report.uncovered == [] and report.ops_run == report.ops_total
 
 
+def test_the_terminal_view_lists_the_offers_one_a_line(prog: Program) -> None:
+    """For people, `play` shows each offer on the table as a line: who to whom, about what,
+    and the bundles it names."""
+    from interpreter.engine.view import describe
+
+    g = Bazaar(prog, [12, 12, 12], [{}, {"salt": 1}, {}], {"silk": 2}, {"tea": 2})
+    post_bid(g, 1, "left", ["2 coins", "salt"], ["silk"])
+    text = describe(prog, g.s, 2).splitlines()
+    at = text.index("  bids")
+    assert text[at + 1] == "    #1 P2 to P1 about left: gives 2 coins + salt; promises silk"
+    assert "  swaps     (no offers)" in text
+
+
 def test_a_state_in_the_middle_of_building_an_offer_round_trips(prog: Program) -> None:
     g = Bazaar(prog, [12, 12, 12], [{}, {"pepper": 1}, {}], {"silk": 2}, {"salt": 2},
                narrate=False)

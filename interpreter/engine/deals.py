@@ -401,6 +401,37 @@ class DealSpec:
             self.log(st, f"P{mk + 1} pays P{tk + 1} the promised {self.bundle_text(promised)}")
 
 
+def is_offer_table(t: Any) -> bool:
+    """Is t the type of a deal's table, list<offer<...>>?"""
+    return t.kind == "list" and t.elem.kind == "record" and t.elem.name.startswith("offer<")
+
+
+def offer_lines(offers: list, t: Any) -> list[str]:
+    """Each offer of a table of type t as one line for people: '#1 P2 to P1 about left: gives
+    2 coins + salt; promises silk' (empty bundles but `give` left out)."""
+    ot = t.elem
+    out = []
+    for o in offers:
+        f = dict(zip(ot.members, o))
+        head = f"#{f['id']} P{f['maker'] + 1} to P{f['taker'] + 1}"
+        if "subject" in f:
+            head += f" about {fmt(f['subject'], ot.field('subject'))}"
+        said = []
+        for term, verb in (("give", "gives"), ("get", "gets"), ("promise", "promises")):
+            bt = ot.field(term)
+            bits = []
+            for name, v, pt in zip(bt.members, f[term], bt.field_types):
+                if pt.kind == "int":
+                    bits += [f"{v} {name}"] if v else []
+                else:
+                    items = sorted(v.items()) if pt.kind == "bag" else [(x, 1) for x in v]
+                    bits += [fmt(x, pt.elem) + (f"×{n}" if n != 1 else "") for x, n in items]
+            if bits or term == "give":
+                said.append(f"{verb} {' + '.join(bits) if bits else 'nothing'}")
+        out.append(f"{head}: {'; '.join(said)}")
+    return out
+
+
 def _gained(p: Part, now: Any, was: Any) -> Any:
     """The items of `now` beyond those of `was` (some of which may have gone)."""
     if p.is_bag:

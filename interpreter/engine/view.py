@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from dsl.infoflow import is_owner_map
 from dsl.types import Type
+from interpreter.engine.deals import is_offer_table, offer_lines
 from interpreter.engine.nodes import Chance, Decision, Terminal
 from interpreter.engine.seen import log_for
 from interpreter.engine.values import fmt
@@ -176,6 +177,11 @@ def describe(program: Any, state: Any, viewer: Optional[int]) -> str:
     if rb.table_fields:
         width = max(len(f.name) for f in rb.table_fields)
         for f, v in zip(rb.table_fields, state.table):
+            if is_offer_table(f.type) and f.visibility == "public":   # a deal's table
+                offers = offer_lines(v, f.type)
+                lines.append(f"  {f.name:<{width}}  {'(no offers)' if not offers else ''}".rstrip())
+                lines.extend(f"    {line}" for line in offers)
+                continue
             lines.append(f"  {f.name:<{width}}  {_table_text(f, v, viewer)}")
     for p, row in enumerate(state.players):
         parts = [f"{f.name} {_text(v, f.type, visible(f.visibility, p, viewer))}"
