@@ -18,6 +18,28 @@ RULES = ("valid", "binding", "proceeds")
 CLAUSES = RULES + ("accepted",)
 
 
+def _leaving(stmts: tuple[Any, ...], in_loop: bool) -> Optional[Any]:
+    """The first `return`, or `break` outside a loop of the block, among stmts (nested blocks
+    included): it would jump out of a deal's accepted block before the promise is paid."""
+    for st in stmts:
+        if isinstance(st, A.Return) or (isinstance(st, A.Break) and not in_loop):
+            return st
+        loop = in_loop or isinstance(st, (A.For, A.While, A.Repeat))
+        for sub in _blocks(st):
+            found = _leaving(sub.stmts, loop)
+            if found is not None:
+                return found
+    return None
+
+
+def _blocks(st: Any) -> list[A.Block]:
+    if isinstance(st, A.If):
+        return [st.then, *(e.body for e in st.elifs), *([st.else_] if st.else_ else [])]
+    if isinstance(st, (A.For, A.While, A.Repeat)):
+        return [st.body]
+    return []
+
+
 class DealChecker(BundleChecker):
     """Deal statements."""
 
@@ -189,6 +211,12 @@ class DealChecker(BundleChecker):
                 self.deal_depth += 1
                 self.block(c.body, sc)
                 self.deal_depth -= 1
+                leaves = _leaving(c.body.stmts, False)
+                if leaves is not None:
+                    word = "return" if isinstance(leaves, A.Return) else "break"
+                    self.err("E151", f"'{word}' would leave the 'accepted' block before the "
+                             "deal is settled", leaves.span, "an accepted deal binds: let the "
+                             "block run to its end (use 'if' around what should not happen)")
             sc.pop()
         promise = "promise" in s.terms()
         if promise and "proceeds" not in seen:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from dsl import ast as A
 from dsl.types import strip_opt
-from interpreter.engine.deals import ACCEPTED, DealSpec, Part
+from interpreter.engine.deals import ACCEPTED, DRAFT, DealSpec, Part
 from interpreter.engine.nodes import Decision
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
              if isinstance(c, A.DealRule)}
     acc = s.clause("accepted")
     wslot = bc.hidden()
+
     def opt(name: str) -> Any:
         e = s.setting(name)
         return ex.compile(e) if e is not None else None
@@ -55,8 +56,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         rules, wslot, rb.refs[id(acc)] if acc is not None else None)
     prog = bc.p
     span = s.span
-    at = bc.here()
-    end: list[int] = []
+    end: list[int] = []             # the pc after the deal's ops (known once they are made)
 
     def window(st: Any, fr: list) -> Any:
         L = fr[2]
@@ -71,14 +71,14 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                     L[spec.accept_slot] = o
                 fr[1] += 1
                 return None
-            if W[5] is None:
+            if W[DRAFT] is None:
                 spec.drop_void(st, L)
                 if spec.closed(st, L, W):
                     L[wslot] = None
                     fr[1] = end[0]
                     return None
             who, vals, labels, prompt = spec.options(st, L, W)
-            if not vals and W[5] is None:
+            if not vals and W[DRAFT] is None:
                 spec.commit(st, L, W, None)       # nothing but pass: the turn goes on
                 continue
             break
@@ -91,7 +91,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         def commit(st2: Any, v: Any) -> None:
             fr2 = st2.stack[-1]
             spec.commit(st2, fr2[2], fr2[2][wslot], v)
-        return Decision(who, vals, labeller, W[5] is None, prompt, prog.actions_for(st, who),
+        return Decision(who, vals, labeller, W[DRAFT] is None, prompt, prog.actions_for(st, who),
                         False, commit, span)
 
     bc.emit(window, span)
@@ -110,4 +110,3 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         fr[1] += 1
     bc.emit(settle, span)
     end.append(bc.here())
-    assert at == bc.pc_of.get(id(s), at)

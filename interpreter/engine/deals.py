@@ -218,9 +218,6 @@ class DealSpec:
             return [p for p in self.among(st, L) if p != d]
         return [p for p in W[ORDER] if p != who]
 
-    def stages(self) -> int:
-        return D_BUNDLE - 2 + len(self.terms)     # taker, subject, then each term
-
     def options(self, st: Any, L: list, W: list) -> tuple[int, list, list[str], str]:
         """(who decides, values, their labels, prompt) of the window's next decision; pass
         (None) is always the first option at a turn's start."""
