@@ -162,8 +162,7 @@ class HumanAgent:
         if self.queue:
             step = self.queue.pop(0)
             idx = step_index(step, node.options)
-            if idx is not None:
-                out(f"P{node.player + 1}: {node.options[idx].label}")
+            if idx is not None:        # (the game's narration shows the step taken)
                 return idx
             self.queue = []
             out(f"  the bundle stops at '{step}': that is not an option now")
