@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from dsl import ast as A
 from dsl.types import strip_opt
-from interpreter.engine.deals import ACCEPTED, DRAFT, DealSpec, Part
+from interpreter.engine.bundles import Part
+from interpreter.engine.deals import ACCEPTED, DRAFT, DealSpec
 from interpreter.engine.nodes import Decision
 
 if TYPE_CHECKING:

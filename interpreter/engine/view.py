@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from dsl.infoflow import is_owner_map
 from dsl.types import Type
-from interpreter.engine.deals import is_offer_table, offer_lines
+from interpreter.engine.bundles import is_offer_table, offer_lines
 from interpreter.engine.nodes import Chance, Decision, Terminal
 from interpreter.engine.seen import log_for
 from interpreter.engine.values import fmt
