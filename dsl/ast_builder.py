@@ -380,10 +380,18 @@ class AstBuilder:
         return A.Entry(c[0], c[1], span=sp)
 
 
+class WordError(ValueError):
+    """A name where only one word may stand (a soft keyword), with a hint for the diagnostic."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
 def _word(tok: Any, want: str, hint: str) -> None:
     """A word the grammar reads as a name where only `want` may stand (a soft keyword)."""
     if str(tok) != want:
-        raise ValueError(f"unexpected '{tok}' (did you mean '{want}'?): {hint}")
+        raise WordError(f"unexpected '{tok}'", f"did you mean '{want}'? {hint}")
 
 
 def _int(tok: Any) -> int:
