@@ -484,8 +484,68 @@ class Empty:
     span: Span = _span()
 
 
+@attrs.frozen
+class DealSetting:
+    """`among = e`, `dealer = e`, `about = e`, `terms = [give, get]`, `quiet = e`, `limit = e`
+    inside a deal."""
+
+    name: str
+    expr: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class DealRule:
+    """`valid(o) = e`, `binding(o) = e` or `proceeds(o) = e` inside a deal."""
+
+    kind: str
+    var: str
+    expr: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class DealAccepted:
+    """`accepted(o) { ... }` inside a deal: what runs when an offer is accepted."""
+
+    kind: str
+    var: str
+    body: Block
+    span: Span = _span()
+
+
+DealClause = Union[DealSetting, DealRule, DealAccepted]
+
+
+@attrs.frozen
+class Deal:
+    """`deal on T { settings and clauses }`: a window of negotiation over table field T."""
+
+    table: str
+    clauses: tuple[DealClause, ...]
+    span: Span = _span()
+    table_span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
+
+    def setting(self, name: str) -> Optional[Expr]:
+        """The expression of the first setting so named, or None."""
+        return next((c.expr for c in self.clauses
+                     if isinstance(c, DealSetting) and c.name == name), None)
+
+    def clause(self, kind: str) -> Optional[Union[DealRule, DealAccepted]]:
+        """The first rule or accepted clause of that kind, or None."""
+        return next((c for c in self.clauses
+                     if not isinstance(c, DealSetting) and c.kind == kind), None)
+
+    def terms(self) -> tuple[str, ...]:
+        """The terms its offers name: `terms = [give, get]` (give alone when not set)."""
+        t = self.setting("terms")
+        if isinstance(t, ListLit):
+            return tuple(x.name for x in t.items if isinstance(x, Name))
+        return ("give",)
+
+
 Stmt = Union[Let, Assign, If, For, Repeat, While, Move, Add, Remove, Shuffle, Emit, CallStmt,
-             Return, Break, EndGame, Log, Empty]
+             Return, Break, EndGame, Log, Deal, Empty]
 
 
 # ----------------------------------------------------------- declarations
@@ -533,6 +593,27 @@ class FieldDecl:
 class RecordDecl:
     name: str
     fields: tuple[FieldDecl, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class BundlePart:
+    """One part of a bundle: `name: amount of field [in units of N]` or `name: items of field`."""
+
+    name: str
+    kind: str                      # amount | items (as written: the checker says if neither)
+    field: str                     # a player field of the giver
+    unit: Union[int, str, None] = None   # amount parts: a number or a constant's name
+    span: Span = _span()
+    unit_word: str = "units"       # the word of 'in units of N' as written
+
+
+@attrs.frozen
+class BundleDecl:
+    """`bundle B { parts }`: what an offer can carry; a record type with a field per part."""
+
+    name: str
+    parts: tuple[BundlePart, ...]
     span: Span = _span()
 
 

@@ -48,6 +48,16 @@ class AstBuilder:
     def record_decl(self, sp: A.Span, c: list[Any]) -> A.RecordDecl:
         return A.RecordDecl(str(c[0]), tuple(c[1:]), span=sp)
 
+    def bundle_decl(self, sp: A.Span, c: list[Any]) -> A.BundleDecl:
+        return A.BundleDecl(str(c[0]), tuple(c[1:]), span=sp)
+
+    def bundle_part(self, sp: A.Span, c: list[Any]) -> A.BundlePart:
+        unit = c[4]
+        if unit is not None:
+            unit = _int(unit) if unit.type == "INT" else str(unit)
+        return A.BundlePart(str(c[0]), str(c[1]), str(c[2]), unit, span=sp,
+                            unit_word=str(c[3]) if c[3] is not None else "units")
+
     def player_state(self, sp: A.Span, c: list[Any]) -> A.PlayerState:
         return A.PlayerState(tuple(c), span=sp)
 
@@ -216,6 +226,22 @@ class AstBuilder:
     def log_to(self, c: list[Any]) -> Any:
         return c[0]
 
+    def deal_stmt(self, sp: A.Span, c: list[Any]) -> A.Deal:
+        _word(c[0], "deal", "a statement that starts 'NAME on' is a deal: deal on TABLE { ... }")
+        return A.Deal(str(c[1]), tuple(c[2:]), span=sp, table_span=self._tok_span(c[1]))
+
+    def deal_setting(self, sp: A.Span, c: list[Any]) -> A.DealSetting:
+        return A.DealSetting(str(c[0]), c[1], span=sp)
+
+    def deal_limit(self, sp: A.Span, c: list[Any]) -> A.DealSetting:
+        return A.DealSetting("limit", c[0], span=sp)
+
+    def deal_rule(self, sp: A.Span, c: list[Any]) -> A.DealRule:
+        return A.DealRule(str(c[0]), str(c[1]), c[2], span=sp)
+
+    def deal_accepted(self, sp: A.Span, c: list[Any]) -> A.DealAccepted:
+        return A.DealAccepted(str(c[0]), str(c[1]), c[2], span=sp)
+
     def lvalue(self, sp: A.Span, c: list[Any]) -> A.LValue:
         return A.LValue(str(c[0]), tuple(c[1:]), span=sp)
 
@@ -352,6 +378,20 @@ class AstBuilder:
 
     def entry(self, sp: A.Span, c: list[Any]) -> A.Entry:
         return A.Entry(c[0], c[1], span=sp)
+
+
+class WordError(ValueError):
+    """A name where only one word may stand (a soft keyword), with a hint for the diagnostic."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def _word(tok: Any, want: str, hint: str) -> None:
+    """A word the grammar reads as a name where only `want` may stand (a soft keyword)."""
+    if str(tok) != want:
+        raise WordError(f"unexpected '{tok}'", f"did you mean '{want}'? {hint}")
 
 
 def _int(tok: Any) -> int:

@@ -46,6 +46,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker):
         self.declare_signatures(items)
         self.check_constants(items)
         self.check_defaults()
+        self.check_bundle_parts()
         b = self.check_bodies(items)
         if not games and not b.stages and b.score is None and b.setup is None:
             if not items:   # a library (rulebooks/lib/): declarations only, used by games

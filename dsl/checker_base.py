@@ -137,6 +137,8 @@ class CheckerBase:
             known = list(PRIMITIVES) + list(self.enums) + list(self.records) + list(GENERICS)
             self.err("E101", f"unknown type '{t.name}'", t.span, did_you_mean(t.name, known))
             return ANY
+        if t.name == "offer":
+            return self.offer_type(t)
         args = tuple(self.resolve_type(a) for a in t.args)
         if t.name not in GENERICS:
             self.err("E101", f"unknown generic type '{t.name}'", t.span,
@@ -151,6 +153,18 @@ class CheckerBase:
             self.err("E101", f"the keys of a {t.name} must be an enum, int, bool or player, not "
                      f"{args[0]}", t.span)
         return Type(t.name, args=args)
+
+    def offer_type(self, t: A.GenericType) -> Type:
+        """offer<...> (dsl/checker_deals.py)."""
+        raise NotImplementedError
+
+    def declare_bundles(self, items: tuple[Any, ...]) -> None:
+        """The bundle declarations as record types (dsl/checker_deals.py)."""
+        raise NotImplementedError
+
+    def check_bundle_parts(self) -> None:
+        """The fields bundle parts name (dsl/checker_deals.py)."""
+        raise NotImplementedError
 
     def expect(self, got: Type, want: Type, span: A.Span, what: str) -> None:
         """E104 unless a value of type `got` may stand where `want` is expected."""

@@ -11,7 +11,7 @@ import attrs
 from dsl import ast as A
 from dsl.checked import Body, Stage
 from dsl.checker_base import Scope
-from dsl.checker_stmts import StmtChecker
+from dsl.checker_deals import DealChecker
 from dsl.diagnostics import did_you_mean
 from dsl.limits import call_depth_error
 from dsl.types import ANY, BOOL, INT, PLAYER, Type, is_enumerable
@@ -36,7 +36,7 @@ class Bodies:
     eligible: Optional[Body] = None
 
 
-class BodyChecker(StmtChecker):
+class BodyChecker(DealChecker):
     """Checks every body of a rulebook (after its declarations)."""
 
     def check_bodies(self, items: tuple[Any, ...]) -> Bodies:

@@ -39,13 +39,14 @@ class DeclChecker(ExprChecker):
                 self.records[it.name] = Type("record", name=it.name,
                                              members=tuple(f.name for f in it.fields))
                 self.record_decls[it.name] = it
-        for name, rd in self.record_decls.items():
+        self.declare_bundles(items)
+        for name, rd in list(self.record_decls.items()):
             ftypes = tuple(self.resolve_type(f.type) for f in rd.fields)
             self._dup_fields(rd.fields)
             self.records[name] = Type("record", name=name, members=tuple(f.name for f in rd.fields),
                                       field_types=ftypes)
         # the enums/records are final: re-resolve record field types that name other records
-        for name, rd in self.record_decls.items():
+        for name, rd in list(self.record_decls.items()):
             ftypes = tuple(self.resolve_type(f.type) for f in rd.fields)
             self.records[name] = Type("record", name=name, members=tuple(f.name for f in rd.fields),
                                       field_types=ftypes)

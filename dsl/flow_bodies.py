@@ -93,7 +93,7 @@ class BodyFlow:
             A.Let: self.s_let, A.Assign: self.s_assign, A.If: self.s_if, A.For: self.s_for,
             A.Repeat: self.s_repeat, A.While: self.s_while, A.Move: self.s_move, A.Add: self.s_add,
             A.Remove: self.s_remove, A.Emit: self.s_emit, A.CallStmt: self.s_call,
-            A.Return: self.s_return, A.Log: self.s_log,
+            A.Return: self.s_return, A.Log: self.s_log, A.Deal: self.s_deal,
         }
 
     def compile(self) -> System:
@@ -194,6 +194,13 @@ class BodyFlow:
 
     def s_while(self, s: A.While) -> None:
         self.block(s.body)
+
+    def s_deal(self, s: A.Deal) -> None:
+        # the offers are public (the checker keeps hidden fields out of bundles and clauses),
+        # so the clauses' variables hold public values; what the accepted block does counts
+        acc = s.clause("accepted")
+        if isinstance(acc, A.DealAccepted):
+            self.block(acc.body)
 
     def _local_root(self, lv: A.LValue) -> Optional[int]:
         """The local a place is part of (not through a player: that is a state field)."""

@@ -400,7 +400,23 @@ def _stmt(s: A.Stmt, level: int) -> list[Line]:
         if s.max is not None:
             head += f" limit {s.max}"
         return _block(head, level, first, s.body)
+    if isinstance(s, A.Deal):
+        return _deal(s, level)
     raise TypeError(f"not a statement: {s!r}")
+
+
+def _deal(s: A.Deal, level: int) -> list[Line]:
+    """deal on T { settings and clauses, one a line }."""
+    f = _fx
+    lines = [Line(f"deal on {s.table} {{", level, s.span.line, s.span.line)]
+    for c in s.clauses:
+        if isinstance(c, A.DealSetting):
+            lines.extend(_one(f"{c.name} = {f(c.expr)}", level + 1, c))
+        elif isinstance(c, A.DealRule):
+            lines.extend(_one(f"{c.kind}({c.var}) = {f(c.expr)}", level + 1, c))
+        else:
+            lines.extend(_block(f"{c.kind}({c.var})", level + 1, c.span.line, c.body))
+    return lines + [Line("}", level, s.span.end_line, s.span.end_line)]
 
 
 # ------------------------------------------------------------ declarations
@@ -421,6 +437,11 @@ def _fields(head: str, d: Any, fields: tuple[A.FieldDecl, ...]) -> list[Line]:
     first, last = _lines_of(d)
     return [Line(f"{head} {{", 0, first, first), *(_one(_field(fd), 1, fd)[0] for fd in fields),
             Line("}", 0, last, last)]
+
+
+def _bundle_part(p: A.BundlePart) -> str:
+    return f"{p.name}: {p.kind} of {p.field}" + \
+        ("" if p.unit is None else f" in {p.unit_word} of {p.unit}")
 
 
 def _one_line_decl(d: A.Decl) -> Optional[str]:
@@ -508,6 +529,10 @@ def _decl(d: A.Decl) -> list[Line]:
         return _const(d)
     if isinstance(d, A.RecordDecl):
         return _fields(f"record {d.name}", d, d.fields)
+    if isinstance(d, A.BundleDecl):
+        first, last = _lines_of(d)
+        return [Line(f"bundle {d.name} {{", 0, first, first),
+                *(_one(_bundle_part(p), 1, p)[0] for p in d.parts), Line("}", 0, last, last)]
     if isinstance(d, A.PlayerState):
         return _fields("player", d, d.fields)
     if isinstance(d, A.TableState):

@@ -71,7 +71,8 @@ def literal_range_size(e: Any) -> Optional[int]:
     return None if lo is None or hi is None else max(0, hi - lo + 1)
 
 _STATEMENTS = (A.Let, A.Assign, A.If, A.Elif, A.For, A.Repeat, A.While, A.Move, A.Add, A.Remove,
-               A.Shuffle, A.Emit, A.CallStmt, A.Return, A.Break, A.EndGame, A.Log, A.Empty)
+               A.Shuffle, A.Emit, A.CallStmt, A.Return, A.Break, A.EndGame, A.Log, A.Deal,
+               A.Empty)
 
 
 def _children(node: Any) -> Iterator[Any]:

@@ -141,7 +141,7 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
     if failed is not None:               # a literal out of range, for example
         cause, pos = failed
         span = A.Span(path, *pos) if pos is not None else A.Span(path, 1, 1, 1, 2)
-        return None, [error("E005", str(cause), span)]
+        return None, [error("E005", str(cause), span, getattr(cause, "hint", None))]
     rb: A.Rulebook = top.value
     deep = depth_errors(rb, path)
     return (None, deep) if deep else (rb, [])

@@ -16,7 +16,8 @@ from dsl.diagnostics import Diagnostic, did_you_mean, error
 KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
               "action": "any-time action", "phase": "phase", "record": "record",
               "setup": "setup", "score": "score", "end": "end condition", "round": "round",
-              "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic"}
+              "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic",
+              "bundle": "bundle"}
 
 
 def decl_key(d: Any) -> Optional[tuple[str, str]]:
@@ -37,6 +38,8 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("phase", d.name)
     if isinstance(d, A.RecordDecl):
         return ("record", d.name)
+    if isinstance(d, A.BundleDecl):
+        return ("bundle", d.name)
     if isinstance(d, A.SetupDecl):
         return ("setup", "setup")
     if isinstance(d, A.ScoreDecl):

@@ -23,7 +23,8 @@ from interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
-    sorted((ROOT / "rulebooks" / "variants").glob("*.rules"))
+    sorted((ROOT / "rulebooks" / "variants").glob("*.rules")) + \
+    [ROOT / "rulebooks" / "examples" / "bazaar.rules"]     # deals (docs/games/bazaar.md)
 PROPS = settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
 
 

@@ -17,6 +17,7 @@ import re
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
 
+from interpreter.agents.bundles import bundle_steps, step_index
 from interpreter.engine.nodes import Decision, Option
 from interpreter.engine.seen import render as render_entry
 from interpreter.engine.state import State
@@ -289,6 +290,7 @@ class HumanAgent:
         self.seen: dict[int, int] = {}    # seat -> length of the record at its last decision
         self.handover = handover      # hot-seat: several humans at one screen
         self.last_seat: Optional[int] = None
+        self.queue: list[str] = []    # the steps of a bundle typed at once, still to answer
 
     def _log(self, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
@@ -302,6 +304,13 @@ class HumanAgent:
         if not isinstance(node, Decision):
             raise TypeError("a human only answers decisions")
         seat = node.player
+        if self.queue:
+            step = self.queue.pop(0)
+            idx = step_index(step, node.options)
+            if idx is not None:        # (the game's narration shows the step taken)
+                return idx
+            self.queue = []
+            self.screen.say(f"the bundle stops at '{step}': that is not an option now")
         ask = self.input_fn if self.input_fn is not None else input
         if self.handover and self.last_seat is not None and seat != self.last_seat:
             try:
@@ -337,7 +346,15 @@ class HumanAgent:
                 self.screen.lines("the rules in brief", self.rules or
                                   ["no summary of this rulebook is available"])
             else:
-                idx, why = match_choice(text, options)
-                if idx is not None:
-                    return idx
+                steps, why = bundle_steps(text, options)
+                if steps is not None:  # a whole bundle: its first step now, the rest queued
+                    idx = step_index(steps[0], options)
+                    if idx is not None:
+                        self.queue = steps[1:]
+                        return idx
+                    why = f"'{steps[0]}' is not an option now"
+                elif not why:
+                    idx, why = match_choice(text, options)
+                    if idx is not None:
+                        return idx
                 self.screen.say(f"{why} — try again ('help' explains what to type)")

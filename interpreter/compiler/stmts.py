@@ -15,6 +15,7 @@ from dsl.checked import Body
 from dsl.types import Type, iter_elem, strip_opt
 from interpreter.engine.chance import shuffle_op
 from interpreter.compiler.codegen import is_container
+from interpreter.compiler.deals import compile_deal
 from interpreter.compiler.decisions import suspend
 from interpreter.engine.exprs import RuleError, put_item, take_item
 from interpreter.engine.seen import label_of, record, vis_fn
@@ -451,6 +452,9 @@ class BodyCompiler:
     def s_EndGame(self, s: A.EndGame) -> None:
         prog = self.p
         self.emit(lambda st, fr: prog.finish(st), s.span)
+
+    def s_Deal(self, s: A.Deal) -> None:
+        compile_deal(self, s)
 
     def s_Log(self, s: A.Log) -> None:
         audience = getattr(s, "audience", None)

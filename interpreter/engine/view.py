@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from dsl.infoflow import is_owner_map
 from dsl.types import Type
+from interpreter.engine.bundles import is_offer_table, offer_lines
 from interpreter.engine.nodes import Chance, Decision, Terminal
 from interpreter.engine.seen import log_for
 from interpreter.engine.values import fmt
@@ -168,12 +169,19 @@ def _table_text(f: Any, v: Any, viewer: Optional[int]) -> str:
     return f"{fmt(own, f.type)} (and hidden, {n} item{'s' if n != 1 else ''})"
 
 
+def _offers_text(f: Any, v: Any) -> str:
+    """A deal's table of offers: a line per offer (after an empty first line), or none."""
+    offers = offer_lines(v, f.type)
+    return "\n".join([""] + offers) if offers else "(no offers)"
+
+
 def view_fields(program: Any, state: Any,
                 viewer: Optional[int]) -> tuple[list[tuple[str, str]], list[str], list[list[str]]]:
     """What `viewer` sees, as text cells: the table's (field, value) rows, the player fields'
     names, and for each seat its values of those fields (hidden ones as '(hidden ...)')."""
     rb = program.rb
-    table = [(f.name, _table_text(f, v, viewer)) for f, v in zip(rb.table_fields, state.table)]
+    table = [(f.name, _offers_text(f, v) if is_offer_table(f.type) and f.visibility == "public"
+              else _table_text(f, v, viewer)) for f, v in zip(rb.table_fields, state.table)]
     names = [f.name for f in rb.player_fields]
     seats = [[_text(v, f.type, visible(f.visibility, p, viewer))
               for f, v in zip(rb.player_fields, row)] for p, row in enumerate(state.players)]
@@ -188,7 +196,9 @@ def describe(program: Any, state: Any, viewer: Optional[int]) -> str:
     if table:
         width = max(len(name) for name, _ in table)
         for name, text in table:
-            lines.append(f"  {name:<{width}}  {text}")
+            first, *rest = text.split("\n")        # a deal's table: one offer a line
+            lines.append(f"  {name:<{width}}  {first}".rstrip())
+            lines.extend(f"    {line}" for line in rest)
     for p, values in enumerate(seats):
         parts = [f"{name} {text}" for name, text in zip(names, values)]
         mark = "▶" if p == viewer else " "

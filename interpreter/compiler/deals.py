@@ -1,0 +1,113 @@
+"""Compiling a `deal` statement into ops (the window's run time is interpreter/engine/deals.py).
+
+The ops: the window (it suspends at each of its decisions and leaves the pc on itself; when it
+closes it jumps past the deal, or, on an acceptance, hands both sides over and runs on), the
+`accepted` block's own ops, then the settlement of what was promised out of the proceeds.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dsl import ast as A
+from dsl.types import strip_opt
+from interpreter.engine.bundles import Part
+from interpreter.engine.deals import ACCEPTED, DRAFT, DealSpec
+from interpreter.engine.nodes import Decision
+
+if TYPE_CHECKING:
+    from interpreter.compiler.stmts import BodyCompiler
+
+
+def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:
+    rb = bc.rb
+    decl = next(it for it in rb.items if isinstance(it, A.BundleDecl) and it.name == bundle)
+    pindex = {f.name: i for i, f in enumerate(rb.player_fields)}
+    ptypes = {f.name: f.type for f in rb.player_fields}
+    elems: list[Any] = [strip_opt(ptypes[p.field]).elem for p in decl.parts if p.kind == "items"]
+    out = []
+    for p in decl.parts:
+        t = strip_opt(ptypes[p.field])
+        unit = p.unit if isinstance(p.unit, int) else \
+            bc.p.consts[p.unit] if isinstance(p.unit, str) else 1
+        elem = t.elem if p.kind == "items" else None
+        out.append(Part(p.name, p.kind, pindex[p.field], unit, elem, t.kind == "bag",
+                        p.kind == "items" and elems.count(elem) > 1))
+    return out
+
+
+def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
+    """Emit the ops of deal statement s."""
+    rb, ex = bc.rb, bc.ex
+    ti = next(i for i, f in enumerate(rb.table_fields) if f.name == s.table)
+    ot = strip_opt(rb.table_fields[ti].type).elem
+    give = ot.field("give")
+    assert give is not None
+    bundle = give.name
+    rules = {c.kind: (rb.refs[id(c)], ex.compile(c.expr)) for c in s.clauses
+             if isinstance(c, A.DealRule)}
+    acc = s.clause("accepted")
+    wslot = bc.hidden()
+
+    def opt(name: str) -> Any:
+        e = s.setting(name)
+        return ex.compile(e) if e is not None else None
+    spec = DealSpec(
+        s.table, ti, _parts(bc, bundle), list(ot.members), s.terms(), opt("among"),
+        opt("dealer"), opt("about"), ot.field("subject"), opt("quiet"), opt("limit"),
+        rules, wslot, rb.refs[id(acc)] if acc is not None else None)
+    prog = bc.p
+    span = s.span
+    end: list[int] = []             # the pc after the deal's ops (known once they are made)
+
+    def window(st: Any, fr: list) -> Any:
+        L = fr[2]
+        W = L[wslot]
+        if W is None:
+            W = L[wslot] = spec.start(st, L)
+        while True:
+            o = W[ACCEPTED]
+            if o is not None:
+                W[ACCEPTED] = [o, spec.carry_out(st, L, o)]
+                if spec.accept_slot is not None:
+                    L[spec.accept_slot] = o
+                fr[1] += 1
+                return None
+            if W[DRAFT] is None:
+                spec.drop_void(st, L)
+                if spec.closed(st, L, W):
+                    L[wslot] = None
+                    fr[1] = end[0]
+                    return None
+            who, vals, labels, prompt = spec.options(st, L, W)
+            if not vals and W[DRAFT] is None:
+                spec.commit(st, L, W, None)       # nothing but pass: the turn goes on
+                continue
+            break
+        lab = dict(zip(map(id, vals), labels))
+
+        def labeller(v: Any) -> str:
+            got = lab.get(id(v))
+            return got if got is not None else labels[vals.index(v)]
+
+        def commit(st2: Any, v: Any) -> None:
+            fr2 = st2.stack[-1]
+            spec.commit(st2, fr2[2], fr2[2][wslot], v)
+        return Decision(who, vals, labeller, W[DRAFT] is None, prompt, prog.actions_for(st, who),
+                        False, commit, span)
+
+    bc.emit(window, span)
+    if acc is not None:
+        assert isinstance(acc, A.DealAccepted)
+        bc.block(acc.body)
+
+    def settle(st: Any, fr: list) -> None:
+        L = fr[2]
+        W = L[wslot]
+        o, before = W[ACCEPTED]
+        spec.settle(st, o, before)
+        L[wslot] = None
+        if spec.accept_slot is not None:
+            L[spec.accept_slot] = None
+        fr[1] += 1
+    bc.emit(settle, span)
+    end.append(bc.here())

@@ -1,0 +1,324 @@
+"""The run time of a `deal`: the window of negotiation over an open table of offers.
+
+The table is a list of offer records in a table field; the window's own position (whose turn,
+how many quiet passes, the offer being built) is a list in a local slot of the frame, so a state
+in mid-negotiation is a value like any other (clone, JSON, equality). The compiler
+(interpreter/compiler/deals.py) makes a `DealSpec` per deal statement and the ops that run it.
+
+The window, as bots, search and replays see it: the seats of the order (the `among` list, then
+the dealer if he is not in it) take turns; in a turn a seat passes, posts a new offer, replaces
+or withdraws one of its own, or accepts an offer made to it that is binding now. An offer is
+built one step at a time: to whom (when there is a choice), about what (when the offers have a
+subject), then each bundle of the terms (give, get, promise) one item or one unit at a time,
+'done' ending each bundle; 'cancel' gives up. So no decision lists every bundle. A full pass
+with no change counts as quiet; after `quiet` such passes in a row, or `limit` turns, the window
+closes without a deal. Before every turn the offers that can no longer be carried out (their
+maker or taker lacks what they name, or `valid` fails) leave the table.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from interpreter.engine.bundles import Part, covers, gained, minus, move, only
+from interpreter.engine.exprs import RuleError
+from interpreter.engine.seen import ALL, record, render
+from interpreter.engine.values import deep_copy, fmt
+
+Fn = Callable[[Any, list], Any]
+
+# the window, kept in a local slot: [order, turn, quiet passes, changed this pass, turns, draft,
+# accepted]; a draft: [replacing id or -1, stage, taker, subject, give, get, promise]
+ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED = range(7)
+D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
+D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
+TERMS = ("give", "get", "promise")
+
+
+class DealSpec:
+    """What the compiler made of one deal statement."""
+
+    def __init__(self, name: str, table: int, parts: list[Part], fields: list[str],
+                 terms: tuple[str, ...], among: Fn, dealer: Optional[Fn], about: Optional[Fn],
+                 subject_type: Any, quiet: Fn, limit: Optional[Fn],
+                 rules: dict[str, tuple[int, Fn]], wslot: int, accept_slot: Optional[int]):
+        self.name = name
+        self.table = table
+        self.parts = parts
+        self.fields = fields          # the offer record's field names, in order
+        self.at = {n: i for i, n in enumerate(fields)}
+        self.terms = terms
+        self.among, self.dealer, self.about = among, dealer, about
+        self.subject_type = subject_type
+        self.quiet, self.limit = quiet, limit
+        self.rules = rules            # kind -> (slot of its variable, compiled expression)
+        self.wslot = wslot
+        self.accept_slot = accept_slot
+
+    # -- offers
+    def bundle_text(self, b: list) -> str:
+        """A bundle as text: '5 coins + pepper' ('nothing' when empty)."""
+        bits = [t for p, v in zip(self.parts, b) for t in p.text(v)]
+        return " + ".join(bits) if bits else "nothing"
+
+    def offer_text(self, o: list) -> str:
+        """An offer as text: '#2 P1 to P3 about x: gives 5 coins; gets pepper'."""
+        at = self.at
+        head = f"#{o[at['id']]} P{o[at['maker']] + 1} to P{o[at['taker']] + 1}"
+        if "subject" in at:
+            head += f" about {fmt(o[at['subject']], self.subject_type)}"
+        verbs = {"give": "gives", "get": "gets", "promise": "promises"}
+        body = "; ".join(f"{verbs[t]} {self.bundle_text(o[at[t]])}" for t in self.terms)
+        return f"{head}: {body}"
+
+    def rule(self, kind: str, st: Any, L: list, o: list, default: Any) -> Any:
+        """A clause's value for offer o (`default` when the deal has no such clause)."""
+        r = self.rules.get(kind)
+        if r is None:
+            return default
+        slot, f = r
+        L[slot] = o
+        try:
+            return f(st, L)
+        finally:
+            L[slot] = None
+
+    def affordable(self, st: Any, o: list) -> bool:
+        """Can the maker hand over what he gives, and the taker what he is asked?"""
+        at, P = self.at, st.players
+        for term, who in (("give", "maker"), ("get", "taker")):
+            have = P[o[at[who]]]
+            if not all(covers(p, have[p.field], v) for p, v in zip(self.parts, o[at[term]])):
+                return False
+        return True
+
+    def standing(self, st: Any, L: list, o: list) -> bool:
+        """May offer o stay on the table?"""
+        return self.affordable(st, o) and bool(self.rule("valid", st, L, o, True))
+
+    def drop_void(self, st: Any, L: list) -> bool:
+        """Take the offers that can no longer be carried out off the table; True if any."""
+        table = st.table[self.table]
+        keep = [o for o in table if self.standing(st, L, o)]
+        if len(keep) == len(table):
+            return False
+        for o in table:
+            if o not in keep:
+                self.log(st, f"offer {self.offer_text(o)} is void and leaves the table")
+        st.table[self.table] = keep
+        return True
+
+    def log(self, st: Any, text: str) -> None:
+        """A public line of narration."""
+        if st.narrate:
+            entry = ["log", None, [[text, None]]]
+            record(st, entry)
+            st.messages.append(render(entry, ALL) or text)
+
+    def make_offer(self, st: Any, maker: int, d: list) -> list:
+        """The offer record a finished draft describes (its id: one more than any standing)."""
+        new_id = 1 + max((o[self.at["id"]] for o in st.table[self.table]), default=0)
+        vals = {"id": new_id, "maker": maker, "taker": d[D_TAKER], "subject": d[D_SUBJECT],
+                "give": d[D_BUNDLE], "get": d[D_BUNDLE + 1], "promise": d[D_BUNDLE + 2]}
+        return [deep_copy(vals[n]) for n in self.fields]
+
+    # -- the window
+    def start(self, st: Any, L: list) -> list:
+        """A new window: the order of turns."""
+        order = [p for p in self.among(st, L)]
+        if self.dealer is not None:
+            d = self.dealer(st, L)
+            if d is None:
+                raise RuleError("a deal with no dealer (none)")
+            if d not in order:
+                order.append(d)
+        if not order:
+            raise RuleError("a deal among no players")
+        return [order, 0, 0, False, 0, None, None]
+
+    def takers(self, st: Any, L: list, W: list, who: int) -> list[int]:
+        """The seats `who` may make an offer to."""
+        if self.dealer is not None:
+            d = self.dealer(st, L)
+            if who != d:
+                return [d]
+            return [p for p in self.among(st, L) if p != d]
+        return [p for p in W[ORDER] if p != who]
+
+    def options(self, st: Any, L: list, W: list) -> tuple[int, list, list[str], str]:
+        """(who decides, values, their labels, prompt) of the window's next decision; pass
+        (None) is always the first option at a turn's start."""
+        who = W[ORDER][W[TURN]]
+        d = W[DRAFT]
+        at = self.at
+        if d is None:
+            vals: list = []
+            labels: list[str] = []
+            if self.takers(st, L, W, who):
+                vals.append(("post",))
+                labels.append("post an offer")
+            for o in st.table[self.table]:
+                i = o[at["id"]]
+                if o[at["taker"]] == who and self.rule("binding", st, L, o, True):
+                    vals.append(("accept", i))
+                    labels.append(f"accept {self.offer_text(o)}")
+                if o[at["maker"]] == who:
+                    vals += [("replace", i), ("withdraw", i)]
+                    labels += [f"replace #{i}", f"withdraw #{i}"]
+            return who, vals, labels, f"{self.name}: your turn to deal (or pass)"
+        stage = d[D_STAGE]
+        if stage == 0:
+            ts = self.takers(st, L, W, who)
+            return who, [("to", p) for p in ts], [f"to P{p + 1}" for p in ts], \
+                f"{self.name}: make the offer to"
+        if stage == 1:
+            xs = self.about(st, L) if self.about is not None else []
+            return who, [("about", deep_copy(x)) for x in xs] + [("cancel",)], \
+                [f"about {fmt(x, self.subject_type)}" for x in xs] + ["cancel"], \
+                f"{self.name}: the offer is about"
+        k = stage - 2
+        term = self.terms[k]
+        cur = d[D_BUNDLE + TERMS.index(term)]
+        if term == "give":
+            pool = [st.players[who][p.field] for p in self.parts]
+        elif term == "get":
+            pool = [st.players[d[D_TAKER]][p.field] for p in self.parts]
+        else:
+            o = self.make_offer(st, who, d)
+            pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
+        vals, labels = [], []
+        for i, p in enumerate(self.parts):
+            left = minus(p, pool[i], cur[i]) if covers(p, pool[i], cur[i]) else p.empty()
+            if p.kind == "amount":
+                if left >= p.unit:
+                    vals.append(("add", i, p.unit))
+                    labels.append(f"add {p.unit} {p.name}")
+                continue
+            seen: list = []
+            for x in (sorted(left) if p.is_bag else left):
+                if x not in seen:
+                    seen.append(x)
+                    vals.append(("add", i, deep_copy(x)))
+                    labels.append(f"add {p.item_label(x)}")
+        last = k == len(self.terms) - 1
+        if not last or self.rule("valid", st, L, self.make_offer(st, who, d), True):
+            vals.append(("done",))
+            labels.append("post" if last else "done")
+        vals.append(("cancel",))
+        labels.append("cancel")
+        verb = {"give": "what you give", "get": "what you ask for",
+                "promise": "what you promise of the proceeds"}[term]
+        return who, vals, labels, f"{self.name}: {verb}"
+
+    def commit(self, st: Any, L: list, W: list, v: Any) -> None:
+        """Carry out the chosen step v (None: pass)."""
+        who = W[ORDER][W[TURN]]
+        d = W[DRAFT]
+        table = st.table[self.table]
+        at = self.at
+        if v is None or v[0] == "cancel":
+            W[DRAFT] = None
+            self.end_turn(st, L, W)
+        elif v[0] in ("post", "replace"):
+            W[DRAFT] = [-1 if v[0] == "post" else v[1], 0, -1, None,
+                        [p.empty() for p in self.parts], [p.empty() for p in self.parts],
+                        [p.empty() for p in self.parts]]
+            self.skip_stages(st, L, W)
+        elif v[0] == "withdraw":
+            st.table[self.table] = [o for o in table if o[at["id"]] != v[1]]
+            self.log(st, f"P{who + 1} withdraws offer #{v[1]}")
+            W[CHANGED] = True
+            self.end_turn(st, L, W)
+        elif v[0] == "accept":
+            o = next(o for o in table if o[at["id"]] == v[1])
+            W[ACCEPTED] = deep_copy(o)
+        elif v[0] == "to":
+            d[D_TAKER] = v[1]
+            d[D_STAGE] += 1
+            self.skip_stages(st, L, W)
+        elif v[0] == "about":
+            d[D_SUBJECT] = deep_copy(v[1])
+            d[D_STAGE] += 1
+        elif v[0] == "add":
+            cur = d[D_BUNDLE + TERMS.index(self.terms[d[D_STAGE] - 2])]
+            p = self.parts[v[1]]
+            if p.kind == "amount":
+                cur[v[1]] += v[2]
+            elif p.is_bag:
+                cur[v[1]][v[2]] = cur[v[1]].get(v[2], 0) + 1
+            else:
+                cur[v[1]].append(deep_copy(v[2]))
+        elif v[0] == "done":
+            if d[D_STAGE] - 2 < len(self.terms) - 1:
+                d[D_STAGE] += 1
+                return
+            if d[D_REPLACE] >= 0:
+                st.table[self.table] = [o for o in table if o[at["id"]] != d[D_REPLACE]]
+            o = self.make_offer(st, who, d)
+            st.table[self.table].append(o)
+            what = "offers" if d[D_REPLACE] < 0 else f"replaces #{d[D_REPLACE]} by"
+            self.log(st, f"P{who + 1} {what} {self.offer_text(o)}")
+            W[DRAFT] = None
+            W[CHANGED] = True
+            self.end_turn(st, L, W)
+
+    def skip_stages(self, st: Any, L: list, W: list) -> None:
+        """Skip the steps of a draft that have one answer (the dealer as taker) or none."""
+        d = W[DRAFT]
+        who = W[ORDER][W[TURN]]
+        if d[D_STAGE] == 0:
+            ts = self.takers(st, L, W, who)
+            if len(ts) == 1:
+                d[D_TAKER] = ts[0]
+                d[D_STAGE] = 1
+        if d[D_STAGE] == 1 and self.about is None:
+            d[D_STAGE] = 2
+
+    def end_turn(self, st: Any, L: list, W: list) -> None:
+        """The next seat's turn; count quiet passes."""
+        W[TURN] += 1
+        W[TURNS] += 1
+        if W[TURN] == len(W[ORDER]):
+            W[TURN] = 0
+            W[QUIET] = 0 if W[CHANGED] else W[QUIET] + 1
+            W[CHANGED] = False
+
+    def closed(self, st: Any, L: list, W: list) -> bool:
+        """Has the window closed without a deal?"""
+        if W[DRAFT] is not None:
+            return False
+        if W[QUIET] >= self.quiet(st, L):
+            return True
+        return self.limit is not None and W[TURNS] >= self.limit(st, L)
+
+    # -- an accepted offer
+    def carry_out(self, st: Any, L: list, o: list) -> list:
+        """Hand over both sides of the accepted offer o (taking it off the table); what the
+        maker holds afterwards of each promised part (to measure the proceeds against)."""
+        at = self.at
+        st.table[self.table] = [x for x in st.table[self.table] if x[at["id"]] != o[at["id"]]]
+        maker, taker = st.players[o[at["maker"]]], st.players[o[at["taker"]]]
+        for p, v in zip(self.parts, o[at["give"]]):
+            move(p, maker, taker, v)
+        for p, v in zip(self.parts, o[at["get"]]):
+            move(p, taker, maker, v)
+        self.log(st, f"P{o[at['taker']] + 1} accepts {self.offer_text(o)}")
+        return [deep_copy(maker[p.field]) for p in self.parts]
+
+    def settle(self, st: Any, o: list, before: list) -> None:
+        """Pay what offer o promised out of what its maker received since it was accepted."""
+        if "promise" not in self.terms:
+            return
+        at = self.at
+        mk, tk = o[at["maker"]], o[at["taker"]]
+        maker, taker = st.players[mk], st.players[tk]
+        promised = o[at["promise"]]
+        for p, v, was in zip(self.parts, promised, before):
+            now = maker[p.field]
+            got = max(now - was, 0) if p.kind == "amount" else gained(p, now, was)
+            if not covers(p, got, v):
+                raise RuleError(f"P{mk + 1} promised {self.bundle_text(only(self.parts, p, v))} "
+                                f"of the proceeds to P{tk + 1} but received "
+                                f"{self.bundle_text(only(self.parts, p, got))}")
+            move(p, maker, taker, v)
+        if any(p.text(v) for p, v in zip(self.parts, promised)):
+            self.log(st, f"P{mk + 1} pays P{tk + 1} the promised {self.bundle_text(promised)}")

@@ -1,0 +1,83 @@
+"""The deal construct on parts Bazaar does not use (docs/language.md §2.7a, §4.17): items of a
+list of records (cards), a unit named by a constant, a window that closes at its turn limit,
+and offers that stand from one window to the next until the rules clear their table."""
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.program import Program
+from tests.game_driver import program_text
+
+CARDS = """
+game "Cards" players 2..2
+enum Suit { red, blue }
+record Card { suit: Suit  value: int }
+const step = 3
+player { coins: int = 9  cards: list<Card> }
+bundle Hand { cards: items of cards  coins: amount of coins in units of step }
+table { market: list<offer<Hand>>  windows: int }
+setup {
+  first(players).cards = [{suit: red, value: 3}, {suit: blue, value: 5}, {suit: red, value: 3}]
+  last(players).cards = [{suit: blue, value: 1}]
+}
+round r limit 2 {
+  phase trade {
+    windows += 1
+    deal on market {
+      among = players
+      terms = [give, get]
+      quiet = 2
+      limit = 6
+      valid(o) = len(o.give.cards) + len(o.get.cards) > 0
+    }
+  }
+}
+score p: p.coins + sum(c.value for c in p.cards)
+"""
+
+
+def card(prog: Program, suit: str, value: int) -> list[Any]:
+    return [prog.member(suit), value]
+
+
+def test_cards_of_a_list_are_offered_one_by_one_and_handed_over() -> None:
+    """An items part of a list of records offers each distinct card the giver holds (a pair
+    of equal cards once, then the second); coins go by the constant unit 3."""
+    prog = program_text(CARDS)
+    s = prog.new_game(players=2, seed=0)
+    prog.apply(s, "post an offer")
+    labels = [o.label for o in s.pending.options]
+    assert labels == ["add {suit: red, value: 3}", "add {suit: blue, value: 5}", "add 3 coins",
+                      "done", "cancel"]
+    for label in ("add {suit: red, value: 3}", "add {suit: red, value: 3}"):
+        prog.apply(s, label)
+    assert [o.label for o in s.pending.options] == \
+        ["add {suit: blue, value: 5}", "add 3 coins", "done", "cancel"]
+    for label in ("done", "add 3 coins", "add 3 coins", "post"):
+        prog.apply(s, label)
+    prog.apply(s, "accept #1 P1 to P2: gives {suit: red, value: 3} + {suit: red, value: 3}; "
+                  "gets 6 coins")
+    assert prog.get(s, "cards", player=0) == [card(prog, "blue", 5)]
+    assert prog.get(s, "cards", player=1) == [card(prog, "blue", 1), card(prog, "red", 3),
+                                              card(prog, "red", 3)]
+    assert (prog.get(s, "coins", player=0), prog.get(s, "coins", player=1)) == (15, 3)
+
+
+def test_the_window_closes_at_its_turn_limit_and_offers_stand_into_the_next() -> None:
+    """limit = 6 turns: P1 and P2 keep changing the table (so no pass is quiet), and the window
+    closes after the sixth turn; the offers left stand when the next round's window opens."""
+    prog = program_text(CARDS)
+    s = prog.new_game(players=2, seed=0)
+    for turn in range(3):
+        prog.apply(s, "post an offer")                       # P1: a card for nothing
+        prog.apply(s, "add {suit: blue, value: 5}")
+        prog.apply(s, "done")
+        prog.apply(s, "post")
+        assert prog.get(s, "windows") == 1
+        prog.apply(s, "pass")                                # P2
+    assert prog.get(s, "windows") == 2                       # the sixth turn closed round 1
+    assert [o[0] for o in prog.get(s, "market")] == [1, 2, 3]
+    assert s.pending.player == 0                             # round 2's window: P1 first
+    assert [o.label for o in s.pending.options] == ["pass", "post an offer", "replace #1",
+                                                    "withdraw #1", "replace #2", "withdraw #2",
+                                                    "replace #3", "withdraw #3"]
