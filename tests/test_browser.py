@@ -4,7 +4,7 @@
 Where no browser is installed these tests skip and say how to enable them. Manila is played to
 the end in the browser; the other games for their first moves in the browser, then on to the
 end over HTTP, with the final page checked in the browser (MERCATOR_BROWSER_FULL=1 plays all
-four to the end by clicking, about a minute and a half).
+four to the end by clicking: two to three minutes).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-INLINE_ITEMS = 12        # a list of at most this many scalars is shown on one line
+INLINE_ITEMS = 12        # a map of at most this many scalars is shown on one line
 
 
 def is_hidden(v: Any) -> bool:
@@ -49,7 +49,9 @@ def show(v: Any) -> Markup:
     if isinstance(v, list):
         if not v:
             return Markup('<span class="none">empty</span>')
-        if all(_scalar(x) for x in v) and len(v) <= INLINE_ITEMS:
+        if _records(v):
+            return _rows([(None, x) for x in v])
+        if all(_scalar(x) for x in v):
             return Markup(" ").join(Markup('<span class="chip">{}</span>').format(_text(x))
                                     for x in v)
         return Markup('<ol class="items">{}</ol>').format(
@@ -57,10 +59,38 @@ def show(v: Any) -> Markup:
     if isinstance(v, dict):
         if not v:
             return Markup('<span class="none">empty</span>')
+        if _records(list(v.values())):
+            return _rows(list(v.items()))
+        if all(_scalar(x) for x in v.values()) and len(v) <= INLINE_ITEMS:
+            return Markup(" ").join(
+                Markup('<span class="kv"><span class="k">{}</span> {}</span>').format(
+                    label(str(k)), _text(x)) for k, x in v.items())
         rows = Markup("").join(Markup("<tr><th>{}</th><td>{}</td></tr>").format(
             label(str(k)), show(x)) for k, x in v.items())
         return Markup('<table class="map">{}</table>').format(rows)
     return escape(repr(v))
+
+
+def _records(items: list) -> bool:
+    """Several records of one shape (a hand of cards, the ships): shown as a table's rows."""
+    if not items or not all(isinstance(x, dict) and x and not is_hidden(x) for x in items):
+        return False
+    keys = list(items[0])
+    return all(list(x) == keys for x in items)
+
+
+def _rows(items: list) -> Markup:
+    """Records as a table: a column per field, a row per record (headed by its key, if any)."""
+    keys = list(items[0][1])
+    keyed = items[0][0] is not None
+    head = Markup("").join(Markup("<th>{}</th>").format(label(k)) for k in keys)
+    body = Markup("").join(
+        Markup("<tr>{}{}</tr>").format(
+            Markup("<th>{}</th>").format(label(str(key))) if keyed else Markup(""),
+            Markup("").join(Markup("<td>{}</td>").format(show(rec[k])) for k in keys))
+        for key, rec in items)
+    return Markup('<table class="rows"><tr>{}{}</tr>{}</table>').format(
+        Markup("<th></th>") if keyed else Markup(""), head, body)
 
 
 def label(name: str) -> str:
