@@ -6,7 +6,7 @@ Run from the repository root, with Debian's chromium and chromium-driver install
 
 For each game it serves a new game (P1 human, the others random bots, a fixed seed), opens P1's
 secret link in headless Chromium (tests/browser.py, the browser tests' own), plays some moves by
-clicking the page's buttons, and saves the whole page as docs/screenshots/GAME.png.
+clicking the page's buttons (on to a decision with a few options), and saves the whole page as docs/screenshots/GAME.png.
 """
 from __future__ import annotations
 
@@ -42,6 +42,12 @@ def main() -> int:
                 browser.driver.get(served.url + links.path(0))
                 rng = random.Random(seed)
                 for _ in range(moves):
+                    if not choose_in_page(browser.driver, rng):
+                        break
+                for _ in range(40):      # then on to a decision with a few options to show
+                    if len(session.options(0)) - sum(o["kind"] != "value" for o in
+                                                     session.options(0)) >= 3:
+                        break
                     if not choose_in_page(browser.driver, rng):
                         break
                 path = out / f"{name}.png"
