@@ -246,3 +246,31 @@ def test_serve_prints_the_links_and_serves_them(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_looking_back_in_a_live_game_offers_nothing(manila):
+    s, links, c = client_for(manila, ["human", "random", "random"])
+    c.post(f"{links.path(0)}/move", json={"option": 1})
+    past = c.get(f"{links.path(0)}/view.json?step=0").json()
+    assert past["options"] == [] and past["can_undo"] is False and past["live"] is False
+    page = c.get(f"{links.path(0)}?step=0").text
+    assert 'id="options"' not in page and 'id="undo"' not in page
+    assert "You are looking back at step 0" in page
+    assert c.get(f"{links.path(0)}/view.json").json()["options"]
+
+
+def test_values_are_shown_escaped_with_hidden_marks_and_records_as_tables():
+    from interpreter.web.render import show
+    assert str(show("<b>x</b>")) == "&lt;b&gt;x&lt;/b&gt;"
+    assert "hidden · 3 items" in show({"hidden": True, "size": 3})
+    assert "hidden · 1 item<" in show({"hidden": True, "size": 1})
+    assert ">hidden<" in show("hidden")
+    own = show({"hidden": True, "size": 3, "seen": {"P1": 54}})
+    assert "hidden · 3 items" in own and "yours:" in own and "54" in own
+    rows = str(show([{"kind": "contract", "pay": 0}, {"kind": "<i>", "pay": 20}]))
+    assert rows.startswith('<table class="rows"><tr><th>kind</th><th>pay</th></tr>')
+    assert rows.count("<tr>") == 3 and "&lt;i&gt;" in rows
+    keyed = str(show({"ship_1": {"tile": 5}, "ship_2": {"tile": 8}}))
+    assert "<th>ship 1</th><td>5</td>" in keyed
+    assert str(show([])) == '<span class="none">empty</span>'
+    assert "nutmeg" in show({"nutmeg": 2}) and '<span class="k">nutmeg</span> 2' in show({"nutmeg": 2})
