@@ -214,6 +214,17 @@ def test_a_saved_game_steps_through_its_timeline(manila, tmp_path):
         r.view(None, n + 1)
 
 
+def test_the_log_of_a_seat_is_the_views_log(manila, tmp_path):
+    s = session(manila, ["human", "random", "random"], seed=8)
+    s.move(0, first_move(s, 0))
+    for seat in (None, 0, 1):
+        assert s.log(seat) == s.view(seat)["log"] and s.log(seat, 0) == s.view(seat, 0)["log"]
+    assert len(s.log(None, 0)) < len(s.log(None))
+    path = str(tmp_path / "g.json")
+    s.save(path)
+    assert GameSession.load(manila, path).log(1) == s.log(1)
+
+
 def test_a_saved_game_can_go_on(manila, tmp_path):
     s = session(manila, ["human", "random", "random"], seed=9)
     s.move(0, first_move(s, 0))

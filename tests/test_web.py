@@ -218,6 +218,25 @@ def test_replay_flags_are_checked(tmp_path, manila, capsys):
     assert "cannot write" in capsys.readouterr().err
 
 
+def test_resume_goes_on_with_a_saved_game(tmp_path, manila, capsys):
+    from interpreter.cli.main import build_parser
+    from interpreter.cli.serve import build_session
+    s = GameSession(manila, 3, 7, ["human", "random", "random"], MANILA, load(MANILA).sources)
+    s.move(0, 1)
+    path = str(tmp_path / "g.json")
+    s.save(path)
+    args = build_parser().parse_args(["serve", MANILA, "--resume", path, "--seats",
+                                      "human,human,random", "--save", path])
+    r = build_session(args)
+    assert r.state == s.state and not r.replaying and r.seats == ["human", "human", "random"]
+    r.move(r.to_decide(), 0)
+    assert load_save(path).decisions == r.decisions      # --save keeps saving it
+    assert main(["serve", MANILA, "--resume", path, "--replay", path]) == 2
+    assert "--resume and --replay do not go together" in capsys.readouterr().err
+    assert main(["serve", MANILA, "--resume", path, "--seats", "human"]) == 2
+    assert "--seats names 1 seat but the game has 3 players" in capsys.readouterr().err
+
+
 def test_serve_prints_the_links_and_serves_them(tmp_path):
     """The real command: a free port, one secret link per human, the spectator address."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 from typing import Any
 
@@ -54,65 +55,89 @@ def add_command(sub: Any, formatter: Any) -> None:
     sp.add_argument("--replay", metavar="SAVE",
                     help="step through this saved game with the timeline instead of playing")
     sp.add_argument("--save", metavar="FILE",
-                    help="save the game to FILE after every move (replay it with --replay FILE)")
+                    help="save the game to FILE after every move (replay it with --replay FILE, "
+                         "go on with --resume FILE)")
+    sp.add_argument("--resume", metavar="SAVE",
+                    help="go on playing this saved game (--seats as for a new game; add "
+                         "--save SAVE to keep saving it)")
     sp.add_argument("--no-undo", action="store_true",
                     help="refuse undo (by default a human may take back a move until another "
                          "human has moved)")
 
 
+def _saved_game(args: argparse.Namespace, prog: Any, res: Any, path: str, flag: str) -> Any:
+    """The save at `path` (for --replay or --resume), checked against the rulebook and flags."""
+    try:
+        data = load_save(path)
+    except SaveError as exc:
+        err(f"mercator serve: {exc}")
+        raise Failed(EXIT_RULES) from None
+    if data.rulebook_sha256 != sha256_text(res.sources[args.path]):
+        raise UsageError(f"{path} is a save of another rulebook ({data.rulebook})",
+                         f"serve it with: mercator serve {data.rulebook} {flag} {path}")
+    for name, given, saved in (("--players", args.players, data.players),
+                               ("--seed", args.seed, data.seed)):
+        if given is not None and given != saved:
+            raise UsageError(f"{name} {given} contradicts the save ({name} {saved})",
+                             f"leave out {name} with {flag}")
+    if not prog.min_players <= data.players <= prog.max_players:
+        err(f"mercator serve: {path}: {prog.name} is not played by {data.players} players")
+        raise Failed(EXIT_RULES)
+    return data
+
+
+def _from_save(prog: Any, res: Any, data: Any, seats: Any, replaying: bool) -> GameSession:
+    try:
+        return GameSession.from_save(prog, data, seats=seats, sources=res.sources,
+                                     replaying=replaying)
+    except SaveError as exc:
+        err(f"mercator serve: {exc}")
+        raise Failed(EXIT_RULES) from None
+    except MercatorRuntimeError as exc:
+        runtime_failure(exc, res.sources, data.seed, exc.history)
+        raise Failed(EXIT_RULES) from None
+
+
 def build_session(args: argparse.Namespace) -> GameSession:
-    """The game session the flags ask for (a new game, or a saved one to step through)."""
+    """The game session the flags ask for: a new game, a saved one to go on with (--resume),
+    or a saved one to step through (--replay)."""
     prog, res = load_program(args.path)
+    if args.replay and (args.save or args.resume):
+        raise UsageError(f"{'--save' if args.save else '--resume'} and --replay do not go "
+                         "together", "a replay changes nothing: serve it alone, or go on "
+                         "playing it with --resume SAVE")
     if args.replay:
-        if args.save:
-            raise UsageError("--save and --replay do not go together",
-                             "a replay changes nothing, so there is nothing to save")
-        try:
-            data = load_save(args.replay)
-        except SaveError as exc:
-            err(f"mercator serve: {exc}")
-            raise Failed(EXIT_RULES) from None
-        if data.rulebook_sha256 != sha256_text(res.sources[args.path]):
-            raise UsageError(f"{args.replay} is a save of another rulebook ({data.rulebook})",
-                             f"serve it with: mercator serve {data.rulebook} --replay {args.replay}")
-        for flag, given, saved in (("--players", args.players, data.players),
-                                   ("--seed", args.seed, data.seed)):
-            if given is not None and given != saved:
-                raise UsageError(f"{flag} {given} contradicts the save ({flag} {saved})",
-                                 f"leave out {flag} with --replay")
         if args.seats is not None:
             raise UsageError("--seats has no meaning with --replay (nobody moves)",
                              "leave out --seats; every seat gets a link to see its own view")
-        if not prog.min_players <= data.players <= prog.max_players:
-            err(f"mercator serve: {args.replay}: {prog.name} is not played by {data.players} "
-                "players")
-            raise Failed(EXIT_RULES)
+        data = _saved_game(args, prog, res, args.replay, "--replay")
+        return _from_save(prog, res, data, None, replaying=True)
+    if args.resume:
+        data = _saved_game(args, prog, res, args.resume, "--resume")
         try:
-            return GameSession.from_save(prog, data, sources=res.sources)
-        except SaveError as exc:
-            err(f"mercator serve: {exc}")
-            raise Failed(EXIT_RULES) from None
+            seats = parse_seat_kinds(args.seats, data.players)
+        except SessionError as exc:
+            raise UsageError(exc.message, exc.hint) from None
+        session = _from_save(prog, res, data, seats, replaying=False)
+        session.undo_allowed = not args.no_undo
+    else:
+        players = player_count(prog, args.players)
+        try:
+            seats = parse_seat_kinds(args.seats, players)
+        except SessionError as exc:
+            raise UsageError(exc.message, exc.hint) from None
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+        try:
+            session = GameSession(prog, players, seed, seats, args.path, res.sources,
+                                  undo=not args.no_undo)
         except MercatorRuntimeError as exc:
-            runtime_failure(exc, res.sources, data.seed, exc.history)
+            runtime_failure(exc, res.sources, seed, exc.history)
+            err("  the game could not start: the rule error happens before the first decision")
             raise Failed(EXIT_RULES) from None
-    players = player_count(prog, args.players)
-    try:
-        seats = parse_seat_kinds(args.seats, players)
-    except SessionError as exc:
-        raise UsageError(exc.message, exc.hint) from None
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    try:
-        session = GameSession(prog, players, seed, seats, args.path, res.sources,
-                              undo=not args.no_undo)
-    except MercatorRuntimeError as exc:
-        runtime_failure(exc, res.sources, seed, exc.history)
-        err("  the game could not start: the rule error happens before the first decision")
-        raise Failed(EXIT_RULES) from None
-    except SessionError as exc:
-        err(f"mercator serve: {exc.message}")
-        raise Failed(EXIT_RULES) from None
+        except SessionError as exc:
+            err(f"mercator serve: {exc.message}")
+            raise Failed(EXIT_RULES) from None
     if args.save:
-        import os
         if os.path.isdir(args.save):
             raise UsageError(f"cannot write {args.save}: it is a folder",
                              f"give a file name inside it, e.g. {os.path.join(args.save, 'game.json')}")
@@ -144,7 +169,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(str(exc), exc.hint) from None
     served = Served(make_app(session, links), sock)
     what = f"replay of {args.replay}" if session.replaying else \
-        " · ".join(f"P{i + 1} {k}" for i, k in enumerate(session.seats))
+        " · ".join(f"P{i + 1} {k}" for i, k in enumerate(session.seats)) + \
+        (f" · resumed after {len(session.decisions)} decisions" if args.resume else "")
     out(f"{session.program.name} · {session.players} players · seed {session.seed} · {what}")
     out(f"watch (spectator): {served.url}/")
     for seat in linked:

@@ -23,8 +23,9 @@ from interpreter.agents.base import Agent, RandomAgent, agent_seed, resolve_chan
 from interpreter.engine.nodes import Chance, Decision, Terminal
 from interpreter.engine.program import IllegalChoice, MercatorRuntimeError
 from interpreter.engine.state import State
+from interpreter.engine.seen import log_for
 from interpreter.engine.view import observe
-from interpreter.tools.saves import SaveData, replay, save
+from interpreter.tools.saves import SaveData, load_save, replay, save
 
 HUMAN = "human"
 BOTS: dict[str, Callable[[int, int], Agent]] = {
@@ -129,6 +130,12 @@ class GameSession:
         if not replaying:
             self.advance_bots()
         return self
+
+    @classmethod
+    def load(cls, program: Any, path: str, seats: Optional[Sequence[str]] = None,
+             replaying: bool = True) -> "GameSession":
+        """A session from a save file (saves.SaveError when it cannot be trusted)."""
+        return cls.from_save(program, load_save(path), seats=seats, replaying=replaying)
 
     # ------------------------------------------------------------ the game
     @property
@@ -280,6 +287,10 @@ class GameSession:
                 else "value"
             out.append({"index": i, "label": o.label, "kind": kind})
         return out
+
+    def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
+        """The game's log up to a step as `seat` saw it (None: as a spectator)."""
+        return log_for(self.steps[self.step_index(step)].record, seat)
 
     def view(self, seat: Optional[int], step: Optional[int] = None) -> dict[str, Any]:
         """What `seat` (0-based; None = spectator) sees at a step: the engine's observation, the
