@@ -293,3 +293,31 @@ def test_values_are_shown_escaped_with_hidden_marks_and_records_as_tables():
     assert "<th>ship 1</th><td>5</td>" in keyed
     assert str(show([])) == '<span class="none">empty</span>'
     assert "nutmeg" in show({"nutmeg": 2}) and '<span class="k">nutmeg</span> 2' in show({"nutmeg": 2})
+
+
+def test_the_same_move_sent_many_times_at_once_is_made_once(manila):
+    """Requests are served in parallel threads; the lock and the page's digest make a double
+    click one move."""
+    import threading
+    import httpx
+    from interpreter.web.server import Served, bind
+    s = GameSession(manila, 3, 5, ["human", "random", "random"], MANILA, load(MANILA).sources)
+    links = SeatLinks([0])
+    served = Served(make_app(s, links), bind("127.0.0.1", 0)).start()
+    try:
+        digest = s.view(0)["digest"]
+        url = served.url + links.path(0) + "/move"
+        codes: list[int] = []
+
+        def send() -> None:
+            r = httpx.post(url, json={"option": 1, "digest": digest}, timeout=20)
+            codes.append(r.status_code)
+        threads = [threading.Thread(target=send) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(codes) == [200] + [409] * 7
+        assert s.movers.count(0) == 1
+    finally:
+        served.stop()

@@ -23,6 +23,7 @@ from typing import Any, Callable, Optional
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -181,18 +182,17 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
         if choice is None or isinstance(choice, (bool, list, dict, float)):
             raise Refusal(400, "no option chosen", 'send option=INDEX (or JSON {"option": ...})')
         seen = data.get("digest")
-        if isinstance(seen, str) and seen:
-            with lock:
-                now = session.view(seat, None)["digest"]
-            if not hmac.compare_digest(seen, now):
-                raise Refusal(409, "the game has moved on since this page was shown",
-                              "look at the new position and choose again")
-        from starlette.concurrency import run_in_threadpool
-        return await run_in_threadpool(act, request, seat, lambda: session.move(seat, choice))
+
+        def checked_move() -> None:      # under the lock: nothing moves in between
+            if isinstance(seen, str) and seen and \
+                    not hmac.compare_digest(seen, session.view(seat, None)["digest"]):
+                raise SessionError("the game has moved on since this page was shown",
+                                   "look at the new position and choose again", status=409)
+            session.move(seat, choice)
+        return await run_in_threadpool(act, request, seat, checked_move)
 
     async def undo(request: Request) -> Response:
         seat = seat_or_refuse(request)
-        from starlette.concurrency import run_in_threadpool
         return await run_in_threadpool(act, request, seat, lambda: session.undo(seat))
 
     def refused(request: Request, status: int, message: str, hint: str) -> Response:
