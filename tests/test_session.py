@@ -225,6 +225,19 @@ def test_the_log_of_a_seat_is_the_views_log(manila, tmp_path):
     assert GameSession.load(manila, path).log(1) == s.log(1)
 
 
+def test_the_view_marks_what_happened_since_the_seats_last_move(manila):
+    s = session(manila, ["human", "random", "random"], seed=8)
+    assert s.view(0)["new_from"] == 0                  # no move yet: nothing to mark
+    for _ in range(3):
+        label = s.move(0, first_move(s, 0))
+        v = s.view(0)
+        log, k = v["log"], v["new_from"]
+        assert 0 < k <= len(log)
+        assert any(line.startswith(f"P1 chooses {label}") for line in log[:k])
+        assert not any(line.startswith("P1 chooses") for line in log[k:])
+    assert s.view(None)["new_from"] == 0
+
+
 def test_a_saved_game_can_go_on(manila, tmp_path):
     s = session(manila, ["human", "random", "random"], seed=9)
     s.move(0, first_move(s, 0))

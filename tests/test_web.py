@@ -124,7 +124,7 @@ def test_the_page_shows_the_state_the_players_the_options_and_the_log(manila):
     assert len(re.findall(r'<div class="player[ "]', page)) == 3
     assert 'class="player you' in page
     log = page.split('id="log"')[1].split("</ol>")[0]
-    lines = [html.unescape(x) for x in re.findall(r"<li>(.*?)</li>", log, flags=re.S)]
+    lines = [html.unescape(x) for x in re.findall(r"<li[^>]*>(.*?)</li>", log, flags=re.S)]
     assert lines == v["log"]
     for o in v["options"]:
         assert f'value="{o["index"]}"' in page

@@ -288,6 +288,16 @@ class GameSession:
             out.append({"index": i, "label": o.label, "kind": kind})
         return out
 
+    def _since_last_move(self, seat: Optional[int], k: int) -> int:
+        """Where in `seat`'s log at step k the lines after its last decision begin (0: it has
+        not decided yet, or a spectator: everything)."""
+        if seat is None:
+            return 0
+        for j in range(k - 1, -1, -1):
+            if self.movers[j] == seat:
+                return len(log_for(self.steps[j + 1].record, seat))
+        return 0
+
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
         """The game's log up to a step as `seat` saw it (None: as a spectator)."""
         return log_for(self.steps[self.step_index(step)].record, seat)
@@ -305,6 +315,7 @@ class GameSession:
         obs["replay"] = self.replaying
         obs["options"] = self.options(seat, k)
         obs["can_undo"] = obs["live"] and self.undo_refusal(seat) is None
+        obs["new_from"] = self._since_last_move(seat, k)
         obs["digest"] = _digest(obs)
         return obs
 
