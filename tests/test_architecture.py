@@ -1,5 +1,5 @@
 """The import contract (docs/architecture.md): dsl/ never imports interpreter/; inside
-interpreter/ the layers engine < compiler < agents < tools < cli import only downward; and no
+interpreter/ the layers engine < compiler < agents < tools < web < cli import only downward; and no
 module imports, directly or through others, itself.
 
 Imports are read from the source with `ast`, at module level and inside functions alike (a lazy
@@ -16,7 +16,7 @@ import pytest
 from dsl.graphs import strongly_connected
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["engine", "compiler", "agents", "tools", "cli"]
+LAYERS = ["engine", "compiler", "agents", "tools", "web", "cli"]
 
 
 def module_name(path: Path) -> str:
@@ -111,6 +111,10 @@ def test_each_layer_says_what_it_owns() -> None:
       "interpreter.compiler.build": []}, "engine may not import compiler"),
     ({"interpreter.tools.saves": [("interpreter.cli.main", False, 4)], "interpreter.cli.main": []},
      "tools may not import cli"),
+    ({"interpreter.tools.session": [("interpreter.web.app", False, 4)], "interpreter.web.app": []},
+     "tools may not import web"),
+    ({"interpreter.web.app": [("interpreter.cli.common", False, 4)], "interpreter.cli.common": []},
+     "web may not import cli"),
     ({"interpreter.cli.main": [("interpreter.cli.design", False, 1)],
       "interpreter.cli.design": [("interpreter.cli.main", False, 2)]}, "import cycle"),
 ])

@@ -486,6 +486,8 @@ def build_parser() -> argparse.ArgumentParser:
     fm.add_argument("file", metavar="FILE", help="the rulebook")
     from interpreter.cli.design import add_commands
     add_commands(sub, raw)
+    from interpreter.cli.serve import add_command as add_serve
+    add_serve(sub, raw)
     return p
 
 

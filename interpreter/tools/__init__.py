@@ -1,4 +1,5 @@
 """Tools built on the engine and the agents: saved games (saves), searched play that checks
-invariants and finds unreached rules (explore), and a designer's comparison of rulebooks and
-variants (designer). They never import the CLI.
+invariants and finds unreached rules (explore), a designer's comparison of rulebooks and
+variants (designer), and the game session an interface plays through (session). They never
+import the web interface or the CLI.
 """

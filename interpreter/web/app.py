@@ -1,0 +1,228 @@
+"""The web application of `mercator serve`: pages, JSON views and moves over one game session.
+
+Routes (TOKEN is a seat's secret; without a valid one a request gets the spectator's view):
+
+  GET  /                          the spectator's page          GET /view.json, /poll likewise
+  GET  /play/TOKEN                the seat's page (?step=K: the timeline's step K)
+  GET  /play/TOKEN/view.json      the seat's view as JSON
+  GET  /play/TOKEN/poll           {"digest": ...} of the seat's view (the page reloads on change)
+  POST /play/TOKEN/move           option=INDEX (a form, or JSON {"option": INDEX or LABEL})
+  POST /play/TOKEN/undo           take back the seat's last move (see tools/session.py)
+
+Every refusal is a 4xx page (or JSON, for a JSON request) with a message and a hint, never a
+traceback. A lock serialises the requests: the session is not thread-safe.
+"""
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+import threading
+from urllib.parse import parse_qs
+from typing import Any, Callable, Optional
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from interpreter.tools.session import GameSession, SessionError
+from interpreter.web.render import is_hidden, label, show
+
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+MANY_OPTIONS = 40          # more values than this are offered in a list box, not as buttons
+MAX_FORM_BYTES = 64 * 1024
+
+
+class SeatLinks:
+    """A random secret token per seat that joins by link; looks a token up in constant time."""
+
+    def __init__(self, seats: list[int], tokens: Optional[dict[int, str]] = None):
+        self.tokens = dict(tokens) if tokens else {s: secrets.token_urlsafe(18) for s in seats}
+
+    def seat_of(self, token: str) -> Optional[int]:
+        """The seat this token belongs to, or None."""
+        found = None
+        for seat, t in self.tokens.items():
+            if hmac.compare_digest(t.encode(), token.encode("utf-8", "surrogatepass")):
+                found = seat
+        return found
+
+    def path(self, seat: int) -> str:
+        """The secret link's path for a seat."""
+        return f"/play/{self.tokens[seat]}"
+
+
+class Refusal(Exception):
+    """A request refused with an HTTP status, a message and a hint."""
+
+    def __init__(self, status: int, message: str, hint: str = ""):
+        super().__init__(message)
+        self.status, self.message, self.hint = status, message, hint
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.endswith(".json") or request.url.path.endswith("/poll") or \
+        "application/json" in request.headers.get("content-type", "") or \
+        request.headers.get("accept", "").startswith("application/json")
+
+
+def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlette:
+    """The Starlette application serving `session` to the seats holding `links`' tokens."""
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
+    env.filters["show"] = show
+    env.filters["label"] = label
+    env.tests["hidden"] = is_hidden
+    lock = threading.Lock()
+    game = title or session.program.name
+
+    def step_of(request: Request) -> Optional[int]:
+        raw = request.query_params.get("step")
+        if raw is None or raw == "":
+            return None
+        try:
+            return int(raw)
+        except ValueError:
+            raise Refusal(400, f"step '{raw[:20]}' is not a whole number",
+                          "use ?step=K with K from the timeline") from None
+
+    def view(seat: Optional[int], step: Optional[int]) -> dict[str, Any]:
+        try:
+            with lock:
+                return session.view(seat, step)
+        except SessionError as exc:
+            raise Refusal(exc.status, exc.message, exc.hint) from None
+
+    def page(request: Request, seat: Optional[int], base: str, status: int = 200,
+             banner: str = "", banner_hint: str = "") -> Response:
+        v = view(seat, step_of(request))
+        html = env.get_template("page.html").render(
+            v=v, game=game, base=base, seat=seat, many=MANY_OPTIONS, banner=banner,
+            banner_hint=banner_hint, kinds=session.seats, me=None if seat is None else f"P{seat + 1}")
+        return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+    def seat_or_refuse(request: Request) -> int:
+        seat = links.seat_of(request.path_params["token"])
+        if seat is None:
+            raise Refusal(403, "this link is not a seat of this game (a wrong or old token)",
+                          "open the link printed by 'mercator serve' for your seat; "
+                          "without one you can only watch")
+        return seat
+
+    def spectator(request: Request) -> Response:
+        return page(request, None, "")
+
+    def no_token(request: Request) -> Response:
+        return page(request, None, "", 403, "this link names no seat: you are watching",
+                    "open the link printed by 'mercator serve' for your seat")
+
+    def seat_page(request: Request) -> Response:
+        seat = links.seat_of(request.path_params["token"])
+        if seat is None:      # the spectator's view only, with the reason
+            return page(request, None, "", 403,
+                        "this link is not a seat of this game (a wrong or old token): you are "
+                        "watching", "open the link printed by 'mercator serve' for your seat")
+        return page(request, seat, links.path(seat))
+
+    def spectator_json(request: Request) -> Response:
+        return JSONResponse(view(None, step_of(request)))
+
+    def seat_json(request: Request) -> Response:
+        seat = links.seat_of(request.path_params["token"])
+        if seat is None:
+            return JSONResponse({"error": "this link is not a seat of this game",
+                                 "hint": "use the link printed by 'mercator serve' for your seat",
+                                 "view": view(None, step_of(request))}, status_code=403)
+        return JSONResponse(view(seat, step_of(request)))
+
+    def poll(request: Request) -> Response:
+        token = request.path_params.get("token")
+        seat = None if token is None else links.seat_of(token)
+        return JSONResponse({"digest": view(seat, None)["digest"]},
+                            headers={"Cache-Control": "no-store"})
+
+    async def form_of(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if len(body) > MAX_FORM_BYTES:
+            raise Refusal(413, "the request is too large", "send one option")
+        if "application/json" in request.headers.get("content-type", ""):
+            import json
+            try:
+                data = json.loads(body or b"{}")
+            except (ValueError, RecursionError):
+                raise Refusal(400, "the request body is not JSON",
+                              'send {"option": INDEX} or {"option": "LABEL"}') from None
+            if not isinstance(data, dict):
+                raise Refusal(400, "the request body is not a JSON object",
+                              'send {"option": INDEX} or {"option": "LABEL"}')
+            return data
+        try:        # an HTML form (application/x-www-form-urlencoded): one value per name
+            fields = parse_qs(body.decode("utf-8"), max_num_fields=16)
+        except (UnicodeDecodeError, ValueError):
+            raise Refusal(400, "the form could not be read", "send option=INDEX") from None
+        return {k: v[-1] for k, v in fields.items()}
+
+    def act(request: Request, seat: int, what: Callable[[], Any]) -> Response:
+        try:
+            with lock:
+                what()
+        except SessionError as exc:
+            raise Refusal(exc.status, exc.message, exc.hint) from None
+        if _wants_json(request):
+            return JSONResponse(view(seat, None))
+        return RedirectResponse(links.path(seat), status_code=303)
+
+    async def move(request: Request) -> Response:
+        seat = seat_or_refuse(request)
+        data = await form_of(request)
+        choice = data.get("option")
+        if choice is None or isinstance(choice, (bool, list, dict, float)):
+            raise Refusal(400, "no option chosen", 'send option=INDEX (or JSON {"option": ...})')
+        seen = data.get("digest")
+
+        def checked_move() -> None:      # under the lock: nothing moves in between
+            if isinstance(seen, str) and seen and \
+                    not hmac.compare_digest(seen, session.view(seat, None)["digest"]):
+                raise SessionError("the game has moved on since this page was shown",
+                                   "look at the new position and choose again", status=409)
+            session.move(seat, choice)
+        return await run_in_threadpool(act, request, seat, checked_move)
+
+    async def undo(request: Request) -> Response:
+        seat = seat_or_refuse(request)
+        return await run_in_threadpool(act, request, seat, lambda: session.undo(seat))
+
+    def refused(request: Request, status: int, message: str, hint: str) -> Response:
+        if _wants_json(request):
+            return JSONResponse({"error": message, "hint": hint}, status_code=status)
+        html = env.get_template("error.html").render(status=status, message=message, hint=hint,
+                                                     game=game)
+        return HTMLResponse(html, status_code=status)
+
+    async def on_refusal(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refusal)
+        return refused(request, exc.status, exc.message, exc.hint)
+
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        hints = {404: "the pages are / (watch) and the seat links printed by 'mercator serve'",
+                 405: "moves are sent with POST from the game's page"}
+        return refused(request, exc.status_code, str(exc.detail), hints.get(exc.status_code, ""))
+
+    async def on_error(request: Request, exc: Exception) -> Response:
+        return refused(request, 500, "internal error in Mercator (a bug, not your move)",
+                       "the server's terminal shows the details; the game is unchanged")
+
+    routes = [
+        Route("/", spectator), Route("/view.json", spectator_json), Route("/poll", poll),
+        Route("/play", no_token), Route("/play/", no_token),
+        Route("/play/{token}", seat_page), Route("/play/{token}/view.json", seat_json),
+        Route("/play/{token}/poll", poll),
+        Route("/play/{token}/move", move, methods=["POST"]),
+        Route("/play/{token}/undo", undo, methods=["POST"]),
+    ]
+    return Starlette(routes=routes, exception_handlers={
+        Refusal: on_refusal, HTTPException: on_http, Exception: on_error})
