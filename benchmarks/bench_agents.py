@@ -88,12 +88,20 @@ def main(argv: Optional[list[str]] = None) -> None:
     a = ap.parse_args(argv)
     jobs = [(a.rulebook, a.players, a.seed + g, a.agent, a.vs) for g in range(a.games)]
     t0 = time.perf_counter()
+    res: list = []
+
+    def progress(r: tuple) -> None:
+        res.append(r)
+        w = sum(x[0] for x in res)
+        print(f"  {len(res)}/{a.games} games, agent's wins {w:g}", file=sys.stderr, flush=True)
     if a.workers > 1:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(a.workers) as pool:
-            res = pool.map(one_game, jobs, chunksize=1)
+            for r in pool.imap_unordered(one_game, jobs, chunksize=1):
+                progress(r)
     else:
-        res = [one_game(j) for j in jobs]
+        for j in jobs:
+            progress(one_game(j))
     wall = time.perf_counter() - t0
     wins = sum(r[0] for r in res)
     dec = sum(r[1] for r in res)

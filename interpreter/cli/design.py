@@ -168,7 +168,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     """`check --explore N`: play N Hypothesis-chosen games; report; True when nothing broke."""
-    from interpreter.tools.explore import explore
+    from interpreter.tools.explore import explore, explore_novelty
     from interpreter.tools.saves import save
     prog = build_program(res)
     if args.players is not None:
@@ -192,9 +192,15 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
                          f"({secs:.0f} s of at most {args.shrink_time:g} s)\x1b[K")
         sys.stderr.flush()
 
+    strategy = getattr(args, "strategy", "hypothesis")
     try:
-        report = explore(prog, args.explore, seed=args.seed, players=args.players,
-                         on_game=game_done, shrink_time=args.shrink_time, on_shrink=shrinking)
+        if strategy == "novelty":
+            report = explore_novelty(prog, args.explore, seed=args.seed, players=args.players,
+                                     on_game=game_done)
+        else:
+            report = explore(prog, args.explore, seed=args.seed, players=args.players,
+                             on_game=game_done, shrink_time=args.shrink_time,
+                             on_shrink=shrinking)
     except BaseException:
         bar.close(bar_done[0])
         raise
@@ -204,7 +210,8 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
         bar.close(report.games)
     f = report.finding
     pct = 100 * report.ops_run / max(report.ops_total, 1)
-    out(f"{path}: explored {plural(report.games, 'game')} (seed {args.seed}); rule coverage "
+    out(f"{path}: explored {plural(report.games, 'game')} (seed {args.seed}"
+        f"{', novelty search' if strategy == 'novelty' else ''}); rule coverage "
         f"{pct:.0f}% of {plural(report.ops_total, 'step')}")
     if report.ended_at_limit and report.other_ending:
         out(f"  {report.ended_at_limit} of {plural(report.games, 'game')} ended only at the "

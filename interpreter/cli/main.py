@@ -426,6 +426,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "every decision; a failure is shrunk to the shortest game and saved")
     c.add_argument("--seed", type=_int_arg, metavar="S", default=0,
                    help="seed of the exploration (default: 0)")
+    c.add_argument("--strategy", choices=("hypothesis", "novelty"), default="hypothesis",
+                   help="how --explore chooses: 'hypothesis' (random decision sequences, a "
+                        "failure shrunk to the shortest game) or 'novelty' (at every decision "
+                        "the option whose consequences run the most rule lines not yet run; "
+                        "a failure is reported as found)")
     c.add_argument("--players", type=_int_arg, metavar="N",
                    help="explore only this player count (default: every allowed count)")
     c.add_argument("--save-failure", metavar="FILE",

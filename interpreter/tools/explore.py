@@ -85,8 +85,10 @@ MAX_OPTIONS_TRACKED = 16      # decisions with more options (bids, positions) ar
 
 
 def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_decisions: int,
-          labels: list[str], options: Optional[dict] = None) -> State:
-    """One game; raises _Broken on the first broken rule."""
+          labels: list[str], options: Optional[dict] = None,
+          looking: Optional[Callable[[State], int]] = None) -> State:
+    """One game; raises _Broken on the first broken rule. `looking`, if given, chooses from
+    the state itself (the novelty search) instead of `choose` from the option count."""
     history: list[int] = []
 
     def broken(kind: str, msg: str, span: Optional[A.Span] = None) -> _Broken:
@@ -98,7 +100,7 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
             node = s.pending
             if len(history) >= max_decisions:
                 raise broken("never ends", f"no end after {max_decisions} decisions")
-            i = choose(node.count)
+            i = choose(node.count) if looking is None else looking(s)
             labels.append(node.option(i).label)
             if options is not None and node.player >= 0 and node.count <= MAX_OPTIONS_TRACKED:
                 key = (str(node.span), getattr(node, "prompt", ""))
@@ -207,6 +209,79 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
                   ended_at_limit=at_limit[0], round_limit=round_limit(prog),
                   other_ending=prog.rb.stages[-1].end is not None or _can_end_game(prog, reach),
                   shrink_stopped=stopped)
+
+
+LOOKAHEAD = 24        # options tried per decision by the novelty search (a random few of more)
+
+
+def explore_novelty(prog: Program, games: int, seed: int = 0, players: Optional[int] = None,
+                    max_decisions: int = 20_000,
+                    on_game: Optional[Callable[[int], None]] = None) -> Report:
+    """Play `games` games steered toward rules not yet run: at every decision each option (up
+    to LOOKAHEAD of them) is tried on a fork, and the option whose consequences — up to the
+    next decision — run the most rule steps no game has run yet is taken (ties, and decisions
+    where nothing new is in reach, at random). A broken rule is reported as found (not
+    shrunk: these games are not Hypothesis's to shrink)."""
+    import random
+    rng = random.Random(seed)
+    covered: set = set()
+    prog.coverage = covered
+    lo, hi = (players, players) if players else (prog.min_players, prog.max_players)
+    options: dict = {}
+    finding: Optional[Finding] = None
+    played = at_limit = 0
+
+    def looking(s: State) -> int:
+        node = s.pending
+        n = node.count
+        if n == 1:
+            return 0
+        tried = list(range(n)) if n <= LOOKAHEAD else rng.sample(range(n), LOOKAHEAD)
+        best: list[int] = []
+        most = 0
+        for i in tried:
+            fork = s.clone()
+            prog.coverage = set()
+            try:
+                prog.apply(fork, i)
+                gain = len(prog.coverage - covered)
+            except MercatorRuntimeError:
+                gain = len(prog.coverage - covered) + 1      # a failure is worth finding
+            if gain > most:
+                best, most = [i], gain
+            elif gain == most and gain > 0:
+                best.append(i)
+        prog.coverage = covered
+        return rng.choice(best) if best else rng.randrange(n)
+
+    try:
+        for _ in range(games):
+            n, gseed = rng.randint(lo, hi), rng.randrange(2**31)
+            try:
+                s = _play(prog, n, gseed, rng.randrange, max_decisions, [], options, looking)
+            except _Broken as exc:
+                played += 1
+                finding = exc.finding
+                if on_game is not None:
+                    on_game(played)
+                break
+            played += 1
+            at_limit += s.ended_by == "limit"
+            if on_game is not None:
+                on_game(played)
+    finally:
+        prog.coverage = None
+    if finding is not None and finding.kind in ("runtime error", "deadlock"):
+        finding.span = _span_as_played(prog, finding) or finding.span
+    unchosen = [UnchosenOptions(where, prompt, sorted(offered - chosen))
+                for (where, prompt), (offered, chosen) in sorted(options.items())
+                if offered - chosen]
+    reach = reachable_bodies(prog)
+    steps = {(b, pc) for b in reach for pc, sp in enumerate(prog.spans[b]) if sp.line > 0}
+    return Report(played, finding, _uncovered(prog, covered, reach), len(steps),
+                  len(steps & covered), unchosen, ended_at_limit=at_limit,
+                  round_limit=round_limit(prog),
+                  other_ending=prog.rb.stages[-1].end is not None or _can_end_game(prog, reach))
 
 
 def _span_as_played(prog: Program, f: Finding) -> Optional[A.Span]:
