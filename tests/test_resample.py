@@ -241,3 +241,21 @@ def test_bad_search_parameters_are_refused() -> None:
         MCTSAgent(None, seconds=0)
     with pytest.raises(ValueError, match="depth"):
         MCTSAgent(10, depth=0)
+
+
+def test_any_time_actions_are_searched_only_after_the_other_options() -> None:
+    """Manila's first bid: 55 bids and passes, and 2 mortgages any time. With fewer visits
+    than 2 per bid the search never tries a mortgage (progressive widening); with more, it
+    does — and its rollouts never take one."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(3, 1)
+    node = s.pending
+    regular = node.count - len(node.actions)
+    assert node.actions and regular > 40
+    actions = {o.label for o in node.options if o.action is not None}
+    few = MCTSAgent(regular, seed=2)
+    few.choose(prog, s)
+    assert few.last_root is not None and not actions & set(few.last_root.edges)
+    many = MCTSAgent(4 * regular, seed=2)
+    many.choose(prog, s)
+    assert many.last_root is not None and actions <= set(many.last_root.edges)

@@ -118,6 +118,7 @@ class MCTSAgent:
         self.depth = depth
         self.widen = widen
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
+        self.last_root: Optional[_Node] = None
         self.last_rollout_decisions = 0
 
     # -- what an iteration starts from
@@ -154,6 +155,7 @@ class MCTSAgent:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
+        self.last_root = root           # (for tests and benchmarks: the tree searched)
         keys = option_keys(node)
         best, best_key = 0, None
         for i, k in enumerate(keys):
