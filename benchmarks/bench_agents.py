@@ -58,7 +58,7 @@ class Timed:
         return int(i)
 
 
-def one_game(job: tuple) -> tuple[float, int, float, int]:
+def one_game(job: tuple) -> tuple[float, int, float, int, int]:
     path, players, seed, agent_text, vs_text = job
     prog = _PROG.get(path)
     if prog is None:
@@ -72,7 +72,8 @@ def one_game(job: tuple) -> tuple[float, int, float, int]:
     play_out(prog, state, agents, max_decisions=20_000)
     w = state.pending.winners
     share = 1.0 / len(w) if me in w else 0.0
-    return share, timed.decisions, timed.seconds, timed.rollout
+    return share, timed.decisions, timed.seconds, timed.rollout, \
+        getattr(timed.agent, "fallbacks", 0)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
@@ -107,13 +108,14 @@ def main(argv: Optional[list[str]] = None) -> None:
     dec = sum(r[1] for r in res)
     secs = sum(r[2] for r in res)
     roll = sum(r[3] for r in res)
+    falls = sum(r[4] for r in res)
     lo, hi = wilson(wins, a.games)
     name = os.path.basename(a.rulebook)
     print(f"{name} {a.players}p  {a.agent} vs {a.vs}  games {a.games}  "
           f"win rate {100 * wins / a.games:.1f}% [95% CI {100 * lo:.1f}, {100 * hi:.1f}]  "
           f"(fair share {100 / a.players:.1f}%)  "
           f"{secs / max(1, dec):.3f} s/decision  {roll / secs if secs else 0:,.0f} rollout "
-          f"decisions/s  wall {wall:.0f} s")
+          f"decisions/s  {falls} random fallbacks (no world found)  wall {wall:.0f} s")
 
 
 if __name__ == "__main__":

@@ -35,13 +35,14 @@ from typing import Any, Optional
 from dsl import ast as A
 from interpreter.engine.chance import weighted_index
 from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.resample import Trace
+from interpreter.engine.resample import ResampleFailed, Trace
 from interpreter.engine.state import State
 
 DEFAULT_ITERATIONS = 200
 UCT_C = 0.7          # exploration constant for rewards in [0, 1]
 WIDEN = 2.0          # visits per other option before a node's any-time actions are searched
 WORLDS = 24          # worlds an information-set search draws per decision
+TRIES = 50           # replays a world may take before the search makes do with fewer worlds
 
 
 class _Edge:
@@ -118,6 +119,7 @@ class MCTSAgent:
         self.depth = depth
         self.widen = widen
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
+        self.fallbacks = 0              # decisions made at random: no world could be drawn
         self.last_root: Optional[_Node] = None
         self.last_rollout_decisions = 0
 
@@ -144,7 +146,11 @@ class MCTSAgent:
         root = _Node()
         seat = node.player
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        self.prepare(program, state, seat)
+        try:
+            self.prepare(program, state, seat)
+        except ResampleFailed:
+            self.fallbacks += 1                       # no world found: an honest random move
+            return self.rng.randrange(node.count - len(node.actions))
         done = 0
         self.last_rollout_decisions = 0
         while True:
@@ -245,7 +251,7 @@ class ISMCTSAgent(MCTSAgent):
         super().__init__(iterations, seconds, seed, c, depth, widen)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
-        self.worlds = worlds
+        self.worlds = self._worlds = worlds
         self._trace: Optional[Trace] = None
         self._drawn: list[State] = []
         self._turn = 0
@@ -254,11 +260,21 @@ class ISMCTSAgent(MCTSAgent):
         self._trace = Trace(program, state, seat)
         self._drawn = []
         self._turn = 0
+        self.worlds = self._worlds
+        w = self._trace.sample(self.rng, TRIES)        # ResampleFailed: not one world
+        w.narrate = False
+        self._drawn.append(w)
 
     def world(self, program: Any, state: State, seat: int) -> State:
         assert self._trace is not None
         if len(self._drawn) < self.worlds:
-            w = self._trace.sample(self.rng)
+            try:
+                w = self._trace.sample(self.rng, TRIES)
+            except ResampleFailed:
+                if not self._drawn:
+                    raise
+                self.worlds = len(self._drawn)        # this decision: the worlds found so far
+                return self.world(program, state, seat)
             w.narrate = False
             self._drawn.append(w)
         else:
