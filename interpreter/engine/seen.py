@@ -121,7 +121,10 @@ def log_for(entries: Sequence[list], viewer: Viewer) -> list[str]:
 
 
 def _mix(old: str, data: Any) -> str:
-    return hashlib.blake2b(old.encode() + marshal.dumps(data), digest_size=16).hexdigest()
+    # marshal format 2: no back-references, so the bytes do not depend on which parts of the
+    # data are one object shared (format 3 and later mark a repeated object as a reference,
+    # and two views a seat cannot tell apart then gave two information states)
+    return hashlib.blake2b(old.encode() + marshal.dumps(data, 2), digest_size=16).hexdigest()
 
 
 def record(st: Any, entry: list) -> None:
