@@ -268,3 +268,24 @@ def test_the_information_state_does_not_depend_on_shared_parts() -> None:
     part = [1, 2]
     assert _mix("", [part, part]) == _mix("", [[1, 2], [1, 2]])
     assert _mix("", [part, part]) != _mix("", [[1, 2], [2, 1]])
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_face_down_card_seen_only_later_is_kept(seed: int) -> None:
+    """Die Händler, 4 players: an influence card drawn face down shows only through what its
+    holder does later. Each hidden draw is probed (swapped with another, or made another card):
+    the ones the seat has seen through their consequences are kept, so a world is found at
+    every decision (before the probe, three of these games had decisions with none)."""
+    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    s = prog.new_game(4, seed, narrate=True, explicit_chance=True)
+    rng, k = random.Random(seed), 0
+    while not s.over and len(s.history) < 400:
+        node = s.pending
+        if isinstance(node, Chance):
+            prog.apply(s, resolve_chance(s))
+            continue
+        if k % 9 == 0:
+            w = Trace(prog, s, node.player).sample(random.Random(k), 50)
+            assert w.information_state(node.player) == s.information_state(node.player)
+        k += 1
+        prog.apply(s, rng.randrange(node.count))

@@ -32,7 +32,10 @@ other positions face down) is probed once per trace: swapped with a face-down po
 everything else as it was, does the replay still fit what the seat saw? If not (nor with up to
 PARTNERS other positions, where the pile went elsewhere), the seat saw it: the position is
 FORCED and reserved like a forced draw; the same probe of the positions after the last step
-(a leftover the seat sees) reserves them for every step of the pile. A probe that fails for
+(a leftover the seat sees) reserves them for every step of the pile.
+Hidden draws from a bag the seat sees only through what follows (a card drawn face down and
+played later) are probed the same way: swapped with another hidden draw from the same source,
+or, with none, made another outcome. A probe that fails for
 another reason makes a position FORCED that was not seen: the item is then kept as it really
 is — a small leak to the searching agent (never to a person), never a world that does not fit.
 
@@ -65,7 +68,8 @@ class ResampleFailed(Exception):
 
 
 class _Step:
-    __slots__ = ("kind", "is_chance", "player", "index", "label", "key", "reserved", "tail")
+    __slots__ = ("kind", "is_chance", "player", "index", "label", "key", "reserved", "tail",
+                 "alts")
 
     def __init__(self, kind: str, is_chance: bool, player: int, index: int, label: str,
                  key: Any):
@@ -77,6 +81,7 @@ class _Step:
         self.key = key
         self.reserved: Optional[Counter] = None
         self.tail: Optional[Counter] = None     # a shuffle's leftover the seat sees
+        self.alts: list[str] = []               # a chance step's other outcomes (a few)
 
 
 class Trace:
@@ -163,7 +168,9 @@ class Trace:
                     break
             if forced:
                 kind = FORCED
-        return _Step(kind, True, -1, idx, label, key)
+        step = _Step(kind, True, -1, idx, label, key)
+        step.alts = [node.option(j).label for j in range(node.count) if j != idx][:2]
+        return step
 
     def _pile(self, node: Chance, idx: int) -> Optional["_Pile"]:
         """The shuffle a chance step belongs to (a new one when the pile changes or a position
@@ -194,10 +201,10 @@ class Trace:
             down = [t for t, at in zip(pile.steps, pile.ats) if at >= dealt]
             probes += [(t, pile, down) for t, at in zip(pile.steps, pile.ats)
                        if at < dealt and self.steps[t].kind == HIDDEN]
-        if not probes:
-            return
         fixed = {t: st.label for t, st in enumerate(self.steps)
                  if st.is_chance and st.kind == HIDDEN}
+        if not fixed:
+            return
         rng = random.Random(0)
         for t, pile, down in probes:
             label = self.steps[t].label
@@ -216,6 +223,32 @@ class Trace:
                 self.steps[t].kind = FORCED
         for pile in self._piles:
             self._probe_tail(pile, fixed, rng)
+        self._probe_draws(fixed, rng)
+
+    def _probe_draws(self, fixed: dict, rng: random.Random) -> None:
+        """A hidden draw the seat sees only through what follows (a card drawn face down and
+        played later): swapped with another hidden draw from the same source — or, with none,
+        made another outcome — does a world still fit? If never, the seat saw it: FORCED."""
+        steps = self.steps
+        draws = [t for t, st in enumerate(steps) if st.is_chance and st.kind == HIDDEN
+                 and not (isinstance(st.key, tuple) and st.key[0] == "shuffle")]
+        for t in draws:
+            st = steps[t]
+            trials = []
+            for j in reversed(draws):
+                if j != t and steps[j].key == st.key and steps[j].label != st.label:
+                    trials.append({t: steps[j].label, j: st.label})
+                if len(trials) == PARTNERS:
+                    break
+            if not trials:
+                trials = [{t: alt} for alt in st.alts]
+            if not trials:
+                continue
+            for change in trials:
+                if self._replay(rng, {**fixed, **change}, prefer_real=True) is not None:
+                    break                 # a world fits with another outcome here: not seen
+            else:
+                st.kind = FORCED
 
     def _probe_tail(self, pile: "_Pile", fixed: dict, rng: random.Random) -> None:
         """The positions after a pile's last step are what the steps left: if the seat sees
