@@ -71,7 +71,7 @@ class ViewLine:
 @attrs.define
 class CheckedView:
     """A rulebook's `view`: its sections (title, rows), its per-player panel rows, the
-    bookkeeping fields, and the fields some row shows whole (not repeated after the view)."""
+    bookkeeping fields, and the fields some row reads (not repeated raw after the view)."""
 
     sections: list[tuple[str, list[ViewLine]]]
     panel: list[ViewLine]

@@ -55,9 +55,23 @@ class ViewChecker(ExprChecker):
                 panel = self._rows(it.rows, it.var)
         if len([d for d in self.diags if d.is_error]) > errors:
             return None
-        covered = frozenset(r.field for _, rows in sections for r in rows if r.field) | \
-            frozenset(r.field for r in panel if r.field)
-        return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), covered, decl)
+        covered: set[tuple[str, str]] = set()
+        for r in [r for _, rows in sections for r in rows] + panel:
+            covered |= self._reads(r.expr)
+        return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
+                           decl)
+
+    def _reads(self, e: Any) -> set[tuple[str, str]]:
+        """The state fields an expression reads, through the fns it calls: a view that shows
+        them in some form does not show them again raw."""
+        out: set[tuple[str, str]] = set()
+        for n in self._walk(e, into_fns=True):
+            if isinstance(n, A.Name) and n.name in self.table_fields:
+                out.add(("table", n.name))
+            elif isinstance(n, A.Field) and n.name in self.player_fields and \
+                    strip_opt(self.types.get(id(n.obj), PLAYER)).kind == "player":
+                out.add(("player", n.name))
+        return out
 
     def _word(self, word: str, want: str, span: A.Span) -> bool:
         """Is `word` the soft keyword the item's shape needs? (E160 if not)"""
