@@ -245,3 +245,82 @@ def test_the_bookkeeping_fields_never_appear_in_a_declared_view() -> None:
         assert v is not None
         shown = {n for n, _ in v["other"]["table"]} | set(v["other"]["names"])
         assert not shown & prog.rb.view.bookkeeping, path.name
+
+
+# ---------------------------------------------------------------- the two interfaces
+def _played(prog: Program, players: int, seed: int, steps: int) -> State:
+    s = prog.new_game(players, seed, narrate=True)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.over:
+            break
+        prog.apply(s, rng.randrange(s.pending.count))
+    return s
+
+
+def _words(name: str) -> list[str]:
+    return [name, name.replace("_", " ")]
+
+
+@pytest.mark.parametrize("path", _viewed(), ids=lambda p: p.name)
+def test_the_terminal_shows_the_declared_view_and_no_bookkeeping(path: Path) -> None:
+    """The rich screen into a pipe (plain text): every section title and row label is there,
+    no bookkeeping field's name is, and neither is an escape code."""
+    import io
+
+    from interpreter.cli.terminal import console_for, view_renderable
+    prog = program(path)
+    assert prog.rb.view is not None
+    s = _played(prog, prog.min_players, 2, 30)
+    out = io.StringIO()
+    console_for(out).print(view_renderable(prog, s, 0))
+    text = " ".join(out.getvalue().split())
+    assert "\x1b" not in text
+    for title, rows_ in prog.rb.view.sections:
+        assert title in text
+        for r in rows_:
+            assert r.label.split()[0] in text
+    for name in prog.rb.view.bookkeeping:
+        assert not any(w in text for w in _words(name)), name
+
+
+def test_the_manila_terminal_view_shows_prices_in_pesos() -> None:
+    """rules-data "Black-market price track" [0, 5, 10, 20, 30]: at the start every good is at
+    step 0, worth 0 pesos, and a share costs the minimum of 5 pesos (seed 003 §購買一份股份)."""
+    from interpreter.engine.declared_view import describe_view
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    text = describe_view(prog, prog.new_game(3, 0), 1)
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    assert "share value nutmeg 0 pesos · silk 0 pesos · ginseng 0 pesos · jade 0 pesos" in lines
+    assert "a share costs nutmeg 5 pesos · silk 5 pesos · ginseng 5 pesos · jade 5 pesos" in lines
+    assert "raising_cash" not in text and "bid_limit" not in text
+    assert "▶ P2 (you): cash 30 pesos" in text
+
+
+@pytest.mark.parametrize("path", _viewed(), ids=lambda p: p.name)
+def test_the_browser_page_shows_the_declared_view_and_no_bookkeeping(path: Path) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    import html
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from interpreter.tools.session import GameSession
+    from interpreter.web.app import SeatLinks, make_app
+    prog = program(path)
+    assert prog.rb.view is not None
+    seats = ["human"] + ["random"] * (prog.min_players - 1)
+    session = GameSession(prog, len(seats), 3, seats, str(path), load(str(path)).sources)
+    links = SeatLinks([0])
+    client = TestClient(make_app(session, links))
+    page = html.unescape(client.get(links.path(0)).text)
+    for title, rows_ in prog.rb.view.sections:
+        assert f"<h2>{title}</h2>" in page
+        for r in rows_:
+            assert f"<th>{r.label}</th>" in page
+    for r in prog.rb.view.panel:
+        assert page.count(f"<th>{r.label}</th>") == len(seats)
+    for name in prog.rb.view.bookkeeping:
+        assert not any(f"<th>{w}</th>" in page for w in _words(name)), name

@@ -15,7 +15,7 @@ import attrs
 
 from dsl.infoflow import is_owner_map
 from dsl.types import Type
-from interpreter.engine.view import size_of, view_fields, visible
+from interpreter.engine.view import describe, size_of, view_fields, visible
 from interpreter.engine.values import fmt
 
 RowFn = Callable[[Any, list], Any]
@@ -117,7 +117,8 @@ def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
 def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
     """The declared view of seat `viewer` (None: a spectator), or None for a rulebook without one:
     {"sections": [{"title", "rows"}], "panel": {"labels", "seats": [{"seat", "you", "rows"}]},
-    "other": {"table": [[name, text]], "names": [...], "seats": [[text, ...]]}}; a row is
+    "other": {"table": [[name, text]], "names": [...], "seats": [[text, ...]]},
+    "omit": the field names not to show raw}; a row is
     {"label", "kind", "text", "hidden"} (a shown track also has "cells": [[key, text]])."""
     spec: Optional[ViewSpec] = getattr(program, "view", None)
     if spec is None:
@@ -135,4 +136,31 @@ def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[d
     other = {"table": [[n, text] for n, text in table if n not in spec.omit],
              "names": [names[i] for i in keep],
              "seats": [[values[i] for i in keep] for values in seats]}
-    return {"sections": sections, "panel": panel, "other": other}
+    return {"sections": sections, "panel": panel, "other": other, "omit": sorted(spec.omit)}
+
+
+def describe_view(program: Any, state: Any, viewer: Optional[int]) -> str:
+    """A readable text of what `viewer` sees: the declared view (its sections, the panel with a
+    line per player, then the other fields), or engine/view.py's describe() without one."""
+    v = declared_view(program, state, viewer)
+    if v is None:
+        return describe(program, state, viewer)
+    who = "spectator" if viewer is None else f"you are P{viewer + 1}"
+    lines = [f"── {program.name} · round {state.round} · {who} ──"]
+    for sec in v["sections"]:
+        lines.append(f"  {sec['title']}")
+        width = max((len(r["label"]) for r in sec["rows"]), default=0)
+        lines.extend(f"    {r['label']:<{width}}  {r['text']}" for r in sec["rows"])
+    other = v["other"]
+    for name, text in other["table"]:
+        first, *rest = text.split("\n")        # a deal's table: one offer a line
+        lines.append(f"  {name}  {first}".rstrip())
+        lines.extend(f"    {line}" for line in rest)
+    panel = v["panel"]
+    for p in range(len(state.players)):
+        parts = [f"{r['label']} {r['text']}" for r in panel["seats"][p]["rows"]] if panel else []
+        parts += [f"{n} {t}" for n, t in zip(other["names"], other["seats"][p])]
+        mark = "▶" if p == viewer else " "
+        tag = " (you)" if p == viewer else ""
+        lines.append(f"{mark} P{p + 1}{tag}: " + " · ".join(parts))
+    return "\n".join(lines)
