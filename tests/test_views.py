@@ -324,3 +324,27 @@ def test_the_browser_page_shows_the_declared_view_and_no_bookkeeping(path: Path)
         assert page.count(f"<th>{r.label}</th>") >= len(seats)
     for name in prog.rb.view.bookkeeping:
         assert not any(f"<th>{w}</th>" in page for w in _words(name)), name
+
+
+# ---------------------------------------------------------------- the checker's security rule
+def _view_diags(view: str) -> list[str]:
+    from dsl.loader import load_text
+    res = load_text(SMALL.split("view {")[0] + view, "t.rules")
+    return [f"{d.code} {d.span.line}:{d.span.col} {d.message}" for d in res.diagnostics
+            if d.is_error]
+
+
+def test_a_panel_row_from_another_players_hidden_field_is_refused() -> None:
+    got = _view_diags('view {\n  panel p {\n    row "all salt" = sum(q.hand[salt] for q in players)\n'
+                      '  }\n}\n')
+    assert got == ["E160 23:5 row \"all salt\" of the panel p is computed from the owner-only "
+                   "'hand' of players other than the panel's"]
+
+
+def test_sizes_of_hidden_fields_and_the_panel_players_own_fields_are_allowed() -> None:
+    assert _view_diags('view {\n  section "Sizes" {\n    row "deck" = len(deck)\n'
+                       '    row "hands" = sum(count(q.hand) for q in players)\n  }\n'
+                       '  panel p {\n    row "salt" = p.hand[salt] + p.coins\n  }\n}\n') == []
+    prog = program_text(SMALL.split("view {")[0] + 'view {\n  panel p {\n'
+                        '    row "salt" = p.hand[salt] + p.coins\n  }\n}\n')
+    assert prog.view is not None and [r.shown for r in prog.view.panel] == ["owner"]
