@@ -96,7 +96,7 @@ def test_a_track_shows_each_entry_in_its_unit_and_a_secret_field_hidden(small: P
     assert market["title"] == "Market"
     prices, deck = market["rows"]
     assert prices["cells"] == [["salt", "5 pesos"], ["silk", "10 pesos"]]
-    assert prices["text"] == "salt 5 pesos · silk 10 pesos"
+    assert prices["text"] == "salt: 5 pesos · silk: 10 pesos"
     assert deck == {"label": "deck", "kind": "row", "hidden": True, "text": "(hidden, 1 item)"}
 
 
@@ -291,8 +291,9 @@ def test_the_manila_terminal_view_shows_prices_in_pesos() -> None:
     prog = program(ROOT / "rulebooks" / "manila.rules")
     text = describe_view(prog, prog.new_game(3, 0), 1)
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    assert "share value nutmeg 0 pesos · silk 0 pesos · ginseng 0 pesos · jade 0 pesos" in lines
-    assert "a share costs nutmeg 5 pesos · silk 5 pesos · ginseng 5 pesos · jade 5 pesos" in lines
+    assert "share value nutmeg: 0 pesos · silk: 0 pesos · ginseng: 0 pesos · jade: 0 pesos" in lines
+    assert "a share costs nutmeg: 5 pesos · silk: 5 pesos · ginseng: 5 pesos · jade: 5 pesos" \
+        in lines
     assert "raising_cash" not in text and "bid_limit" not in text
     assert "▶ P2 (you): cash 30 pesos" in text
 

@@ -67,7 +67,7 @@ def _player_table(seat: Optional[int], nseats: int, rows: list[tuple[str, list[T
 
 
 def _view_value(row: dict[str, Any]) -> RenderableType:
-    """A declared row's value: a track as its entries on a line (each key in bold), a hidden
+    """A declared row's value: a track as its entries on a line ('key: value', the key in bold), a hidden
     value dimmed."""
     if row["hidden"]:
         return _t(row["text"], "dim")
@@ -76,7 +76,7 @@ def _view_value(row: dict[str, Any]) -> RenderableType:
         for i, (key, text) in enumerate(row["cells"]):
             if i:
                 out.append(" · ", style="dim")
-            out.append_text(_t(key, "bold"))
+            out.append_text(_t(key + ":", "bold"))
             out.append(" ")
             out.append_text(_t(text))
         return out

@@ -78,7 +78,7 @@ def _shown(r: ViewRowSpec, v: Any) -> dict[str, Any]:
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit)
         return {"label": r.label, "kind": "track", "hidden": False, "cells": cells,
-                "text": " · ".join(f"{k} {x}" for k, x in cells) or "(none)"}
+                "text": " · ".join(f"{k}: {x}" for k, x in cells) or "(none)"}
     return {"label": r.label, "kind": "row", "hidden": False,
             "text": _with_unit(fmt(v, r.type), r.unit)}
 
