@@ -53,6 +53,12 @@ class ViewChecker(ExprChecker):
                 self._no_shadow(it.var, it.span)
                 panel_var = it.var
                 panel = self._rows(it.rows, it.var)
+        for r in [r for _, rows in sections for r in rows] + panel:
+            if r.field is not None and r.field[1] in bookkeeping:
+                self.err("E160", f"row \"{r.label}\" shows the field '{r.field[1]}', which the view "
+                         "calls bookkeeping", r.span,
+                         f"bookkeeping is never shown: take '{r.field[1]}' off the bookkeeping "
+                         "list, or remove the row")
         if len([d for d in self.diags if d.is_error]) > errors:
             return None
         covered: set[tuple[str, str]] = set()
