@@ -97,7 +97,8 @@ def test_a_track_shows_each_entry_in_its_unit_and_a_secret_field_hidden(small: P
     prices, deck = market["rows"]
     assert prices["cells"] == [["salt", "5 pesos"], ["silk", "10 pesos"]]
     assert prices["text"] == "salt: 5 pesos · silk: 10 pesos"
-    assert deck == {"label": "deck", "kind": "row", "hidden": True, "text": "(hidden, 1 item)"}
+    assert deck == {"label": "deck", "kind": "row", "unit": None, "hidden": True,
+                    "text": "(hidden, 1 item)"}
 
 
 def test_bookkeeping_and_fields_the_rows_show_are_not_repeated(small: Program) -> None:

@@ -15,7 +15,7 @@ import attrs
 
 from dsl.infoflow import is_owner_map
 from dsl.types import Type
-from interpreter.engine.view import describe, size_of, view_fields, visible
+from interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
 from interpreter.engine.values import fmt
 
 RowFn = Callable[[Any, list], Any]
@@ -77,14 +77,14 @@ def _shown(r: ViewRowSpec, v: Any) -> dict[str, Any]:
     """A row whose value the seat may see."""
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit)
-        return {"label": r.label, "kind": "track", "hidden": False, "cells": cells,
+        return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
                 "text": " · ".join(f"{k}: {x}" for k, x in cells) or "(none)"}
-    return {"label": r.label, "kind": "row", "hidden": False,
-            "text": _with_unit(fmt(v, r.type), r.unit)}
+    return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
+            "text": _with_unit(fmt(v, r.type), r.unit), "value": typed_json(v, r.type)}
 
 
 def _hidden(r: ViewRowSpec, text: str) -> dict[str, Any]:
-    return {"label": r.label, "kind": r.kind, "hidden": True, "text": text}
+    return {"label": r.label, "kind": r.kind, "unit": r.unit, "hidden": True, "text": text}
 
 
 def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
@@ -119,7 +119,8 @@ def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[d
     {"sections": [{"title", "rows"}], "panel": {"labels", "seats": [{"seat", "you", "rows"}]},
     "other": {"table": [[name, text]], "names": [...], "seats": [[text, ...]]},
     "omit": the field names not to show raw}; a row is
-    {"label", "kind", "text", "hidden"} (a shown track also has "cells": [[key, text]])."""
+    {"label", "kind", "unit", "text" (the unit included), "hidden"} (a shown row also has
+    "value", its JSON form as in engine/view.py's observe; a shown track "cells": [[key, text]])."""
     spec: Optional[ViewSpec] = getattr(program, "view", None)
     if spec is None:
         return None
