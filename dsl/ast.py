@@ -609,6 +609,55 @@ class BundlePart:
 
 
 @attrs.frozen
+class ViewRow:
+    """`row "label" [in unit] = expr` (or `track ...`: a list or map, one entry a cell)."""
+
+    kind: str                      # row | track (as written: the checker says if neither)
+    label: str
+    unit: Optional[str]
+    expr: Expr
+    span: Span = _span()
+    unit_quoted: bool = False      # the unit was written as a string ("in \"pesos a share\"")
+
+
+@attrs.frozen
+class ViewSection:
+    """`section "Title" { rows }`: a named group of rows about the whole table."""
+
+    word: str                      # 'section' as written
+    title: str
+    rows: tuple[ViewRow, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ViewPanel:
+    """`panel p { rows }`: the same rows for every player p, one column per seat."""
+
+    word: str                      # 'panel' as written
+    var: str
+    rows: tuple[ViewRow, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ViewBookkeeping:
+    """`bookkeeping f, g`: state fields that are never shown to people."""
+
+    word: str                      # 'bookkeeping' as written
+    names: tuple[str, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ViewDecl:
+    """`view { ... }`: what a person sees of the game."""
+
+    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping], ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class BundleDecl:
     """`bundle B { parts }`: what an offer can carry; a record type with a field per part."""
 

@@ -373,6 +373,24 @@ class AstBuilder:
     def map_comp(self, sp: A.Span, c: list[Any]) -> A.MapComp:
         return A.MapComp(c[0], c[1], str(c[2]), c[3], c[4], span=sp)
 
+    def view_decl(self, sp: A.Span, c: list[Any]) -> A.ViewDecl:
+        return A.ViewDecl(tuple(c), span=sp)
+
+    def view_bookkeeping(self, sp: A.Span, c: list[Any]) -> A.ViewBookkeeping:
+        return A.ViewBookkeeping(str(c[0]), tuple(str(t) for t in c[1:]), span=sp)
+
+    def view_section(self, sp: A.Span, c: list[Any]) -> A.ViewSection:
+        return A.ViewSection(str(c[0]), _unquote(c[1]), tuple(c[2:]), span=sp)
+
+    def view_panel(self, sp: A.Span, c: list[Any]) -> A.ViewPanel:
+        return A.ViewPanel(str(c[0]), str(c[1]), tuple(c[2:]), span=sp)
+
+    def view_row(self, sp: A.Span, c: list[Any]) -> A.ViewRow:
+        unit = c[2]
+        quoted = unit is not None and getattr(unit, "type", "") == "STRING"
+        text = None if unit is None else (_unquote(unit) if quoted else str(unit))
+        return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted)
+
     def eligible_decl(self, sp: A.Span, c: list[Any]) -> A.EligibleDecl:
         return A.EligibleDecl(str(c[0]), c[1], span=sp)
 

@@ -51,6 +51,37 @@ class Stage:
 
 
 @attrs.define
+class ViewLine:
+    """One checked row of a view. `field`: the state field the row shows whole (("table", name)
+    or ("player", name)), shown as the generic view shows it; otherwise `shown` says who may see
+    the computed value: 'public' (every seat) or 'owner' (only the panel's player), set by
+    dsl/flow_views.py from the information-flow analysis."""
+
+    kind: str                       # row | track
+    label: str
+    unit: Optional[str]
+    expr: A.Expr
+    type: Type
+    nslots: int
+    span: A.Span
+    field: Optional[tuple[str, str]] = None
+    shown: str = "public"
+
+
+@attrs.define
+class CheckedView:
+    """A rulebook's `view`: its sections (title, rows), its per-player panel rows, the
+    bookkeeping fields, and the fields some row reads (not repeated raw after the view)."""
+
+    sections: list[tuple[str, list[ViewLine]]]
+    panel: list[ViewLine]
+    panel_var: str
+    bookkeeping: frozenset[str]
+    covered: frozenset[tuple[str, str]]
+    decl: A.ViewDecl
+
+
+@attrs.define
 class CheckedRulebook:
     """A rulebook that passed the checker, with resolution and type tables keyed by node id."""
 
@@ -83,3 +114,4 @@ class CheckedRulebook:
     refs: dict[Any, Any]
     keep: list[Any] = attrs.field(factory=list)  # keeps nodes alive so ids stay unique
     flow: FlowInfo = attrs.field(factory=FlowInfo)  # who may see each shown value (dsl/infoflow.py)
+    view: Optional[CheckedView] = None              # the declared view, if any (dsl/checker_views.py)

@@ -11,9 +11,11 @@ The checker is one class put together from its parts, each a module of its own:
     dsl/checker_bodies.py       procedures, functions, phases, triggers, actions and the rest
     dsl/checker_decls.py        the declaration passes: types, signatures, constants, defaults
     dsl/checker_usage.py        the parts a game must have; warnings about use
+    dsl/checker_views.py        the view: sections, panel, rows, bookkeeping fields
 
 `check_items` runs it, then the flow checks (dsl/analysis.py) and the information-flow analysis
-(dsl/flow_analysis.py) on a rulebook without errors.
+(dsl/flow_analysis.py) on a rulebook without errors, and then decides who may see each row
+of the view (dsl/flow_views.py).
 """
 from __future__ import annotations
 
@@ -26,14 +28,16 @@ from dsl.checker_base import GENERICS, PRIMITIVES, Scope
 from dsl.checker_bodies import BodyChecker
 from dsl.checker_decls import DeclChecker
 from dsl.checker_usage import UsageChecker
+from dsl.checker_views import ViewChecker
 from dsl.diagnostics import Diagnostic, apply_allows, error
 from dsl.flow_analysis import analyse_flow
+from dsl.flow_views import label_view
 from dsl.limits import DeepRecursion, PausedGC
 
 __all__ = ["Checker", "Scope", "check_items", "PRIMITIVES", "GENERICS"]
 
 
-class Checker(DeclChecker, BodyChecker, UsageChecker):
+class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker):
     """Walks the declarations and bodies, fills the resolution/type tables, collects diagnostics."""
 
     def run(self) -> Optional[CheckedRulebook]:
@@ -48,6 +52,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker):
         self.check_defaults()
         self.check_bundle_parts()
         b = self.check_bodies(items)
+        view = self.check_view(items)
         if not games and not b.stages and b.score is None and b.setup is None:
             if not items:   # a library (rulebooks/lib/): declarations only, used by games
                 self.warn("W220", "this file declares nothing", self._top_span(),
@@ -68,7 +73,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker):
             actions=b.actions, invariants=b.invariants, score=b.score,
             tiebreaks=b.tiebreaks, stats=b.stats, eligible=b.eligible,
             types=self.types,
-            refs=self.refs, keep=[items])
+            refs=self.refs, keep=[items], view=view)
 
 
 def check_items(items: tuple[Any, ...], path: str,
@@ -82,6 +87,10 @@ def check_items(items: tuple[Any, ...], path: str,
                 c.diags += analyse(result)
                 result.flow, flow_diags = analyse_flow(result)
                 c.diags += flow_diags
+                view_diags = label_view(result)
+                c.diags += view_diags
+                if view_diags:
+                    result = None
         except RecursionError:      # the limits of dsl/limits.py should make this unreachable
             where = c.at if c.at.line >= 1 and c.at.col >= 1 else A.Span(path, 1, 1, 1, 2)
             return None, [error("E140", "this rulebook nests too deeply to be checked (here, or "

@@ -444,6 +444,29 @@ def _bundle_part(p: A.BundlePart) -> str:
         ("" if p.unit is None else f" in {p.unit_word} of {p.unit}")
 
 
+def _view_row(r: A.ViewRow) -> str:
+    unit = "" if r.unit is None else \
+        f" in {escape_string(r.unit) if r.unit_quoted else r.unit}"
+    return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr))
+
+
+def _view(d: A.ViewDecl) -> list[Line]:
+    """`view { ... }`: a line per bookkeeping list and row, sections and panels as blocks."""
+    first, last = _lines_of(d)
+    lines = [Line("view {", 0, first, first)]
+    for it in d.items:
+        if isinstance(it, A.ViewBookkeeping):
+            lines.extend(_one(f"{it.word} {_fill(it.names)}", 1, it))
+            continue
+        head = f"{it.word} {escape_string(it.title)}" if isinstance(it, A.ViewSection) \
+            else f"{it.word} {it.var}"
+        start, end = _lines_of(it)
+        lines.append(Line(f"{head} {{", 1, start, start))
+        lines.extend(_one(_view_row(r), 2, r)[0] for r in it.rows)
+        lines.append(Line("}", 1, end, end))
+    return lines + [Line("}", 0, last, last)]
+
+
 def _one_line_decl(d: A.Decl) -> Optional[str]:
     """The text of a declaration printed on one line (when it fits: dsl/fmt_comments.py), or
     None for one with a body."""
@@ -533,6 +556,8 @@ def _decl(d: A.Decl) -> list[Line]:
         first, last = _lines_of(d)
         return [Line(f"bundle {d.name} {{", 0, first, first),
                 *(_one(_bundle_part(p), 1, p)[0] for p in d.parts), Line("}", 0, last, last)]
+    if isinstance(d, A.ViewDecl):
+        return _view(d)
     if isinstance(d, A.PlayerState):
         return _fields("player", d, d.fields)
     if isinstance(d, A.TableState):

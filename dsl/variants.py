@@ -17,7 +17,7 @@ KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "f
               "action": "any-time action", "phase": "phase", "record": "record",
               "setup": "setup", "score": "score", "end": "end condition", "round": "round",
               "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic",
-              "bundle": "bundle"}
+              "bundle": "bundle", "view": "view"}
 
 
 def decl_key(d: Any) -> Optional[tuple[str, str]]:
@@ -56,6 +56,8 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("enum", d.name)
     if isinstance(d, A.StatDecl):
         return ("stat", d.name)
+    if isinstance(d, A.ViewDecl):
+        return ("view", "view")
     return None
 
 

@@ -28,6 +28,7 @@ from dsl.infoflow import is_owner_map  # noqa: E402
 from dsl.loader import load  # noqa: E402
 from game_driver import program  # noqa: E402
 from interpreter.engine.seen import sees  # noqa: E402
+from interpreter.engine.declared_view import declared_view  # noqa: E402
 from interpreter.engine.view import observe, visible  # noqa: E402
 from interpreter.tools.session import GameSession  # noqa: E402
 from interpreter.web.app import SeatLinks, make_app  # noqa: E402
@@ -36,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = {name: str(ROOT / "rulebooks" / f"{name}.rules")
          for name in ("manila", "die_haendler", "genoa", "felinia")}
 EXTRA_KEYS = {"seats", "step", "steps", "live", "replay", "options", "can_undo", "digest",
-              "new_from"}
+              "new_from", "declared"}
 
 
 def served(name: str, players: int, seed: int, seats: Optional[list[str]] = None):
@@ -207,6 +208,7 @@ def test_the_json_view_is_the_engines_view_and_options_go_to_the_seat_to_move():
             assert set(v) - set(observe(s.program, state, viewer)) <= EXTRA_KEYS
             assert {k: v[k] for k in observe(s.program, state, viewer)} == \
                 observe(s.program, state, viewer)
+            assert v["declared"] == declared_view(s.program, state, viewer)
             if viewer is not None and viewer == node.player:
                 assert [o["label"] for o in v["options"]] == [o.label for o in node.options]
             else:

@@ -21,7 +21,8 @@ from interpreter.agents.bundles import bundle_steps, step_index
 from interpreter.engine.nodes import Decision, Option
 from interpreter.engine.seen import render as render_entry
 from interpreter.engine.state import State
-from interpreter.engine.view import describe, printable
+from interpreter.engine.declared_view import describe_view
+from interpreter.engine.view import printable
 
 
 class QuitGame(Exception):
@@ -243,7 +244,7 @@ class PlainScreen:
             for line in recent:
                 self._out(f"  {line}")
         if self.show_view:
-            self._out(describe(program, state, node.player))
+            self._out(describe_view(program, state, node.player))
         self.options(node)
 
     def options(self, node: Decision) -> None:
@@ -253,8 +254,8 @@ class PlainScreen:
         self._out(f"  ({input_hint(node.options)})")
 
     def view(self, program: Any, state: State, seat: int) -> None:
-        """describe() of the seat's view."""
-        self._out(describe(program, state, seat))
+        """The seat's view as text (declared, or the generic one)."""
+        self._out(describe_view(program, state, seat))
 
     def lines(self, title: str, lines: list[str]) -> None:
         """The title, then the lines."""

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from interpreter.agents.human import input_hint, menu_cells, prompt_line
 from interpreter.cli.common import color_ok
+from interpreter.engine.declared_view import declared_view
 from interpreter.engine.nodes import Decision
 from interpreter.engine.state import State
 from interpreter.engine.view import printable, view_fields
@@ -43,29 +44,86 @@ def _t(text: str, style: str = "") -> Text:
     return Text(printable(text), style=style)
 
 
-def view_renderable(program: Any, state: State, seat: Optional[int]) -> RenderableType:
-    """The seat's view (engine/view.py) as two tables: the table's fields, and the players'
-    fields with one column per seat (the seat's own column marked 'you')."""
-    table, names, seats = view_fields(program, state, seat)
-    who = "spectator" if seat is None else f"you are P{seat + 1}"
+def _table_fields(table: list) -> Table:
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
+    t.add_column("table", style="bold")
+    t.add_column("")
+    for name, value in table:
+        t.add_row(_t(name), _t(value))
+    return t
+
+
+def _player_table(seat: Optional[int], nseats: int, rows: list[tuple[str, list[Text]]]) -> Table:
+    """One row per field or view row, one column per seat (the seat's own marked 'you')."""
+    p = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    p.add_column("player", style="bold")
+    for i in range(nseats):
+        you = i == seat
+        p.add_column(f"P{i + 1}" + (" (you)" if you else ""),
+                     style="cyan" if you else "", header_style="bold cyan" if you else "bold")
+    for name, cells in rows:
+        p.add_row(_t(name), *cells)
+    return p
+
+
+def _view_value(row: dict[str, Any]) -> RenderableType:
+    """A declared row's value: a track as its entries on a line ('key: value', the key in bold), a hidden
+    value dimmed."""
+    if row["hidden"]:
+        return _t(row["text"], "dim")
+    if row["kind"] == "track" and row["cells"]:
+        out = Text()
+        for i, (key, text) in enumerate(row["cells"]):
+            if i:
+                out.append(" · ", style="dim")
+            out.append_text(_t(key + ":", "bold"))
+            out.append(" ")
+            out.append_text(_t(text))
+        return out
+    return _t(row["text"])
+
+
+def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list[RenderableType]:
+    """The declared view (engine/declared_view.py): a table per section, the panel with the
+    other player fields, then the other table fields."""
     parts: list[RenderableType] = []
-    if table:
+    for sec in v["sections"]:
         t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-        t.add_column("table", style="bold")
+        t.add_column(_t(sec["title"]), style="bold", header_style="bold underline")
         t.add_column("")
-        for name, value in table:
-            t.add_row(_t(name), _t(value))
+        for row in sec["rows"]:
+            t.add_row(_t(row["label"]), _view_value(row))
         parts.append(t)
-    if names:
-        p = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-        p.add_column("player", style="bold")
-        for i in range(len(seats)):
-            you = i == seat
-            p.add_column(f"P{i + 1}" + (" (you)" if you else ""),
-                         style="cyan" if you else "", header_style="bold cyan" if you else "bold")
-        for k, name in enumerate(names):
-            p.add_row(_t(name), *(_t(values[k]) for values in seats))
-        parts.append(p)
+    other = v["other"]
+    if other["table"]:
+        parts.append(_table_fields(other["table"]))
+    rows: list[tuple[str, list[Text]]] = []
+    if v["panel"]:
+        for k, label in enumerate(v["panel"]["labels"]):
+            cells = [col["rows"][k] for col in v["panel"]["seats"]]
+            rows.append((label, [_t(c["text"], "dim" if c["hidden"] else "") for c in cells]))
+    for k, name in enumerate(other["names"]):
+        rows.append((name, [_t(values[k]) for values in other["seats"]]))
+    if rows:
+        parts.append(_player_table(seat, nseats, rows))
+    return parts
+
+
+def view_renderable(program: Any, state: State, seat: Optional[int]) -> RenderableType:
+    """The seat's view: the rulebook's declared view when it has one (sections, tracks, the
+    panel), otherwise the generic one of engine/view.py as two tables: the table's fields,
+    and the players' fields with one column per seat (the seat's own column marked 'you')."""
+    who = "spectator" if seat is None else f"you are P{seat + 1}"
+    declared = declared_view(program, state, seat)
+    parts: list[RenderableType]
+    if declared is not None:
+        parts = _declared_parts(declared, seat, len(state.players))
+    else:
+        table, names, seats = view_fields(program, state, seat)
+        parts = [_table_fields(table)] if table else []
+        if names:
+            parts.append(_player_table(seat, len(seats), [
+                (name, [_t(values[k]) for values in seats]) for k, name in enumerate(names)]))
     title = _t(f"{program.name} · round {state.round} · {who}", "bold")
     return Panel(Group(*parts) if parts else Text("(nothing to show)"), title=title,
                  title_align="left", box=box.ROUNDED)

@@ -18,6 +18,7 @@ from interpreter.compiler.fuse import Fused
 from interpreter.compiler.memo import state_changing_pcs
 from interpreter.compiler.rollout import Rollout
 from interpreter.compiler.stmts import BodyCompiler
+from interpreter.compiler.views import compile_view
 from interpreter.engine.program import DEFAULT_STEP_BUDGET, MercatorRuntimeError, Program
 from interpreter.engine.state import State
 
@@ -89,6 +90,7 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.eligible_f = (ex.compile(rb.eligible.expr), rb.eligible.nslots) \
         if rb.eligible is not None else None
     prog.invariants = [(b.name, ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
+    prog.view = compile_view(ex, rb)
     prog.start_values = lambda: (start_values(prog, rb.table_fields),
                                  start_values(prog, rb.player_fields))
 

@@ -19,6 +19,7 @@ from interpreter.engine.resample import DEFAULT_TRIES, resample
 from interpreter.engine.seen import observe_position, record
 from interpreter.engine.state import State, StateUnusable
 from interpreter.engine.values import deep_copy
+from interpreter.engine.declared_view import ViewSpec
 from interpreter.engine.view import position_view
 
 Node = Union[Decision, Chance, Terminal]
@@ -112,6 +113,7 @@ class Program:
         self.key_signs: tuple[int, ...] = (1,)
         self.eligible_f: Optional[tuple[Callable, int]] = None
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
+        self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self.start_values: Callable[[], tuple[list, list]] = lambda: ([], [])
         self.actions: CompiledActions
         self.fused: FusedOps

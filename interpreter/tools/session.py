@@ -25,6 +25,7 @@ from interpreter.engine.nodes import Chance, Decision, Terminal
 from interpreter.engine.program import IllegalChoice, MercatorRuntimeError
 from interpreter.engine.state import State
 from interpreter.engine.seen import log_for
+from interpreter.engine.declared_view import declared_view
 from interpreter.engine.view import observe
 from interpreter.tools.saves import SaveData, load_save, replay, save
 
@@ -312,11 +313,12 @@ class GameSession:
         return log_for(self.steps[self.step_index(step)].record, seat)
 
     def view(self, seat: Optional[int], step: Optional[int] = None) -> dict[str, Any]:
-        """What `seat` (0-based; None = spectator) sees at a step: the engine's observation, the
-        options offered, the seats' kinds, the timeline, whether it may undo, and a digest of
+        """What `seat` (0-based; None = spectator) sees at a step: the engine's observation (and
+        the rulebook's declared view, or None: engine/declared_view.py), the options offered, the seats' kinds, the timeline, whether it may undo, and a digest of
         all of it (changes exactly when the view does)."""
         k = self.step_index(step)
         obs = observe(self.program, self.steps[k], seat)
+        obs["declared"] = declared_view(self.program, self.steps[k], seat)
         obs["seats"] = [{"seat": f"P{i + 1}", "kind": kind} for i, kind in enumerate(self.seats)]
         obs["step"] = k
         obs["steps"] = len(self.steps) - 1

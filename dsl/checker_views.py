@@ -1,0 +1,136 @@
+"""The `view` declaration: its words, its rows' expressions and types, and the bookkeeping fields
+(E160). Who may see each row is decided after the information-flow analysis, by dsl/flow_views.py.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from dsl import ast as A
+from dsl.checked import CheckedView, ViewLine
+from dsl.checker_base import Scope
+from dsl.checker_exprs import ExprChecker
+from dsl.diagnostics import did_you_mean
+from dsl.types import PLAYER, strip_opt
+
+ROW_WORDS = ("row", "track")
+ITEM_WORDS = ("bookkeeping", "section", "panel")
+
+
+class ViewChecker(ExprChecker):
+    """Checks the one `view { ... }` of a rulebook into a CheckedView."""
+
+    def check_view(self, items: tuple[Any, ...]) -> Optional[CheckedView]:
+        """The checked view, or None when the rulebook declares none (or it has errors)."""
+        views = [it for it in items if isinstance(it, A.ViewDecl)]
+        for extra in views[1:]:
+            self.err("E160", "a second 'view' declaration", extra.span,
+                     "a rulebook has one view: merge them (a variant writes 'replace view { ... }')")
+        if not views:
+            return None
+        decl = views[0]
+        errors = len([d for d in self.diags if d.is_error])
+        sections: list[tuple[str, list[ViewLine]]] = []
+        panel: list[ViewLine] = []
+        panel_var = ""
+        bookkeeping: set[str] = set()
+        panels = 0
+        for it in decl.items:
+            if isinstance(it, A.ViewBookkeeping):
+                if self._word(it.word, "bookkeeping", it.span):
+                    bookkeeping |= self._bookkeeping(it)
+            elif isinstance(it, A.ViewSection):
+                if self._word(it.word, "section", it.span):
+                    if any(t == it.title for t, _ in sections):
+                        self.err("E160", f"a second section \"{it.title}\"", it.span,
+                                 "give each section its own title")
+                    sections.append((it.title, self._rows(it.rows, None)))
+            elif isinstance(it, A.ViewPanel) and self._word(it.word, "panel", it.span):
+                panels += 1
+                if panels > 1:
+                    self.err("E160", "a second 'panel'", it.span,
+                             "a view has one panel per player: put all its rows in one panel")
+                    continue
+                self._no_shadow(it.var, it.span)
+                panel_var = it.var
+                panel = self._rows(it.rows, it.var)
+        for r in [r for _, rows in sections for r in rows] + panel:
+            if r.field is not None and r.field[1] in bookkeeping:
+                self.err("E160", f"row \"{r.label}\" shows the field '{r.field[1]}', which the view "
+                         "calls bookkeeping", r.span,
+                         f"bookkeeping is never shown: take '{r.field[1]}' off the bookkeeping "
+                         "list, or remove the row")
+        if len([d for d in self.diags if d.is_error]) > errors:
+            return None
+        covered: set[tuple[str, str]] = set()
+        for r in [r for _, rows in sections for r in rows] + panel:
+            covered |= self._reads(r.expr)
+        return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
+                           decl)
+
+    def _reads(self, e: Any) -> set[tuple[str, str]]:
+        """The state fields an expression reads, through the fns it calls: a view that shows
+        them in some form does not show them again raw."""
+        out: set[tuple[str, str]] = set()
+        for n in self._walk(e, into_fns=True):
+            if isinstance(n, A.Name) and n.name in self.table_fields:
+                out.add(("table", n.name))
+            elif isinstance(n, A.Field) and n.name in self.player_fields and \
+                    strip_opt(self.types.get(id(n.obj), PLAYER)).kind == "player":
+                out.add(("player", n.name))
+        return out
+
+    def _word(self, word: str, want: str, span: A.Span) -> bool:
+        """Is `word` the soft keyword the item's shape needs? (E160 if not)"""
+        if word == want:
+            return True
+        shape = {"bookkeeping": "bookkeeping FIELD, FIELD", "section": 'section "Title" { rows }',
+                 "panel": "panel p { rows }"}[want]
+        self.err("E160", f"unexpected '{word}' in a view", span,
+                 (did_you_mean(word, ITEM_WORDS) or f"did you mean '{want}'?") + f" write: {shape}")
+        return False
+
+    def _bookkeeping(self, it: A.ViewBookkeeping) -> set[str]:
+        fields = set(self.player_fields) | set(self.table_fields)
+        out = set()
+        for n in it.names:
+            if n not in fields:
+                self.err("E160", f"'{n}' is not a state field: only player and table fields can "
+                         "be bookkeeping", it.span,
+                         did_you_mean(n, fields) or "name fields of 'player { }' or 'table { }'")
+            out.add(n)
+        return out
+
+    def _rows(self, rows: tuple[A.ViewRow, ...], var: Optional[str]) -> list[ViewLine]:
+        out: list[ViewLine] = []
+        labels: set[str] = set()
+        for r in rows:
+            if r.kind not in ROW_WORDS:
+                self.err("E160", f"unexpected '{r.kind}' in a view", r.span,
+                         (did_you_mean(r.kind, ROW_WORDS) or "a line of a view is a row or a track")
+                         + ': row "label" [in unit] = expression')
+                continue
+            if r.label in labels:
+                self.err("E160", f"a second row \"{r.label}\" here", r.span,
+                         "give each row its own label")
+            labels.add(r.label)
+            sc = Scope("expr")
+            if var is not None:
+                sc.declare(var, PLAYER)
+            t = strip_opt(self.expr(r.expr, sc, None))
+            if r.kind == "track" and t.kind not in ("list", "map", "any"):
+                self.err("E160", f"track \"{r.label}\" has type {t}, not a list or a map", r.expr.span,
+                         "a track shows one cell per entry: use a list or a map, "
+                         "or 'row' for one value")
+            out.append(ViewLine(r.kind, r.label, r.unit, r.expr, t, sc.nslots, r.span,
+                                field=self._whole_field(r.expr, var)))
+        return out
+
+    def _whole_field(self, e: Any, var: Optional[str]) -> Optional[tuple[str, str]]:
+        """The state field a row shows whole: a table field by name, or `p.f` in a panel."""
+        if isinstance(e, A.Name) and e.name in self.table_fields and \
+                self.refs.get(id(e), ("",))[0] == "table":
+            return ("table", e.name)
+        if var is not None and isinstance(e, A.Field) and isinstance(e.obj, A.Name) and \
+                e.obj.name == var and e.name in self.player_fields:
+            return ("player", e.name)
+        return None

@@ -1,0 +1,52 @@
+"""Who may see each row of a declared view (E160 for a row no rule lets the seats see).
+
+A row that shows a whole state field (`supply`, `p.shares` in a panel) is shown exactly as the
+generic view shows that field: in full to whoever may see it, to the others as hidden with its
+size. Any other row is a computed value, labelled by the information-flow analysis: a public
+value is shown to every seat; in a panel, a value that depends only on the owner-only fields of
+the panel's own player is shown to that player and as hidden to the others; anything else
+(a secret field, another player's owner-only fields) is refused here, since no seat could be
+shown it.
+"""
+from __future__ import annotations
+
+from dsl.checked import CheckedRulebook, ViewLine
+from dsl.diagnostics import Diagnostic, error
+from dsl.flow_exprs import ExprFlow, fn_summaries
+from dsl.flow_taint import names
+
+
+def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
+    """Set `shown` on every computed row of rb.view; E160 for a row no seat may be shown."""
+    view = rb.view
+    if view is None:
+        return []
+    flow = ExprFlow(rb, fn_summaries(rb), fielded=False)
+    out: list[Diagnostic] = []
+    for title, rows in view.sections:
+        for r in rows:
+            out += _label(flow, r, None, f'section "{title}"')
+    for r in view.panel:
+        out += _label(flow, r, 0, f"panel {view.panel_var}")
+    return out
+
+
+def _label(flow: ExprFlow, r: ViewLine, player_slot: int | None, where: str) -> list[Diagnostic]:
+    if r.field is not None:
+        return []
+    t = flow.expr(r.expr).const       # a view's locals (the panel's player) are public values
+    if not t.secret and not (t.owners - ({player_slot} if player_slot is not None else set())):
+        r.shown = "owner" if t.owners else "public"
+        return []
+    if t.hidden or t.drawn:
+        why = f"the secret {names(t.hidden | t.drawn)}, which no player may see"
+    elif player_slot is None:
+        why = f"the owner-only {names(t.owned)}, which only its owner may see"
+    else:
+        why = f"the owner-only {names(t.owned)} of players other than the panel's"
+    hint = ("show the field itself (the others see it as hidden, with its size), "
+            "or compute the row from what every seat may see")
+    if player_slot is None and not t.hidden and not t.drawn:
+        hint = "move the row into the panel, where each player sees his own, or " + \
+            "show the field itself (the others see it as hidden, with its size)"
+    return [error("E160", f"row \"{r.label}\" of the {where} is computed from {why}", r.span, hint)]

@@ -1,0 +1,24 @@
+"""The rulebook's `view` compiled: each row's expression into a function (engine/declared_view.py)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from dsl.checked import CheckedRulebook, ViewLine
+from interpreter.engine.declared_view import ViewRowSpec, ViewSpec
+
+
+def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
+    """The compiled view of a checked rulebook, or None when it declares none."""
+    v = rb.view
+    if v is None:
+        return None
+    index = {("table", f.name): ("table", i) for i, f in enumerate(rb.table_fields)}
+    index.update({("player", f.name): ("player", i) for i, f in enumerate(rb.player_fields)})
+
+    def row(r: ViewLine) -> ViewRowSpec:
+        return ViewRowSpec(r.kind, r.label, r.unit, r.type, ex.compile(r.expr), r.nslots,
+                           index[r.field] if r.field is not None else None, r.shown)
+
+    omit = frozenset(v.bookkeeping) | frozenset(name for _, name in v.covered)
+    return ViewSpec([(title, [row(r) for r in rows]) for title, rows in v.sections],
+                    [row(r) for r in v.panel], omit)

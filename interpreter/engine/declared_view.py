@@ -1,0 +1,167 @@
+"""A seat's declared view: the rulebook's `view` evaluated for one seat, as data.
+
+The compiler turns each row into a function (`ViewSpec`); `declared_view` evaluates them for a
+seat, with what it may see decided as the checker worked out (dsl/flow_views.py): a row showing a
+whole field is shown as the generic view (engine/view.py) shows that field; a computed row is
+shown to every seat ('public') or to the panel's own player only ('owner'), and is not even
+evaluated for a seat that may not see it. A rulebook without a view gets None (callers fall back
+to the generic view).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import attrs
+
+from dsl.infoflow import is_owner_map
+from dsl.types import Type
+from interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
+from interpreter.engine.values import fmt
+
+RowFn = Callable[[Any, list], Any]
+
+
+@attrs.define
+class ViewRowSpec:
+    """One compiled row: label, unit, type, its function (state, locals) -> value, its locals,
+    the field it shows whole (("table" | "player", index)) or who may see it (`shown`)."""
+
+    kind: str
+    label: str
+    unit: Optional[str]
+    type: Type
+    fn: RowFn
+    nslots: int
+    field: Optional[tuple[str, int]]
+    shown: str
+
+
+@attrs.define
+class ViewSpec:
+    """A compiled view: sections of rows, the panel's rows, and the fields not to repeat after
+    the view (bookkeeping, and those a row shows whole), by name."""
+
+    sections: list[tuple[str, list[ViewRowSpec]]]
+    panel: list[ViewRowSpec]
+    omit: frozenset[str]
+
+
+def _hidden_text(v: Any, t: Type) -> str:
+    n = size_of(v, t)
+    if n is None:
+        return "(hidden)"
+    return f"(hidden, {n} item{'s' if n != 1 else ''})"
+
+
+def _with_unit(text: str, unit: Optional[str]) -> str:
+    return f"{text} {unit}" if unit else text
+
+
+def _cells(v: Any, t: Type, unit: Optional[str]) -> list[list[str]]:
+    """A track's entries: [key, value text] per entry (a list's keys count from 1)."""
+    if t.kind == "opt":
+        t = t.args[0]
+    if v is None:
+        return []
+    if t.kind == "map":
+        return [[fmt(k, t.args[0]), _with_unit(fmt(x, t.args[1]), unit)]
+                for k, x in sorted(v.items())]
+    if t.kind == "bag":
+        return [[fmt(k, t.args[0]), _with_unit(str(n), unit)] for k, n in sorted(v.items())]
+    if t.kind == "list":
+        return [[str(i + 1), _with_unit(fmt(x, t.args[0]), unit)] for i, x in enumerate(v)]
+    return []
+
+
+def _shown(r: ViewRowSpec, v: Any) -> dict[str, Any]:
+    """A row whose value the seat may see."""
+    if r.kind == "track":
+        cells = _cells(v, r.type, r.unit)
+        return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
+                "text": " · ".join(f"{k}: {x}" for k, x in cells) or "(none)"}
+    return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
+            "text": _with_unit(fmt(v, r.type), r.unit), "value": typed_json(v, r.type)}
+
+
+def _hidden(r: ViewRowSpec, text: str) -> dict[str, Any]:
+    return {"label": r.label, "kind": r.kind, "unit": r.unit, "hidden": True, "text": text}
+
+
+def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
+         viewer: Optional[int]) -> dict[str, Any]:
+    """Row r for the panel's `player` (None in a section) as seat `viewer` sees it."""
+    if r.field is not None:
+        where, i = r.field
+        if where == "table":
+            f, v = program.rb.table_fields[i], state.table[i]
+            if is_owner_map(f.type, f.visibility):
+                own = {viewer: v[viewer]} if viewer is not None and v and viewer in v else {}
+                if not own:
+                    return _hidden(r, _hidden_text(v, f.type))
+                return {**_shown(r, own), "text": _with_unit(fmt(own, f.type), r.unit)}
+            ok = visible(f.visibility, None, viewer)
+        else:
+            assert player is not None
+            f, v = program.rb.player_fields[i], state.players[player][i]
+            ok = visible(f.visibility, player, viewer)
+        return _shown(r, v) if ok else _hidden(r, _hidden_text(v, f.type))
+    if r.shown == "owner" and (viewer is None or viewer != player):
+        return _hidden(r, "(hidden)")
+    try:
+        v = r.fn(state, [player] + [None] * max(r.nslots - 1, 0))
+    except Exception as exc:     # noqa: BLE001 - a view never stops a game; say what failed
+        return _hidden(r, f"(cannot be computed: {exc})")
+    return _shown(r, v)
+
+
+def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
+    """The declared view of seat `viewer` (None: a spectator), or None for a rulebook without one:
+    {"sections": [{"title", "rows"}], "panel": {"labels", "seats": [{"seat", "you", "rows"}]},
+    "other": {"table": [[name, text]], "names": [...], "seats": [[text, ...]]},
+    "omit": the field names not to show raw}; a row is
+    {"label", "kind", "unit", "text" (the unit included), "hidden"} (a shown row also has
+    "value", its JSON form as in engine/view.py's observe; a shown track "cells": [[key, text]])."""
+    spec: Optional[ViewSpec] = getattr(program, "view", None)
+    if spec is None:
+        return None
+    sections = [{"title": title, "rows": [_row(program, state, r, None, viewer) for r in rows]}
+                for title, rows in spec.sections]
+    panel = None
+    if spec.panel:
+        panel = {"labels": [r.label for r in spec.panel],
+                 "seats": [{"seat": f"P{p + 1}", "you": p == viewer,
+                            "rows": [_row(program, state, r, p, viewer) for r in spec.panel]}
+                           for p in range(len(state.players))]}
+    table, names, seats = view_fields(program, state, viewer)
+    keep = [i for i, n in enumerate(names) if n not in spec.omit]
+    other = {"table": [[n, text] for n, text in table if n not in spec.omit],
+             "names": [names[i] for i in keep],
+             "seats": [[values[i] for i in keep] for values in seats]}
+    return {"sections": sections, "panel": panel, "other": other, "omit": sorted(spec.omit)}
+
+
+def describe_view(program: Any, state: Any, viewer: Optional[int]) -> str:
+    """A readable text of what `viewer` sees: the declared view (its sections, the panel with a
+    line per player, then the other fields), or engine/view.py's describe() without one."""
+    v = declared_view(program, state, viewer)
+    if v is None:
+        return describe(program, state, viewer)
+    who = "spectator" if viewer is None else f"you are P{viewer + 1}"
+    lines = [f"── {program.name} · round {state.round} · {who} ──"]
+    for sec in v["sections"]:
+        lines.append(f"  {sec['title']}")
+        width = max((len(r["label"]) for r in sec["rows"]), default=0)
+        lines.extend(f"    {r['label']:<{width}}  {r['text']}" for r in sec["rows"])
+    other = v["other"]
+    for name, text in other["table"]:
+        first, *rest = text.split("\n")        # a deal's table: one offer a line
+        lines.append(f"  {name}  {first}".rstrip())
+        lines.extend(f"    {line}" for line in rest)
+    panel = v["panel"]
+    for p in range(len(state.players)):
+        parts = [f"{r['label']} {r['text']}" for r in panel["seats"][p]["rows"]] if panel else []
+        parts += [f"{n} {t}" for n, t in zip(other["names"], other["seats"][p])]
+        mark = "▶" if p == viewer else " "
+        tag = " (you)" if p == viewer else ""
+        lines.append(f"{mark} P{p + 1}{tag}: " + " · ".join(parts))
+    return "\n".join(lines)

@@ -1,0 +1,352 @@
+"""Views declared in the rulebook (docs/language.md, "Views"; docs/design/views.md): what each seat
+sees of a declared view, the security rule (a seat never sees in it what its generic view hides),
+the fallback to the generic view, and `replace view` in a variant.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from game_driver import program, program_text
+
+from dsl.fmt import format_rulebook
+from dsl.loader import load
+from dsl.parser import parse
+from interpreter.engine.declared_view import declared_view
+from interpreter.engine.program import Program
+from interpreter.engine.state import State
+from interpreter.engine.view import view_fields, visible
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMALL = '''game "Views" players 2..3
+enum Good { salt, silk }
+player {
+  coins: int = 3
+  hand: bag<Good> owner
+  busy: bool
+}
+table {
+  deck: bag<Good> secret
+  price: map<Good, int> = {salt: 1, silk: 2}
+  pool: bag<Good>
+  note: int
+}
+fn worth(g: Good) -> int = price[g] * 5
+setup {
+  for p in players { add salt to p.hand  add silk to p.hand }
+  add salt to deck
+}
+round r limit 1 { phase main { for p in players { p.coins += 1  p.busy = true } } }
+score p: p.coins
+view {
+  bookkeeping busy
+  section "Market" {
+    track "prices" in pesos = {g: worth(g) for g in Good}
+    row "deck" = deck
+  }
+  panel p {
+    row "coins" in pesos = p.coins
+    row "hand" = p.hand
+    row "hand size" = count(p.hand)
+    row "salt in hand" = p.hand[salt]
+  }
+}
+'''
+
+
+def rows(view: dict[str, Any], seat: int) -> dict[str, str]:
+    """label -> text of one seat's column of the panel."""
+    return {r["label"]: r["text"] for r in view["panel"]["seats"][seat]["rows"]}
+
+
+@pytest.fixture(scope="module")
+def small() -> Program:
+    return program_text(SMALL)
+
+
+def test_each_seat_sees_its_own_hand_and_the_others_hands_hidden(small: Program) -> None:
+    """`hand` is owner-only: P1 sees {salt, silk}, P2's hand as hidden with its size; a row
+    computed from p.hand (p.hand[salt]) is shown to p only; its size (count) to everyone."""
+    s = small.new_game(2, 1)
+    v = declared_view(small, s, 0)
+    assert v is not None
+    assert rows(v, 0) == {"coins": "4 pesos", "hand": "{salt, silk}", "hand size": "2",
+                          "salt in hand": "1"}
+    assert rows(v, 1) == {"coins": "4 pesos", "hand": "(hidden, 2 items)", "hand size": "2",
+                          "salt in hand": "(hidden)"}
+    assert [r["you"] for r in v["panel"]["seats"]] == [True, False]
+    spectator = declared_view(small, s, None)
+    assert spectator is not None
+    assert rows(spectator, 0)["salt in hand"] == "(hidden)"
+    assert rows(spectator, 0)["hand"] == "(hidden, 2 items)"
+
+
+def test_a_track_shows_each_entry_in_its_unit_and_a_secret_field_hidden(small: Program) -> None:
+    """price {salt: 1, silk: 2} times 5 (fn worth): the track's cells are 5 and 10 pesos; the
+    secret deck (one salt) is hidden with its size."""
+    s = small.new_game(3, 4)
+    v = declared_view(small, s, 2)
+    assert v is not None
+    market = v["sections"][0]
+    assert market["title"] == "Market"
+    prices, deck = market["rows"]
+    assert prices["cells"] == [["salt", "5 pesos"], ["silk", "10 pesos"]]
+    assert prices["text"] == "salt: 5 pesos · silk: 10 pesos"
+    assert deck == {"label": "deck", "kind": "row", "unit": None, "hidden": True,
+                    "text": "(hidden, 1 item)"}
+
+
+def test_bookkeeping_and_fields_the_rows_show_are_not_repeated(small: Program) -> None:
+    """`busy` is bookkeeping; coins, hand, deck, price (read by worth) are shown by rows; what no
+    row reads and no bookkeeping names (pool, note) is still shown after the view."""
+    v = declared_view(small, small.new_game(2, 0), 0)
+    assert v is not None
+    assert [name for name, _ in v["other"]["table"]] == ["pool", "note"]
+    assert v["other"]["names"] == []
+
+
+def test_a_rulebook_without_a_view_has_no_declared_view() -> None:
+    prog = program(ROOT / "rulebooks" / "examples" / "parade.rules")
+    assert prog.view is None
+    assert declared_view(prog, prog.new_game(3, 0), 0) is None
+
+
+def test_fmt_round_trips_the_view() -> None:
+    rb, diags = parse(SMALL)
+    assert rb is not None, diags
+    text = format_rulebook(rb)
+    again, _ = parse(text)
+    assert again == rb
+    assert 'track "prices" in pesos = {g: worth(g) for g in Good}' in text
+    assert "  bookkeeping busy\n" in text
+
+
+def test_a_variant_inherits_the_view_or_replaces_it(tmp_path: Path) -> None:
+    base = tmp_path / "base.rules"
+    base.write_text(SMALL, encoding="utf-8")
+    (tmp_path / "same.rules").write_text('variant "same" of "base.rules"\n', encoding="utf-8")
+    (tmp_path / "other.rules").write_text(
+        'variant "other" of "base.rules"\n'
+        'replace view {\n  panel p {\n    row "purse" in coins = p.coins\n  }\n}\n',
+        encoding="utf-8")
+    same = load(str(tmp_path / "same.rules"))
+    assert same.rulebook is not None and same.rulebook.view is not None
+    assert [r.label for r in same.rulebook.view.panel] == ["coins", "hand", "hand size",
+                                                            "salt in hand"]
+    other = load(str(tmp_path / "other.rules"))
+    assert other.rulebook is not None and other.rulebook.view is not None, other.diagnostics
+    assert [r.label for r in other.rulebook.view.panel] == ["purse"]
+    prog = program(tmp_path / "other.rules")
+    v = declared_view(prog, prog.new_game(2, 0), 1)
+    assert v is not None and rows(v, 1) == {"purse": "4 coins"}
+    assert v["sections"] == []
+
+
+# ---------------------------------------------------------------- the security property
+def _changed(v: Any, t: Any) -> Any:
+    """Another value of type t of the same size (what the seat may still see of it)."""
+    if t.kind == "opt":
+        return v if v is None else _changed(v, t.args[0])
+    k = t.kind
+    if k == "int":
+        return v + 7
+    if k == "bool":
+        return not v
+    if k in ("bag", "list") and t.args[0].kind == "enum" and len(t.args[0].members) > 1:
+        m = len(t.args[0].members)
+        if k == "list":
+            return [(x + 1) % m for x in v]
+        out: dict[int, int] = {}
+        for x, n in v.items():
+            out[(x + 1) % m] = out.get((x + 1) % m, 0) + n
+        return out
+    if k == "list":
+        return list(reversed(v))
+    return v
+
+
+def _hide_differently(prog: Program, s: State, viewer: Optional[int]) -> State:
+    """A copy of s with every value `viewer` may not see replaced by another of its size."""
+    t = s.clone()
+    rb = prog.rb
+    for i, f in enumerate(rb.table_fields):
+        if f.visibility == "secret":
+            t.table[i] = _changed(t.table[i], f.type)
+        elif f.visibility == "owner" and t.table[i]:
+            t.table[i] = {k: (x if k == viewer else _changed(x, f.type.args[1]))
+                          for k, x in t.table[i].items()}
+    for p, row in enumerate(t.players):
+        for i, f in enumerate(rb.player_fields):
+            if not visible(f.visibility, p, viewer):
+                row[i] = _changed(row[i], f.type)
+    return t
+
+
+VIEWED = [ROOT / "rulebooks" / "manila.rules", ROOT / "rulebooks" / "die_haendler.rules",
+          ROOT / "rulebooks" / "genoa.rules", ROOT / "rulebooks" / "felinia.rules"]
+
+
+def _viewed() -> list[Path]:
+    return [p for p in VIEWED if program(p).view is not None]
+
+
+@pytest.mark.parametrize("path", _viewed(), ids=lambda p: p.name)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 150), extra=st.integers(0, 2))
+def test_no_seat_sees_in_its_declared_view_what_its_generic_view_hides(
+        path: Path, seed: int, steps: int, extra: int) -> None:
+    """Changing everything a seat may not see (other players' owner-only fields, secret
+    fields) never changes that seat's declared view; and each row that shows a whole field is
+    hidden exactly when the generic view (engine/view.py) hides that field, with its text."""
+    prog = program(path)
+    players = min(prog.min_players + extra, prog.max_players)
+    s = prog.new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.over:
+            break
+        prog.apply(s, rng.randrange(s.pending.count))
+    for viewer in [*range(players), None]:
+        mine = declared_view(prog, s, viewer)
+        assert mine is not None
+        assert declared_view(prog, _hide_differently(prog, s, viewer), viewer) == mine
+        table, names, seats = view_fields(prog, s, viewer)
+        generic = dict(table)
+        spec = prog.view
+        assert spec is not None
+        for (_, rows_), sec in zip(spec.sections, mine["sections"]):
+            for r, shown in zip(rows_, sec["rows"]):
+                if r.field is not None and r.kind == "row":
+                    name = prog.rb.table_fields[r.field[1]].name
+                    assert shown["hidden"] == generic[name].startswith("(hidden")
+                    if shown["hidden"]:
+                        assert shown["text"] == generic[name]
+        for p, col in enumerate(mine["panel"]["seats"] if mine["panel"] else []):
+            for r, shown in zip(spec.panel, col["rows"]):
+                if r.field is not None and r.kind == "row":
+                    text = seats[p][names.index(prog.rb.player_fields[r.field[1]].name)]
+                    assert shown["hidden"] == text.startswith("(hidden")
+                    if shown["hidden"]:
+                        assert shown["text"] == text
+                    elif not r.unit:
+                        assert shown["text"] == text
+
+
+def test_the_bookkeeping_fields_never_appear_in_a_declared_view() -> None:
+    for path in _viewed():
+        prog = program(path)
+        assert prog.rb.view is not None
+        s = prog.new_game(prog.min_players, 3)
+        v = declared_view(prog, s, 0)
+        assert v is not None
+        shown = {n for n, _ in v["other"]["table"]} | set(v["other"]["names"])
+        assert not shown & prog.rb.view.bookkeeping, path.name
+
+
+# ---------------------------------------------------------------- the two interfaces
+def _played(prog: Program, players: int, seed: int, steps: int) -> State:
+    s = prog.new_game(players, seed, narrate=True)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.over:
+            break
+        prog.apply(s, rng.randrange(s.pending.count))
+    return s
+
+
+def _words(name: str) -> list[str]:
+    return [name, name.replace("_", " ")]
+
+
+@pytest.mark.parametrize("path", _viewed(), ids=lambda p: p.name)
+def test_the_terminal_shows_the_declared_view_and_no_bookkeeping(path: Path) -> None:
+    """The rich screen into a pipe (plain text): every section title and row label is there,
+    no bookkeeping field's name is, and neither is an escape code."""
+    import io
+
+    from interpreter.cli.terminal import console_for, view_renderable
+    prog = program(path)
+    assert prog.rb.view is not None
+    s = _played(prog, prog.min_players, 2, 30)
+    out = io.StringIO()
+    console_for(out).print(view_renderable(prog, s, 0))
+    text = " ".join(out.getvalue().split())
+    assert "\x1b" not in text
+    for title, rows_ in prog.rb.view.sections:
+        assert title in text
+        for r in rows_:
+            assert r.label.split()[0] in text
+    for name in prog.rb.view.bookkeeping:
+        assert not any(w in text for w in _words(name)), name
+
+
+def test_the_manila_terminal_view_shows_prices_in_pesos() -> None:
+    """rules-data "Black-market price track" [0, 5, 10, 20, 30]: at the start every good is at
+    step 0, worth 0 pesos, and a share costs the minimum of 5 pesos (seed 003 §購買一份股份)."""
+    from interpreter.engine.declared_view import describe_view
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    text = describe_view(prog, prog.new_game(3, 0), 1)
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    assert "share value nutmeg: 0 pesos · silk: 0 pesos · ginseng: 0 pesos · jade: 0 pesos" in lines
+    assert "a share costs nutmeg: 5 pesos · silk: 5 pesos · ginseng: 5 pesos · jade: 5 pesos" \
+        in lines
+    assert "raising_cash" not in text and "bid_limit" not in text
+    assert "▶ P2 (you): cash 30 pesos" in text
+
+
+@pytest.mark.parametrize("path", _viewed(), ids=lambda p: p.name)
+def test_the_browser_page_shows_the_declared_view_and_no_bookkeeping(path: Path) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    import html
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from interpreter.tools.session import GameSession
+    from interpreter.web.app import SeatLinks, make_app
+    prog = program(path)
+    assert prog.rb.view is not None
+    seats = ["human"] + ["random"] * (prog.min_players - 1)
+    session = GameSession(prog, len(seats), 3, seats, str(path), load(str(path)).sources)
+    links = SeatLinks([0])
+    client = TestClient(make_app(session, links))
+    page = html.unescape(client.get(links.path(0)).text)
+    for title, rows_ in prog.rb.view.sections:
+        assert f"<h2>{title}</h2>" in page
+        for r in rows_:
+            assert f"<th>{r.label}</th>" in page
+    for r in prog.rb.view.panel:
+        assert page.count(f"<th>{r.label}</th>") >= len(seats)
+    for name in prog.rb.view.bookkeeping:
+        assert not any(f"<th>{w}</th>" in page for w in _words(name)), name
+
+
+# ---------------------------------------------------------------- the checker's security rule
+def _view_diags(view: str) -> list[str]:
+    from dsl.loader import load_text
+    res = load_text(SMALL.split("view {")[0] + view, "t.rules")
+    return [f"{d.code} {d.span.line}:{d.span.col} {d.message}" for d in res.diagnostics
+            if d.is_error]
+
+
+def test_a_panel_row_from_another_players_hidden_field_is_refused() -> None:
+    got = _view_diags('view {\n  panel p {\n    row "all salt" = sum(q.hand[salt] for q in players)\n'
+                      '  }\n}\n')
+    assert got == ["E160 23:5 row \"all salt\" of the panel p is computed from the owner-only "
+                   "'hand' of players other than the panel's"]
+
+
+def test_sizes_of_hidden_fields_and_the_panel_players_own_fields_are_allowed() -> None:
+    assert _view_diags('view {\n  section "Sizes" {\n    row "deck" = len(deck)\n'
+                       '    row "hands" = sum(count(q.hand) for q in players)\n  }\n'
+                       '  panel p {\n    row "salt" = p.hand[salt] + p.coins\n  }\n}\n') == []
+    prog = program_text(SMALL.split("view {")[0] + 'view {\n  panel p {\n'
+                        '    row "salt" = p.hand[salt] + p.coins\n  }\n}\n')
+    assert prog.view is not None and [r.shown for r in prog.view.panel] == ["owner"]
