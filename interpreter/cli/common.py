@@ -256,3 +256,27 @@ def write_plot_file(path: str, samples: Sequence[Any], title: str,
         return False
     err(f"plot written to {path}")
     return True
+
+
+def checked_save(path: str, res: LoadResult, args: Any, command: str, again: str,
+                 leave_out: str) -> Any:
+    """The save at `path` for `command` (play's --resume, serve's --resume or --replay),
+    checked against the rulebook given and the --players and --seed flags: a located error
+    (exit 1) for an unreadable save, a usage error with a hint for one of another rulebook
+    (`again`: the command that would take it) or a flag that contradicts it (`leave_out`,
+    formatted with the flag)."""
+    from interpreter.tools.saves import SaveError, load_save, sha256_text
+    try:
+        data = load_save(path)
+    except SaveError as exc:
+        err(f"mercator {command}: {exc}")
+        raise Failed(EXIT_RULES) from None
+    if data.rulebook_sha256 != sha256_text(res.sources[args.path]):
+        raise UsageError(f"{path} is a save of another rulebook ({data.rulebook})",
+                         again.format(rulebook=data.rulebook, path=path))
+    for flag, given, saved in (("--players", args.players, data.players),
+                               ("--seed", args.seed, data.seed)):
+        if given is not None and given != saved:
+            raise UsageError(f"{flag} {given} contradicts the save ({flag} {saved})",
+                             leave_out.format(flag=flag))
+    return data

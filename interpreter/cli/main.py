@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 
 from dsl.diagnostics import Diagnostic, render
 from dsl.loader import LoadResult, load, refusal
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, EXIT_USAGE,
+from interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     compiles, player_count, runtime_failure,
@@ -26,7 +26,6 @@ from interpreter.compiler import compile_program
 from interpreter.tools.saves import SaveError, engine_version, load_save, replay, save
 from interpreter.engine.seen import ALL, log_for
 from interpreter.engine.seen import render as render_entry
-from interpreter.tools.saves import sha256_text
 from interpreter.engine.state import State
 from interpreter.engine.view import printable
 
@@ -110,19 +109,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     labels: list[str] = []
     prior: list[str] = []
     if args.resume:
-        try:
-            data = load_save(args.resume)
-        except SaveError as exc:
-            err(f"mercator play: {exc}")
-            raise Failed(EXIT_RULES) from None
-        if data.rulebook_sha256 != sha256_text(res.sources[args.path]):
-            raise UsageError(f"{args.resume} is a save of another rulebook ({data.rulebook})",
-                             f"resume it with: mercator play {data.rulebook} --resume {args.resume}")
-        for flag, given, saved in (("--players", args.players, data.players),
-                                   ("--seed", args.seed, data.seed)):
-            if given is not None and given != saved:
-                raise UsageError(f"{flag} {given} contradicts the save ({flag} {saved})",
-                                 f"leave out {flag} when resuming")
+        data = checked_save(args.resume, res, args, "play",
+                            "resume it with: mercator play {rulebook} --resume {path}",
+                            "leave out {flag} when resuming")
         players, seed = data.players, data.seed
     else:
         players = player_count(prog, args.players)

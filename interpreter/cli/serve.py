@@ -6,10 +6,10 @@ import os
 import random
 from typing import Any
 
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, Failed, out, err,
+from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, Failed, out, err, checked_save,
                                     load_program, player_count, runtime_failure)
 from interpreter.engine.program import MercatorRuntimeError
-from interpreter.tools.saves import SaveError, load_save, sha256_text
+from interpreter.tools.saves import SaveError
 from interpreter.tools.session import GameSession, SessionError, parse_seat_kinds, SEAT_KINDS
 
 
@@ -68,19 +68,9 @@ def add_command(sub: Any, formatter: Any) -> None:
 
 def _saved_game(args: argparse.Namespace, prog: Any, res: Any, path: str, flag: str) -> Any:
     """The save at `path` (for --replay or --resume), checked against the rulebook and flags."""
-    try:
-        data = load_save(path)
-    except SaveError as exc:
-        err(f"mercator serve: {exc}")
-        raise Failed(EXIT_RULES) from None
-    if data.rulebook_sha256 != sha256_text(res.sources[args.path]):
-        raise UsageError(f"{path} is a save of another rulebook ({data.rulebook})",
-                         f"serve it with: mercator serve {data.rulebook} {flag} {path}")
-    for name, given, saved in (("--players", args.players, data.players),
-                               ("--seed", args.seed, data.seed)):
-        if given is not None and given != saved:
-            raise UsageError(f"{name} {given} contradicts the save ({name} {saved})",
-                             f"leave out {name} with {flag}")
+    data = checked_save(path, res, args, "serve",
+                        "serve it with: mercator serve {rulebook} " + flag + " {path}",
+                        "leave out {flag} with " + flag)
     if not prog.min_players <= data.players <= prog.max_players:
         err(f"mercator serve: {path}: {prog.name} is not played by {data.players} players")
         raise Failed(EXIT_RULES)
