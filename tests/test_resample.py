@@ -289,3 +289,19 @@ def test_a_face_down_card_seen_only_later_is_kept(seed: int) -> None:
             assert w.information_state(node.player) == s.information_state(node.player)
         k += 1
         prog.apply(s, rng.randrange(node.count))
+
+
+def test_a_person_is_not_shown_the_hidden_steps_of_a_shuffle() -> None:
+    """With a searching seat the game keeps its chance as steps, one per position of a
+    shuffled pile; the human's log leaves those hidden steps out (the view shows the pile)."""
+    from interpreter.agents.human import HumanAgent
+    prog = program(ROOT / "rulebooks" / "genoa.rules")
+    s = prog.new_game(3, 4, narrate=True, explicit_chance=True)
+    to_decision(prog, s)
+    shuffles = [e for e in s.record if e[0] == "chance" and e[1] == "shuffle"]
+    assert len(shuffles) > 20
+    lines = HumanAgent()._log(s, 0, 0)
+    assert not [ln for ln in lines if ln.startswith("chance (shuffle)")]
+    from interpreter.engine.seen import render
+    assert lines == [ln for ln in (render(e, 0) for e in s.record)
+                     if ln is not None and not ln.startswith("chance (shuffle)")]

@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence
 from interpreter.agents.bundles import bundle_steps, step_index
 from interpreter.engine.nodes import Decision, Option
 from interpreter.engine.seen import render as render_entry
+from interpreter.engine.seen import sees
 from interpreter.engine.state import State
 from interpreter.engine.declared_view import describe_view
 from interpreter.engine.view import printable
@@ -276,6 +277,13 @@ class PlainScreen:
         self._out(f"── P{seat + 1}'s turn ──")
 
 
+def _silent(entry: list, seat: int) -> bool:
+    """A step of a shuffle the seat cannot see (kept as steps when a seat searches: each
+    position of the pile is one): 'chance (shuffle)' lines, dozens at a time, tell a person
+    nothing the view does not."""
+    return entry[0] == "chance" and entry[1] == "shuffle" and not sees(entry[3], seat)
+
+
 class HumanAgent:
     """A player at the terminal: sees their own view and what happened since their last
     decision, picks by the input rule, is asked again after a refused input."""
@@ -296,7 +304,7 @@ class HumanAgent:
     def _log(self, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
             return []
-        lines = (render_entry(e, seat) for e in state.record[start:])
+        lines = (render_entry(e, seat) for e in state.record[start:] if not _silent(e, seat))
         return [line for line in lines if line is not None]
 
     def choose(self, program: Any, state: State) -> int:
