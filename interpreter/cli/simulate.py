@@ -1,5 +1,5 @@
-"""`mercator simulate`: many games between random bots; wins with 95% intervals, scores, the
-rulebook's declared stats and game length, as a table or as JSON."""
+"""`mercator simulate`: many games between bots (random unless --seats says otherwise); wins
+with 95% intervals, scores, the rulebook's declared stats and game length, as a table or JSON."""
 from __future__ import annotations
 
 import argparse
@@ -63,7 +63,7 @@ def workers_for(args: argparse.Namespace, games: int) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Play many games between random bots and report wins, scores, length and declared stats."""
+    """Play many games between bots and report wins, scores, length and declared stats."""
     prog, res = load_program(args.path)
     players = player_count(prog, args.players)
     if args.games < 1:
@@ -128,7 +128,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                         tuple(lengths), tuple((n, tuple(v)) for n, v in zip(prog.stat_names,
                                                                              stats)))
         title = (f"{prog.name} · {players} players · {plural(args.games, 'game')} "
-                 f"(seeds {seed}..{seed + args.games - 1}) · random bots")
+                 f"(seeds {seed}..{seed + args.games - 1}) · seats: "
+                 + (seats.split(",")[0] if len(set(seats.split(","))) == 1 else seats))
         if not write_plot_file(args.plot, [sample], title, simulation_table(report)):
             return EXIT_RULES
     return EXIT_OK
