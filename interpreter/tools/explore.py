@@ -195,18 +195,26 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
     finally:
         covered = prog.coverage or set()
         prog.coverage = None
+    return _report(prog, min(played[0], games), best[0] if best else None, covered, options,
+                   at_limit[0], stopped)
+
+
+def _report(prog: Program, games: int, finding: Optional[Finding], covered: set,
+            options: dict, at_limit: int, stopped: bool = False) -> Report:
+    """The report of an exploration: the finding (located as played), the coverage of the
+    reachable bodies, the options never chosen."""
     unchosen = [UnchosenOptions(where, prompt, sorted(offered - chosen))
                 for (where, prompt), (offered, chosen) in sorted(options.items())
                 if offered - chosen]
-    if best and best[0].kind in ("runtime error", "deadlock"):
-        best[0].span = _span_as_played(prog, best[0]) or best[0].span
+    if finding is not None and finding.kind in ("runtime error", "deadlock"):
+        finding.span = _span_as_played(prog, finding) or finding.span
     reach = reachable_bodies(prog)
     # the steps: ops of the reachable bodies that run a rulebook line (not the jumps and
     # returns the compiler adds, which no report line could name)
     steps = {(b, pc) for b in reach for pc, sp in enumerate(prog.spans[b]) if sp.line > 0}
-    return Report(min(played[0], games), best[0] if best else None,
-                  _uncovered(prog, covered, reach), len(steps), len(steps & covered), unchosen,
-                  ended_at_limit=at_limit[0], round_limit=round_limit(prog),
+    return Report(games, finding, _uncovered(prog, covered, reach), len(steps),
+                  len(steps & covered), unchosen, ended_at_limit=at_limit,
+                  round_limit=round_limit(prog),
                   other_ending=prog.rb.stages[-1].end is not None or _can_end_game(prog, reach),
                   shrink_stopped=stopped)
 
@@ -271,17 +279,7 @@ def explore_novelty(prog: Program, games: int, seed: int = 0, players: Optional[
                 on_game(played)
     finally:
         prog.coverage = None
-    if finding is not None and finding.kind in ("runtime error", "deadlock"):
-        finding.span = _span_as_played(prog, finding) or finding.span
-    unchosen = [UnchosenOptions(where, prompt, sorted(offered - chosen))
-                for (where, prompt), (offered, chosen) in sorted(options.items())
-                if offered - chosen]
-    reach = reachable_bodies(prog)
-    steps = {(b, pc) for b in reach for pc, sp in enumerate(prog.spans[b]) if sp.line > 0}
-    return Report(played, finding, _uncovered(prog, covered, reach), len(steps),
-                  len(steps & covered), unchosen, ended_at_limit=at_limit,
-                  round_limit=round_limit(prog),
-                  other_ending=prog.rb.stages[-1].end is not None or _can_end_game(prog, reach))
+    return _report(prog, played, finding, covered, options, at_limit)
 
 
 def _span_as_played(prog: Program, f: Finding) -> Optional[A.Span]:
