@@ -658,6 +658,24 @@ class ViewDecl:
 
 
 @attrs.frozen
+class BoundItem:
+    """One line of `bounds { ... }`: a word and one number or a range lo..hi."""
+
+    word: str
+    lo: int
+    hi: Optional[int]              # None: one number (`decisions 600`)
+    span: Span = _span()
+
+
+@attrs.frozen
+class BoundsDecl:
+    """`bounds { ... }`: sizes the rules guarantee (docs/language.md, "Bounds")."""
+
+    items: tuple[BoundItem, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class BundleDecl:
     """`bundle B { parts }`: what an offer can carry; a record type with a field per part."""
 

@@ -15,7 +15,8 @@ from dsl.limits import MAX_INT
 # Rules whose value carries no span of its own (a word, a list of names, a flag).
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",
                    "removable", "where_kw", "params", "names", "log_public", "log_to", "prompt",
-                   "or_pass", "openly", "args", "win_order"})
+                   "or_pass", "openly", "args", "win_order", "bound_int",
+                   "bound_word"})
 
 
 class AstBuilder:
@@ -372,6 +373,18 @@ class AstBuilder:
 
     def map_comp(self, sp: A.Span, c: list[Any]) -> A.MapComp:
         return A.MapComp(c[0], c[1], str(c[2]), c[3], c[4], span=sp)
+
+    def bounds_decl(self, sp: A.Span, c: list[Any]) -> A.BoundsDecl:
+        return A.BoundsDecl(tuple(c), span=sp)
+
+    def bound_item(self, sp: A.Span, c: list[Any]) -> A.BoundItem:
+        return A.BoundItem(str(c[0]), c[1], c[2], span=sp)
+
+    def bound_word(self, c: list[Any]) -> str:
+        return str(c[0])
+
+    def bound_int(self, c: list[Any]) -> int:
+        return _int(c[-1]) * (-1 if len(c) > 1 and c[0] is not None else 1)
 
     def view_decl(self, sp: A.Span, c: list[Any]) -> A.ViewDecl:
         return A.ViewDecl(tuple(c), span=sp)

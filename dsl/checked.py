@@ -69,6 +69,20 @@ class ViewLine:
 
 
 @attrs.define
+class Bounds:
+    """A rulebook's `bounds`: the ranges of integer options and final scores, the most
+    decisions a game takes and the most items of a list a decision offers (None: not declared),
+    with the span of each line (where a breach found in play is reported)."""
+
+    options: Optional[tuple[int, int]]
+    score: Optional[tuple[int, int]]
+    decisions: Optional[int]
+    lists: Optional[int]
+    decl: A.BoundsDecl
+    spans: dict[str, A.Span] = attrs.field(factory=dict)
+
+
+@attrs.define
 class CheckedView:
     """A rulebook's `view`: its sections (title, rows), its per-player panel rows, the
     bookkeeping fields, and the fields some row reads (not repeated raw after the view)."""
@@ -115,3 +129,4 @@ class CheckedRulebook:
     keep: list[Any] = attrs.field(factory=list)  # keeps nodes alive so ids stay unique
     flow: FlowInfo = attrs.field(factory=FlowInfo)  # who may see each shown value (dsl/infoflow.py)
     view: Optional[CheckedView] = None              # the declared view, if any (dsl/checker_views.py)
+    bounds: Optional[Bounds] = None                 # the declared bounds, if any (dsl/checker_bounds.py)

@@ -467,6 +467,15 @@ def _view(d: A.ViewDecl) -> list[Line]:
     return lines + [Line("}", 0, last, last)]
 
 
+def _bounds(d: A.BoundsDecl) -> list[Line]:
+    """`bounds { ... }`: a line per bound."""
+    first, last = _lines_of(d)
+    return [Line("bounds {", 0, first, first),
+            *(_one(f"{it.word} {it.lo}" + ("" if it.hi is None else f"..{it.hi}"), 1, it)[0]
+              for it in d.items),
+            Line("}", 0, last, last)]
+
+
 def _one_line_decl(d: A.Decl) -> Optional[str]:
     """The text of a declaration printed on one line (when it fits: dsl/fmt_comments.py), or
     None for one with a body."""
@@ -558,6 +567,8 @@ def _decl(d: A.Decl) -> list[Line]:
                 *(_one(_bundle_part(p), 1, p)[0] for p in d.parts), Line("}", 0, last, last)]
     if isinstance(d, A.ViewDecl):
         return _view(d)
+    if isinstance(d, A.BoundsDecl):
+        return _bounds(d)
     if isinstance(d, A.PlayerState):
         return _fields("player", d, d.fields)
     if isinstance(d, A.TableState):

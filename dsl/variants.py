@@ -17,7 +17,7 @@ KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "f
               "action": "any-time action", "phase": "phase", "record": "record",
               "setup": "setup", "score": "score", "end": "end condition", "round": "round",
               "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic",
-              "bundle": "bundle", "view": "view"}
+              "bundle": "bundle", "view": "view", "bounds": "bounds"}
 
 
 def decl_key(d: Any) -> Optional[tuple[str, str]]:
@@ -58,6 +58,8 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("stat", d.name)
     if isinstance(d, A.ViewDecl):
         return ("view", "view")
+    if isinstance(d, A.BoundsDecl):
+        return ("bounds", "bounds")
     return None
 
 

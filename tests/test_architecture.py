@@ -1,5 +1,6 @@
 """The import contract (docs/architecture.md): dsl/ never imports interpreter/; inside
-interpreter/ the layers engine < compiler < agents < tools < web < cli import only downward; and no
+interpreter/ the layers engine < compiler < agents < tools < research < web < cli import only
+downward; and no
 module imports, directly or through others, itself.
 
 Imports are read from the source with `ast`, at module level and inside functions alike (a lazy
@@ -16,7 +17,7 @@ import pytest
 from dsl.graphs import strongly_connected
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["engine", "compiler", "agents", "tools", "web", "cli"]
+LAYERS = ["engine", "compiler", "agents", "tools", "research", "web", "cli"]
 
 
 def module_name(path: Path) -> str:

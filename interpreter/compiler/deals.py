@@ -92,8 +92,10 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         def commit(st2: Any, v: Any) -> None:
             fr2 = st2.stack[-1]
             spec.commit(st2, fr2[2], fr2[2][wslot], v)
-        return Decision(who, vals, labeller, W[DRAFT] is None, prompt, prog.actions_for(st, who),
-                        False, commit, span)
+        d = Decision(who, vals, labeller, W[DRAFT] is None, prompt, prog.actions_for(st, who),
+                     False, commit, span)
+        d.vtype = ("deal", spec)
+        return d
 
     bc.emit(window, span)
     if acc is not None:

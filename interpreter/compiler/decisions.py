@@ -199,6 +199,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
     # either: the same prompt appears whether the hidden part allows more or not.
     forced_ok = simul is None and _public_options(bc, kind)
+    vtype = Type("list", args=(et,)) if isinstance(kind, A.ChoiceSubset) else et
 
     def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
         """The prompt's text, and its parts [[text, vis], ...] when one of them is not public."""
@@ -243,9 +244,10 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
             commit(st, v)
             return None
         text, parts = prompt_of(st, L)
-        return Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
-                        span, parts,
-                        value_vis(st, L) if value_vis is not None and st.narrate else None)
+        d = Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
+                     span, parts, value_vis(st, L) if value_vis is not None and st.narrate else None)
+        d.vtype = vtype
+        return d
 
     def bare(st: Any, fr: list) -> Optional[tuple]:
         """For a rollout (compiler/rollout.py; nothing narrated): the decision as
@@ -389,7 +391,9 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
             return None
         vals, weights = spread(st, L)
         if len(vals) > 1:
-            return Chance(vals, labeller, what, commit, span, weights)
+            node = Chance(vals, labeller, what, commit, span, weights)
+            node.vtype = et
+            return node
         commit(st, vals[0])
         return None
     return chance
@@ -527,7 +531,9 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
             if len(items) == 1:
                 v = items[0]
             elif st.explicit_chance:
-                return Chance(items, labeller, "draw", commit, span, weights)
+                node = Chance(items, labeller, "draw", commit, span, weights)
+                node.vtype = et
+                return node
             else:
                 v = items[weighted_index(weights, st.randbelow(sum(weights)))]
             take_item(c, v)

@@ -388,7 +388,8 @@ class BodyCompiler:
 
         def labeller(v: Any) -> str:
             return fmt(v, et)
-        self.emit(shuffle_op(self.collection(s.target), labeller, self.hidden(), s.span), s.span)
+        self.emit(shuffle_op(self.collection(s.target), labeller, self.hidden(), s.span, et),
+                  s.span)
 
     def s_Emit(self, s: A.Emit) -> None:
         args = [self.ex.place_value(a) for a in s.args]

@@ -1,0 +1,96 @@
+"""What random play reaches of the sizes `bounds { ... }` declares, and how many action ids a
+decision takes (interpreter/engine/encoding.py): the numbers behind a rulebook's bounds
+(docs/design/research.md).
+
+    .venv/bin/python benchmarks/bounds_reached.py rulebooks/manila.rules [--games 100]
+
+For each player count the rulebook allows, `--games` games of uniformly random choices (seeds
+0 .. games-1); then, over all of them: the smallest and largest integer any option or chance
+outcome held, the longest collection an option held, the most decisions of a game, the lowest
+and highest final score, and the ids a decision took on average when its options are taken
+one id at a time (choosing each next id uniformly) — beside the declared bounds.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from dsl.loader import load  # noqa: E402
+from interpreter.compiler import compile_program  # noqa: E402
+from interpreter.engine.encoding import ActionCodec  # noqa: E402
+from interpreter.engine.nodes import Decision, Terminal  # noqa: E402
+
+
+class _Reach(ActionCodec):
+    """A codec that records the integers and lengths it writes instead of refusing them."""
+
+    lo = hi = 0
+    longest = 0
+
+    def _int(self, v: int) -> int:
+        _Reach.lo, _Reach.hi = min(_Reach.lo, v), max(_Reach.hi, v)
+        return self.int_base
+
+    def _length(self, n: int) -> None:
+        _Reach.longest = max(_Reach.longest, n)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("rulebook")
+    ap.add_argument("--games", type=int, default=100, help="games per player count (100)")
+    a = ap.parse_args()
+    res = load(a.rulebook)
+    if not res.ok or res.rulebook is None:
+        print(f"{a.rulebook}: does not check", file=sys.stderr)
+        return 1
+    prog = compile_program(res.rulebook)
+    g = res.rulebook.game
+    most = 0
+    scores: list[int] = []
+    taken = decisions_seen = 0
+    for n in range(g.min_players, g.max_players + 1):
+        codec = _Reach(prog, n)
+        for seed in range(a.games):
+            s = prog.new_game(n, seed)
+            rng = random.Random(seed)
+            count = 0
+            while not s.over:
+                node = s.pending
+                seqs = codec.sequences(s, node)
+                if isinstance(node, Decision):
+                    count += 1
+                    ids: tuple[int, ...] = ()
+                    first = True
+                    while codec.decode(seqs, ids) is None:
+                        ids = codec.settle(seqs, ids + (rng.choice(codec.legal_ids(seqs, ids)),))
+                        taken += 1
+                        first = False
+                    taken += first          # a decision is asked at least once
+                    decisions_seen += 1
+                prog.apply(s, rng.randrange(node.count))
+            most = max(most, count)
+            end = prog.pending(s)
+            assert isinstance(end, Terminal)
+            scores += end.scores
+    b = res.rulebook.bounds
+    print(f"{a.rulebook}: {a.games} random games at each of {g.min_players}..{g.max_players} "
+          "players")
+    print(f"  integers in options {_Reach.lo}..{_Reach.hi}"
+          + (f"   (bounds: options {b.options[0]}..{b.options[1]})" if b and b.options else ""))
+    print(f"  longest collection in an option {_Reach.longest}"
+          + (f"   (bounds: lists {b.lists})" if b and b.lists is not None else ""))
+    print(f"  most decisions in a game {most}"
+          + (f"   (bounds: decisions {b.decisions})" if b and b.decisions else ""))
+    print(f"  final scores {min(scores)}..{max(scores)}"
+          + (f"   (bounds: score {b.score[0]}..{b.score[1]})" if b and b.score else ""))
+    print(f"  action ids per decision {taken / max(decisions_seen, 1):.2f} "
+          f"over {decisions_seen} decisions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

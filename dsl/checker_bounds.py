@@ -1,0 +1,82 @@
+"""The `bounds` declaration: sizes the rules guarantee about every game (E170).
+
+The checker only checks its form: known words, a range where a range is meant, lo <= hi, each
+word once, one declaration. Whether games keep within the bounds is a property of play:
+`mercator check --explore` verifies it (interpreter/tools/explore.py), and the research adapters
+refuse a game that leaves them (interpreter/engine/encoding.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from dsl import ast as A
+from dsl.checked import Bounds
+from dsl.checker_base import CheckerBase
+from dsl.diagnostics import did_you_mean
+
+# word -> (takes a range?, what it bounds, an example)
+BOUND_WORDS = {
+    "options": (True, "every integer a decision offers or chance picks", "options 0..200"),
+    "score": (True, "every final score", "score -40..130"),
+    "decisions": (False, "the decisions of a game", "decisions 600"),
+    "lists": (False, "the items of every list, bag or map a decision offers", "lists 6"),
+}
+
+
+class BoundsChecker(CheckerBase):
+    """Checks the one `bounds { ... }` of a rulebook into a Bounds."""
+
+    def check_bounds(self, items: tuple[Any, ...]) -> Optional[Bounds]:
+        """The checked bounds, or None when the rulebook declares none (or they have errors)."""
+        decls = [it for it in items if isinstance(it, A.BoundsDecl)]
+        for extra in decls[1:]:
+            self.err("E170", "a second 'bounds' declaration", extra.span,
+                     "a rulebook has one: merge them (a variant writes 'replace bounds { ... }')")
+        if not decls:
+            return None
+        decl = decls[0]
+        ok = True
+        seen: dict[str, A.BoundItem] = {}
+        for it in decl.items:
+            want = BOUND_WORDS.get(it.word)
+            if want is None:
+                hint = did_you_mean(it.word, BOUND_WORDS) or \
+                    "the words are " + ", ".join(f"'{w}'" for w in BOUND_WORDS)
+                self.err("E170", f"unknown bound '{it.word}'", it.span, hint)
+                ok = False
+                continue
+            is_range, what, example = want
+            if it.word in seen:
+                self.err("E170", f"the bound '{it.word}' is given twice", it.span,
+                         f"keep one line for {what}")
+                ok = False
+            seen[it.word] = it
+            if is_range and it.hi is None:
+                self.err("E170", f"'{it.word}' takes a range lo..hi", it.span, f"write: {example}")
+                ok = False
+            elif not is_range and it.hi is not None:
+                self.err("E170", f"'{it.word}' takes one number, not a range", it.span,
+                         f"write: {example}")
+                ok = False
+            elif is_range and it.hi is not None and it.lo > it.hi:
+                self.err("E170", f"the range {it.lo}..{it.hi} is empty", it.span,
+                         f"the low end comes first: {it.hi}..{it.lo}")
+                ok = False
+            elif not is_range and it.lo < (1 if it.word == "decisions" else 0):
+                self.err("E170", f"'{it.word} {it.lo}' bounds nothing", it.span,
+                         f"{what}: at least {1 if it.word == 'decisions' else 0}")
+                ok = False
+        if not ok:
+            return None
+
+        def rng(word: str) -> Optional[tuple[int, int]]:
+            it = seen.get(word)
+            return None if it is None or it.hi is None else (it.lo, it.hi)
+
+        def one(word: str) -> Optional[int]:
+            it = seen.get(word)
+            return None if it is None else it.lo
+
+        return Bounds(options=rng("options"), score=rng("score"), decisions=one("decisions"),
+                      lists=one("lists"), decl=decl,
+                      spans={w: it.span for w, it in seen.items()})

@@ -1,0 +1,410 @@
+"""Action ids: every option of every decision and every chance outcome as a short sequence of
+integers from one fixed vocabulary per (rulebook, player count) — what the research adapters
+(OpenSpiel, PettingZoo) and any tool that wants numbers instead of labels use.
+
+The vocabulary is derived from the rulebook's types (docs/design/research.md): `pass`, `end`
+(the end of a list, bag or map), `none`, `false`/`true`, one id per seat, one per member of each
+enum (in declaration order), one per integer of `bounds { options LO..HI }`, one per any-time
+action, and the words of a deal's steps. An option's sequence is its value written out by its
+type: an atom is one id, a record its fields in order, a list its items then `end`, a map its
+keys in order each followed by its value then `end`, an optional value `none` or the value; a
+pass is `pass`; an any-time action its id then its arguments. Written out by one type the
+sequences of a decision are prefix-free, so a sequence names one option, and the same id means
+the same thing in every state.
+
+A decision is taken one id at a time (`legal_ids`, `step`): the ids legal next are the distinct
+next ids of the options that start with what was taken so far; where all of them agree on the
+next id it is taken without asking (but a decision is always asked at least once). Chance is
+the same with probabilities: each next id with the weight of the outcomes that start with it.
+No option label is ever formatted.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Iterator, Optional, Union
+
+import attrs
+
+from dsl import ast as A
+from dsl.checked import CheckedRulebook
+from dsl.types import Type, strip_opt
+from interpreter.engine.nodes import Chance, Decision, Terminal
+
+Node = Union[Decision, Chance, Terminal]
+
+# the words of a deal's steps (interpreter/engine/deals.py DealSpec.options), and how many
+# offers a table may hold before an offer has no id (when the rulebook's bounds say nothing)
+DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel")
+DEFAULT_OFFER_SLOTS = 32
+
+
+class EncodeError(Exception):
+    """A value that has no id: a type without a finite encoding (str, any), an integer outside
+    `bounds { options ... }`, a list longer than `bounds { lists ... }`. `span` is where the
+    rulebook should change (the bounds line, or the decision)."""
+
+    def __init__(self, message: str, hint: str, span: Optional[A.Span] = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.span = span
+
+
+@attrs.frozen
+class GameSpec:
+    """What a research adapter needs to know before a game starts, for one player count."""
+
+    rulebook: str                      # the game's name
+    rulebook_sha256: str               # of the rulebook's sources (the spec changes with them)
+    players: int
+    num_distinct_actions: int          # the vocabulary's size: every id is below it
+    max_chance_outcomes: int           # chance outcomes use the same ids
+    max_decisions: Optional[int]       # `bounds { decisions N }`
+    max_steps_per_decision: Optional[int]   # ids one decision may take (None: a list unbounded)
+    max_game_length: Optional[int]     # decisions * steps: the most moves of a player in a game
+    score_bounds: Optional[tuple[int, int]]
+    ids: tuple[str, ...]               # the name of each id, e.g. "pass", "Good.silk", "7"
+
+
+def rulebook_sha256(rb: CheckedRulebook) -> str:
+    """sha256 over the texts of a rulebook and the files it uses (in a fixed order, not by path:
+    the same rulebook in another folder has the same hash)."""
+    h = hashlib.sha256()
+    for text in sorted(rb.sources.values()):
+        h.update(text.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+class ActionCodec:
+    """The vocabulary of one (program, player count) and the per-state calls on it."""
+
+    def __init__(self, prog: Any, players: int):
+        rb: CheckedRulebook = prog.rb
+        self.prog = prog
+        self.rb = rb
+        self.players = players
+        self.bounds = rb.bounds
+        names: list[str] = ["pass", "end", "none", "false", "true"]
+        self.PASS, self.END, self.NONE, self.FALSE, self.TRUE = range(5)
+        self.player_base = len(names)
+        names += [f"P{p + 1}" for p in range(players)]
+        self.enum_base: dict[str, int] = {}
+        for name, t in rb.enums.items():
+            self.enum_base[name] = len(names)
+            names += [f"{name}.{m}" for m in t.members]
+        self.int_range = self.bounds.options if self.bounds is not None else None
+        self.int_base = len(names)
+        if self.int_range is not None:
+            lo, hi = self.int_range
+            names += [str(k) for k in range(lo, hi + 1)]
+        self.action_base: dict[str, int] = {}
+        self.action_params: dict[int, tuple[Type, ...]] = {}     # body id -> argument types
+        for b in rb.actions:
+            self.action_base[b.name] = len(names)
+            names.append(f"anytime {b.name}")
+        for bid, bname in enumerate(prog.body_names):
+            for b in rb.actions:
+                if bname == f"action {b.name}":
+                    self.action_params[bid] = tuple(b.param_types[1:])
+        self.deal_base = len(names)
+        if any(isinstance(x, A.Deal) for x in _nodes(rb)):
+            names += [f"deal {w}" for w in DEAL_WORDS]
+        self.part_base = len(names)
+        nparts = max((len(d.parts) for d in rb.items if isinstance(d, A.BundleDecl)), default=0)
+        names += [f"part {k + 1}" for k in range(nparts)]
+        self.slot_base = len(names)
+        self.slots = self.bounds.lists if self.bounds is not None and \
+            self.bounds.lists is not None else DEFAULT_OFFER_SLOTS
+        names += [f"offer {k + 1}" for k in range(self.slots)] if nparts else []
+        if not nparts:
+            self.slots = 0
+        self.names = tuple(names)
+        self.max_list = self.bounds.lists if self.bounds is not None else None
+
+    # ------------------------------------------------------------------ the vocabulary
+    @property
+    def size(self) -> int:
+        """The number of distinct ids."""
+        return len(self.names)
+
+    def spec(self) -> GameSpec:
+        """The static spec of this player count."""
+        steps = self.max_steps()
+        dec = self.bounds.decisions if self.bounds is not None else None
+        return GameSpec(self.rb.game.name, rulebook_sha256(self.rb), self.players, self.size,
+                        self.size, dec, steps,
+                        dec * steps if dec is not None and steps is not None else None,
+                        self.bounds.score if self.bounds is not None else None, self.names)
+
+    # ------------------------------------------------------------------ values as ids
+    def write(self, v: Any, t: Any, out: list[int], s: Any = None) -> None:
+        """Append the ids of value v of type t (a dsl Type, or ("deal", spec)) to out."""
+        if isinstance(t, tuple):
+            self._write_deal(v, t[1], out, s)
+            return
+        if t is None:
+            raise EncodeError("a value of no known type has no action id",
+                              "this decision was made by a construct the encoding does not know")
+        k = t.kind
+        if k == "opt":
+            if v is None:
+                out.append(self.NONE)
+                return
+            t = t.args[0]
+            k = t.kind
+        if k == "none" or (v is None and k not in ("list", "bag", "map")):
+            out.append(self.NONE)
+        elif k == "bool":
+            out.append(self.TRUE if v else self.FALSE)
+        elif k == "player":
+            if not 0 <= v < self.players:
+                raise EncodeError(f"seat {v} is not in this game", "report this as a bug")
+            out.append(self.player_base + v)
+        elif k == "enum":
+            out.append(self.enum_base[t.name] + v)
+        elif k == "int":
+            out.append(self._int(v))
+        elif k == "record":
+            for x, ft in zip(v, t.field_types):
+                self.write(x, ft, out, s)
+        elif k in ("list", "bag"):
+            items = v if k == "list" else sorted(x for x, n in v.items() for _ in range(n)) \
+                if isinstance(v, dict) else sorted(v)
+            self._length(len(items))
+            for x in items:
+                self.write(x, t.elem, out, s)
+            out.append(self.END)
+        elif k == "map":
+            self._length(len(v))
+            for key in sorted(v):
+                self.write(key, t.elem, out, s)
+                self.write(v[key], t.value, out, s)
+            out.append(self.END)
+        else:
+            raise EncodeError(f"a value of type {t} has no action id",
+                              "offer enums, players, integers, records or collections of them "
+                              "(a 'str' or untyped value cannot be numbered)")
+
+    def _int(self, v: int) -> int:
+        r = self.int_range
+        if r is None:
+            raise EncodeError(f"the integer {v} has no action id: the rulebook declares no range "
+                              "for its integer options",
+                              "declare one: bounds { options LO..HI }")
+        if not r[0] <= v <= r[1]:
+            raise EncodeError(f"the integer {v} is outside bounds {{ options {r[0]}..{r[1]} }}",
+                              "widen the range in the rulebook's bounds",
+                              self.bounds.spans.get("options") if self.bounds else None)
+        return self.int_base + v - r[0]
+
+    def _length(self, n: int) -> None:
+        if self.max_list is not None and n > self.max_list:
+            raise EncodeError(f"a collection of {n} items is longer than bounds "
+                              f"{{ lists {self.max_list} }}", "raise the bound in the rulebook",
+                              self.bounds.spans.get("lists") if self.bounds else None)
+
+    def _write_deal(self, v: tuple, spec: Any, out: list[int], s: Any) -> None:
+        word = v[0]
+        out.append(self.deal_base + DEAL_WORDS.index(word))
+        if word in ("accept", "replace", "withdraw"):
+            # an offer by its place on the table (ids of offers grow through a game)
+            ids = [o[spec.at["id"]] for o in s.table[spec.table]]
+            k = ids.index(v[1])
+            if k >= self.slots:
+                raise EncodeError(f"the table holds {len(ids)} offers, more than the {self.slots} "
+                                  "that have ids", "raise bounds { lists N }")
+            out.append(self.slot_base + k)
+        elif word == "to":
+            self.write(v[1], Type("player"), out, s)
+        elif word == "about":
+            self.write(v[1], spec.subject_type, out, s)
+        elif word == "add":
+            part = spec.parts[v[1]]
+            out.append(self.part_base + v[1])
+            if part.kind != "amount":
+                self.write(v[2], part.elem, out, s)
+
+    def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
+        """The ids of each option of a decision (in its option order: pass, values, any-time
+        actions), or of each outcome of a chance node."""
+        out: list[tuple[int, ...]] = []
+        if isinstance(node, Decision) and node.allow_pass:
+            out.append((self.PASS,))
+        for v in node.values:
+            ids: list[int] = []
+            self.write(v, node.vtype, ids, s)
+            out.append(tuple(ids))
+        if isinstance(node, Decision):
+            for _, bid, args in node.actions:
+                name = self.prog.body_names[bid].split(" ", 1)[1]
+                ids = [self.action_base[name]]
+                for a, at in zip(args, self.action_params.get(bid, ())):
+                    self.write(a, at, ids, s)
+                out.append(tuple(ids))
+        return out
+
+    def decode(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> Optional[int]:
+        """The option whose sequence is `taken`, or None while it names none yet."""
+        for i, q in enumerate(seqs):
+            if q == taken:
+                return i
+        return None
+
+    # ------------------------------------------------------------------ one id at a time
+    def legal_ids(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> list[int]:
+        """The distinct ids that may come after `taken`, in increasing order."""
+        n = len(taken)
+        return sorted({q[n] for q in seqs if len(q) > n and q[:n] == taken})
+
+    def chance_outcomes(self, seqs: list[tuple[int, ...]], weights: list[int],
+                        taken: tuple[int, ...]) -> list[tuple[int, float]]:
+        """(id, probability) of each id that may come after `taken` at a chance node."""
+        n = len(taken)
+        w: dict[int, int] = {}
+        for q, k in zip(seqs, weights):
+            if len(q) > n and q[:n] == taken:
+                w[q[n]] = w.get(q[n], 0) + k
+        total = sum(w.values())
+        return [(a, w[a] / total) for a in sorted(w)]
+
+    def settle(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> tuple[int, ...]:
+        """`taken` extended by every id all the options that start with it agree on (stops at
+        a complete option)."""
+        while True:
+            if any(q == taken for q in seqs):
+                return taken
+            nxt = self.legal_ids(seqs, taken)
+            if len(nxt) != 1:
+                return taken
+            taken = taken + (nxt[0],)
+
+    # ------------------------------------------------------------------ static sizes
+    def max_steps(self) -> Optional[int]:
+        """The most ids one decision may take, from the types of every decision site, the
+        any-time actions and the deals; None when some list has no bound."""
+        best = 1
+        for t in self.site_types():
+            n = self.length(t)
+            if n is None:
+                return None
+            best = max(best, n)
+        for bid, params in self.action_params.items():
+            n = 1
+            for pt in params:
+                k = self.length(pt)
+                if k is None:
+                    return None
+                n += k
+            best = max(best, n)
+        if any(isinstance(x, A.Deal) for x in _nodes(self.rb)):
+            # a deal's step: a word, then an offer, a seat, a subject or a part and its item
+            more = 1
+            for d in self.rb.items:
+                if isinstance(d, A.BundleDecl):
+                    for ft in self.rb.records[d.name].field_types:
+                        if ft.kind in ("list", "bag"):
+                            n = self.length(ft.elem)
+                            if n is None:
+                                return None
+                            more = max(more, 1 + n)
+            best = max(best, 1 + more)
+        return best
+
+    def length(self, t: Any) -> Optional[int]:
+        """The most ids a value of type t is written as (None: unbounded)."""
+        if isinstance(t, tuple):            # a deal step: a word, then at most two ids
+            spec = t[1]
+            item = max((self.length(p.elem) or 0 for p in spec.parts
+                        if p.kind != "amount"), default=0)
+            return 2 + max(1, item)
+        k = t.kind
+        if k == "opt":
+            return self.length(t.args[0])
+        if k in ("none", "bool", "player", "enum", "int"):
+            return 1
+        if k == "record":
+            total = 0
+            for ft in t.field_types:
+                n = self.length(ft)
+                if n is None:
+                    return None
+                total += n
+            return total
+        if k in ("list", "bag", "map"):
+            if self.max_list is None:
+                return None
+            e = self.length(t.elem)
+            v = self.length(t.value) if k == "map" else 0
+            if e is None or v is None:
+                return None
+            return self.max_list * (e + v) + 1
+        return None
+
+    def site_types(self) -> Iterator[Type]:
+        """The value type of every `choose` in the rulebook (a record's fields one by one)."""
+        for c in _chooses(self.rb):
+            yield from self._kind_types(c.kind)
+
+    def _kind_types(self, kind: Any) -> Iterator[Type]:
+        if isinstance(kind, A.ChoiceRecord):
+            for f in kind.fields:
+                yield from self._kind_types(f.kind)
+            return
+        ot = strip_opt(self.rb.types.get(id(kind.options), Type("any")))
+        et = ot.elem if ot.kind in ("list", "bag", "map") else Type("any")
+        yield Type("list", args=(et,)) if isinstance(kind, A.ChoiceSubset) else et
+
+
+def _chooses(rb: CheckedRulebook) -> Iterator[A.Choose]:
+    """Every `choose` node of the checked rulebook, once each."""
+    return (x for x in _nodes(rb) if isinstance(x, A.Choose))
+
+
+def _nodes(rb: CheckedRulebook) -> Iterator[Any]:
+    """Every AST node of the checked rulebook, once each."""
+    seen: set[int] = set()
+    stack: list[Any] = [rb.items]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+            continue
+        if not attrs.has(type(x)) or id(x) in seen:
+            continue
+        seen.add(id(x))
+        yield x
+        for f in attrs.fields(type(x)):
+            if f.name != "span" and not f.name.endswith("_span"):
+                stack.append(getattr(x, f.name))
+
+
+def out_of_bounds(codec: ActionCodec, s: Any, node: Node,
+                  decisions: int) -> Optional[tuple[str, Optional[A.Span]]]:
+    """(what, where) when the game at `node`, after `decisions` decisions, has left the
+    rulebook's bounds (an option or outcome without an id, one decision too many); else None."""
+    b = codec.bounds
+    if b is None or isinstance(node, Terminal):
+        return None
+    if b.decisions is not None and decisions >= b.decisions and isinstance(node, Decision):
+        return (f"a game takes more than bounds {{ decisions {b.decisions} }}",
+                b.spans.get("decisions"))
+    try:
+        codec.sequences(s, node)
+    except EncodeError as exc:
+        return (f"{exc.message} (at {node.span})", exc.span or b.decl.span)
+    return None
+
+
+def score_out_of_bounds(codec: ActionCodec,
+                        scores: tuple[int, ...]) -> Optional[tuple[str, Optional[A.Span]]]:
+    """(what, where) when a final score is outside bounds { score LO..HI }; else None."""
+    b = codec.bounds
+    if b is None or b.score is None:
+        return None
+    lo, hi = b.score
+    for p, sc in enumerate(scores):
+        if not lo <= sc <= hi:
+            return (f"P{p + 1} ends with a score of {sc}, outside bounds {{ score {lo}..{hi} }}",
+                    b.spans.get("score"))
+    return None

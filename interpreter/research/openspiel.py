@@ -1,0 +1,336 @@
+"""OpenSpiel: every rulebook a pyspiel Python game (the optional extra `mercator[openspiel]`).
+
+    import interpreter.research.openspiel          # registers the games
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 4})
+    game = pyspiel.load_game("mercator_manila")    # the same, at its smallest player count
+
+Importing this module registers one game `mercator` whose parameter `rulebook` is a shipped
+rulebook's short name or a path, and one game `mercator_NAME` per shipped game and variant.
+Parameters: `rulebook`, `players` (0: the rulebook's smallest count), `utility` ("win": 1
+shared among the winners, 0 to the others; "score": the final scores), `seed` (the game's seed:
+with chance as explicit chance nodes it only matters for what the rules draw without a node).
+
+Actions are the ids of interpreter/engine/encoding.py: a decision whose options are compound
+values (a boat and a number of steps) is taken one id at a time by the same player, and the ids
+taken so far are part of the state (and of that player's information state: nobody else sees
+them). Chance nodes are the rulebook's rolls, draws and shuffle steps, outcomes with their
+probabilities. Information states are the engine's record of what a seat has seen
+(State.information_state), observations its view (engine/view.describe); both as strings.
+`resample_from_infostate` draws a world the player cannot tell from the real one
+(Program.resample), for OpenSpiel's ISMCTS. Serialisation is OpenSpiel's own: the list of
+actions from the start (the game is a function of them).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Optional
+
+import pyspiel
+
+from dsl.loader import load
+from interpreter.compiler import compile_program
+from interpreter.engine.encoding import ActionCodec
+from interpreter.engine.nodes import Chance, Decision
+from interpreter.engine.view import describe
+from interpreter.agents.search import hidden_information
+from interpreter.research.common import ResearchError
+from interpreter.tools.rulebooks import find_rulebook, games
+
+_PROGRAMS: dict[str, Any] = {}
+DEFAULTS: dict[str, Any] = {"rulebook": "manila", "players": 0, "utility": "win", "seed": 0}
+
+
+def program_for(name: str) -> Any:
+    """The compiled program of a rulebook (by short name or path), compiled once."""
+    path = str(find_rulebook(name))
+    prog = _PROGRAMS.get(path)
+    if prog is None:
+        res = load(path)
+        if not res.ok or res.rulebook is None:
+            first = next((d for d in res.diagnostics if d.is_error), None)
+            raise ResearchError(f"{path} does not check"
+                                + (f": {first.span}: {first.message}" if first else ""))
+        prog = _PROGRAMS[path] = compile_program(res.rulebook)
+    return prog
+
+
+def _game_type(short_name: str, prog: Any, utility: str) -> Any:
+    rb = prog.rb
+    constant = utility == "win" and rb.eligible is None
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=f"Mercator: {rb.game.name}" if prog is not None else "Mercator rulebook",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        if hidden_information(prog) else pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM if constant
+        else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=rb.game.max_players,
+        min_num_players=rb.game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=dict(DEFAULTS, rulebook=short_name[len("mercator_"):]
+                                     if short_name != "mercator" else DEFAULTS["rulebook"]))
+
+
+class _Setup:
+    """What one (rulebook, players, utility, seed) needs at run time: kept here, not on the
+    game object (OpenSpiel rebuilds a deserialised game from its parameters only)."""
+
+    def __init__(self, short_name: str, params: dict):
+        p = dict(DEFAULTS)
+        if short_name != "mercator":
+            p["rulebook"] = short_name[len("mercator_"):]
+        p.update(params or {})
+        self.rulebook_name = str(p["rulebook"])
+        self.prog = prog = program_for(self.rulebook_name)
+        g = prog.rb.game
+        n = int(p["players"]) or g.min_players
+        if not g.min_players <= n <= g.max_players:
+            raise ResearchError(f"{g.name} is for {g.min_players}–{g.max_players} players, "
+                                f"not {n}")
+        utility = str(p["utility"])
+        if utility not in ("win", "score"):
+            raise ResearchError(f"utility '{utility}': use 'win' or 'score'")
+        self.players, self.utility, self.seed = n, utility, int(p["seed"])
+        self.codec = ActionCodec(prog, n)
+        spec = self.codec.spec()
+        if spec.max_game_length is None:
+            raise ResearchError(f"{g.name}: OpenSpiel needs the longest game: declare "
+                                "bounds { decisions N  lists N } in the rulebook "
+                                "(docs/language.md §2.20b)")
+        if utility == "score":
+            if spec.score_bounds is None:
+                raise ResearchError(f"{g.name}: utility 'score' needs bounds {{ score LO..HI }}")
+            lo, hi = float(spec.score_bounds[0]), float(spec.score_bounds[1])
+        else:
+            lo, hi = 0.0, 1.0
+        self.spec = spec
+        self.params = p
+        self.info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_distinct_actions,
+            max_chance_outcomes=spec.max_chance_outcomes,
+            num_players=n, min_utility=lo, max_utility=hi,
+            utility_sum=1.0 if utility == "win" and prog.rb.eligible is None else None,
+            max_game_length=spec.max_game_length)
+        self.game_type = _game_type(short_name, prog, utility)
+
+
+_SETUPS: dict[tuple, _Setup] = {}
+
+
+def _setup(short_name: str, params: Optional[dict]) -> _Setup:
+    key = (short_name, tuple(sorted((k, str(v)) for k, v in (params or {}).items())))
+    su = _SETUPS.get(key)
+    if su is None:
+        su = _SETUPS[key] = _Setup(short_name, dict(params or {}))
+    return su
+
+
+class MercatorGame(pyspiel.Game):
+    """One rulebook at one player count as an OpenSpiel game (`mercator`; a subclass per
+    shipped rulebook is registered as `mercator_NAME`, its SHORT_NAME)."""
+
+    SHORT_NAME = "mercator"
+
+    def __init__(self, params: Optional[dict] = None):
+        su = _setup(self.SHORT_NAME, params)
+        super().__init__(su.game_type, su.info, su.params)
+
+    @property
+    def su(self) -> _Setup:
+        """This game's setup, found again by its parameters (once per game object)."""
+        su = self.__dict__.get("_su")
+        if su is None:
+            su = self.__dict__["_su"] = _setup(self.SHORT_NAME, self.get_parameters())
+        return su
+
+    def new_initial_state(self) -> "MercatorState":
+        """The start of a game."""
+        su = self.su
+        return MercatorState(self, su.prog.new_game(su.players, su.seed, narrate=True,
+                                                    explicit_chance=True))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "StringObserver":
+        """Observations and information states as strings (no tensors yet)."""
+        return StringObserver(iig_obs_type, params)
+
+
+_LAST: list = [None, None]     # the last position rebuilt: (key, history), State
+
+
+def _replayed(rulebook: str, players: int, seed: int, history: list[int]) -> "_Position":
+    """The position after `history` from the start (what a pickled position is rebuilt from).
+    A history that extends the last one rebuilt goes on from a copy of it: deserialising the
+    states of one game in order (as OpenSpiel's tests do) replays each step once."""
+    prog = program_for(rulebook)
+    key = (rulebook, players, seed)
+    last, s0 = _LAST
+    if last is not None and last[0] == key and history[:len(last[1])] == last[1]:
+        s, done = s0.clone(), len(last[1])
+    else:
+        s, done = prog.new_game(players, seed, narrate=True, explicit_chance=True), 0
+    for i in history[done:]:
+        prog.apply(s, i)
+    _LAST[0], _LAST[1] = (key, list(history)), s.clone()
+    return _Position(rulebook, seed, s)
+
+
+class _Position:
+    """An engine State that pickles as its log of steps (OpenSpiel serialises a Python game's
+    state by pickling it; the engine's state holds the compiled closures of the node it
+    waits at)."""
+
+    __slots__ = ("rulebook", "seed", "s")
+
+    def __init__(self, rulebook: str, seed: int, s: Any):
+        self.rulebook = rulebook
+        self.seed = seed
+        self.s = s
+
+    def __reduce__(self) -> tuple:
+        return (_replayed, (self.rulebook, len(self.s.players), self.seed,
+                            list(self.s.history)))
+
+
+class MercatorState(pyspiel.State):
+    """An engine State plus the ids taken so far of the decision it waits at."""
+
+    def __init__(self, game: MercatorGame, s: Any, taken: tuple[int, ...] = ()):
+        super().__init__(game)
+        su = game.su
+        self._pos = _Position(su.rulebook_name, su.seed, s)
+        self._taken = taken
+        self._seqs: Optional[list[tuple[int, ...]]] = None
+
+    # -- the position
+    @property
+    def _su(self) -> _Setup:
+        return self.get_game().su
+
+    @property
+    def _s(self) -> Any:
+        return self._pos.s
+
+    def _sequences(self) -> list[tuple[int, ...]]:
+        if self._seqs is None:
+            self._seqs = self._su.codec.sequences(self._s, self._s.pending)
+        return self._seqs
+
+    def current_player(self) -> int:
+        if self._s.over:
+            return pyspiel.PlayerId.TERMINAL
+        node = self._s.pending
+        if isinstance(node, Chance):
+            return pyspiel.PlayerId.CHANCE
+        return node.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._su.codec.legal_ids(self._sequences(), self._taken)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        node = self._s.pending
+        assert isinstance(node, Chance)
+        return self._su.codec.chance_outcomes(self._sequences(), node.weights, self._taken)
+
+    def _apply_action(self, action: int) -> None:
+        codec = self._su.codec
+        seqs = self._sequences()
+        taken = codec.settle(seqs, self._taken + (int(action),))
+        i = codec.decode(seqs, taken)
+        if i is None:
+            self._taken = taken
+            return
+        self._su.prog.apply(self._s, i)
+        self._taken = ()
+        self._seqs = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._su.codec.names[action]
+
+    def is_terminal(self) -> bool:
+        return bool(self._s.over)
+
+    def returns(self) -> list[float]:
+        n = self._su.players
+        if not self._s.over:
+            return [0.0] * n
+        end = self._su.prog.result(self._s)
+        if self._su.utility == "score":
+            return [float(x) for x in end.scores]
+        share = 1.0 / len(end.winners) if end.winners else 0.0
+        return [share if p in end.winners else 0.0 for p in range(n)]
+
+    # -- what a player knows
+    def _own_taken(self, player: int) -> str:
+        return " ".join(map(str, self._taken)) if self.current_player() == player else ""
+
+    def information_state_string(self, player: Optional[int] = None) -> str:
+        if player is None:
+            player = self.current_player()
+        return f"{self._s.information_state(player)[1]}|{self._own_taken(player)}"
+
+    def observation_string(self, player: Optional[int] = None) -> str:
+        if player is None:
+            player = self.current_player()
+        return f"{describe(self._su.prog, self._s, player)}|{self._own_taken(player)}"
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> "MercatorState":
+        """A world `player` cannot tell from this one (Program.resample), with every seat's
+        record (the search keys other players' nodes by their information states too)."""
+        prog = self._su.prog
+        rng = random.Random(int(sampler() * 2 ** 31) if callable(sampler) else 0)
+        world = prog.resample(self._s, player, rng)
+        full = prog.new_game(self._su.players, self._su.seed, narrate=True,
+                             explicit_chance=True)
+        for i in world.history:
+            prog.apply(full, i)
+        return MercatorState(self.get_game(), full, self._taken)
+
+    def __deepcopy__(self, memo: Any) -> "MercatorState":
+        return MercatorState(self.get_game(), self._s.clone(), self._taken)
+
+    def __str__(self) -> str:
+        return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
+
+
+class StringObserver:
+    """The PyObserver of OpenSpiel: strings only (information states when the observation type
+    asks for perfect recall, else the view)."""
+
+    def __init__(self, iig_obs_type: Any, params: Any):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor = None
+        self.dict: dict = {}
+
+    def set_from(self, state: MercatorState, player: int) -> None:
+        pass
+
+    def string_from(self, state: MercatorState, player: int) -> str:
+        return state.information_state_string(player) if self.perfect_recall \
+            else state.observation_string(player)
+
+
+def _register() -> None:
+    base = program_for(DEFAULTS["rulebook"])
+    pyspiel.register_game(_game_type("mercator", base, "win"), MercatorGame)
+    for name in games():
+        short = f"mercator_{name}"
+        try:
+            prog = program_for(name)
+        except ResearchError:
+            continue
+
+        # a class, not a closure: OpenSpiel keeps what is registered until the process ends,
+        # and a Python function kept there crashes the interpreter's shutdown
+        game = type(f"MercatorGame_{name}", (MercatorGame,), {"SHORT_NAME": short})
+        pyspiel.register_game(_game_type(short, prog, "win"), game)
+
+
+_register()

@@ -1,0 +1,174 @@
+"""Action ids (interpreter/engine/encoding.py): the vocabulary derived from a rulebook's types,
+options written out as id sequences, taking a decision one id at a time, chance outcomes with
+their probabilities, and the static spec."""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsl.types import INT
+from interpreter.engine.encoding import ActionCodec, EncodeError
+from interpreter.engine.nodes import Chance, Decision, Terminal
+
+from game_driver import program
+
+ROOT = Path(__file__).resolve().parent.parent
+CODES = ROOT / "tests" / "fixtures" / "encoding" / "codes.rules"
+SHIPPED = ["rulebooks/manila.rules", "rulebooks/die_haendler.rules", "rulebooks/felinia.rules",
+           "rulebooks/examples/bazaar.rules"]
+
+
+@pytest.fixture(scope="module")
+def codes():
+    return program(CODES)
+
+
+def test_the_vocabulary_follows_the_rulebooks_types(codes) -> None:
+    c = ActionCodec(codes, 2)
+    assert c.names == ("pass", "end", "none", "false", "true", "P1", "P2",
+                       "Colour.red", "Colour.blue", "-1", "0", "1", "2", "3", "anytime bump")
+    assert ActionCodec(codes, 3).names[5:8] == ("P1", "P2", "P3")
+
+
+def test_the_spec_of_two_players(codes) -> None:
+    spec = ActionCodec(codes, 2).spec()
+    assert (spec.rulebook, spec.players, spec.num_distinct_actions, spec.max_chance_outcomes) == \
+        ("Codes", 2, 15, 15)
+    # the longest value is a map<Colour, int> of at most 2 keys: 2 * (1 + 1) + end
+    assert (spec.max_decisions, spec.max_steps_per_decision, spec.max_game_length) == (40, 5, 200)
+    assert spec.score_bounds == (-10, 10)
+    assert len(spec.rulebook_sha256) == 64
+
+
+def test_each_kind_of_value_is_written_out_by_its_type(codes) -> None:
+    c = ActionCodec(codes, 2)
+    s = codes.new_game(2, 0, explicit_chance=True)
+    node = s.pending
+    assert isinstance(node, Decision)
+    # pass; Move {colour, steps} for red -1, 0, 1 then blue; bump(red), bump(blue)
+    assert c.sequences(s, node) == [(0,), (7, 9), (7, 10), (7, 11), (8, 9), (8, 10), (8, 11),
+                                    (14, 7), (14, 8)]
+    node = codes.apply(s, 1)
+    # a subset of [red, blue]: its items, then end
+    assert c.sequences(s, node)[:4] == [(1,), (7, 1), (8, 1), (7, 8, 1)]
+    node = codes.apply(s, 3)
+    assert c.sequences(s, node)[:2] == [(5,), (6,)]          # a seat
+    node = codes.apply(s, 0)
+    assert c.sequences(s, node)[:2] == [(4,), (3,)]          # true, false
+    node = codes.apply(s, 0)
+    # maps: each key in order with its value, then end ({blue: 2, red: 3}: red first)
+    assert c.sequences(s, node)[:2] == [(7, 11, 1), (7, 13, 8, 12, 1)]
+    node = codes.apply(s, 1)
+    assert isinstance(node, Chance)
+    seqs = c.sequences(s, node)
+    assert seqs == [(11,), (12,), (13,)]                     # roll 3: the integers 1..3
+    assert c.chance_outcomes(seqs, node.weights, ()) == [(11, 1 / 3), (12, 1 / 3), (13, 1 / 3)]
+
+
+def test_a_decision_is_taken_one_id_at_a_time(codes) -> None:
+    c = ActionCodec(codes, 2)
+    s = codes.new_game(2, 0)
+    seqs = c.sequences(s, s.pending)
+    assert c.legal_ids(seqs, ()) == [0, 7, 8, 14]             # pass, a red move, a blue move, bump
+    assert c.legal_ids(seqs, (8,)) == [9, 10, 11]
+    assert c.decode(seqs, (8,)) is None and c.decode(seqs, (8, 11)) == 6
+    assert c.decode(seqs, (0,)) == 0
+
+
+def test_ids_the_options_agree_on_are_taken_without_asking(codes) -> None:
+    c = ActionCodec(codes, 2)
+    seqs = [(7, 9), (7, 10), (8, 9)]
+    assert c.settle(seqs, ()) == ()                            # 7 or 8: asked
+    assert c.settle([(7, 9, 1), (7, 9, 2)], ()) == (7, 9)     # both start 7, 9
+    assert c.settle([(7, 9, 1)], (7,)) == (7, 9, 1)           # complete: stops there
+
+
+def test_an_integer_outside_the_bounds_has_no_id(codes) -> None:
+    c = ActionCodec(codes, 2)
+    out: list[int] = []
+    c.write(3, INT, out)
+    assert out == [13]
+    with pytest.raises(EncodeError) as e:
+        c.write(4, INT, out)
+    assert e.value.message == "the integer 4 is outside bounds { options -1..3 }"
+    assert e.value.span is not None and e.value.span.line == 6     # the 'options' line
+
+
+def _walk_all(prog, path: str, players: int, seed: int, steps: int) -> int:
+    """Play `steps` random decisions (explicit chance), checking at each node that the
+    sequences are distinct, prefix-free, below the vocabulary's size, and that each option
+    is reached by taking its ids one at a time. Returns the nodes checked."""
+    c = ActionCodec(prog, players)
+    s = prog.new_game(players, seed, explicit_chance=True)
+    rng = random.Random(seed)
+    node = s.pending
+    checked = 0
+    while not isinstance(node, Terminal) and checked < steps:
+        seqs = c.sequences(s, node)
+        assert len(seqs) == node.count
+        assert len(set(seqs)) == len(seqs), f"{path}: two options with one sequence at {node.span}"
+        for q in seqs:
+            assert all(0 <= a < c.size for a in q)
+            assert not any(r != q and r[:len(q)] == q for r in seqs), "a prefix of another"
+        for i, q in enumerate(seqs):
+            taken: tuple[int, ...] = ()
+            while c.decode(seqs, taken) is None:
+                legal = c.legal_ids(seqs, taken)
+                assert q[len(taken)] in legal
+                taken = c.settle(seqs, taken + (q[len(taken)],))
+            assert c.decode(seqs, taken) == i
+        if isinstance(node, Chance):
+            # the conditional probabilities, id by id, multiply to the outcome's own
+            for q, w in zip(seqs, node.weights):
+                p = Fraction(1)
+                for k in range(len(q)):
+                    outs = dict(c.chance_outcomes(seqs, node.weights, q[:k]))
+                    assert sum(outs.values()) == pytest.approx(1.0)
+                    p *= Fraction(outs[q[k]]).limit_denominator(10 ** 6)
+                assert float(p) == pytest.approx(w / node.total)
+        checked += 1
+        node = prog.apply(s, rng.randrange(node.count))
+    return checked
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), extra=st.integers(0, 2))
+def test_every_option_of_a_shipped_rulebook_has_one_id_sequence(path, seed, extra) -> None:
+    prog = _programs(path)
+    g = prog.rb.game
+    players = min(g.min_players + extra, g.max_players)
+    assert _walk_all(prog, path, players, seed, 150) > 0
+
+
+_CACHE: dict = {}
+
+
+def _programs(path: str):
+    if path not in _CACHE:
+        _CACHE[path] = program(ROOT / path)
+    return _CACHE[path]
+
+
+def test_the_same_id_means_the_same_value_in_every_state() -> None:
+    """Manila: the id of a Space is the same wherever a Space is offered."""
+    prog = _programs("rulebooks/manila.rules")
+    c = ActionCodec(prog, 4)
+    base = c.enum_base["Space"]
+    seen: dict[int, str] = {}
+    for seed in range(5):
+        s = prog.new_game(4, seed)
+        rng = random.Random(seed)
+        while not s.over:
+            node = s.pending
+            if node.vtype is not None and getattr(node.vtype, "name", "") == "Space":
+                for v, q in zip(node.values, c.sequences(s, node)[node.allow_pass:]):
+                    assert q == (base + v,)
+                    assert seen.setdefault(q[0], node.labeller(v)) == node.labeller(v)
+            prog.apply(s, rng.randrange(node.count))
+    assert len(seen) >= 10

@@ -1,0 +1,129 @@
+"""The OpenSpiel adapter (interpreter/research/openspiel.py): every shipped game a pyspiel game
+that passes OpenSpiel's own random simulation test (with serialisation), plays with OpenSpiel's
+own ISMCTS bot, and resamples worlds the player cannot tell from the real one."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra: pip install -e '.[openspiel]'")
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+import interpreter.research.openspiel as adapter  # noqa: E402,F401  (registers the games)
+from interpreter.research.common import ResearchError  # noqa: E402
+
+GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
+         ("felinia", 2), ("felinia", 4)]
+
+
+def test_every_shipped_game_is_registered() -> None:
+    names = set(pyspiel.registered_names())
+    assert {"mercator", "mercator_manila", "mercator_die_haendler", "mercator_felinia",
+            "mercator_manila_pirates"} <= names
+    g = pyspiel.load_game("mercator_manila")
+    assert g.num_players() == 3 and g.get_type().min_num_players == 3
+    assert g.get_type().max_num_players == 5
+
+
+def test_the_game_info_comes_from_the_rulebooks_bounds() -> None:
+    g = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 4})
+    spec = g.su.spec
+    assert g.num_distinct_actions() == spec.num_distinct_actions == len(spec.ids)
+    assert g.max_game_length() == 1500 * spec.max_steps_per_decision
+    assert (g.min_utility(), g.max_utility()) == (0.0, 1.0)
+    assert g.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert g.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    s = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 4, "utility": "score"})
+    assert (s.min_utility(), s.max_utility()) == (-200.0, 500.0)
+    assert s.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    # Die Händler's eligibility rule (no loans) can leave nobody a winner: not constant-sum
+    d = pyspiel.load_game("mercator", {"rulebook": "die_haendler", "players": 2})
+    assert d.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def test_bad_parameters_are_refused_with_the_reason() -> None:
+    with pytest.raises(ResearchError, match="Manila is for 3–5 players, not 7"):
+        adapter.MercatorGame({"rulebook": "manila", "players": 7})
+    with pytest.raises(ResearchError, match="use 'win' or 'score'"):
+        adapter.MercatorGame({"rulebook": "manila", "utility": "points"})
+    with pytest.raises(ValueError, match="no rulebook 'monopoly'"):
+        adapter.MercatorGame({"rulebook": "monopoly"})
+
+
+@pytest.mark.parametrize("name, players", GAMES)
+def test_openspiels_random_simulation_test_passes(name: str, players: int) -> None:
+    game = pyspiel.load_game("mercator", {"rulebook": name, "players": players, "seed": 3})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_compound_option_takes_one_id_at_a_time() -> None:
+    """Manila's large pilot moves a boat some steps: the boat first, then the steps; until the
+    choice is complete the same player is to move and nothing has happened in the game."""
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    rng = random.Random(5)
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outs = state.chance_outcomes()
+                assert abs(sum(p for _, p in outs) - 1.0) < 1e-9
+                state.apply_action(rng.choice([a for a, _ in outs]))
+                continue
+            who = state.current_player()
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and len(legal) == len(set(legal))
+            first = rng.choice(legal)
+            before = state._s.digest()
+            state.apply_action(first)
+            if not state.is_terminal() and state.current_player() == who and state._taken:
+                # in the middle of a compound option: the game has not moved
+                assert state._s.digest() == before
+                while state._taken:                  # finish it: then the game moves on
+                    state.apply_action(rng.choice(state.legal_actions()))
+                assert state._s.digest() != before
+                return
+    pytest.fail("no compound option in 40 games")
+
+
+def test_a_resampled_world_has_the_players_information_state() -> None:
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 5:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        p = state.current_player()
+        world = state.resample_from_infostate(p, lambda: rng.random())
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.legal_actions() == state.legal_actions()
+        # every seat's record is kept in the world (a search keys the others' nodes by them)
+        for q in range(3):
+            world.information_state_string(q)
+        checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked == 5
+
+
+def test_openspiels_ismcts_bot_plays_a_game_to_the_end() -> None:
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3,
+                           random_state=np.random.RandomState(1))
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    asked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        elif state.current_player() == 0 and asked < 6:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            asked += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert asked == 6 and len(state.returns()) == 3
