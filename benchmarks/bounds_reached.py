@@ -7,8 +7,9 @@ decision takes (interpreter/engine/encoding.py): the numbers behind a rulebook's
 For each player count the rulebook allows, `--games` games of uniformly random choices (seeds
 0 .. games-1); then, over all of them: the smallest and largest integer any option or chance
 outcome held, the longest collection an option held, the most decisions of a game, the lowest
-and highest final score, and the ids a decision took on average when its options are taken
-one id at a time (choosing each next id uniformly) — beside the declared bounds.
+and highest final score, the ids a decision took on average when its options are taken
+one id at a time (choosing each next id uniformly), and the most items each collection field
+of the state held (what `length FIELD N` bounds) — beside the declared bounds.
 """
 from __future__ import annotations
 
@@ -52,6 +53,25 @@ def main() -> int:
     most = 0
     scores: list[int] = []
     taken = decisions_seen = 0
+    rb = res.rulebook
+    fields = [(k, f) for k, f in enumerate(rb.table_fields)
+              if (f.type.args[0] if f.type.kind == "opt" else f.type).kind in ("list", "bag", "map")]
+    pfields = [(k, f) for k, f in enumerate(rb.player_fields)
+               if (f.type.args[0] if f.type.kind == "opt" else f.type).kind in ("list", "bag", "map")]
+    longest: dict[str, int] = {}
+
+    def size(v: object) -> int:
+        if isinstance(v, dict) and v and all(isinstance(x, int) for x in v.values()) and \
+                not isinstance(v, list):
+            return len(v)
+        return len(v) if isinstance(v, (list, dict)) else 0
+
+    def measure(s: object) -> None:
+        for k, f in fields:
+            longest[f.name] = max(longest.get(f.name, 0), size(s.table[k]))  # type: ignore
+        for row in s.players:                                                 # type: ignore
+            for k, f in pfields:
+                longest[f.name] = max(longest.get(f.name, 0), size(row[k]))
     for n in range(g.min_players, g.max_players + 1):
         codec = _Reach(prog, n)
         for seed in range(a.games):
@@ -72,6 +92,7 @@ def main() -> int:
                     taken += first          # a decision is asked at least once
                     decisions_seen += 1
                 prog.apply(s, rng.randrange(node.count))
+                measure(s)
             most = max(most, count)
             end = prog.pending(s)
             assert isinstance(end, Terminal)
@@ -87,6 +108,10 @@ def main() -> int:
           + (f"   (bounds: decisions {b.decisions})" if b and b.decisions else ""))
     print(f"  final scores {min(scores)}..{max(scores)}"
           + (f"   (bounds: score {b.score[0]}..{b.score[1]})" if b and b.score else ""))
+    lengths = b.lengths if b else {}
+    print("  longest state fields: " + ", ".join(
+        f"{n} {m}" + (f" (bounds: length {lengths[n]})" if n in lengths else "")
+        for n, m in sorted(longest.items())))
     print(f"  action ids per decision {taken / max(decisions_seen, 1):.2f} "
           f"over {decisions_seen} decisions")
     return 0

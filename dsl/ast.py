@@ -665,6 +665,7 @@ class BoundItem:
     lo: int
     hi: Optional[int]              # None: one number (`decisions 600`)
     span: Span = _span()
+    field: Optional[str] = None    # `length FIELD N`: the field it bounds
 
 
 @attrs.frozen

@@ -378,7 +378,8 @@ class AstBuilder:
         return A.BoundsDecl(tuple(c), span=sp)
 
     def bound_item(self, sp: A.Span, c: list[Any]) -> A.BoundItem:
-        return A.BoundItem(str(c[0]), c[1], c[2], span=sp)
+        return A.BoundItem(str(c[0]), c[2], c[3], span=sp,
+                           field=str(c[1]) if c[1] is not None else None)
 
     def bound_word(self, c: list[Any]) -> str:
         return str(c[0])

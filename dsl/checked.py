@@ -80,6 +80,7 @@ class Bounds:
     lists: Optional[int]
     decl: A.BoundsDecl
     spans: dict[str, A.Span] = attrs.field(factory=dict)
+    lengths: dict[str, int] = attrs.field(factory=dict)   # `length FIELD N`, by field name
 
 
 @attrs.define

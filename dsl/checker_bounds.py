@@ -20,6 +20,7 @@ BOUND_WORDS = {
     "score": (True, "every final score", "score -40..130"),
     "decisions": (False, "the decisions of a game", "decisions 600"),
     "lists": (False, "the items of every list, bag or map a decision offers", "lists 6"),
+    "length": (False, "the items a state field holds", "length ships 8"),
 }
 
 
@@ -37,6 +38,7 @@ class BoundsChecker(CheckerBase):
         decl = decls[0]
         ok = True
         seen: dict[str, A.BoundItem] = {}
+        lengths: dict[str, int] = {}
         for it in decl.items:
             want = BOUND_WORDS.get(it.word)
             if want is None:
@@ -46,6 +48,25 @@ class BoundsChecker(CheckerBase):
                 ok = False
                 continue
             is_range, what, example = want
+            if (it.word == "length") != (it.field is not None):
+                self.err("E170", f"'length' names a field: length FIELD N" if it.field is None
+                         else f"'{it.word}' takes no field name", it.span, f"write: {example}")
+                ok = False
+                continue
+            if it.field is not None:
+                if not self._length_field(it):
+                    ok = False
+                    continue
+                if it.field in lengths:
+                    self.err("E170", f"the length of '{it.field}' is given twice", it.span,
+                             "keep one line for each field")
+                    ok = False
+                lengths[it.field] = it.lo
+                if it.hi is not None or it.lo < 0:
+                    self.err("E170", "a length is one number, at least 0", it.span,
+                             f"write: {example}")
+                    ok = False
+                continue
             if it.word in seen:
                 self.err("E170", f"the bound '{it.word}' is given twice", it.span,
                          f"keep one line for {what}")
@@ -79,4 +100,20 @@ class BoundsChecker(CheckerBase):
 
         return Bounds(options=rng("options"), score=rng("score"), decisions=one("decisions"),
                       lists=one("lists"), decl=decl,
-                      spans={w: it.span for w, it in seen.items()})
+                      spans={w: it.span for w, it in seen.items()}, lengths=lengths)
+
+    def _length_field(self, it: A.BoundItem) -> bool:
+        """Is the field of `length FIELD N` a state field holding a list, bag or map? (E170)"""
+        assert it.field is not None
+        fields = {**self.player_fields, **self.table_fields}
+        f = fields.get(it.field)
+        if f is None:
+            self.err("E170", f"no state field '{it.field}'", it.span,
+                     did_you_mean(it.field, fields) or "name a player or table field")
+            return False
+        t = f.type.args[0] if f.type.kind == "opt" else f.type
+        if t.kind not in ("list", "bag", "map"):
+            self.err("E170", f"'{it.field}' is of type {f.type}, not a collection", it.span,
+                     "a length bounds a list, bag or map field")
+            return False
+        return True

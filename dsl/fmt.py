@@ -471,7 +471,8 @@ def _bounds(d: A.BoundsDecl) -> list[Line]:
     """`bounds { ... }`: a line per bound."""
     first, last = _lines_of(d)
     return [Line("bounds {", 0, first, first),
-            *(_one(f"{it.word} {it.lo}" + ("" if it.hi is None else f"..{it.hi}"), 1, it)[0]
+            *(_one(f"{it.word} " + (f"{it.field} " if it.field else "") + f"{it.lo}"
+                   + ("" if it.hi is None else f"..{it.hi}"), 1, it)[0]
               for it in d.items),
             Line("}", 0, last, last)]
 

@@ -15,7 +15,9 @@ values (a boat and a number of steps) is taken one id at a time by the same play
 taken so far are part of the state (and of that player's information state: nobody else sees
 them). Chance nodes are the rulebook's rolls, draws and shuffle steps, outcomes with their
 probabilities. Information states are the engine's record of what a seat has seen
-(State.information_state), observations its view (engine/view.describe); both as strings.
+(State.information_state), as strings; observations are its view, as a string
+(engine/view.describe) and as a tensor (engine/observation.py, then the ids the seat has taken
+of the decision it is making).
 `resample_from_infostate` draws a world the player cannot tell from the real one
 (Program.resample), for OpenSpiel's ISMCTS. Serialisation is OpenSpiel's own: the list of
 actions from the start (the game is a function of them).
@@ -25,33 +27,18 @@ from __future__ import annotations
 import random
 from typing import Any, Optional
 
+import numpy as np
 import pyspiel
 
-from dsl.loader import load
-from interpreter.compiler import compile_program
 from interpreter.engine.encoding import ActionCodec
 from interpreter.engine.nodes import Chance, Decision
+from interpreter.engine.observation import Observer
 from interpreter.engine.view import describe
 from interpreter.agents.search import hidden_information
-from interpreter.research.common import ResearchError
-from interpreter.tools.rulebooks import find_rulebook, games
+from interpreter.research.common import ResearchError, program_for
+from interpreter.tools.rulebooks import games
 
-_PROGRAMS: dict[str, Any] = {}
 DEFAULTS: dict[str, Any] = {"rulebook": "manila", "players": 0, "utility": "win", "seed": 0}
-
-
-def program_for(name: str) -> Any:
-    """The compiled program of a rulebook (by short name or path), compiled once."""
-    path = str(find_rulebook(name))
-    prog = _PROGRAMS.get(path)
-    if prog is None:
-        res = load(path)
-        if not res.ok or res.rulebook is None:
-            first = next((d for d in res.diagnostics if d.is_error), None)
-            raise ResearchError(f"{path} does not check"
-                                + (f": {first.span}: {first.message}" if first else ""))
-        prog = _PROGRAMS[path] = compile_program(res.rulebook)
-    return prog
 
 
 def _game_type(short_name: str, prog: Any, utility: str) -> Any:
@@ -72,7 +59,7 @@ def _game_type(short_name: str, prog: Any, utility: str) -> Any:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=dict(DEFAULTS, rulebook=short_name[len("mercator_"):]
                                      if short_name != "mercator" else DEFAULTS["rulebook"]))
 
@@ -111,6 +98,10 @@ class _Setup:
             lo, hi = 0.0, 1.0
         self.spec = spec
         self.params = p
+        self.observer = Observer(prog, n)
+        steps = spec.max_steps_per_decision
+        assert steps is not None            # max_game_length needs it
+        self.steps = steps
         self.info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_distinct_actions,
             max_chance_outcomes=spec.max_chance_outcomes,
@@ -155,9 +146,10 @@ class MercatorGame(pyspiel.Game):
         return MercatorState(self, su.prog.new_game(su.players, su.seed, narrate=True,
                                                     explicit_chance=True))
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "StringObserver":
-        """Observations and information states as strings (no tensors yet)."""
-        return StringObserver(iig_obs_type, params)
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Any = None) -> "MercatorObserver":
+        """Observations (strings and tensors) and information states (strings)."""
+        return MercatorObserver(self.su, iig_obs_type, params)
 
 
 _LAST: list = [None, None]     # the last position rebuilt: (key, history), State
@@ -298,21 +290,36 @@ class MercatorState(pyspiel.State):
         return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
 
 
-class StringObserver:
-    """The PyObserver of OpenSpiel: strings only (information states when the observation type
-    asks for perfect recall, else the view)."""
+class MercatorObserver:
+    """The PyObserver of OpenSpiel. Without perfect recall: the seat's view as a string and as
+    a tensor (engine/observation.py: the view laid out by the fields' types, then the ids the
+    seat has taken of the decision it is making); with perfect recall (information states):
+    the seat's whole record as a string, and no tensor."""
 
-    def __init__(self, iig_obs_type: Any, params: Any):
+    def __init__(self, su: "_Setup", iig_obs_type: Any, params: Any):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        self.su = su
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor = None
-        self.dict: dict = {}
+        size = 0 if self.perfect_recall else su.observer.total + su.steps
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {}
+        if size:
+            for name, offset, n in su.observer.layout():
+                self.dict[name] = self.tensor[offset:offset + n]
+            self.dict["taken"] = self.tensor[su.observer.total:]
 
-    def set_from(self, state: MercatorState, player: int) -> None:
-        pass
+    def set_from(self, state: "MercatorState", player: int) -> None:
+        if self.perfect_recall:
+            return
+        total = self.su.observer.total
+        self.tensor[:total] = self.su.observer.tensor(state._s, player)
+        self.tensor[total:] = 0.0
+        if state.current_player() == player:
+            for k, a in enumerate(state._taken):
+                self.tensor[total + k] = a + 1
 
-    def string_from(self, state: MercatorState, player: int) -> str:
+    def string_from(self, state: "MercatorState", player: int) -> str:
         return state.information_state_string(player) if self.perfect_recall \
             else state.observation_string(player)
 

@@ -1,0 +1,133 @@
+"""Steps per second through the research adapters beside the raw engine, in one run.
+
+    .venv/bin/python benchmarks/bench_adapters.py [--rulebook manila] [--players 4] [--games 5]
+
+For the same rulebook and player count, `--games` games (seeds 0 ..) of uniformly random play:
+- engine      the apply loop, a random option index per decision (explicit chance off);
+- engine+ids  the same loop, but every decision's options written out as action ids and taken
+              one id at a time, the way the adapters do (interpreter/engine/encoding.py);
+- openspiel   pyspiel states of interpreter/research/openspiel.py: legal_actions() or
+              chance_outcomes() then apply_action(), a random one, to the end (chance as nodes,
+              narration on, as OpenSpiel needs for information states);
+- pettingzoo  the AEC environment of interpreter/research/pettingzoo.py: last() (the
+              observation tensor and action mask), then step() with a random legal id.
+Each line: decisions of the rules per second, and moves per second where a move is one id.
+The ratio column is the engine's decisions/s over that line's. Needs the openspiel and
+pettingzoo extras (a missing one is skipped, saying so).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from interpreter.engine.encoding import ActionCodec  # noqa: E402
+from interpreter.research.common import program_for  # noqa: E402
+
+
+def engine(prog, players: int, games: int) -> tuple[int, int, float]:
+    t = time.perf_counter()
+    dec = 0
+    for g in range(games):
+        s = prog.new_game(players, g)
+        rng = random.Random(g)
+        while not s.over:
+            prog.apply(s, rng.randrange(s.pending.count))
+            dec += 1
+    return dec, dec, time.perf_counter() - t
+
+
+def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
+    codec = ActionCodec(prog, players)
+    t = time.perf_counter()
+    dec = moves = 0
+    for g in range(games):
+        s = prog.new_game(players, g)
+        rng = random.Random(g)
+        while not s.over:
+            seqs = codec.sequences(s, s.pending)
+            taken: tuple[int, ...] = ()
+            while True:
+                taken = codec.settle(seqs, taken + (rng.choice(codec.legal_ids(seqs, taken)),))
+                moves += 1
+                i = codec.decode(seqs, taken)
+                if i is not None:
+                    break
+            prog.apply(s, i)
+            dec += 1
+    return dec, moves, time.perf_counter() - t
+
+
+def openspiel(name: str, players: int, games: int) -> tuple[int, int, float]:
+    import pyspiel
+    import interpreter.research.openspiel  # noqa: F401
+    game = pyspiel.load_game("mercator", {"rulebook": name, "players": players})
+    t = time.perf_counter()
+    dec = moves = 0
+    for g in range(games):
+        rng = random.Random(g)
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            chance = st.is_chance_node()
+            if chance:
+                a = rng.choice(st.chance_outcomes())[0]
+            else:
+                a = rng.choice(st.legal_actions())
+                moves += 1
+            before = len(st._s.history)
+            st.apply_action(a)
+            if not chance and len(st._s.history) > before:
+                dec += 1                      # a decision of the rules completed
+    return dec, moves, time.perf_counter() - t
+
+
+def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
+    import numpy as np
+    from interpreter.research.pettingzoo import env
+    e = env(name, players)
+    t = time.perf_counter()
+    dec = moves = 0
+    for g in range(games):
+        e.reset(seed=g)
+        rng = np.random.default_rng(g)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            moves += 1
+        dec += len(e._s.history)
+    return dec, moves, time.perf_counter() - t
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rulebook", default="manila")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=5)
+    a = ap.parse_args()
+    prog = program_for(a.rulebook)
+    base = None
+    print(f"{a.rulebook}, {a.players} players, {a.games} random games each")
+    print(f"{'path':<12} {'decisions/s':>12} {'moves/s':>10} {'engine / this':>14}")
+    for label, run in [("engine", lambda: engine(prog, a.players, a.games)),
+                       ("engine+ids", lambda: engine_ids(prog, a.players, a.games)),
+                       ("openspiel", lambda: openspiel(a.rulebook, a.players, a.games)),
+                       ("pettingzoo", lambda: pettingzoo(a.rulebook, a.players, a.games))]:
+        try:
+            dec, moves, secs = run()
+        except ImportError as exc:
+            print(f"{label:<12} skipped: {exc} (install the extra)")
+            continue
+        rate = dec / secs
+        base = base or rate
+        print(f"{label:<12} {rate:12,.0f} {moves / secs:10,.0f} {base / rate:13.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,227 @@
+"""Observation tensors: what one seat sees of a position as a flat list of numbers, with a layout
+(names, shapes, offsets) fixed per (rulebook, player count) and derived from the fields' types —
+for the research adapters (docs/design/research.md).
+
+The tensor is built from the seat's position view (engine/view.position_view: what the
+visibility rules let it see, the sizes of what they hide), field by field in declaration order:
+the table's fields, then each player's fields for seats 1..n, then the round, the viewer, and
+who is to decide. A value is written by its type:
+
+    int                     the number
+    bool                    0 or 1
+    enum, player            one-hot (a player: one cell per seat)
+    T?                      1 if none, then T
+    record                  its fields
+    list/bag of enum/player its size, then how many of each member or seat it holds
+    map from enum/player    for each key: 1 if present, then the value
+    list/bag/map of other   its size, then `length FIELD N` slots of items (1 if present, then
+                            the item; a map's item is the key, then the value)
+
+A field the seat may not see keeps only its size (the first cell of a collection); the rest is
+zero; a secret field (no seat sees it) is one cell, its size. A collection of other items needs
+`bounds { length FIELD N }`, which bounds every collection inside the field too: without it
+the layout is an error naming the field; a longer value in play is an error naming the bound.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+from dsl.types import Type
+from interpreter.engine.encoding import EncodeError
+from interpreter.engine.nodes import Chance, Decision, Terminal
+from interpreter.engine.view import position_view
+
+
+@attrs.frozen
+class Segment:
+    """One named part of the tensor: cells offset .. offset + size - 1."""
+
+    name: str
+    offset: int
+    size: int
+
+
+def _atomic(t: Type) -> bool:
+    return t.kind in ("enum", "player")
+
+
+class Observer:
+    """The layout of one (program, player count) and the tensor of a seat's view."""
+
+    def __init__(self, prog: Any, players: int):
+        self.prog = prog
+        self.players = players
+        rb = prog.rb
+        self.lengths = rb.bounds.lengths if rb.bounds is not None else {}
+        segs: list[Segment] = []
+        at = 0
+
+        def add(name: str, size: int) -> None:
+            nonlocal at
+            segs.append(Segment(name, at, size))
+            at += size
+        for f in rb.table_fields:
+            add(f"table.{f.name}", self.field_size(f))
+        for p in range(players):
+            for f in rb.player_fields:
+                add(f"P{p + 1}.{f.name}", self.field_size(f))
+        add("round", 1)
+        add("viewer", players)
+        add("to decide", players + 1)         # a seat, or the last cell: chance or the end
+        self.segments = segs
+        self.total = at
+
+    # -- sizes
+    def field_size(self, f: Any) -> int:
+        """Cells of a state field: a secret one (seen by no seat) is its size only."""
+        return 1 if f.visibility == "secret" else self.size(f.type, f.name)
+
+    def size(self, t: Type, field: str) -> int:
+        """Cells of a value of type t in field `field`."""
+        k = t.kind
+        if k in ("int", "bool", "none"):
+            return 1
+        if k == "enum":
+            return len(t.members)
+        if k == "player":
+            return self.players
+        if k == "opt":
+            return 1 + self.size(t.args[0], field)
+        if k == "record":
+            return sum(self.size(ft, field) for ft in t.field_types)
+        if k in ("list", "bag"):
+            if _atomic(t.elem):
+                return 1 + self.size(t.elem, field)
+            return 1 + self._length(field, t) * (1 + self.size(t.elem, field))
+        if k == "map":
+            if _atomic(t.elem):
+                return self.size(t.elem, field) * (1 + self.size(t.value, field))
+            return 1 + self._length(field, t) * (1 + self.size(t.elem, field)
+                                                  + self.size(t.value, field))
+        raise EncodeError(f"the field '{field}' holds a {t}, which has no tensor",
+                          "observation tensors need fields of ints, bools, enums, players, "
+                          "records and collections of them")
+
+    def _length(self, field: str, t: Type) -> int:
+        n = self.lengths.get(field)
+        if n is None:
+            raise EncodeError(f"the field '{field}' ({t}) needs a maximum length for a tensor",
+                              f"declare it: bounds {{ length {field} N }}")
+        return n
+
+    # -- values
+    def tensor(self, s: Any, viewer: int) -> list[float]:
+        """The observation of seat `viewer` (0-based) as `total` numbers."""
+        rb = self.prog.rb
+        table, players, rnd, _ = position_view(self.prog, s, viewer)
+        out: list[float] = []
+        for f, v in zip(rb.table_fields, table):
+            if isinstance(v, list) and f.visibility == "owner" and f.type.kind == "map" \
+                    and len(v) == 2 and isinstance(v[0], dict):
+                v = v[0]                      # an owner-only map: the viewer's own entry
+            self._field(f, v, out)
+        for row in players:
+            for f, v in zip(rb.player_fields, row):
+                self._field(f, v, out)
+        out.append(float(rnd))
+        out += [1.0 if p == viewer else 0.0 for p in range(self.players)]
+        node = s.pending
+        who = node.player if isinstance(node, Decision) else self.players
+        if isinstance(node, (Chance, Terminal)) or node is None:
+            who = self.players
+        out += [1.0 if k == who else 0.0 for k in range(self.players + 1)]
+        assert len(out) == self.total
+        return out
+
+    def _field(self, f: Any, v: Any, out: list[float]) -> None:
+        if f.visibility == "secret":
+            out.append(float(v) if isinstance(v, int) and not isinstance(v, bool) else 0.0)
+        else:
+            self._write(v, f.type, f.name, out)
+
+    def _write(self, v: Any, t: Type, field: str, out: list[float]) -> None:
+        size = self.size(t, field)
+        start = len(out)
+        k = t.kind
+        hidden = isinstance(v, int) and not isinstance(v, bool) and \
+            k in ("list", "bag", "map", "opt") and (k != "opt" or t.args[0].kind in
+                                                     ("list", "bag", "map"))
+        if hidden:                              # only its size is seen
+            out.append(float(v))
+            out += [0.0] * (size - 1)
+            return
+        if k == "int":
+            out.append(float(v or 0))
+        elif k == "bool":
+            out.append(1.0 if v else 0.0)
+        elif k == "none":
+            out.append(1.0)
+        elif k in ("enum", "player"):
+            n = len(t.members) if k == "enum" else self.players
+            out += [1.0 if v == i else 0.0 for i in range(n)]
+        elif k == "opt":
+            out.append(1.0 if v is None else 0.0)
+            if v is None:
+                out += [0.0] * (size - 1)
+            else:
+                self._write(v, t.args[0], field, out)
+        elif k == "record":
+            if v is None:
+                out += [0.0] * size
+            else:
+                for x, ft in zip(v, t.field_types):
+                    self._write(x, ft, field, out)
+        elif k in ("list", "bag"):
+            items = [x for x, n in v.items() for _ in range(n)] if isinstance(v, dict) else \
+                list(v or [])
+            out.append(float(len(items)))
+            if _atomic(t.elem):
+                n = size - 1
+                cells = [0.0] * n
+                for x in items:
+                    cells[x] += 1.0
+                out += cells
+            else:
+                self._slots(field, t, [[x] for x in items], [t.elem], out)
+        elif k == "map":
+            v = v or {}
+            if _atomic(t.elem):
+                n = len(t.elem.members) if t.elem.kind == "enum" else self.players
+                for key in range(n):
+                    if key in v:
+                        out.append(1.0)
+                        self._write(v[key], t.value, field, out)
+                    else:
+                        out += [0.0] * (1 + self.size(t.value, field))
+            else:
+                out.append(float(len(v)))
+                self._slots(field, t, [[key, v[key]] for key in sorted(v)], [t.elem, t.value],
+                            out)
+        assert len(out) - start == size, (field, t, len(out) - start, size)
+
+    def _slots(self, field: str, t: Type, items: list[list], types: list[Type],
+               out: list[float]) -> None:
+        n = self._length(field, t)
+        if len(items) > n:
+            raise EncodeError(f"the field '{field}' holds {len(items)} items, more than "
+                              f"bounds {{ length {field} {n} }}", "raise the bound")
+        each = sum(self.size(x, field) for x in types)
+        for item in items:
+            out.append(1.0)
+            for x, xt in zip(item, types):
+                self._write(x, xt, field, out)
+        out += [0.0] * ((n - len(items)) * (1 + each))
+
+    def layout(self) -> list[tuple[str, int, int]]:
+        """(name, offset, size) of every segment."""
+        return [(g.name, g.offset, g.size) for g in self.segments]
+
+
+def observer_for(prog: Any, players: int) -> Optional[Observer]:
+    """The observer, or None when some field has no tensor (the error says which)."""
+    try:
+        return Observer(prog, players)
+    except EncodeError:
+        return None

@@ -1,0 +1,179 @@
+"""PettingZoo: every rulebook an AEC environment (the optional extra `mercator[pettingzoo]`).
+
+    from interpreter.research.pettingzoo import env
+    e = env(rulebook="manila", players=4)
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else \\
+            e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are `player_0` .. `player_{n-1}`, one per seat. Actions are the ids of
+interpreter/engine/encoding.py (a `Discrete` space of the vocabulary's size): a decision whose
+options are compound values is taken one id at a time by the same agent. An observation is a
+dict: `observation`, the seat's tensor (engine/observation.py: what its view shows, laid out by
+the fields' types) followed by the ids it has taken so far of the decision it is making, and
+`action_mask`, 1 for each legal id (all zero for an agent that is not to move). Chance is not an
+agent: the game's own seeded generator draws it, so `reset(seed=S)` plays the same game for the
+same actions. Rewards come at the end: 1 shared among the winners (utility "win", the default)
+or the final scores (utility "score"). `render_mode="ansi"` returns the view of the agent to
+move as text; "human" prints it.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from interpreter.engine.encoding import ActionCodec
+from interpreter.engine.nodes import Decision
+from interpreter.engine.observation import Observer
+from interpreter.engine.view import describe
+from interpreter.research.common import ResearchError, program_for
+
+
+def env(rulebook: str = "manila", players: Optional[int] = None, utility: str = "win",
+        render_mode: Optional[str] = None) -> "MercatorEnv":
+    """The AEC environment of a rulebook (a shipped one's short name, or a path)."""
+    return MercatorEnv(rulebook, players, utility, render_mode)
+
+
+class MercatorEnv(AECEnv):
+    """One rulebook at one player count as a PettingZoo AEC environment."""
+
+    RENDER_MODES = ("ansi", "human")
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "mercator_v0",
+                                "is_parallelizable": False}
+
+    def __init__(self, rulebook: str = "manila", players: Optional[int] = None,
+                 utility: str = "win", render_mode: Optional[str] = None):
+        super().__init__()
+        self.prog = prog = program_for(rulebook)
+        g = prog.rb.game
+        n = players or g.min_players
+        if not g.min_players <= n <= g.max_players:
+            raise ResearchError(f"{g.name} is for {g.min_players}–{g.max_players} players, "
+                                f"not {n}")
+        if utility not in ("win", "score"):
+            raise ResearchError(f"utility '{utility}': use 'win' or 'score'")
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ResearchError(f"render_mode '{render_mode}': use 'ansi' or 'human'")
+        self.players, self.utility, self.render_mode = n, utility, render_mode
+        self.codec = ActionCodec(prog, n)
+        self.observer = Observer(prog, n)
+        steps = self.codec.max_steps()
+        if steps is None:
+            raise ResearchError(f"{g.name}: the observation holds the ids taken of a decision: "
+                                "declare bounds { lists N } (docs/language.md §2.20b)")
+        self.steps = steps
+        self.metadata = dict(self.metadata, name=f"mercator_{g.name}_v0")
+        self.possible_agents = [f"player_{p}" for p in range(n)]
+        self.agents = self.possible_agents[:]
+        size = self.observer.total + steps
+        self._size = size
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8)})
+        self._act_space = spaces.Discrete(self.codec.size)
+        self._s: Any = None
+        self._taken: tuple[int, ...] = ()
+        self._seqs: Optional[list[tuple[int, ...]]] = None
+
+    # -- spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    # -- the game
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        game_seed = seed if seed is not None else random.randrange(2 ** 31)
+        self._s = self.prog.new_game(self.players, game_seed)
+        self._taken, self._seqs = (), None
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        node = self._s.pending
+        if isinstance(node, Decision):
+            self.agent_selection = self.possible_agents[node.player]
+        if self._s.over:
+            end = self.prog.result(self._s)
+            if self.utility == "score":
+                got = [float(x) for x in end.scores]
+            else:
+                share = 1.0 / len(end.winners) if end.winners else 0.0
+                got = [share if p in end.winners else 0.0 for p in range(self.players)]
+            for p, a in enumerate(self.possible_agents):
+                self.rewards[a] = got[p]
+                self.terminations[a] = True
+
+    def _sequences(self) -> list[tuple[int, ...]]:
+        if self._seqs is None:
+            self._seqs = self.codec.sequences(self._s, self._s.pending)
+        return self._seqs
+
+    def _legal(self) -> list[int]:
+        return self.codec.legal_ids(self._sequences(), self._taken)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = int(action)
+        legal = self._legal()
+        if a not in legal:
+            raise ValueError(f"action {a} ({self._name(a)}) is not legal for {agent} now; "
+                             f"legal: {legal[:12]}{' ...' if len(legal) > 12 else ''} "
+                             "(use the observation's action_mask)")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        taken = self.codec.settle(self._sequences(), self._taken + (a,))
+        i = self.codec.decode(self._sequences(), taken)
+        if i is None:
+            self._taken = taken
+        else:
+            self.prog.apply(self._s, i)
+            self._taken, self._seqs = (), None
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _name(self, a: int) -> str:
+        return self.codec.names[a] if 0 <= a < self.codec.size else "no such id"
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        obs = np.zeros(self._size, dtype=np.float32)
+        obs[:self.observer.total] = self.observer.tensor(self._s, seat)
+        mask = np.zeros(self.codec.size, dtype=np.int8)
+        if agent == self.agent_selection and not self._s.over:
+            for k, a in enumerate(self._taken):
+                obs[self.observer.total + k] = a + 1
+            mask[self._legal()] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            return None
+        seat = self.possible_agents.index(self.agent_selection)
+        text = describe(self.prog, self._s, seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

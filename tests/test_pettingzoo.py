@@ -1,0 +1,114 @@
+"""The PettingZoo adapter (interpreter/research/pettingzoo.py): every shipped game an AEC
+environment that passes PettingZoo's own api_test, seed_test and render_test; full games with
+action masks; observation tensors that hide what the seat may not see."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the pettingzoo extra: pip install -e '.[pettingzoo]'")
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+from interpreter.engine.observation import Observer  # noqa: E402
+from interpreter.research.common import ResearchError, program_for  # noqa: E402
+from interpreter.research.pettingzoo import env  # noqa: E402
+
+GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
+         ("felinia", 2), ("felinia", 4)]
+
+
+@pytest.mark.parametrize("name, players", GAMES)
+def test_pettingzoos_own_tests_pass(name: str, players: int) -> None:
+    api_test(env(name, players), num_cycles=300, verbose_progress=False)
+    seed_test(lambda **kw: env(name, players, **kw), num_cycles=60)
+    render_test(lambda render_mode=None: env(name, players, render_mode=render_mode))
+
+
+@pytest.mark.parametrize("name, players", [("manila", 4), ("die_haendler", 3), ("felinia", 3)])
+def test_a_whole_game_by_the_action_mask(name: str, players: int) -> None:
+    e = env(name, players)
+    e.reset(seed=11)
+    rng = np.random.default_rng(11)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert obs["observation"].shape == e.observation_space(agent)["observation"].shape
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) > 0
+        # an agent that is not to move has an empty mask
+        other = next(a for a in e.agents if a != agent)
+        assert not e.observe(other)["action_mask"].any()
+        e.step(int(rng.choice(legal)))
+        steps += 1
+    assert e.agents == [] and steps > 50
+    rewards = e._cumulative_rewards
+    assert sum(rewards.values()) == pytest.approx(1.0) or sum(rewards.values()) == 0.0
+
+
+def test_an_illegal_action_is_refused_with_the_legal_ones() -> None:
+    e = env("manila", 3)
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match=r"is not legal for player_0 now; legal: \["):
+        e.step(bad)
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ResearchError, match="Manila is for 3–5 players, not 2"):
+        env("manila", 2)
+    with pytest.raises(ResearchError, match="render_mode 'rgb_array'"):
+        env("manila", 3, render_mode="rgb_array")
+
+
+def test_the_tensor_hides_another_seats_shares() -> None:
+    """Manila's shares are owner-only: P1's tensor is the same whichever shares P2 holds (of the
+    same number), and P2's own tensor is not."""
+    prog = program_for("manila")
+    o = Observer(prog, 3)
+    s = prog.new_game(3, 4)
+    k = prog.rb.player_fields.index(next(f for f in prog.rb.player_fields if f.name == "shares"))
+    other = s.clone()
+    held = other.players[1][k]
+    n = sum(held.values())
+    goods = len(prog.rb.enums["Good"].members)
+    swapped = {g: 0 for g in range(goods)}
+    # the same number of shares, of other goods
+    choice = [g for g in range(goods) if held.get(g, 0) == 0] + list(range(goods))
+    for g in choice[:n]:
+        swapped[g] = swapped.get(g, 0) + 1
+    other.players[1][k] = {g: c for g, c in swapped.items() if c}
+    assert other.players[1][k] != held
+    assert o.tensor(s, 0) == o.tensor(other, 0)
+    assert o.tensor(s, 2) == o.tensor(other, 2)
+    assert o.tensor(s, 1) != o.tensor(other, 1)
+
+
+def test_the_layout_names_every_cell() -> None:
+    prog = program_for("felinia")
+    o = Observer(prog, 2)
+    lay = o.layout()
+    assert lay[0][1] == 0 and sum(n for _, _, n in lay) == o.total
+    assert all(a[1] + a[2] == b[1] for a, b in zip(lay, lay[1:]))
+    # a secret field is one cell: its size
+    assert dict((name, n) for name, _, n in lay)["table.ship_deck"] == 1
+    # a list of records needs its length: ships holds the 4 berths
+    names = [name for name, _, _ in lay]
+    assert "table.ships" in names and "P2.tokens" in names
+
+
+def test_a_collection_without_a_length_is_an_error_naming_the_bound(tmp_path) -> None:
+    from interpreter.engine.encoding import EncodeError
+    from game_driver import program_text
+    prog = program_text('game "L" players 2..2\nrecord Card { v: int }\n'
+                        'player { hand: list<Card> = [] }\n'
+                        'round r limit 1 { phase a { for p in players { add {v: 1} to p.hand } } }\n'
+                        'score p: len(p.hand)\n')
+    with pytest.raises(EncodeError) as e:
+        Observer(prog, 2)
+    assert e.value.hint == "declare it: bounds { length hand N }"
