@@ -14,6 +14,11 @@ For the same rulebook and player count, `--games` games (seeds 0 ..) of uniforml
 Each line: decisions of the rules per second, and moves per second where a move is one id.
 The ratio column is the engine's decisions/s over that line's. Needs the openspiel and
 pettingzoo extras (a missing one is skipped, saying so).
+
+    .venv/bin/python benchmarks/bench_adapters.py --spec
+
+prints instead the spec of every shipped game at its smallest and largest player count: ids,
+the most ids a decision takes, the longest game in moves, the observation tensor's cells.
 """
 from __future__ import annotations
 
@@ -109,7 +114,25 @@ def main() -> int:
     ap.add_argument("--rulebook", default="manila")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--spec", action="store_true", help="print the specs of the shipped games")
     a = ap.parse_args()
+    if a.spec:
+        from interpreter.engine.observation import Observer
+        print(f"{'rulebook':<14} {'players':>7} {'ids':>6} {'ids/decision':>12} "
+              f"{'max length':>10} {'cells':>6}")
+        for name in ("manila", "die_haendler", "felinia", "genoa"):
+            prog = program_for(name)
+            g = prog.rb.game
+            for n in sorted({g.min_players, g.max_players}):
+                spec = ActionCodec(prog, n).spec()
+                try:
+                    cells = str(Observer(prog, n).total)
+                except Exception as exc:          # a field without a length: say which
+                    cells = f"- ({exc})"
+                print(f"{name:<14} {n:>7} {spec.num_distinct_actions:>6} "
+                      f"{spec.max_steps_per_decision or '-':>12} "
+                      f"{spec.max_game_length or '-':>10} {cells:>6}")
+        return 0
     prog = program_for(a.rulebook)
     base = None
     print(f"{a.rulebook}, {a.players} players, {a.games} random games each")
