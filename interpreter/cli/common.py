@@ -13,6 +13,7 @@ from dsl.loader import LoadResult, load, refusal
 from interpreter.compiler import compile_program
 from interpreter.engine.program import MercatorRuntimeError, Program
 from interpreter.engine.view import printable
+from interpreter.tools.rulebooks import games, shipped
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -115,8 +116,37 @@ def require_file(path: str, what: str = "rulebook") -> None:
     if "\0" in path:
         raise UsageError(f"not a valid path: {path!r}", "a path cannot hold a NUL character")
     if not os.path.exists(path):
-        raise UsageError(f"no such {what}: {path}", "check the path (it is relative to the current "
-                                                    "directory)")
+        hint = "check the path (it is relative to the current directory)"
+        if what == "rulebook":
+            hint += "; or name a shipped rulebook: " + ", ".join(sorted(games()))
+        raise UsageError(f"no such {what}: {path}", hint)
+
+
+RULEBOOK_ARGS = {"check": ("paths",), "play": ("path",), "simulate": ("path",),
+                 "serve": ("path",), "fmt": ("file",), "compare": ("a", "b"),
+                 "diff": ("base", "variant")}
+
+
+def name_rulebooks(args: Any) -> None:
+    """Let a rulebook argument be a shipped rulebook's short name (`mercator play manila`):
+    a name that is not a file but names a shipped rulebook becomes its path (relative to the
+    current directory when it is below it). Anything else is left for the command to refuse."""
+    for attr in RULEBOOK_ARGS.get(getattr(args, "command", ""), ()):
+        v = getattr(args, attr, None)
+        if isinstance(v, list):
+            setattr(args, attr, [_named(x) for x in v])
+        elif isinstance(v, str):
+            setattr(args, attr, _named(v))
+
+
+def _named(name: str) -> str:
+    if os.path.exists(name) or "\0" in name:
+        return name
+    p = shipped().get(name)
+    if p is None:
+        return name
+    rel = os.path.relpath(p)
+    return rel if not rel.startswith("..") else str(p)
 
 
 def load_program(path: str) -> tuple[Program, LoadResult]:

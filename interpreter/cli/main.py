@@ -13,7 +13,7 @@ from interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAG
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     compiles, player_count, runtime_failure,
-                                    writable_target)
+                                    writable_target, name_rulebooks)
 from interpreter.cli.simulate import add_bot_flags, cmd_simulate
 from interpreter.agents.search import hidden_information
 from interpreter.agents.spec import AgentSpec, SpecError, make_agent
@@ -495,6 +495,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    name_rulebooks(args)
     try:
         return args.func(args)
     except UsageError as exc:
