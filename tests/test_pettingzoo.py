@@ -112,3 +112,22 @@ def test_a_collection_without_a_length_is_an_error_naming_the_bound(tmp_path) ->
     with pytest.raises(EncodeError) as e:
         Observer(prog, 2)
     assert e.value.hint == "declare it: bounds { length hand N }"
+
+
+def test_the_tensor_of_a_known_position() -> None:
+    """Manila at the start: two shares dealt face down to each seat (每位玩家得到兩張, seed 003);
+    P1 sees its own as counts per good, another seat's only as their number."""
+    prog = program_for("manila")
+    o = Observer(prog, 3)
+    s = prog.new_game(3, 4)
+    t = o.tensor(s, 0)
+    seg = {name: t[off:off + n] for name, off, n in o.layout()}
+    k = [f.name for f in prog.rb.player_fields].index("shares")
+    own = s.players[0][k]
+    assert seg["P1.shares"] == [2.0] + [float(own.get(g, 0)) for g in range(4)]
+    assert seg["P2.shares"] == [2.0, 0.0, 0.0, 0.0, 0.0]
+    assert seg["viewer"] == [1.0, 0.0, 0.0]
+    assert seg["round"] == [1.0]
+    assert seg["to decide"] == [1.0, 0.0, 0.0, 0.0]      # P1 bids first
+    pesos = [f.name for f in prog.rb.player_fields].index("pesos")
+    assert seg["P2.pesos"] == [float(s.players[1][pesos])]

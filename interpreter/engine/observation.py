@@ -55,6 +55,7 @@ class Observer:
         self.players = players
         rb = prog.rb
         self.lengths = rb.bounds.lengths if rb.bounds is not None else {}
+        self._sizes: dict[tuple[Type, str], int] = {}
         segs: list[Segment] = []
         at = 0
 
@@ -79,7 +80,14 @@ class Observer:
         return 1 if f.visibility == "secret" else self.size(f.type, f.name)
 
     def size(self, t: Type, field: str) -> int:
-        """Cells of a value of type t in field `field`."""
+        """Cells of a value of type t in field `field` (remembered)."""
+        key = (t, field)
+        n = self._sizes.get(key)
+        if n is None:
+            n = self._sizes[key] = self._size(t, field)
+        return n
+
+    def _size(self, t: Type, field: str) -> int:
         k = t.kind
         if k in ("int", "bool", "none"):
             return 1
@@ -142,9 +150,14 @@ class Observer:
             self._write(v, f.type, f.name, out)
 
     def _write(self, v: Any, t: Type, field: str, out: list[float]) -> None:
-        size = self.size(t, field)
-        start = len(out)
         k = t.kind
+        if k == "int":
+            out.append(float(v or 0))
+            return
+        if k == "bool":
+            out.append(1.0 if v else 0.0)
+            return
+        size = self.size(t, field)
         hidden = isinstance(v, int) and not isinstance(v, bool) and \
             k in ("list", "bag", "map", "opt") and (k != "opt" or t.args[0].kind in
                                                      ("list", "bag", "map"))
@@ -152,15 +165,13 @@ class Observer:
             out.append(float(v))
             out += [0.0] * (size - 1)
             return
-        if k == "int":
-            out.append(float(v or 0))
-        elif k == "bool":
-            out.append(1.0 if v else 0.0)
-        elif k == "none":
+        if k == "none":
             out.append(1.0)
         elif k in ("enum", "player"):
-            n = len(t.members) if k == "enum" else self.players
-            out += [1.0 if v == i else 0.0 for i in range(n)]
+            cells = [0.0] * size
+            if v is not None and 0 <= v < size:
+                cells[v] = 1.0
+            out += cells
         elif k == "opt":
             out.append(1.0 if v is None else 0.0)
             if v is None:
@@ -199,7 +210,6 @@ class Observer:
                 out.append(float(len(v)))
                 self._slots(field, t, [[key, v[key]] for key in sorted(v)], [t.elem, t.value],
                             out)
-        assert len(out) - start == size, (field, t, len(out) - start, size)
 
     def _slots(self, field: str, t: Type, items: list[list], types: list[Type],
                out: list[float]) -> None:
