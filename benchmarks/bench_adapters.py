@@ -29,8 +29,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from interpreter.engine.encoding import ActionCodec  # noqa: E402
-from interpreter.research.common import program_for  # noqa: E402
+from mercator.interpreter.engine.encoding import ActionCodec  # noqa: E402
+from mercator.interpreter.research.common import program_for  # noqa: E402
 
 
 def engine(prog, players: int, games: int) -> tuple[int, int, float]:
@@ -68,7 +68,7 @@ def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
 
 def openspiel(name: str, players: int, games: int) -> tuple[int, int, float]:
     import pyspiel
-    import interpreter.research.openspiel  # noqa: F401
+    import mercator.interpreter.research.openspiel  # noqa: F401
     game = pyspiel.load_game("mercator", {"rulebook": name, "players": players})
     t = time.perf_counter()
     dec = moves = 0
@@ -91,7 +91,7 @@ def openspiel(name: str, players: int, games: int) -> tuple[int, int, float]:
 
 def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
     import numpy as np
-    from interpreter.research.pettingzoo import env
+    from mercator.interpreter.research.pettingzoo import env
     e = env(name, players)
     t = time.perf_counter()
     dec = moves = 0
@@ -117,7 +117,7 @@ def main() -> int:
     ap.add_argument("--spec", action="store_true", help="print the specs of the shipped games")
     a = ap.parse_args()
     if a.spec:
-        from interpreter.engine.observation import Observer
+        from mercator.interpreter.engine.observation import Observer
         print(f"{'rulebook':<14} {'players':>7} {'ids':>6} {'ids/decision':>12} "
               f"{'max length':>10} {'cells':>6}")
         for name in ("manila", "die_haendler", "felinia", "genoa"):

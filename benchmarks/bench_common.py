@@ -11,20 +11,35 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def import_engine() -> tuple[Callable[[str], Any], Callable[[Any], Any], str, str]:
-    """(load, compile_program, checkout directory, API name) of the engine on the path.
+def _old_checkout() -> str:
+    """The checkout on PYTHONPATH whose packages are the top-level dsl/ and interpreter/ (before
+    the installed package was named mercator), or ''."""
+    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if entry and os.path.isdir(os.path.join(entry, "dsl")) and \
+                os.path.isdir(os.path.join(entry, "interpreter")) and \
+                not os.path.isdir(os.path.join(entry, "mercator")):
+            return os.path.abspath(entry)
+    return ""
 
-    Our own checkout is appended to sys.path (never put first) only when no `dsl`/`interpreter`
-    can be imported, so PYTHONPATH=<old checkout> wins. The API is chosen by what the imported
-    package contains, not by try/except alone: an editable install of another checkout would
-    otherwise supply a missing interpreter.compiler from that other checkout."""
-    try:
-        import dsl.loader  # noqa: F401
-        import interpreter
-    except ImportError:
-        sys.path.append(ROOT)
-        import dsl.loader  # noqa: F401
-        import interpreter
+
+def import_engine() -> tuple[Callable[[str], Any], Callable[[Any], Any], str, str]:
+    """(load, compile_program, checkout directory, API name) of the engine to measure.
+
+    An older checkout on PYTHONPATH (one whose packages are the top-level dsl/ and
+    interpreter/) is measured with its own API; otherwise this checkout, as the package
+    mercator. The API is chosen by what the imported package contains, not by try/except
+    alone: an editable install of another checkout would otherwise supply a missing
+    interpreter.compiler from that other checkout."""
+    old = _old_checkout()
+    if not old:
+        if ROOT not in sys.path:
+            sys.path.append(ROOT)
+        from mercator.dsl.loader import load as new_load
+        from mercator.interpreter.compiler import compile_program as new_compile
+        return new_load, new_compile, ROOT, "mercator.interpreter.compiler.compile_program"
+    sys.path.insert(0, old)
+    import dsl.loader  # noqa: F401
+    import interpreter
     from dsl.loader import load
     pkg = os.path.dirname(os.path.abspath(interpreter.__file__))
     checkout = os.path.dirname(pkg)
@@ -50,8 +65,10 @@ def import_engine() -> tuple[Callable[[str], Any], Callable[[Any], Any], str, st
 def engine_program(checkout: str) -> type:
     """The engine's Program class (interpreter/engine/program.py, or interpreter/program.py
     before the layers), to see what it offers (playout) before compiling anything."""
-    if os.path.isfile(os.path.join(checkout, "interpreter", "engine", "program.py")):
-        from interpreter.engine.program import Program
+    if os.path.isdir(os.path.join(checkout, "mercator")):
+        from mercator.interpreter.engine.program import Program
+    elif os.path.isfile(os.path.join(checkout, "interpreter", "engine", "program.py")):
+        from interpreter.engine.program import Program  # type: ignore[no-redef]
     else:
         from interpreter.program import Program  # type: ignore
     return Program

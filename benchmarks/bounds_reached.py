@@ -19,10 +19,10 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from dsl.loader import load  # noqa: E402
-from interpreter.compiler import compile_program  # noqa: E402
-from interpreter.engine.encoding import ActionCodec  # noqa: E402
-from interpreter.engine.nodes import Decision, Terminal  # noqa: E402
+from mercator.dsl.loader import load  # noqa: E402
+from mercator.interpreter.compiler import compile_program  # noqa: E402
+from mercator.interpreter.engine.encoding import ActionCodec  # noqa: E402
+from mercator.interpreter.engine.nodes import Decision, Terminal  # noqa: E402
 
 
 class _Reach(ActionCodec):

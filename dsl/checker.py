@@ -22,19 +22,19 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.analysis import analyse
-from dsl.checked import CheckedRulebook
-from dsl.checker_base import GENERICS, PRIMITIVES, Scope
-from dsl.checker_bodies import BodyChecker
-from dsl.checker_bounds import BoundsChecker
-from dsl.checker_decls import DeclChecker
-from dsl.checker_usage import UsageChecker
-from dsl.checker_views import ViewChecker
-from dsl.diagnostics import Diagnostic, apply_allows, error
-from dsl.flow_analysis import analyse_flow
-from dsl.flow_views import label_view
-from dsl.limits import DeepRecursion, PausedGC
+from mercator.dsl import ast as A
+from mercator.dsl.analysis import analyse
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.checker_base import GENERICS, PRIMITIVES, Scope
+from mercator.dsl.checker_bodies import BodyChecker
+from mercator.dsl.checker_bounds import BoundsChecker
+from mercator.dsl.checker_decls import DeclChecker
+from mercator.dsl.checker_usage import UsageChecker
+from mercator.dsl.checker_views import ViewChecker
+from mercator.dsl.diagnostics import Diagnostic, apply_allows, error
+from mercator.dsl.flow_analysis import analyse_flow
+from mercator.dsl.flow_views import label_view
+from mercator.dsl.limits import DeepRecursion, PausedGC
 
 __all__ = ["Checker", "Scope", "check_items", "PRIMITIVES", "GENERICS"]
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checked import Bounds
-from dsl.checker_base import CheckerBase
-from dsl.diagnostics import did_you_mean
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Bounds
+from mercator.dsl.checker_base import CheckerBase
+from mercator.dsl.diagnostics import did_you_mean
 
 # word -> (takes a range?, what it bounds, an example)
 BOUND_WORDS = {

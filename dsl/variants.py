@@ -10,8 +10,8 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.diagnostics import Diagnostic, did_you_mean, error
+from mercator.dsl import ast as A
+from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error
 
 KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
               "action": "any-time action", "phase": "phase", "record": "record",

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load, load_text
-from interpreter.compiler import compile_program
-from interpreter.tools.explore import explore
+from mercator.dsl.loader import load, load_text
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.tools.explore import explore
 
 ROOT = Path(__file__).resolve().parent.parent
 

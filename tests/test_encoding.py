@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl.types import INT
-from interpreter.engine.encoding import ActionCodec, EncodeError
-from interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.dsl.types import INT
+from mercator.interpreter.engine.encoding import ActionCodec, EncodeError
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 
 from game_driver import program
 

@@ -11,8 +11,8 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra: pip instal
 import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-import interpreter.research.openspiel as adapter  # noqa: E402,F401  (registers the games)
-from interpreter.research.common import ResearchError  # noqa: E402
+import mercator.interpreter.research.openspiel as adapter  # noqa: E402,F401  (registers the games)
+from mercator.interpreter.research.common import ResearchError  # noqa: E402
 
 GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
          ("felinia", 2), ("felinia", 4)]

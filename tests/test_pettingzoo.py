@@ -11,9 +11,9 @@ pytest.importorskip("pettingzoo", reason="the pettingzoo extra: pip install -e '
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
-from interpreter.engine.observation import Observer  # noqa: E402
-from interpreter.research.common import ResearchError, program_for  # noqa: E402
-from interpreter.research.pettingzoo import env  # noqa: E402
+from mercator.interpreter.engine.observation import Observer  # noqa: E402
+from mercator.interpreter.research.common import ResearchError, program_for  # noqa: E402
+from mercator.interpreter.research.pettingzoo import env  # noqa: E402
 
 GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
          ("felinia", 2), ("felinia", 4)]
@@ -103,7 +103,7 @@ def test_the_layout_names_every_cell() -> None:
 
 
 def test_a_collection_without_a_length_is_an_error_naming_the_bound(tmp_path) -> None:
-    from interpreter.engine.encoding import EncodeError
+    from mercator.interpreter.engine.encoding import EncodeError
     from game_driver import program_text
     prog = program_text('game "L" players 2..2\nrecord Card { v: int }\n'
                         'player { hand: list<Card> = [] }\n'

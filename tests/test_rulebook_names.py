@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli.main import main
-from interpreter.tools.rulebooks import UnknownRulebook, find_rulebook, games
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.tools.rulebooks import UnknownRulebook, find_rulebook, games
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,20 +10,20 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from dsl import ast as A
-from dsl.types import Type, strip_opt
-from interpreter.compiler.defaults import default_value
-from interpreter.compiler.memo import flat, shared_parts
-from interpreter.engine.chance import merge_outcomes, weighted_index
-from interpreter.engine.exprs import RuleError, take_item, to_bag
-from interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
+from mercator.dsl import ast as A
+from mercator.dsl.types import Type, strip_opt
+from mercator.interpreter.compiler.defaults import default_value
+from mercator.interpreter.compiler.memo import flat, shared_parts
+from mercator.interpreter.engine.chance import merge_outcomes, weighted_index
+from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
+from mercator.interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
                                        lazy_range, subset_count)
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
-from interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
+from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
-    from interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.compiler.stmts import BodyCompiler
 
 Op = Callable[[Any, list], Any]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from dsl import ast as A
-from interpreter.engine.nodes import Chance
+from mercator.dsl import ast as A
+from mercator.interpreter.engine.nodes import Chance
 
 Op = Callable[[Any, list], Any]
 

@@ -25,10 +25,10 @@ from typing import Any, Iterator, Optional, Union
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.types import Type, strip_opt
-from interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.types import Type, strip_opt
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 
 Node = Union[Decision, Chance, Terminal]
 

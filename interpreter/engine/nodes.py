@@ -6,7 +6,7 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from dsl.ast import Span
+from mercator.dsl.ast import Span
 
 
 @attrs.frozen

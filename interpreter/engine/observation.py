@@ -28,10 +28,10 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl.types import Type
-from interpreter.engine.encoding import EncodeError
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.view import position_view
+from mercator.dsl.types import Type
+from mercator.interpreter.engine.encoding import EncodeError
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.view import position_view
 
 
 @attrs.frozen

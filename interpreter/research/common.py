@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.loader import load
-from interpreter.compiler import compile_program
-from interpreter.tools.rulebooks import find_rulebook
+from mercator.dsl.loader import load
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.tools.rulebooks import find_rulebook
 
 _PROGRAMS: dict[str, Any] = {}
 

@@ -1,6 +1,6 @@
 """OpenSpiel: every rulebook a pyspiel Python game (the optional extra `mercator[openspiel]`).
 
-    import interpreter.research.openspiel          # registers the games
+    import mercator.interpreter.research.openspiel          # registers the games
     game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 4})
     game = pyspiel.load_game("mercator_manila")    # the same, at its smallest player count
 
@@ -30,13 +30,13 @@ from typing import Any, Optional
 import numpy as np
 import pyspiel
 
-from interpreter.engine.encoding import ActionCodec
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.observation import Observer
-from interpreter.engine.view import describe
-from interpreter.agents.search import hidden_information
-from interpreter.research.common import ResearchError, program_for
-from interpreter.tools.rulebooks import games
+from mercator.interpreter.engine.encoding import ActionCodec
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.observation import Observer
+from mercator.interpreter.engine.view import describe
+from mercator.interpreter.agents.search import hidden_information
+from mercator.interpreter.research.common import ResearchError, program_for
+from mercator.interpreter.tools.rulebooks import games
 
 DEFAULTS: dict[str, Any] = {"rulebook": "manila", "players": 0, "utility": "win", "seed": 0}
 

@@ -1,6 +1,6 @@
 """PettingZoo: every rulebook an AEC environment (the optional extra `mercator[pettingzoo]`).
 
-    from interpreter.research.pettingzoo import env
+    from mercator.interpreter.research.pettingzoo import env
     e = env(rulebook="manila", players=4)
     e.reset(seed=7)
     for agent in e.agent_iter():
@@ -29,11 +29,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from interpreter.engine.encoding import ActionCodec
-from interpreter.engine.nodes import Decision
-from interpreter.engine.observation import Observer
-from interpreter.engine.view import describe
-from interpreter.research.common import ResearchError, program_for
+from mercator.interpreter.engine.encoding import ActionCodec
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.observation import Observer
+from mercator.interpreter.engine.view import describe
+from mercator.interpreter.research.common import ResearchError, program_for
 
 
 def env(rulebook: str = "manila", players: Optional[int] = None, utility: str = "win",

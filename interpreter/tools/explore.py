@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import seed as hyp_seed
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl.checked import Body
-from interpreter.engine.encoding import ActionCodec, out_of_bounds, score_out_of_bounds
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.engine.state import State
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body
+from mercator.interpreter.engine.encoding import ActionCodec, out_of_bounds, score_out_of_bounds
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.state import State
 
 
 @attrs.define
