@@ -55,7 +55,7 @@ class Observer:
         self.players = players
         rb = prog.rb
         self.lengths = rb.bounds.lengths if rb.bounds is not None else {}
-        self._sizes: dict[tuple[Type, str], int] = {}
+        self._sizes: dict[tuple[int, str], int] = {}
         segs: list[Segment] = []
         at = 0
 
@@ -81,7 +81,7 @@ class Observer:
 
     def size(self, t: Type, field: str) -> int:
         """Cells of a value of type t in field `field` (remembered)."""
-        key = (t, field)
+        key = (id(t), field)                  # (types live as long as their rulebook)
         n = self._sizes.get(key)
         if n is None:
             n = self._sizes[key] = self._size(t, field)
@@ -122,107 +122,109 @@ class Observer:
     # -- values
     def tensor(self, s: Any, viewer: int) -> list[float]:
         """The observation of seat `viewer` (0-based) as `total` numbers."""
+        out = [0.0] * self.total
+        self.fill(out, s, viewer)
+        return out
+
+    def fill(self, out: Any, s: Any, viewer: int) -> None:
+        """Write the observation of seat `viewer` into `out` (a list or array of `total`
+        zeros: only the cells that are not zero are written)."""
         rb = self.prog.rb
         table, players, rnd, _ = position_view(self.prog, s, viewer)
-        out: list[float] = []
+        at = 0
         for f, v in zip(rb.table_fields, table):
             if isinstance(v, list) and f.visibility == "owner" and f.type.kind == "map" \
                     and len(v) == 2 and isinstance(v[0], dict):
                 v = v[0]                      # an owner-only map: the viewer's own entry
-            self._field(f, v, out)
+            at = self._field(f, v, out, at)
         for row in players:
             for f, v in zip(rb.player_fields, row):
-                self._field(f, v, out)
-        out.append(float(rnd))
-        out += [1.0 if p == viewer else 0.0 for p in range(self.players)]
+                at = self._field(f, v, out, at)
+        out[at] = float(rnd)
+        at += 1
+        out[at + viewer] = 1.0
+        at += self.players
         node = s.pending
         who = node.player if isinstance(node, Decision) else self.players
-        if isinstance(node, (Chance, Terminal)) or node is None:
-            who = self.players
-        out += [1.0 if k == who else 0.0 for k in range(self.players + 1)]
-        assert len(out) == self.total
-        return out
+        out[at + who] = 1.0
+        assert at + self.players + 1 == self.total
 
-    def _field(self, f: Any, v: Any, out: list[float]) -> None:
+    def _field(self, f: Any, v: Any, out: Any, at: int) -> int:
         if f.visibility == "secret":
-            out.append(float(v) if isinstance(v, int) and not isinstance(v, bool) else 0.0)
-        else:
-            self._write(v, f.type, f.name, out)
+            if isinstance(v, int) and not isinstance(v, bool):
+                out[at] = float(v)
+            return at + 1
+        self._write(v, f.type, f.name, out, at)
+        return at + self.size(f.type, f.name)
 
-    def _write(self, v: Any, t: Type, field: str, out: list[float]) -> None:
+    def _write(self, v: Any, t: Type, field: str, out: Any, at: int) -> None:
+        """Write value v of type t at cell `at` (its `size` cells start there, all zero)."""
         k = t.kind
         if k == "int":
-            out.append(float(v or 0))
+            if v:
+                out[at] = float(v)
             return
         if k == "bool":
-            out.append(1.0 if v else 0.0)
+            if v:
+                out[at] = 1.0
             return
-        size = self.size(t, field)
-        hidden = isinstance(v, int) and not isinstance(v, bool) and \
-            k in ("list", "bag", "map", "opt") and (k != "opt" or t.args[0].kind in
-                                                     ("list", "bag", "map"))
-        if hidden:                              # only its size is seen
-            out.append(float(v))
-            out += [0.0] * (size - 1)
+        if k in ("enum", "player"):
+            if v is not None and 0 <= v < self.size(t, field):
+                out[at + v] = 1.0
             return
         if k == "none":
-            out.append(1.0)
-        elif k in ("enum", "player"):
-            cells = [0.0] * size
-            if v is not None and 0 <= v < size:
-                cells[v] = 1.0
-            out += cells
-        elif k == "opt":
-            out.append(1.0 if v is None else 0.0)
+            out[at] = 1.0
+            return
+        if isinstance(v, int) and not isinstance(v, bool) and k in ("list", "bag", "map", "opt"):
+            out[at] = float(v)                  # hidden: only its size is seen
+            return
+        if k == "opt":
             if v is None:
-                out += [0.0] * (size - 1)
+                out[at] = 1.0
             else:
-                self._write(v, t.args[0], field, out)
+                self._write(v, t.args[0], field, out, at + 1)
         elif k == "record":
-            if v is None:
-                out += [0.0] * size
-            else:
+            if v is not None:
                 for x, ft in zip(v, t.field_types):
-                    self._write(x, ft, field, out)
+                    self._write(x, ft, field, out, at)
+                    at += self.size(ft, field)
         elif k in ("list", "bag"):
-            items = [x for x, n in v.items() for _ in range(n)] if isinstance(v, dict) else \
-                list(v or [])
-            out.append(float(len(items)))
-            if _atomic(t.elem):
-                n = size - 1
-                cells = [0.0] * n
-                for x in items:
-                    cells[x] += 1.0
-                out += cells
+            if isinstance(v, dict):
+                items = [x for x, n in v.items() for _ in range(n)]
             else:
-                self._slots(field, t, [[x] for x in items], [t.elem], out)
+                items = list(v or [])
+            out[at] = float(len(items))
+            if _atomic(t.elem):
+                for x in items:
+                    out[at + 1 + x] += 1.0
+            else:
+                self._slots(field, t, [[x] for x in items], [t.elem], out, at + 1)
         elif k == "map":
             v = v or {}
             if _atomic(t.elem):
                 n = len(t.elem.members) if t.elem.kind == "enum" else self.players
+                each = 1 + self.size(t.value, field)
                 for key in range(n):
                     if key in v:
-                        out.append(1.0)
-                        self._write(v[key], t.value, field, out)
-                    else:
-                        out += [0.0] * (1 + self.size(t.value, field))
+                        out[at + key * each] = 1.0
+                        self._write(v[key], t.value, field, out, at + key * each + 1)
             else:
-                out.append(float(len(v)))
+                out[at] = float(len(v))
                 self._slots(field, t, [[key, v[key]] for key in sorted(v)], [t.elem, t.value],
-                            out)
+                            out, at + 1)
 
-    def _slots(self, field: str, t: Type, items: list[list], types: list[Type],
-               out: list[float]) -> None:
+    def _slots(self, field: str, t: Type, items: list[list], types: list[Type], out: Any,
+               at: int) -> None:
         n = self._length(field, t)
         if len(items) > n:
             raise EncodeError(f"the field '{field}' holds {len(items)} items, more than "
                               f"bounds {{ length {field} {n} }}", "raise the bound")
-        each = sum(self.size(x, field) for x in types)
         for item in items:
-            out.append(1.0)
+            out[at] = 1.0
+            at += 1
             for x, xt in zip(item, types):
-                self._write(x, xt, field, out)
-        out += [0.0] * ((n - len(items)) * (1 + each))
+                self._write(x, xt, field, out, at)
+                at += self.size(xt, field)
 
     def layout(self) -> list[tuple[str, int, int]]:
         """(name, offset, size) of every segment."""

@@ -313,8 +313,8 @@ class MercatorObserver:
         if self.perfect_recall:
             return
         total = self.su.observer.total
-        self.tensor[:total] = self.su.observer.tensor(state._s, player)
-        self.tensor[total:] = 0.0
+        self.tensor.fill(0.0)
+        self.su.observer.fill(self.tensor, state._s, player)
         if state.current_player() == player:
             for k, a in enumerate(state._taken):
                 self.tensor[total + k] = a + 1

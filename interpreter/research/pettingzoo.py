@@ -157,8 +157,7 @@ class MercatorEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         obs = np.zeros(self._size, dtype=np.float32)
-        obs[:self.observer.total] = np.asarray(self.observer.tensor(self._s, seat),
-                                               dtype=np.float32)
+        self.observer.fill(obs, self._s, seat)
         mask = np.zeros(self.codec.size, dtype=np.int8)
         if agent == self.agent_selection and not self._s.over:
             for k, a in enumerate(self._taken):
