@@ -650,10 +650,22 @@ class ViewBookkeeping:
 
 
 @attrs.frozen
+class ViewLabel:
+    """`label s: Space = "costs", space_cost(s), "pesos"`: what an option of a type does."""
+
+    word: str                      # 'label' as written
+    var: str
+    type: TypeExpr
+    chooser: Optional[str]         # `for p`: the player choosing, as a name for the parts
+    parts: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class ViewDecl:
     """`view { ... }`: what a person sees of the game."""
 
-    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping], ...]
+    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping, ViewLabel], ...]
     span: Span = _span()
 
 

@@ -385,6 +385,10 @@ class AstBuilder:
     def view_panel(self, sp: A.Span, c: list[Any]) -> A.ViewPanel:
         return A.ViewPanel(str(c[0]), str(c[1]), tuple(c[2:]), span=sp)
 
+    def view_label(self, sp: A.Span, c: list[Any]) -> A.ViewLabel:
+        return A.ViewLabel(str(c[0]), str(c[1]), c[2], None if c[3] is None else str(c[3]),
+                           tuple(c[4:]), span=sp)
+
     def view_row(self, sp: A.Span, c: list[Any]) -> A.ViewRow:
         unit = c[2]
         quoted = unit is not None and getattr(unit, "type", "") == "STRING"

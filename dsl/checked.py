@@ -69,6 +69,21 @@ class ViewLine:
 
 
 @attrs.define
+class OptionLabel:
+    """A view's `label v: T = parts`: what an option of type T does, shown after its label at
+    the decisions offering that type (`sites`: the (path, line, col) of each such decision)."""
+
+    var: str
+    type: Type
+    parts: list[tuple[A.Expr, Type]]
+    nslots: int
+    span: A.Span
+    sites: frozenset[tuple[str, int, int]]
+    chooser: bool = False           # `for p`: p (local 1) is the player choosing
+    shown: str = "public"           # 'owner': reads the chooser's hidden fields (dsl/flow_views.py)
+
+
+@attrs.define
 class CheckedView:
     """A rulebook's `view`: its sections (title, rows), its per-player panel rows, the
     bookkeeping fields, and the fields some row reads (not repeated raw after the view)."""
@@ -79,6 +94,7 @@ class CheckedView:
     bookkeeping: frozenset[str]
     covered: frozenset[tuple[str, str]]
     decl: A.ViewDecl
+    labels: list[OptionLabel] = attrs.field(factory=list)
 
 
 @attrs.define

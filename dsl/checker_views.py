@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from dsl import ast as A
-from dsl.checked import CheckedView, ViewLine
+from dsl.checked import CheckedView, OptionLabel, ViewLine
 from dsl.checker_base import Scope
 from dsl.checker_exprs import ExprChecker
 from dsl.diagnostics import did_you_mean
 from dsl.types import PLAYER, strip_opt
 
 ROW_WORDS = ("row", "track")
-ITEM_WORDS = ("bookkeeping", "section", "panel")
+ITEM_WORDS = ("bookkeeping", "section", "panel", "label")
 
 
 class ViewChecker(ExprChecker):
@@ -34,8 +34,14 @@ class ViewChecker(ExprChecker):
         panel_var = ""
         bookkeeping: set[str] = set()
         panels = 0
+        labels: list[OptionLabel] = []
         for it in decl.items:
-            if isinstance(it, A.ViewBookkeeping):
+            if isinstance(it, A.ViewLabel):
+                if self._word(it.word, "label", it.span):
+                    lab = self._label(it, labels)
+                    if lab is not None:
+                        labels.append(lab)
+            elif isinstance(it, A.ViewBookkeeping):
                 if self._word(it.word, "bookkeeping", it.span):
                     bookkeeping |= self._bookkeeping(it)
             elif isinstance(it, A.ViewSection):
@@ -65,7 +71,33 @@ class ViewChecker(ExprChecker):
         for r in [r for _, rows in sections for r in rows] + panel:
             covered |= self._reads(r.expr)
         return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
-                           decl)
+                           decl, labels)
+
+    def _label(self, it: A.ViewLabel, done: list[OptionLabel]) -> Optional[OptionLabel]:
+        """`label v: T = parts`: the decisions offering options of type T (E161 if none)."""
+        t = self.resolve_type(it.type)
+        sc = Scope("expr")
+        self._no_shadow(it.var, it.span)
+        sc.declare(it.var, t)
+        if it.chooser is not None:
+            self._no_shadow(it.chooser, it.span)
+            sc.declare(it.chooser, PLAYER)
+        parts = [(e, self.expr(e, sc, None)) for e in it.parts]
+        if t.kind == "any":
+            return None
+        if any(d.type == t for d in done):
+            self.err("E161", f"a second label for options of type {t}", it.span,
+                     "each type has one label: join the two into one")
+            return None
+        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
+        if not sites:
+            offered = sorted({str(st) for _, st in self.choice_sites})
+            self.err("E161", f"no decision offers options of type {t}", it.type.span,
+                     did_you_mean(str(t), offered) or
+                     ("the decisions offer: " + ", ".join(offered[:8]) if offered else
+                      "a label describes the options of a 'choose': this rulebook has none"))
+            return None
+        return OptionLabel(it.var, t, parts, sc.nslots, it.span, sites, it.chooser is not None)
 
     def _reads(self, e: Any) -> set[tuple[str, str]]:
         """The state fields an expression reads, through the fns it calls: a view that shows
@@ -84,7 +116,8 @@ class ViewChecker(ExprChecker):
         if word == want:
             return True
         shape = {"bookkeeping": "bookkeeping FIELD, FIELD", "section": 'section "Title" { rows }',
-                 "panel": "panel p { rows }"}[want]
+                 "panel": "panel p { rows }",
+                 "label": 'label v: Type = "text", expression, ...'}[want]
         self.err("E160", f"unexpected '{word}' in a view", span,
                  (did_you_mean(word, ITEM_WORDS) or f"did you mean '{want}'?") + f" write: {shape}")
         return False

@@ -22,7 +22,7 @@ from interpreter.engine.nodes import Decision, Option
 from interpreter.engine.seen import render as render_entry
 from interpreter.engine.seen import sees
 from interpreter.engine.state import State
-from interpreter.engine.declared_view import describe_view
+from interpreter.engine.declared_view import describe_view, option_notes
 from interpreter.engine.view import printable
 
 
@@ -115,14 +115,19 @@ def match_choice(text: str, options: Sequence[Option]) -> tuple[Optional[int], s
     return None, f"'{t}' matches no option"
 
 
-def option_runs(options: Sequence[Option]) -> list[tuple[int, int]]:
-    """Split option indices into [start, end) runs; labels that count up by one form one run."""
+def option_runs(options: Sequence[Option],
+                notes: Optional[Sequence[Optional[str]]] = None) -> list[tuple[int, int]]:
+    """Split option indices into [start, end) runs; labels that count up by one form one run
+    (options with a note, what the view's label says they do, are listed one by one)."""
     runs: list[tuple[int, int]] = []
     i = 0
+
+    def bare(k: int) -> bool:
+        return _is_number(options[k].label) and (notes is None or not notes[k])
     while i < len(options):
         j = i + 1
-        if _is_number(options[i].label):
-            while j < len(options) and _is_number(options[j].label) and \
+        if bare(i):
+            while j < len(options) and bare(j) and \
                     int(options[j].label) == int(options[j - 1].label) + 1:
                 j += 1
         if j - i < 4:   # short runs are listed one by one
@@ -132,21 +137,36 @@ def option_runs(options: Sequence[Option]) -> list[tuple[int, int]]:
     return runs
 
 
-def menu_cells(options: Sequence[Option]) -> list[tuple[str, str]]:
-    """The menu as (number, label) cells: '#3', 'silk'; a long run of numbers as one cell,
-    '#2–#11', '1 to 10'."""
+def menu_rows(options: Sequence[Option], notes: Optional[Sequence[Optional[str]]] = None
+              ) -> list[tuple[str, str, str]]:
+    """The menu as (number, label, note) cells: '#3', 'silk_boat', 'seat 2 · 4 pesos' (the
+    note: what the view's `label` says the option does, or ""); a long run of numbers as one
+    cell, '#2–#11', '1 to 10'."""
     cells = []
-    for i, j in option_runs(options):
+    for i, j in option_runs(options, notes):
         if j - i == 1:
-            cells.append((f"#{i + 1}", options[i].label))
+            cells.append((f"#{i + 1}", options[i].label, (notes[i] or "") if notes else ""))
         else:
-            cells.append((f"#{i + 1}–#{j}", f"{options[i].label} to {options[j - 1].label}"))
+            cells.append((f"#{i + 1}–#{j}", f"{options[i].label} to {options[j - 1].label}",
+                          ""))
     return cells
 
 
-def format_menu(options: Sequence[Option], width: int = 80) -> str:
-    """The options numbered from #1 in columns; long runs of numbers shown as one range."""
-    cells = [f"{num:>3} {label}" for num, label in menu_cells(options)]
+def menu_cells(options: Sequence[Option]) -> list[tuple[str, str]]:
+    """The menu as (number, label) cells: '#3', 'silk'; a long run of numbers as one cell,
+    '#2–#11', '1 to 10'."""
+    return [(num, label) for num, label, _ in menu_rows(options)]
+
+
+def format_menu(options: Sequence[Option], width: int = 80,
+                notes: Optional[Sequence[Optional[str]]] = None) -> str:
+    """The options numbered from #1 in columns; long runs of numbers shown as one range; an
+    option with a note (what it does) on a line of its own, 'label — note'."""
+    rows_ = menu_rows(options, notes)
+    if any(note for _, _, note in rows_):
+        return "\n".join(f"  {num:>3} {label}" + (f" — {note}" if note else "")
+                         for num, label, note in rows_)
+    cells = [f"{num:>3} {label}" for num, label, _ in rows_]
     cw = max(len(c) for c in cells) + 3 if cells else 1
     per = max(1, min(len(cells), width // cw)) if len(cells) > 8 else 1
     rows = []
@@ -232,6 +252,7 @@ class PlainScreen:
     def __init__(self, output_fn: Callable[[str], None] = print, show_view: bool = True):
         self.output_fn = output_fn
         self.show_view = show_view
+        self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
 
     def _out(self, text: str) -> None:
         self.output_fn(printable(text))
@@ -246,12 +267,15 @@ class PlainScreen:
                 self._out(f"  {line}")
         if self.show_view:
             self._out(describe_view(program, state, node.player))
+        self.notes = (node, option_notes(program, state, node, node.player))
         self.options(node)
 
     def options(self, node: Decision) -> None:
-        """The prompt, the menu and the input hint."""
+        """The prompt, the menu (with what each option does, where the view says) and the
+        input hint."""
         self._out(prompt_line(node))
-        self._out(format_menu(node.options, shutil.get_terminal_size((80, 24)).columns))
+        notes = self.notes[1] if self.notes[0] is node else None
+        self._out(format_menu(node.options, shutil.get_terminal_size((80, 24)).columns, notes))
         self._out(f"  ({input_hint(node.options)})")
 
     def view(self, program: Any, state: State, seat: int) -> None:

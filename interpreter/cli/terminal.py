@@ -20,9 +20,9 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgre
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.agents.human import input_hint, menu_cells, prompt_line
+from interpreter.agents.human import input_hint, menu_rows, prompt_line
 from interpreter.cli.common import color_ok
-from interpreter.engine.declared_view import declared_view
+from interpreter.engine.declared_view import declared_view, option_notes
 from interpreter.engine.nodes import Decision
 from interpreter.engine.state import State
 from interpreter.engine.view import printable, view_fields
@@ -129,12 +129,21 @@ def view_renderable(program: Any, state: State, seat: Optional[int]) -> Renderab
                  title_align="left", box=box.ROUNDED)
 
 
-def options_renderable(node: Decision) -> RenderableType:
-    """The prompt, the numbered options (in columns when there are many) and the input hint."""
-    cells = [Text.assemble((num, "bold magenta"), " ", _t(label))
-             for num, label in menu_cells(node.options)]
-    body: RenderableType = Columns(cells, padding=(0, 3)) if len(cells) > 8 else \
-        Group(*cells)
+def options_renderable(node: Decision,
+                       notes: Optional[list[Optional[str]]] = None) -> RenderableType:
+    """The prompt, the numbered options (in columns when there are many, one a line when the
+    view says what they do: 'silk_boat — seat 2 · 4 pesos') and the input hint."""
+    rows = menu_rows(node.options, notes)
+    cells = []
+    for num, label, note in rows:
+        cell = Text.assemble((num, "bold magenta"), " ", _t(label))
+        if note:
+            cell.append(" — ", style="dim")
+            cell.append_text(_t(note, "green"))
+        cells.append(cell)
+    noted = any(note for _, _, note in rows)
+    body: RenderableType = Columns(cells, padding=(0, 3)) if len(cells) > 8 and not noted \
+        else Group(*cells)
     return Group(_t(prompt_line(node), "bold"), Padding(body, (0, 0, 0, 2), expand=False),
                  _t(f"({input_hint(node.options)})", "dim"))
 
@@ -147,6 +156,7 @@ class RichScreen:
 
     def __init__(self, console: Console):
         self.console = console
+        self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
 
     def turn(self, program: Any, state: State, node: Decision, recent: list[str],
              earlier: int) -> None:
@@ -158,11 +168,13 @@ class RichScreen:
                                      title_align="left", subtitle=more, subtitle_align="right",
                                      box=box.ROUNDED))
         self.view(program, state, node.player)
+        self.notes = (node, option_notes(program, state, node, node.player))
         self.options(node)
 
     def options(self, node: Decision) -> None:
-        """The prompt and the options."""
-        self.console.print(options_renderable(node))
+        """The prompt and the options (with what each does, where the view's labels say)."""
+        self.console.print(options_renderable(
+            node, self.notes[1] if self.notes[0] is node else None))
 
     def view(self, program: Any, state: State, seat: int) -> None:
         """The seat's view as tables."""

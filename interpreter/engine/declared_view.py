@@ -37,13 +37,58 @@ class ViewRowSpec:
 
 
 @attrs.define
+class LabelSpec:
+    """A compiled option label: its parts, each (function (state, locals) -> value, type), the
+    option itself in local 0 and, with `chooser`, the player choosing in local 1; `shown`
+    'owner' when it reads the chooser's hidden fields (shown to him only)."""
+
+    parts: list[tuple[RowFn, Type]]
+    nslots: int
+    chooser: bool = False
+    shown: str = "public"
+
+
+@attrs.define
 class ViewSpec:
-    """A compiled view: sections of rows, the panel's rows, and the fields not to repeat after
-    the view (bookkeeping, and those a row shows whole), by name."""
+    """A compiled view: sections of rows, the panel's rows, the fields not to repeat after
+    the view (bookkeeping, and those a row shows whole), by name, and the option labels by the
+    (path, line, col) of the decision they describe."""
 
     sections: list[tuple[str, list[ViewRowSpec]]]
     panel: list[ViewRowSpec]
     omit: frozenset[str]
+    labels: dict[tuple[str, int, int], LabelSpec] = attrs.field(factory=dict)
+
+
+def option_notes(program: Any, state: Any, decision: Any,
+                 viewer: Optional[int]) -> list[Optional[str]]:
+    """What each option of `decision` does, as seat `viewer` (None: a spectator) is shown it,
+    in the order of its options, as the view's `label` for the options' type says (None: no
+    label; pass and any-time actions have none). A label reads only public state, the option,
+    and with `for p` the chooser's own fields (the checker makes sure: E161); one that reads
+    the chooser's hidden fields is computed for the chooser only."""
+    spec: Optional[ViewSpec] = getattr(program, "view", None)
+    span = getattr(decision, "span", None)
+    if spec is None or span is None or not spec.labels:
+        return [None] * len(decision.options)
+    lab = spec.labels.get((span.path, span.line, span.col))
+    if lab is None or (lab.shown == "owner" and viewer != decision.player):
+        return [None] * len(decision.options)
+    out: list[Optional[str]] = []
+    for o in decision.options:
+        if o.action is not None or (o.value is None and o.label == "pass"):
+            out.append(None)
+            continue
+        try:
+            L = [o.value, decision.player if lab.chooser else None] + \
+                [None] * max(lab.nslots - 2, 0)
+            vals = [(f(state, L), t) for f, t in lab.parts]
+            # a part that is "" or none is left out (`if ... then "seat" else ""`)
+            out.append(" ".join(v if isinstance(v, str) else fmt(v, t)
+                                for v, t in vals if v is not None and v != ""))
+        except Exception:    # noqa: BLE001 - a label never stops a game: the option shows bare
+            out.append(None)
+    return out
 
 
 def _hidden_text(v: Any, t: Type) -> str:

@@ -25,7 +25,7 @@ from interpreter.engine.nodes import Chance, Decision, Terminal
 from interpreter.engine.program import IllegalChoice, MercatorRuntimeError
 from interpreter.engine.state import State
 from interpreter.engine.seen import log_for
-from interpreter.engine.declared_view import declared_view
+from interpreter.engine.declared_view import declared_view, option_notes
 from interpreter.engine.view import observe
 from interpreter.tools.saves import SaveData, load_save, replay, save
 
@@ -292,10 +292,11 @@ class GameSession:
                 not isinstance(node, Decision) or node.player != seat or not self.human(seat):
             return []
         out = []
+        notes = option_notes(self.program, self.steps[k], node, seat)
         for i, o in enumerate(node.options):
             kind = "action" if o.action is not None else "pass" if (i == 0 and node.allow_pass) \
                 else "value"
-            out.append({"index": i, "label": o.label, "kind": kind})
+            out.append({"index": i, "label": o.label, "kind": kind, "note": notes[i] or ""})
         return out
 
     def _since_last_move(self, seat: Optional[int], k: int) -> int:
