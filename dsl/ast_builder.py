@@ -393,7 +393,8 @@ class AstBuilder:
         unit = c[2]
         quoted = unit is not None and getattr(unit, "type", "") == "STRING"
         text = None if unit is None else (_unquote(unit) if quoted else str(unit))
-        return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted)
+        return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted,
+                         extra=c[4])
 
     def eligible_decl(self, sp: A.Span, c: list[Any]) -> A.EligibleDecl:
         return A.EligibleDecl(str(c[0]), c[1], span=sp)

@@ -66,6 +66,8 @@ class ViewLine:
     span: A.Span
     field: Optional[tuple[str, str]] = None
     shown: str = "public"
+    extra: Optional[A.Expr] = None          # a graph's `with`: node -> what stands on it
+    extra_type: Optional[Type] = None
 
 
 @attrs.define

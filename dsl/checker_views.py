@@ -10,10 +10,40 @@ from dsl.checked import CheckedView, OptionLabel, ViewLine
 from dsl.checker_base import Scope
 from dsl.checker_exprs import ExprChecker
 from dsl.diagnostics import did_you_mean
-from dsl.types import PLAYER, strip_opt
+from dsl.types import PLAYER, Type, strip_opt
 
-ROW_WORDS = ("row", "track")
+ROW_WORDS = ("row", "track", "grid", "graph")
 ITEM_WORDS = ("bookkeeping", "section", "panel", "label")
+
+
+def grid_cells(t: Type) -> Optional[Type]:
+    """The cell type of a grid's rows: a list of lists, or a map row name -> list (None: not
+    a grid)."""
+    t = strip_opt(t)
+    if t.kind == "any":
+        return t
+    if t.kind in ("list", "map") and strip_opt(t.args[-1]).kind == "list":
+        return strip_opt(t.args[-1]).args[0]
+    return None
+
+
+def graph_node(t: Type) -> Optional[Type]:
+    """The node type of a graph: a list of paths (list<list<N>>), a list of edges (records
+    whose first two fields are N), or a map N -> list<N> (None: not a graph)."""
+    t = strip_opt(t)
+    if t.kind == "any":
+        return t
+    if t.kind == "list":
+        e = strip_opt(t.args[0])
+        if e.kind == "list":
+            return strip_opt(e.args[0])
+        if e.kind == "record" and len(e.field_types) >= 2 and \
+                strip_opt(e.field_types[0]) == strip_opt(e.field_types[1]):
+            return strip_opt(e.field_types[0])
+    if t.kind == "map" and strip_opt(t.args[1]).kind == "list" and \
+            strip_opt(strip_opt(t.args[1]).args[0]) == strip_opt(t.args[0]):
+        return strip_opt(t.args[0])
+    return None
 
 
 class ViewChecker(ExprChecker):
@@ -70,6 +100,8 @@ class ViewChecker(ExprChecker):
         covered: set[tuple[str, str]] = set()
         for r in [r for _, rows in sections for r in rows] + panel:
             covered |= self._reads(r.expr)
+            if r.extra is not None:
+                covered |= self._reads(r.extra)
         return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
                            decl, labels)
 
@@ -139,7 +171,8 @@ class ViewChecker(ExprChecker):
         for r in rows:
             if r.kind not in ROW_WORDS:
                 self.err("E160", f"unexpected '{r.kind}' in a view", r.span,
-                         (did_you_mean(r.kind, ROW_WORDS) or "a line of a view is a row or a track")
+                         (did_you_mean(r.kind, ROW_WORDS) or
+                          "a line of a view is a row, a track, a grid or a graph")
                          + ': row "label" [in unit] = expression')
                 continue
             if r.label in labels:
@@ -154,8 +187,29 @@ class ViewChecker(ExprChecker):
                 self.err("E160", f"track \"{r.label}\" has type {t}, not a list or a map", r.expr.span,
                          "a track shows one cell per entry: use a list or a map, "
                          "or 'row' for one value")
+            xt: Optional[Type] = None
+            if r.kind == "grid" and grid_cells(t) is None:
+                self.err("E160", f"grid \"{r.label}\" has type {t}, not rows of cells", r.expr.span,
+                         "a grid is a list of rows (a list of lists) or a map row name -> list: "
+                         "[[cell(r, c) for c in 1..8] for r in 1..8]")
+            node = graph_node(t) if r.kind == "graph" else None
+            if r.kind == "graph" and node is None:
+                self.err("E160", f"graph \"{r.label}\" has type {t}, not edges", r.expr.span,
+                         "a graph is a list of paths (lists of nodes), a list of records whose "
+                         "first two fields are the ends of an edge, or a map node -> neighbours")
+            if r.extra is not None:
+                xt = strip_opt(self.expr(r.extra, sc, None))
+                if r.kind != "graph":
+                    self.err("E160", f"'with' on a {r.kind}: only a graph has what stands on its "
+                             "nodes", r.extra.span, "remove 'with ...', or make the line a graph")
+                elif node is not None and not (xt.kind == "map" and xt.args[0] == node) and \
+                        xt.kind != "any":
+                    self.err("E160", f"graph \"{r.label}\": 'with' needs a map from its nodes "
+                             f"({node}) to what stands on them, got {xt}", r.extra.span,
+                             "e.g. with {wagon_at[w]: w for w in Wagon}")
             out.append(ViewLine(r.kind, r.label, r.unit, r.expr, t, sc.nslots, r.span,
-                                field=self._whole_field(r.expr, var)))
+                                field=None if r.extra is not None else
+                                self._whole_field(r.expr, var), extra=r.extra, extra_type=xt))
         return out
 
     def _whole_field(self, e: Any, var: Optional[str]) -> Optional[tuple[str, str]]:

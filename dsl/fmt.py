@@ -447,6 +447,9 @@ def _bundle_part(p: A.BundlePart) -> str:
 def _view_row(r: A.ViewRow) -> str:
     unit = "" if r.unit is None else \
         f" in {escape_string(r.unit) if r.unit_quoted else r.unit}"
+    if r.extra is not None:
+        return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr), "with",
+                     _fx(r.extra))
     return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr))
 
 

@@ -83,6 +83,45 @@ def _view_value(row: dict[str, Any]) -> RenderableType:
     return _t(row["text"])
 
 
+def _grid_table(row: dict[str, Any]) -> Table:
+    """A grid as a table: a column per cell, each row headed by its name."""
+    t = Table(box=box.SQUARE, show_header=True, pad_edge=False, show_lines=False)
+    t.add_column("", style="bold")
+    for c in range(row["columns"]):
+        t.add_column(str(c + 1), header_style="bold")
+    for key, cells in zip(row["keys"], row["rows"]):
+        t.add_row(_t(key), *[_t(c) for c in cells])
+    return t
+
+
+def _graph_text(row: dict[str, Any]) -> Text:
+    """A graph as its nodes, one a line, each with what stands on it and its neighbours."""
+    near: dict[str, list[str]] = {n: [] for n in row["nodes"]}
+    for a, b in row["edges"]:
+        near[a].append(b)
+        near[b].append(a)
+    out = Text()
+    for i, n in enumerate(row["nodes"]):
+        if i:
+            out.append("\n")
+        out.append_text(_t(n, "bold"))
+        if n in row["on"]:
+            out.append(" ")
+            out.append_text(_t(f"[{row['on'][n]}]", "green"))
+        out.append(" — ", style="dim")
+        out.append_text(_t(", ".join(near[n]) or "(no edge)"))
+    return out
+
+
+def _row_value(row: dict[str, Any]) -> RenderableType:
+    """A declared row's value, a grid as a table and a graph as its nodes."""
+    if not row["hidden"] and row["kind"] == "grid":
+        return _grid_table(row)
+    if not row["hidden"] and row["kind"] == "graph":
+        return _graph_text(row)
+    return _view_value(row)
+
+
 def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list[RenderableType]:
     """The declared view (engine/declared_view.py): a table per section, the panel with the
     other player fields, then the other table fields."""
@@ -92,7 +131,7 @@ def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list
         t.add_column(_t(sec["title"]), style="bold", header_style="bold underline")
         t.add_column("")
         for row in sec["rows"]:
-            t.add_row(_t(row["label"]), _view_value(row))
+            t.add_row(_t(row["label"]), _row_value(row))
         parts.append(t)
     other = v["other"]
     if other["table"]:

@@ -17,7 +17,8 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
 
     def row(r: ViewLine) -> ViewRowSpec:
         return ViewRowSpec(r.kind, r.label, r.unit, r.type, ex.compile(r.expr), r.nslots,
-                           index[r.field] if r.field is not None else None, r.shown)
+                           index[r.field] if r.field is not None else None, r.shown,
+                           ex.compile(r.extra) if r.extra is not None else None, r.extra_type)
 
     omit = frozenset(v.bookkeeping) | frozenset(name for _, name in v.covered)
     labels = {site: LabelSpec([(ex.compile(e), t) for e, t in lab.parts], lab.nslots,

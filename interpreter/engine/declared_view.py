@@ -34,6 +34,8 @@ class ViewRowSpec:
     nslots: int
     field: Optional[tuple[str, int]]
     shown: str
+    extra: Optional[RowFn] = None        # a graph's `with`: node -> what stands on it
+    extra_type: Optional[Type] = None
 
 
 @attrs.define
@@ -118,8 +120,78 @@ def _cells(v: Any, t: Type, unit: Optional[str]) -> list[list[str]]:
     return []
 
 
-def _shown(r: ViewRowSpec, v: Any) -> dict[str, Any]:
+def _grid(v: Any, t: Type, unit: Optional[str]) -> dict[str, Any]:
+    """A grid's rows of cells as text, each row with its name (a list's rows count from 1)."""
+    t = t.args[0] if t.kind == "opt" else t
+    if v is None or t.kind == "any":
+        return {"keys": [], "rows": [], "columns": 0}
+    items = sorted(v.items()) if t.kind == "map" else list(enumerate(v))
+    kt = t.args[0] if t.kind == "map" else None
+    rt = t.args[-1].args[0] if t.args[-1].kind == "opt" else t.args[-1]
+    ct = rt.args[0]
+    keys = [fmt(k, kt) if kt is not None else str(k + 1) for k, _ in items]
+    rows = [[_with_unit(fmt(x, ct), unit) for x in (row or [])] for _, row in items]
+    return {"keys": keys, "rows": rows, "columns": max((len(r) for r in rows), default=0)}
+
+
+def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type]) -> dict[str, Any]:
+    """A graph's nodes (in order of first appearance), its edges (each once, as pairs of node
+    names) and what stands on each node (`with`)."""
+    t = t.args[0] if t.kind == "opt" else t
+    pairs: list[tuple[Any, Any]] = []
+    nt: Type = Type("any")
+    if v is not None and t.kind == "list":
+        et = t.args[0].args[0] if t.args[0].kind == "opt" else t.args[0]
+        if et.kind == "list":
+            nt = et.args[0]
+            for path in v:
+                pairs.extend(zip(path, path[1:]))
+        elif et.kind == "record":
+            nt = et.field_types[0]
+            pairs = [(e[0], e[1]) for e in v]
+    elif v is not None and t.kind == "map":
+        nt = t.args[0]
+        pairs = [(a, b) for a, ns in sorted(v.items()) for b in ns]
+    nodes: list[Any] = []
+    seen_edges: set[frozenset] = set()
+    edges: list[list[str]] = []
+    for a, b in pairs:
+        for n in (a, b):
+            if n not in nodes:
+                nodes.append(n)
+        key = frozenset((a, b))
+        if key not in seen_edges:
+            seen_edges.add(key)
+            edges.append([fmt(a, nt), fmt(b, nt)])
+    on: dict[str, str] = {}
+    if contents and ct is not None and ct.kind == "map":
+        for n, x in sorted(contents.items()):
+            if n not in nodes:
+                nodes.append(n)
+            xt = ct.args[1]
+            on[fmt(n, nt)] = ", ".join(fmt(y, xt.args[0]) for y in x) \
+                if xt.kind == "list" else fmt(x, xt)
+    names = [fmt(n, nt) for n in nodes]
+    near: dict[str, list[str]] = {n: [] for n in names}
+    for a, b in edges:
+        near[a].append(b)
+        near[b].append(a)
+    lines = [f"{n}{f' [{on[n]}]' if n in on else ''}: {', '.join(near[n]) or '(no road)'}"
+             for n in names]
+    return {"nodes": names, "edges": edges, "on": on, "lines": lines}
+
+
+def _shown(r: ViewRowSpec, v: Any, extra: Any = None) -> dict[str, Any]:
     """A row whose value the seat may see."""
+    if r.kind == "grid":
+        g = _grid(v, r.type, r.unit)
+        text = "\n".join(f"{k}: " + " | ".join(row) for k, row in zip(g["keys"], g["rows"]))
+        return {"label": r.label, "kind": "grid", "unit": r.unit, "hidden": False,
+                "text": text or "(none)", **g}
+    if r.kind == "graph":
+        g = _graph(v, r.type, extra, r.extra_type)
+        return {"label": r.label, "kind": "graph", "unit": r.unit, "hidden": False,
+                "text": "\n".join(g["lines"]) or "(none)", **g}
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit)
         return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
@@ -153,10 +225,12 @@ def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
     if r.shown == "owner" and (viewer is None or viewer != player):
         return _hidden(r, "(hidden)")
     try:
-        v = r.fn(state, [player] + [None] * max(r.nslots - 1, 0))
+        L = [player] + [None] * max(r.nslots - 1, 0)
+        v = r.fn(state, L)
+        extra = r.extra(state, L) if r.extra is not None else None
     except Exception as exc:     # noqa: BLE001 - a view never stops a game; say what failed
         return _hidden(r, f"(cannot be computed: {exc})")
-    return _shown(r, v)
+    return _shown(r, v, extra)
 
 
 def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
@@ -196,7 +270,10 @@ def describe_view(program: Any, state: Any, viewer: Optional[int]) -> str:
     for sec in v["sections"]:
         lines.append(f"  {sec['title']}")
         width = max((len(r["label"]) for r in sec["rows"]), default=0)
-        lines.extend(f"    {r['label']:<{width}}  {r['text']}" for r in sec["rows"])
+        for r in sec["rows"]:
+            first, *rest = r["text"].split("\n")      # a grid's rows, a graph's nodes
+            lines.append(f"    {r['label']:<{width}}  {first}")
+            lines.extend(f"    {'':<{width}}  {line}" for line in rest)
     other = v["other"]
     for name, text in other["table"]:
         first, *rest = text.split("\n")        # a deal's table: one offer a line

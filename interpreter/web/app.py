@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from interpreter.tools.session import GameSession, SessionError
-from interpreter.web.render import is_hidden, label, show
+from interpreter.web.render import graph_svg, grid_html, is_hidden, label, show
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 MANY_OPTIONS = 40          # more values than this are offered in a list box, not as buttons
@@ -75,6 +75,8 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
     env.filters["show"] = show
     env.filters["label"] = label
+    env.filters["grid"] = grid_html
+    env.filters["graph"] = graph_svg
     env.tests["hidden"] = is_hidden
     lock = threading.Lock()
     game = title or session.program.name
