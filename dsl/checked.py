@@ -97,6 +97,8 @@ class CheckedView:
     covered: frozenset[tuple[str, str]]
     decl: A.ViewDecl
     labels: list[OptionLabel] = attrs.field(factory=list)
+    scoring: list[ViewLine] = attrs.field(factory=list)   # `scoring p { ... }`: the score's parts
+    scoring_var: str = ""
 
 
 @attrs.define

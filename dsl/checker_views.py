@@ -13,7 +13,7 @@ from dsl.diagnostics import did_you_mean
 from dsl.types import PLAYER, Type, strip_opt
 
 ROW_WORDS = ("row", "track", "grid", "graph")
-ITEM_WORDS = ("bookkeeping", "section", "panel", "label")
+ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label")
 
 
 def grid_cells(t: Type) -> Optional[Type]:
@@ -65,6 +65,8 @@ class ViewChecker(ExprChecker):
         bookkeeping: set[str] = set()
         panels = 0
         labels: list[OptionLabel] = []
+        scoring: list[ViewLine] = []
+        scoring_var = ""
         for it in decl.items:
             if isinstance(it, A.ViewLabel):
                 if self._word(it.word, "label", it.span):
@@ -80,6 +82,19 @@ class ViewChecker(ExprChecker):
                         self.err("E160", f"a second section \"{it.title}\"", it.span,
                                  "give each section its own title")
                     sections.append((it.title, self._rows(it.rows, None)))
+            elif isinstance(it, A.ViewPanel) and it.word == "scoring":
+                if scoring_var:
+                    self.err("E160", "a second 'scoring'", it.span,
+                             "the score has one list of parts: put them all in one 'scoring'")
+                    continue
+                self._no_shadow(it.var, it.span)
+                scoring_var = it.var
+                scoring = self._rows(it.rows, it.var)
+                for r in scoring:
+                    if r.kind != "row" or strip_opt(r.type).kind not in ("int", "any"):
+                        self.err("E160", f"scoring part \"{r.label}\" is a {r.kind} of type "
+                                 f"{r.type}, not a number", r.span,
+                                 'a part of the score is a number: row "gold" = gold_points(p)')
             elif isinstance(it, A.ViewPanel) and self._word(it.word, "panel", it.span):
                 panels += 1
                 if panels > 1:
@@ -89,7 +104,7 @@ class ViewChecker(ExprChecker):
                 self._no_shadow(it.var, it.span)
                 panel_var = it.var
                 panel = self._rows(it.rows, it.var)
-        for r in [r for _, rows in sections for r in rows] + panel:
+        for r in [r for _, rows in sections for r in rows] + panel + scoring:
             if r.field is not None and r.field[1] in bookkeeping:
                 self.err("E160", f"row \"{r.label}\" shows the field '{r.field[1]}', which the view "
                          "calls bookkeeping", r.span,
@@ -98,12 +113,12 @@ class ViewChecker(ExprChecker):
         if len([d for d in self.diags if d.is_error]) > errors:
             return None
         covered: set[tuple[str, str]] = set()
-        for r in [r for _, rows in sections for r in rows] + panel:
+        for r in [r for _, rows in sections for r in rows] + panel + scoring:
             covered |= self._reads(r.expr)
             if r.extra is not None:
                 covered |= self._reads(r.extra)
         return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
-                           decl, labels)
+                           decl, labels, scoring, scoring_var)
 
     def _label(self, it: A.ViewLabel, done: list[OptionLabel]) -> Optional[OptionLabel]:
         """`label v: T = parts`: the decisions offering options of type T (E161 if none)."""
@@ -149,7 +164,8 @@ class ViewChecker(ExprChecker):
             return True
         shape = {"bookkeeping": "bookkeeping FIELD, FIELD", "section": 'section "Title" { rows }',
                  "panel": "panel p { rows }",
-                 "label": 'label v: Type = "text", expression, ...'}[want]
+                 "label": 'label v: Type = "text", expression, ...',
+                 "scoring": 'scoring p { row "part" = expression }'}[want]
         self.err("E160", f"unexpected '{word}' in a view", span,
                  (did_you_mean(word, ITEM_WORDS) or f"did you mean '{want}'?") + f" write: {shape}")
         return False

@@ -29,6 +29,8 @@ def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
             out += _label(flow, r, None, f'section "{title}"')
     for r in view.panel:
         out += _label(flow, r, 0, f"panel {view.panel_var}")
+    for r in view.scoring:
+        out += _label(flow, r, 0, f"scoring {view.scoring_var}")
     for lab in view.labels:
         for e, _ in lab.parts:
             t = flow.expr(e).const    # the option itself is a local: the chooser sees it

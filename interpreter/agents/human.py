@@ -22,7 +22,8 @@ from interpreter.engine.nodes import Decision, Option
 from interpreter.engine.seen import render as render_entry
 from interpreter.engine.seen import sees
 from interpreter.engine.state import State
-from interpreter.engine.declared_view import describe_view, option_notes
+from interpreter.engine.declared_view import declared_view, describe_view, option_notes
+from interpreter.engine.view_summary import view_changes
 from interpreter.engine.view import printable
 
 
@@ -253,6 +254,11 @@ class PlainScreen:
         self.output_fn = output_fn
         self.show_view = show_view
         self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
+        self.changes: list[str] = []      # what changed in the view since the last decision
+
+    def set_changes(self, lines: list[str]) -> None:
+        """What changed in the seat's view since its last decision, shown with the next turn."""
+        self.changes = lines
 
     def _out(self, text: str) -> None:
         self.output_fn(printable(text))
@@ -264,6 +270,10 @@ class PlainScreen:
             more = f" ({earlier} earlier: type 'log')" if earlier else ""
             self._out(f"since your last decision{more}:")
             for line in recent:
+                self._out(f"  {line}")
+        if self.changes:
+            self._out("what changed:")
+            for line in self.changes:
                 self._out(f"  {line}")
         if self.show_view:
             self._out(describe_view(program, state, node.player))
@@ -324,6 +334,7 @@ class HumanAgent:
         self.handover = handover      # hot-seat: several humans at one screen
         self.last_seat: Optional[int] = None
         self.queue: list[str] = []    # the steps of a bundle typed at once, still to answer
+        self.views: dict[int, Any] = {}   # seat -> its declared view at its last decision
 
     def _log(self, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
@@ -354,6 +365,12 @@ class HumanAgent:
         recent = self._log(state, seat, self.seen.get(seat, self.log_from))
         earlier = max(0, len(recent) - RECENT_LINES)
         self.seen[seat] = len(state.record) if state.narrate else 0
+        now = declared_view(program, state, seat)
+        changes = view_changes(self.views.get(seat), now, seat)
+        self.views[seat] = now
+        tell = getattr(self.screen, "set_changes", None)
+        if tell is not None:
+            tell(changes)
         options = node.options
         self.screen.turn(program, state, node, recent[earlier:], earlier)
         while True:

@@ -88,8 +88,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ play
-def print_result(prog: Program, node: Terminal) -> None:
-    """The final ranking, scores and winners."""
+def print_result(prog: Program, node: Terminal, state: Any = None,
+                 viewer: Optional[int] = None) -> None:
+    """The final ranking, scores and winners; with the state, the score's parts as the view's
+    `scoring` declares them, as `viewer` may see them."""
     out(f"game over — {prog.name}")
     out("rank  seat  score")
     for rank, p in enumerate(node.ranking, start=1):
@@ -100,6 +102,14 @@ def print_result(prog: Program, node: Terminal) -> None:
         out("no winner: no player may win ('eligible')")
     else:
         out(f"{'shared win' if len(node.winners) > 1 else 'winner'}: {names}")
+    if state is not None:
+        from interpreter.engine.view_summary import score_lines
+        lines = score_lines(prog, state, viewer)
+        if lines:
+            out("the score in its parts" + (f" (as P{viewer + 1} may see them)"
+                                            if isinstance(viewer, int) else "") + ":")
+            for line in lines:
+                out(f"  {line}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -232,7 +242,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     assert isinstance(state.pending, Terminal)
     if human is not None:
         tell(state)
-    print_result(prog, state.pending)
+    print_result(prog, state.pending, state, viewer)
     if args.save and write_save():
         err(f"game saved to {args.save}")
     return EXIT_OK

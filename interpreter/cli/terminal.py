@@ -196,6 +196,11 @@ class RichScreen:
     def __init__(self, console: Console):
         self.console = console
         self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
+        self.changes: list[str] = []      # what changed in the view since the last decision
+
+    def set_changes(self, lines: list[str]) -> None:
+        """What changed in the seat's view since its last decision, shown with the next turn."""
+        self.changes = lines
 
     def turn(self, program: Any, state: State, node: Decision, recent: list[str],
              earlier: int) -> None:
@@ -206,6 +211,11 @@ class RichScreen:
                                      title=Text("since your last decision", style="bold"),
                                      title_align="left", subtitle=more, subtitle_align="right",
                                      box=box.ROUNDED))
+        if self.changes:
+            self.console.print(Panel(Text("\n").join(_t(line) for line in self.changes),
+                                     title=Text("what changed since your last decision",
+                                                style="bold"),
+                                     title_align="left", box=box.ROUNDED))
         self.view(program, state, node.player)
         self.notes = (node, option_notes(program, state, node, node.player))
         self.options(node)

@@ -25,4 +25,4 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
                                lab.chooser, lab.shown)
               for lab in v.labels for site in lab.sites}
     return ViewSpec([(title, [row(r) for r in rows]) for title, rows in v.sections],
-                    [row(r) for r in v.panel], omit, labels)
+                    [row(r) for r in v.panel], omit, labels, [row(r) for r in v.scoring])

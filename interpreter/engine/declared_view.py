@@ -60,6 +60,7 @@ class ViewSpec:
     panel: list[ViewRowSpec]
     omit: frozenset[str]
     labels: dict[tuple[str, int, int], LabelSpec] = attrs.field(factory=dict)
+    scoring: list[ViewRowSpec] = attrs.field(factory=list)   # the score's parts, per player
 
 
 def option_notes(program: Any, state: Any, decision: Any,
@@ -204,8 +205,8 @@ def _hidden(r: ViewRowSpec, text: str) -> dict[str, Any]:
     return {"label": r.label, "kind": r.kind, "unit": r.unit, "hidden": True, "text": text}
 
 
-def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
-         viewer: Optional[int]) -> dict[str, Any]:
+def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
+            viewer: Optional[int]) -> dict[str, Any]:
     """Row r for the panel's `player` (None in a section) as seat `viewer` sees it."""
     if r.field is not None:
         where, i = r.field
@@ -233,6 +234,26 @@ def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
     return _shown(r, v, extra)
 
 
+SCORE_NOW = "score if the game ended now"
+
+
+def _score_rows(program: Any, state: Any, player: int, viewer: Optional[int]) -> list[dict]:
+    """The scoring parts of `player` as `viewer` sees them, then their sum (hidden when a part
+    is); nothing without a `scoring`."""
+    spec: ViewSpec = program.view
+    if not spec.scoring:
+        return []
+    parts = [row_for(program, state, r, player, viewer) for r in spec.scoring]
+    if any(r["hidden"] or not isinstance(r.get("value"), int) for r in parts):
+        total = {"label": SCORE_NOW, "kind": "row", "unit": None, "hidden": True,
+                 "text": "(hidden)"}
+    else:
+        n = sum(r["value"] for r in parts)
+        total = {"label": SCORE_NOW, "kind": "row", "unit": None, "hidden": False,
+                 "text": str(n), "value": n}
+    return parts + [total]
+
+
 def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
     """The declared view of seat `viewer` (None: a spectator), or None for a rulebook without one:
     {"sections": [{"title", "rows"}], "panel": {"labels", "seats": [{"seat", "you", "rows"}]},
@@ -243,14 +264,25 @@ def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[d
     spec: Optional[ViewSpec] = getattr(program, "view", None)
     if spec is None:
         return None
-    sections = [{"title": title, "rows": [_row(program, state, r, None, viewer) for r in rows]}
+    sections = [{"title": title,
+                 "rows": [row_for(program, state, r, None, viewer) for r in rows]}
                 for title, rows in spec.sections]
     panel = None
-    if spec.panel:
-        panel = {"labels": [r.label for r in spec.panel],
-                 "seats": [{"seat": f"P{p + 1}", "you": p == viewer,
-                            "rows": [_row(program, state, r, p, viewer) for r in spec.panel]}
-                           for p in range(len(state.players))]}
+    if spec.panel or spec.scoring:
+        # the scoring parts follow the panel's rows, but for one that a panel row of the same
+        # label already shows (Manila's cash), then their sum
+        mine = {r.label for r in spec.panel}
+        extra = [i for i, r in enumerate(spec.scoring) if r.label not in mine]
+        labels = [r.label for r in spec.panel]
+        if spec.scoring:
+            labels += [spec.scoring[i].label for i in extra] + [SCORE_NOW]
+        columns: list[dict[str, Any]] = []
+        for p in range(len(state.players)):
+            parts = _score_rows(program, state, p, viewer)
+            rows = [row_for(program, state, r, p, viewer) for r in spec.panel] + \
+                [parts[i] for i in extra] + parts[-1:]
+            columns.append({"seat": f"P{p + 1}", "you": p == viewer, "rows": rows})
+        panel = {"labels": labels, "seats": columns}
     table, names, seats = view_fields(program, state, viewer)
     keep = [i for i, n in enumerate(names) if n not in spec.omit]
     other = {"table": [[n, text] for n, text in table if n not in spec.omit],

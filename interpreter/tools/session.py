@@ -26,6 +26,7 @@ from interpreter.engine.program import IllegalChoice, MercatorRuntimeError
 from interpreter.engine.state import State
 from interpreter.engine.seen import log_for
 from interpreter.engine.declared_view import declared_view, option_notes
+from interpreter.engine.view_summary import score_breakdown, view_changes
 from interpreter.engine.view import observe
 from interpreter.tools.saves import SaveData, load_save, replay, save
 
@@ -309,6 +310,16 @@ class GameSession:
                 return len(log_for(self.steps[j + 1].record, seat))
         return 0
 
+    def _changes(self, seat: Optional[int], k: int, now: Any) -> list[str]:
+        """What changed in `seat`'s declared view between its last decision before step k and
+        step k (nothing for a spectator, or before the seat's first decision)."""
+        if seat is None or now is None:
+            return []
+        for j in range(k - 1, -1, -1):
+            if self.movers[j] == seat:
+                return view_changes(declared_view(self.program, self.steps[j], seat), now, seat)
+        return []
+
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
         """The game's log up to a step as `seat` saw it (None: as a spectator)."""
         return log_for(self.steps[self.step_index(step)].record, seat)
@@ -328,6 +339,9 @@ class GameSession:
         obs["options"] = self.options(seat, k)
         obs["can_undo"] = obs["live"] and self.undo_refusal(seat) is None
         obs["new_from"] = self._since_last_move(seat, k)
+        obs["changes"] = self._changes(seat, k, obs["declared"])
+        obs["breakdown"] = score_breakdown(self.program, self.steps[k], seat) \
+            if self.steps[k].over else None
         obs["digest"] = _digest(obs)
         return obs
 
