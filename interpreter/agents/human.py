@@ -4,7 +4,7 @@ plain one here writes text lines; the CLI hands in a richer one (interpreter/cli
 
 The input rule, in order:
   1. a word that is an option's label (any case) picks that option;
-  2. a command word (help, ?, options, view, log, rules, quit) runs the command; ':word' always
+  2. a command word (help, ?, options, view, log, rules, undo, quit) runs the command; ':word' always
      runs the command, even when an option has the same label;
   3. '#N' picks option N of the menu (1-based), at every prompt;
   4. a bare number is a value: it picks the option labelled with that number, and is refused
@@ -27,6 +27,15 @@ from interpreter.engine.view_summary import view_changes
 from interpreter.engine.view import printable
 
 
+class UndoRequest(Exception):
+    """The human at `seat` asked to take back their last decision (and the bots' after it);
+    the caller rebuilds the game without them (interpreter/cli/main.py)."""
+
+    def __init__(self, seat: int):
+        super().__init__(f"P{seat + 1} takes back their last decision")
+        self.seat = seat
+
+
 class QuitGame(Exception):
     """The human stopped the game (end of input or 'quit'); the game can be saved as it is."""
 
@@ -38,7 +47,7 @@ class QuitGame(Exception):
 MAX_NUMBER_DIGITS = 30       # longer digit strings are never option numbers or menu values
 _NUMBER = re.compile(r"-?[0-9]{1,%d}" % MAX_NUMBER_DIGITS)
 _DIGITS = re.compile(r"-?[0-9]+")
-COMMANDS = ("help", "?", "options", "view", "log", "rules", "quit", "exit")
+COMMANDS = ("help", "?", "options", "view", "log", "rules", "undo", "quit", "exit")
 RECENT_LINES = 15            # log lines shown before a decision; `log` shows them all
 
 
@@ -202,6 +211,8 @@ def help_lines(options: Sequence[Option]) -> list[str]:
         "  view       what you see of the game, again",
         "  log        everything you have seen happen so far",
         "  rules      the rules in brief: rounds and phases, the end, the score",
+        "  undo       take back your last decision (and the bots' after it); not once",
+        "             another person has decided after it: their move stands",
         "  quit       stop (with --save FILE the game is saved; --resume FILE goes on)",
         "  :WORD      the command WORD even where an option has that label (:quit)",
     ]
@@ -325,7 +336,8 @@ class HumanAgent:
     def __init__(self, input_fn: Optional[Callable[[str], str]] = None,
                  output_fn: Callable[[str], None] = print, show_view: bool = True,
                  screen: Optional[Screen] = None, rules: Optional[list[str]] = None,
-                 log_from: int = 0, handover: bool = False):
+                 log_from: int = 0, handover: bool = False,
+                 undo: Optional[Callable[[int], Optional[str]]] = None):
         self.input_fn = input_fn      # None: the built-in input(), looked up when asking
         self.screen: Screen = screen if screen is not None else PlainScreen(output_fn, show_view)
         self.rules = rules            # the lines `rules` shows (None: no summary available)
@@ -335,6 +347,13 @@ class HumanAgent:
         self.last_seat: Optional[int] = None
         self.queue: list[str] = []    # the steps of a bundle typed at once, still to answer
         self.views: dict[int, Any] = {}   # seat -> its declared view at its last decision
+        self.undo = undo              # seat -> why it may not undo now (None: it may); None: no undo
+
+    def taken_back(self, record_length: int) -> None:
+        """The game went back (an undo) to a record of this length: what each seat was shown
+        after it is shown again."""
+        self.seen = {s: min(n, record_length) for s, n in self.seen.items()}
+        self.queue = []
 
     def _log(self, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
@@ -383,6 +402,13 @@ class HumanAgent:
             command = command_of(text, options)
             if command == "quit":
                 raise QuitGame("quit at the player's request", requested=True)
+            if command == "undo":
+                why = "undo is not available in this game" if self.undo is None \
+                    else self.undo(seat)
+                if why is None:
+                    raise UndoRequest(seat)
+                self.screen.say(f"cannot undo: {why}")
+                continue
             if command == "help":
                 self.screen.lines("help", help_lines(options))
             elif command == "options":

@@ -79,6 +79,22 @@ def _digest(data: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
+def undo_point(movers: Sequence[int], seat: int,
+               human: Callable[[int], bool]) -> tuple[Optional[int], Optional[str]]:
+    """Where an undo by `seat` goes back to: (the index of its last decision in `movers`, who
+    made each decision, -1 for chance; None) or (None, why it may not). A seat takes back only
+    its own last decision and the bots' and chance's after it: never another person's, so once
+    another human has decided after it, it stands (the browser and the terminal alike)."""
+    mine = next((k for k in range(len(movers) - 1, -1, -1) if movers[k] == seat), None)
+    if mine is None:
+        return None, f"P{seat + 1} has made no decision to take back"
+    later = {m for m in movers[mine + 1:] if m >= 0 and human(m)}
+    if later:
+        names = ", ".join(f"P{m + 1}" for m in sorted(later))
+        return None, f"{names} decided after P{seat + 1}'s last move: it can no longer be taken back"
+    return mine, None
+
+
 class GameSession:
     """One game being played, watched or replayed; see the module docstring."""
 
@@ -244,14 +260,7 @@ class GameSession:
             return "a spectator cannot undo"
         if not self.human(seat):
             return f"P{seat + 1} is a bot"
-        mine = self._last_decision_of(seat)
-        if mine is None:
-            return f"P{seat + 1} has made no decision to take back"
-        later = {m for m in self.movers[mine + 1:] if m >= 0 and self.human(m)}
-        if later:
-            names = ", ".join(f"P{m + 1}" for m in sorted(later))
-            return f"{names} decided after P{seat + 1}'s last move: it can no longer be taken back"
-        return None
+        return undo_point(self.movers, seat, self.human)[1]
 
     def _last_decision_of(self, seat: int) -> Optional[int]:
         for k in range(len(self.movers) - 1, -1, -1):
