@@ -108,25 +108,23 @@ def _terminal(browser: Browser, out: Path, name: str, players: int, seed: int,
     console = Console(record=True, width=110, force_terminal=True, color_system="truecolor",
                       highlight=False, markup=False, emoji=False, file=open(os.devnull, "w"))
     screen = RichScreen(console)
+    from interpreter.engine.declared_view import declared_view
     rng = random.Random(seed)
-    human = HumanAgent(input_fn=lambda _: "#1", screen=screen)
-    while not state.over:
+    human = HumanAgent(screen=screen)
+    while True:
+        assert not state.over, f"{name}: no decision '{until}' for P1 in this game"
         node = state.pending
-        if isinstance(node, Decision) and node.player == 0:
-            console.clear()
-            console.export_text(clear=True)
-            shown = node.prompt.startswith(until)
-            idx = human.choose(prog, state) if not shown else None
-            if shown:
-                recent = human._log(state, 0, human.seen.get(0, 0))
-                from interpreter.engine.declared_view import declared_view
-                from interpreter.engine.view_summary import view_changes
-                screen.set_changes(view_changes(human.views.get(0), declared_view(prog, state, 0), 0))
-                screen.turn(prog, state, node, recent[-8:], max(0, len(recent) - 8))
-                break
-            prog.apply(state, idx)
-        else:
-            prog.apply(state, rng.randrange(node.count))
+        if isinstance(node, Decision) and node.player == 0 and node.prompt.startswith(until):
+            # the human's screen as HumanAgent draws it before asking
+            recent = human._log(state, 0, human.seen.get(0, 0))
+            from interpreter.engine.view_summary import view_changes
+            screen.set_changes(view_changes(human.views.get(0), declared_view(prog, state, 0), 0))
+            screen.turn(prog, state, node, recent[-8:], max(0, len(recent) - 8))
+            break
+        if isinstance(node, Decision) and node.player == 0:      # P1 decides (at random)
+            human.seen[0] = len(state.record)
+            human.views[0] = declared_view(prog, state, 0)
+        prog.apply(state, rng.randrange(node.count))
     with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
         f.write('<!doctype html><html><body style="margin:0">'
                 + console.export_svg(title=f"mercator play rulebooks/{name}.rules")
@@ -135,7 +133,11 @@ def _terminal(browser: Browser, out: Path, name: str, players: int, seed: int,
     try:
         browser.driver.get(Path(svg).as_uri())
         path = out / f"terminal_{name}.png"
-        browser.full_screenshot(str(path), width=1100)
+        d = browser.driver
+        height = d.execute_script("return document.querySelector('svg').getBoundingClientRect()"
+                                  ".height")
+        d.set_window_size(1100, min(int(height) + 200, 4000))
+        d.find_element("css selector", "svg").screenshot(str(path))     # the drawing alone
         print(f"{path.relative_to(ROOT)}: the terminal at '{until}'")
     finally:
         os.unlink(svg)
