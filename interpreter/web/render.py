@@ -5,6 +5,7 @@ from anyone.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -115,11 +116,19 @@ _LAYOUT_ROUNDS = 300
 
 def layout(nodes: list[str], edges: list[list[str]]) -> dict[str, tuple[float, float]]:
     """Where to draw each node: a force-directed layout (nodes repel, edges pull), started
-    from a circle in the nodes' order, so the same graph is always drawn the same way."""
+    from a circle in the nodes' order, so the same graph is always drawn the same way (and
+    computed once: a game's map does not change)."""
+    return dict(_layout(tuple(nodes), tuple(tuple(e) for e in edges)))
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(nodes_: tuple[str, ...],
+            edges_: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, tuple[float, float]], ...]:
     import math
+    nodes, edges = list(nodes_), [list(e) for e in edges_]
     n = len(nodes)
     if n == 0:
-        return {}
+        return ()
     pos = {v: [math.cos(2 * math.pi * i / n), math.sin(2 * math.pi * i / n)]
            for i, v in enumerate(nodes)}
     k = 2.0 / math.sqrt(n)
@@ -156,8 +165,8 @@ def layout(nodes: list[str], edges: list[list[str]]) -> dict[str, tuple[float, f
     span_x = max(max(xs) - min(xs), 1e-6)
     span_y = max(max(ys) - min(ys), 1e-6)
     size = GRAPH_SIZE - 2 * pad
-    return {v: (pad + (p[0] - min(xs)) / span_x * size, pad + (p[1] - min(ys)) / span_y * size)
-            for v, p in pos.items()}
+    return tuple((v, (pad + (p[0] - min(xs)) / span_x * size,
+                      pad + (p[1] - min(ys)) / span_y * size)) for v, p in pos.items())
 
 
 def graph_svg(row: dict[str, Any]) -> Markup:
