@@ -86,9 +86,23 @@ def test_die_haendler_shows_the_roads_with_the_wagons_on_them(name: str) -> None
 
 @pytest.mark.parametrize("name", ["genoa", "variants/genoa_two_players"])
 def test_genoa_shows_the_board_by_its_buildings_names(name: str) -> None:
-    """rules-data "Board": each square of the 8 by 8 board shows its building (or street)."""
-    text = _screen(program(ROOT / "rulebooks" / f"{name}.rules"), 7, 10)
-    board = [line for line in text.splitlines() if re.match(r"│?\s*r[1-8]\s+1: ", line)]
-    assert len(board) == 8
-    assert all(not re.search(r"r\dc\d", line.split("1: ", 1)[1]) for line in board)
-    assert any("city_hall" in line or "cathedral" in line for line in board)
+    """rules-data "Board": each square of the 8 by 8 board shows its building (or street), as
+    eight tracks r1..r8 or as one grid (the form proposed for rulebooks/genoa.rules)."""
+    from interpreter.engine.declared_view import declared_view
+    prog = program(ROOT / "rulebooks" / f"{name}.rules")
+    s = prog.new_game(prog.min_players, 7)
+    v = declared_view(prog, s, 0)
+    assert v is not None
+    rows = [r for sec in v["sections"] for r in sec["rows"]]
+    grid = [r for r in rows if r["kind"] == "grid"]
+    if grid:
+        cells = grid[0]["rows"]
+    else:
+        tracks = {r["label"]: r for r in rows if re.fullmatch(r"r[1-8]", r["label"])}
+        cells = [[text for _, text in tracks[f"r{k}"]["cells"]] for k in range(1, 9)]
+    assert len(cells) == 8 and all(len(row) == 8 for row in cells)
+    names = {c for row in cells for c in row}
+    assert {"city_hall", "cathedral", "harbour"} <= names
+    assert not any(re.fullmatch(r"r\dc\d", c) for c in names)
+    text = _screen(prog, 7, 0)
+    assert "city_hall" in text and "cathedral" in text
