@@ -83,9 +83,10 @@ def _handover(browser: Browser, out: Path) -> None:
         first = session.to_decide()
         assert first is not None
         session.move(first, session.options(first)[1]["index"])
+        browser.driver.set_window_size(1280, 420)        # the page is short: no empty window
         browser.driver.get(served.url + links.table_path())
         path = out / "handover.png"
-        browser.full_screenshot(str(path))
+        browser.driver.save_screenshot(str(path))
         print(f"{path.relative_to(ROOT)}: the shared screen, P{(session.to_decide() or 0) + 1} to take it")
     finally:
         served.stop()
