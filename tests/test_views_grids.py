@@ -5,6 +5,7 @@ stands on each node; in the terminal (rich) and the browser (an HTML table, an S
 from __future__ import annotations
 
 import io
+import random
 import re
 from pathlib import Path
 
@@ -164,6 +165,7 @@ def test_no_seat_sees_in_a_graph_what_it_may_not_see(town: Program) -> None:
 
 GENOA_GRID = '    grid "the board (rows 1-8, columns 1-8)" = [[place_of(square_at(r, c)) ' \
     'for c in 1..board_side] for r in 1..board_side]\n'
+GENOA_LABEL = '  label s: Square = place_of(s), if tower == s then "(the trade tower)" else ""\n'
 
 
 def test_a_grid_shows_genoas_board_with_the_buildings_names() -> None:
@@ -175,6 +177,8 @@ def test_a_grid_shows_genoas_board_with_the_buildings_names() -> None:
     tracks = re.findall(r'    track "r[1-8]" = .*\n', text)
     assert len(tracks) == 8
     text = text.replace("".join(tracks), GENOA_GRID)
+    end = text.index("\n}\n", text.index("\nview {")) + 1       # the view's closing brace
+    text = text[:end] + GENOA_LABEL + text[end:]
     res = load_text(text, str(path))
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics if d.is_error]
     from interpreter.compiler import compile_program
@@ -186,6 +190,16 @@ def test_a_grid_shows_genoas_board_with_the_buildings_names() -> None:
     names = {c for r in g["rows"] for c in r}
     assert {"city_hall", "cathedral", "harbour"} <= names
     assert not any(re.fullmatch(r"r\dc\d", c) for c in names)
+    # the proposed label: a square chosen (a move, the tower) shows its building
+    from interpreter.engine.declared_view import option_notes
+    from interpreter.engine.nodes import Decision
+    s = prog.new_game(3, 1)
+    rng = random.Random(1)
+    while not (isinstance(s.pending, Decision) and s.pending.prompt.startswith("move the tower")):
+        prog.apply(s, rng.randrange(s.pending.count))
+    d = s.pending
+    board = {f"r{r + 1}c{c + 1}": g["rows"][r][c] for r in range(8) for c in range(8)}
+    assert option_notes(prog, s, d, d.player) == [board[o.label] for o in d.options]
 
 
 def test_fmt_round_trips_grids_graphs_and_labels() -> None:
