@@ -191,3 +191,22 @@ def test_the_terminal_and_the_browser_show_the_notes() -> None:
     assert [(o["label"], o["note"]) for o in opts] == [
         ("pass", ""), ("salt", "costs 1 coins"), ("silk", "costs 2 coins")]
     assert session.options(1) == []
+
+
+def test_felinia_disc_spots_show_the_income_and_the_price_there() -> None:
+    """seed 004 §遊戲回合 1): the first disc on income gives +1; 2): the price on a market row
+    is the number of discs there counting one's own (a second disc pays 2)."""
+    prog = program(ROOT / "rulebooks" / "felinia.rules")
+    s = prog.new_game(2, 3)
+    d = s.pending
+    assert isinstance(d, Decision) and d.prompt == "place an action disc"
+    notes = dict(zip([o.label for o in d.options], option_notes(prog, s, d, d.player)))
+    assert notes["income"] == "take 1 silver"
+    row = next(k for k in notes if k.startswith("market_"))
+    assert notes[row].startswith("price 1 silver · the row holds {")
+    prog.apply(s, row)                       # P1's disc on that row: P2 would pay 2 there
+    d2 = s.pending
+    assert isinstance(d2, Decision) and d2.player != d.player
+    notes2 = dict(zip([o.label for o in d2.options], option_notes(prog, s, d2, d2.player)))
+    assert notes2[row].startswith("price 2 silver")
+    assert notes2["guild"] == "price 1 silver"
