@@ -5,9 +5,9 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.infoflow import FlowInfo
-from dsl.types import Type
+from mercator.dsl import ast as A
+from mercator.dsl.infoflow import FlowInfo
+from mercator.dsl.types import Type
 
 
 @attrs.define

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from dsl import ast as A
-from dsl.builtins import BUILTIN_NAMES
-from dsl.checked import FieldInfo
-from dsl.diagnostics import Diagnostic, did_you_mean, error, warning
-from dsl.types import ANY, BOOL, INT, PLAYER, STR, Type, assignable, opt
+from mercator.dsl import ast as A
+from mercator.dsl.builtins import BUILTIN_NAMES
+from mercator.dsl.checked import FieldInfo
+from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error, warning
+from mercator.dsl.types import ANY, BOOL, INT, PLAYER, STR, Type, assignable, opt
 
 PRIMITIVES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER}
 GENERICS = {"list": 1, "bag": 1, "map": 2}

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checker_base import Scope
-from dsl.checker_places import PlaceChecker
-from dsl.diagnostics import did_you_mean
-from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, literal_int, literal_range_size,
+from mercator.dsl import ast as A
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_places import PlaceChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, literal_int, literal_range_size,
                         subset_count)
-from dsl.types import (ANY, INT, NONE, PLAYER, Type, is_collection, iter_elem, list_of, map_of, opt,
+from mercator.dsl.types import (ANY, INT, NONE, PLAYER, Type, is_collection, iter_elem, list_of, map_of, opt,
                        strip_opt)
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checked import CheckedView, OptionLabel, ViewLine
-from dsl.checker_base import Scope
-from dsl.checker_exprs import ExprChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import PLAYER, Type, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedView, OptionLabel, ViewLine
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_exprs import ExprChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import PLAYER, Type, strip_opt
 
 ROW_WORDS = ("row", "track", "grid", "graph")
 ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label")

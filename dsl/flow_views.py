@@ -11,10 +11,10 @@ shown it.
 """
 from __future__ import annotations
 
-from dsl.checked import CheckedRulebook, ViewLine
-from dsl.diagnostics import Diagnostic, error
-from dsl.flow_exprs import ExprFlow, fn_summaries
-from dsl.flow_taint import names
+from mercator.dsl.checked import CheckedRulebook, ViewLine
+from mercator.dsl.diagnostics import Diagnostic, error
+from mercator.dsl.flow_exprs import ExprFlow, fn_summaries
+from mercator.dsl.flow_taint import names
 
 
 def label_view(rb: CheckedRulebook) -> list[Diagnostic]:

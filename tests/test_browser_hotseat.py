@@ -25,7 +25,7 @@ def _client(seats: list[str], seed: int = 3) -> tuple[Any, Any, Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
-    from interpreter.web.app import SeatLinks, make_app
+    from mercator.interpreter.web.app import SeatLinks, make_app
     s = new_session(MANILA, len(seats), seed, seats)
     links = SeatLinks([i for i, k in enumerate(seats) if k == "human"], table=True)
     return s, links, TestClient(make_app(s, links))

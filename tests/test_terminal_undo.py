@@ -8,16 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from interpreter.agents.human import COMMANDS, help_lines
-from interpreter.tools.saves import load_save
-from interpreter.tools.session import undo_point
+from mercator.interpreter.agents.human import COMMANDS, help_lines
+from mercator.interpreter.tools.saves import load_save
+from mercator.interpreter.tools.session import undo_point
 
 ROOT = Path(__file__).resolve().parent.parent
 MANILA = str(ROOT / "rulebooks" / "manila.rules")
 
 
 def _play(lines: list[str], seats: str, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", "play", MANILA,
+    return subprocess.run([sys.executable, "-m", "mercator.interpreter.cli", "play", MANILA,
                            "--players", "3", "--seats", seats, "--seed", "5", *extra],
                           input="".join(f"{x}\n" for x in lines), capture_output=True,
                           text=True, cwd=ROOT, timeout=120)

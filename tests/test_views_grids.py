@@ -14,9 +14,9 @@ import pytest
 from game_driver import program_text
 from test_views import _hide_differently
 
-from dsl.loader import load_text
-from interpreter.engine.declared_view import declared_view, describe_view
-from interpreter.engine.program import Program
+from mercator.dsl.loader import load_text
+from mercator.interpreter.engine.declared_view import declared_view, describe_view
+from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,7 +98,7 @@ def test_a_graph_has_each_edge_once_and_what_stands_on_its_nodes(town: Program) 
 
 
 def test_the_terminal_draws_the_grid_as_a_table_and_the_graph_as_its_nodes(town: Program) -> None:
-    from interpreter.cli.terminal import console_for, view_renderable
+    from mercator.interpreter.cli.terminal import console_for, view_renderable
     out = io.StringIO()
     console_for(out).print(view_renderable(town, town.new_game(2, 1), 0))
     text = out.getvalue()
@@ -115,8 +115,8 @@ def test_the_browser_draws_the_grid_as_a_table_and_the_graph_as_svg(town: Progra
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
-    from interpreter.tools.session import GameSession
-    from interpreter.web.app import SeatLinks, make_app
+    from mercator.interpreter.tools.session import GameSession
+    from mercator.interpreter.web.app import SeatLinks, make_app
     session = GameSession(town, 2, 1, ["human", "random"], "t.rules", {"t.rules": TOWN + VIEW})
     links = SeatLinks([0])
     page = TestClient(make_app(session, links)).get(links.path(0)).text
@@ -129,7 +129,7 @@ def test_the_browser_draws_the_grid_as_a_table_and_the_graph_as_svg(town: Progra
 
 
 def test_the_layout_is_the_same_every_time_and_inside_the_drawing() -> None:
-    from interpreter.web.render import GRAPH_SIZE, layout
+    from mercator.interpreter.web.render import GRAPH_SIZE, layout
     nodes = [f"n{i}" for i in range(12)]
     edges = [[nodes[i], nodes[(i + 1) % 12]] for i in range(12)] + [["n0", "n6"]]
     a, b = layout(nodes, edges), layout(nodes, edges)
@@ -181,7 +181,7 @@ def test_a_grid_shows_genoas_board_with_the_buildings_names() -> None:
     text = text[:end] + GENOA_LABEL + text[end:]
     res = load_text(text, str(path))
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics if d.is_error]
-    from interpreter.compiler import compile_program
+    from mercator.interpreter.compiler import compile_program
     prog = compile_program(res.rulebook)
     v = declared_view(prog, prog.new_game(3, 1), 0)
     assert v is not None
@@ -191,8 +191,8 @@ def test_a_grid_shows_genoas_board_with_the_buildings_names() -> None:
     assert {"city_hall", "cathedral", "harbour"} <= names
     assert not any(re.fullmatch(r"r\dc\d", c) for c in names)
     # the proposed label: a square chosen (a move, the tower) shows its building
-    from interpreter.engine.declared_view import option_notes
-    from interpreter.engine.nodes import Decision
+    from mercator.interpreter.engine.declared_view import option_notes
+    from mercator.interpreter.engine.nodes import Decision
     s = prog.new_game(3, 1)
     rng = random.Random(1)
     while not (isinstance(s.pending, Decision) and s.pending.prompt.startswith("move the tower")):
@@ -203,8 +203,8 @@ def test_a_grid_shows_genoas_board_with_the_buildings_names() -> None:
 
 
 def test_fmt_round_trips_grids_graphs_and_labels() -> None:
-    from dsl.fmt import format_rulebook
-    from dsl.parser import parse
+    from mercator.dsl.fmt import format_rulebook
+    from mercator.dsl.parser import parse
     src = TOWN + VIEW.replace("}\n}\n", '}\n  label s: Spot for p = "goes to", s, p.coins\n}\n')
     rb, diags = parse(src)
     assert rb is not None, diags

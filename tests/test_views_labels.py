@@ -16,10 +16,10 @@ from hypothesis import given, settings, strategies as st
 from game_driver import program, program_text
 from test_views import VIEWED, _hide_differently
 
-from dsl.loader import load_text
-from interpreter.engine.declared_view import option_notes
-from interpreter.engine.nodes import Decision
-from interpreter.engine.program import Program
+from mercator.dsl.loader import load_text
+from mercator.interpreter.engine.declared_view import option_notes
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -176,7 +176,7 @@ def test_every_game_with_labels_shows_notes_somewhere_in_a_random_game() -> None
 
 
 def test_the_terminal_and_the_browser_show_the_notes() -> None:
-    from interpreter.cli.terminal import RichScreen, console_for
+    from mercator.interpreter.cli.terminal import RichScreen, console_for
     prog = _shop('view { label g: Good = "costs", price[g], "coins" }')
     s = prog.new_game(2, 1, narrate=True)
     out = io.StringIO()
@@ -185,7 +185,7 @@ def test_the_terminal_and_the_browser_show_the_notes() -> None:
     text = out.getvalue()
     assert "#2 salt — costs 1 coins" in text and "#3 silk — costs 2 coins" in text
     pytest.importorskip("starlette")
-    from interpreter.tools.session import GameSession
+    from mercator.interpreter.tools.session import GameSession
     session = GameSession(prog, 2, 1, ["human", "human"], "t.rules", {"t.rules": SHOP})
     opts = session.options(0)
     assert [(o["label"], o["note"]) for o in opts] == [

@@ -15,11 +15,11 @@ from hypothesis import given, settings, strategies as st
 from game_driver import program, program_text
 from test_views import VIEWED, _hide_differently
 
-from interpreter.agents.human import HumanAgent, PlainScreen
-from interpreter.engine.declared_view import declared_view
-from interpreter.engine.view_summary import score_breakdown, score_lines, view_changes
-from interpreter.engine.nodes import Decision
-from interpreter.engine.program import Program
+from mercator.interpreter.agents.human import HumanAgent, PlainScreen
+from mercator.interpreter.engine.declared_view import declared_view
+from mercator.interpreter.engine.view_summary import score_breakdown, score_lines, view_changes
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -170,7 +170,7 @@ def test_the_plain_screen_tells_what_changed_before_the_next_decision(market: Pr
 
 
 def test_play_prints_the_score_in_its_parts_at_the_end() -> None:
-    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "play",
+    r = subprocess.run([sys.executable, "-m", "mercator.interpreter.cli", "play",
                         str(ROOT / "rulebooks" / "felinia.rules"), "--players", "2",
                         "--seats", "random", "--seed", "4"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -17,8 +17,8 @@ from test_views import _authored, _words
 
 from rich.console import Console
 
-from interpreter.cli.terminal import view_renderable
-from interpreter.engine.program import Program
+from mercator.interpreter.cli.terminal import view_renderable
+from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = ["manila", "die_haendler", "genoa", "felinia", "variants/manila_pirates",
@@ -88,7 +88,7 @@ def test_die_haendler_shows_the_roads_with_the_wagons_on_them(name: str) -> None
 def test_genoa_shows_the_board_by_its_buildings_names(name: str) -> None:
     """rules-data "Board": each square of the 8 by 8 board shows its building (or street), as
     eight tracks r1..r8 or as one grid (the form proposed for rulebooks/genoa.rules)."""
-    from interpreter.engine.declared_view import declared_view
+    from mercator.interpreter.engine.declared_view import declared_view
     prog = program(ROOT / "rulebooks" / f"{name}.rules")
     s = prog.new_game(prog.min_players, 7)
     v = declared_view(prog, s, 0)

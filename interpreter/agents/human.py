@@ -17,14 +17,14 @@ import re
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
 
-from interpreter.agents.bundles import bundle_steps, step_index
-from interpreter.engine.nodes import Decision, Option
-from interpreter.engine.seen import render as render_entry
-from interpreter.engine.seen import sees
-from interpreter.engine.state import State
-from interpreter.engine.declared_view import declared_view, describe_view, option_notes
-from interpreter.engine.view_summary import view_changes
-from interpreter.engine.view import printable
+from mercator.interpreter.agents.bundles import bundle_steps, step_index
+from mercator.interpreter.engine.nodes import Decision, Option
+from mercator.interpreter.engine.seen import render as render_entry
+from mercator.interpreter.engine.seen import sees
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.declared_view import declared_view, describe_view, option_notes
+from mercator.interpreter.engine.view_summary import view_changes
+from mercator.interpreter.engine.view import printable
 
 
 class UndoRequest(Exception):

@@ -6,11 +6,11 @@ import os
 import random
 from typing import Any
 
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, Failed, out, err, checked_save,
+from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, Failed, out, err, checked_save,
                                     load_program, player_count, runtime_failure)
-from interpreter.engine.program import MercatorRuntimeError
-from interpreter.tools.saves import SaveError
-from interpreter.tools.session import GameSession, SessionError, parse_seat_kinds, SEAT_KINDS
+from mercator.interpreter.engine.program import MercatorRuntimeError
+from mercator.interpreter.tools.saves import SaveError
+from mercator.interpreter.tools.session import GameSession, SessionError, parse_seat_kinds, SEAT_KINDS
 
 
 def _port(text: str) -> int:
@@ -145,8 +145,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve a game in the browser until interrupted."""
     session = build_session(args)
     try:
-        from interpreter.web.app import SeatLinks, make_app
-        from interpreter.web.server import BindError, Served, bind
+        from mercator.interpreter.web.app import SeatLinks, make_app
+        from mercator.interpreter.web.server import BindError, Served, bind
     except ImportError as exc:
         err(f"mercator serve: the web server is not installed ({exc.name} is missing)")
         err("  hint: pip install 'mercator[web]' (in a checkout: make setup)")

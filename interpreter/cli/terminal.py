@@ -20,12 +20,12 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgre
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.agents.human import input_hint, menu_rows, prompt_line
-from interpreter.cli.common import color_ok
-from interpreter.engine.declared_view import declared_view, option_notes
-from interpreter.engine.nodes import Decision
-from interpreter.engine.state import State
-from interpreter.engine.view import printable, view_fields
+from mercator.interpreter.agents.human import input_hint, menu_rows, prompt_line
+from mercator.interpreter.cli.common import color_ok
+from mercator.interpreter.engine.declared_view import declared_view, option_notes
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.view import printable, view_fields
 
 
 def console_for(stream: TextIO) -> Console:
@@ -261,7 +261,7 @@ class RichScreen:
 def rules_summary(program: Any, path: str) -> list[str]:
     """What `rules` shows at a prompt: the players, each round with its phases, when the game
     ends, how it is scored, the actions allowed at any time, and where the full rules are."""
-    from dsl.fmt import format_decl
+    from mercator.dsl.fmt import format_decl
     rb = program.rb
     lo, hi = program.min_players, program.max_players
     lines = [f"{program.name}, for {lo if lo == hi else f'{lo} to {hi}'} players "

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dsl import ast as A
-from dsl.types import strip_opt
-from interpreter.engine.bundles import Part
-from interpreter.engine.deals import ACCEPTED, DRAFT, DealSpec
-from interpreter.engine.nodes import Decision
+from mercator.dsl import ast as A
+from mercator.dsl.types import strip_opt
+from mercator.interpreter.engine.bundles import Part
+from mercator.interpreter.engine.deals import ACCEPTED, DRAFT, DealSpec
+from mercator.interpreter.engine.nodes import Decision
 
 if TYPE_CHECKING:
-    from interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.compiler.stmts import BodyCompiler
 
 
 def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:
@@ -92,8 +92,10 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         def commit(st2: Any, v: Any) -> None:
             fr2 = st2.stack[-1]
             spec.commit(st2, fr2[2], fr2[2][wslot], v)
-        return Decision(who, vals, labeller, W[DRAFT] is None, prompt, prog.actions_for(st, who),
-                        False, commit, span)
+        d = Decision(who, vals, labeller, W[DRAFT] is None, prompt, prog.actions_for(st, who),
+                     False, commit, span)
+        d.vtype = ("deal", spec)
+        return d
 
     bc.emit(window, span)
     if acc is not None:

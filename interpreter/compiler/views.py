@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl.checked import CheckedRulebook, ViewLine
-from interpreter.engine.declared_view import LabelSpec, ViewRowSpec, ViewSpec
+from mercator.dsl.checked import CheckedRulebook, ViewLine
+from mercator.interpreter.engine.declared_view import LabelSpec, ViewRowSpec, ViewSpec
 
 
 def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:

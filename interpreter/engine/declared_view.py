@@ -13,10 +13,10 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from dsl.infoflow import is_owner_map
-from dsl.types import Type
-from interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
-from interpreter.engine.values import fmt
+from mercator.dsl.infoflow import is_owner_map
+from mercator.dsl.types import Type
+from mercator.interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
+from mercator.interpreter.engine.values import fmt
 
 RowFn = Callable[[Any, list], Any]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from interpreter.engine.declared_view import ViewSpec, row_for
+from mercator.interpreter.engine.declared_view import ViewSpec, row_for
 
 def score_breakdown(program: Any, state: Any, viewer: Optional[int]) -> list[dict[str, Any]]:
     """The final score of each player, in ranking order, broken into the parts the view's

@@ -19,16 +19,16 @@ import hashlib
 import json
 from typing import Any, Callable, Optional, Sequence
 
-from interpreter.agents.base import Agent, agent_seed, resolve_chance
-from interpreter.agents.spec import KINDS, AgentSpec, SpecError, make_agent, parse_seats, parse_spec
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.program import IllegalChoice, MercatorRuntimeError
-from interpreter.engine.state import State
-from interpreter.engine.seen import log_for
-from interpreter.engine.declared_view import declared_view, option_notes
-from interpreter.engine.view_summary import score_breakdown, view_changes
-from interpreter.engine.view import observe
-from interpreter.tools.saves import SaveData, load_save, replay, save
+from mercator.interpreter.agents.base import Agent, agent_seed, resolve_chance
+from mercator.interpreter.agents.spec import KINDS, AgentSpec, SpecError, make_agent, parse_seats, parse_spec
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.program import IllegalChoice, MercatorRuntimeError
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.seen import log_for
+from mercator.interpreter.engine.declared_view import declared_view, option_notes
+from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
+from mercator.interpreter.engine.view import observe
+from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
 
 HUMAN = "human"
 SEAT_KINDS = KINDS                  # each seat: a spec of agents/spec.py (human, random, ismcts:N, …)

@@ -38,8 +38,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from interpreter.tools.session import GameSession, SessionError
-from interpreter.web.render import graph_svg, grid_html, is_hidden, label, show
+from mercator.interpreter.tools.session import GameSession, SessionError
+from mercator.interpreter.web.render import graph_svg, grid_html, is_hidden, label, show
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 MANY_OPTIONS = 40          # more values than this are offered in a list box, not as buttons
