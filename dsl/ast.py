@@ -610,14 +610,16 @@ class BundlePart:
 
 @attrs.frozen
 class ViewRow:
-    """`row "label" [in unit] = expr` (or `track ...`: a list or map, one entry a cell)."""
+    """`row "label" [in unit] = expr` (or `track ...`: a list or map, one entry a cell; `grid`:
+    rows of cells; `graph ... [with contents]`: nodes and edges)."""
 
-    kind: str                      # row | track (as written: the checker says if neither)
+    kind: str                      # row | track | grid | graph (as written: the checker says if neither)
     label: str
     unit: Optional[str]
     expr: Expr
     span: Span = _span()
     unit_quoted: bool = False      # the unit was written as a string ("in \"pesos a share\"")
+    extra: Optional[Expr] = None   # a graph's `with` map: node -> what stands on it
 
 
 @attrs.frozen
@@ -650,10 +652,22 @@ class ViewBookkeeping:
 
 
 @attrs.frozen
+class ViewLabel:
+    """`label s: Space = "costs", space_cost(s), "pesos"`: what an option of a type does."""
+
+    word: str                      # 'label' as written
+    var: str
+    type: TypeExpr
+    chooser: Optional[str]         # `for p`: the player choosing, as a name for the parts
+    parts: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class ViewDecl:
     """`view { ... }`: what a person sees of the game."""
 
-    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping], ...]
+    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping, ViewLabel], ...]
     span: Span = _span()
 
 

@@ -399,11 +399,16 @@ class AstBuilder:
     def view_panel(self, sp: A.Span, c: list[Any]) -> A.ViewPanel:
         return A.ViewPanel(str(c[0]), str(c[1]), tuple(c[2:]), span=sp)
 
+    def view_label(self, sp: A.Span, c: list[Any]) -> A.ViewLabel:
+        return A.ViewLabel(str(c[0]), str(c[1]), c[2], None if c[3] is None else str(c[3]),
+                           tuple(c[4:]), span=sp)
+
     def view_row(self, sp: A.Span, c: list[Any]) -> A.ViewRow:
         unit = c[2]
         quoted = unit is not None and getattr(unit, "type", "") == "STRING"
         text = None if unit is None else (_unquote(unit) if quoted else str(unit))
-        return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted)
+        return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted,
+                         extra=c[4])
 
     def eligible_decl(self, sp: A.Span, c: list[Any]) -> A.EligibleDecl:
         return A.EligibleDecl(str(c[0]), c[1], span=sp)

@@ -66,6 +66,23 @@ class ViewLine:
     span: A.Span
     field: Optional[tuple[str, str]] = None
     shown: str = "public"
+    extra: Optional[A.Expr] = None          # a graph's `with`: node -> what stands on it
+    extra_type: Optional[Type] = None
+
+
+@attrs.define
+class OptionLabel:
+    """A view's `label v: T = parts`: what an option of type T does, shown after its label at
+    the decisions offering that type (`sites`: the (path, line, col) of each such decision)."""
+
+    var: str
+    type: Type
+    parts: list[tuple[A.Expr, Type]]
+    nslots: int
+    span: A.Span
+    sites: frozenset[tuple[str, int, int]]
+    chooser: bool = False           # `for p`: p (local 1) is the player choosing
+    shown: str = "public"           # 'owner': reads the chooser's hidden fields (dsl/flow_views.py)
 
 
 @attrs.define
@@ -94,6 +111,9 @@ class CheckedView:
     bookkeeping: frozenset[str]
     covered: frozenset[tuple[str, str]]
     decl: A.ViewDecl
+    labels: list[OptionLabel] = attrs.field(factory=list)
+    scoring: list[ViewLine] = attrs.field(factory=list)   # `scoring p { ... }`: the score's parts
+    scoring_var: str = ""
 
 
 @attrs.define

@@ -97,6 +97,7 @@ class CheckerBase:
         self.has_end_game = False
         self.globals: dict[str, A.Span] = {}
         self.at: A.Span = A.Span(path, 1, 1, 1, 2)   # the statement or expression being checked
+        self.choice_sites: list[tuple[A.Span, Type]] = []   # each decision: where, the type chosen
 
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None) -> None:
         """Record an error."""

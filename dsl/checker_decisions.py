@@ -88,7 +88,9 @@ class DecisionChecker(PlaceChecker):
         if isinstance(c.kind, A.ChoiceRecord):
             res = self.choose_record(c.kind, sc)
             return opt(res) if c.allow_pass else res
-        return self.choice_type(c.kind, c.allow_pass, sc)
+        t = self.choice_type(c.kind, c.allow_pass, sc)
+        self.choice_sites.append((c.span, strip_opt(t) if c.allow_pass else t))
+        return t
 
     def choose_record(self, k: A.ChoiceRecord, sc: Scope) -> Type:
         """A compound decision: each listed field of the record chosen in turn."""
@@ -104,6 +106,7 @@ class DecisionChecker(PlaceChecker):
                          "choose the inner record in its own statement first")
                 continue
             t = self.choice_type(f.kind, f.allow_pass, sc)
+            self.choice_sites.append((f.span, strip_opt(t) if f.allow_pass else t))
             ft = rt.field(f.name) if rt is not None else ANY
             if rt is not None and ft is None:
                 self.err("E103", f"unknown field '{f.name}' of {rt.name}", f.span,

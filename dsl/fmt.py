@@ -447,6 +447,9 @@ def _bundle_part(p: A.BundlePart) -> str:
 def _view_row(r: A.ViewRow) -> str:
     unit = "" if r.unit is None else \
         f" in {escape_string(r.unit) if r.unit_quoted else r.unit}"
+    if r.extra is not None:
+        return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr), "with",
+                     _fx(r.extra))
     return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr))
 
 
@@ -457,6 +460,11 @@ def _view(d: A.ViewDecl) -> list[Line]:
     for it in d.items:
         if isinstance(it, A.ViewBookkeeping):
             lines.extend(_one(f"{it.word} {_fill(it.names)}", 1, it))
+            continue
+        if isinstance(it, A.ViewLabel):
+            chooser = f" for {it.chooser}" if it.chooser else ""
+            head = f"{it.word} {it.var}: {format_type(it.type)}{chooser} ="
+            lines.extend(_one(group(head, _fill([_fx(p) for p in it.parts])), 1, it))
             continue
         head = f"{it.word} {escape_string(it.title)}" if isinstance(it, A.ViewSection) \
             else f"{it.word} {it.var}"

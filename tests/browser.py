@@ -79,15 +79,16 @@ def free_socket() -> socket.socket:
     return bind("127.0.0.1", 0)
 
 
-def serve_session(session: GameSession, seats: Optional[list[int]] = None) -> tuple[Any, Any]:
+def serve_session(session: GameSession, seats: Optional[list[int]] = None,
+                  table: bool = False) -> tuple[Any, Any]:
     """Serve `session` in a background thread on a free local port; links for `seats` (default:
-    the human seats, or every seat of a replay)."""
+    the human seats, or every seat of a replay), and with `table` the shared screen's."""
     if seats is None:
         seats = list(range(session.players)) if session.replaying else \
             [i for i in range(session.players) if session.human(i)]
     from mercator.interpreter.web.app import SeatLinks, make_app
     from mercator.interpreter.web.server import Served
-    links = SeatLinks(seats)
+    links = SeatLinks(seats, table=table)
     served = Served(make_app(session, links), free_socket()).start()
     return served, links
 

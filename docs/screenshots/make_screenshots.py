@@ -1,4 +1,6 @@
-"""Make the screenshots of docs/web.md: one game of each of the four rulebooks in the browser.
+"""Make the screenshots of docs/web.md and docs/playing.md: one game of each of the four
+rulebooks in the browser, the shared hot-seat screen's handover, and the terminal's screen
+(drawn by rich, as `mercator play` draws it, and photographed in the same browser).
 
 Run from the repository root, with Debian's chromium and chromium-driver installed:
 
@@ -7,9 +9,13 @@ Run from the repository root, with Debian's chromium and chromium-driver install
 For each game it serves a new game (P1 human, the others random bots, a fixed seed), opens P1's
 secret link in headless Chromium (tests/browser.py, the browser tests' own), plays some moves by
 clicking the page's buttons (on to a decision with a few options), and saves the whole page as docs/screenshots/GAME.png.
+Then handover.png (a hot-seat game's shared screen between two players) and terminal_manila.png,
+terminal_felinia.png (the terminal at a decision: what happened, what changed, the view, the
+options with what they do).
 """
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -19,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser import Browser, choose_in_page, new_session, serve_session, why_no_browser  # noqa: E402
+
 
 # game, players, seed, moves clicked before the picture
 GAMES = [("manila", 3, 7, 14), ("die_haendler", 3, 4, 24), ("genoa", 3, 2, 30),
@@ -55,9 +62,86 @@ def main() -> int:
                 print(f"{path.relative_to(ROOT)}: {session.program.name}, step {len(session.decisions)}")
             finally:
                 served.stop()
+        _handover(browser, out)
+        for name, players, seed, until in TERMINAL:
+            _terminal(browser, out, name, players, seed, until)
     finally:
         browser.close()
     return 0
+
+
+# game, players, seed, the decision to show (its prompt's start)
+TERMINAL = [("manila", 3, 7, "place an accomplice"), ("felinia", 2, 3, "board a ship")]
+
+
+def _handover(browser: Browser, out: Path) -> None:
+    """The shared screen of a hot-seat game, after P1's move: P2 is to take it."""
+    session = new_session(str(ROOT / "rulebooks" / "manila.rules"), 3, 7,
+                          ["human", "human", "random"])
+    served, links = serve_session(session, table=True)
+    try:
+        first = session.to_decide()
+        assert first is not None
+        session.move(first, session.options(first)[1]["index"])
+        browser.driver.set_window_size(1280, 420)        # the page is short: no empty window
+        browser.driver.get(served.url + links.table_path())
+        path = out / "handover.png"
+        browser.driver.save_screenshot(str(path))
+        print(f"{path.relative_to(ROOT)}: the shared screen, P{(session.to_decide() or 0) + 1} to take it")
+    finally:
+        served.stop()
+
+
+def _terminal(browser: Browser, out: Path, name: str, players: int, seed: int,
+              until: str) -> None:
+    """The terminal's screen at a human's decision: drawn by the terminal's own RichScreen on a
+    recording console 110 columns wide, exported as SVG, photographed in the browser."""
+    import tempfile
+
+    from rich.console import Console
+
+    from interpreter.agents.human import HumanAgent
+    from interpreter.cli.terminal import RichScreen
+    from interpreter.engine.nodes import Decision
+    session = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
+                          ["human"] + ["random"] * (players - 1))
+    prog, state = session.program, session.state.clone()
+    console = Console(record=True, width=110, force_terminal=True, color_system="truecolor",
+                      highlight=False, markup=False, emoji=False, file=open(os.devnull, "w"))
+    screen = RichScreen(console)
+    from interpreter.engine.declared_view import declared_view
+    rng = random.Random(seed)
+    human = HumanAgent(screen=screen)
+    while True:
+        assert not state.over, f"{name}: no decision '{until}' for P1 in this game"
+        node = state.pending
+        if isinstance(node, Decision) and node.player == 0 and node.prompt.startswith(until):
+            # the human's screen as HumanAgent draws it before asking
+            recent = human._log(state, 0, human.seen.get(0, 0))
+            from interpreter.engine.view_summary import view_changes
+            screen.set_changes(view_changes(human.views.get(0), declared_view(prog, state, 0), 0))
+            screen.turn(prog, state, node, recent[-8:], max(0, len(recent) - 8))
+            break
+        if isinstance(node, Decision) and node.player == 0:      # P1 decides (at random)
+            human.seen[0] = len(state.record)
+            human.views[0] = declared_view(prog, state, 0)
+        prog.apply(state, rng.randrange(node.count))
+    with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
+        f.write('<!doctype html><html><body style="margin:0">'
+                + console.export_svg(title=f"mercator play rulebooks/{name}.rules")
+                + "</body></html>")
+        svg = f.name
+    try:
+        browser.driver.get(Path(svg).as_uri())
+        path = out / f"terminal_{name}.png"
+        d = browser.driver
+        height = d.execute_script("return document.querySelector('svg').getBoundingClientRect()"
+                                  ".height")
+        d.set_window_size(1100, min(int(height) + 200, 4000))
+        d.find_element("css selector", "svg").screenshot(str(path))     # the drawing alone
+        print(f"{path.relative_to(ROOT)}: the terminal at '{until}'")
+    finally:
+        os.unlink(svg)
 
 
 if __name__ == "__main__":

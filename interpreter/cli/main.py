@@ -88,8 +88,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ play
-def print_result(prog: Program, node: Terminal) -> None:
-    """The final ranking, scores and winners."""
+def print_result(prog: Program, node: Terminal, state: Any = None,
+                 viewer: Optional[int] = None) -> None:
+    """The final ranking, scores and winners; with the state, the score's parts as the view's
+    `scoring` declares them, as `viewer` may see them."""
     out(f"game over — {prog.name}")
     out("rank  seat  score")
     for rank, p in enumerate(node.ranking, start=1):
@@ -100,6 +102,14 @@ def print_result(prog: Program, node: Terminal) -> None:
         out("no winner: no player may win ('eligible')")
     else:
         out(f"{'shared win' if len(node.winners) > 1 else 'winner'}: {names}")
+    if state is not None:
+        from mercator.interpreter.engine.view_summary import score_lines
+        lines = score_lines(prog, state, viewer)
+        if lines:
+            out("the score in its parts" + (f" (as P{viewer + 1} may see them)"
+                                            if isinstance(viewer, int) else "") + ":")
+            for line in lines:
+                out(f"  {line}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -132,12 +142,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = narration_viewer(args.as_, seats)
     if args.save:
         writable_target(args.save, "--save")
+    from mercator.interpreter.agents.human import UndoRequest
+    from mercator.interpreter.tools.session import undo_point
     humans = [i for i, k in enumerate(seats) if k == "human"]
     human = None
+    movers: list[int] = []          # who made each decision (-1: chance), for undo
+
+    def undo_refusal(seat: int) -> Optional[str]:
+        return undo_point(movers, seat, lambda m: seats[m] == "human")[1]
     if humans:
         from mercator.interpreter.cli.terminal import RichScreen, console_for, rules_summary
         human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
-                           rules=rules_summary(prog, args.path), handover=len(humans) > 1)
+                           rules=rules_summary(prog, args.path), handover=len(humans) > 1,
+                           undo=undo_refusal)
     agents: list[Agent] = [human if sp.kind == "human" and human is not None
                            else make_agent(sp, agent_seed(seed, i)) for i, sp in enumerate(specs)]
     out(f"{prog.name} · {players} players · seed {seed} · "
@@ -152,6 +169,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             runtime_failure(exc, res.sources, seed, exc.history)
             raise Failed(EXIT_RULES) from None
         decisions, labels = list(data.decisions), list(data.labels)
+        movers[:] = deciders(prog, players, seed, decisions, data.explicit_chance)
         out(f"resumed after {plural(len(decisions), 'decision')}; the story so far:")
         for line in prior[-12:]:
             out(f"  {line}")
@@ -179,6 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         nonlocal seen, told
         decisions.append(idx)
         labels.append(label)
+        movers.append(node.player if isinstance(node, Decision) else -1)
         if human is None:
             tell(s)
         elif isinstance(node, Decision) and seats[node.player] == "human":
@@ -205,7 +224,25 @@ def cmd_play(args: argparse.Namespace) -> int:
             err(f"  {then} with: mercator {cmd} {args.save}")
 
     try:
-        play_out(prog, state, agents, on_step)
+        while True:
+            try:
+                play_out(prog, state, agents, on_step)
+                break
+            except UndoRequest as req:
+                # back to the seat's last decision: the same game replayed without it and
+                # what followed (the bots will decide afresh)
+                k, _ = undo_point(movers, req.seat, lambda m: seats[m] == "human")
+                assert k is not None and human is not None
+                gone = len(decisions) - k
+                del decisions[k:], labels[k:], movers[k:]
+                state = start_game(prog, res, players, seed, narrate=True,
+                                   explicit_chance=record)
+                for idx in decisions:
+                    prog.apply(state, idx)
+                seen = told = len(state.record)
+                human.taken_back(len(state.record))
+                out(f"── P{req.seat + 1} takes back {plural(gone, 'decision')} "
+                    "(their last and what followed) ──")
     except QuitGame as exc:
         keep(str(exc))
         return EXIT_OK if exc.requested else EXIT_RULES
@@ -232,7 +269,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     assert isinstance(state.pending, Terminal)
     if human is not None:
         tell(state)
-    print_result(prog, state.pending)
+    print_result(prog, state.pending, state, viewer)
     if args.save and write_save():
         err(f"game saved to {args.save}")
     return EXIT_OK
@@ -265,6 +302,18 @@ def start_game(prog: Program, res: LoadResult, players: int, seed: int,
         runtime_failure(exc, res.sources, seed, exc.history)
         err("  the game could not start: the rule error happens before the first decision")
         raise Failed(EXIT_RULES) from None
+
+
+def deciders(prog: Program, players: int, seed: int, decisions: Sequence[int],
+             explicit_chance: bool) -> list[int]:
+    """Who made each decision of a saved game (-1: chance), by replaying it."""
+    state = prog.new_game(players, seed, explicit_chance=explicit_chance)
+    out = []
+    for idx in decisions:
+        node = state.pending
+        out.append(node.player if isinstance(node, Decision) else -1)
+        prog.apply(state, idx)
+    return out
 
 
 def narration_viewer(given: Optional[str], seats: Sequence[str]) -> Any:

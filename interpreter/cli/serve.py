@@ -153,7 +153,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return EXIT_RULES
     linked = list(range(session.players)) if session.replaying else \
         [i for i in range(session.players) if session.human(i)]
-    links = SeatLinks(linked)
+    humans = [i for i in range(session.players) if session.human(i)]
+    links = SeatLinks(linked, table=not session.replaying and len(humans) > 1)
     try:
         sock = bind(args.host, args.port)
     except BindError as exc:
@@ -166,6 +167,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     out(f"watch (spectator): {served.url}/")
     for seat in linked:
         out(f"P{seat + 1} ({session.seats[seat]}): {served.url}{links.path(seat)}")
+    if links.table is not None:
+        out(f"one shared screen for the humans (hot-seat): {served.url}{links.table_path()}")
     if linked:
         out("each link is secret: it shows that seat's cards. Give each player only their own.")
     err("serving; press Ctrl-C to stop")

@@ -33,6 +33,7 @@ import pyspiel
 from mercator.interpreter.engine.encoding import ActionCodec
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.observation import Observer
+from mercator.interpreter.engine.resample import Trace
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.research.common import ResearchError, program_for
@@ -172,6 +173,22 @@ def _replayed(rulebook: str, players: int, seed: int, history: list[int]) -> "_P
     return _Position(rulebook, seed, s)
 
 
+_TRACES: dict[tuple, Trace] = {}
+TRACES_KEPT = 8
+
+
+def _trace(su: "_Setup", s: Any, seat: int) -> Trace:
+    """The resampling trace of seat `seat` at position s, kept for the next calls: a search
+    draws many worlds at one position (OpenSpiel's ISMCTS one per simulation)."""
+    key = (su.rulebook_name, su.players, su.seed, seat, tuple(s.history))
+    t = _TRACES.get(key)
+    if t is None:
+        if len(_TRACES) >= TRACES_KEPT:
+            _TRACES.pop(next(iter(_TRACES)))
+        t = _TRACES[key] = Trace(su.prog, s, seat)
+    return t
+
+
 class _Position:
     """An engine State that pickles as its log of steps (OpenSpiel serialises a Python game's
     state by pickling it; the engine's state holds the compiled closures of the node it
@@ -276,7 +293,7 @@ class MercatorState(pyspiel.State):
         record (the search keys other players' nodes by their information states too)."""
         prog = self._su.prog
         rng = random.Random(int(sampler() * 2 ** 31) if callable(sampler) else 0)
-        world = prog.resample(self._s, player, rng)
+        world = _trace(self._su, self._s, player).sample(rng)
         full = prog.new_game(self._su.players, self._su.seed, narrate=True,
                              explicit_chance=True)
         for i in world.history:
@@ -288,6 +305,45 @@ class MercatorState(pyspiel.State):
 
     def __str__(self) -> str:
         return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
+
+
+class RolloutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots (the interface of
+    open_spiel.python.algorithms.mcts.Evaluator) whose rollouts are the engine's own playouts
+    (Program.playout: compiled, no labels, no narration, no any-time actions), many times faster
+    than random play through pyspiel states. A decision that is partly taken is first completed
+    by a random option consistent with the ids taken."""
+
+    def __init__(self, n_rollouts: int = 1, seed: int = 0):
+        self.n_rollouts = n_rollouts
+        self.rng = random.Random(seed)
+
+    def evaluate(self, state: "MercatorState") -> Any:
+        su = state._su
+        total = np.zeros(su.players)
+        for _ in range(self.n_rollouts):
+            s = state._s.clone()
+            s.narrate = False
+            if state._taken and not s.over:
+                seqs = state._sequences()
+                n = len(state._taken)
+                fits = [i for i, q in enumerate(seqs) if q[:n] == state._taken]
+                su.prog.apply(s, self.rng.choice(fits))
+            if not s.over:
+                su.prog.playout(s, self.rng, anytime=False)
+            end = su.prog.result(s)
+            if su.utility == "score":
+                total += np.array(end.scores, dtype=float)
+            elif end.winners:
+                for w in end.winners:
+                    total[w] += 1.0 / len(end.winners)
+        return total / self.n_rollouts
+
+    def prior(self, state: "MercatorState") -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 class MercatorObserver:

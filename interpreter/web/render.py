@@ -5,6 +5,7 @@ from anyone.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -96,3 +97,95 @@ def _rows(items: list) -> Markup:
 def label(name: str) -> str:
     """A field name for people: underscores as spaces."""
     return name.replace("_", " ")
+
+
+def grid_html(row: dict[str, Any]) -> Markup:
+    """A declared grid (engine/declared_view.py) as a table: a column per cell, a row per row
+    of the grid headed by its name."""
+    head = Markup("").join(Markup("<th>{}</th>").format(c + 1) for c in range(row["columns"]))
+    body = Markup("").join(
+        Markup("<tr><th>{}</th>{}</tr>").format(
+            key, Markup("").join(Markup("<td>{}</td>").format(c) for c in cells))
+        for key, cells in zip(row["keys"], row["rows"]))
+    return Markup('<table class="grid"><tr><th></th>{}</tr>{}</table>').format(head, body)
+
+
+GRAPH_SIZE = 520             # the drawing's width and height, in SVG units
+_LAYOUT_ROUNDS = 300
+
+
+def layout(nodes: list[str], edges: list[list[str]]) -> dict[str, tuple[float, float]]:
+    """Where to draw each node: a force-directed layout (nodes repel, edges pull), started
+    from a circle in the nodes' order, so the same graph is always drawn the same way (and
+    computed once: a game's map does not change)."""
+    return dict(_layout(tuple(nodes), tuple(tuple(e) for e in edges)))
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(nodes_: tuple[str, ...],
+            edges_: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, tuple[float, float]], ...]:
+    import math
+    nodes, edges = list(nodes_), [list(e) for e in edges_]
+    n = len(nodes)
+    if n == 0:
+        return ()
+    pos = {v: [math.cos(2 * math.pi * i / n), math.sin(2 * math.pi * i / n)]
+           for i, v in enumerate(nodes)}
+    k = 2.0 / math.sqrt(n)
+    temp = 0.2
+    for _ in range(_LAYOUT_ROUNDS):
+        move = {v: [0.0, 0.0] for v in nodes}
+        for i, a in enumerate(nodes):
+            for b in nodes[i + 1:]:
+                dx, dy = pos[a][0] - pos[b][0], pos[a][1] - pos[b][1]
+                d = max(math.hypot(dx, dy), 1e-3)
+                f = k * k / d
+                move[a][0] += dx / d * f
+                move[a][1] += dy / d * f
+                move[b][0] -= dx / d * f
+                move[b][1] -= dy / d * f
+        for a, b in edges:
+            dx, dy = pos[a][0] - pos[b][0], pos[a][1] - pos[b][1]
+            d = max(math.hypot(dx, dy), 1e-3)
+            f = d * d / k
+            move[a][0] -= dx / d * f
+            move[a][1] -= dy / d * f
+            move[b][0] += dx / d * f
+            move[b][1] += dy / d * f
+        for v in nodes:
+            dx, dy = move[v]
+            d = max(math.hypot(dx, dy), 1e-9)
+            step = min(d, temp)
+            pos[v][0] += dx / d * step
+            pos[v][1] += dy / d * step
+        temp = max(temp * 0.985, 0.002)
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+    pad = 40
+    span_x = max(max(xs) - min(xs), 1e-6)
+    span_y = max(max(ys) - min(ys), 1e-6)
+    size = GRAPH_SIZE - 2 * pad
+    return tuple((v, (pad + (p[0] - min(xs)) / span_x * size,
+                      pad + (p[1] - min(ys)) / span_y * size)) for v, p in pos.items())
+
+
+def graph_svg(row: dict[str, Any]) -> Markup:
+    """A declared graph as an SVG drawing: the edges as lines, each node a dot with its name,
+    what stands on it (`with`) beside it, highlighted; and, for a reader without the picture,
+    the same as a list."""
+    at = layout(row["nodes"], row["edges"])
+    lines = Markup("").join(
+        Markup('<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>').format(
+            *at[a], *at[b]) for a, b in row["edges"])
+    dots = Markup("").join(
+        Markup('<g class="node{}"><circle cx="{:.1f}" cy="{:.1f}" r="{}"/>'
+               '<text x="{:.1f}" y="{:.1f}">{}</text>{}</g>').format(
+            " on" if v in row["on"] else "", x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
+            v, Markup('<text class="on" x="{:.1f}" y="{:.1f}">{}</text>').format(
+                x + 6, y + 12, row["on"][v]) if v in row["on"] else Markup(""))
+        for v, (x, y) in at.items())
+    listing = Markup("").join(Markup("<li>{}</li>").format(line) for line in row["lines"])
+    return Markup('<svg class="graph" viewBox="0 0 {0} {0}" role="img" aria-label="{1}">'
+                  '<g class="edges">{2}</g>{3}</svg>'
+                  '<details><summary>as a list</summary><ul class="graph-list">{4}</ul>'
+                  '</details>').format(GRAPH_SIZE, row["label"], lines, dots, listing)

@@ -1,0 +1,86 @@
+"""The views' new parts in a real browser (headless Chromium, tests/browser.py): the options'
+notes on their buttons, a graph drawn as SVG, the score's parts at the end."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from browser import why_no_browser
+
+REASON = why_no_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser: {REASON}")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser import Browser
+    b = Browser()
+    yield b
+    b.close()
+
+
+def _served(name: str, players: int, seed: int):
+    from browser import new_session, serve_session
+    s = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
+                    ["human"] + ["random"] * (players - 1))
+    served, links = serve_session(s)
+    return s, served, links
+
+
+def test_placement_buttons_say_what_each_seat_costs(browser) -> None:
+    """Manila, rules-data "Harbour (wharf) and shipyard offices": harbour A costs 4, pays 6."""
+    s, served, links = _served("manila", 3, 7)
+    rng = random.Random(7)
+    try:
+        while not (s.to_decide() == 0 and s.state.pending.prompt.startswith("place")):
+            opts = s.options(0)
+            s.move(0, rng.choice([o for o in opts if o["kind"] != "action"])["index"])
+        browser.driver.get(served.url + links.path(0))
+        notes = {b.get_attribute("data-label"): b.find_element("css selector", ".note").text
+                 for b in browser.driver.find_elements("css selector", "#options button")
+                 if b.find_elements("css selector", ".note")}
+        assert notes["harbour_a"] == "costs 4 pesos · pays 6"
+        values = [o["label"] for o in s.options(0) if o["kind"] == "value"]
+        assert set(notes) == set(values)          # every space has its note, pass has none
+    finally:
+        served.stop()
+
+
+def test_the_roads_are_drawn_with_the_wagons_on_them(browser) -> None:
+    s, served, links = _served("die_haendler", 2, 3)
+    try:
+        browser.driver.get(served.url + links.path(0))
+        v = s.view(0)["declared"]
+        graph = next(r for sec in v["sections"] for r in sec["rows"] if r["kind"] == "graph")
+        svg = browser.driver.find_element("css selector", "svg.graph")
+        assert len(svg.find_elements("css selector", "line")) == len(graph["edges"])
+        assert len(svg.find_elements("css selector", "circle")) == len(graph["nodes"])
+        on = {t.text for t in svg.find_elements("css selector", "text.on")}
+        assert on == set(graph["on"].values()) and on
+    finally:
+        served.stop()
+
+
+def test_the_end_shows_the_score_in_its_parts(browser) -> None:
+    s, served, links = _served("felinia", 2, 4)
+    rng = random.Random(4)
+    try:
+        while not s.state.over:
+            opts = s.options(0)
+            s.move(0, rng.choice([o for o in opts if o["kind"] != "action"] or opts)["index"])
+        browser.driver.get(served.url + links.path(0))
+        table = browser.driver.find_element("id", "breakdown")
+        head = [th.text for th in table.find_elements("css selector", "tr:first-child th")]
+        assert head[:3] == ["seat", "score", "points: gold"]
+        mine = next(r for r in s.view(0)["breakdown"] if r["you"])
+        row = next(tr for tr in table.find_elements("css selector", "tr")[1:]
+                   if tr.text.startswith(mine["seat"]))
+        cells = [td.text for td in row.find_elements("css selector", "td")]
+        assert cells[1] == mine["score"]
+        assert sum(int(c) for c in cells[2:-1]) == int(mine["score"])
+    finally:
+        served.stop()
