@@ -9,7 +9,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra: pip install -e '.[openspiel]'")
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import ismcts  # noqa: E402
 
 import mercator.interpreter.research.openspiel as adapter  # noqa: E402,F401  (registers the games)
 from mercator.interpreter.research.common import ResearchError  # noqa: E402
@@ -110,7 +110,7 @@ def test_a_resampled_world_has_the_players_information_state() -> None:
 
 def test_openspiels_ismcts_bot_plays_a_game_to_the_end() -> None:
     game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    evaluator = adapter.RolloutEvaluator(n_rollouts=1, seed=1)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3,
                            random_state=np.random.RandomState(1))
     rng = random.Random(1)
@@ -127,3 +127,19 @@ def test_openspiels_ismcts_bot_plays_a_game_to_the_end() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert asked == 6 and len(state.returns()) == 3
+
+
+def test_the_rollout_evaluator_plays_the_engines_own_playouts() -> None:
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 4})
+    ev = adapter.RolloutEvaluator(n_rollouts=5, seed=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    before = str(state)
+    values = ev.evaluate(state)
+    assert str(state) == before                      # the state itself is not played on
+    assert len(values) == 4 and abs(sum(values) - 1.0) < 1e-9   # win shares of 5 games
+    assert all(0.0 <= v <= 1.0 for v in values)
+    prior = ev.prior(state)
+    assert [a for a, _ in prior] == state.legal_actions()
+    assert sum(p for _, p in prior) == pytest.approx(1.0)
