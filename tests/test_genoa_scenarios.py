@@ -467,3 +467,22 @@ def test_situation_a_hint_and_a_bid_from_one_player_at_once(prog: Program) -> No
     assert g.offers() == ["#1 P2 to P1 about city_hall: gives 5 ducats",
                           "#2 P2 to P1 about villa_colini: gives 25 ducats + pepper"]
     assert [lb.split(":")[0] for lb in g.accepts()] == ["accept #1 P2 to P1 about city_hall"]
+
+
+def test_rule_10_a_promise_the_proceeds_no_longer_cover_leaves_the_table(prog: Program) -> None:
+    """10 可以包含執行協商後的行動所能獲得的任何物品 (only what the action can yield) — P2's hint
+    for Villa Colini promises 20 of his large order's 100; then he pays the order's pepper for
+    a move to street r2c3.  The order can no longer be delivered: the hint is void and leaves
+    the table before anyone could accept it."""
+    g = Game(prog)
+    g.hand(1, "large_colini_1")
+    g.give_goods(1, "pepper", "copper", "ale")
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "villa_colini", give=["5 ducats"], promise=["5 ducats"] * 4)
+    g.passes(0, 2, 0, 3, 0)
+    g.post(1, "street_r2c3", give=["pepper"])
+    g.accept(0, "accept #2")
+    assert g.tower() == "street_r2c3" and g.offers() == []
+    assert any(m.startswith("offer #1 P2 to P1 about villa_colini") and m.endswith(
+        "is void and leaves the table") for m in g.s.messages)

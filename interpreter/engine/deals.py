@@ -13,7 +13,8 @@ subject), then each bundle of the terms (give, get, promise) one item or one uni
 'done' ending each bundle; 'cancel' gives up. So no decision lists every bundle. A full pass
 with no change counts as quiet; after `quiet` such passes in a row, or `limit` turns, the window
 closes without a deal. Before every turn the offers that can no longer be carried out (their
-maker or taker lacks what they name, or `valid` fails) leave the table.
+maker or taker lacks what they name, `valid` fails, or their promise is no longer among the
+proceeds) leave the table.
 """
 from __future__ import annotations
 
@@ -98,8 +99,20 @@ class DealSpec:
         return True
 
     def standing(self, st: Any, L: list, o: list) -> bool:
-        """May offer o stay on the table?"""
-        return self.affordable(st, o) and bool(self.rule("valid", st, L, o, True))
+        """May offer o stay on the table? (Both sides still hold what they name, `valid(o)`
+        holds, and what it promises is still among what `proceeds(o)` says the subject yields.)"""
+        return self.affordable(st, o) and bool(self.rule("valid", st, L, o, True)) \
+            and self.promise_covered(st, L, o)
+
+    def promise_covered(self, st: Any, L: list, o: list) -> bool:
+        """Is the promise of offer o still within its proceeds?"""
+        if "promise" not in self.terms or "proceeds" not in self.rules:
+            return True
+        promised = o[self.at["promise"]]
+        if not any(p.text(v) for p, v in zip(self.parts, promised)):
+            return True
+        pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
+        return all(covers(p, have, want) for p, have, want in zip(self.parts, pool, promised))
 
     def drop_void(self, st: Any, L: list) -> bool:
         """Take the offers that can no longer be carried out off the table; True if any."""
