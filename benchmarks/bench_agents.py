@@ -20,10 +20,10 @@ from typing import Any, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from dsl.loader import load  # noqa: E402
-from interpreter.agents.base import agent_seed, play_out  # noqa: E402
-from interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
-from interpreter.compiler import compile_program  # noqa: E402
+from mercator.dsl.loader import load  # noqa: E402
+from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
+from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.compiler import compile_program  # noqa: E402
 
 Z95 = 1.959963984540054
 _PROG: dict[str, Any] = {}

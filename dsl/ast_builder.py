@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dsl import ast as A
-from dsl.limits import MAX_INT
+from mercator.dsl import ast as A
+from mercator.dsl.limits import MAX_INT
 
 # Rules whose value carries no span of its own (a word, a list of names, a flag).
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",

@@ -6,10 +6,10 @@ from typing import Any, Optional, TypeGuard
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic, warning
-from dsl.flow_facts import (MAX_DEPTH, Ctx, establishes, exits, held_in, lv_expr, match, measured,
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic, warning
+from mercator.dsl.flow_facts import (MAX_DEPTH, Ctx, establishes, exits, held_in, lv_expr, match, measured,
                             negate, split, summands, subst)
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic, warning
-from dsl.check_options import Analysis
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic, warning
+from mercator.dsl.check_options import Analysis
 
 
 def _leaves(b: Optional[A.Block], how: tuple[type, ...]) -> bool:

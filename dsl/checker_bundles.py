@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checker_stmts import StmtChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import ANY, Type, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checker_stmts import StmtChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import ANY, Type, strip_opt
 
 TERMS = ("give", "get", "promise")
 OFFER = "offer"

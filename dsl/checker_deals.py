@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checker_base import Scope
-from dsl.checker_bundles import OFFER, TERMS, BundleChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_bundles import OFFER, TERMS, BundleChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, strip_opt
 
 SETTINGS = ("among", "dealer", "about", "terms", "quiet", "limit", "closer", "close")
 RULES = ("valid", "binding", "proceeds", "must")

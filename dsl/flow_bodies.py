@@ -11,12 +11,12 @@ from typing import Any, Callable, Optional, Union
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import Body, CheckedRulebook
-from dsl.flow_exprs import ExprFlow
-from dsl.flow_taint import NOTHING, Formula, Key, Taint
-from dsl.infoflow import conjuncts
-from dsl.types import ANY, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body, CheckedRulebook
+from mercator.dsl.flow_exprs import ExprFlow
+from mercator.dsl.flow_taint import NOTHING, Formula, Key, Taint
+from mercator.dsl.infoflow import conjuncts
+from mercator.dsl.types import ANY, strip_opt
 
 
 @attrs.frozen

@@ -58,12 +58,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from dsl import ast as A
-from dsl.fmt_comments import BREAK, FILL, IFS, Line, cat, flat, group, weave
-from dsl.limits import DeepRecursion, depth_errors
+from mercator.dsl import ast as A
+from mercator.dsl.fmt_comments import BREAK, FILL, IFS, Line, cat, flat, group, weave
+from mercator.dsl.limits import DeepRecursion, depth_errors
 
 if TYPE_CHECKING:
-    from dsl.parser import Comment
+    from mercator.dsl.parser import Comment
 
 __all__ = ["format_rulebook", "format_decl", "format_expr", "format_type", "format_stmt",
            "escape_string"]

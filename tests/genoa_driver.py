@@ -23,8 +23,8 @@ from typing import Iterable, Optional
 
 from game_driver import ScenarioGame, program
 
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.program import Program
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.program import Program
 
 GENOA = "rulebooks/genoa.rules"
 TURN = "bids: your turn to deal (or pass)"
@@ -94,7 +94,7 @@ class Game(ScenarioGame):
 
     def offers(self) -> list[str]:
         """The offers on the table, as the accept option shows them."""
-        from interpreter.engine.bundles import offer_lines
+        from mercator.interpreter.engine.bundles import offer_lines
         t = next(f.type for f in self.prog.rb.table_fields if f.name == "bids")
         return offer_lines(self.get("bids"), t)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.program import Program
+from mercator.interpreter.engine.program import Program
 from tests.game_driver import program_text
 
 CARDS = """

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load, load_text
+from mercator.dsl.loader import load, load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,13 +16,13 @@ import pytest
 
 from game_driver import program, program_text
 
-from interpreter.agents.base import RandomAgent, agent_seed, play_out
-from interpreter.cli.main import main
-from interpreter.engine.nodes import Decision
-from interpreter.engine.program import Program
-from interpreter.engine.seen import ALL, log_for
-from interpreter.engine.state import State
-from interpreter.tools.saves import SAVE_FORMAT, SaveError, _checksum, load_save, replay, save
+from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.seen import ALL, log_for
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.tools.saves import SAVE_FORMAT, SaveError, _checksum, load_save, replay, save
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = 'game "T" players 2..3\n'

@@ -11,7 +11,7 @@ import pytest
 
 from genoa_driver import genoa_program
 
-from interpreter.engine.program import Program
+from mercator.interpreter.engine.program import Program
 
 SIDE = 8
 

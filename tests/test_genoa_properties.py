@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from genoa_driver import genoa_program
 
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import Program
-from interpreter.engine.state import State
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.state import State
 
 MAX_DECISIONS = 20_000
 PROPS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,8 +10,8 @@ import pytest
 from genoa_driver import (ACQUIRE, GOODS_TILE, MARKER, MARKER2, SMALL, TURN, Game,
                           genoa_program)
 
-from interpreter.engine.nodes import Chance, Terminal
-from interpreter.engine.program import Program
+from mercator.interpreter.engine.nodes import Chance, Terminal
+from mercator.interpreter.engine.program import Program
 
 
 @pytest.fixture(scope="module")

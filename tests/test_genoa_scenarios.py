@@ -14,8 +14,8 @@ import pytest
 from genoa_driver import (ABOUT, GIVE, LARGE, MOVE, MUST, MYSELF, PROMISE, SMALL, TILE, TO,
                           TURN, Game, genoa_program)
 
-from interpreter.engine.nodes import Chance
-from interpreter.engine.program import IllegalChoice, Program
+from mercator.interpreter.engine.nodes import Chance
+from mercator.interpreter.engine.program import IllegalChoice, Program
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ import pytest
 
 from genoa_driver import GIVE, Game, genoa_program
 
-from dsl.loader import load
-from interpreter.engine.program import Program
-from interpreter.tools.designer import rule_diff
+from mercator.dsl.loader import load
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.tools.designer import rule_diff
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "rulebooks" / "genoa.rules"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load
-from interpreter.tools.explore import explore
-from interpreter.compiler import compile_program
-from interpreter.tools.saves import load_save, save
+from mercator.dsl.loader import load
+from mercator.interpreter.tools.explore import explore
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.tools.saves import load_save, save
 
 FIXTURES = Path(__file__).parent / "fixtures" / "semantic_bugs"
 

@@ -25,11 +25,11 @@ import pytest
 from test_die_haendler_scenarios import BID, BUY, TAKE_RED
 from test_die_haendler_scenarios import Game as Haendler
 
-from dsl.loader import load
-from interpreter.tools.designer import rule_diff
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
+from mercator.dsl.loader import load
+from mercator.interpreter.tools.designer import rule_diff
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
 
 ROOT = Path(__file__).resolve().parent.parent
 DH_BASE = ROOT / "rulebooks" / "die_haendler.rules"

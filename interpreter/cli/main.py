@@ -7,27 +7,27 @@ import random
 import sys
 from typing import Any, Callable, Optional, Sequence, TextIO
 
-from dsl.diagnostics import Diagnostic, render
-from dsl.loader import LoadResult, load, refusal
-from interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAGE,
+from mercator.dsl.diagnostics import Diagnostic, render
+from mercator.dsl.loader import LoadResult, load, refusal
+from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     compiles, player_count, runtime_failure,
-                                    writable_target)
-from interpreter.cli.simulate import add_bot_flags, cmd_simulate
-from interpreter.agents.search import hidden_information
-from interpreter.agents.spec import AgentSpec, SpecError, make_agent
-from interpreter.agents.spec import parse_seats as parse_seat_specs
-from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, agent_seed,
+                                    writable_target, name_rulebooks)
+from mercator.interpreter.cli.simulate import add_bot_flags, cmd_simulate
+from mercator.interpreter.agents.search import hidden_information
+from mercator.interpreter.agents.spec import AgentSpec, SpecError, make_agent
+from mercator.interpreter.agents.spec import parse_seats as parse_seat_specs
+from mercator.interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, agent_seed,
                                 play_out)
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.compiler import compile_program
-from interpreter.tools.saves import SaveError, engine_version, load_save, replay, save
-from interpreter.engine.seen import ALL, log_for
-from interpreter.engine.seen import render as render_entry
-from interpreter.engine.state import State
-from interpreter.engine.view import printable
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.tools.saves import SaveError, engine_version, load_save, replay, save
+from mercator.interpreter.engine.seen import ALL, log_for
+from mercator.interpreter.engine.seen import render as render_entry
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.view import printable
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary."""
@@ -66,7 +66,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             n_ok += 1
             ok_warnings += w
             if args.explore and res.rulebook is not None:
-                from interpreter.cli.design import explore_rulebook
+                from mercator.interpreter.cli.design import explore_rulebook
                 if not explore_rulebook(path, res, args):
                     n_ok -= 1
                     n_bad += 1
@@ -88,8 +88,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ play
-def print_result(prog: Program, node: Terminal) -> None:
-    """The final ranking, scores and winners."""
+def print_result(prog: Program, node: Terminal, state: Any = None,
+                 viewer: Optional[int] = None) -> None:
+    """The final ranking, scores and winners; with the state, the score's parts as the view's
+    `scoring` declares them, as `viewer` may see them."""
     out(f"game over — {prog.name}")
     out("rank  seat  score")
     for rank, p in enumerate(node.ranking, start=1):
@@ -100,6 +102,14 @@ def print_result(prog: Program, node: Terminal) -> None:
         out("no winner: no player may win ('eligible')")
     else:
         out(f"{'shared win' if len(node.winners) > 1 else 'winner'}: {names}")
+    if state is not None:
+        from mercator.interpreter.engine.view_summary import score_lines
+        lines = score_lines(prog, state, viewer)
+        if lines:
+            out("the score in its parts" + (f" (as P{viewer + 1} may see them)"
+                                            if isinstance(viewer, int) else "") + ":")
+            for line in lines:
+                out(f"  {line}")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -132,12 +142,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     viewer = narration_viewer(args.as_, seats)
     if args.save:
         writable_target(args.save, "--save")
+    from mercator.interpreter.agents.human import UndoRequest
+    from mercator.interpreter.tools.session import undo_point
     humans = [i for i, k in enumerate(seats) if k == "human"]
     human = None
+    movers: list[int] = []          # who made each decision (-1: chance), for undo
+
+    def undo_refusal(seat: int) -> Optional[str]:
+        return undo_point(movers, seat, lambda m: seats[m] == "human")[1]
     if humans:
-        from interpreter.cli.terminal import RichScreen, console_for, rules_summary
+        from mercator.interpreter.cli.terminal import RichScreen, console_for, rules_summary
         human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
-                           rules=rules_summary(prog, args.path), handover=len(humans) > 1)
+                           rules=rules_summary(prog, args.path), handover=len(humans) > 1,
+                           undo=undo_refusal)
     agents: list[Agent] = [human if sp.kind == "human" and human is not None
                            else make_agent(sp, agent_seed(seed, i)) for i, sp in enumerate(specs)]
     out(f"{prog.name} · {players} players · seed {seed} · "
@@ -152,6 +169,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             runtime_failure(exc, res.sources, seed, exc.history)
             raise Failed(EXIT_RULES) from None
         decisions, labels = list(data.decisions), list(data.labels)
+        movers[:] = deciders(prog, players, seed, decisions, data.explicit_chance)
         out(f"resumed after {plural(len(decisions), 'decision')}; the story so far:")
         for line in prior[-12:]:
             out(f"  {line}")
@@ -179,6 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         nonlocal seen, told
         decisions.append(idx)
         labels.append(label)
+        movers.append(node.player if isinstance(node, Decision) else -1)
         if human is None:
             tell(s)
         elif isinstance(node, Decision) and seats[node.player] == "human":
@@ -205,7 +224,25 @@ def cmd_play(args: argparse.Namespace) -> int:
             err(f"  {then} with: mercator {cmd} {args.save}")
 
     try:
-        play_out(prog, state, agents, on_step)
+        while True:
+            try:
+                play_out(prog, state, agents, on_step)
+                break
+            except UndoRequest as req:
+                # back to the seat's last decision: the same game replayed without it and
+                # what followed (the bots will decide afresh)
+                k, _ = undo_point(movers, req.seat, lambda m: seats[m] == "human")
+                assert k is not None and human is not None
+                gone = len(decisions) - k
+                del decisions[k:], labels[k:], movers[k:]
+                state = start_game(prog, res, players, seed, narrate=True,
+                                   explicit_chance=record)
+                for idx in decisions:
+                    prog.apply(state, idx)
+                seen = told = len(state.record)
+                human.taken_back(len(state.record))
+                out(f"── P{req.seat + 1} takes back {plural(gone, 'decision')} "
+                    "(their last and what followed) ──")
     except QuitGame as exc:
         keep(str(exc))
         return EXIT_OK if exc.requested else EXIT_RULES
@@ -232,7 +269,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     assert isinstance(state.pending, Terminal)
     if human is not None:
         tell(state)
-    print_result(prog, state.pending)
+    print_result(prog, state.pending, state, viewer)
     if args.save and write_save():
         err(f"game saved to {args.save}")
     return EXIT_OK
@@ -265,6 +302,18 @@ def start_game(prog: Program, res: LoadResult, players: int, seed: int,
         runtime_failure(exc, res.sources, seed, exc.history)
         err("  the game could not start: the rule error happens before the first decision")
         raise Failed(EXIT_RULES) from None
+
+
+def deciders(prog: Program, players: int, seed: int, decisions: Sequence[int],
+             explicit_chance: bool) -> list[int]:
+    """Who made each decision of a saved game (-1: chance), by replaying it."""
+    state = prog.new_game(players, seed, explicit_chance=explicit_chance)
+    out = []
+    for idx in decisions:
+        node = state.pending
+        out.append(node.player if isinstance(node, Decision) else -1)
+        prog.apply(state, idx)
+    return out
 
 
 def narration_viewer(given: Optional[str], seats: Sequence[str]) -> Any:
@@ -336,7 +385,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     """Print a rulebook in canonical form, with its comments where they were."""
-    from dsl.parser import comments, parse
+    from mercator.dsl.parser import comments, parse
     require_file(args.file)
     problem = refusal(args.file)
     if problem is not None:
@@ -353,7 +402,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
         print_diagnostics(diags, {args.file: text})
         return EXIT_RULES
     try:
-        from dsl.fmt import format_rulebook
+        from mercator.dsl.fmt import format_rulebook
     except ImportError:
         err("mercator fmt: the formatter (dsl/fmt.py) is not available in this build")
         return EXIT_RULES
@@ -478,9 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
     fm = cmd("fmt", cmd_fmt, "print a rulebook in canonical form",
              "mercator fmt rulebooks/manila.rules > manila.rules.new")
     fm.add_argument("file", metavar="FILE", help="the rulebook")
-    from interpreter.cli.design import add_commands
+    from mercator.interpreter.cli.design import add_commands
     add_commands(sub, raw)
-    from interpreter.cli.serve import add_command as add_serve
+    from mercator.interpreter.cli.serve import add_command as add_serve
     add_serve(sub, raw)
     return p
 
@@ -495,6 +544,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    name_rulebooks(args)
     try:
         return args.func(args)
     except UsageError as exc:
@@ -527,5 +577,5 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 if __name__ == "__main__":
     # run the imported module's main, not this __main__ copy: interpreter.cli.design raises
     # interpreter.cli.main's exception classes, which a second copy of this module would not catch
-    from interpreter.cli.main import main as _main
+    from mercator.interpreter.cli.main import main as _main
     sys.exit(_main())

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dsl import ast as A
-from dsl.types import strip_opt
-from interpreter.engine.bundles import Part
-from interpreter.engine.deals import ACCEPTED, CLOSED_WITH, DRAFT, QUIET, DealSpec
-from interpreter.engine.nodes import Decision
+from mercator.dsl import ast as A
+from mercator.dsl.types import strip_opt
+from mercator.interpreter.engine.bundles import Part
+from mercator.interpreter.engine.deals import ACCEPTED, CLOSED_WITH, DRAFT, QUIET, DealSpec
+from mercator.interpreter.engine.nodes import Decision
 
 if TYPE_CHECKING:
-    from interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.compiler.stmts import BodyCompiler
 
 
 def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.values import deep_copy, fmt
+from mercator.interpreter.engine.values import deep_copy, fmt
 
 
 class Part:

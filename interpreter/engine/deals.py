@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from interpreter.engine.bundles import Part, covers, gained, minus, move, only
-from interpreter.engine.exprs import RuleError
-from interpreter.engine.seen import ALL, record, render
-from interpreter.engine.values import deep_copy, fmt
+from mercator.interpreter.engine.bundles import Part, covers, gained, minus, move, only
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.seen import ALL, record, render
+from mercator.interpreter.engine.values import deep_copy, fmt
 
 Fn = Callable[[Any, list], Any]
 

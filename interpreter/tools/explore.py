@@ -1,7 +1,9 @@
 """Guided exploration of a rulebook: Hypothesis plays many games over player counts, seeds and
 decision sequences, checks the invariants after every decision, shrinks any failure to the
 shortest game that shows it (within a time cap), and reports which rules no explored game
-reached."""
+reached. A rulebook with `bounds` is also held to them: a game that offers an integer outside
+them, takes more decisions, or ends with a score outside them is a finding like a broken
+invariant."""
 from __future__ import annotations
 
 import time
@@ -12,17 +14,18 @@ from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import seed as hyp_seed
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl.checked import Body
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.engine.state import State
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body
+from mercator.interpreter.engine.encoding import ActionCodec, out_of_bounds, score_out_of_bounds
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.state import State
 
 
 @attrs.define
 class Finding:
     """A broken rule: what, where, and the (shrunk) game that shows it."""
 
-    kind: str                 # invariant | runtime error | deadlock | never ends
+    kind: str                 # invariant | runtime error | deadlock | never ends | out of bounds
     message: str
     players: int
     seed: int
@@ -94,12 +97,18 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
     def broken(kind: str, msg: str, span: Optional[A.Span] = None) -> _Broken:
         return _Broken(Finding(kind, msg, n, gseed, list(history), list(labels), span))
 
+    bounds = prog.rb.bounds
+    codec = ActionCodec(prog, n) if bounds is not None else None
     try:
         s = prog.new_game(n, gseed)
         while not s.over:
             node = s.pending
             if len(history) >= max_decisions:
                 raise broken("never ends", f"no end after {max_decisions} decisions")
+            if codec is not None:
+                out = out_of_bounds(codec, s, node, len(history))
+                if out is not None:
+                    raise broken("out of bounds", *out)
             i = choose(node.count) if looking is None else looking(s)
             labels.append(node.option(i).label)
             if options is not None and node.player >= 0 and node.count <= MAX_OPTIONS_TRACKED:
@@ -113,6 +122,10 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
             bad = prog.check_invariants(s)
             if bad:
                 raise broken("invariant", f"invariant broken: {bad[0]}")
+        if codec is not None:
+            out = score_out_of_bounds(codec, prog.result(s).scores)
+            if out is not None:
+                raise broken("out of bounds", *out)
         return s
     except MercatorRuntimeError as exc:
         kind = "deadlock" if "no options" in exc.message else "runtime error"
