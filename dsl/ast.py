@@ -531,6 +531,10 @@ class Deal:
         return next((c.expr for c in self.clauses
                      if isinstance(c, DealSetting) and c.name == name), None)
 
+    def blocks(self) -> list["Block"]:
+        """The bodies of its accepted(o) and closed(x) clauses."""
+        return [c.body for c in self.clauses if isinstance(c, DealAccepted)]
+
     def clause(self, kind: str) -> Optional[Union[DealRule, DealAccepted]]:
         """The first rule or accepted clause of that kind, or None."""
         return next((c for c in self.clauses
@@ -606,6 +610,7 @@ class BundlePart:
     unit: Union[int, str, None] = None   # amount parts: a number or a constant's name
     span: Span = _span()
     unit_word: str = "units"       # the word of 'in units of N' as written
+    openly: bool = False           # an owner-only field, shown in every offer that names it
 
 
 @attrs.frozen

@@ -57,7 +57,8 @@ class AstBuilder:
         if unit is not None:
             unit = _int(unit) if unit.type == "INT" else str(unit)
         return A.BundlePart(str(c[0]), str(c[1]), str(c[2]), unit, span=sp,
-                            unit_word=str(c[3]) if c[3] is not None else "units")
+                            unit_word=str(c[3]) if c[3] is not None else "units",
+                            openly=len(c) > 5 and c[5] is not None)
 
     def player_state(self, sp: A.Span, c: list[Any]) -> A.PlayerState:
         return A.PlayerState(tuple(c), span=sp)

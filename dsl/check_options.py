@@ -97,8 +97,9 @@ class Analysis:
         elif isinstance(s, A.For):
             inner = ctx.unbind(s.var).plus(A.In(A.Name(s.var), s.iter, False, span=s.span), s.where)
             self.block(s.body, inner, where)
-        elif isinstance(s, A.Deal) and isinstance(s.clause("accepted"), A.DealAccepted):
-            self.block(s.clause("accepted").body, ctx, where)  # type: ignore[union-attr]
+        elif isinstance(s, A.Deal):
+            for body in s.blocks():
+                self.block(body, ctx, where)
         elif isinstance(s, A.While):
             self.block(s.body, ctx.plus(s.cond), where)
         elif isinstance(s, A.Repeat):

@@ -101,8 +101,9 @@ class Reachability:
                     return
             if s.else_ is not None:
                 self.block(s.else_)
-        elif isinstance(s, A.Deal) and isinstance(s.clause("accepted"), A.DealAccepted):
-            self.block(s.clause("accepted").body)  # type: ignore[union-attr]
+        elif isinstance(s, A.Deal):
+            for body in s.blocks():
+                self.block(body)
         elif isinstance(s, A.While):
             if self._false(s.cond):
                 self.never(s.body.span, "the loop condition is always false",

@@ -198,9 +198,8 @@ class BodyFlow:
     def s_deal(self, s: A.Deal) -> None:
         # the offers are public (the checker keeps hidden fields out of bundles and clauses),
         # so the clauses' variables hold public values; what the accepted block does counts
-        acc = s.clause("accepted")
-        if isinstance(acc, A.DealAccepted):
-            self.block(acc.body)
+        for body in s.blocks():
+            self.block(body)
 
     def _local_root(self, lv: A.LValue) -> Optional[int]:
         """The local a place is part of (not through a player: that is a state field)."""

@@ -34,7 +34,8 @@ Node = Union[Decision, Chance, Terminal]
 
 # the words of a deal's steps (interpreter/engine/deals.py DealSpec.options), and how many
 # offers a table may hold before an offer has no id (when the rulebook's bounds say nothing)
-DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel")
+DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel",
+              "close")
 DEFAULT_OFFER_SLOTS = 32
 
 
@@ -219,6 +220,8 @@ class ActionCodec:
             self.write(v[1], Type("player"), out, s)
         elif word == "about":
             self.write(v[1], spec.subject_type, out, s)
+        elif word == "close" and len(v) > 1:
+            self.write(v[1], spec.close_type, out, s)
         elif word == "add":
             part = spec.parts[v[1]]
             out.append(self.part_base + v[1])

@@ -1,0 +1,245 @@
+"""Scenario tests of Genoa's rules from rules-data (shared/rules-data/genoa.md, the 2nd-edition
+rules text G12): acquiring buildings, ownership income, the special tiles, small orders,
+messages, contracts by groups, the market start, no revisits, the end and the tie-break.  Each
+test quotes its rules-data line; the board and the window's order: tests/genoa_driver.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from genoa_driver import (ACQUIRE, GOODS_TILE, MARKER, MARKER2, SMALL, TURN, Game,
+                          genoa_program)
+
+from mercator.interpreter.engine.nodes import Chance, Terminal
+from mercator.interpreter.engine.program import Program
+
+
+@pytest.fixture(scope="module")
+def prog() -> Program:
+    return genoa_program()
+
+
+def quiet_turns(g: Game, squares: list[str]) -> None:
+    """Turns in which the tower player starts on these squares and stops at once."""
+    for sq in squares:
+        g.start(sq)
+        g.close(int(g.get("merchant")))
+        while not isinstance(g.s.pending, (Chance, Terminal)):
+            g.do(g.s.pending.player, "pass")          # no acquisitions
+
+
+def last_round(g: Game) -> None:
+    """The round marker one space before the end: this round is the last."""
+    g.set("round_marker", 7)                           # 4 players: 8 rounds (PLACEHOLDER)
+
+
+# ------------------------------------------------------------------ acquiring buildings
+def test_acquiring_one_or_two_markers_next_to_a_street_with_a_disc(prog: Program) -> None:
+    """rules-data §Turn 3: "Starting with the merchant and going clockwise, each player who has
+    at least one ownership marker in his personal supply gets one chance: choose a street square
+    that holds at least one tower disc, place ONE OR TWO ownership markers on buildings
+    orthogonally adjacent to that street square …, then remove all discs from that street
+    square." — P1 puts markers on the Tavern and Villa Colini beside street r2c3; P2 then finds
+    only street r2c4 left."""
+    g = Game(prog)
+    g.markers_in_supply(0, 2)
+    g.markers_in_supply(1, 1)
+    g.start("r2c3")
+    g.close(0, "street_r2c4")
+    g.close(0)
+    g.do(0, "street_r2c3")
+    assert g.s.pending.prompt == MARKER and set(g.labels()) == {"tavern", "villa_colini"}
+    g.do(0, "tavern")
+    assert g.s.pending.prompt == MARKER2 and g.labels() == ["pass", "villa_colini"]
+    g.do(0, "villa_colini")
+    assert g.s.pending.prompt == ACQUIRE and g.s.pending.player == 1
+    assert g.labels() == ["pass", "street_r2c4"]
+    assert g.owners() == {"tavern": 0, "villa_colini": 0}
+    assert (int(g.get("markers", 0)), g.storage(0)) == (0, 5)
+    g.check()
+
+
+def test_acquiring_displaces_another_players_marker_by_sacrificing_one(prog: Program) -> None:
+    """rules-data §Turn 3: "A player may remove another player's marker by sacrificing one marker
+    from his own supply (both go to the general supply) and may then put his own marker there."
+    — P2 owns the Tavern; P1 spends 2 markers to take it: P2's marker goes back to his storage."""
+    g = Game(prog)
+    g.own(1, "tavern")
+    g.markers_in_supply(0, 2)
+    g.start("r2c3")
+    g.close(0)
+    g.do(0, "street_r2c3", "tavern")
+    assert g.owners() == {"tavern": 0}
+    assert int(g.get("markers", 0)) == 0 and g.storage(1) == 7
+    assert isinstance(g.s.pending, Chance)      # no second marker: the next turn's dice
+    g.check()
+
+
+# ------------------------------------------------------------------ ownership income
+def test_ownership_income_10_when_another_player_uses_the_building(prog: Program) -> None:
+    """rules-data §Ownership income: "whenever a player uses the action of a building carrying
+    another player's ownership marker, the owner receives 10 ducats from the bank (never when the
+    owner takes the action himself)." — P4 owns the Fabric warehouse; P2 buys it for 5."""
+    g = Game(prog)
+    g.own(3, "fabric_warehouse")
+    g.start("r3c2")
+    g.passes(0)
+    g.post(1, "fabric_warehouse", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    assert [g.ducats(p) for p in range(4)] == [135, 125, 130, 140]
+    g.check()
+
+
+def test_no_ownership_income_when_the_owner_acts(prog: Program) -> None:
+    """(never when the owner takes the action himself) — P1 owns the Fabric warehouse and takes
+    its action himself: nobody is paid."""
+    g = Game(prog)
+    g.own(0, "fabric_warehouse")
+    g.start("r3c2")
+    g.close(0, "fabric_warehouse")
+    g.close(0, "fabric_warehouse")
+    assert [g.ducats(p) for p in range(4)] == [130, 130, 130, 130]
+    assert g.goods(0) == {"linen": 1, "silk": 1}
+
+
+# ------------------------------------------------------------------ cards
+def test_a_small_order_pays_40(prog: Program) -> None:
+    """rules-data §Cards: "Small order: perform the action of the building named on the card and
+    return 'the appropriate commodity'; pays 40 ducats." — P2 buys the Park with a small order
+    for it and a silk: he takes the extra-action tile and delivers the order."""
+    g = Game(prog)
+    g.hand(1, "small_park_silk")
+    g.give_goods(1, "silk")
+    g.start("r4c2")
+    g.passes(0)
+    g.post(1, "park", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    assert g.s.pending.prompt == SMALL
+    g.do(1, "small_park_silk")
+    assert g.ducats(1) == 130 - 5 + 40 and g.goods(1) == {} and g.cards(1) == []
+    assert g.tiles(1) == {"extra_action": 1}
+    g.check()
+
+
+def test_a_message_pays_30_when_the_tower_visited_both_its_buildings(prog: Program) -> None:
+    """rules-data §Cards: "Message: 30 ducats when the tower has left discs on BOTH buildings on
+    the card in the same turn (any order); the holder need not take an action there." — P3 holds
+    the message Post Office / Park; the tower goes Park, street r4c2, Cathedral, market, Post
+    Office, nobody acting: P3 is paid 30."""
+    g = Game(prog)
+    g.hand(2, "message_post_office_park")
+    g.start("r4c1")
+    g.close(0, "none")                          # the Park's action left void
+    g.do(0, "street_r4c2")
+    g.close(0, "cathedral")
+    g.close(0, "none")
+    g.do(0, "market")
+    g.close(0, "post_office")
+    g.close(0, "none")
+    assert g.ducats(2) == 160 and g.cards(2) == []
+    assert int(g.get("acted", 2)) == 0
+
+
+def test_contracts_score_by_groups_of_adjacent_buildings(prog: Program) -> None:
+    """rules-data §Cards: contracts "scored at game end by groups of ADJACENT buildings for which
+    the player holds cards: isolated building 10; 4 adjacent buildings 100" (2 → 30 and 3 → 60
+    are PLACEHOLDER).  P1: Palace, Coach House, Inn and Spices warehouse (a row of 4: 100) and
+    the City Hall (alone: 10).  P2: Park, Fabric and Metals warehouses (3 in a row: 60).  Both
+    also score 10 per marker on a building (rules-data §End and scoring): P1 owns the Inn."""
+    g = Game(prog)
+    g.hand(0, "contract_palace", "contract_coach_house", "contract_inn", "contract_spice",
+           "contract_city_hall")
+    g.hand(1, "contract_park", "contract_fabric", "contract_metals")
+    g.own(0, "inn")
+    last_round(g)
+    quiet_turns(g, ["r2c3", "r2c4", "r2c5", "r2c6"])
+    t = g.s.pending
+    assert isinstance(t, Terminal)
+    assert t.scores[0] == 130 + 10 + 100 + 10
+    assert t.scores[1] == 130 + 60
+
+
+def test_the_tie_break_is_the_most_goods(prog: Program) -> None:
+    """rules-data §End and scoring: "the tied player with the most goods (cards, commodities and
+    special tiles) wins." — all four end on 140 (130 and one dealt contract each); P3 holds a
+    silk and a tile beside his 4 cards."""
+    g = Game(prog)
+    g.give_goods(2, "silk")
+    g.give_tiles(2, "trade")
+    last_round(g)
+    quiet_turns(g, ["r2c3", "r2c4", "r2c5", "r2c6"])
+    t = g.s.pending
+    assert isinstance(t, Terminal)
+    assert t.scores == (140, 140, 140, 140) and t.winners == (2,)
+
+
+# ------------------------------------------------------------------ tiles
+def test_commodity_tile_used_right_after_the_action_that_gave_it(prog: Program) -> None:
+    """rules-data §Special tiles: commodity of your choice, "same timing (only around one of your
+    own actions, incl. the action that gave the tile)" — P2 buys the Harbour and at once turns
+    its tile into a wine."""
+    g = Game(prog)
+    g.start("r2c5")
+    g.passes(0)
+    g.post(1, "harbour", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    assert g.s.pending.prompt == GOODS_TILE and g.labels() == ["pass", "commodity"]
+    g.do(1, "commodity", "wine")
+    assert g.goods(1) == {"wine": 1} and g.tiles(1) == {}
+    g.check()
+
+
+def test_trade_tile_one_good_for_another_around_his_action(prog: Program) -> None:
+    """rules-data §Special tiles: trade 1:1, "played at the beginning, during or end of one of
+    your own actions" — P2, buying the City Hall, first trades his pepper for a silk."""
+    g = Game(prog)
+    g.give_goods(1, "pepper")
+    g.give_tiles(1, "trade")
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    assert g.s.pending.prompt == GOODS_TILE
+    g.do(1, "trade", "silk")                    # (his one good to give is not asked)
+    assert g.goods(1) == {"silk": 1} and g.tiles(1) == {}
+    g.check()
+
+
+def test_building_action_tile_takes_an_owned_building_without_the_tower(prog: Program) -> None:
+    """rules-data §Special tiles, building action: "immediately perform the action of a building
+    YOU OWN; the tower need not be there; it does not use up your one action" — P2 owns the
+    Metals warehouse; after buying the City Hall he takes silver and copper with the tile, and
+    still counts one action."""
+    g = Game(prog)
+    g.own(1, "metals_warehouse")
+    g.give_tiles(1, "building_action")
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    g.do(1, "metals_warehouse")
+    assert g.goods(1) == {"silver": 1, "copper": 1} and int(g.get("acted", 1)) == 1
+    assert g.get("taken") == [g.m("city_hall"), g.m("metals_warehouse")]
+    g.check()
+
+
+# ------------------------------------------------------------------ the tower
+def test_a_market_start_moves_the_round_marker_and_the_turn_continues(prog: Program) -> None:
+    """rules-data §Turn 1: "If the start square is in the MARKET …, the round marker is moved one
+    space down … the turn CONTINUES with the tower on the Market" — dice 4/4: the round marker
+    goes to 1 and P1's window opens on the market (no action there)."""
+    g = Game(prog)
+    g.start("r4c4")
+    assert g.tower() == "market" and int(g.get("round_marker")) == 1
+    assert g.s.pending.prompt == TURN and g.s.pending.player == 0
+    assert "close: city_hall" in g.labels() and "close: market" not in g.labels()
+
+
+def test_a_space_is_never_visited_twice(prog: Program) -> None:
+    """rules-data §Turn 2: "A space may never be visited twice in the same turn." — from street
+    r2c4 to r2c5, the tower cannot go back; a building of two squares is one space."""
+    g = Game(prog)
+    g.start("r2c4")
+    g.close(0, "street_r2c5")
+    assert "close: street_r2c4" not in g.labels()
+    assert g.labels().count("close: city_hall") == 1
