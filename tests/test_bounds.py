@@ -89,7 +89,7 @@ def test_a_score_outside_the_range_is_a_finding() -> None:
     assert sorted(f.decisions)[-2:] == [3, 3]
 
 
-@pytest.mark.parametrize("name", ["manila", "die_haendler", "felinia"])
+@pytest.mark.parametrize("name", ["manila", "die_haendler", "felinia", "genoa"])
 def test_random_games_of_the_shipped_rulebooks_stay_within_their_bounds(name: str) -> None:
     res = load(str(ROOT / "rulebooks" / f"{name}.rules"))
     assert res.rulebook is not None and res.rulebook.bounds is not None

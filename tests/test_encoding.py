@@ -20,6 +20,7 @@ from game_driver import program
 ROOT = Path(__file__).resolve().parent.parent
 CODES = ROOT / "tests" / "fixtures" / "encoding" / "codes.rules"
 SHIPPED = ["rulebooks/manila.rules", "rulebooks/die_haendler.rules", "rulebooks/felinia.rules",
+           "rulebooks/genoa.rules",
            "rulebooks/examples/bazaar.rules"]
 
 

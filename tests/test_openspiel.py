@@ -15,7 +15,7 @@ import mercator.interpreter.research.openspiel as adapter  # noqa: E402,F401  (r
 from mercator.interpreter.research.common import ResearchError  # noqa: E402
 
 GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
-         ("felinia", 2), ("felinia", 4)]
+         ("felinia", 2), ("felinia", 4), ("genoa", 2), ("genoa", 5)]
 
 
 def test_every_shipped_game_is_registered() -> None:

@@ -16,7 +16,7 @@ from mercator.interpreter.research.common import ResearchError, program_for  # n
 from mercator.interpreter.research.pettingzoo import env  # noqa: E402
 
 GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
-         ("felinia", 2), ("felinia", 4)]
+         ("felinia", 2), ("felinia", 4), ("genoa", 2), ("genoa", 5)]
 
 
 @pytest.mark.parametrize("name, players", GAMES)
