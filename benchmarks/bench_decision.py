@@ -3,7 +3,8 @@ code against another side by side.
 
 Every seat is played by a random bot, so the games do not depend on the searcher; at each
 decision of the watched seat (seat g mod N in game g) the searcher (`--agent`) is asked too,
-and its answer is timed and thrown away. The searcher sees the game as it would in play: one
+and its answer is timed (CPU seconds of this process, less swayed by other work on the machine
+than the clock) and thrown away. The searcher sees the game as it would in play: one
 decision after the other of the same seat in the same game (an information-set search carries
 its trace and worlds from one to the next). `MERCATOR_CODE` names another checkout of the
 project to time instead of this one (the same games: they come from the seeds alone).
@@ -44,9 +45,9 @@ def one_game(prog: Any, players: int, seed: int, agent_text: str,
         else:
             if node.player == me and node.count > 1:
                 if k % every == 0:
-                    t = time.perf_counter()
+                    t = time.process_time()
                     searcher.choose(prog, state)
-                    secs += time.perf_counter() - t
+                    secs += time.process_time() - t
                     timed += 1
                 k += 1
             i = bots[node.player].choose(prog, state)
