@@ -273,8 +273,12 @@ class Trace:
                                  start=(at, w.clone()))
         if world is None:
             world = self._replay(self._probe_rng, trial, prefer_real=True)
-        self._verdicts[key] = False if world is None else (n, world)
-        return world is not None
+        if world is None:
+            self._verdicts[key] = False
+            return False
+        world.record = []             # (kept only to go on: the digest needs no old entries)
+        self._verdicts[key] = (n, world)
+        return True
 
     def _probe_draws(self) -> None:
         """A hidden draw the seat sees only through what follows (a card drawn face down and
