@@ -240,7 +240,8 @@ class ISMCTSAgent(MCTSAgent):
 
     Drawing a world replays the game, so a decision draws at most `worlds` of them (from one
     trace of the game as the seat saw it) and the iterations take them in turn, each on a fork
-    with its own chance generator."""
+    with its own chance generator. At the seat's next decision in the same game the trace is
+    extended and those worlds carried through the steps since (see `prepare`)."""
 
     kind = "ismcts"
     sees_hidden = False

@@ -43,6 +43,13 @@ The other seats' choices are taken as given, not as evidence about what they hol
 not weighted by how likely its holder was to choose as they did): the usual reading of
 information-set MCTS, and the one that needs no model of the opponents.
 
+From one decision to the next: `Trace.extend` brings a trace up to a later position of the
+same game (only the new steps replayed; a probe settled before by a world is settled again by
+carrying that world through the new steps, a probe no world answered stays so), and
+`Trace.carry` carries a world drawn earlier through the new steps — a world kept only if its
+continuation fits what the seat saw since, which is rejection sampling: the same distribution
+as a fresh world, at the cost of the new steps.
+
 The game must have been started with narrate=True (the record of what each seat saw) and
 explicit_chance=True (chance as steps of the game, so that it can be replayed and redrawn).
 The world keeps the record of `seat` only (`State.watch`; the others' digests are None).
