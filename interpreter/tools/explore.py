@@ -120,8 +120,8 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
         raise broken(kind, exc.message, exc.span) from None
 
 
-SHARD_GAMES = 100     # games per Hypothesis run (--explore N plays ceil(N / 100) runs)
-NOVELTY_SHARD_GAMES = 20
+SHARD_GAMES = 200     # games per Hypothesis run (--explore N plays ceil(N / 200) runs)
+NOVELTY_SHARD_GAMES = 50
 
 
 @attrs.define
