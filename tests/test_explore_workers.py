@@ -51,7 +51,8 @@ def test_a_broken_rule_stops_the_runs_after_it(tmp_path, monkeypatch) -> None:
     later runs found or were still playing on another worker."""
     monkeypatch.setattr(X, "NOVELTY_SHARD_GAMES", 2)
     rules = tmp_path / "broken_ladder.rules"
-    rules.write_text(LADDER.read_text().replace("rung = 3\n", "rung = 3\n        let x = [1][rung]\n"))
+    broken = LADDER.read_text().replace("rung = 3\n", "rung = 3\n        let x = [1][rung]\n")
+    rules.write_text(broken)
     prog = program(rules)
     one = X.explore_novelty(prog, 40, seed=0)
     two = X.explore_novelty(prog, 40, seed=0, workers=2)

@@ -265,7 +265,8 @@ class ISMCTSAgent(MCTSAgent):
         through them (Trace.carry), drawing fresh ones only for those that no longer fit."""
         tr = self._trace
         kept = self._drawn
-        if tr is None or tr.program is not program or tr.seat != seat or not self._extend(tr, state):
+        if tr is None or tr.program is not program or tr.seat != seat \
+                or not self._extend(tr, state):
             tr = self._trace = Trace(program, state, seat)
             kept = []
         self._drawn = []
@@ -281,6 +282,7 @@ class ISMCTSAgent(MCTSAgent):
 
     @staticmethod
     def _extend(tr: Trace, state: State) -> bool:
+        """Extend the trace to `state`; False where it does not go on from it (a new trace)."""
         try:
             return tr.extend(state)
         except ValueError:
