@@ -31,10 +31,10 @@ from typing import Any, Iterable, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from dsl.loader import load  # noqa: E402
-from interpreter.agents.base import agent_seed, play_out  # noqa: E402
-from interpreter.agents.spec import make_agent, parse_seats, parse_spec  # noqa: E402
-from interpreter.compiler import compile_program  # noqa: E402
+from mercator.dsl.loader import load  # noqa: E402
+from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
+from mercator.interpreter.agents.spec import make_agent, parse_seats, parse_spec  # noqa: E402
+from mercator.interpreter.compiler import compile_program  # noqa: E402
 
 Z95 = 1.959963984540054
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -216,8 +216,8 @@ def run_games(config: dict, games: int, path: str, workers: int) -> None:
 
 def run_speedup(config: dict, path: str) -> None:
     """Time `simulate`'s games (random seats) on the config's workers; one JSON line."""
-    from interpreter.agents.spec import AgentSpec
-    from interpreter.tools.parallel import run_games as simulate
+    from mercator.interpreter.agents.spec import AgentSpec
+    from mercator.interpreter.tools.parallel import run_games as simulate
     key = key_of(config)
     if done_seeds(read_results(path)).get(key):
         return
@@ -299,8 +299,8 @@ def report(path: str) -> str:
 
 def compare_report(by: dict[str, list[dict]]) -> list[str]:
     """`compare` of the base Manila against each variant, on the seeds both have played."""
-    from interpreter.cli.design import _fmt, _p_cell
-    from interpreter.tools.designer import GameRecord, compare_records
+    from mercator.interpreter.cli.design import _fmt, _p_cell
+    from mercator.interpreter.tools.designer import GameRecord, compare_records
     out: list[str] = []
     for variant in (PIRATES, HOUSE):
         for c, _ in PLAN:

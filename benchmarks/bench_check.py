@@ -51,7 +51,7 @@ def procedures(n: int) -> str:
 
 def seconds(text: str, repeat: int) -> float:
     """The fastest of `repeat` checks of the text, in seconds."""
-    from dsl.loader import load_text
+    from mercator.dsl.loader import load_text
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -69,7 +69,7 @@ def shipped() -> list[str]:
 
 def rulebook_times() -> dict[str, float]:
     """Milliseconds of dsl.loader.load for each shipped file, in this (fresh) process."""
-    from dsl.loader import load
+    from mercator.dsl.loader import load
     out = {}
     for path in shipped():
         t0 = time.perf_counter()
@@ -128,7 +128,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.import_time:
         t0 = time.perf_counter()
-        import dsl.loader  # noqa: F401
+        import mercator.dsl.loader  # noqa: F401
         print((time.perf_counter() - t0) * 1000)
         return
     if args.one_process:

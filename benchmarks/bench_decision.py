@@ -22,11 +22,11 @@ from typing import Any, Optional
 sys.path.insert(0, os.environ.get("MERCATOR_CODE")
                 or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from dsl.loader import load  # noqa: E402
-from interpreter.agents.base import RandomAgent, agent_seed, resolve_chance  # noqa: E402
-from interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
-from interpreter.compiler import compile_program  # noqa: E402
-from interpreter.engine.nodes import Chance  # noqa: E402
+from mercator.dsl.loader import load  # noqa: E402
+from mercator.interpreter.agents.base import RandomAgent, agent_seed, resolve_chance  # noqa: E402
+from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.compiler import compile_program  # noqa: E402
+from mercator.interpreter.engine.nodes import Chance  # noqa: E402
 
 
 def one_game(prog: Any, players: int, seed: int, agent_text: str,

@@ -16,8 +16,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from dsl.loader import load  # noqa: E402
-from interpreter.compiler import compile_program  # noqa: E402
+from mercator.dsl.loader import load  # noqa: E402
+from mercator.interpreter.compiler import compile_program  # noqa: E402
 
 RULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rulebooks", "floor.rules")
 ROUNDS = 500

@@ -15,14 +15,16 @@ caches (such as a cached parser) are warm too; --cold-cache gives every run an e
 XDG_CACHE_HOME. The load rows also
 report the time measured inside the child, from before its first import of dsl to the end.
 - python -c pass: the interpreter's own start-up, for reference;
-- mercator --version: `python -m interpreter.cli --version` (if that fails, as the older form
-  `python -c "from interpreter.cli import main; main(['--version'])"`);
-- import dsl.loader: `python -c "import dsl.loader"`;
+- mercator --version: `python -m mercator.interpreter.cli --version` (if that fails, as the
+  older form `python -c "from mercator.interpreter.cli import main; main(['--version'])"`);
+- import dsl.loader: `python -c "import mercator.dsl.loader"`;
 - load: dsl.loader.load of every rulebooks/*.rules, rulebooks/variants/*.rules and
   rulebooks/lib/*.rules in one process (parse + check; each must have no error);
 - load + compile: the same, then compile_program (interpreter.program.Program in older
   checkouts) of each loaded file that is a game (not a library);
-- mercator check: `python -m interpreter.cli check` of all those files, end to end.
+- mercator check: `python -m mercator.interpreter.cli check` of all those files, end to end.
+(An older checkout on PYTHONPATH, from before the package was named mercator, is run by its
+top-level names: `interpreter.cli`, `dsl.loader`.)
 
 Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_load.py measures that
 checkout (its code and its rulebooks; the header names it): the children inherit PYTHONPATH and
@@ -44,28 +46,31 @@ from typing import Optional
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)  # bench_common beside this script (not an engine path)
-from bench_common import describe  # noqa: E402
+from bench_common import _old_checkout, describe  # noqa: E402
+
+# the checkout's installed names: an older checkout's top-level packages, or mercator.*
+PKG = "" if _old_checkout() else "mercator."
 
 LOAD = """
 import glob, os, sys, time
 t0 = time.perf_counter()
-from dsl.loader import load
+from {pkg}dsl.loader import load
 paths = sys.argv[1:]
 results = [(p, load(p)) for p in paths]
 bad = [p for p, r in results if not (r.ok or r.library)]
 if bad:
     sys.exit("errors in " + ", ".join(bad))
 if COMPILE:
-    import interpreter
+    import {pkg}interpreter as interpreter
     pkg = os.path.dirname(interpreter.__file__)
     if os.path.isfile(os.path.join(pkg, "compiler", "__init__.py")):
-        from interpreter.compiler import compile_program
+        from {pkg}interpreter.compiler import compile_program
     else:
-        from interpreter.program import Program as compile_program
+        from {pkg}interpreter.program import Program as compile_program
     games = [compile_program(r.rulebook) for p, r in results if r.rulebook is not None]
     print("compiled", len(games))
 print("seconds", time.perf_counter() - t0)
-"""
+""".replace("{pkg}", PKG)
 
 
 def find_checkout() -> tuple[str, dict[str, str]]:
@@ -74,18 +79,13 @@ def find_checkout() -> tuple[str, dict[str, str]]:
     PYTHONPATH (or an installed mercator) wins; our own checkout is added, last, only when
     neither package can be imported otherwise."""
     env = dict(os.environ)
-    try:
-        import dsl
-        import interpreter
-    except ImportError:
+    old = _old_checkout()
+    if old:
+        return old, env
+    if ROOT not in sys.path:
         sys.path.append(ROOT)
-        import dsl
-        import interpreter
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), ROOT) if p)
-    checkout = os.path.dirname(os.path.dirname(os.path.abspath(interpreter.__file__)))
-    if os.path.dirname(os.path.dirname(os.path.abspath(dsl.__file__))) != checkout:
-        sys.exit("dsl and interpreter come from different checkouts; set PYTHONPATH to one")
-    return checkout, env
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), ROOT) if p)
+    return ROOT, env
 
 
 class Failed(Exception):
@@ -164,16 +164,17 @@ def main(argv: Optional[list[str]] = None) -> None:
           f"{args.warmup} untimed{cold}; in-process = from the child's first dsl import to "
           f"its end")
     print(f"{'measurement':34s} {'median':>9s} {'min':>9s} {'max':>9s} {'in-process':>11s}")
-    version = [[py, "-m", "interpreter.cli", "--version"],
-               [py, "-c", "from interpreter.cli import main; main(['--version'])"]]
+    version = [[py, "-m", f"{PKG}interpreter.cli", "--version"],
+               [py, "-c", f"from {PKG}interpreter.cli import main; main(['--version'])"]]
     rows: list[tuple[str, list[list[str]]]] = [
         ("python -c pass (start-up)", [[py, "-c", "pass"]]),
         ("mercator --version", version),
-        ("import dsl.loader", [[py, "-c", "import dsl.loader"]]),
+        ("import dsl.loader", [[py, "-c", f"import {PKG}dsl.loader"]]),
         (f"load {len(files)} files", [[py, "-c", "COMPILE = False\n" + LOAD, *files]]),
         (f"load {len(files)} files + compile games",
          [[py, "-c", "COMPILE = True\n" + LOAD, *files]]),
-        (f"mercator check ({len(files)} files)", [[py, "-m", "interpreter.cli", "check", *files]]),
+        (f"mercator check ({len(files)} files)",
+         [[py, "-m", f"{PKG}interpreter.cli", "check", *files]]),
     ]
     for name, forms in rows:
         problem = ""

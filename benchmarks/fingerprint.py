@@ -19,10 +19,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from dsl.loader import load  # noqa: E402
-from interpreter.engine.program import MercatorRuntimeError, Program  # noqa: E402
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State  # noqa: E402
+from mercator.dsl.loader import load  # noqa: E402
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program  # noqa: E402
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State  # noqa: E402
 
 RELOAD_AT = 37     # decision at which the game continues from a JSON round trip of its state
 CLONE_AT = 11      # decision at which the game continues on a clone

@@ -8,11 +8,11 @@ W293  a conservation law changed on one side only                        (dsl/ch
 """
 from __future__ import annotations
 
-from dsl.check_conservation import Conservation
-from dsl.check_options import Analysis
-from dsl.check_reach import Reachability
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic
+from mercator.dsl.check_conservation import Conservation
+from mercator.dsl.check_options import Analysis
+from mercator.dsl.check_reach import Reachability
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic
 
 
 def analyse(rb: CheckedRulebook) -> list[Diagnostic]:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dsl import ast as A
-from dsl.limits import MAX_INT
+from mercator.dsl import ast as A
+from mercator.dsl.limits import MAX_INT
 
 # Rules whose value carries no span of its own (a word, a list of names, a flag).
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",
                    "removable", "where_kw", "params", "names", "log_public", "log_to", "prompt",
-                   "or_pass", "openly", "args", "win_order"})
+                   "or_pass", "openly", "args", "win_order", "bound_int",
+                   "bound_word"})
 
 
 class AstBuilder:
@@ -56,7 +57,8 @@ class AstBuilder:
         if unit is not None:
             unit = _int(unit) if unit.type == "INT" else str(unit)
         return A.BundlePart(str(c[0]), str(c[1]), str(c[2]), unit, span=sp,
-                            unit_word=str(c[3]) if c[3] is not None else "units")
+                            unit_word=str(c[3]) if c[3] is not None else "units",
+                            openly=len(c) > 5 and c[5] is not None)
 
     def player_state(self, sp: A.Span, c: list[Any]) -> A.PlayerState:
         return A.PlayerState(tuple(c), span=sp)
@@ -373,6 +375,19 @@ class AstBuilder:
     def map_comp(self, sp: A.Span, c: list[Any]) -> A.MapComp:
         return A.MapComp(c[0], c[1], str(c[2]), c[3], c[4], span=sp)
 
+    def bounds_decl(self, sp: A.Span, c: list[Any]) -> A.BoundsDecl:
+        return A.BoundsDecl(tuple(c), span=sp)
+
+    def bound_item(self, sp: A.Span, c: list[Any]) -> A.BoundItem:
+        return A.BoundItem(str(c[0]), c[2], c[3], span=sp,
+                           field=str(c[1]) if c[1] is not None else None)
+
+    def bound_word(self, c: list[Any]) -> str:
+        return str(c[0])
+
+    def bound_int(self, c: list[Any]) -> int:
+        return _int(c[-1]) * (-1 if len(c) > 1 and c[0] is not None else 1)
+
     def view_decl(self, sp: A.Span, c: list[Any]) -> A.ViewDecl:
         return A.ViewDecl(tuple(c), span=sp)
 
@@ -385,11 +400,16 @@ class AstBuilder:
     def view_panel(self, sp: A.Span, c: list[Any]) -> A.ViewPanel:
         return A.ViewPanel(str(c[0]), str(c[1]), tuple(c[2:]), span=sp)
 
+    def view_label(self, sp: A.Span, c: list[Any]) -> A.ViewLabel:
+        return A.ViewLabel(str(c[0]), str(c[1]), c[2], None if c[3] is None else str(c[3]),
+                           tuple(c[4:]), span=sp)
+
     def view_row(self, sp: A.Span, c: list[Any]) -> A.ViewRow:
         unit = c[2]
         quoted = unit is not None and getattr(unit, "type", "") == "STRING"
         text = None if unit is None else (_unquote(unit) if quoted else str(unit))
-        return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted)
+        return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted,
+                         extra=c[4])
 
     def eligible_decl(self, sp: A.Span, c: list[Any]) -> A.EligibleDecl:
         return A.EligibleDecl(str(c[0]), c[1], span=sp)

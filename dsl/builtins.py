@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from dsl.types import (ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, list_of, map_of,
+from mercator.dsl.types import (ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, list_of, map_of,
                        strip_opt)
 
 # name -> one-line description (docs/language.md lists the same)

@@ -6,10 +6,10 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic, warning
-from dsl.types import ANY, PLAYER, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic, warning
+from mercator.dsl.types import ANY, PLAYER, strip_opt
 
 Place = tuple[str, str]          # ("table", field) or ("player", field)
 

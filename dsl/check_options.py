@@ -6,10 +6,10 @@ from typing import Any, Optional, TypeGuard
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic, warning
-from dsl.flow_facts import (MAX_DEPTH, Ctx, establishes, exits, held_in, lv_expr, match, measured,
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic, warning
+from mercator.dsl.flow_facts import (MAX_DEPTH, Ctx, establishes, exits, held_in, lv_expr, match, measured,
                             negate, split, summands, subst)
 
 
@@ -97,8 +97,9 @@ class Analysis:
         elif isinstance(s, A.For):
             inner = ctx.unbind(s.var).plus(A.In(A.Name(s.var), s.iter, False, span=s.span), s.where)
             self.block(s.body, inner, where)
-        elif isinstance(s, A.Deal) and isinstance(s.clause("accepted"), A.DealAccepted):
-            self.block(s.clause("accepted").body, ctx, where)  # type: ignore[union-attr]
+        elif isinstance(s, A.Deal):
+            for body in s.blocks():
+                self.block(body, ctx, where)
         elif isinstance(s, A.While):
             self.block(s.body, ctx.plus(s.cond), where)
         elif isinstance(s, A.Repeat):

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic, warning
-from dsl.check_options import Analysis
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic, warning
+from mercator.dsl.check_options import Analysis
 
 
 def _leaves(b: Optional[A.Block], how: tuple[type, ...]) -> bool:
@@ -101,8 +101,9 @@ class Reachability:
                     return
             if s.else_ is not None:
                 self.block(s.else_)
-        elif isinstance(s, A.Deal) and isinstance(s.clause("accepted"), A.DealAccepted):
-            self.block(s.clause("accepted").body)  # type: ignore[union-attr]
+        elif isinstance(s, A.Deal):
+            for body in s.blocks():
+                self.block(body)
         elif isinstance(s, A.While):
             if self._false(s.cond):
                 self.never(s.body.span, "the loop condition is always false",

@@ -5,9 +5,9 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.infoflow import FlowInfo
-from dsl.types import Type
+from mercator.dsl import ast as A
+from mercator.dsl.infoflow import FlowInfo
+from mercator.dsl.types import Type
 
 
 @attrs.define
@@ -66,6 +66,38 @@ class ViewLine:
     span: A.Span
     field: Optional[tuple[str, str]] = None
     shown: str = "public"
+    extra: Optional[A.Expr] = None          # a graph's `with`: node -> what stands on it
+    extra_type: Optional[Type] = None
+
+
+@attrs.define
+class OptionLabel:
+    """A view's `label v: T = parts`: what an option of type T does, shown after its label at
+    the decisions offering that type (`sites`: the (path, line, col) of each such decision)."""
+
+    var: str
+    type: Type
+    parts: list[tuple[A.Expr, Type]]
+    nslots: int
+    span: A.Span
+    sites: frozenset[tuple[str, int, int]]
+    chooser: bool = False           # `for p`: p (local 1) is the player choosing
+    shown: str = "public"           # 'owner': reads the chooser's hidden fields (dsl/flow_views.py)
+
+
+@attrs.define
+class Bounds:
+    """A rulebook's `bounds`: the ranges of integer options and final scores, the most
+    decisions a game takes and the most items of a list a decision offers (None: not declared),
+    with the span of each line (where a breach found in play is reported)."""
+
+    options: Optional[tuple[int, int]]
+    score: Optional[tuple[int, int]]
+    decisions: Optional[int]
+    lists: Optional[int]
+    decl: A.BoundsDecl
+    spans: dict[str, A.Span] = attrs.field(factory=dict)
+    lengths: dict[str, int] = attrs.field(factory=dict)   # `length FIELD N`, by field name
 
 
 @attrs.define
@@ -79,6 +111,9 @@ class CheckedView:
     bookkeeping: frozenset[str]
     covered: frozenset[tuple[str, str]]
     decl: A.ViewDecl
+    labels: list[OptionLabel] = attrs.field(factory=list)
+    scoring: list[ViewLine] = attrs.field(factory=list)   # `scoring p { ... }`: the score's parts
+    scoring_var: str = ""
 
 
 @attrs.define
@@ -115,3 +150,4 @@ class CheckedRulebook:
     keep: list[Any] = attrs.field(factory=list)  # keeps nodes alive so ids stay unique
     flow: FlowInfo = attrs.field(factory=FlowInfo)  # who may see each shown value (dsl/infoflow.py)
     view: Optional[CheckedView] = None              # the declared view, if any (dsl/checker_views.py)
+    bounds: Optional[Bounds] = None                 # the declared bounds, if any (dsl/checker_bounds.py)

@@ -12,6 +12,7 @@ The checker is one class put together from its parts, each a module of its own:
     dsl/checker_decls.py        the declaration passes: types, signatures, constants, defaults
     dsl/checker_usage.py        the parts a game must have; warnings about use
     dsl/checker_views.py        the view: sections, panel, rows, bookkeeping fields
+    dsl/checker_bounds.py       the bounds: sizes the rules guarantee
 
 `check_items` runs it, then the flow checks (dsl/analysis.py) and the information-flow analysis
 (dsl/flow_analysis.py) on a rulebook without errors, and then decides who may see each row
@@ -21,23 +22,24 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.analysis import analyse
-from dsl.checked import CheckedRulebook
-from dsl.checker_base import GENERICS, PRIMITIVES, Scope
-from dsl.checker_bodies import BodyChecker
-from dsl.checker_decls import DeclChecker
-from dsl.checker_usage import UsageChecker
-from dsl.checker_views import ViewChecker
-from dsl.diagnostics import Diagnostic, apply_allows, error
-from dsl.flow_analysis import analyse_flow
-from dsl.flow_views import label_view
-from dsl.limits import DeepRecursion, PausedGC
+from mercator.dsl import ast as A
+from mercator.dsl.analysis import analyse
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.checker_base import GENERICS, PRIMITIVES, Scope
+from mercator.dsl.checker_bodies import BodyChecker
+from mercator.dsl.checker_bounds import BoundsChecker
+from mercator.dsl.checker_decls import DeclChecker
+from mercator.dsl.checker_usage import UsageChecker
+from mercator.dsl.checker_views import ViewChecker
+from mercator.dsl.diagnostics import Diagnostic, apply_allows, error
+from mercator.dsl.flow_analysis import analyse_flow
+from mercator.dsl.flow_views import label_view
+from mercator.dsl.limits import DeepRecursion, PausedGC
 
 __all__ = ["Checker", "Scope", "check_items", "PRIMITIVES", "GENERICS"]
 
 
-class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker):
+class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker):
     """Walks the declarations and bodies, fills the resolution/type tables, collects diagnostics."""
 
     def run(self) -> Optional[CheckedRulebook]:
@@ -53,6 +55,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker):
         self.check_bundle_parts()
         b = self.check_bodies(items)
         view = self.check_view(items)
+        bounds = self.check_bounds(items)
         if not games and not b.stages and b.score is None and b.setup is None:
             if not items:   # a library (rulebooks/lib/): declarations only, used by games
                 self.warn("W220", "this file declares nothing", self._top_span(),
@@ -73,7 +76,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker):
             actions=b.actions, invariants=b.invariants, score=b.score,
             tiebreaks=b.tiebreaks, stats=b.stats, eligible=b.eligible,
             types=self.types,
-            refs=self.refs, keep=[items], view=view)
+            refs=self.refs, keep=[items], view=view, bounds=bounds)
 
 
 def check_items(items: tuple[Any, ...], path: str,

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from dsl import ast as A
-from dsl.builtins import BUILTIN_NAMES
-from dsl.checked import FieldInfo
-from dsl.diagnostics import Diagnostic, did_you_mean, error, warning
-from dsl.types import ANY, BOOL, INT, PLAYER, STR, Type, assignable, opt
+from mercator.dsl import ast as A
+from mercator.dsl.builtins import BUILTIN_NAMES
+from mercator.dsl.checked import FieldInfo
+from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error, warning
+from mercator.dsl.types import ANY, BOOL, INT, PLAYER, STR, Type, assignable, opt
 
 PRIMITIVES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER}
 GENERICS = {"list": 1, "bag": 1, "map": 2}
@@ -97,6 +97,7 @@ class CheckerBase:
         self.has_end_game = False
         self.globals: dict[str, A.Span] = {}
         self.at: A.Span = A.Span(path, 1, 1, 1, 2)   # the statement or expression being checked
+        self.choice_sites: list[tuple[A.Span, Type]] = []   # each decision: where, the type chosen
 
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None) -> None:
         """Record an error."""

@@ -8,13 +8,13 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import Body, Stage
-from dsl.checker_base import Scope
-from dsl.checker_deals import DealChecker
-from dsl.diagnostics import did_you_mean
-from dsl.limits import call_depth_error
-from dsl.types import ANY, BOOL, INT, PLAYER, Type, is_enumerable
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body, Stage
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_deals import DealChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.limits import call_depth_error
+from mercator.dsl.types import ANY, BOOL, INT, PLAYER, Type, is_enumerable
 
 
 @attrs.define

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checker_stmts import StmtChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import ANY, Type, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checker_stmts import StmtChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import ANY, Type, strip_opt
 
 TERMS = ("give", "get", "promise")
 OFFER = "offer"
@@ -64,10 +64,17 @@ class BundleChecker(StmtChecker):
                              "field", part.span, did_you_mean(part.field, list(pfields)) or
                              "a part names a field of the player who gives it")
                     t: A.TypeExpr = A.SimpleType("int")
-                elif fd.visibility != "public":
+                elif fd.visibility == "secret" or (fd.visibility != "public" and not part.openly):
                     self.err("E150", f"bundle part '{part.name}': player field '{part.field}' is "
                              f"{fd.visibility}, but offers are shown to every seat", part.span,
-                             "trade only public fields (an offer of hidden items would show them)")
+                             "trade only public fields, or owner-only ones marked 'openly' (an "
+                             "offer then shows what it names)" if fd.visibility == "owner" else
+                             "trade only public or owner-only fields (nobody sees a secret one)")
+                    t = fd.type
+                elif part.openly and fd.visibility == "public":
+                    self.err("E150", f"bundle part '{part.name}': 'openly' on the public field "
+                             f"'{part.field}'", part.span,
+                             "'openly' is for owner-only fields: remove it")
                     t = fd.type
                 else:
                     t = A.SimpleType("int") if part.kind == "amount" else fd.type
@@ -85,7 +92,8 @@ class BundleChecker(StmtChecker):
         for b in self.bundles.values():
             for part in b.parts:
                 info = self.player_fields.get(part.field)
-                if info is None or info.visibility != "public":
+                if info is None or info.visibility == "secret" or \
+                        (info.visibility != "public") != part.openly:
                     continue
                 k = strip_opt(info.type).kind
                 if part.kind == "amount" and k != "int":

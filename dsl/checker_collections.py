@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.builtins import GEN_BUILTINS, gen_builtin_type
-from dsl.checker_base import Scope
-from dsl.checker_exprs import ExprChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import (ANY, BOOL, INT, Type, assignable, bag_of, is_collection, iter_elem, join,
+from mercator.dsl import ast as A
+from mercator.dsl.builtins import GEN_BUILTINS, gen_builtin_type
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_exprs import ExprChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import (ANY, BOOL, INT, Type, assignable, bag_of, is_collection, iter_elem, join,
                        list_of, map_of, strip_opt)
 
 

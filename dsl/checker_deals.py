@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checker_base import Scope
-from dsl.checker_bundles import OFFER, TERMS, BundleChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_bundles import OFFER, TERMS, BundleChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, strip_opt
 
-SETTINGS = ("among", "dealer", "about", "terms", "quiet", "limit")
-RULES = ("valid", "binding", "proceeds")
-CLAUSES = RULES + ("accepted",)
+SETTINGS = ("among", "dealer", "about", "terms", "quiet", "limit", "closer", "close")
+RULES = ("valid", "binding", "proceeds", "must")
+BLOCKS = ("accepted", "closed")
+CLAUSES = RULES + BLOCKS
 
 
 def _leaving(stmts: tuple[Any, ...], in_loop: bool) -> Optional[Any]:
@@ -44,6 +45,7 @@ class DealChecker(BundleChecker):
     """Deal statements."""
 
     deal_depth = 0                 # accepted blocks being checked (a deal may not nest)
+    close_elem: Type = ANY         # the type of a closed(x) clause's variable
 
     # -- the statement
     def s_Deal(self, s: A.Deal, sc: Scope) -> None:
@@ -60,9 +62,10 @@ class DealChecker(BundleChecker):
                     at.kind != "any":
                 self.err("E151", f"'among' needs a list of players, got {at}", among.span,
                          "for example: among = players, or among = [q for q in players if q != p]")
-        dealer = s.setting("dealer")
-        if dealer is not None:
-            self.expect(self.expr(dealer, sc, PLAYER), PLAYER, dealer.span, "the dealer")
+        for name in ("dealer", "closer"):
+            e = s.setting(name)
+            if e is not None:
+                self.expect(self.expr(e, sc, PLAYER), PLAYER, e.span, f"the {name}")
         has_subject = ot is not None and "subject" in ot.members
         about = s.setting("about")
         if about is not None:
@@ -79,6 +82,15 @@ class DealChecker(BundleChecker):
         elif has_subject:
             self.err("E151", f"the offers of '{s.table}' have a subject: say what they may be about",
                      s.table_span, "add the setting: about = LIST (for example about = Stall)")
+        close = s.setting("close")
+        self.close_elem = ANY
+        if close is not None:
+            ct = self.expr(close, sc, None)
+            if is_collection(strip_opt(ct)):
+                self.close_elem = iter_elem(ct)
+            elif ct.kind != "any":
+                self.err("E151", f"'close' needs a list, got {ct}", close.span,
+                         "for example: close = legal_steps()")
         for name in ("quiet", "limit"):
             e = s.setting(name)
             if e is not None:
@@ -124,12 +136,20 @@ class DealChecker(BundleChecker):
             self.err("E151", "the terms start with 'give'", t.span,
                      "write: terms = [give, get] (an offer always says what its maker gives)")
 
-    def _hidden_read(self, e: Any) -> Optional[str]:
-        """The first field that is not public an expression reads (through the fns it calls)."""
+    def _hidden_read(self, e: Any, maker: Optional[str] = None) -> Optional[str]:
+        """The first field that is not public an expression reads (through the fns it calls).
+        With `maker` (the variable of a proceeds clause), an owner-only field read right off
+        `maker.maker` is allowed: only the maker is shown what his promise may name."""
         for n in self._walk(e, into_fns=True):
             if isinstance(n, A.Field):
                 info = self.player_fields.get(n.name)
+                if isinstance(n.obj, A.Field) and n.obj.name in TERMS:
+                    info = None         # a part of an offer's bundle (o.give.ducats), not a field
                 if info is not None and info.visibility != "public":
+                    if maker is not None and info.visibility == "owner" and \
+                            isinstance(n.obj, A.Field) and n.obj.name == "maker" and \
+                            isinstance(n.obj.obj, A.Name) and n.obj.obj.name == maker:
+                        continue
                     return n.name
             elif isinstance(n, A.Name):
                 info = self.table_fields.get(n.name)
@@ -140,13 +160,15 @@ class DealChecker(BundleChecker):
     def _public_only(self, s: A.Deal) -> None:
         """E151 for a part of the deal that decides what the seats are offered but reads a
         hidden field: the options every seat sees would tell what it holds."""
-        parts = [(c.name, c.expr) for c in s.clauses if isinstance(c, A.DealSetting)
-                 and c.name != "terms"]
-        parts += [(f"{c.kind}({c.var})", c.expr) for c in s.clauses if isinstance(c, A.DealRule)]
-        for what, e in parts:
+        settings = [(c.name, c.expr) for c in s.clauses if isinstance(c, A.DealSetting)
+                    and c.name != "terms"]
+        parts: list[tuple[str, Any, Optional[str]]] = [(n, e, None) for n, e in settings]
+        parts += [(f"{c.kind}({c.var})", c.expr, c.var if c.kind == "proceeds" else None)
+                  for c in s.clauses if isinstance(c, A.DealRule)]
+        for what, e, maker in parts:
             if e is None:
                 continue
-            hidden = self._hidden_read(e)
+            hidden = self._hidden_read(e, maker)
             if hidden is not None:
                 self.err("E151", f"'{what}' of a deal reads '{hidden}', which not every seat may "
                          "see", e.span, "the offers and what each seat may do with them are shown "
@@ -197,16 +219,18 @@ class DealChecker(BundleChecker):
                 self.err("E151", f"a second '{c.kind}' clause", c.span, "merge them into one")
                 continue
             seen.add(c.kind)
-            if isinstance(c, A.DealAccepted) != (c.kind == "accepted"):
-                form = "accepted(o) { ... }" if c.kind == "accepted" else f"{c.kind}(o) = ..."
+            if isinstance(c, A.DealAccepted) != (c.kind in BLOCKS):
+                form = f"{c.kind}(o) {{ ... }}" if c.kind in BLOCKS else f"{c.kind}(o) = ..."
                 self.err("E151", f"'{c.kind}' is written {form}", c.span)
                 continue
             sc.push()
             self._no_shadow(c.var, c.span)
-            self.refs[id(c)] = sc.declare(c.var, otype)
+            self.refs[id(c)] = sc.declare(c.var, self.close_elem if c.kind == "closed" else otype)
             if isinstance(c, A.DealRule):
                 want = bundle if c.kind == "proceeds" and bundle is not None else BOOL
                 self.expect(self.expr(c.expr, sc, want), want, c.expr.span, f"'{c.kind}'")
+            elif c.kind == "closed":
+                self.block(c.body, sc)
             else:
                 self.deal_depth += 1
                 self.block(c.body, sc)
@@ -218,6 +242,19 @@ class DealChecker(BundleChecker):
                              "deal is settled", leaves.span, "an accepted deal binds: let the "
                              "block run to its end (use 'if' around what should not happen)")
             sc.pop()
+        closed = s.clause("closed")
+        if closed is not None and s.setting("close") is None:
+            self.err("E151", "'closed' without the setting 'close'", closed.span,
+                     "close = LIST names what the closer chooses when he closes the window")
+        for name in ("close",):
+            e = s.setting(name)
+            if e is not None and s.setting("closer") is None:
+                self.err("E151", f"'{name}' without a closer", e.span,
+                         "closer = PLAYER names who may close the window")
+        must = s.clause("must")
+        if must is not None and s.setting("dealer") is None:
+            self.err("E151", "'must' without a dealer", must.span,
+                     "must(o) names the offers a dealer must accept one of: add dealer = ...")
         promise = "promise" in s.terms()
         if promise and "proceeds" not in seen:
             self.err("E151", "a deal whose terms promise proceeds needs a 'proceeds' clause",

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checker_base import Scope
-from dsl.checker_places import PlaceChecker
-from dsl.diagnostics import did_you_mean
-from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, literal_int, literal_range_size,
+from mercator.dsl import ast as A
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_places import PlaceChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, literal_int, literal_range_size,
                         subset_count)
-from dsl.types import (ANY, INT, NONE, PLAYER, Type, is_collection, iter_elem, list_of, map_of, opt,
+from mercator.dsl.types import (ANY, INT, NONE, PLAYER, Type, is_collection, iter_elem, list_of, map_of, opt,
                        strip_opt)
 
 
@@ -88,7 +88,9 @@ class DecisionChecker(PlaceChecker):
         if isinstance(c.kind, A.ChoiceRecord):
             res = self.choose_record(c.kind, sc)
             return opt(res) if c.allow_pass else res
-        return self.choice_type(c.kind, c.allow_pass, sc)
+        t = self.choice_type(c.kind, c.allow_pass, sc)
+        self.choice_sites.append((c.span, strip_opt(t) if c.allow_pass else t))
+        return t
 
     def choose_record(self, k: A.ChoiceRecord, sc: Scope) -> Type:
         """A compound decision: each listed field of the record chosen in turn."""
@@ -104,6 +106,7 @@ class DecisionChecker(PlaceChecker):
                          "choose the inner record in its own statement first")
                 continue
             t = self.choice_type(f.kind, f.allow_pass, sc)
+            self.choice_sites.append((f.span, strip_opt(t) if f.allow_pass else t))
             ft = rt.field(f.name) if rt is not None else ANY
             if rt is not None and ft is None:
                 self.err("E103", f"unknown field '{f.name}' of {rt.name}", f.span,

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
-from dsl import ast as A
-from dsl.checked import FieldInfo
-from dsl.checker_base import GENERICS, PRIMITIVES, Scope
-from dsl.checker_exprs import ExprChecker
-from dsl.infoflow import is_owner_map
-from dsl.types import Type
+from mercator.dsl import ast as A
+from mercator.dsl.checked import FieldInfo
+from mercator.dsl.checker_base import GENERICS, PRIMITIVES, Scope
+from mercator.dsl.checker_exprs import ExprChecker
+from mercator.dsl.infoflow import is_owner_map
+from mercator.dsl.types import Type
 
 
 class DeclChecker(ExprChecker):

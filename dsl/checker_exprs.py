@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.builtins import BUILTINS, builtin_type
-from dsl.checker_base import CheckerBase, Scope
-from dsl.diagnostics import did_you_mean
-from dsl.limits import MAX_COLLECTION, literal_range_size
-from dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
+from mercator.dsl import ast as A
+from mercator.dsl.builtins import BUILTINS, builtin_type
+from mercator.dsl.checker_base import CheckerBase, Scope
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.limits import MAX_COLLECTION, literal_range_size
+from mercator.dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
                        iter_elem, join, list_of, strip_opt)
 
 

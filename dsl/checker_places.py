@@ -3,11 +3,11 @@ own names, not in a pure expression) and the bookkeeping of which fields are rea
 """
 from __future__ import annotations
 
-from dsl import ast as A
-from dsl.checker_base import Scope, lv_text
-from dsl.checker_collections import CollectionChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import ANY, PLAYER, Type, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checker_base import Scope, lv_text
+from mercator.dsl.checker_collections import CollectionChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import ANY, PLAYER, Type, strip_opt
 
 
 class PlaceChecker(CollectionChecker):

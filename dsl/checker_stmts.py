@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from dsl import ast as A
-from dsl.checker_base import Scope, lv_text
-from dsl.checker_decisions import DecisionChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import BOOL, INT, PLAYER, assignable, is_collection, iter_elem, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checker_base import Scope, lv_text
+from mercator.dsl.checker_decisions import DecisionChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import BOOL, INT, PLAYER, assignable, is_collection, iter_elem, strip_opt
 
 
 class StmtChecker(DecisionChecker):

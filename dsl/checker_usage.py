@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from dsl import ast as A
-from dsl.checked import Body, Stage
-from dsl.checker_base import CheckerBase
-from dsl.diagnostics import did_you_mean, info
-from dsl.graphs import strongly_connected
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body, Stage
+from mercator.dsl.checker_base import CheckerBase
+from mercator.dsl.diagnostics import did_you_mean, info
+from mercator.dsl.graphs import strongly_connected
 
 
 class UsageChecker(CheckerBase):

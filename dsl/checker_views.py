@@ -5,15 +5,45 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checked import CheckedView, ViewLine
-from dsl.checker_base import Scope
-from dsl.checker_exprs import ExprChecker
-from dsl.diagnostics import did_you_mean
-from dsl.types import PLAYER, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedView, OptionLabel, ViewLine
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_exprs import ExprChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import PLAYER, Type, strip_opt
 
-ROW_WORDS = ("row", "track")
-ITEM_WORDS = ("bookkeeping", "section", "panel")
+ROW_WORDS = ("row", "track", "grid", "graph")
+ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label")
+
+
+def grid_cells(t: Type) -> Optional[Type]:
+    """The cell type of a grid's rows: a list of lists, or a map row name -> list (None: not
+    a grid)."""
+    t = strip_opt(t)
+    if t.kind == "any":
+        return t
+    if t.kind in ("list", "map") and strip_opt(t.args[-1]).kind == "list":
+        return strip_opt(t.args[-1]).args[0]
+    return None
+
+
+def graph_node(t: Type) -> Optional[Type]:
+    """The node type of a graph: a list of paths (list<list<N>>), a list of edges (records
+    whose first two fields are N), or a map N -> list<N> (None: not a graph)."""
+    t = strip_opt(t)
+    if t.kind == "any":
+        return t
+    if t.kind == "list":
+        e = strip_opt(t.args[0])
+        if e.kind == "list":
+            return strip_opt(e.args[0])
+        if e.kind == "record" and len(e.field_types) >= 2 and \
+                strip_opt(e.field_types[0]) == strip_opt(e.field_types[1]):
+            return strip_opt(e.field_types[0])
+    if t.kind == "map" and strip_opt(t.args[1]).kind == "list" and \
+            strip_opt(strip_opt(t.args[1]).args[0]) == strip_opt(t.args[0]):
+        return strip_opt(t.args[0])
+    return None
 
 
 class ViewChecker(ExprChecker):
@@ -34,8 +64,16 @@ class ViewChecker(ExprChecker):
         panel_var = ""
         bookkeeping: set[str] = set()
         panels = 0
+        labels: list[OptionLabel] = []
+        scoring: list[ViewLine] = []
+        scoring_var = ""
         for it in decl.items:
-            if isinstance(it, A.ViewBookkeeping):
+            if isinstance(it, A.ViewLabel):
+                if self._word(it.word, "label", it.span):
+                    lab = self._label(it, labels)
+                    if lab is not None:
+                        labels.append(lab)
+            elif isinstance(it, A.ViewBookkeeping):
                 if self._word(it.word, "bookkeeping", it.span):
                     bookkeeping |= self._bookkeeping(it)
             elif isinstance(it, A.ViewSection):
@@ -44,6 +82,19 @@ class ViewChecker(ExprChecker):
                         self.err("E160", f"a second section \"{it.title}\"", it.span,
                                  "give each section its own title")
                     sections.append((it.title, self._rows(it.rows, None)))
+            elif isinstance(it, A.ViewPanel) and it.word == "scoring":
+                if scoring_var:
+                    self.err("E160", "a second 'scoring'", it.span,
+                             "the score has one list of parts: put them all in one 'scoring'")
+                    continue
+                self._no_shadow(it.var, it.span)
+                scoring_var = it.var
+                scoring = self._rows(it.rows, it.var)
+                for r in scoring:
+                    if r.kind != "row" or strip_opt(r.type).kind not in ("int", "any"):
+                        self.err("E160", f"scoring part \"{r.label}\" is a {r.kind} of type "
+                                 f"{r.type}, not a number", r.span,
+                                 'a part of the score is a number: row "gold" = gold_points(p)')
             elif isinstance(it, A.ViewPanel) and self._word(it.word, "panel", it.span):
                 panels += 1
                 if panels > 1:
@@ -53,7 +104,7 @@ class ViewChecker(ExprChecker):
                 self._no_shadow(it.var, it.span)
                 panel_var = it.var
                 panel = self._rows(it.rows, it.var)
-        for r in [r for _, rows in sections for r in rows] + panel:
+        for r in [r for _, rows in sections for r in rows] + panel + scoring:
             if r.field is not None and r.field[1] in bookkeeping:
                 self.err("E160", f"row \"{r.label}\" shows the field '{r.field[1]}', which the view "
                          "calls bookkeeping", r.span,
@@ -62,10 +113,38 @@ class ViewChecker(ExprChecker):
         if len([d for d in self.diags if d.is_error]) > errors:
             return None
         covered: set[tuple[str, str]] = set()
-        for r in [r for _, rows in sections for r in rows] + panel:
+        for r in [r for _, rows in sections for r in rows] + panel + scoring:
             covered |= self._reads(r.expr)
+            if r.extra is not None:
+                covered |= self._reads(r.extra)
         return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
-                           decl)
+                           decl, labels, scoring, scoring_var)
+
+    def _label(self, it: A.ViewLabel, done: list[OptionLabel]) -> Optional[OptionLabel]:
+        """`label v: T = parts`: the decisions offering options of type T (E161 if none)."""
+        t = self.resolve_type(it.type)
+        sc = Scope("expr")
+        self._no_shadow(it.var, it.span)
+        sc.declare(it.var, t)
+        if it.chooser is not None:
+            self._no_shadow(it.chooser, it.span)
+            sc.declare(it.chooser, PLAYER)
+        parts = [(e, self.expr(e, sc, None)) for e in it.parts]
+        if t.kind == "any":
+            return None
+        if any(d.type == t for d in done):
+            self.err("E161", f"a second label for options of type {t}", it.span,
+                     "each type has one label: join the two into one")
+            return None
+        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
+        if not sites:
+            offered = sorted({str(st) for _, st in self.choice_sites})
+            self.err("E161", f"no decision offers options of type {t}", it.type.span,
+                     did_you_mean(str(t), offered) or
+                     ("the decisions offer: " + ", ".join(offered[:8]) if offered else
+                      "a label describes the options of a 'choose': this rulebook has none"))
+            return None
+        return OptionLabel(it.var, t, parts, sc.nslots, it.span, sites, it.chooser is not None)
 
     def _reads(self, e: Any) -> set[tuple[str, str]]:
         """The state fields an expression reads, through the fns it calls: a view that shows
@@ -84,7 +163,9 @@ class ViewChecker(ExprChecker):
         if word == want:
             return True
         shape = {"bookkeeping": "bookkeeping FIELD, FIELD", "section": 'section "Title" { rows }',
-                 "panel": "panel p { rows }"}[want]
+                 "panel": "panel p { rows }",
+                 "label": 'label v: Type = "text", expression, ...',
+                 "scoring": 'scoring p { row "part" = expression }'}[want]
         self.err("E160", f"unexpected '{word}' in a view", span,
                  (did_you_mean(word, ITEM_WORDS) or f"did you mean '{want}'?") + f" write: {shape}")
         return False
@@ -106,7 +187,8 @@ class ViewChecker(ExprChecker):
         for r in rows:
             if r.kind not in ROW_WORDS:
                 self.err("E160", f"unexpected '{r.kind}' in a view", r.span,
-                         (did_you_mean(r.kind, ROW_WORDS) or "a line of a view is a row or a track")
+                         (did_you_mean(r.kind, ROW_WORDS) or
+                          "a line of a view is a row, a track, a grid or a graph")
                          + ': row "label" [in unit] = expression')
                 continue
             if r.label in labels:
@@ -121,8 +203,29 @@ class ViewChecker(ExprChecker):
                 self.err("E160", f"track \"{r.label}\" has type {t}, not a list or a map", r.expr.span,
                          "a track shows one cell per entry: use a list or a map, "
                          "or 'row' for one value")
+            xt: Optional[Type] = None
+            if r.kind == "grid" and grid_cells(t) is None:
+                self.err("E160", f"grid \"{r.label}\" has type {t}, not rows of cells", r.expr.span,
+                         "a grid is a list of rows (a list of lists) or a map row name -> list: "
+                         "[[cell(r, c) for c in 1..8] for r in 1..8]")
+            node = graph_node(t) if r.kind == "graph" else None
+            if r.kind == "graph" and node is None:
+                self.err("E160", f"graph \"{r.label}\" has type {t}, not edges", r.expr.span,
+                         "a graph is a list of paths (lists of nodes), a list of records whose "
+                         "first two fields are the ends of an edge, or a map node -> neighbours")
+            if r.extra is not None:
+                xt = strip_opt(self.expr(r.extra, sc, None))
+                if r.kind != "graph":
+                    self.err("E160", f"'with' on a {r.kind}: only a graph has what stands on its "
+                             "nodes", r.extra.span, "remove 'with ...', or make the line a graph")
+                elif node is not None and not (xt.kind == "map" and xt.args[0] == node) and \
+                        xt.kind != "any":
+                    self.err("E160", f"graph \"{r.label}\": 'with' needs a map from its nodes "
+                             f"({node}) to what stands on them, got {xt}", r.extra.span,
+                             "e.g. with {wagon_at[w]: w for w in Wagon}")
             out.append(ViewLine(r.kind, r.label, r.unit, r.expr, t, sc.nslots, r.span,
-                                field=self._whole_field(r.expr, var)))
+                                field=None if r.extra is not None else
+                                self._whole_field(r.expr, var), extra=r.extra, extra_type=xt))
         return out
 
     def _whole_field(self, e: Any, var: Optional[str]) -> Optional[tuple[str, str]]:

@@ -7,7 +7,7 @@ from typing import Iterable, Optional, Sequence
 
 import attrs
 
-from dsl.ast import Span
+from mercator.dsl.ast import Span
 
 
 @attrs.frozen

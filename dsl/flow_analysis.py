@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections import deque
 from typing import Optional
 
-from dsl import ast as A
-from dsl.checked import Body, CheckedRulebook
-from dsl.diagnostics import Diagnostic, warning
-from dsl.flow_bodies import Fields, Site, Store, System, Value, compile_body
-from dsl.flow_exprs import fn_summaries
-from dsl.flow_taint import CLEAR, Formula, Key, Taint, names
-from dsl.infoflow import FlowInfo, Label
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body, CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic, warning
+from mercator.dsl.flow_bodies import Fields, Site, Store, System, Value, compile_body
+from mercator.dsl.flow_exprs import fn_summaries
+from mercator.dsl.flow_taint import CLEAR, Formula, Key, Taint, names
+from mercator.dsl.infoflow import FlowInfo, Label
 
 Solution = tuple[dict[int, Taint], dict[tuple[int, str], Taint]]
 

@@ -11,12 +11,12 @@ from typing import Any, Callable, Optional, Union
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import Body, CheckedRulebook
-from dsl.flow_exprs import ExprFlow
-from dsl.flow_taint import NOTHING, Formula, Key, Taint
-from dsl.infoflow import conjuncts
-from dsl.types import ANY, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body, CheckedRulebook
+from mercator.dsl.flow_exprs import ExprFlow
+from mercator.dsl.flow_taint import NOTHING, Formula, Key, Taint
+from mercator.dsl.infoflow import conjuncts
+from mercator.dsl.types import ANY, strip_opt
 
 
 @attrs.frozen
@@ -198,9 +198,8 @@ class BodyFlow:
     def s_deal(self, s: A.Deal) -> None:
         # the offers are public (the checker keeps hidden fields out of bundles and clauses),
         # so the clauses' variables hold public values; what the accepted block does counts
-        acc = s.clause("accepted")
-        if isinstance(acc, A.DealAccepted):
-            self.block(acc.body)
+        for body in s.blocks():
+            self.block(body)
 
     def _local_root(self, lv: A.LValue) -> Optional[int]:
         """The local a place is part of (not through a player: that is a state field)."""

@@ -10,12 +10,12 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.flow_taint import NOTHING, Formula, Taint
-from dsl.graphs import strongly_connected
-from dsl.infoflow import is_owner_map
-from dsl.types import ANY, strip_opt
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.flow_taint import NOTHING, Formula, Taint
+from mercator.dsl.graphs import strongly_connected
+from mercator.dsl.infoflow import is_owner_map
+from mercator.dsl.types import ANY, strip_opt
 
 SIZE_BUILTINS = frozenset({"len", "count"})     # the size of a field is in every view
 

@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 
 import attrs
 
-from dsl import ast as A
+from mercator.dsl import ast as A
 
 MAX_DEPTH = 6                  # how far a proof follows functions, lets and callers
 

@@ -7,7 +7,7 @@ from typing import Callable, Optional, Union
 
 import attrs
 
-from dsl.infoflow import PUBLIC, SECRET, Label
+from mercator.dsl.infoflow import PUBLIC, SECRET, Label
 
 # A local of a body: its slot, or (slot, field) for one field of a record chosen field by field.
 Key = Union[int, tuple[int, str]]

@@ -1,4 +1,5 @@
-"""Who may see each row of a declared view (E160 for a row no rule lets the seats see).
+"""Who may see each row of a declared view (E160 for a row no rule lets the seats see), and
+that each option label reads only public state (E161).
 
 A row that shows a whole state field (`supply`, `p.shares` in a panel) is shown exactly as the
 generic view shows that field: in full to whoever may see it, to the others as hidden with its
@@ -10,10 +11,10 @@ shown it.
 """
 from __future__ import annotations
 
-from dsl.checked import CheckedRulebook, ViewLine
-from dsl.diagnostics import Diagnostic, error
-from dsl.flow_exprs import ExprFlow, fn_summaries
-from dsl.flow_taint import names
+from mercator.dsl.checked import CheckedRulebook, ViewLine
+from mercator.dsl.diagnostics import Diagnostic, error
+from mercator.dsl.flow_exprs import ExprFlow, fn_summaries
+from mercator.dsl.flow_taint import names
 
 
 def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
@@ -28,6 +29,24 @@ def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
             out += _label(flow, r, None, f'section "{title}"')
     for r in view.panel:
         out += _label(flow, r, 0, f"panel {view.panel_var}")
+    for r in view.scoring:
+        out += _label(flow, r, 0, f"scoring {view.scoring_var}")
+    for lab in view.labels:
+        for e, _ in lab.parts:
+            t = flow.expr(e).const    # the option itself is a local: the chooser sees it
+            if not t.secret and lab.chooser and t.owners <= {1}:
+                if t.owners:
+                    lab.shown = "owner"      # the chooser's own hidden fields: his eyes only
+                continue
+            if t.secret or t.owners:
+                what = names(t.hidden | t.drawn) if t.hidden or t.drawn else names(t.owned)
+                kind = "secret" if t.hidden or t.drawn else "owner-only"
+                out.append(error(
+                    "E161", f"the label of options of type {lab.type} is computed from the "
+                    f"{kind} {what}: a label reads only what every seat may see, and with "
+                    "'for p' what the chooser p may see", e.span,
+                    "compute it from public fields, the option itself, and (with 'label x: T "
+                    "for p') the chooser p's own fields"))
     return out
 
 
@@ -35,6 +54,8 @@ def _label(flow: ExprFlow, r: ViewLine, player_slot: int | None, where: str) -> 
     if r.field is not None:
         return []
     t = flow.expr(r.expr).const       # a view's locals (the panel's player) are public values
+    if r.extra is not None:
+        t = t.join(flow.expr(r.extra).const)
     if not t.secret and not (t.owners - ({player_slot} if player_slot is not None else set())):
         r.shown = "owner" if t.owners else "public"
         return []

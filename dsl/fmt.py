@@ -58,12 +58,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from dsl import ast as A
-from dsl.fmt_comments import BREAK, FILL, IFS, Line, cat, flat, group, weave
-from dsl.limits import DeepRecursion, depth_errors
+from mercator.dsl import ast as A
+from mercator.dsl.fmt_comments import BREAK, FILL, IFS, Line, cat, flat, group, weave
+from mercator.dsl.limits import DeepRecursion, depth_errors
 
 if TYPE_CHECKING:
-    from dsl.parser import Comment
+    from mercator.dsl.parser import Comment
 
 __all__ = ["format_rulebook", "format_decl", "format_expr", "format_type", "format_stmt",
            "escape_string"]
@@ -441,12 +441,16 @@ def _fields(head: str, d: Any, fields: tuple[A.FieldDecl, ...]) -> list[Line]:
 
 def _bundle_part(p: A.BundlePart) -> str:
     return f"{p.name}: {p.kind} of {p.field}" + \
-        ("" if p.unit is None else f" in {p.unit_word} of {p.unit}")
+        ("" if p.unit is None else f" in {p.unit_word} of {p.unit}") + \
+        (" openly" if p.openly else "")
 
 
 def _view_row(r: A.ViewRow) -> str:
     unit = "" if r.unit is None else \
         f" in {escape_string(r.unit) if r.unit_quoted else r.unit}"
+    if r.extra is not None:
+        return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr), "with",
+                     _fx(r.extra))
     return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr))
 
 
@@ -458,6 +462,11 @@ def _view(d: A.ViewDecl) -> list[Line]:
         if isinstance(it, A.ViewBookkeeping):
             lines.extend(_one(f"{it.word} {_fill(it.names)}", 1, it))
             continue
+        if isinstance(it, A.ViewLabel):
+            chooser = f" for {it.chooser}" if it.chooser else ""
+            head = f"{it.word} {it.var}: {format_type(it.type)}{chooser} ="
+            lines.extend(_one(group(head, _fill([_fx(p) for p in it.parts])), 1, it))
+            continue
         head = f"{it.word} {escape_string(it.title)}" if isinstance(it, A.ViewSection) \
             else f"{it.word} {it.var}"
         start, end = _lines_of(it)
@@ -465,6 +474,16 @@ def _view(d: A.ViewDecl) -> list[Line]:
         lines.extend(_one(_view_row(r), 2, r)[0] for r in it.rows)
         lines.append(Line("}", 1, end, end))
     return lines + [Line("}", 0, last, last)]
+
+
+def _bounds(d: A.BoundsDecl) -> list[Line]:
+    """`bounds { ... }`: a line per bound."""
+    first, last = _lines_of(d)
+    return [Line("bounds {", 0, first, first),
+            *(_one(f"{it.word} " + (f"{it.field} " if it.field else "") + f"{it.lo}"
+                   + ("" if it.hi is None else f"..{it.hi}"), 1, it)[0]
+              for it in d.items),
+            Line("}", 0, last, last)]
 
 
 def _one_line_decl(d: A.Decl) -> Optional[str]:
@@ -558,6 +577,8 @@ def _decl(d: A.Decl) -> list[Line]:
                 *(_one(_bundle_part(p), 1, p)[0] for p in d.parts), Line("}", 0, last, last)]
     if isinstance(d, A.ViewDecl):
         return _view(d)
+    if isinstance(d, A.BoundsDecl):
+        return _bounds(d)
     if isinstance(d, A.PlayerState):
         return _fields("player", d, d.fields)
     if isinstance(d, A.TableState):

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 import attrs
 
 if TYPE_CHECKING:
-    from dsl.parser import Comment
+    from mercator.dsl.parser import Comment
 
 INDENT = "  "
 

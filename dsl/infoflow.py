@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 import attrs
 
-from dsl import ast as A
-from dsl.types import Type
+from mercator.dsl import ast as A
+from mercator.dsl.types import Type
 
 
 @attrs.frozen

@@ -23,8 +23,8 @@ from typing import Any, Iterator, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.diagnostics import Diagnostic, error
+from mercator.dsl import ast as A
+from mercator.dsl.diagnostics import Diagnostic, error
 
 MAX_EXPR_DEPTH = 190     # nested expression (and type) nodes inside one statement or declaration
 MAX_BLOCK_DEPTH = 50     # nested blocks ({ ... }) inside one declaration

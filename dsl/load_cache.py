@@ -12,8 +12,8 @@ from typing import Any, Callable, Generic, Optional, TypeVar
 
 import attrs
 
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic
 
 K = TypeVar("K")
 V = TypeVar("V")

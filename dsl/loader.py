@@ -13,10 +13,10 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.diagnostics import Diagnostic, error
-from dsl.load_cache import LRU, LoadedBase
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.diagnostics import Diagnostic, error
+from mercator.dsl.load_cache import LRU, LoadedBase
 
 
 @attrs.define
@@ -113,7 +113,7 @@ def _load_base(path: str, stack: tuple[str, ...]) -> LoadResult:
 
 def _parse(text: str, path: str, from_file: bool) -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
     """Parse text; a file's text is parsed once per process (kept by path and text)."""
-    from dsl.parser import parse             # imported on first use, with lark
+    from mercator.dsl.parser import parse             # imported on first use, with lark
     if not from_file:
         return parse(text, path)
     key = (path, text)
@@ -164,8 +164,8 @@ def _expand(path: str, text: str, sources: dict[str, str], diags: list[Diagnosti
 
 
 def _load(path: str, text: str, stack: tuple[str, ...] = (), from_file: bool = False) -> LoadResult:
-    from dsl.checker import check_items      # imported on first use: `import dsl.loader` is cheap
-    from dsl.variants import apply_variant
+    from mercator.dsl.checker import check_items      # imported on first use: `import dsl.loader` is cheap
+    from mercator.dsl.variants import apply_variant
     sources: dict[str, str] = {path: text}
     diags: list[Diagnostic] = []
     me = os.path.abspath(path)

@@ -20,8 +20,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Callable, Optional
 
-from dsl import ast as A
-from dsl.ast_builder import PLAIN, AstBuilder
+from mercator.dsl import ast as A
+from mercator.dsl.ast_builder import PLAIN, AstBuilder
 
 Pos = tuple[int, int, int, int]          # line, column, end line, end column
 Callback = Callable[[list[Any]], Any]

@@ -17,11 +17,11 @@ from typing import Any, Optional, cast
 import attrs
 import lark
 
-from dsl import ast as A
-from dsl.ast_builder import AstBuilder
-from dsl.diagnostics import Diagnostic, did_you_mean, error
-from dsl.limits import PausedGC, depth_errors
-from dsl.parse_actions import Actions, Node, nullable_rules
+from mercator.dsl import ast as A
+from mercator.dsl.ast_builder import AstBuilder
+from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error
+from mercator.dsl.limits import PausedGC, depth_errors
+from mercator.dsl.parse_actions import Actions, Node, nullable_rules
 
 KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligible
 game players use enum const table record player event setup round phase
@@ -104,7 +104,8 @@ _PARSING = threading.Lock()     # the actions hold the path of the file being pa
 
 def grammar_text() -> str:
     """The text of the grammar file (the language reference)."""
-    return importlib.resources.files("dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    here = importlib.resources.files(__package__ or "mercator.dsl")
+    return here.joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
 def _token_word(name: str, parser: lark.Lark) -> str:

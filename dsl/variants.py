@@ -10,14 +10,14 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl import ast as A
-from dsl.diagnostics import Diagnostic, did_you_mean, error
+from mercator.dsl import ast as A
+from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error
 
 KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
               "action": "any-time action", "phase": "phase", "record": "record",
               "setup": "setup", "score": "score", "end": "end condition", "round": "round",
               "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic",
-              "bundle": "bundle", "view": "view"}
+              "bundle": "bundle", "view": "view", "bounds": "bounds"}
 
 
 def decl_key(d: Any) -> Optional[tuple[str, str]]:
@@ -58,6 +58,8 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("stat", d.name)
     if isinstance(d, A.ViewDecl):
         return ("view", "view")
+    if isinstance(d, A.BoundsDecl):
+        return ("bounds", "bounds")
     return None
 
 

@@ -14,9 +14,9 @@ from typing import Any, Optional
 
 import socket
 
-from dsl.loader import load
-from interpreter.compiler import compile_program
-from interpreter.tools.session import GameSession
+from mercator.dsl.loader import load
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.tools.session import GameSession
 
 CHROMIUM = os.environ.get("MERCATOR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = os.environ.get("MERCATOR_CHROMEDRIVER") or shutil.which("chromedriver") or \
@@ -75,19 +75,20 @@ class Browser:
 
 def free_socket() -> socket.socket:
     """A socket listening on a free port of 127.0.0.1."""
-    from interpreter.web.server import bind
+    from mercator.interpreter.web.server import bind
     return bind("127.0.0.1", 0)
 
 
-def serve_session(session: GameSession, seats: Optional[list[int]] = None) -> tuple[Any, Any]:
+def serve_session(session: GameSession, seats: Optional[list[int]] = None,
+                  table: bool = False) -> tuple[Any, Any]:
     """Serve `session` in a background thread on a free local port; links for `seats` (default:
-    the human seats, or every seat of a replay)."""
+    the human seats, or every seat of a replay), and with `table` the shared screen's."""
     if seats is None:
         seats = list(range(session.players)) if session.replaying else \
             [i for i in range(session.players) if session.human(i)]
-    from interpreter.web.app import SeatLinks, make_app
-    from interpreter.web.server import Served
-    links = SeatLinks(seats)
+    from mercator.interpreter.web.app import SeatLinks, make_app
+    from mercator.interpreter.web.server import Served
+    links = SeatLinks(seats, table=table)
     served = Served(make_app(session, links), free_socket()).start()
     return served, links
 

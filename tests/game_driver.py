@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl.loader import load, load_text
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State
+from mercator.dsl.loader import load, load_text
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State
 
 
 def program(path: Any) -> Program:

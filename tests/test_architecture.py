@@ -1,5 +1,6 @@
 """The import contract (docs/architecture.md): dsl/ never imports interpreter/; inside
-interpreter/ the layers engine < compiler < agents < tools < web < cli import only downward; and no
+interpreter/ the layers engine < compiler < agents < tools < research < web < cli import only
+downward; and no
 module imports, directly or through others, itself.
 
 Imports are read from the source with `ast`, at module level and inside functions alike (a lazy
@@ -13,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.graphs import strongly_connected
+from mercator.dsl.graphs import strongly_connected
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["engine", "compiler", "agents", "tools", "web", "cli"]
+LAYERS = ["engine", "compiler", "agents", "tools", "research", "web", "cli"]
 
 
 def module_name(path: Path) -> str:
@@ -47,7 +48,23 @@ def imports_of(path: Path) -> list[tuple[str, bool, int]]:
                 found.extend((f"{child.module}.{a.name}", inner, child.lineno) for a in child.names)
             walk(child, inner)
     walk(tree, False)
-    return found
+    # the installed package is mercator.*: mercator.interpreter.engine.state is the module
+    # interpreter/engine/state.py
+    return [(m[len("mercator."):] if m.startswith("mercator.") else m, t, line)
+            for m, t, line in found]
+
+
+def bare_imports(path: Path) -> list[str]:
+    """Imports of dsl or interpreter not through mercator.* (they would load a second copy)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and \
+            node.level == 0 else []
+        out += [f"{path.relative_to(ROOT)}:{node.lineno} imports {n}" for n in names
+                if n.split(".")[0] in ("dsl", "interpreter")]
+    return out
 
 
 def project_graph() -> dict[str, list[tuple[str, bool, int]]]:
@@ -127,3 +144,10 @@ def test_a_type_only_import_within_a_layer_is_no_cycle() -> None:
     graph = {"interpreter.compiler.stmts": [("interpreter.compiler.decisions", False, 1)],
              "interpreter.compiler.decisions": [("interpreter.compiler.stmts", True, 2)]}
     assert violations(graph) == []
+
+
+def test_everything_imports_the_project_as_mercator() -> None:
+    files = [p for top in ("dsl", "interpreter", "tests", "mercator") for p in
+             sorted((ROOT / top).rglob("*.py")) if not any(x.is_symlink() for x in p.parents)]
+    bad = [b for f in files for b in bare_imports(f)]
+    assert bad == []

@@ -21,10 +21,10 @@ import pytest
 
 from time_limit import TookTooLong, time_limit
 
-from interpreter.agents.base import match_choice
-from interpreter.cli.main import main
-from interpreter.engine.nodes import Option
-from interpreter.tools.saves import _checksum, load_save, save
+from mercator.interpreter.agents.base import match_choice
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.engine.nodes import Option
+from mercator.interpreter.tools.saves import _checksum, load_save, save
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
@@ -107,7 +107,7 @@ def test_resume_of_a_game_whose_setup_fails_is_a_rule_error(tmp_path):
 
 def test_compare_run_as_a_module_reports_a_setup_error():
     """`python -m interpreter.cli.main compare`: cli_design's Failed must be the one main() catches."""
-    proc = subprocess.run([sys.executable, "-m", "interpreter.cli.main", "compare", SETUP_ERROR,
+    proc = subprocess.run([sys.executable, "-m", "mercator.interpreter.cli.main", "compare", SETUP_ERROR,
                            SETUP_ERROR, "--games", "2"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     clean(proc.returncode, proc.stdout, proc.stderr, (1,))
@@ -250,7 +250,7 @@ def test_play_survives_odd_digits_and_asks_again():
 
 
 def test_a_crash_inside_an_agent_saves_the_game_and_says_how_to_resume(tmp_path, monkeypatch):
-    from interpreter.agents import base as agents
+    from mercator.interpreter.agents import base as agents
     def broken(self: Any, program: Any, state: Any) -> int:
         raise RuntimeError("agent bug")
     monkeypatch.setattr(agents.HumanAgent, "choose", broken)
@@ -310,7 +310,7 @@ def test_statistics_refuse_huge_scores_clearly(argv):
 
 
 def test_scores_too_large_for_floats_are_shown_and_detected():
-    from interpreter.cli.main import score_text, too_large
+    from mercator.interpreter.cli.main import score_text, too_large
     assert score_text(12345) == "12345"
     assert score_text(10 ** 5000 * 3) == "3.000e+5000"
     assert score_text(-(10 ** 40) * 12345) == "-1.234e+44"

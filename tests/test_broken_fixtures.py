@@ -18,8 +18,8 @@ from typing import Optional
 import attrs
 import pytest
 
-from dsl.diagnostics import Diagnostic, render
-from dsl.loader import LoadResult, load
+from mercator.dsl.diagnostics import Diagnostic, render
+from mercator.dsl.loader import LoadResult, load
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "fixtures" / "broken"

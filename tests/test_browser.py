@@ -132,8 +132,8 @@ def test_a_wrong_link_shows_the_spectator_view(browser):
 def test_the_timeline_steps_through_a_saved_game(browser, tmp_path):
     from browser import serve_session
     from game_driver import program
-    from interpreter.tools.saves import load_save
-    from interpreter.tools.session import GameSession
+    from mercator.interpreter.tools.saves import load_save
+    from mercator.interpreter.tools.session import GameSession
     s, served, links = _game("die_haendler", 2, 5)
     served.stop()
     rng = random.Random(5)

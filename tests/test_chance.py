@@ -21,15 +21,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl.loader import load, load_text
-from interpreter.agents.base import RandomAgent, agent_seed, play_out, resolve_chance
-from interpreter.compiler.memo import blocks_of
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State, rng_next
-from interpreter.engine.values import bag_items
+from mercator.dsl import ast as A
+from mercator.dsl.loader import load, load_text
+from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out, resolve_chance
+from mercator.interpreter.compiler.memo import blocks_of
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State, rng_next
+from mercator.interpreter.engine.values import bag_items
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \

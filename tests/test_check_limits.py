@@ -13,9 +13,9 @@ import pytest
 
 from time_limit import TookTooLong, time_limit  # noqa: F401
 
-from dsl import ast as A
-from dsl.diagnostics import Diagnostic, apply_allows, warning
-from dsl.loader import LoadResult, load, load_text
+from mercator.dsl import ast as A
+from mercator.dsl.diagnostics import Diagnostic, apply_allows, warning
+from mercator.dsl.loader import LoadResult, load, load_text
 
 MAX_EXPR_DEPTH = 190      # dsl.limits.MAX_EXPR_DEPTH (test_the_limits_are_these checks them)
 MAX_BLOCK_DEPTH = 50
@@ -79,7 +79,7 @@ def proc_chain(n: int, reverse: bool = False) -> str:
 
 # ------------------------------------------------------------------ deep nesting
 def test_the_limits_are_these() -> None:
-    from dsl import limits
+    from mercator.dsl import limits
     assert (limits.MAX_EXPR_DEPTH, limits.MAX_BLOCK_DEPTH, limits.MAX_CALL_DEPTH,
             limits.MAX_INT) == (MAX_EXPR_DEPTH, MAX_BLOCK_DEPTH, MAX_CALL_DEPTH, MAX_INT)
 
@@ -89,7 +89,7 @@ def test_a_sum_of_202_terms_is_refused_and_one_at_the_limit_runs() -> None:
     assert str(MAX_EXPR_DEPTH) in d.message and d.span.line == 3
     res = check(sum_of(MAX_EXPR_DEPTH))          # 189 additions under the constant: fine
     assert res.ok, [d.message for d in errors(res)]
-    from interpreter.compiler import compile_program
+    from mercator.interpreter.compiler import compile_program
     assert res.rulebook is not None
     prog = compile_program(res.rulebook)
     assert prog.new_game(2, seed=1) is not None
@@ -132,7 +132,7 @@ def test_500_chained_functions_are_refused() -> None:
 def test_a_chain_of_100_functions_runs() -> None:
     res = check(fn_chain(MAX_CALL_DEPTH, reverse=True))
     assert res.ok, [d.message for d in errors(res)]
-    from interpreter.compiler import compile_program
+    from mercator.interpreter.compiler import compile_program
     assert res.rulebook is not None
     prog = compile_program(res.rulebook)
     assert prog.new_game(2, seed=1) is not None
@@ -171,7 +171,7 @@ def test_a_long_cycle_of_constants_is_still_a_located_error() -> None:
 def test_the_cli_refuses_a_deep_rulebook_with_a_located_error(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]
                                                               ) -> None:
-    from interpreter.cli.main import main
+    from mercator.interpreter.cli.main import main
     path = tmp_path / "deep.rules"
     path.write_text(nested_ifs(1_000) + "\n" + sum_of(5_000).split("\n")[2] + "\n", "utf-8")
     with time_limit(60):
@@ -184,7 +184,7 @@ def test_the_cli_refuses_a_deep_rulebook_with_a_located_error(tmp_path: Path,
 
 # ------------------------------------------------------------------ the formatter
 def test_fmt_refuses_a_tree_too_deep_without_recursion_error() -> None:
-    from dsl.fmt import TooDeep, format_rulebook
+    from mercator.dsl.fmt import TooDeep, format_rulebook
     e: A.Expr = A.IntLit(1)
     for _ in range(5_000):
         e = A.BinOp("+", e, A.IntLit(1))

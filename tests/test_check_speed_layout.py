@@ -6,7 +6,7 @@
 - What a process keeps (parsed files, checked bases) is never served stale: a changed base is
   read again; a caller changing its result does not change what a later variant sees.
 - The parser cache file is used only in a private directory of this user's.
-- `import dsl.loader` imports neither lark nor the checker; the checker's modules stay small.
+- `import mercator.dsl.loader` imports neither lark nor the checker; the checker's modules stay small.
 """
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ from typing import Any
 import lark
 import pytest
 
-from dsl import ast as A
-from dsl.ast_builder import PLAIN, AstBuilder
-from dsl.loader import load, load_text
-from dsl.parse_actions import Actions, nullable_rules
-from dsl.parser import _OPTIONS, cache_file, grammar_text, parse
+from mercator.dsl import ast as A
+from mercator.dsl.ast_builder import PLAIN, AstBuilder
+from mercator.dsl.loader import load, load_text
+from mercator.dsl.parse_actions import Actions, nullable_rules
+from mercator.dsl.parser import _OPTIONS, cache_file, grammar_text, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules"))
@@ -202,17 +202,17 @@ def test_a_parser_read_from_the_cache_parses_the_same(tmp_path: Path) -> None:
 
 
 def test_importing_the_loader_leaves_the_parser_and_checker_for_later() -> None:
-    out = run("import sys, dsl.loader\nprint(sorted(m for m in ('lark', 'dsl.parser', "
-              "'dsl.checker') if m in sys.modules))", {})
+    out = run("import sys, mercator.dsl.loader\nprint(sorted(m for m in ('lark', "
+              "'mercator.dsl.parser', 'mercator.dsl.checker') if m in sys.modules))", {})
     assert out == "[]"
 
 
 def test_the_checker_is_split_by_concern_into_small_modules() -> None:
-    from dsl.checker import Checker, Scope, check_items  # the names other modules import
+    from mercator.dsl.checker import Checker, Scope, check_items  # the names other modules import
     parts = sorted((ROOT / "dsl").glob("checker*.py"))
     assert len(parts) >= 8 and callable(check_items) and Scope("proc").nslots == 0
     for p in parts:
         n = len(p.read_text(encoding="utf-8").splitlines())
         assert n <= 300, f"{p.name} has {n} lines"
-    assert {c.__module__ for c in Checker.__mro__ if c.__module__.startswith("dsl.")} == \
-        {f"dsl.{p.stem}" for p in parts}
+    assert {c.__module__ for c in Checker.__mro__ if c.__module__.startswith("mercator.dsl.")} \
+        == {f"mercator.dsl.{p.stem}" for p in parts}

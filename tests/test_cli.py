@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load
-from interpreter.agents.base import HumanAgent, QuitGame, RandomAgent, match_choice, play_game
-from interpreter.cli.main import main
-from interpreter.engine.nodes import Decision
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
-from interpreter.tools.saves import SAVE_FORMAT, SaveError, load_save, replay, save
-from interpreter.engine.view import describe, observe
+from mercator.dsl.loader import load
+from mercator.interpreter.agents.base import HumanAgent, QuitGame, RandomAgent, match_choice, play_game
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.tools.saves import SAVE_FORMAT, SaveError, load_save, replay, save
+from mercator.interpreter.engine.view import describe, observe
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
@@ -281,7 +281,7 @@ def test_human_end_of_input_is_a_clean_quit(prog):
 
 
 def test_numeric_labels_win_over_option_numbers():
-    from interpreter.engine.nodes import Option
+    from mercator.interpreter.engine.nodes import Option
     opts = [Option("pass", None), Option("1", 1), Option("2", 2)]
     assert match_choice("2", opts) == (2, "")      # the value 2, not the second option
     assert match_choice("#2", opts) == (1, "")
@@ -336,7 +336,7 @@ def test_wilson_interval_known_values():
     """Wilson score 95% intervals (z = 1.96): 0/10 → [0, 27.8%], 5/10 → [23.7%, 76.3%],
     10/10 → [72.2%, 100%], 298/1000 → [27.0%, 32.7%]; a fractional count (2.5 of 10: shared wins)
     is the rate 0.25 of 10 games, and the interval always holds the observed rate."""
-    from interpreter.tools.designer import wilson_interval
+    from mercator.interpreter.tools.designer import wilson_interval
     for k, n, lo, hi in ((0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
                          (298, 1000, 0.2704, 0.3271)):
         got = wilson_interval(k, n)
@@ -349,8 +349,8 @@ def test_simulate_reports_win_intervals_and_declared_stats(tmp_path, capsys):
     """`simulate --json` has a 95% interval per seat around its win rate and every declared
     stat's mean per game, sd and interval; 'rolls' counts one roll per player per round
     (tiny.rules: `for p in players { let n = roll 6 ...}`), so its mean is players × rounds."""
-    from interpreter.agents.spec import AgentSpec
-    from interpreter.tools.parallel import run_games
+    from mercator.interpreter.agents.spec import AgentSpec
+    from mercator.interpreter.tools.parallel import run_games
     rules = _tiny_with_stats(tmp_path)
     assert main(["simulate", str(rules), "--players", "3", "--games", "40", "--seed", "2",
                  "--json"]) == 0
@@ -377,9 +377,9 @@ def test_a_rule_error_reaching_main_is_a_rule_error_not_an_internal_one(tmp_path
                                                                          monkeypatch):
     """issue 15: a rulebook's mistake is a 'rule error', located with its line; 'internal error'
     is kept for Mercator's own exceptions."""
-    import interpreter.cli.main as cli
-    from dsl.ast import Span
-    from interpreter.engine.program import MercatorRuntimeError
+    import mercator.interpreter.cli.main as cli
+    from mercator.dsl.ast import Span
+    from mercator.interpreter.engine.program import MercatorRuntimeError
     rules = tmp_path / "c.rules"
     rules.write_text("game \"C\" players 2..2\n\n\n\n\n    first(players).x = 1 / z\n")
 

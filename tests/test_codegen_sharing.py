@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from dsl.loader import load, load_text
-from interpreter.compiler import codegen, compile_program
-from interpreter.compiler.inline import inlinable, repeated
-from interpreter.engine import limits
-from interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.dsl.loader import load, load_text
+from mercator.interpreter.compiler import codegen, compile_program
+from mercator.interpreter.compiler.inline import inlinable, repeated
+from mercator.interpreter.engine import limits
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -1,11 +1,12 @@
 """The deal construct on parts Bazaar does not use (docs/language.md §2.7a, §4.17): items of a
 list of records (cards), a unit named by a constant, a window that closes at its turn limit,
-and offers that stand from one window to the next until the rules clear their table."""
+and offers that stand from one window to the next until the rules clear their table; and what
+Genoa made it grow (issue 16): `openly` parts, `closer`/`close`/`closed(x)`, `must(o)`."""
 from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.program import Program
+from mercator.interpreter.engine.program import Program
 from tests.game_driver import program_text
 
 CARDS = """
@@ -81,3 +82,87 @@ def test_the_window_closes_at_its_turn_limit_and_offers_stand_into_the_next() ->
     assert [o.label for o in s.pending.options] == ["pass", "post an offer", "replace #1",
                                                     "withdraw #1", "replace #2", "withdraw #2",
                                                     "replace #3", "withdraw #3"]
+
+
+# ------------------------------------------------------------------ grown for Genoa (issue 16)
+MARKET = """
+game "Market" players 3..3
+enum Good { salt, silk }
+enum Stop { here, left, right }
+player { purse: int = 10 owner  goods: bag<Good> }
+bundle Lot { purse: amount of purse openly  goods: items of goods }
+table { bids: list<offer<Lot>>  boss: player  went: Stop? = none  rounds: int }
+setup {
+  boss = first(players)
+  for p in players { add salt to p.goods }
+}
+round r limit 1 {
+  phase trade {
+    deal on bids {
+      among = clockwise_from(boss)
+      dealer = boss
+      closer = boss
+      close = [here, left]
+      terms = [give, get]
+      quiet = 1
+      must(o) = o.give.purse >= 4
+      accepted(o) { rounds += 1 }
+      closed(x) { went = x }
+    }
+    rounds += 10
+  }
+}
+score p: p.purse
+"""
+
+
+def market() -> tuple[Program, Any]:
+    prog = program_text(MARKET)
+    return prog, prog.new_game(players=3, seed=0)
+
+
+def labels(s: Any) -> list[str]:
+    return [o.label for o in s.pending.options]
+
+
+def test_an_openly_part_is_offered_by_its_holder_and_never_asked_of_another() -> None:
+    """`openly`: P2 may give of his hidden purse (the offer then shows it); the boss's counter
+    asks P2 for goods only — the purse is not his to see."""
+    prog, s = market()
+    prog.apply(s, "pass")
+    prog.apply(s, "post an offer")
+    assert labels(s) == ["add 1 purse", "add salt", "done", "cancel"]
+    for step in ("add 1 purse", "add 1 purse", "done"):
+        prog.apply(s, step)
+    assert labels(s) == ["add salt", "post", "cancel"]            # the boss's salt, no purse
+    prog.apply(s, "post")
+    assert prog.get(s, "bids")[0][3:5] == [[2, {}], [0, {}]]       # give, get
+
+
+def test_closing_the_window_runs_closed_with_the_value_chosen() -> None:
+    """`closer`, `close`, `closed(x)`: the boss closes the window saying `left`; the block runs
+    with it and the rules go on after the deal."""
+    prog, s = market()
+    assert labels(s)[-2:] == ["close: here", "close: left"]
+    prog.apply(s, "close: left")
+    assert prog.get(s, "went") == prog.member("left")
+    assert prog.get(s, "rounds") == 10
+
+
+def test_must_holds_the_window_open_until_the_dealer_accepts() -> None:
+    """`must(o)`: with a bid of 4 standing, the boss may not close the window, and when it would
+    close (a quiet pass) he must accept it — no pass."""
+    prog, s = market()
+    prog.apply(s, "pass")
+    prog.apply(s, "post an offer")
+    for step in ("add 1 purse",) * 4 + ("done", "post"):
+        prog.apply(s, step)
+    prog.apply(s, "pass")                                        # P3
+    assert not any(lb.startswith("close") for lb in labels(s))  # the boss's turn
+    for who in ("pass", "pass", "pass"):                        # a quiet pass: boss, P2, P3
+        prog.apply(s, who)
+    assert s.pending.prompt == "bids: you must accept one of these offers"
+    assert labels(s) == ["accept #1 P2 to P1: gives 4 purse; gets nothing"]
+    prog.apply(s, labels(s)[0])
+    assert prog.get(s, "rounds") == 11
+    assert (prog.get(s, "purse", player=0), prog.get(s, "purse", player=1)) == (14, 6)

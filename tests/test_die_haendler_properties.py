@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.loader import load
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State
+from mercator.dsl.loader import load
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State
 
 MAX_DECISIONS = 3000
 BANK_FUNDS = 1_000_000          # const bank_funds

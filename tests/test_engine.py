@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from dsl.loader import load_text
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.program import IllegalChoice, MercatorRuntimeError, Program
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State
+from mercator.dsl.loader import load_text
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.program import IllegalChoice, MercatorRuntimeError, Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State
 
 HEAD = 'game "T" players 2..3\n'
 

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.loader import load
-from interpreter.engine.program import IllegalChoice, Program
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State
+from mercator.dsl.loader import load
+from mercator.interpreter.engine.program import IllegalChoice, Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \

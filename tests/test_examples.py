@@ -17,12 +17,12 @@ from typing import Optional
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dsl.fmt import format_rulebook
-from dsl.loader import load, load_text
-from dsl.parser import comments, parse
+from mercator.dsl.fmt import format_rulebook
+from mercator.dsl.loader import load, load_text
+from mercator.dsl.parser import comments, parse
 from game_driver import ScenarioGame, program
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import Program
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import Program
 
 PARADE = Path(__file__).resolve().parent.parent / "rulebooks" / "examples" / "parade.rules"
 QUICK = PARADE.with_name("parade_variant.rules")

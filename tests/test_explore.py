@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load
-from interpreter.cli.main import main
-from interpreter.tools.explore import explore
-from interpreter.compiler import compile_program
+from mercator.dsl.loader import load
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.tools.explore import explore
+from mercator.interpreter.compiler import compile_program
 
 BUGGY = """game "Counter" players 2..3
 player { coins: int = 3 }
@@ -95,7 +95,7 @@ def test_games_count_stops_at_the_first_failure_not_at_the_shrink_replays(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """'explored G games' counts the games up to and including the first that broke a rule;
     the games Hypothesis replays while shrinking it are not explored games (and G <= N)."""
-    import interpreter.tools.explore as E
+    import mercator.interpreter.tools.explore as E
     results: list[bool] = []                  # every game played, True when it broke a rule
     real = E._play
 
@@ -120,7 +120,7 @@ def test_games_count_stops_at_the_first_failure_not_at_the_shrink_replays(
 def test_coverage_leaves_out_library_procedures_the_game_never_calls() -> None:
     """Manila uses only english_auction of lib/auction.rules (manila.rules line 17): the other
     three auctions cannot run in Manila, so they are neither listed nor counted."""
-    from interpreter.tools.explore import reachable_bodies
+    from mercator.interpreter.tools.explore import reachable_bodies
     prog = compile_program(load("rulebooks/manila.rules").rulebook)
     unused = ["sealed_bid_auction", "english_auction_in_steps", "sealed_bid_auction_in_steps"]
     reach = reachable_bodies(prog)
@@ -171,7 +171,7 @@ def test_games_that_end_only_at_the_round_limit_are_counted(tmp_path: Path,
 def test_why_a_game_ended_survives_clone_and_json(tmp_path: Path) -> None:
     """The state records why the game ended: the end condition, the round limit, or an
     'end game' statement."""
-    from interpreter.engine.state import State
+    from mercator.interpreter.engine.state import State
     path = tmp_path / "endless.rules"
     for text, why in ((ENDLESS, "limit"), (ENDLESS.replace("turns > 99", "turns >= 2"), "end"),
                       (ENDLESS.replace("turns += 1", "turns += 1\n    end game"), "end game")):

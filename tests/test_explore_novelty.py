@@ -6,8 +6,8 @@ from pathlib import Path
 
 from game_driver import program
 
-from interpreter.cli.main import main
-from interpreter.tools.explore import explore, explore_novelty
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.tools.explore import explore, explore_novelty
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDER = ROOT / "tests" / "fixtures" / "agents" / "ladder.rules"

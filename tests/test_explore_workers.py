@@ -9,9 +9,9 @@ import attrs
 
 from game_driver import program
 
-from interpreter.cli.main import main
-from interpreter.tools import explore as X
-from interpreter.tools.parallel import run_parts
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.tools import explore as X
+from mercator.interpreter.tools.parallel import run_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDER = ROOT / "tests" / "fixtures" / "agents" / "ladder.rules"

@@ -25,12 +25,12 @@ import pytest
 from test_felinia_properties import eager, goods_everywhere, uniform
 from test_felinia_scenarios import COLOURS, EMPTY_DAY_2P, GIVE, PLACE, TAKE, WALK, Game
 
-from dsl.loader import load
-from interpreter.tools.designer import rule_diff
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
-from interpreter.engine.view import observe
+from mercator.dsl.loader import load
+from mercator.interpreter.tools.designer import rule_diff
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.view import observe
 
 BASE = "rulebooks/felinia.rules"
 ADVANCED = "rulebooks/variants/felinia_advanced.rules"

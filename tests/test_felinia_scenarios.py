@@ -24,10 +24,10 @@ import pytest
 
 from game_driver import ScenarioGame
 
-from dsl.loader import load
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
+from mercator.dsl.loader import load
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
 
 
 GOODS = ("books", "wine", "watches", "cloth", "glass")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load, load_text
+from mercator.dsl.loader import load, load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -260,7 +260,7 @@ def test_a_used_allow_comment_is_not_w221_and_an_unused_one_is() -> None:
 
 # ------------------------------------------------------------------ the seeded semantic bugs
 # Each of these edits a real rulebook so an invariant breaks deep in a game (check --explore finds
-# them; tests/test_semantic_bugs.py). Four of them also break a rule on its face, and the static
+# them; tests/test_semantic_bugs.py). Five of them also break a rule on its face, and the static
 # checks point at the edited line before any game is played.
 SEEDED = ROOT / "tests" / "fixtures" / "semantic_bugs"
 
@@ -268,7 +268,8 @@ SEEDED = ROOT / "tests" / "fixtures" / "semantic_bugs"
 @pytest.mark.parametrize("name, code, line", [
     ("die_haendler_sold_goods_vanish", "W293", 21),
     ("die_haendler_upkeep_paid_to_nobody", "W293", 21),
-    ("genoa_owner_income_unbooked", "W293", 8),
+    ("genoa_tile_from_nowhere", "W293", 8),
+    ("genoa_warehouse_goods_from_nowhere", "W293", 19),
     ("manila_insurer_without_mortgage", "W291", 20),
 ])
 def test_static_checks_point_at_the_seeded_bug(name: str, code: str, line: int) -> None:

@@ -18,12 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl import fmt_comments
-from dsl.fmt import escape_string, format_decl, format_expr, format_rulebook
-from dsl.loader import load
-from dsl.fmt_comments import WIDTH
-from dsl.parser import KEYWORDS, comments, parse
+from mercator.dsl import ast as A
+from mercator.dsl import fmt_comments
+from mercator.dsl.fmt import escape_string, format_decl, format_expr, format_rulebook
+from mercator.dsl.loader import load
+from mercator.dsl.fmt_comments import WIDTH
+from mercator.dsl.parser import KEYWORDS, comments, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny.rules"
@@ -298,7 +298,7 @@ def test_format_decl_shows_the_comments_of_that_declaration_only() -> None:
 
 
 def test_mercator_fmt_and_diff_print_the_comments(capsys: pytest.CaptureFixture[str]) -> None:
-    from interpreter.cli.main import main
+    from mercator.interpreter.cli.main import main
     manila = ROOT / "rulebooks" / "manila.rules"
     assert main(["fmt", str(manila)]) == 0
     out = capsys.readouterr().out

@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from dsl.loader import load_text
-from interpreter.compiler import codegen, compile_program
-from interpreter.compiler.memo import FN_CACHE_BYTES, FN_CACHE_ENTRY, FnCache, state_free_fns
-from interpreter.engine import limits
-from interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.dsl.loader import load_text
+from mercator.interpreter.compiler import codegen, compile_program
+from mercator.interpreter.compiler.memo import FN_CACHE_BYTES, FN_CACHE_ENTRY, FnCache, state_free_fns
+from mercator.interpreter.engine import limits
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 from tests.game_driver import program as program_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -16,13 +16,13 @@ import pytest
 
 from game_driver import program, program_text
 
-from interpreter.agents.base import RandomAgent, agent_seed, play_out
-from interpreter.cli.main import main
-from interpreter.engine.nodes import Decision
-from interpreter.engine.program import Program
-from interpreter.engine.seen import ALL, log_for
-from interpreter.engine.state import State
-from interpreter.tools.saves import SAVE_FORMAT, SaveError, _checksum, load_save, replay, save
+from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.seen import ALL, log_for
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.tools.saves import SAVE_FORMAT, SaveError, _checksum, load_save, replay, save
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = 'game "T" players 2..3\n'
@@ -263,14 +263,15 @@ def test_a_save_replays_exactly_and_a_format_1_save_is_converted(dh: Program,
         replay(dh, load_save(str(old)))
 
 
-# the issue's examples: Lagerverkauf with empty warehouses, an offer's fields with one option
-# (no marker in supply, no share of a street's proceeds)
+# the issue's examples: Lagerverkauf with empty warehouses; in Genoa (whose offers are built
+# step by step since issue 16, never asking a one-option field) a trade tile with one good to
+# give, and a street beside one building to put a marker on
 SKIPPED = {"die_haendler.rules": {"Lagerverkauf: sell a barrel at the buy price (or stop)"},
-           "genoa.rules": {"offer for the next move: markers", "offer for the next move: share"}}
+           "genoa.rules": {"trade tile: give a good", "put an ownership marker on"}}
 
 
 @pytest.mark.parametrize("rules, players, seed", [("die_haendler.rules", 4, 3),
-                                                  ("genoa.rules", 4, 3)])
+                                                  ("genoa.rules", 4, 20)])
 def test_a_seeded_game_asks_fewer_decisions(rules: str, players: int, seed: int,
                                             capsys: pytest.CaptureFixture) -> None:
     """A seeded random game: the engine made some decisions by itself, each of which the same

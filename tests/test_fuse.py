@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from dsl.loader import load_text
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.compiler import compile_program
+from mercator.dsl.loader import load_text
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.compiler import compile_program
 
 HEAD = 'game "T" players 2..3\n'
 

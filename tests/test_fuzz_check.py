@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from dsl.diagnostics import render
-from dsl.loader import load_text
-from dsl.parser import _lark
+from mercator.dsl.diagnostics import render
+from mercator.dsl.loader import load_text
+from mercator.dsl.parser import _lark
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = sorted(p for p in (ROOT / "rulebooks").glob("*.rules"))

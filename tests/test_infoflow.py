@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.fmt import format_rulebook
-from dsl.infoflow import PUBLIC, SECRET, FlowInfo, Label
-from dsl.loader import load, load_text
-from dsl.parser import parse
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.fmt import format_rulebook
+from mercator.dsl.infoflow import PUBLIC, SECRET, FlowInfo, Label
+from mercator.dsl.loader import load, load_text
+from mercator.dsl.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.fmt import format_rulebook
-from dsl.loader import load_text
-from dsl.parser import parse
-from interpreter.compiler import compile_program
-from interpreter.engine.nodes import Terminal
-from interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.dsl.fmt import format_rulebook
+from mercator.dsl.loader import load_text
+from mercator.dsl.parser import parse
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.nodes import Terminal
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 
 HEAD = 'game "T" players 2..4\n'
 
@@ -243,8 +243,8 @@ def test_draw_n_from_a_list_takes_its_first_n() -> None:
 def test_draw_n_from_a_bag_is_one_chance_node_per_card_and_survives_a_save() -> None:
     """Explicit chance: each draw weighs the cards left (a: 2, b: 1, c: 3, then without the
     drawn one); a state saved between two draws resumes at the same node."""
-    from interpreter.engine.nodes import Chance
-    from interpreter.engine.state import State
+    from mercator.interpreter.engine.nodes import Chance
+    from mercator.interpreter.engine.state import State
     prog = program(DRAW)
     s = prog.new_game(2, 0, explicit_chance=True)
     seen = []

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.loader import load
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State
+from mercator.dsl.loader import load
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State
 
 MAX_DECISIONS = 5000
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.loader import load
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
+from mercator.dsl.loader import load
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "baseline_manila.py"
 _spec = importlib.util.spec_from_file_location("baseline_manila", _PATH)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from dsl.loader import load_text
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
-from interpreter.engine.view import describe, observe, position_view
+from mercator.dsl.loader import load_text
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.view import describe, observe, position_view
 
 RULES = """game "Caps" players 2..4
 player { money: int = 5 owner  seat: int }

@@ -9,9 +9,9 @@ import pytest
 
 from game_driver import program
 
-from interpreter.agents.spec import AgentSpec, SpecError, parse_seats, parse_spec
-from interpreter.cli.main import main
-from interpreter.tools.parallel import run_games
+from mercator.interpreter.agents.spec import AgentSpec, SpecError, parse_seats, parse_spec
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.tools.parallel import run_games
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")

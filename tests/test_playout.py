@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from game_driver import program, program_text
 
-from interpreter.agents.base import resolve_chance
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine import program as program_module
-from interpreter.engine.program import MercatorRuntimeError, Program, StateUnusable
-from interpreter.engine.state import State
+from mercator.interpreter.agents.base import resolve_chance
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine import program as program_module
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program, StateUnusable
+from mercator.interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
@@ -166,7 +166,7 @@ def test_random_bots_play_the_same_game_by_playout_as_by_the_loop(prog: Program,
                                                                   data: st.DataObject) -> None:
     """play_out with random bots only (simulate, compare) runs the rollout, each bot drawing
     from its own generator (seat_rngs): the same game as asking each bot in turn."""
-    from interpreter.agents.base import RandomAgent, agent_seed, play_out
+    from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out
     n = data.draw(st.integers(prog.min_players, min(prog.max_players, 4)), label="players")
     a, b = prog.new_game(n, seed), prog.new_game(n, seed)
     play_out(prog, a, [RandomAgent(agent_seed(seed, p)) for p in range(n)])
@@ -177,7 +177,7 @@ def test_random_bots_play_the_same_game_by_playout_as_by_the_loop(prog: Program,
 
 
 def test_a_game_too_long_stops_at_the_same_decision_both_ways() -> None:
-    from interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
+    from mercator.interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
     prog = program(ROOT / "rulebooks" / "manila.rules")
     states = []
     for hook in (None, lambda *_: None):
@@ -193,7 +193,7 @@ def test_a_game_too_long_stops_at_the_same_decision_both_ways() -> None:
 def test_seat_generators_with_narration_and_their_count() -> None:
     """With narration on, playout goes through apply, still drawing seat by seat; a list of
     generators that does not match the seats is refused before anything is played."""
-    from interpreter.agents.base import RandomAgent, agent_seed, play_out
+    from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out
     prog = program(ROOT / "rulebooks" / "die_haendler.rules")
     a, b = prog.new_game(3, 5, narrate=True), prog.new_game(3, 5, narrate=True)
     prog.playout(a, None, seat_rngs=[random.Random(agent_seed(5, p)) for p in range(3)])

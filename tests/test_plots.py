@@ -16,9 +16,9 @@ import pytest
 
 pytest.importorskip("matplotlib")     # the test extra installs it (mercator[plot])
 
-from interpreter.cli.main import main
-from interpreter.tools.designer import GameRecord, wilson_interval
-from interpreter.tools.plots import (Sample, html_report, panel_figures, plot_kind, report_figure,
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.tools.designer import GameRecord, wilson_interval
+from mercator.interpreter.tools.plots import (Sample, html_report, panel_figures, plot_kind, report_figure,
                                      sample_from_records)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 from game_driver import program
 
-from interpreter.agents.base import RandomAgent, play_out, resolve_chance
-from interpreter.agents.search import ISMCTSAgent, MCTSAgent, hidden_information, option_keys
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.resample import ResampleFailed, Trace
-from interpreter.engine.state import State
+from mercator.interpreter.agents.base import RandomAgent, play_out, resolve_chance
+from mercator.interpreter.agents.search import ISMCTSAgent, MCTSAgent, hidden_information, option_keys
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.resample import ResampleFailed, Trace
+from mercator.interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules"))
@@ -264,7 +264,7 @@ def test_any_time_actions_are_searched_only_after_the_other_options() -> None:
 def test_the_information_state_does_not_depend_on_shared_parts() -> None:
     """Two views equal in every value give the same information state, whichever of their
     parts are one object shared (marshal's format 3 wrote a shared list as a reference)."""
-    from interpreter.engine.seen import _mix
+    from mercator.interpreter.engine.seen import _mix
     part = [1, 2]
     assert _mix("", [part, part]) == _mix("", [[1, 2], [1, 2]])
     assert _mix("", [part, part]) != _mix("", [[1, 2], [2, 1]])
@@ -294,7 +294,7 @@ def test_a_face_down_card_seen_only_later_is_kept(seed: int) -> None:
 def test_a_person_is_not_shown_the_hidden_steps_of_a_shuffle() -> None:
     """With a searching seat the game keeps its chance as steps, one per position of a
     shuffled pile; the human's log leaves those hidden steps out (the view shows the pile)."""
-    from interpreter.agents.human import HumanAgent
+    from mercator.interpreter.agents.human import HumanAgent
     prog = program(ROOT / "rulebooks" / "genoa.rules")
     s = prog.new_game(3, 4, narrate=True, explicit_chance=True)
     to_decision(prog, s)
@@ -302,7 +302,7 @@ def test_a_person_is_not_shown_the_hidden_steps_of_a_shuffle() -> None:
     assert len(shuffles) > 20
     lines = HumanAgent()._log(s, 0, 0)
     assert not [ln for ln in lines if ln.startswith("chance (shuffle)")]
-    from interpreter.engine.seen import render
+    from mercator.interpreter.engine.seen import render
     assert lines == [ln for ln in (render(e, 0) for e in s.record)
                      if ln is not None and not ln.startswith("chance (shuffle)")]
 

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from game_driver import program_text
 from test_playout import by_apply
 
-from interpreter.engine import program as program_module
-from interpreter.engine.nodes import Chance, Terminal
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.engine.state import State
+from mercator.interpreter.engine import program as program_module
+from mercator.interpreter.engine.nodes import Chance, Terminal
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.state import State
 
 EVERY_KIND = """
 game "Every kind" players 2..3

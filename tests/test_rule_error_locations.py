@@ -9,7 +9,7 @@ import pytest
 
 from game_driver import program_text
 
-from interpreter.engine.program import MercatorRuntimeError
+from mercator.interpreter.engine.program import MercatorRuntimeError
 
 BAD_SCORE = """game "Bad score" players 2..2
 player { gold: int = 0 }

@@ -27,9 +27,9 @@ QUICK = 10.0            # seconds within which a case must have stopped
 # ended it as JSON: a located rule error, an error of another kind, or the final scores.
 DRIVER = r"""
 import json, sys
-from dsl.loader import load_text
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.compiler import compile_program
+from mercator.dsl.loader import load_text
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.compiler import compile_program
 text = sys.stdin.read()
 res = load_text(text, "case.rules")
 out = {}
@@ -97,9 +97,9 @@ def test_split_fallback_computes_the_same() -> None:
     """The last resort for code Python refuses as nested too deeply (beyond the checker's limit,
     e.g. once fns are written inline): parts split off into functions of their own, which see
     the fn's parameters and the comprehension's variables, and compute the same value."""
-    from dsl.loader import load_text
-    from interpreter.engine.program import Program
-    from interpreter.compiler import compile_program
+    from mercator.dsl.loader import load_text
+    from mercator.interpreter.engine.program import Program
+    from mercator.interpreter.compiler import compile_program
     terms = " + ".join(["n"] * 60 + ["k"] * 30)
     text = HEAD + (f"fn g(n: int) -> int = sum({terms} for k in [1, 2])\n"
                    "round r limit 1 { phase a { first(players).x = g(3) } }\nscore p: p.x\n")
@@ -135,7 +135,7 @@ def test_a_runaway_constant_is_a_located_error_in_every_command(command: list) -
     """issue 12: a constant that would take a minute stops in `check` (without --explore too),
     `play` and `simulate` with the located error, exit 1, no internal error."""
     path = os.path.join(ROOT, "tests", "fixtures", "runaway", "slow_constant.rules")
-    cmd = [sys.executable, "-m", "interpreter.cli.main", command[0], path] + command[1:]
+    cmd = [sys.executable, "-m", "mercator.interpreter.cli.main", command[0], path] + command[1:]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=ROOT,
                        env={**os.environ, "NO_COLOR": "1"})
     assert p.returncode == 1, p.stderr
@@ -168,7 +168,7 @@ def test_play_replay_and_explore_name_the_same_place_for_a_runaway(tmp_path: Any
     env = {**os.environ, "NO_COLOR": "1"}
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "interpreter.cli.main", *args], capture_output=True,
+        return subprocess.run([sys.executable, "-m", "mercator.interpreter.cli.main", *args], capture_output=True,
                               text=True, timeout=60, cwd=ROOT, env=env)
     played = run("play", str(rules), "--seats", "random,random", "--seed", "1", "--save", str(save))
     assert played.returncode == 1 and save.exists(), played.stderr

@@ -14,12 +14,12 @@ import pytest
 
 from game_driver import program, program_text
 
-from interpreter.cli.main import main
-from interpreter.engine.nodes import Decision
-from interpreter.engine.program import Program
-from interpreter.engine.seen import ALL, log_for
-from interpreter.engine.state import State
-from interpreter.engine.view import observe
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.seen import ALL, log_for
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.view import observe
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \

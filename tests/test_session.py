@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dsl.loader import load
+from mercator.dsl.loader import load
 from game_driver import program
-from interpreter.agents.base import RandomAgent, agent_seed, play_game
-from interpreter.engine.nodes import Decision
-from interpreter.engine.view import observe
-from interpreter.tools.saves import load_save, replay
-from interpreter.tools.session import GameSession, SessionError, parse_seat_kinds
+from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_game
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.view import observe
+from mercator.interpreter.tools.saves import load_save, replay
+from mercator.interpreter.tools.session import GameSession, SessionError, parse_seat_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 MANILA = str(ROOT / "rulebooks" / "manila.rules")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dsl.fmt import format_rulebook
-from dsl.loader import load, load_text
-from dsl.parser import comments, parse
-from interpreter.compiler import compile_program
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import Program
-from interpreter.engine.state import State
+from mercator.dsl.fmt import format_rulebook
+from mercator.dsl.loader import load, load_text
+from mercator.dsl.parser import comments, parse
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.state import State
 
 # Buying: one round per card until the deck is empty (4 cards), each round the first player
 # picks 1 or 2 coins; selling: exactly 3 rounds (its own limit, counted from its first round).

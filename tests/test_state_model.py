@@ -27,12 +27,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule)
 
-from dsl.diagnostics import render
-from dsl.loader import load_text
-from interpreter.engine.nodes import Decision, Option, Terminal
-from interpreter.engine.program import IllegalChoice, Program
-from interpreter.compiler import compile_program
-from interpreter.engine.state import State
+from mercator.dsl.diagnostics import render
+from mercator.dsl.loader import load_text
+from mercator.interpreter.engine.nodes import Decision, Option, Terminal
+from mercator.interpreter.engine.program import IllegalChoice, Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.state import State
 
 LEDGER = """
 game "Ledger" players 2..4

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from game_driver import program, program_text
 
-from interpreter.cli.main import main
-from interpreter.engine.program import IllegalChoice, MercatorRuntimeError, Program, StateUnusable
-from interpreter.engine.state import State
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.engine.program import IllegalChoice, MercatorRuntimeError, Program, StateUnusable
+from mercator.interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
@@ -185,7 +185,7 @@ def test_an_internal_error_in_play_saves_the_game_first(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture) -> None:
     """Nothing is lost: a crash inside `play` (here a failure planted in its narration) writes
     the save before reporting the internal error, and the save resumes."""
-    import interpreter.cli.main as cli
+    import mercator.interpreter.cli.main as cli
     rules = tmp_path / "hands.rules"
     rules.write_text(HAND)
     save = tmp_path / "game.json"

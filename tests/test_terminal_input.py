@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dsl.loader import load
-from interpreter.agents.base import play_out
-from interpreter.agents.human import (HumanAgent, PlainScreen, QuitGame, command_of, help_lines,
+from mercator.dsl.loader import load
+from mercator.interpreter.agents.base import play_out
+from mercator.interpreter.agents.human import (HumanAgent, PlainScreen, QuitGame, command_of, help_lines,
                                       match_choice)
-from interpreter.cli.main import main
-from interpreter.compiler import compile_program
-from interpreter.engine.nodes import Decision, Option
-from interpreter.engine.program import Program
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.nodes import Decision, Option
+from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
@@ -225,7 +225,7 @@ score p: p.x
 
 
 def test_only_the_last_lines_are_shown_with_a_count_of_the_earlier(tmp_path: Path):
-    from interpreter.agents.human import RECENT_LINES
+    from mercator.interpreter.agents.human import RECENT_LINES
     rules = tmp_path / "loud.rules"
     rules.write_text(LOUD)
     res = load(str(rules))
@@ -248,5 +248,5 @@ def test_play_bids_the_number_typed(monkeypatch: pytest.MonkeyPatch, tmp_path: P
         monkeypatch.setattr("sys.stdin", io.StringIO(f"{typed}\nquit\n"))
         target = tmp_path / f"g{label}.json"
         assert main(["play", TINY, "--players", "2", "--seed", "1", "--save", str(target)]) == 0
-        from interpreter.tools.saves import load_save
+        from mercator.interpreter.tools.saves import load_save
         assert load_save(str(target)).labels[0] == label

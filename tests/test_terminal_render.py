@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from dsl.loader import load
-from interpreter.cli.main import main
-from interpreter.cli.terminal import (Progress, RichScreen, console_for, options_renderable,
+from mercator.dsl.loader import load
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.cli.terminal import (Progress, RichScreen, console_for, options_renderable,
                                       rules_summary, view_renderable)
-from interpreter.compiler import compile_program
-from interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = str(ROOT / "tests" / "fixtures" / "tiny.rules")
@@ -72,7 +72,7 @@ def test_plain_text_into_a_pipe(tiny: Program, monkeypatch: pytest.MonkeyPatch):
 
 def test_play_through_a_pipe_has_no_escape_codes():
     """The real command in a child process, stdout a pipe."""
-    p = subprocess.run([sys.executable, "-m", "interpreter.cli.main", "play", TINY, "--players",
+    p = subprocess.run([sys.executable, "-m", "mercator.interpreter.cli.main", "play", TINY, "--players",
                         "2", "--seed", "1"], input="3\nhelp\nquit\n", capture_output=True,
                        text=True, timeout=120, cwd=ROOT, env={"PATH": "/usr/bin:/bin"})
     assert p.returncode == 0, p.stderr
@@ -229,7 +229,7 @@ def test_a_crash_while_drawing_saves_the_game_first(tmp_path: Path,
     err = capsys.readouterr().err
     assert "internal error" in err and "Traceback" not in err
     assert f"game saved to {target}" in err and f"--resume {target}" in err
-    from interpreter.tools.saves import load_save
+    from mercator.interpreter.tools.saves import load_save
     assert load_save(str(target)).labels[0] == "3"       # the bid made before the crash
 
 
@@ -247,9 +247,9 @@ def test_hot_seat_on_a_terminal_clears_the_screen_between_humans(tmp_path: Path,
     """Two humans at one terminal: before P2's first decision the screen and its scrollback
     are cleared (P1's view and 'you kept 7' are gone) and P2 is waited for; not between two
     decisions of the same seat."""
-    from interpreter.agents.base import play_out
-    from interpreter.agents.human import HumanAgent
-    from interpreter.cli.terminal import CLEAR_SCROLLBACK
+    from mercator.interpreter.agents.base import play_out
+    from mercator.interpreter.agents.human import HumanAgent
+    from mercator.interpreter.cli.terminal import CLEAR_SCROLLBACK
     monkeypatch.delenv("NO_COLOR", raising=False)
     prog = _cards(tmp_path)
     stream = FakeTTY()
@@ -272,8 +272,8 @@ def test_hot_seat_on_a_terminal_clears_the_screen_between_humans(tmp_path: Path,
 
 
 def test_hot_seat_into_a_pipe_only_says_whose_turn_it_is(tmp_path: Path):
-    from interpreter.agents.base import play_out
-    from interpreter.agents.human import HumanAgent
+    from mercator.interpreter.agents.base import play_out
+    from mercator.interpreter.agents.human import HumanAgent
     prog = _cards(tmp_path)
     stream = io.StringIO()
     answers = iter(["7", "2", "4", "3"])          # no line is used up by the handover

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from test_manila_scenarios import BOARD, Game
 
-from dsl.loader import load
-from interpreter.cli.main import main
-from interpreter.tools.designer import rule_diff
-from interpreter.engine.program import Program
-from interpreter.compiler import compile_program
+from mercator.dsl.loader import load
+from mercator.interpreter.cli.main import main
+from mercator.interpreter.tools.designer import rule_diff
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.compiler import compile_program
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny.rules"

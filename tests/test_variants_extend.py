@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl.fmt import format_decl
-from dsl.loader import load
-from dsl.parser import parse
-from interpreter.tools.designer import rule_diff
-from interpreter.engine.program import MercatorRuntimeError
-from interpreter.compiler import compile_program
+from mercator.dsl.fmt import format_decl
+from mercator.dsl.loader import load
+from mercator.dsl.parser import parse
+from mercator.interpreter.tools.designer import rule_diff
+from mercator.interpreter.engine.program import MercatorRuntimeError
+from mercator.interpreter.compiler import compile_program
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny.rules"

@@ -24,20 +24,20 @@ with warnings.catch_warnings():      # Starlette 1.x would rather have httpx2; h
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from dsl.infoflow import is_owner_map  # noqa: E402
-from dsl.loader import load  # noqa: E402
+from mercator.dsl.infoflow import is_owner_map  # noqa: E402
+from mercator.dsl.loader import load  # noqa: E402
 from game_driver import program  # noqa: E402
-from interpreter.engine.seen import sees  # noqa: E402
-from interpreter.engine.declared_view import declared_view  # noqa: E402
-from interpreter.engine.view import observe, visible  # noqa: E402
-from interpreter.tools.session import GameSession  # noqa: E402
-from interpreter.web.app import SeatLinks, make_app  # noqa: E402
+from mercator.interpreter.engine.seen import sees  # noqa: E402
+from mercator.interpreter.engine.declared_view import declared_view  # noqa: E402
+from mercator.interpreter.engine.view import observe, visible  # noqa: E402
+from mercator.interpreter.tools.session import GameSession  # noqa: E402
+from mercator.interpreter.web.app import SeatLinks, make_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {name: str(ROOT / "rulebooks" / f"{name}.rules")
          for name in ("manila", "die_haendler", "genoa", "felinia")}
 EXTRA_KEYS = {"seats", "step", "steps", "live", "replay", "options", "can_undo", "digest",
-              "new_from", "declared"}
+              "new_from", "declared", "changes", "breakdown"}
 
 
 def served(name: str, players: int, seed: int, seats: Optional[list[str]] = None):

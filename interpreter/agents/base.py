@@ -6,11 +6,11 @@ import hashlib
 import random
 from typing import Any, Callable, Optional, Protocol, Sequence, cast
 
-from interpreter.engine.chance import weighted_index
-from interpreter.agents.human import (HumanAgent, QuitGame, format_menu,  # noqa: F401
+from mercator.interpreter.engine.chance import weighted_index
+from mercator.interpreter.agents.human import (HumanAgent, QuitGame, format_menu,  # noqa: F401
                                       match_choice)
-from interpreter.engine.nodes import Chance
-from interpreter.engine.state import State
+from mercator.interpreter.engine.nodes import Chance
+from mercator.interpreter.engine.state import State
 
 __all__ = ["Agent", "GameTooLong", "HumanAgent", "QuitGame", "RandomAgent", "agent_seed",
            "format_menu", "match_choice", "play_game", "play_out", "resolve_chance"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
-from interpreter.engine.nodes import Option
+from mercator.interpreter.engine.nodes import Option
 
 END = "<end of the bundle>"        # 'done' (or 'post' on the last bundle), whichever is offered
 _AMOUNT = re.compile(r"add (\d+) (.+)")

@@ -4,7 +4,7 @@ plain one here writes text lines; the CLI hands in a richer one (interpreter/cli
 
 The input rule, in order:
   1. a word that is an option's label (any case) picks that option;
-  2. a command word (help, ?, options, view, log, rules, quit) runs the command; ':word' always
+  2. a command word (help, ?, options, view, log, rules, undo, quit) runs the command; ':word' always
      runs the command, even when an option has the same label;
   3. '#N' picks option N of the menu (1-based), at every prompt;
   4. a bare number is a value: it picks the option labelled with that number, and is refused
@@ -17,13 +17,23 @@ import re
 import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
 
-from interpreter.agents.bundles import bundle_steps, step_index
-from interpreter.engine.nodes import Decision, Option
-from interpreter.engine.seen import render as render_entry
-from interpreter.engine.seen import sees
-from interpreter.engine.state import State
-from interpreter.engine.declared_view import describe_view
-from interpreter.engine.view import printable
+from mercator.interpreter.agents.bundles import bundle_steps, step_index
+from mercator.interpreter.engine.nodes import Decision, Option
+from mercator.interpreter.engine.seen import render as render_entry
+from mercator.interpreter.engine.seen import sees
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.declared_view import declared_view, describe_view, option_notes
+from mercator.interpreter.engine.view_summary import view_changes
+from mercator.interpreter.engine.view import printable
+
+
+class UndoRequest(Exception):
+    """The human at `seat` asked to take back their last decision (and the bots' after it);
+    the caller rebuilds the game without them (interpreter/cli/main.py)."""
+
+    def __init__(self, seat: int):
+        super().__init__(f"P{seat + 1} takes back their last decision")
+        self.seat = seat
 
 
 class QuitGame(Exception):
@@ -37,7 +47,7 @@ class QuitGame(Exception):
 MAX_NUMBER_DIGITS = 30       # longer digit strings are never option numbers or menu values
 _NUMBER = re.compile(r"-?[0-9]{1,%d}" % MAX_NUMBER_DIGITS)
 _DIGITS = re.compile(r"-?[0-9]+")
-COMMANDS = ("help", "?", "options", "view", "log", "rules", "quit", "exit")
+COMMANDS = ("help", "?", "options", "view", "log", "rules", "undo", "quit", "exit")
 RECENT_LINES = 15            # log lines shown before a decision; `log` shows them all
 
 
@@ -115,14 +125,19 @@ def match_choice(text: str, options: Sequence[Option]) -> tuple[Optional[int], s
     return None, f"'{t}' matches no option"
 
 
-def option_runs(options: Sequence[Option]) -> list[tuple[int, int]]:
-    """Split option indices into [start, end) runs; labels that count up by one form one run."""
+def option_runs(options: Sequence[Option],
+                notes: Optional[Sequence[Optional[str]]] = None) -> list[tuple[int, int]]:
+    """Split option indices into [start, end) runs; labels that count up by one form one run
+    (options with a note, what the view's label says they do, are listed one by one)."""
     runs: list[tuple[int, int]] = []
     i = 0
+
+    def bare(k: int) -> bool:
+        return _is_number(options[k].label) and (notes is None or not notes[k])
     while i < len(options):
         j = i + 1
-        if _is_number(options[i].label):
-            while j < len(options) and _is_number(options[j].label) and \
+        if bare(i):
+            while j < len(options) and bare(j) and \
                     int(options[j].label) == int(options[j - 1].label) + 1:
                 j += 1
         if j - i < 4:   # short runs are listed one by one
@@ -132,21 +147,36 @@ def option_runs(options: Sequence[Option]) -> list[tuple[int, int]]:
     return runs
 
 
-def menu_cells(options: Sequence[Option]) -> list[tuple[str, str]]:
-    """The menu as (number, label) cells: '#3', 'silk'; a long run of numbers as one cell,
-    '#2–#11', '1 to 10'."""
+def menu_rows(options: Sequence[Option], notes: Optional[Sequence[Optional[str]]] = None
+              ) -> list[tuple[str, str, str]]:
+    """The menu as (number, label, note) cells: '#3', 'silk_boat', 'seat 2 · 4 pesos' (the
+    note: what the view's `label` says the option does, or ""); a long run of numbers as one
+    cell, '#2–#11', '1 to 10'."""
     cells = []
-    for i, j in option_runs(options):
+    for i, j in option_runs(options, notes):
         if j - i == 1:
-            cells.append((f"#{i + 1}", options[i].label))
+            cells.append((f"#{i + 1}", options[i].label, (notes[i] or "") if notes else ""))
         else:
-            cells.append((f"#{i + 1}–#{j}", f"{options[i].label} to {options[j - 1].label}"))
+            cells.append((f"#{i + 1}–#{j}", f"{options[i].label} to {options[j - 1].label}",
+                          ""))
     return cells
 
 
-def format_menu(options: Sequence[Option], width: int = 80) -> str:
-    """The options numbered from #1 in columns; long runs of numbers shown as one range."""
-    cells = [f"{num:>3} {label}" for num, label in menu_cells(options)]
+def menu_cells(options: Sequence[Option]) -> list[tuple[str, str]]:
+    """The menu as (number, label) cells: '#3', 'silk'; a long run of numbers as one cell,
+    '#2–#11', '1 to 10'."""
+    return [(num, label) for num, label, _ in menu_rows(options)]
+
+
+def format_menu(options: Sequence[Option], width: int = 80,
+                notes: Optional[Sequence[Optional[str]]] = None) -> str:
+    """The options numbered from #1 in columns; long runs of numbers shown as one range; an
+    option with a note (what it does) on a line of its own, 'label — note'."""
+    rows_ = menu_rows(options, notes)
+    if any(note for _, _, note in rows_):
+        return "\n".join(f"  {num:>3} {label}" + (f" — {note}" if note else "")
+                         for num, label, note in rows_)
+    cells = [f"{num:>3} {label}" for num, label, _ in rows_]
     cw = max(len(c) for c in cells) + 3 if cells else 1
     per = max(1, min(len(cells), width // cw)) if len(cells) > 8 else 1
     rows = []
@@ -181,6 +211,8 @@ def help_lines(options: Sequence[Option]) -> list[str]:
         "  view       what you see of the game, again",
         "  log        everything you have seen happen so far",
         "  rules      the rules in brief: rounds and phases, the end, the score",
+        "  undo       take back your last decision (and the bots' after it); not once",
+        "             another person has decided after it: their move stands",
         "  quit       stop (with --save FILE the game is saved; --resume FILE goes on)",
         "  :WORD      the command WORD even where an option has that label (:quit)",
     ]
@@ -232,6 +264,12 @@ class PlainScreen:
     def __init__(self, output_fn: Callable[[str], None] = print, show_view: bool = True):
         self.output_fn = output_fn
         self.show_view = show_view
+        self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
+        self.changes: list[str] = []      # what changed in the view since the last decision
+
+    def set_changes(self, lines: list[str]) -> None:
+        """What changed in the seat's view since its last decision, shown with the next turn."""
+        self.changes = lines
 
     def _out(self, text: str) -> None:
         self.output_fn(printable(text))
@@ -244,14 +282,21 @@ class PlainScreen:
             self._out(f"since your last decision{more}:")
             for line in recent:
                 self._out(f"  {line}")
+        if self.changes:
+            self._out("what changed:")
+            for line in self.changes:
+                self._out(f"  {line}")
         if self.show_view:
             self._out(describe_view(program, state, node.player))
+        self.notes = (node, option_notes(program, state, node, node.player))
         self.options(node)
 
     def options(self, node: Decision) -> None:
-        """The prompt, the menu and the input hint."""
+        """The prompt, the menu (with what each option does, where the view says) and the
+        input hint."""
         self._out(prompt_line(node))
-        self._out(format_menu(node.options, shutil.get_terminal_size((80, 24)).columns))
+        notes = self.notes[1] if self.notes[0] is node else None
+        self._out(format_menu(node.options, shutil.get_terminal_size((80, 24)).columns, notes))
         self._out(f"  ({input_hint(node.options)})")
 
     def view(self, program: Any, state: State, seat: int) -> None:
@@ -291,7 +336,8 @@ class HumanAgent:
     def __init__(self, input_fn: Optional[Callable[[str], str]] = None,
                  output_fn: Callable[[str], None] = print, show_view: bool = True,
                  screen: Optional[Screen] = None, rules: Optional[list[str]] = None,
-                 log_from: int = 0, handover: bool = False):
+                 log_from: int = 0, handover: bool = False,
+                 undo: Optional[Callable[[int], Optional[str]]] = None):
         self.input_fn = input_fn      # None: the built-in input(), looked up when asking
         self.screen: Screen = screen if screen is not None else PlainScreen(output_fn, show_view)
         self.rules = rules            # the lines `rules` shows (None: no summary available)
@@ -300,6 +346,14 @@ class HumanAgent:
         self.handover = handover      # hot-seat: several humans at one screen
         self.last_seat: Optional[int] = None
         self.queue: list[str] = []    # the steps of a bundle typed at once, still to answer
+        self.views: dict[int, Any] = {}   # seat -> its declared view at its last decision
+        self.undo = undo              # seat -> why it may not undo now (None: it may); None: no undo
+
+    def taken_back(self, record_length: int) -> None:
+        """The game went back (an undo) to a record of this length: what each seat was shown
+        after it is shown again."""
+        self.seen = {s: min(n, record_length) for s, n in self.seen.items()}
+        self.queue = []
 
     def _log(self, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
@@ -330,6 +384,12 @@ class HumanAgent:
         recent = self._log(state, seat, self.seen.get(seat, self.log_from))
         earlier = max(0, len(recent) - RECENT_LINES)
         self.seen[seat] = len(state.record) if state.narrate else 0
+        now = declared_view(program, state, seat)
+        changes = view_changes(self.views.get(seat), now, seat)
+        self.views[seat] = now
+        tell = getattr(self.screen, "set_changes", None)
+        if tell is not None:
+            tell(changes)
         options = node.options
         self.screen.turn(program, state, node, recent[earlier:], earlier)
         while True:
@@ -342,6 +402,13 @@ class HumanAgent:
             command = command_of(text, options)
             if command == "quit":
                 raise QuitGame("quit at the player's request", requested=True)
+            if command == "undo":
+                why = "undo is not available in this game" if self.undo is None \
+                    else self.undo(seat)
+                if why is None:
+                    raise UndoRequest(seat)
+                self.screen.say(f"cannot undo: {why}")
+                continue
             if command == "help":
                 self.screen.lines("help", help_lines(options))
             elif command == "options":

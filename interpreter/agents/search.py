@@ -32,11 +32,11 @@ import random
 import time
 from typing import Any, Optional
 
-from dsl import ast as A
-from interpreter.engine.chance import weighted_index
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.resample import ResampleFailed, Trace
-from interpreter.engine.state import State
+from mercator.dsl import ast as A
+from mercator.interpreter.engine.chance import weighted_index
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.resample import ResampleFailed, Trace
+from mercator.interpreter.engine.state import State
 
 DEFAULT_ITERATIONS = 200
 UCT_C = 0.7          # exploration constant for rewards in [0, 1]

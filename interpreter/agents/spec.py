@@ -11,8 +11,8 @@ from typing import Any, Optional
 
 import attrs
 
-from interpreter.agents.base import RandomAgent
-from interpreter.agents.search import DEFAULT_ITERATIONS, ISMCTSAgent, MCTSAgent
+from mercator.interpreter.agents.base import RandomAgent
+from mercator.interpreter.agents.search import DEFAULT_ITERATIONS, ISMCTSAgent, MCTSAgent
 
 KINDS = ("random", "human", "mcts", "ismcts")
 SEARCHERS = ("mcts", "ismcts")

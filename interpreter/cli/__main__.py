@@ -1,4 +1,4 @@
 """`python -m interpreter.cli`: the mercator command."""
-from interpreter.cli.main import main
+from mercator.interpreter.cli.main import main
 
 raise SystemExit(main())

@@ -7,12 +7,13 @@ import os
 import sys
 from typing import Any, Optional, Sequence, TextIO
 
-from dsl.ast import Span
-from dsl.diagnostics import Diagnostic, render
-from dsl.loader import LoadResult, load, refusal
-from interpreter.compiler import compile_program
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.engine.view import printable
+from mercator.dsl.ast import Span
+from mercator.dsl.diagnostics import Diagnostic, render
+from mercator.dsl.loader import LoadResult, load, refusal
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.view import printable
+from mercator.interpreter.tools.rulebooks import games, shipped
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -115,8 +116,37 @@ def require_file(path: str, what: str = "rulebook") -> None:
     if "\0" in path:
         raise UsageError(f"not a valid path: {path!r}", "a path cannot hold a NUL character")
     if not os.path.exists(path):
-        raise UsageError(f"no such {what}: {path}", "check the path (it is relative to the current "
-                                                    "directory)")
+        hint = "check the path (it is relative to the current directory)"
+        if what == "rulebook":
+            hint += "; or name a shipped rulebook: " + ", ".join(sorted(games()))
+        raise UsageError(f"no such {what}: {path}", hint)
+
+
+RULEBOOK_ARGS = {"check": ("paths",), "play": ("path",), "simulate": ("path",),
+                 "serve": ("path",), "fmt": ("file",), "compare": ("a", "b"),
+                 "diff": ("base", "variant")}
+
+
+def name_rulebooks(args: Any) -> None:
+    """Let a rulebook argument be a shipped rulebook's short name (`mercator play manila`):
+    a name that is not a file but names a shipped rulebook becomes its path (relative to the
+    current directory when it is below it). Anything else is left for the command to refuse."""
+    for attr in RULEBOOK_ARGS.get(getattr(args, "command", ""), ()):
+        v = getattr(args, attr, None)
+        if isinstance(v, list):
+            setattr(args, attr, [_named(x) for x in v])
+        elif isinstance(v, str):
+            setattr(args, attr, _named(v))
+
+
+def _named(name: str) -> str:
+    if os.path.exists(name) or "\0" in name:
+        return name
+    p = shipped().get(name)
+    if p is None:
+        return name
+    rel = os.path.relpath(p)
+    return rel if not rel.startswith("..") else str(p)
 
 
 def load_program(path: str) -> tuple[Program, LoadResult]:
@@ -232,7 +262,7 @@ def plot_target(path: Optional[str]) -> None:
     installed, and a file we may write; a UsageError (exit 2) with a hint otherwise."""
     if path is None:
         return
-    from interpreter.tools.plots import INSTALL_HINT, PlotUnavailable, plot_kind, require_matplotlib
+    from mercator.interpreter.tools.plots import INSTALL_HINT, PlotUnavailable, plot_kind, require_matplotlib
     if plot_kind(path) is None:
         raise UsageError(f"--plot {path}: a plot is written as PNG or HTML, and this file name "
                          "ends in neither", "end it in .png (one picture of every panel) or "
@@ -248,7 +278,7 @@ def plot_target(path: Optional[str]) -> None:
 def write_plot_file(path: str, samples: Sequence[Any], title: str,
                     table: Sequence[Sequence[str]]) -> bool:
     """Write the plot (see plot_target); say where on stderr; False when it cannot be written."""
-    from interpreter.tools.plots import write_plot
+    from mercator.interpreter.tools.plots import write_plot
     try:
         write_plot(path, samples, title, table)
     except OSError as exc:
@@ -265,7 +295,7 @@ def checked_save(path: str, res: LoadResult, args: Any, command: str, again: str
     (exit 1) for an unreadable save, a usage error with a hint for one of another rulebook
     (`again`: the command that would take it) or a flag that contradicts it (`leave_out`,
     formatted with the flag)."""
-    from interpreter.tools.saves import SaveError, load_save, sha256_text
+    from mercator.interpreter.tools.saves import SaveError, load_save, sha256_text
     try:
         data = load_save(path)
     except SaveError as exc:

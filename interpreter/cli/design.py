@@ -8,16 +8,16 @@ import sys
 import time
 from typing import Any
 
-from dsl.loader import load
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, plot_target,
+from mercator.dsl.loader import load
+from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, plot_target,
                                     write_plot_file,
                                     build_program, err, load_program, out, player_count, plural,
                                     print_diagnostics, print_rule_error, require_file,
                                     runtime_failure, score_text, too_large)
-from interpreter.cli.simulate import add_bot_flags, seat_specs, workers_for
-from interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff
-from interpreter.tools.parallel import BackendUnavailable, run_games
-from interpreter.engine.program import Program
+from mercator.interpreter.cli.simulate import add_bot_flags, seat_specs, workers_for
+from mercator.interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff
+from mercator.interpreter.tools.parallel import BackendUnavailable, run_games
+from mercator.interpreter.engine.program import Program
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -107,7 +107,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     pb, rb = load_program(args.b)
     players = player_count(pa, args.players)
     player_count(pb, players)
-    from interpreter.cli.terminal import Progress      # rich: imported only when used
+    from mercator.interpreter.cli.terminal import Progress      # rich: imported only when used
     bar = Progress(2 * args.games, "comparing")
     t0 = time.perf_counter()
     try:
@@ -128,7 +128,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
                       + [_p_cell(r)] for r in rows]
     if args.plot:
-        from interpreter.tools.plots import sample_from_records
+        from mercator.interpreter.tools.plots import sample_from_records
         samples = [sample_from_records(f"A: {os.path.basename(args.a)}", recs_a, players,
                                        pa.stat_names),
                    sample_from_records(f"B: {os.path.basename(args.b)}", recs_b, players,
@@ -168,12 +168,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
     """`check --explore N`: play N Hypothesis-chosen games; report; True when nothing broke."""
-    from interpreter.tools.explore import explore, explore_novelty
-    from interpreter.tools.saves import save
+    from mercator.interpreter.tools.explore import explore, explore_novelty
+    from mercator.interpreter.tools.saves import save
     prog = build_program(res)
     if args.players is not None:
         player_count(prog, args.players)
-    from interpreter.cli.terminal import Progress
+    from mercator.interpreter.cli.terminal import Progress
     bar = Progress(args.explore, "exploring")
     bar_done = [0]
     shrink_line = [False]           # the progress bar gave way to a 'shrinking' line

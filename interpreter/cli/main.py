@@ -7,27 +7,27 @@ import random
 import sys
 from typing import Any, Callable, Optional, Sequence, TextIO
 
-from dsl.diagnostics import Diagnostic, render
-from dsl.loader import LoadResult, load, refusal
-from interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAGE,
+from mercator.dsl.diagnostics import Diagnostic, render
+from mercator.dsl.loader import LoadResult, load, refusal
+from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     compiles, player_count, runtime_failure,
                                     writable_target)
-from interpreter.cli.simulate import add_bot_flags, cmd_simulate
-from interpreter.agents.search import hidden_information
-from interpreter.agents.spec import AgentSpec, SpecError, make_agent
-from interpreter.agents.spec import parse_seats as parse_seat_specs
-from interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, agent_seed,
+from mercator.interpreter.cli.simulate import add_bot_flags, cmd_simulate
+from mercator.interpreter.agents.search import hidden_information
+from mercator.interpreter.agents.spec import AgentSpec, SpecError, make_agent
+from mercator.interpreter.agents.spec import parse_seats as parse_seat_specs
+from mercator.interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, agent_seed,
                                 play_out)
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.compiler import compile_program
-from interpreter.tools.saves import SaveError, engine_version, load_save, replay, save
-from interpreter.engine.seen import ALL, log_for
-from interpreter.engine.seen import render as render_entry
-from interpreter.engine.state import State
-from interpreter.engine.view import printable
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.tools.saves import SaveError, engine_version, load_save, replay, save
+from mercator.interpreter.engine.seen import ALL, log_for
+from mercator.interpreter.engine.seen import render as render_entry
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.view import printable
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary."""
@@ -66,7 +66,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             n_ok += 1
             ok_warnings += w
             if args.explore and res.rulebook is not None:
-                from interpreter.cli.design import explore_rulebook
+                from mercator.interpreter.cli.design import explore_rulebook
                 if not explore_rulebook(path, res, args):
                     n_ok -= 1
                     n_bad += 1
@@ -135,7 +135,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     humans = [i for i, k in enumerate(seats) if k == "human"]
     human = None
     if humans:
-        from interpreter.cli.terminal import RichScreen, console_for, rules_summary
+        from mercator.interpreter.cli.terminal import RichScreen, console_for, rules_summary
         human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
                            rules=rules_summary(prog, args.path), handover=len(humans) > 1)
     agents: list[Agent] = [human if sp.kind == "human" and human is not None
@@ -336,7 +336,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     """Print a rulebook in canonical form, with its comments where they were."""
-    from dsl.parser import comments, parse
+    from mercator.dsl.parser import comments, parse
     require_file(args.file)
     problem = refusal(args.file)
     if problem is not None:
@@ -353,7 +353,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
         print_diagnostics(diags, {args.file: text})
         return EXIT_RULES
     try:
-        from dsl.fmt import format_rulebook
+        from mercator.dsl.fmt import format_rulebook
     except ImportError:
         err("mercator fmt: the formatter (dsl/fmt.py) is not available in this build")
         return EXIT_RULES
@@ -481,9 +481,9 @@ def build_parser() -> argparse.ArgumentParser:
     fm = cmd("fmt", cmd_fmt, "print a rulebook in canonical form",
              "mercator fmt rulebooks/manila.rules > manila.rules.new")
     fm.add_argument("file", metavar="FILE", help="the rulebook")
-    from interpreter.cli.design import add_commands
+    from mercator.interpreter.cli.design import add_commands
     add_commands(sub, raw)
-    from interpreter.cli.serve import add_command as add_serve
+    from mercator.interpreter.cli.serve import add_command as add_serve
     add_serve(sub, raw)
     return p
 
@@ -530,5 +530,5 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 if __name__ == "__main__":
     # run the imported module's main, not this __main__ copy: interpreter.cli.design raises
     # interpreter.cli.main's exception classes, which a second copy of this module would not catch
-    from interpreter.cli.main import main as _main
+    from mercator.interpreter.cli.main import main as _main
     sys.exit(_main())

@@ -6,11 +6,11 @@ import os
 import random
 from typing import Any
 
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, Failed, out, err, checked_save,
+from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, Failed, out, err, checked_save,
                                     load_program, player_count, runtime_failure)
-from interpreter.engine.program import MercatorRuntimeError
-from interpreter.tools.saves import SaveError
-from interpreter.tools.session import GameSession, SessionError, parse_seat_kinds, SEAT_KINDS
+from mercator.interpreter.engine.program import MercatorRuntimeError
+from mercator.interpreter.tools.saves import SaveError
+from mercator.interpreter.tools.session import GameSession, SessionError, parse_seat_kinds, SEAT_KINDS
 
 
 def _port(text: str) -> int:
@@ -145,15 +145,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve a game in the browser until interrupted."""
     session = build_session(args)
     try:
-        from interpreter.web.app import SeatLinks, make_app
-        from interpreter.web.server import BindError, Served, bind
+        from mercator.interpreter.web.app import SeatLinks, make_app
+        from mercator.interpreter.web.server import BindError, Served, bind
     except ImportError as exc:
         err(f"mercator serve: the web server is not installed ({exc.name} is missing)")
         err("  hint: pip install 'mercator[web]' (in a checkout: make setup)")
         return EXIT_RULES
     linked = list(range(session.players)) if session.replaying else \
         [i for i in range(session.players) if session.human(i)]
-    links = SeatLinks(linked)
+    humans = [i for i in range(session.players) if session.human(i)]
+    links = SeatLinks(linked, table=not session.replaying and len(humans) > 1)
     try:
         sock = bind(args.host, args.port)
     except BindError as exc:
@@ -166,6 +167,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     out(f"watch (spectator): {served.url}/")
     for seat in linked:
         out(f"P{seat + 1} ({session.seats[seat]}): {served.url}{links.path(seat)}")
+    if links.table is not None:
+        out(f"one shared screen for the humans (hot-seat): {served.url}{links.table_path()}")
     if linked:
         out("each link is secret: it shows that seat's cards. Give each player only their own.")
     err("serving; press Ctrl-C to stop")

@@ -7,15 +7,15 @@ import json
 import time
 from typing import Any, Optional
 
-from interpreter.agents.search import hidden_information
-from interpreter.agents.spec import AgentSpec, SpecError, parse_seats
-from interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
+from mercator.interpreter.agents.search import hidden_information
+from mercator.interpreter.agents.spec import AgentSpec, SpecError, parse_seats
+from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
                                     plot_target, write_plot_file,
                                     player_count, plural, runtime_failure, score_text,
                                     too_large)
-from interpreter.engine.program import Program
-from interpreter.tools.designer import summarize, wilson_interval
-from interpreter.tools.parallel import BackendUnavailable, default_workers, run_games
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.tools.designer import summarize, wilson_interval
+from mercator.interpreter.tools.parallel import BackendUnavailable, default_workers, run_games
 
 
 def seat_specs(args: argparse.Namespace, players: int,
@@ -76,7 +76,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     stats: list[list[int]] = [[] for _ in prog.stat_names]
     lengths: list[int] = []
     shared = no_winner = 0
-    from interpreter.cli.terminal import Progress      # rich: imported only when used
+    from mercator.interpreter.cli.terminal import Progress      # rich: imported only when used
     bar = Progress(args.games)
     t0 = time.perf_counter()
     try:
@@ -123,7 +123,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         print_simulation(prog, report)
     if args.plot:
-        from interpreter.tools.plots import Sample
+        from mercator.interpreter.tools.plots import Sample
         sample = Sample(prog.name, players, tuple(wins), tuple(tuple(v) for v in scores),
                         tuple(lengths), tuple((n, tuple(v)) for n, v in zip(prog.stat_names,
                                                                              stats)))

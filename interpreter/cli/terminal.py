@@ -20,12 +20,12 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgre
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.agents.human import input_hint, menu_cells, prompt_line
-from interpreter.cli.common import color_ok
-from interpreter.engine.declared_view import declared_view
-from interpreter.engine.nodes import Decision
-from interpreter.engine.state import State
-from interpreter.engine.view import printable, view_fields
+from mercator.interpreter.agents.human import input_hint, menu_rows, prompt_line
+from mercator.interpreter.cli.common import color_ok
+from mercator.interpreter.engine.declared_view import declared_view, option_notes
+from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.view import printable, view_fields
 
 
 def console_for(stream: TextIO) -> Console:
@@ -83,6 +83,45 @@ def _view_value(row: dict[str, Any]) -> RenderableType:
     return _t(row["text"])
 
 
+def _grid_table(row: dict[str, Any]) -> Table:
+    """A grid as a table: a column per cell, each row headed by its name."""
+    t = Table(box=box.SQUARE, show_header=True, pad_edge=False, show_lines=False)
+    t.add_column("", style="bold")
+    for c in range(row["columns"]):
+        t.add_column(str(c + 1), header_style="bold")
+    for key, cells in zip(row["keys"], row["rows"]):
+        t.add_row(_t(key), *[_t(c) for c in cells])
+    return t
+
+
+def _graph_text(row: dict[str, Any]) -> Text:
+    """A graph as its nodes, one a line, each with what stands on it and its neighbours."""
+    near: dict[str, list[str]] = {n: [] for n in row["nodes"]}
+    for a, b in row["edges"]:
+        near[a].append(b)
+        near[b].append(a)
+    out = Text()
+    for i, n in enumerate(row["nodes"]):
+        if i:
+            out.append("\n")
+        out.append_text(_t(n, "bold"))
+        if n in row["on"]:
+            out.append(" ")
+            out.append_text(_t(f"[{row['on'][n]}]", "green"))
+        out.append(" — ", style="dim")
+        out.append_text(_t(", ".join(near[n]) or "(no edge)"))
+    return out
+
+
+def _row_value(row: dict[str, Any]) -> RenderableType:
+    """A declared row's value, a grid as a table and a graph as its nodes."""
+    if not row["hidden"] and row["kind"] == "grid":
+        return _grid_table(row)
+    if not row["hidden"] and row["kind"] == "graph":
+        return _graph_text(row)
+    return _view_value(row)
+
+
 def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list[RenderableType]:
     """The declared view (engine/declared_view.py): a table per section, the panel with the
     other player fields, then the other table fields."""
@@ -92,7 +131,7 @@ def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list
         t.add_column(_t(sec["title"]), style="bold", header_style="bold underline")
         t.add_column("")
         for row in sec["rows"]:
-            t.add_row(_t(row["label"]), _view_value(row))
+            t.add_row(_t(row["label"]), _row_value(row))
         parts.append(t)
     other = v["other"]
     if other["table"]:
@@ -129,12 +168,21 @@ def view_renderable(program: Any, state: State, seat: Optional[int]) -> Renderab
                  title_align="left", box=box.ROUNDED)
 
 
-def options_renderable(node: Decision) -> RenderableType:
-    """The prompt, the numbered options (in columns when there are many) and the input hint."""
-    cells = [Text.assemble((num, "bold magenta"), " ", _t(label))
-             for num, label in menu_cells(node.options)]
-    body: RenderableType = Columns(cells, padding=(0, 3)) if len(cells) > 8 else \
-        Group(*cells)
+def options_renderable(node: Decision,
+                       notes: Optional[list[Optional[str]]] = None) -> RenderableType:
+    """The prompt, the numbered options (in columns when there are many, one a line when the
+    view says what they do: 'silk_boat — seat 2 · 4 pesos') and the input hint."""
+    rows = menu_rows(node.options, notes)
+    cells = []
+    for num, label, note in rows:
+        cell = Text.assemble((num, "bold magenta"), " ", _t(label))
+        if note:
+            cell.append(" — ", style="dim")
+            cell.append_text(_t(note, "green"))
+        cells.append(cell)
+    noted = any(note for _, _, note in rows)
+    body: RenderableType = Columns(cells, padding=(0, 3)) if len(cells) > 8 and not noted \
+        else Group(*cells)
     return Group(_t(prompt_line(node), "bold"), Padding(body, (0, 0, 0, 2), expand=False),
                  _t(f"({input_hint(node.options)})", "dim"))
 
@@ -147,6 +195,12 @@ class RichScreen:
 
     def __init__(self, console: Console):
         self.console = console
+        self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
+        self.changes: list[str] = []      # what changed in the view since the last decision
+
+    def set_changes(self, lines: list[str]) -> None:
+        """What changed in the seat's view since its last decision, shown with the next turn."""
+        self.changes = lines
 
     def turn(self, program: Any, state: State, node: Decision, recent: list[str],
              earlier: int) -> None:
@@ -157,12 +211,19 @@ class RichScreen:
                                      title=Text("since your last decision", style="bold"),
                                      title_align="left", subtitle=more, subtitle_align="right",
                                      box=box.ROUNDED))
+        if self.changes:
+            self.console.print(Panel(Text("\n").join(_t(line) for line in self.changes),
+                                     title=Text("what changed since your last decision",
+                                                style="bold"),
+                                     title_align="left", box=box.ROUNDED))
         self.view(program, state, node.player)
+        self.notes = (node, option_notes(program, state, node, node.player))
         self.options(node)
 
     def options(self, node: Decision) -> None:
-        """The prompt and the options."""
-        self.console.print(options_renderable(node))
+        """The prompt and the options (with what each does, where the view's labels say)."""
+        self.console.print(options_renderable(
+            node, self.notes[1] if self.notes[0] is node else None))
 
     def view(self, program: Any, state: State, seat: int) -> None:
         """The seat's view as tables."""
@@ -200,7 +261,7 @@ class RichScreen:
 def rules_summary(program: Any, path: str) -> list[str]:
     """What `rules` shows at a prompt: the players, each round with its phases, when the game
     ends, how it is scored, the actions allowed at any time, and where the full rules are."""
-    from dsl.fmt import format_decl
+    from mercator.dsl.fmt import format_decl
     rb = program.rb
     lo, hi = program.min_players, program.max_players
     lines = [f"{program.name}, for {lo if lo == hi else f'{lo} to {hi}'} players "

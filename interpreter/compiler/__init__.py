@@ -8,6 +8,6 @@ rollout random playouts run (rollout: each body one generated function). It
 imports the engine's run-time helpers, which the generated code calls; the engine never
 imports it.
 """
-from interpreter.compiler.build import compile_program
+from mercator.interpreter.compiler.build import compile_program
 
 __all__ = ["compile_program"]

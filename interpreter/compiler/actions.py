@@ -9,11 +9,11 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
-from dsl.checked import Body
-from dsl.infoflow import conjuncts
-from interpreter.engine.program import RUN_FAILURES, MercatorRuntimeError
-from interpreter.engine.seen import label_of, vis_fn
-from interpreter.engine.values import fmt
+from mercator.dsl.checked import Body
+from mercator.dsl.infoflow import conjuncts
+from mercator.interpreter.engine.program import RUN_FAILURES, MercatorRuntimeError
+from mercator.interpreter.engine.seen import label_of, vis_fn
+from mercator.interpreter.engine.values import fmt
 
 
 def _param_labels(rb: Any, b: Body) -> list:
@@ -21,8 +21,8 @@ def _param_labels(rb: Any, b: Body) -> list:
     return list(rb.flow.action_params[b.name])
 
 if TYPE_CHECKING:
-    from interpreter.engine.program import Program
-    from interpreter.engine.state import State
+    from mercator.interpreter.engine.program import Program
+    from mercator.interpreter.engine.state import State
 
 Offer = Callable[["State", int], list]
 

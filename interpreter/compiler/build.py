@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from dsl import ast as A
-from dsl.checked import Body, CheckedRulebook
-from interpreter.compiler.actions import Actions
-from interpreter.compiler.codegen import BuildError, CodeGen
-from interpreter.compiler.defaults import start_values
-from interpreter.compiler.fuse import Fused
-from interpreter.compiler.memo import state_changing_pcs
-from interpreter.compiler.rollout import Rollout
-from interpreter.compiler.stmts import BodyCompiler
-from interpreter.compiler.views import compile_view
-from interpreter.engine.program import DEFAULT_STEP_BUDGET, MercatorRuntimeError, Program
-from interpreter.engine.state import State
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body, CheckedRulebook
+from mercator.interpreter.compiler.actions import Actions
+from mercator.interpreter.compiler.codegen import BuildError, CodeGen
+from mercator.interpreter.compiler.defaults import start_values
+from mercator.interpreter.compiler.fuse import Fused
+from mercator.interpreter.compiler.memo import state_changing_pcs
+from mercator.interpreter.compiler.rollout import Rollout
+from mercator.interpreter.compiler.stmts import BodyCompiler
+from mercator.interpreter.compiler.views import compile_view
+from mercator.interpreter.engine.program import DEFAULT_STEP_BUDGET, MercatorRuntimeError, Program
+from mercator.interpreter.engine.state import State
 
 
 def compile_program(rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET) -> Program:

@@ -9,18 +9,18 @@ import os
 import re
 from typing import Any, Callable, Optional
 
-from dsl import ast as A
-from dsl.builtins import ITEM_GEN_BUILTINS
-from dsl.checked import CheckedRulebook
-from dsl.types import Type, strip_opt
-from interpreter.engine.builtins import RUNTIME_BUILTINS
-from interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_bag
-from interpreter.engine.builtins import BuiltinError
-from interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
-from interpreter.engine import limits
-from interpreter.compiler.memo import (DUMPS, LOADS, FnCache, flat, memo_fns, scalar,
+from mercator.dsl import ast as A
+from mercator.dsl.builtins import ITEM_GEN_BUILTINS
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.types import Type, strip_opt
+from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
+from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_bag
+from mercator.interpreter.engine.builtins import BuiltinError
+from mercator.interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
+from mercator.interpreter.engine import limits
+from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, flat, memo_fns, scalar,
                                        state_free_fns)
-from interpreter.engine.values import bag_items, deep_copy, flat_copy
+from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy
 
 Fn = Callable[[Any, list], Any]
 

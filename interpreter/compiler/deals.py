@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dsl import ast as A
-from dsl.types import strip_opt
-from interpreter.engine.bundles import Part
-from interpreter.engine.deals import ACCEPTED, DRAFT, DealSpec
-from interpreter.engine.nodes import Decision
+from mercator.dsl import ast as A
+from mercator.dsl.types import strip_opt
+from mercator.interpreter.engine.bundles import Part
+from mercator.interpreter.engine.deals import ACCEPTED, CLOSED_WITH, DRAFT, QUIET, DealSpec
+from mercator.interpreter.engine.nodes import Decision
 
 if TYPE_CHECKING:
-    from interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.compiler.stmts import BodyCompiler
 
 
 def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:
@@ -31,7 +31,7 @@ def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:
             bc.p.consts[p.unit] if isinstance(p.unit, str) else 1
         elem = t.elem if p.kind == "items" else None
         out.append(Part(p.name, p.kind, pindex[p.field], unit, elem, t.kind == "bag",
-                        p.kind == "items" and elems.count(elem) > 1))
+                        p.kind == "items" and elems.count(elem) > 1, p.openly))
     return out
 
 
@@ -46,7 +46,10 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
     rules = {c.kind: (rb.refs[id(c)], ex.compile(c.expr)) for c in s.clauses
              if isinstance(c, A.DealRule)}
     acc = s.clause("accepted")
+    closed = s.clause("closed")
     wslot = bc.hidden()
+    close = s.setting("close")
+    close_type = strip_opt(bc.type_of(close)).elem if close is not None else None
 
     def opt(name: str) -> Any:
         e = s.setting(name)
@@ -54,10 +57,12 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
     spec = DealSpec(
         s.table, ti, _parts(bc, bundle), list(ot.members), s.terms(), opt("among"),
         opt("dealer"), opt("about"), ot.field("subject"), opt("quiet"), opt("limit"),
-        rules, wslot, rb.refs[id(acc)] if acc is not None else None)
+        rules, wslot, rb.refs[id(acc)] if acc is not None else None, opt("closer"),
+        opt("close"), close_type)
     prog = bc.p
     span = s.span
     end: list[int] = []             # the pc after the deal's ops (known once they are made)
+    closed_at: list[int] = []       # the pc of the closed(x) block
 
     def window(st: Any, fr: list) -> Any:
         L = fr[2]
@@ -76,7 +81,12 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                 spec.drop_void(st, L)
                 if spec.closed(st, L, W):
                     L[wslot] = None
-                    fr[1] = end[0]
+                    if closed_at and W[QUIET] == -1 and len(W) > CLOSED_WITH \
+                            and W[CLOSED_WITH] is not None:
+                        L[rb.refs[id(closed)]] = W[CLOSED_WITH][0]
+                        fr[1] = closed_at[0]
+                    else:
+                        fr[1] = end[0]
                     return None
             who, vals, labels, prompt = spec.options(st, L, W)
             if not vals and W[DRAFT] is None:
@@ -92,8 +102,10 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         def commit(st2: Any, v: Any) -> None:
             fr2 = st2.stack[-1]
             spec.commit(st2, fr2[2], fr2[2][wslot], v)
-        return Decision(who, vals, labeller, W[DRAFT] is None, prompt, prog.actions_for(st, who),
-                        False, commit, span)
+        d = Decision(who, vals, labeller, W[DRAFT] is None and not spec.forced(W), prompt,
+                     prog.actions_for(st, who), False, commit, span)
+        d.vtype = ("deal", spec)
+        return d
 
     bc.emit(window, span)
     if acc is not None:
@@ -108,6 +120,10 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         L[wslot] = None
         if spec.accept_slot is not None:
             L[spec.accept_slot] = None
-        fr[1] += 1
+        fr[1] = end[0]
     bc.emit(settle, span)
+    if closed is not None:
+        assert isinstance(closed, A.DealAccepted)
+        closed_at.append(bc.here())
+        bc.block(closed.body)
     end.append(bc.here())

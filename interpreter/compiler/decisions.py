@@ -10,20 +10,20 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from dsl import ast as A
-from dsl.types import Type, strip_opt
-from interpreter.compiler.defaults import default_value
-from interpreter.compiler.memo import flat, shared_parts
-from interpreter.engine.chance import merge_outcomes, weighted_index
-from interpreter.engine.exprs import RuleError, take_item, to_bag
-from interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
+from mercator.dsl import ast as A
+from mercator.dsl.types import Type, strip_opt
+from mercator.interpreter.compiler.defaults import default_value
+from mercator.interpreter.compiler.memo import flat, shared_parts
+from mercator.interpreter.engine.chance import merge_outcomes, weighted_index
+from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
+from mercator.interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
                                        lazy_range, subset_count)
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
-from interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
+from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
-    from interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.compiler.stmts import BodyCompiler
 
 Op = Callable[[Any, list], Any]
 
@@ -199,6 +199,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
     # either: the same prompt appears whether the hidden part allows more or not.
     forced_ok = simul is None and _public_options(bc, kind)
+    vtype = Type("list", args=(et,)) if isinstance(kind, A.ChoiceSubset) else et
 
     def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
         """The prompt's text, and its parts [[text, vis], ...] when one of them is not public."""
@@ -243,9 +244,10 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
             commit(st, v)
             return None
         text, parts = prompt_of(st, L)
-        return Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
-                        span, parts,
-                        value_vis(st, L) if value_vis is not None and st.narrate else None)
+        d = Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
+                     span, parts, value_vis(st, L) if value_vis is not None and st.narrate else None)
+        d.vtype = vtype
+        return d
 
     def bare(st: Any, fr: list) -> Optional[tuple]:
         """For a rollout (compiler/rollout.py; nothing narrated): the decision as
@@ -389,7 +391,9 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
             return None
         vals, weights = spread(st, L)
         if len(vals) > 1:
-            return Chance(vals, labeller, what, commit, span, weights)
+            node = Chance(vals, labeller, what, commit, span, weights)
+            node.vtype = et
+            return node
         commit(st, vals[0])
         return None
     return chance
@@ -527,7 +531,9 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
             if len(items) == 1:
                 v = items[0]
             elif st.explicit_chance:
-                return Chance(items, labeller, "draw", commit, span, weights)
+                node = Chance(items, labeller, "draw", commit, span, weights)
+                node.vtype = et
+                return node
             else:
                 v = items[weighted_index(weights, st.randbelow(sum(weights)))]
             take_item(c, v)

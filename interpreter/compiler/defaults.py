@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.types import Type
-from interpreter.engine import limits
-from interpreter.engine.builtins import BuiltinError
-from interpreter.engine.exprs import RuleError
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.engine.values import deep_copy
+from mercator.dsl import ast as A
+from mercator.dsl.types import Type
+from mercator.interpreter.engine import limits
+from mercator.interpreter.engine.builtins import BuiltinError
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.values import deep_copy
 
 
 def zero(prog: Program, t: Type) -> Any:

@@ -13,15 +13,15 @@ from __future__ import annotations
 from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from dsl import ast as A
-from dsl.types import iter_elem, strip_opt
-from interpreter.compiler.codegen import TOO_DEEP, copier, is_container, is_shared
-from interpreter.engine.exprs import RuleError
-from interpreter.compiler.memo import blocks_of
+from mercator.dsl import ast as A
+from mercator.dsl.types import iter_elem, strip_opt
+from mercator.interpreter.compiler.codegen import TOO_DEEP, copier, is_container, is_shared
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.compiler.memo import blocks_of
 
 if TYPE_CHECKING:
-    from interpreter.engine.program import Program
-    from interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.engine.program import Program
+    from mercator.interpreter.compiler.stmts import BodyCompiler
 
 # not A.Shuffle: with explicit chance it suspends, once per position (interpreter/chance.py)
 SIMPLE = (A.Let, A.Assign, A.Move, A.Add, A.Remove, A.Log, A.Emit, A.CallStmt)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
 
 INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline
 

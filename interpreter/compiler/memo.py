@@ -25,16 +25,16 @@ from __future__ import annotations
 import marshal
 from typing import TYPE_CHECKING, Any
 
-from dsl import ast as A
-from dsl.builtins import ITEM_GEN_BUILTINS
-from dsl.checked import CheckedRulebook
-from dsl.types import ANY, Type, strip_opt
-from interpreter.compiler.inline import fn_calls
-from interpreter.engine.builtins import RUNTIME_BUILTINS
-from interpreter.engine.limits import MAX_COLLECTION
+from mercator.dsl import ast as A
+from mercator.dsl.builtins import ITEM_GEN_BUILTINS
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.types import ANY, Type, strip_opt
+from mercator.interpreter.compiler.inline import fn_calls
+from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
+from mercator.interpreter.engine.limits import MAX_COLLECTION
 
 if TYPE_CHECKING:
-    from interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.compiler.stmts import BodyCompiler
 
 SCALAR = ("int", "bool", "str", "none", "player", "enum")
 NEW_LIST_BUILTINS = ("sort", "reverse", "keys", "values", "items", "distinct", "clockwise_from",

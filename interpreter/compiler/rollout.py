@@ -35,21 +35,21 @@ import random
 from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
-from dsl import ast as A
-from dsl.types import strip_opt
-from interpreter.compiler.actions import Actions
-from interpreter.compiler.codegen import TOO_DEEP
-from interpreter.compiler.fuse import Fused, _BodyFuser
-from interpreter.compiler.memo import fn_reads, state_changing_pcs
-from interpreter.engine import limits
-from interpreter.engine.chance import weighted_index
-from interpreter.engine.nodes import Decision, Terminal
-from interpreter.engine.program import RUN_FAILURES
+from mercator.dsl import ast as A
+from mercator.dsl.types import strip_opt
+from mercator.interpreter.compiler.actions import Actions
+from mercator.interpreter.compiler.codegen import TOO_DEEP
+from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
+from mercator.interpreter.compiler.memo import fn_reads, state_changing_pcs
+from mercator.interpreter.engine import limits
+from mercator.interpreter.engine.chance import weighted_index
+from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.program import RUN_FAILURES
 
 if TYPE_CHECKING:
-    from interpreter.compiler.stmts import BodyCompiler
-    from interpreter.engine.program import Program
-    from interpreter.engine.state import State
+    from mercator.interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.engine.program import Program
+    from mercator.interpreter.engine.state import State
 
 MAX_NEST = 60      # frames on the state's stack beyond which bodies run in the VM loop
 

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from dsl import ast as A
-from dsl.checked import Body
-from dsl.types import Type, iter_elem, strip_opt
-from interpreter.engine.chance import shuffle_op
-from interpreter.compiler.codegen import is_container
-from interpreter.compiler.deals import compile_deal
-from interpreter.compiler.decisions import suspend
-from interpreter.engine.exprs import RuleError, put_item, take_item
-from interpreter.engine.seen import label_of, record, vis_fn
-from interpreter.engine.limits import bag_walk
-from interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body
+from mercator.dsl.types import Type, iter_elem, strip_opt
+from mercator.interpreter.engine.chance import shuffle_op
+from mercator.interpreter.compiler.codegen import is_container
+from mercator.interpreter.compiler.deals import compile_deal
+from mercator.interpreter.compiler.decisions import suspend
+from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
+from mercator.interpreter.engine.seen import label_of, record, vis_fn
+from mercator.interpreter.engine.limits import bag_walk
+from mercator.interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
-    from interpreter.engine.program import Program
+    from mercator.interpreter.engine.program import Program
 
 Op = Callable[[Any, list], Any]
 SYNTHETIC = A.NOSPAN      # jumps and implicit returns: no rule line of their own (coverage skips)
@@ -388,7 +388,8 @@ class BodyCompiler:
 
         def labeller(v: Any) -> str:
             return fmt(v, et)
-        self.emit(shuffle_op(self.collection(s.target), labeller, self.hidden(), s.span), s.span)
+        self.emit(shuffle_op(self.collection(s.target), labeller, self.hidden(), s.span, et),
+                  s.span)
 
     def s_Emit(self, s: A.Emit) -> None:
         args = [self.ex.place_value(a) for a in s.args]

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl.checked import CheckedRulebook, ViewLine
-from interpreter.engine.declared_view import ViewRowSpec, ViewSpec
+from mercator.dsl.checked import CheckedRulebook, ViewLine
+from mercator.interpreter.engine.declared_view import LabelSpec, ViewRowSpec, ViewSpec
 
 
 def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
@@ -17,8 +17,12 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
 
     def row(r: ViewLine) -> ViewRowSpec:
         return ViewRowSpec(r.kind, r.label, r.unit, r.type, ex.compile(r.expr), r.nslots,
-                           index[r.field] if r.field is not None else None, r.shown)
+                           index[r.field] if r.field is not None else None, r.shown,
+                           ex.compile(r.extra) if r.extra is not None else None, r.extra_type)
 
     omit = frozenset(v.bookkeeping) | frozenset(name for _, name in v.covered)
+    labels = {site: LabelSpec([(ex.compile(e), t) for e, t in lab.parts], lab.nslots,
+                               lab.chooser, lab.shown)
+              for lab in v.labels for site in lab.sites}
     return ViewSpec([(title, [row(r) for r in rows]) for title, rows in v.sections],
-                    [row(r) for r in v.panel], omit)
+                    [row(r) for r in v.panel], omit, labels, [row(r) for r in v.scoring])

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.values import deep_copy, fmt
+from mercator.interpreter.engine.values import deep_copy, fmt
 
 
 class Part:
     """One part of the bundle: an amount of an int field or items of a bag or list field."""
 
     def __init__(self, name: str, kind: str, field: int, unit: int, elem: Any, is_bag: bool,
-                 label_with_part: bool):
+                 label_with_part: bool, openly: bool = False):
         self.name = name
         self.kind = kind            # amount | items
         self.field = field          # index of the player field
@@ -21,6 +21,7 @@ class Part:
         self.elem = elem            # the item type (items parts)
         self.is_bag = is_bag
         self.label_with_part = label_with_part   # another items part has the same item type
+        self.openly = openly        # an owner-only field: only its holder may offer it
 
     def empty(self) -> Any:
         """An empty value of the part: no amount, no items."""

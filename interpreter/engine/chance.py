@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from dsl import ast as A
-from interpreter.engine.nodes import Chance
+from mercator.dsl import ast as A
+from mercator.interpreter.engine.nodes import Chance
 
 Op = Callable[[Any, list], Any]
 
@@ -52,7 +52,8 @@ def weighted_index(weights: list[int], r: int) -> int:
     raise ValueError("r is not below the total weight")
 
 
-def shuffle_op(target: Callable, labeller: Callable[[Any], str], step: int, span: A.Span) -> Op:
+def shuffle_op(target: Callable, labeller: Callable[[Any], str], step: int, span: A.Span,
+               vtype: Any = None) -> Op:
     """The op of `shuffle`: Fisher–Yates with the state's generator, or (explicit chance) one
     chance node per position, the position's number kept in local slot `step`."""
 
@@ -80,6 +81,7 @@ def shuffle_op(target: Callable, labeller: Callable[[Any], str], step: int, span
                 L[step] = i
                 node = Chance(vals, labeller, "shuffle", commit, span, weights)
                 node.pile, node.at = xs, i
+                node.vtype = vtype
                 return node
         L[step] = None
         fr[1] += 1

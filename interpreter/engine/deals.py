@@ -13,22 +13,25 @@ subject), then each bundle of the terms (give, get, promise) one item or one uni
 'done' ending each bundle; 'cancel' gives up. So no decision lists every bundle. A full pass
 with no change counts as quiet; after `quiet` such passes in a row, or `limit` turns, the window
 closes without a deal. Before every turn the offers that can no longer be carried out (their
-maker or taker lacks what they name, or `valid` fails) leave the table.
+maker or taker lacks what they name, `valid` fails, or their promise is no longer among the
+proceeds) leave the table.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from interpreter.engine.bundles import Part, covers, gained, minus, move, only
-from interpreter.engine.exprs import RuleError
-from interpreter.engine.seen import ALL, record, render
-from interpreter.engine.values import deep_copy, fmt
+from mercator.interpreter.engine.bundles import Part, covers, gained, minus, move, only
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.seen import ALL, record, render
+from mercator.interpreter.engine.values import deep_copy, fmt
 
 Fn = Callable[[Any, list], Any]
 
 # the window, kept in a local slot: [order, turn, quiet passes, changed this pass, turns, draft,
-# accepted]; a draft: [replacing id or -1, stage, taker, subject, give, get, promise]
-ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED = range(7)
+# accepted, forced, closed with]; a draft: [replacing id or -1, stage, taker, subject, give, get,
+# promise]; forced: the window would have closed, but the dealer must accept one of the offers
+# `must` names; closed with: the value of `close` its closer chose (quiet passes are then -1)
+ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH = range(9)
 D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
 D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
 TERMS = ("give", "get", "promise")
@@ -40,7 +43,9 @@ class DealSpec:
     def __init__(self, name: str, table: int, parts: list[Part], fields: list[str],
                  terms: tuple[str, ...], among: Fn, dealer: Optional[Fn], about: Optional[Fn],
                  subject_type: Any, quiet: Fn, limit: Optional[Fn],
-                 rules: dict[str, tuple[int, Fn]], wslot: int, accept_slot: Optional[int]):
+                 rules: dict[str, tuple[int, Fn]], wslot: int, accept_slot: Optional[int],
+                 closer: Optional[Fn] = None, close: Optional[Fn] = None,
+                 close_type: Any = None):
         self.name = name
         self.table = table
         self.parts = parts
@@ -53,6 +58,8 @@ class DealSpec:
         self.rules = rules            # kind -> (slot of its variable, compiled expression)
         self.wslot = wslot
         self.accept_slot = accept_slot
+        self.closer = closer          # the seat who may close the window in his turn
+        self.close, self.close_type = close, close_type   # what he closes it with
 
     # -- offers
     def bundle_text(self, b: list) -> str:
@@ -92,8 +99,20 @@ class DealSpec:
         return True
 
     def standing(self, st: Any, L: list, o: list) -> bool:
-        """May offer o stay on the table?"""
-        return self.affordable(st, o) and bool(self.rule("valid", st, L, o, True))
+        """May offer o stay on the table? (Both sides still hold what they name, `valid(o)`
+        holds, and what it promises is still among what `proceeds(o)` says the subject yields.)"""
+        return self.affordable(st, o) and bool(self.rule("valid", st, L, o, True)) \
+            and self.promise_covered(st, L, o)
+
+    def promise_covered(self, st: Any, L: list, o: list) -> bool:
+        """Is the promise of offer o still within its proceeds?"""
+        if "promise" not in self.terms or "proceeds" not in self.rules:
+            return True
+        promised = o[self.at["promise"]]
+        if not any(p.text(v) for p, v in zip(self.parts, promised)):
+            return True
+        pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
+        return all(covers(p, have, want) for p, have, want in zip(self.parts, pool, promised))
 
     def drop_void(self, st: Any, L: list) -> bool:
         """Take the offers that can no longer be carried out off the table; True if any."""
@@ -133,7 +152,7 @@ class DealSpec:
                 order.append(d)
         if not order:
             raise RuleError("a deal among no players")
-        return [order, 0, 0, False, 0, None, None]
+        return [order, 0, 0, False, 0, None, None, False, None]
 
     def takers(self, st: Any, L: list, W: list, who: int) -> list[int]:
         """The seats `who` may make an offer to."""
@@ -150,6 +169,12 @@ class DealSpec:
         who = W[ORDER][W[TURN]]
         d = W[DRAFT]
         at = self.at
+        if self.forced(W):
+            dealer = self.dealer(st, L) if self.dealer is not None else who
+            ids = [o[at["id"]] for o in self.must_offers(st, L)]
+            return dealer, [("accept", i) for i in ids], \
+                [f"accept {self.offer_text(o)}" for o in self.must_offers(st, L)], \
+                f"{self.name}: you must accept one of these offers"
         if d is None:
             vals: list = []
             labels: list[str] = []
@@ -164,6 +189,15 @@ class DealSpec:
                 if o[at["maker"]] == who:
                     vals += [("replace", i), ("withdraw", i)]
                     labels += [f"replace #{i}", f"withdraw #{i}"]
+            if self.closer is not None and self.closer(st, L) == who \
+                    and not self.must_offers(st, L):
+                if self.close is None:
+                    vals.append(("close",))
+                    labels.append("close the window (no deal)")
+                else:
+                    for x in self.close(st, L):
+                        vals.append(("close", deep_copy(x)))
+                        labels.append(f"close: {fmt(x, self.close_type)}")
             return who, vals, labels, f"{self.name}: your turn to deal (or pass)"
         stage = d[D_STAGE]
         if stage == 0:
@@ -177,15 +211,33 @@ class DealSpec:
                 f"{self.name}: the offer is about"
         k = stage - 2
         term = self.terms[k]
+        vals, labels = self.adds(st, L, who, d, k)
+        last = self.last_stage(st, L, who, d, k)
+        if not last or self.rule("valid", st, L, self.make_offer(st, who, d), True):
+            vals.append(("done",))
+            labels.append("post" if last else "done")
+        vals.append(("cancel",))
+        labels.append("cancel")
+        verb = {"give": "what you give", "get": "what you ask for",
+                "promise": "what you promise of the proceeds"}[term]
+        return who, vals, labels, f"{self.name}: {verb}"
+
+    def adds(self, st: Any, L: list, who: int, d: list, k: int) -> tuple[list, list[str]]:
+        """The 'add' steps (values, labels) of the k-th bundle of the terms for draft d of who:
+        `give` offers what the maker holds, `get` what the taker holds (never a part kept
+        owner-only: the maker cannot see it), `promise` what `proceeds` says."""
+        term = self.terms[k]
         cur = d[D_BUNDLE + TERMS.index(term)]
         if term == "give":
             pool = [st.players[who][p.field] for p in self.parts]
         elif term == "get":
-            pool = [st.players[d[D_TAKER]][p.field] for p in self.parts]
+            pool = [p.empty() if p.openly else st.players[d[D_TAKER]][p.field]
+                    for p in self.parts]
         else:
             o = self.make_offer(st, who, d)
             pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
-        vals, labels = [], []
+        vals: list = []
+        labels: list[str] = []
         for i, p in enumerate(self.parts):
             left = minus(p, pool[i], cur[i]) if covers(p, pool[i], cur[i]) else p.empty()
             if p.kind == "amount":
@@ -199,15 +251,27 @@ class DealSpec:
                     seen.append(x)
                     vals.append(("add", i, deep_copy(x)))
                     labels.append(f"add {p.item_label(x)}")
-        last = k == len(self.terms) - 1
-        if not last or self.rule("valid", st, L, self.make_offer(st, who, d), True):
-            vals.append(("done",))
-            labels.append("post" if last else "done")
-        vals.append(("cancel",))
-        labels.append("cancel")
-        verb = {"give": "what you give", "get": "what you ask for",
-                "promise": "what you promise of the proceeds"}[term]
-        return who, vals, labels, f"{self.name}: {verb}"
+        return vals, labels
+
+    def last_stage(self, st: Any, L: list, who: int, d: list, k: int) -> bool:
+        """Is bundle k the last one to ask for? (A later bundle with nothing to add is
+        skipped: its 'done' would be the only step.)"""
+        return all(not self.adds(st, L, who, d, j)[0] for j in range(k + 1, len(self.terms)))
+
+    def must_offers(self, st: Any, L: list) -> list:
+        """The standing offers to the dealer that `must` says he must accept one of, if the
+        window would close without a deal."""
+        if "must" not in self.rules or self.dealer is None:
+            return []
+        d = self.dealer(st, L)
+        at = self.at
+        return [o for o in st.table[self.table] if o[at["taker"]] == d
+                and self.rule("binding", st, L, o, True) and self.rule("must", st, L, o, False)]
+
+    @staticmethod
+    def forced(W: list) -> bool:
+        """Must the dealer accept an offer now (the window's closing was held up)?"""
+        return len(W) > FORCED and bool(W[FORCED])
 
     def commit(self, st: Any, L: list, W: list, v: Any) -> None:
         """Carry out the chosen step v (None: pass)."""
@@ -223,6 +287,11 @@ class DealSpec:
                         [p.empty() for p in self.parts], [p.empty() for p in self.parts],
                         [p.empty() for p in self.parts]]
             self.skip_stages(st, L, W)
+        elif v[0] == "close":
+            self.log(st, f"P{who + 1} closes the window")
+            W[QUIET] = -1
+            if len(v) > 1:
+                W[CLOSED_WITH] = [deep_copy(v[1])]
         elif v[0] == "withdraw":
             st.table[self.table] = [o for o in table if o[at["id"]] != v[1]]
             self.log(st, f"P{who + 1} withdraws offer #{v[1]}")
@@ -248,8 +317,11 @@ class DealSpec:
             else:
                 cur[v[1]].append(deep_copy(v[2]))
         elif v[0] == "done":
-            if d[D_STAGE] - 2 < len(self.terms) - 1:
+            k = d[D_STAGE] - 2
+            if not self.last_stage(st, L, who, d, k):
                 d[D_STAGE] += 1
+                while not self.adds(st, L, who, d, d[D_STAGE] - 2)[0]:
+                    d[D_STAGE] += 1
                 return
             if d[D_REPLACE] >= 0:
                 st.table[self.table] = [o for o in table if o[at["id"]] != d[D_REPLACE]]
@@ -284,11 +356,16 @@ class DealSpec:
 
     def closed(self, st: Any, L: list, W: list) -> bool:
         """Has the window closed without a deal?"""
-        if W[DRAFT] is not None:
+        if W[DRAFT] is not None or self.forced(W):
             return False
-        if W[QUIET] >= self.quiet(st, L):
-            return True
-        return self.limit is not None and W[TURNS] >= self.limit(st, L)
+        if W[QUIET] == -1:
+            return True                 # closed by its closer
+        done = W[QUIET] >= self.quiet(st, L) or \
+            (self.limit is not None and W[TURNS] >= self.limit(st, L))
+        if done and self.must_offers(st, L):
+            W[FORCED] = True
+            return False
+        return done
 
     # -- an accepted offer
     def carry_out(self, st: Any, L: list, o: list) -> list:

@@ -13,10 +13,10 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from dsl.infoflow import is_owner_map
-from dsl.types import Type
-from interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
-from interpreter.engine.values import fmt
+from mercator.dsl.infoflow import is_owner_map
+from mercator.dsl.types import Type
+from mercator.interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
+from mercator.interpreter.engine.values import fmt
 
 RowFn = Callable[[Any, list], Any]
 
@@ -34,16 +34,64 @@ class ViewRowSpec:
     nslots: int
     field: Optional[tuple[str, int]]
     shown: str
+    extra: Optional[RowFn] = None        # a graph's `with`: node -> what stands on it
+    extra_type: Optional[Type] = None
+
+
+@attrs.define
+class LabelSpec:
+    """A compiled option label: its parts, each (function (state, locals) -> value, type), the
+    option itself in local 0 and, with `chooser`, the player choosing in local 1; `shown`
+    'owner' when it reads the chooser's hidden fields (shown to him only)."""
+
+    parts: list[tuple[RowFn, Type]]
+    nslots: int
+    chooser: bool = False
+    shown: str = "public"
 
 
 @attrs.define
 class ViewSpec:
-    """A compiled view: sections of rows, the panel's rows, and the fields not to repeat after
-    the view (bookkeeping, and those a row shows whole), by name."""
+    """A compiled view: sections of rows, the panel's rows, the fields not to repeat after
+    the view (bookkeeping, and those a row shows whole), by name, and the option labels by the
+    (path, line, col) of the decision they describe."""
 
     sections: list[tuple[str, list[ViewRowSpec]]]
     panel: list[ViewRowSpec]
     omit: frozenset[str]
+    labels: dict[tuple[str, int, int], LabelSpec] = attrs.field(factory=dict)
+    scoring: list[ViewRowSpec] = attrs.field(factory=list)   # the score's parts, per player
+
+
+def option_notes(program: Any, state: Any, decision: Any,
+                 viewer: Optional[int]) -> list[Optional[str]]:
+    """What each option of `decision` does, as seat `viewer` (None: a spectator) is shown it,
+    in the order of its options, as the view's `label` for the options' type says (None: no
+    label; pass and any-time actions have none). A label reads only public state, the option,
+    and with `for p` the chooser's own fields (the checker makes sure: E161); one that reads
+    the chooser's hidden fields is computed for the chooser only."""
+    spec: Optional[ViewSpec] = getattr(program, "view", None)
+    span = getattr(decision, "span", None)
+    if spec is None or span is None or not spec.labels:
+        return [None] * len(decision.options)
+    lab = spec.labels.get((span.path, span.line, span.col))
+    if lab is None or (lab.shown == "owner" and viewer != decision.player):
+        return [None] * len(decision.options)
+    out: list[Optional[str]] = []
+    for o in decision.options:
+        if o.action is not None or (o.value is None and o.label == "pass"):
+            out.append(None)
+            continue
+        try:
+            L = [o.value, decision.player if lab.chooser else None] + \
+                [None] * max(lab.nslots - 2, 0)
+            vals = [(f(state, L), t) for f, t in lab.parts]
+            # a part that is "" or none is left out (`if ... then "seat" else ""`)
+            out.append(" ".join(v if isinstance(v, str) else fmt(v, t)
+                                for v, t in vals if v is not None and v != ""))
+        except Exception:    # noqa: BLE001 - a label never stops a game: the option shows bare
+            out.append(None)
+    return out
 
 
 def _hidden_text(v: Any, t: Type) -> str:
@@ -73,8 +121,78 @@ def _cells(v: Any, t: Type, unit: Optional[str]) -> list[list[str]]:
     return []
 
 
-def _shown(r: ViewRowSpec, v: Any) -> dict[str, Any]:
+def _grid(v: Any, t: Type, unit: Optional[str]) -> dict[str, Any]:
+    """A grid's rows of cells as text, each row with its name (a list's rows count from 1)."""
+    t = t.args[0] if t.kind == "opt" else t
+    if v is None or t.kind == "any":
+        return {"keys": [], "rows": [], "columns": 0}
+    items = sorted(v.items()) if t.kind == "map" else list(enumerate(v))
+    kt = t.args[0] if t.kind == "map" else None
+    rt = t.args[-1].args[0] if t.args[-1].kind == "opt" else t.args[-1]
+    ct = rt.args[0]
+    keys = [fmt(k, kt) if kt is not None else str(k + 1) for k, _ in items]
+    rows = [[_with_unit(fmt(x, ct), unit) for x in (row or [])] for _, row in items]
+    return {"keys": keys, "rows": rows, "columns": max((len(r) for r in rows), default=0)}
+
+
+def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type]) -> dict[str, Any]:
+    """A graph's nodes (in order of first appearance), its edges (each once, as pairs of node
+    names) and what stands on each node (`with`)."""
+    t = t.args[0] if t.kind == "opt" else t
+    pairs: list[tuple[Any, Any]] = []
+    nt: Type = Type("any")
+    if v is not None and t.kind == "list":
+        et = t.args[0].args[0] if t.args[0].kind == "opt" else t.args[0]
+        if et.kind == "list":
+            nt = et.args[0]
+            for path in v:
+                pairs.extend(zip(path, path[1:]))
+        elif et.kind == "record":
+            nt = et.field_types[0]
+            pairs = [(e[0], e[1]) for e in v]
+    elif v is not None and t.kind == "map":
+        nt = t.args[0]
+        pairs = [(a, b) for a, ns in sorted(v.items()) for b in ns]
+    nodes: list[Any] = []
+    seen_edges: set[frozenset] = set()
+    edges: list[list[str]] = []
+    for a, b in pairs:
+        for n in (a, b):
+            if n not in nodes:
+                nodes.append(n)
+        key = frozenset((a, b))
+        if key not in seen_edges:
+            seen_edges.add(key)
+            edges.append([fmt(a, nt), fmt(b, nt)])
+    on: dict[str, str] = {}
+    if contents and ct is not None and ct.kind == "map":
+        for n, x in sorted(contents.items()):
+            if n not in nodes:
+                nodes.append(n)
+            xt = ct.args[1]
+            on[fmt(n, nt)] = ", ".join(fmt(y, xt.args[0]) for y in x) \
+                if xt.kind == "list" else fmt(x, xt)
+    names = [fmt(n, nt) for n in nodes]
+    near: dict[str, list[str]] = {n: [] for n in names}
+    for a, b in edges:
+        near[a].append(b)
+        near[b].append(a)
+    lines = [f"{n}{f' [{on[n]}]' if n in on else ''}: {', '.join(near[n]) or '(no road)'}"
+             for n in names]
+    return {"nodes": names, "edges": edges, "on": on, "lines": lines}
+
+
+def _shown(r: ViewRowSpec, v: Any, extra: Any = None) -> dict[str, Any]:
     """A row whose value the seat may see."""
+    if r.kind == "grid":
+        g = _grid(v, r.type, r.unit)
+        text = "\n".join(f"{k}: " + " | ".join(row) for k, row in zip(g["keys"], g["rows"]))
+        return {"label": r.label, "kind": "grid", "unit": r.unit, "hidden": False,
+                "text": text or "(none)", **g}
+    if r.kind == "graph":
+        g = _graph(v, r.type, extra, r.extra_type)
+        return {"label": r.label, "kind": "graph", "unit": r.unit, "hidden": False,
+                "text": "\n".join(g["lines"]) or "(none)", **g}
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit)
         return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
@@ -87,8 +205,8 @@ def _hidden(r: ViewRowSpec, text: str) -> dict[str, Any]:
     return {"label": r.label, "kind": r.kind, "unit": r.unit, "hidden": True, "text": text}
 
 
-def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
-         viewer: Optional[int]) -> dict[str, Any]:
+def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
+            viewer: Optional[int]) -> dict[str, Any]:
     """Row r for the panel's `player` (None in a section) as seat `viewer` sees it."""
     if r.field is not None:
         where, i = r.field
@@ -108,10 +226,32 @@ def _row(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
     if r.shown == "owner" and (viewer is None or viewer != player):
         return _hidden(r, "(hidden)")
     try:
-        v = r.fn(state, [player] + [None] * max(r.nslots - 1, 0))
+        L = [player] + [None] * max(r.nslots - 1, 0)
+        v = r.fn(state, L)
+        extra = r.extra(state, L) if r.extra is not None else None
     except Exception as exc:     # noqa: BLE001 - a view never stops a game; say what failed
         return _hidden(r, f"(cannot be computed: {exc})")
-    return _shown(r, v)
+    return _shown(r, v, extra)
+
+
+SCORE_NOW = "score if the game ended now"
+
+
+def _score_rows(program: Any, state: Any, player: int, viewer: Optional[int]) -> list[dict]:
+    """The scoring parts of `player` as `viewer` sees them, then their sum (hidden when a part
+    is); nothing without a `scoring`."""
+    spec: ViewSpec = program.view
+    if not spec.scoring:
+        return []
+    parts = [row_for(program, state, r, player, viewer) for r in spec.scoring]
+    if any(r["hidden"] or not isinstance(r.get("value"), int) for r in parts):
+        total = {"label": SCORE_NOW, "kind": "row", "unit": None, "hidden": True,
+                 "text": "(hidden)"}
+    else:
+        n = sum(r["value"] for r in parts)
+        total = {"label": SCORE_NOW, "kind": "row", "unit": None, "hidden": False,
+                 "text": str(n), "value": n}
+    return parts + [total]
 
 
 def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
@@ -124,14 +264,25 @@ def declared_view(program: Any, state: Any, viewer: Optional[int]) -> Optional[d
     spec: Optional[ViewSpec] = getattr(program, "view", None)
     if spec is None:
         return None
-    sections = [{"title": title, "rows": [_row(program, state, r, None, viewer) for r in rows]}
+    sections = [{"title": title,
+                 "rows": [row_for(program, state, r, None, viewer) for r in rows]}
                 for title, rows in spec.sections]
     panel = None
-    if spec.panel:
-        panel = {"labels": [r.label for r in spec.panel],
-                 "seats": [{"seat": f"P{p + 1}", "you": p == viewer,
-                            "rows": [_row(program, state, r, p, viewer) for r in spec.panel]}
-                           for p in range(len(state.players))]}
+    if spec.panel or spec.scoring:
+        # the scoring parts follow the panel's rows, but for one that a panel row of the same
+        # label already shows (Manila's cash), then their sum
+        mine = {r.label for r in spec.panel}
+        extra = [i for i, r in enumerate(spec.scoring) if r.label not in mine]
+        labels = [r.label for r in spec.panel]
+        if spec.scoring:
+            labels += [spec.scoring[i].label for i in extra] + [SCORE_NOW]
+        columns: list[dict[str, Any]] = []
+        for p in range(len(state.players)):
+            parts = _score_rows(program, state, p, viewer)
+            rows = [row_for(program, state, r, p, viewer) for r in spec.panel] + \
+                [parts[i] for i in extra] + parts[-1:]
+            columns.append({"seat": f"P{p + 1}", "you": p == viewer, "rows": rows})
+        panel = {"labels": labels, "seats": columns}
     table, names, seats = view_fields(program, state, viewer)
     keep = [i for i, n in enumerate(names) if n not in spec.omit]
     other = {"table": [[n, text] for n, text in table if n not in spec.omit],
@@ -151,7 +302,10 @@ def describe_view(program: Any, state: Any, viewer: Optional[int]) -> str:
     for sec in v["sections"]:
         lines.append(f"  {sec['title']}")
         width = max((len(r["label"]) for r in sec["rows"]), default=0)
-        lines.extend(f"    {r['label']:<{width}}  {r['text']}" for r in sec["rows"])
+        for r in sec["rows"]:
+            first, *rest = r["text"].split("\n")      # a grid's rows, a graph's nodes
+            lines.append(f"    {r['label']:<{width}}  {first}")
+            lines.extend(f"    {'':<{width}}  {line}" for line in rest)
     other = v["other"]
     for name, text in other["table"]:
         first, *rest = text.split("\n")        # a deal's table: one offer a line

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.values import deep_copy
+from mercator.interpreter.engine.values import deep_copy
 
 
 class RuleError(Exception):

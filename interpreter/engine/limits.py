@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Sized
 
-from interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.exprs import RuleError
 
-from dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS,  # noqa: F401  (shared with check)
+from mercator.dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS,  # noqa: F401  (shared with check)
                         subset_count)
 MAX_INT_BITS = 256              # an integer result must lie within ±2^256
 CONST_STEP_BUDGET = 2_000_000   # steps for evaluating all of a rulebook's constants

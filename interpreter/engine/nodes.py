@@ -6,7 +6,7 @@ from typing import Any, Callable, Optional
 
 import attrs
 
-from dsl.ast import Span
+from mercator.dsl.ast import Span
 
 
 @attrs.frozen
@@ -22,7 +22,7 @@ class Decision:
     """A player must choose among options (pass first, then values, then any-time actions)."""
 
     __slots__ = ("player", "values", "labeller", "allow_pass", "prompt", "actions", "simultaneous",
-                 "commit", "span", "_options", "prompt_parts", "vis")
+                 "commit", "span", "_options", "prompt_parts", "vis", "vtype")
 
     def __init__(self, player: int, values: list, labeller: Callable[[Any], str], allow_pass: bool,
                  prompt: str, actions: list, simultaneous: bool,
@@ -41,6 +41,9 @@ class Decision:
         self.commit = commit
         self.span = span
         self._options: Optional[list[Option]] = None
+        # the static type of the values (dsl.types.Type), or ("deal", DealSpec) for a step of
+        # a deal: what interpreter/engine/encoding.py turns into action ids
+        self.vtype: Any = None
 
     @property
     def count(self) -> int:
@@ -91,7 +94,7 @@ class Chance:
     weights[i] / total."""
 
     __slots__ = ("values", "weights", "labeller", "what", "commit", "span", "player", "vis",
-                 "pile", "at")
+                 "pile", "at", "vtype")
 
     def __init__(self, values: list, labeller: Callable[[Any], str], what: str,
                  commit: Callable[[Any, Any], None], span: Span,
@@ -108,6 +111,7 @@ class Chance:
         self.player = -1
         self.pile: Optional[list] = None  # a shuffle's step: the list being shuffled ...
         self.at = -1                      # ... and the position this outcome fills
+        self.vtype: Any = None            # the static type of the outcomes (encoding.py)
 
     @property
     def count(self) -> int:

@@ -7,20 +7,20 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Protocol, Union
 
-from dsl import ast as A
-from dsl.checked import CheckedRulebook
-from dsl.types import Type
-from interpreter.engine import limits
-from interpreter.engine.builtins import BuiltinError
-from interpreter.engine.chance import weighted_index
-from interpreter.engine.exprs import RuleError
-from interpreter.engine.nodes import Chance, Decision, Option, Terminal
-from interpreter.engine.resample import DEFAULT_TRIES, resample
-from interpreter.engine.seen import observe_position, record
-from interpreter.engine.state import State, StateUnusable
-from interpreter.engine.values import deep_copy
-from interpreter.engine.declared_view import ViewSpec
-from interpreter.engine.view import position_view
+from mercator.dsl import ast as A
+from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.types import Type
+from mercator.interpreter.engine import limits
+from mercator.interpreter.engine.builtins import BuiltinError
+from mercator.interpreter.engine.chance import weighted_index
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.nodes import Chance, Decision, Option, Terminal
+from mercator.interpreter.engine.resample import DEFAULT_TRIES, resample
+from mercator.interpreter.engine.seen import observe_position, record
+from mercator.interpreter.engine.state import State, StateUnusable
+from mercator.interpreter.engine.values import deep_copy
+from mercator.interpreter.engine.declared_view import ViewSpec
+from mercator.interpreter.engine.view import position_view
 
 Node = Union[Decision, Chance, Terminal]
 DEFAULT_STEP_BUDGET = 2_000_000

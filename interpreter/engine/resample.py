@@ -60,9 +60,9 @@ import random
 from collections import Counter
 from typing import Any, Optional
 
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.seen import sees
-from interpreter.engine.state import State
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.seen import sees
+from mercator.interpreter.engine.state import State
 
 OWN, SEEN, FORCED, HIDDEN = "own", "seen", "forced", "hidden"
 DEFAULT_TRIES = 200

@@ -10,7 +10,7 @@ import json
 import marshal
 from typing import Any, Optional
 
-from interpreter.engine.values import from_json, to_json
+from mercator.interpreter.engine.values import from_json, to_json
 
 MASK64 = (1 << 64) - 1
 STATE_FORMAT = 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-from dsl.types import Type
+from mercator.dsl.types import Type
 
 
 def deep_copy(v: Any) -> Any:

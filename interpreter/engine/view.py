@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from dsl.infoflow import is_owner_map
-from dsl.types import Type
-from interpreter.engine.bundles import is_offer_table, offer_lines
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.seen import log_for
-from interpreter.engine.values import fmt
+from mercator.dsl.infoflow import is_owner_map
+from mercator.dsl.types import Type
+from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.seen import log_for
+from mercator.interpreter.engine.values import fmt
 
 HIDDEN = "hidden"
 

@@ -8,11 +8,11 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 import attrs
 
-from dsl import ast as A
-from dsl.fmt import format_decl
-from dsl.parser import Comment, comments
-from dsl.variants import KIND_WORDS, decl_key
-from interpreter.engine.program import Program
+from mercator.dsl import ast as A
+from mercator.dsl.fmt import format_decl
+from mercator.dsl.parser import Comment, comments
+from mercator.dsl.variants import KIND_WORDS, decl_key
+from mercator.interpreter.engine.program import Program
 
 
 # ------------------------------------------------------------------ diff

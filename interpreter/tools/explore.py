@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import seed as hyp_seed
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl.checked import Body
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.engine.state import State
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Body
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.state import State
 
 
 @attrs.define
@@ -195,7 +195,7 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
     each of the g games played so far (the failing one included); on_shrink(d, secs) whenever
     a failing game shorter than any before (d decisions) is found, secs after the first
     failure."""
-    from interpreter.tools.parallel import run_parts
+    from mercator.interpreter.tools.parallel import run_parts
 
     def run(part: tuple[int, int], note: Callable[..., None]) -> _Part:
         k, n = part
@@ -314,7 +314,7 @@ def explore_novelty(prog: Program, games: int, seed: int = 0, players: Optional[
     NOVELTY_SHARD_GAMES games (the k-th from part_seed(seed, k)) on `workers` processes,
     merged up to the first run that found a broken rule: the same report for any number of
     workers."""
-    from interpreter.tools.parallel import run_parts
+    from mercator.interpreter.tools.parallel import run_parts
 
     def run(part: tuple[int, int], note: Callable[..., None]) -> _Part:
         k, n = part

@@ -20,10 +20,10 @@ from typing import Any, Callable, Optional, Sequence
 
 import attrs
 
-from interpreter.agents.base import GameTooLong, agent_seed, play_out
-from interpreter.agents.spec import AgentSpec, make_agent
-from interpreter.engine.program import MercatorRuntimeError, Program
-from interpreter.tools.designer import GameRecord
+from mercator.interpreter.agents.base import GameTooLong, agent_seed, play_out
+from mercator.interpreter.agents.spec import AgentSpec, make_agent
+from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.tools.designer import GameRecord
 
 
 class BackendUnavailable(RuntimeError):
@@ -91,8 +91,8 @@ _WORKER: dict[str, Any] = {}
 def _load(path: str) -> Program:
     prog = _WORKER.get(path)
     if prog is None:
-        from dsl.loader import load
-        from interpreter.compiler import compile_program
+        from mercator.dsl.loader import load
+        from mercator.interpreter.compiler import compile_program
         res = load(path)
         if not res.ok or res.rulebook is None:
             raise RuntimeError(f"{path} no longer loads in a worker")

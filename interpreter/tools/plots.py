@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import attrs
 
-from interpreter.tools.designer import GameRecord, summarize, wilson_interval, win_share
+from mercator.interpreter.tools.designer import GameRecord, summarize, wilson_interval, win_share
 
 KINDS = {".png": "png", ".html": "html", ".htm": "html"}
 INSTALL_HINT = ("install the plotting extra: pip install 'mercator[plot]' "

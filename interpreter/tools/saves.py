@@ -21,11 +21,11 @@ from typing import Any, Optional
 
 import attrs
 
-from dsl.loader import refusal
+from mercator.dsl.loader import refusal
 
-from interpreter.engine.nodes import Chance, Decision
-from interpreter.engine.seen import ALL, log_for
-from interpreter.engine.state import State
+from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.seen import ALL, log_for
+from mercator.interpreter.engine.state import State
 
 SAVE_FORMAT = 2
 OLDEST_FORMAT = 1                     # format 1 logs also hold the one-option decisions

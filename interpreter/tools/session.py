@@ -19,15 +19,16 @@ import hashlib
 import json
 from typing import Any, Callable, Optional, Sequence
 
-from interpreter.agents.base import Agent, agent_seed, resolve_chance
-from interpreter.agents.spec import KINDS, AgentSpec, SpecError, make_agent, parse_seats, parse_spec
-from interpreter.engine.nodes import Chance, Decision, Terminal
-from interpreter.engine.program import IllegalChoice, MercatorRuntimeError
-from interpreter.engine.state import State
-from interpreter.engine.seen import log_for
-from interpreter.engine.declared_view import declared_view
-from interpreter.engine.view import observe
-from interpreter.tools.saves import SaveData, load_save, replay, save
+from mercator.interpreter.agents.base import Agent, agent_seed, resolve_chance
+from mercator.interpreter.agents.spec import KINDS, AgentSpec, SpecError, make_agent, parse_seats, parse_spec
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.program import IllegalChoice, MercatorRuntimeError
+from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.seen import log_for
+from mercator.interpreter.engine.declared_view import declared_view, option_notes
+from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
+from mercator.interpreter.engine.view import observe
+from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
 
 HUMAN = "human"
 SEAT_KINDS = KINDS                  # each seat: a spec of agents/spec.py (human, random, ismcts:N, …)
@@ -76,6 +77,22 @@ def _bots(seats: Sequence[str], seed: int) -> dict[int, Agent]:
 def _digest(data: Any) -> str:
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def undo_point(movers: Sequence[int], seat: int,
+               human: Callable[[int], bool]) -> tuple[Optional[int], Optional[str]]:
+    """Where an undo by `seat` goes back to: (the index of its last decision in `movers`, who
+    made each decision, -1 for chance; None) or (None, why it may not). A seat takes back only
+    its own last decision and the bots' and chance's after it: never another person's, so once
+    another human has decided after it, it stands (the browser and the terminal alike)."""
+    mine = next((k for k in range(len(movers) - 1, -1, -1) if movers[k] == seat), None)
+    if mine is None:
+        return None, f"P{seat + 1} has made no decision to take back"
+    later = {m for m in movers[mine + 1:] if m >= 0 and human(m)}
+    if later:
+        names = ", ".join(f"P{m + 1}" for m in sorted(later))
+        return None, f"{names} decided after P{seat + 1}'s last move: it can no longer be taken back"
+    return mine, None
 
 
 class GameSession:
@@ -243,14 +260,7 @@ class GameSession:
             return "a spectator cannot undo"
         if not self.human(seat):
             return f"P{seat + 1} is a bot"
-        mine = self._last_decision_of(seat)
-        if mine is None:
-            return f"P{seat + 1} has made no decision to take back"
-        later = {m for m in self.movers[mine + 1:] if m >= 0 and self.human(m)}
-        if later:
-            names = ", ".join(f"P{m + 1}" for m in sorted(later))
-            return f"{names} decided after P{seat + 1}'s last move: it can no longer be taken back"
-        return None
+        return undo_point(self.movers, seat, self.human)[1]
 
     def _last_decision_of(self, seat: int) -> Optional[int]:
         for k in range(len(self.movers) - 1, -1, -1):
@@ -292,10 +302,11 @@ class GameSession:
                 not isinstance(node, Decision) or node.player != seat or not self.human(seat):
             return []
         out = []
+        notes = option_notes(self.program, self.steps[k], node, seat)
         for i, o in enumerate(node.options):
             kind = "action" if o.action is not None else "pass" if (i == 0 and node.allow_pass) \
                 else "value"
-            out.append({"index": i, "label": o.label, "kind": kind})
+            out.append({"index": i, "label": o.label, "kind": kind, "note": notes[i] or ""})
         return out
 
     def _since_last_move(self, seat: Optional[int], k: int) -> int:
@@ -307,6 +318,16 @@ class GameSession:
             if self.movers[j] == seat:
                 return len(log_for(self.steps[j + 1].record, seat))
         return 0
+
+    def _changes(self, seat: Optional[int], k: int, now: Any) -> list[str]:
+        """What changed in `seat`'s declared view between its last decision before step k and
+        step k (nothing for a spectator, or before the seat's first decision)."""
+        if seat is None or now is None:
+            return []
+        for j in range(k - 1, -1, -1):
+            if self.movers[j] == seat:
+                return view_changes(declared_view(self.program, self.steps[j], seat), now, seat)
+        return []
 
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
         """The game's log up to a step as `seat` saw it (None: as a spectator)."""
@@ -327,6 +348,9 @@ class GameSession:
         obs["options"] = self.options(seat, k)
         obs["can_undo"] = obs["live"] and self.undo_refusal(seat) is None
         obs["new_from"] = self._since_last_move(seat, k)
+        obs["changes"] = self._changes(seat, k, obs["declared"])
+        obs["breakdown"] = score_breakdown(self.program, self.steps[k], seat) \
+            if self.steps[k].over else None
         obs["digest"] = _digest(obs)
         return obs
 

@@ -9,6 +9,15 @@ Routes (TOKEN is a seat's secret; without a valid one a request gets the spectat
   POST /play/TOKEN/move           option=INDEX (a form, or JSON {"option": INDEX or LABEL})
   POST /play/TOKEN/undo           take back the seat's last move (see tools/session.py)
 
+With two or more human seats there is also one shared screen for them all (hot-seat), by its
+own secret TABLE token:
+
+  GET  /table/TABLE               the page of the human to decide, once they said it is them;
+                                  until then a handover screen that shows nothing of anyone's
+  POST /table/TABLE/confirm       seat=N: "I am PN" (only the seat to decide may confirm)
+  POST /table/TABLE/move, /undo   as the seat's own links, for the seat holding the screen
+  GET  /table/TABLE/poll          the digest of what the screen shows
+
 Every refusal is a 4xx page (or JSON, for a JSON request) with a message and a hint, never a
 traceback. A lock serialises the requests: the session is not thread-safe.
 """
@@ -29,8 +38,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from interpreter.tools.session import GameSession, SessionError
-from interpreter.web.render import is_hidden, label, show
+from mercator.interpreter.tools.session import GameSession, SessionError
+from mercator.interpreter.web.render import graph_svg, grid_html, is_hidden, label, show
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 MANY_OPTIONS = 40          # more values than this are offered in a list box, not as buttons
@@ -40,8 +49,21 @@ MAX_FORM_BYTES = 64 * 1024
 class SeatLinks:
     """A random secret token per seat that joins by link; looks a token up in constant time."""
 
-    def __init__(self, seats: list[int], tokens: Optional[dict[int, str]] = None):
+    def __init__(self, seats: list[int], tokens: Optional[dict[int, str]] = None,
+                 table: bool = False):
         self.tokens = dict(tokens) if tokens else {s: secrets.token_urlsafe(18) for s in seats}
+        # the shared screen of a hot-seat game (several humans at one browser)
+        self.table: Optional[str] = secrets.token_urlsafe(18) if table else None
+
+    def is_table(self, token: str) -> bool:
+        """Is this the shared screen's token?"""
+        return self.table is not None and \
+            hmac.compare_digest(self.table.encode(), token.encode("utf-8", "surrogatepass"))
+
+    def table_path(self) -> str:
+        """The shared screen's secret path."""
+        assert self.table is not None
+        return f"/table/{self.table}"
 
     def seat_of(self, token: str) -> Optional[int]:
         """The seat this token belongs to, or None."""
@@ -75,6 +97,8 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
     env.filters["show"] = show
     env.filters["label"] = label
+    env.filters["grid"] = grid_html
+    env.filters["graph"] = graph_svg
     env.tests["hidden"] = is_hidden
     lock = threading.Lock()
     game = title or session.program.name
@@ -165,15 +189,100 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
             raise Refusal(400, "the form could not be read", "send option=INDEX") from None
         return {k: v[-1] for k, v in fields.items()}
 
-    def act(request: Request, seat: int, what: Callable[[], Any]) -> Response:
+    def act(request: Request, seat: int, what: Callable[[], Any],
+            back: Optional[str] = None) -> Response:
         try:
             with lock:
                 what()
         except SessionError as exc:
             raise Refusal(exc.status, exc.message, exc.hint) from None
         if _wants_json(request):
-            return JSONResponse(view(seat, None))
-        return RedirectResponse(links.path(seat), status_code=303)
+            return JSONResponse(view(seat, None) if back is None else {"ok": True})
+        return RedirectResponse(back or links.path(seat), status_code=303)
+
+    # ------------------------------------------------------------ the shared screen
+    holder: dict[str, Optional[int]] = {"seat": None}   # who said "I am PN" at the table
+
+    def table_or_refuse(request: Request) -> str:
+        if not links.is_table(request.path_params["token"]):
+            raise Refusal(403, "this link is not this game's shared screen (a wrong or old "
+                          "token)", "open the shared-screen link printed by 'mercator serve'")
+        return links.table_path()
+
+    def table_state() -> tuple[Optional[int], Optional[int]]:
+        """(the human seat to decide now, or None; the seat holding the screen)"""
+        with lock:
+            seat = session.to_decide()
+            if seat is not None and (session.replaying or not session.human(seat)):
+                seat = None
+            return seat, holder["seat"]
+
+    def handover_digest(seat: int) -> str:
+        with lock:
+            return f"handover-{seat}-{len(session.steps)}"
+
+    def table_page(request: Request) -> Response:
+        if not links.is_table(request.path_params["token"]):
+            return page(request, None, "", 403, "this link is not this game's shared screen: "
+                        "you are watching", "open the shared-screen link printed by "
+                        "'mercator serve'")
+        base = links.table_path()
+        seat, held = table_state()
+        if seat is None:            # the game is over (or waits on no person): everyone's view
+            return page(request, None, base)
+        if seat != held:            # hide the last seat's view until the next one is there
+            html = env.get_template("handover.html").render(
+                game=game, base=base, seat=seat, digest=handover_digest(seat))
+            return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+        return page(request, seat, base)
+
+    async def table_confirm(request: Request) -> Response:
+        base = table_or_refuse(request)
+        data = await form_of(request)
+        raw = str(data.get("seat", ""))
+        seat, _ = table_state()
+        if not raw.isdigit() or seat is None or int(raw) != seat:
+            raise Refusal(409, "that seat is not the one to decide now",
+                          "the screen names the player to decide: only they may take it")
+        with lock:
+            holder["seat"] = seat
+        return RedirectResponse(base, status_code=303)
+
+    def held_or_refuse(request: Request) -> int:
+        table_or_refuse(request)
+        seat, held = table_state()
+        if held is None or seat != held:
+            raise Refusal(409, "nobody has taken the shared screen for this decision",
+                          "the player to decide confirms on the screen first")
+        return held
+
+    async def table_move(request: Request) -> Response:
+        seat = held_or_refuse(request)
+        data = await form_of(request)
+        choice = data.get("option")
+        if choice is None or isinstance(choice, (bool, list, dict, float)):
+            raise Refusal(400, "no option chosen", 'send option=INDEX (or JSON {"option": ...})')
+        seen = data.get("digest")
+
+        def checked_move() -> None:
+            if isinstance(seen, str) and seen and \
+                    not hmac.compare_digest(seen, session.view(seat, None)["digest"]):
+                raise SessionError("the game has moved on since this page was shown",
+                                   "look at the new position and choose again", status=409)
+            session.move(seat, choice)
+        return await run_in_threadpool(act, request, seat, checked_move, links.table_path())
+
+    async def table_undo(request: Request) -> Response:
+        seat = held_or_refuse(request)
+        return await run_in_threadpool(act, request, seat, lambda: session.undo(seat),
+                                       links.table_path())
+
+    def table_poll(request: Request) -> Response:
+        table_or_refuse(request)
+        seat, held = table_state()
+        digest = view(None, None)["digest"] if seat is None else \
+            handover_digest(seat) if seat != held else view(seat, None)["digest"]
+        return JSONResponse({"digest": digest}, headers={"Cache-Control": "no-store"})
 
     async def move(request: Request) -> Response:
         seat = seat_or_refuse(request)
@@ -223,6 +332,10 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
         Route("/play/{token}/poll", poll),
         Route("/play/{token}/move", move, methods=["POST"]),
         Route("/play/{token}/undo", undo, methods=["POST"]),
+        Route("/table/{token}", table_page), Route("/table/{token}/poll", table_poll),
+        Route("/table/{token}/confirm", table_confirm, methods=["POST"]),
+        Route("/table/{token}/move", table_move, methods=["POST"]),
+        Route("/table/{token}/undo", table_undo, methods=["POST"]),
     ]
     return Starlette(routes=routes, exception_handlers={
         Refusal: on_refusal, HTTPException: on_http, Exception: on_error})
