@@ -1,32 +1,89 @@
-"""How well the search agents play: an agent's win rate (with its 95% Wilson interval) against
-other bots, its time per decision and the rollout decisions per second inside its search.
+"""How well the search agents play, measured resumably: an agent's win rate (with its 95% Wilson
+interval) against other bots, its time per decision and the playouts per second inside its
+search; `compare` of rulebooks with searching seats; the speed-up of `simulate` on workers.
 
-The agent sits at seat g mod N in game g (every seat equally often), the others are `--vs`;
-each game's randomness comes from its seed (as in `mercator simulate`), so a run is
-reproducible for iteration budgets. Games run on `--workers` processes.
+Every finished game appends one JSON line to the results file (benchmarks/results/agents.jsonl
+by default): its config, seed, seats, scores, winners, decisions, seconds, and the tested
+agent's decisions, CPU seconds, playouts and rollout decisions. A rerun skips the games whose
+config and seed are already there, so a long measurement can be stopped and taken up again;
+`--report` prints the tables (markdown) from whatever the file holds.
+
+In a match the agent sits at seat g mod N in game g, the others are `--vs` (every seat equally
+often over a multiple of N games); each game's randomness comes from its seed (as in
+`mercator simulate`), so for iteration budgets a game is the same on any machine.
 
   .venv/bin/python benchmarks/bench_agents.py rulebooks/manila.rules --players 3 \\
-      --agent ismcts:200 --vs random --games 100
+      --agent ismcts:200 --vs random --games 100          # one match
+  nice -n 10 .venv/bin/python benchmarks/bench_agents.py --plan     # everything, in order
+  .venv/bin/python benchmarks/bench_agents.py --report              # the tables so far
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
 import sys
 import time
-from typing import Any, Optional
+from collections import defaultdict
+from typing import Any, Iterable, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
-from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.agents.spec import make_agent, parse_seats, parse_spec  # noqa: E402
 from mercator.interpreter.compiler import compile_program  # noqa: E402
 
 Z95 = 1.959963984540054
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RESULTS = os.path.join(HERE, "results", "agents.jsonl")
 _PROG: dict[str, Any] = {}
+
+M, DH, FE, GE = ("rulebooks/manila.rules", "rulebooks/die_haendler.rules",
+                 "rulebooks/felinia.rules", "rulebooks/genoa.rules")
+PIRATES, HOUSE = "rulebooks/variants/manila_pirates.rules", \
+    "rulebooks/variants/manila_house_rule.rules"
+
+
+def match(rulebook: str, players: int, agent: str, vs: str = "random") -> dict:
+    return {"kind": "match", "rulebook": rulebook, "players": players, "agent": agent, "vs": vs}
+
+
+def seats(rulebook: str, players: int, spec: str) -> dict:
+    """Games with the same bot at every seat (what `compare` plays on each rulebook)."""
+    return {"kind": "seats", "rulebook": rulebook, "players": players, "seats": spec}
+
+
+def speedup(rulebook: str, players: int, games: int, workers: int) -> dict:
+    return {"kind": "speedup", "rulebook": rulebook, "players": players, "games": games,
+            "workers": workers}
+
+
+# The measurements issue 14 asks for, in the order they are run (a config listed twice is
+# first run to the smaller number of games, so every row has some games early on).
+PLAN: list[tuple[dict, int]] = [
+    (match(M, 3, "ismcts:200"), 30), (match(M, 5, "ismcts:200"), 30),
+    (speedup(M, 4, 400, 1), 1), (speedup(M, 4, 400, 2), 1),
+    (match(DH, 2, "ismcts:200"), 30), (match(DH, 4, "ismcts:200"), 32),
+    (speedup(M, 4, 4000, 1), 1), (speedup(M, 4, 4000, 2), 1),
+    (match(M, 3, "ismcts:200"), 102), (match(M, 5, "ismcts:200"), 100),
+    (match(DH, 2, "ismcts:200"), 100), (match(DH, 4, "ismcts:200"), 100),
+    (match(M, 3, "ismcts:1000", "ismcts:100"), 30), (match(M, 3, "mcts:200", "ismcts:200"), 30),
+    (seats(M, 3, "ismcts:50"), 60), (seats(PIRATES, 3, "ismcts:50"), 60),
+    (seats(HOUSE, 3, "ismcts:50"), 60),
+    (match(FE, 2, "ismcts:200"), 30), (match(FE, 4, "ismcts:200"), 32),
+    (match(FE, 2, "ismcts:200"), 100), (match(FE, 4, "ismcts:200"), 100),
+    (match(GE, 3, "ismcts:200"), 30), (match(GE, 5, "ismcts:200"), 30),
+    (match(GE, 3, "ismcts:200"), 102), (match(GE, 5, "ismcts:200"), 100),
+]
+
+
+def key_of(config: dict) -> str:
+    """The config as one line of text (the key that says which games are done)."""
+    return json.dumps(config, sort_keys=True)
 
 
 def wilson(k: float, n: int) -> tuple[float, float]:
@@ -41,81 +98,268 @@ def wilson(k: float, n: int) -> tuple[float, float]:
 
 
 class Timed:
-    """Wraps an agent: counts its decisions, the seconds they took, its rollout decisions."""
+    """Wraps an agent: counts its decisions, the CPU seconds they took, its playouts and its
+    rollout decisions."""
 
     def __init__(self, agent: Any):
         self.agent = agent
         self.decisions = 0
         self.seconds = 0.0
+        self.playouts = 0
         self.rollout = 0
 
     def choose(self, program: Any, state: Any) -> int:
-        t = time.perf_counter()
+        t = time.process_time()
         i = self.agent.choose(program, state)
-        self.seconds += time.perf_counter() - t
+        self.seconds += time.process_time() - t
         self.decisions += 1
-        self.rollout += getattr(self.agent, "last_rollout_decisions", 0)
+        if state.pending.count > 1:
+            self.playouts += getattr(self.agent, "last_iterations", 0)
+            self.rollout += getattr(self.agent, "last_rollout_decisions", 0)
         return int(i)
 
 
-def one_game(job: tuple) -> tuple[float, int, float, int, int]:
-    path, players, seed, agent_text, vs_text = job
+def _program(path: str) -> Any:
     prog = _PROG.get(path)
     if prog is None:
-        prog = _PROG[path] = compile_program(load(path).rulebook)
-    me = seed % players
-    specs = [parse_spec(agent_text if p == me else vs_text) for p in range(players)]
+        prog = _PROG[path] = compile_program(load(os.path.join(ROOT, path)).rulebook)
+    return prog
+
+
+def one_game(job: tuple[str, int]) -> dict:
+    """Play the game of (config, seed); its JSON line."""
+    key, seed = job
+    config = json.loads(key)
+    prog = _program(config["rulebook"])
+    n = config["players"]
+    if config["kind"] == "match":
+        me = seed % n
+        specs = [parse_spec(config["agent"] if p == me else config["vs"]) for p in range(n)]
+    else:
+        me = 0
+        specs = parse_seats(config["seats"], n)
     agents: list[Any] = [make_agent(sp, agent_seed(seed, p)) for p, sp in enumerate(specs)]
     agents[me] = timed = Timed(agents[me])
     record = any(sp.needs_record for sp in specs)
-    state = prog.new_game(players, seed, narrate=record, explicit_chance=record)
+    t0 = time.perf_counter()
+    state = prog.new_game(n, seed, narrate=record, explicit_chance=record)
     play_out(prog, state, agents, max_decisions=20_000)
-    w = state.pending.winners
-    share = 1.0 / len(w) if me in w else 0.0
-    return share, timed.decisions, timed.seconds, timed.rollout, \
-        getattr(timed.agent, "fallbacks", 0)
+    node = state.pending
+    return {"config": config, "seed": seed, "seats": [str(sp) for sp in specs], "tested": me,
+            "scores": list(node.scores), "winners": list(node.winners),
+            "stats": list(state.stats), "rounds": state.round,
+            "decisions": len(state.history), "seconds": round(time.perf_counter() - t0, 3),
+            "agent": {"decisions": timed.decisions, "cpu": round(timed.seconds, 3),
+                      "playouts": timed.playouts, "rollout": timed.rollout,
+                      "fallbacks": getattr(timed.agent, "fallbacks", 0)}}
+
+
+def read_results(path: str) -> list[dict]:
+    """The JSON lines of the results file (a torn last line, from a run stopped while writing,
+    is left out)."""
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
+
+
+def _mend(path: str) -> None:
+    """End a torn last line (a run stopped while writing) so the next line starts afresh."""
+    if os.path.exists(path) and os.path.getsize(path):
+        with open(path, "rb+") as f:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
+
+
+def done_seeds(results: Iterable[dict]) -> dict[str, set[int]]:
+    done: dict[str, set[int]] = defaultdict(set)
+    for r in results:
+        done[key_of(r["config"])].add(r["seed"])
+    return done
+
+
+def run_games(config: dict, games: int, path: str, workers: int) -> None:
+    """Play the games of seeds 0..games-1 of `config` not in the results file yet, appending
+    each as it finishes."""
+    key = key_of(config)
+    todo = sorted(set(range(games)) - done_seeds(read_results(path)).get(key, set()))
+    label = describe(config)
+    if not todo:
+        print(f"{label}: {games} games done", file=sys.stderr)
+        return
+    print(f"{label}: {len(todo)} games to play", file=sys.stderr, flush=True)
+    jobs = [(key, s) for s in todo]
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    _mend(path)
+
+    def write(r: dict) -> None:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+        print(f"  {label} seed {r['seed']}: winners {r['winners']} ({r['seconds']:.0f} s)",
+              file=sys.stderr, flush=True)
+    if workers > 1 and len(jobs) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(min(workers, len(jobs))) as pool:
+            for r in pool.imap_unordered(one_game, jobs, chunksize=1):
+                write(r)
+    else:
+        for j in jobs:
+            write(one_game(j))
+
+
+def run_speedup(config: dict, path: str) -> None:
+    """Time `simulate`'s games (random seats) on the config's workers; one JSON line."""
+    from mercator.interpreter.agents.spec import AgentSpec
+    from mercator.interpreter.tools.parallel import run_games as simulate
+    key = key_of(config)
+    if done_seeds(read_results(path)).get(key):
+        return
+    prog = _program(config["rulebook"])
+    seeds = list(range(config["games"]))
+    t0 = time.perf_counter()
+    outs = simulate(os.path.join(ROOT, config["rulebook"]), prog, config["players"], seeds,
+                    [AgentSpec("random")] * config["players"], workers=config["workers"])
+    secs = time.perf_counter() - t0
+    line = {"config": config, "seed": 0, "seconds": round(secs, 3),
+            "winners": [list(o.winners) for o in outs]}
+    _mend(path)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(line, sort_keys=True) + "\n")
+    print(f"{describe(config)}: {secs:.2f} s", file=sys.stderr)
+
+
+def describe(config: dict) -> str:
+    name = os.path.basename(config["rulebook"])
+    if config["kind"] == "match":
+        return f"{name} {config['players']}p {config['agent']} vs {config['vs']}"
+    if config["kind"] == "seats":
+        return f"{name} {config['players']}p {config['seats']} at every seat"
+    return f"{name} {config['players']}p simulate {config['games']} games, " \
+        f"{config['workers']} worker{'s' if config['workers'] > 1 else ''}"
+
+
+# ------------------------------------------------------------------ the report
+def report(path: str) -> str:
+    """The tables of docs/agents.md and docs/variants.md from the results file."""
+    results = read_results(path)
+    by: dict[str, list[dict]] = defaultdict(list)
+    for r in results:
+        by[key_of(r["config"])].append(r)
+    lines = ["| rulebook, players | agent vs the others | games | agent's win rate [95% CI] "
+             "| fair share | s per decision (CPU) | playouts/s | rollout decisions/s "
+             "| random fallbacks |", "|---|---|---:|---|---:|---:|---:|---:|---:|"]
+    order = [key_of(c) for c, _ in PLAN]
+    keys = sorted((k for k in by if json.loads(k)["kind"] == "match"),
+                  key=lambda k: (order.index(k) if k in order else len(order), k))
+    for k in keys:
+        rs = by[k]
+        c = rs[0]["config"]
+        n = len(rs)
+        wins = sum(1.0 / len(r["winners"]) for r in rs if r["tested"] in r["winners"])
+        lo, hi = wilson(wins, n)
+        a = [r["agent"] for r in rs]
+        cpu = sum(x["cpu"] for x in a)
+        dec = sum(x["decisions"] for x in a)
+        seats_even = len({r["tested"] for r in rs}) == c["players"] and \
+            len({sum(1 for r in rs if r["tested"] == p) for p in range(c["players"])}) == 1
+        lines.append(
+            f"| {os.path.basename(c['rulebook'])[:-6]}, {c['players']} | `{c['agent']}` vs "
+            f"`{c['vs']}` | {n}{'' if seats_even else ' *'} | {100 * wins / n:.1f}% "
+            f"[{100 * lo:.1f}, {100 * hi:.1f}] | {100 / c['players']:.1f}% | "
+            f"{cpu / max(1, dec):.3f} | {sum(x['playouts'] for x in a) / cpu if cpu else 0:,.0f} "
+            f"| {sum(x['rollout'] for x in a) / cpu if cpu else 0:,.0f} "
+            f"| {sum(x['fallbacks'] for x in a)} |")
+    if any(ln.split("|")[3].endswith("* ") for ln in lines[2:]):
+        lines += ["", "(* the tested seat has not sat at every position equally often yet)"]
+    speed = [r for r in results if r["config"]["kind"] == "speedup"]
+    if speed:
+        lines += ["", "| simulate | workers | seconds | speed-up |", "|---|---:|---:|---:|"]
+        base = {(r["config"]["rulebook"], r["config"]["players"], r["config"]["games"]):
+                r["seconds"] for r in speed if r["config"]["workers"] == 1}
+        for r in speed:
+            c = r["config"]
+            b = base.get((c["rulebook"], c["players"], c["games"]))
+            same = all(x["winners"] == r["winners"] for x in speed
+                       if x["config"]["rulebook"] == c["rulebook"]
+                       and x["config"]["games"] == c["games"])
+            lines.append(f"| {os.path.basename(c['rulebook'])} {c['players']}p, {c['games']} "
+                         f"games | {c['workers']} | {r['seconds']:.2f} | "
+                         f"{b / r['seconds'] if b else 0:.2f}× |"
+                         + ("" if same else " (winners differ!)"))
+    lines += ["", *compare_report(by)]
+    return "\n".join(lines)
+
+
+def compare_report(by: dict[str, list[dict]]) -> list[str]:
+    """`compare` of the base Manila against each variant, on the seeds both have played."""
+    from mercator.interpreter.cli.design import _fmt, _p_cell
+    from mercator.interpreter.tools.designer import GameRecord, compare_records
+    out: list[str] = []
+    for variant in (PIRATES, HOUSE):
+        for c, _ in PLAN:
+            if c["kind"] != "seats" or c["rulebook"] != variant:
+                continue
+            base = dict(c, rulebook=M)
+            ra = {r["seed"]: r for r in by.get(key_of(base), [])}
+            rb = {r["seed"]: r for r in by.get(key_of(c), [])}
+            common = sorted(set(ra) & set(rb))
+            if len(common) < 2:
+                continue
+
+            def rec(r: dict) -> GameRecord:
+                return GameRecord(r["seed"], tuple(r["winners"]), tuple(r["scores"]),
+                                  r["decisions"], r["rounds"], tuple(r["stats"]))
+            pa, pb = _program(M), _program(variant)
+            rows = compare_records([rec(ra[s]) for s in common], [rec(rb[s]) for s in common],
+                                   c["players"], pa.stat_names, pb.stat_names)
+            head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
+            table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
+                              + [_p_cell(r)] for r in rows]
+            widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+            out += [f"A: {M}", f"B: {variant}",
+                    f"{c['players']} players · {len(common)} games each on the same seeds · "
+                    f"seats: {c['seats']}", "```"]
+            out += ["  ".join(x.ljust(widths[i]) if i == 0 else x.rjust(widths[i])
+                              for i, x in enumerate(row)) for row in table]
+            out += ["```", ""]
+    return out
 
 
 def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("rulebook")
-    ap.add_argument("--players", type=int, required=True)
+    ap.add_argument("rulebook", nargs="?")
+    ap.add_argument("--players", type=int)
     ap.add_argument("--agent", default="ismcts:200")
     ap.add_argument("--vs", default="random", help="the other seats' player (default: random)")
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--results", default=RESULTS, help="the JSON lines file (appended to)")
+    ap.add_argument("--plan", action="store_true", help="run every planned measurement")
+    ap.add_argument("--report", action="store_true", help="print the tables and stop")
     a = ap.parse_args(argv)
-    jobs = [(a.rulebook, a.players, a.seed + g, a.agent, a.vs) for g in range(a.games)]
-    t0 = time.perf_counter()
-    res: list = []
-
-    def progress(r: tuple) -> None:
-        res.append(r)
-        w = sum(x[0] for x in res)
-        print(f"  {len(res)}/{a.games} games, agent's wins {w:g}", file=sys.stderr, flush=True)
-    if a.workers > 1:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(a.workers) as pool:
-            for r in pool.imap_unordered(one_game, jobs, chunksize=1):
-                progress(r)
-    else:
-        for j in jobs:
-            progress(one_game(j))
-    wall = time.perf_counter() - t0
-    wins = sum(r[0] for r in res)
-    dec = sum(r[1] for r in res)
-    secs = sum(r[2] for r in res)
-    roll = sum(r[3] for r in res)
-    falls = sum(r[4] for r in res)
-    lo, hi = wilson(wins, a.games)
-    name = os.path.basename(a.rulebook)
-    print(f"{name} {a.players}p  {a.agent} vs {a.vs}  games {a.games}  "
-          f"win rate {100 * wins / a.games:.1f}% [95% CI {100 * lo:.1f}, {100 * hi:.1f}]  "
-          f"(fair share {100 / a.players:.1f}%)  "
-          f"{secs / max(1, dec):.3f} s/decision  {roll / secs if secs else 0:,.0f} rollout "
-          f"decisions/s  {falls} random fallbacks (no world found)  wall {wall:.0f} s")
+    if a.report:
+        print(report(a.results))
+        return
+    if a.plan:
+        for config, games in PLAN:
+            if config["kind"] == "speedup":
+                run_speedup(config, a.results)
+            else:
+                run_games(config, games, a.results, a.workers)
+        return
+    if a.rulebook is None or a.players is None:
+        ap.error("give a rulebook and --players (or --plan, or --report)")
+    rulebook = os.path.relpath(os.path.abspath(a.rulebook), ROOT)
+    run_games(match(rulebook, a.players, a.agent, a.vs), a.games, a.results, a.workers)
+    print(report(a.results))
 
 
 if __name__ == "__main__":

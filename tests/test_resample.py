@@ -305,3 +305,178 @@ def test_a_person_is_not_shown_the_hidden_steps_of_a_shuffle() -> None:
     from mercator.interpreter.engine.seen import render
     assert lines == [ln for ln in (render(e, 0) for e in s.record)
                      if ln is not None and not ln.startswith("chance (shuffle)")]
+
+
+def trace_facts(tr: Trace) -> list:
+    """What a trace decided per step: kind, label, reservations, the tail kept."""
+    return [(stp.kind, stp.label, stp.key, stp.reserved, stp.tail) for stp in tr.steps]
+
+
+@pytest.mark.parametrize("name,players,seed", [("manila", 3, 2), ("die_haendler", 2, 1),
+                                               ("felinia", 2, 0)])
+def test_an_extended_trace_is_the_trace_made_afresh(name: str, players: int, seed: int) -> None:
+    """A trace extended decision by decision (the steps since, and the probes settled by
+    carrying the worlds that answered them) decides every step as a trace made from the
+    start does, so the same generator draws the same worlds from both."""
+    prog = program(ROOT / "rulebooks" / f"{name}.rules")
+    s = prog.new_game(players, seed, narrate=True, explicit_chance=True)
+    rng = random.Random(seed)
+    seat, tr, decisions, compared = 0, None, 0, 0
+    while not s.over and compared < 3:
+        node = s.pending
+        if isinstance(node, Chance):
+            prog.apply(s, resolve_chance(s))
+            continue
+        if node.player == seat:
+            if tr is None:
+                tr = Trace(prog, s, seat)
+            else:
+                assert tr.extend(s)
+            decisions += 1
+            if decisions % 6 == 0:
+                fresh = Trace(prog, s, seat)
+                assert tr.digests == fresh.digests
+                assert trace_facts(tr) == trace_facts(fresh)
+                a, b = tr.sample(random.Random(decisions)), fresh.sample(random.Random(decisions))
+                assert a.history == b.history
+                same_for_seat(prog, s, a, seat)
+                compared += 1
+        prog.apply(s, rng.randrange(node.count))
+    assert compared == 3
+
+
+def test_a_trace_extends_only_to_the_same_game() -> None:
+    """A position of another game (a decision log that does not go on from the trace's) is
+    refused, and the trace stays as it was."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    a = prog.new_game(3, 0, narrate=True, explicit_chance=True)
+    to_decision(prog, a)
+    b = prog.new_game(3, 1, narrate=True, explicit_chance=True)
+    to_decision(prog, b)
+    assert a.history != b.history
+    tr = Trace(prog, a, a.pending.player)
+    steps = len(tr.steps)
+    assert not tr.extend(b)
+    assert len(tr.steps) == steps and tr.extend(a)
+    assert not tr.extend(prog.new_game(3, 0))          # no record kept: nothing to extend
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_carried_worlds_still_follow_the_unseen_cards(seed: int) -> None:
+    """Manila, 4 players, as the last seat sees it: worlds drawn right after the deal and
+    carried to its next decision (the auction's bids and whatever came between replayed in
+    each) still give another seat's pair of shares by the unseen cards (hypergeometric), and
+    each looks to the seat like the real game."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(4, seed, narrate=True, explicit_chance=True)
+    to_decision(prog, s)
+    seat, other = 3, 0
+    own = collections.Counter(prog.get(s, "shares", player=seat))
+    dealt: collections.Counter = collections.Counter()
+    for p in range(4):
+        dealt.update(prog.get(s, "shares", player=p))
+    unseen = dealt - own
+    tr = Trace(prog, s, seat)
+    rng = random.Random(seed)
+    samples = 300
+    worlds = [tr.sample(rng) for _ in range(samples)]
+    moves = random.Random(seed)
+    while True:                       # on to the seat's next decision
+        prog.apply(s, moves.randrange(s.pending.count))
+        to_decision(prog, s)
+        if s.pending.player == seat:
+            break
+    assert tr.extend(s)
+    carried = [tr.carry(w, rng) for w in worlds]
+    assert all(w is not None for w in carried)
+    for w in carried[:10]:
+        same_for_seat(prog, s, w, seat)
+    assert tr.carry(s, rng) is None            # a world watches its seat's record only
+    seen = collections.Counter(bag_items(prog.get(w, "shares", player=other))
+                               for w in carried if w is not None)
+    total = math.comb(sum(unseen.values()), 2)
+    chi2, cells = 0.0, 0
+    for a, b in itertools.combinations_with_replacement(sorted(unseen), 2):
+        p = math.comb(unseen[a], 2) / total if a == b else unseen[a] * unseen[b] / total
+        if p == 0:
+            assert seen[(a, b)] == 0
+            continue
+        expected = samples * p
+        chi2 += (seen[(a, b)] - expected) ** 2 / expected
+        cells += 1
+    assert chi2 < CHI2_999[cells - 1], (chi2, seen)
+
+
+def test_a_world_that_no_longer_fits_is_not_carried() -> None:
+    """Die Händler: a sealed price dial is drawn anew in every world until its reveal; at the
+    seat's first decision after the reveal, a world whose dial was not the real one cannot be
+    carried (the seat saw the dial), one whose dial was is."""
+    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    for seed in range(40):
+        s = prog.new_game(3, seed, narrate=True, explicit_chance=True)
+        rng = random.Random(seed)
+        before = 0
+        while not s.over:
+            to_decision(prog, s)
+            node = s.pending
+            if isinstance(node, Decision) and node.simultaneous and before > 1:
+                break
+            before = node.count if isinstance(node, Decision) and node.simultaneous else 0
+            prog.apply(s, rng.randrange(node.count))
+        else:
+            continue
+        seat = s.pending.player
+        tr = Trace(prog, s, seat)
+        sealed = [t for t, stp in enumerate(tr.steps) if stp.kind == "hidden" and not stp.is_chance]
+        worlds = [tr.sample(random.Random(k)) for k in range(16)]
+        while not any(e[0] == "revealed" for e in s.record[len(tr.steps):]) or \
+                not isinstance(s.pending, Decision) or s.pending.player != seat:
+            if s.over:
+                break
+            node = s.pending
+            prog.apply(s, resolve_chance(s) if isinstance(node, Chance)
+                       else rng.randrange(node.count))
+        if s.over:
+            continue
+        assert tr.extend(s)
+        if any(tr.steps[t].kind == "hidden" for t in sealed):
+            continue                    # (the reveal did not show this seat those dials)
+        real = tuple(s.history[t] for t in sealed)
+        outcomes = {tuple(w.history[t] for t in sealed) == real: tr.carry(w, rng) is not None
+                    for w in worlds}
+        if len(outcomes) < 2:
+            continue
+        assert outcomes == {True: True, False: False}
+        return
+    pytest.fail("no sealed dial revealed in 40 games")
+
+
+def test_the_searcher_carries_its_worlds_to_its_next_decision() -> None:
+    """An information-set search at a later decision of the same seat in the same game extends
+    its trace and carries the worlds it searched; in another game it starts afresh."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    agent = ISMCTSAgent(30, seed=1, worlds=6)
+    s = prog.new_game(3, 4, narrate=True, explicit_chance=True)
+    rng = random.Random(4)
+    decided = 0
+    while decided < 3:
+        to_decision(prog, s)
+        node = s.pending
+        if node.player == 0 and node.count > 1:
+            i = agent.choose(prog, s)
+            if decided:
+                assert agent.carried == 6
+            decided += 1
+        else:
+            i = rng.randrange(node.count)
+        prog.apply(s, i)
+    other = prog.new_game(3, 5, narrate=True, explicit_chance=True)
+    while True:
+        to_decision(prog, other)
+        if other.pending.player == 0 and other.pending.count > 1:
+            break
+        prog.apply(other, rng.randrange(other.pending.count))
+    agent.choose(prog, other)
+    assert agent.carried == 0
+    for w in agent._drawn:
+        same_for_seat(prog, other, w, 0)

@@ -240,7 +240,8 @@ class ISMCTSAgent(MCTSAgent):
 
     Drawing a world replays the game, so a decision draws at most `worlds` of them (from one
     trace of the game as the seat saw it) and the iterations take them in turn, each on a fork
-    with its own chance generator."""
+    with its own chance generator. At the seat's next decision in the same game the trace is
+    extended and those worlds carried through the steps since (see `prepare`)."""
 
     kind = "ismcts"
     sees_hidden = False
@@ -255,15 +256,37 @@ class ISMCTSAgent(MCTSAgent):
         self._trace: Optional[Trace] = None
         self._drawn: list[State] = []
         self._turn = 0
+        self.carried = 0                 # worlds of the last decision carried into this one
 
     def prepare(self, program: Any, state: State, seat: int) -> None:
-        self._trace = Trace(program, state, seat)
+        """The trace of the game as the seat saw it, and the worlds of the last decision that
+        still fit: a later decision of the same seat in the same game extends the trace by
+        the steps since (engine/resample.py: Trace.extend) and carries the worlds it searched
+        through them (Trace.carry), drawing fresh ones only for those that no longer fit."""
+        tr = self._trace
+        kept = self._drawn
+        if tr is None or tr.program is not program or tr.seat != seat \
+                or not self._extend(tr, state):
+            tr = self._trace = Trace(program, state, seat)
+            kept = []
         self._drawn = []
         self._turn = 0
         self.worlds = self._worlds
-        w = self._trace.sample(self.rng, TRIES)        # ResampleFailed: not one world
-        w.narrate = False
-        self._drawn.append(w)
+        for w in kept[:self.worlds]:
+            c = tr.carry(w, self.rng)
+            if c is not None:
+                self._drawn.append(c)
+        self.carried = len(self._drawn)
+        if not self._drawn:
+            self._drawn.append(tr.sample(self.rng, TRIES))  # ResampleFailed: not one world
+
+    @staticmethod
+    def _extend(tr: Trace, state: State) -> bool:
+        """Extend the trace to `state`; False where it does not go on from it (a new trace)."""
+        try:
+            return tr.extend(state)
+        except ValueError:
+            return False
 
     def world(self, program: Any, state: State, seat: int) -> State:
         assert self._trace is not None
@@ -271,15 +294,13 @@ class ISMCTSAgent(MCTSAgent):
             try:
                 w = self._trace.sample(self.rng, TRIES)
             except ResampleFailed:
-                if not self._drawn:
-                    raise
                 self.worlds = len(self._drawn)        # this decision: the worlds found so far
                 return self.world(program, state, seat)
-            w.narrate = False
             self._drawn.append(w)
         else:
             w = self._drawn[self._turn % self.worlds]
             self._turn += 1
-        s = w.clone()
+        s = w.clone()                 # the worlds keep their record (to be carried later on)
+        s.narrate = False
         s.rng = self.rng.getrandbits(64)
         return s

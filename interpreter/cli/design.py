@@ -193,14 +193,15 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
         sys.stderr.flush()
 
     strategy = getattr(args, "strategy", "hypothesis")
+    workers = workers_for(args, args.explore) if hasattr(args, "workers") else 1
     try:
         if strategy == "novelty":
             report = explore_novelty(prog, args.explore, seed=args.seed, players=args.players,
-                                     on_game=game_done)
+                                     on_game=game_done, workers=workers)
         else:
             report = explore(prog, args.explore, seed=args.seed, players=args.players,
                              on_game=game_done, shrink_time=args.shrink_time,
-                             on_shrink=shrinking)
+                             on_shrink=shrinking, workers=workers)
     except BaseException:
         bar.close(bar_done[0])
         raise

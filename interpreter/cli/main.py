@@ -476,6 +476,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--shrink-time", type=_seconds_arg, metavar="SECONDS", default=60.0,
                    help="stop shrinking a failure after this many seconds and report the "
                         "shortest failing game found so far (default: 60)")
+    c.add_argument("--workers", type=int, metavar="N",
+                   help="explore on N processes (default: every core); the same report for "
+                        "any N")
     pl = cmd("play", cmd_play, "play a game in the terminal against bots or friends",
              "mercator play rulebooks/manila.rules --players 3 --seats human,random,random "
              "--save game.json")

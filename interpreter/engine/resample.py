@@ -43,6 +43,13 @@ The other seats' choices are taken as given, not as evidence about what they hol
 not weighted by how likely its holder was to choose as they did): the usual reading of
 information-set MCTS, and the one that needs no model of the opponents.
 
+From one decision to the next: `Trace.extend` brings a trace up to a later position of the
+same game (only the new steps replayed; a probe settled before by a world is settled again by
+carrying that world through the new steps, a probe no world answered stays so), and
+`Trace.carry` carries a world drawn earlier through the new steps — a world kept only if its
+continuation fits what the seat saw since, which is rejection sampling: the same distribution
+as a fresh world, at the cost of the new steps.
+
 The game must have been started with narrate=True (the record of what each seat saw) and
 explicit_chance=True (chance as steps of the game, so that it can be replayed and redrawn).
 The world keeps the record of `seat` only (`State.watch`; the others' digests are None).
@@ -68,12 +75,13 @@ class ResampleFailed(Exception):
 
 
 class _Step:
-    __slots__ = ("kind", "is_chance", "player", "index", "label", "key", "reserved", "tail",
-                 "alts")
+    __slots__ = ("kind", "base", "is_chance", "player", "index", "label", "key", "reserved",
+                 "tail", "alts")
 
     def __init__(self, kind: str, is_chance: bool, player: int, index: int, label: str,
                  key: Any):
         self.kind = kind
+        self.base = kind                        # its kind before the probes of `_dealt`
         self.is_chance = is_chance
         self.player = player
         self.index = index
@@ -102,13 +110,38 @@ class Trace:
         self.seat = seat
         self.stuck: tuple[int, str] = (0, "")
         self.players = len(state.players)
-        self.target = state.seen[seat]
-        s = self._start()
-        self.digests: list[str] = [s.seen[seat]]
+        self._real = self._start()           # the real game replayed, kept for `extend`
+        self.history: list[int] = []
+        self.digests: list[str] = [self._real.seen[seat]]
         self.steps: list[_Step] = []
         self._sealed: dict[int, _Step] = {}   # per seat, its hidden simultaneous choice
         self._piles: list[_Pile] = []
-        for idx in state.history:
+        self._verdicts: dict[tuple, Any] = {}  # a probe's change -> False, or (steps, a world)
+        self._probe_rng = random.Random(0)
+        self._fixed: dict[int, str] = {}
+        self._grow(state)
+
+    def extend(self, state: State) -> bool:
+        """Bring the trace up to `state`, a later position of the same game (its decision log
+        goes on from this trace's): only the new steps are replayed, and a probe of an earlier
+        step is settled by carrying the world that answered it before through the new steps
+        (a probe that no world answered stays so: more to fit never makes it fit). False, and
+        the trace unchanged, when `state` does not go on from this trace."""
+        n = len(self.history)
+        if len(state.players) != self.players or len(state.history) < n \
+                or state.history[:n] != self.history or not state.narrate \
+                or len(state.seen) != self.players:
+            return False
+        if len(state.history) == n:
+            return state.seen[self.seat] == self.target
+        self._grow(state)
+        return True
+
+    def _grow(self, state: State) -> None:
+        """Replay the real steps of `state` after those already traced, then settle what the
+        seat may have seen (the probes) for the whole trace."""
+        s, seat = self._real, self.seat
+        for idx in state.history[len(self.history):]:
             k = len(s.record)
             node = s.pending
             pile = self._pile(node, idx) if isinstance(node, Chance) else None
@@ -118,10 +151,14 @@ class Trace:
                 pile.steps.append(len(self.steps))
                 pile.ats.append(node.at)
             self.steps.append(step)
+            self.history.append(idx)
             self.digests.append(s.seen[seat])
             self._revealed(s.record[k:])
+        self.target = state.seen[seat]
         if self.digests[-1] != self.target:
             raise ValueError("the state's record does not follow from its decision log")
+        for st in self.steps:             # what the probes decide is decided anew
+            st.kind, st.reserved, st.tail = st.base, None, None
         self._dealt(s)
         self._reserve()
 
@@ -205,7 +242,7 @@ class Trace:
                  if st.is_chance and st.kind == HIDDEN}
         if not fixed:
             return
-        rng = random.Random(0)
+        self._fixed = fixed
         for t, pile, down in probes:
             label = self.steps[t].label
             partners = [j for j in down if self.steps[j].label != label][-1:]
@@ -215,17 +252,42 @@ class Trace:
             if not partners:
                 continue                  # every item alike: nothing to tell apart
             for j in partners:
-                trial = dict(fixed)
-                trial[t], trial[j] = self.steps[j].label, label
-                if self._replay(rng, trial, prefer_real=True) is not None:
+                if self._fits({t: self.steps[j].label, j: label}):
                     break                 # a world fits with another item here: not seen
             else:
                 self.steps[t].kind = FORCED
         for pile in self._piles:
-            self._probe_tail(pile, fixed, rng)
-        self._probe_draws(fixed, rng)
+            self._probe_tail(pile)
+        self._probe_draws()
 
-    def _probe_draws(self, fixed: dict, rng: random.Random) -> None:
+    def _fits(self, change: dict) -> bool:
+        """Does a world fit what the seat saw with every hidden chance step as it really was
+        but for `change` (step -> label), the hidden choices tried as they were first? A world
+        found before is carried through the steps traced since (the probes of an incremental
+        trace); a change that no world fitted never fits later."""
+        key = tuple(sorted(change.items()))
+        known = self._verdicts.get(key)
+        if known is False:
+            return False
+        n = len(self.steps)
+        trial = {**self._fixed, **change}
+        world = None
+        if known is not None:
+            at, w = known
+            if at == n:
+                return True
+            world = self._replay(self._probe_rng, trial, prefer_real=True,
+                                 start=(at, w.clone()))
+        if world is None:
+            world = self._replay(self._probe_rng, trial, prefer_real=True)
+        if world is None:
+            self._verdicts[key] = False
+            return False
+        world.record = []             # (kept only to go on: the digest needs no old entries)
+        self._verdicts[key] = (n, world)
+        return True
+
+    def _probe_draws(self) -> None:
         """A hidden draw the seat sees only through what follows (a card drawn face down and
         played later): swapped with another hidden draw from the same source — or, with none,
         made another outcome — does a world still fit? If never, the seat saw it: FORCED."""
@@ -245,12 +307,12 @@ class Trace:
             if not trials:
                 continue
             for change in trials:
-                if self._replay(rng, {**fixed, **change}, prefer_real=True) is not None:
+                if self._fits(change):
                     break                 # a world fits with another outcome here: not seen
             else:
                 st.kind = FORCED
 
-    def _probe_tail(self, pile: "_Pile", fixed: dict, rng: random.Random) -> None:
+    def _probe_tail(self, pile: "_Pile") -> None:
         """The positions after a pile's last step are what the steps left: if the seat sees
         them (a leftover turned face up), a face-down step taking a tail item instead of its
         own no longer fits, and every drawn step of the pile leaves the tail's items alone."""
@@ -261,9 +323,7 @@ class Trace:
                 and self.steps[t].label not in tail]
         if not free:
             return
-        trial = dict(fixed)
-        trial[free[-1]] = tail[0]
-        if self._replay(rng, trial, prefer_real=True) is not None:
+        if self._fits({free[-1]: tail[0]}):
             return
         keep = Counter(tail)
         for t in pile.steps:
@@ -280,7 +340,7 @@ class Trace:
             for p, label, vis in e[1]:
                 step = self._sealed.pop(p, None)
                 if step is not None and sees(vis, self.seat):
-                    step.kind = SEEN
+                    step.kind = step.base = SEEN
                     step.label = label
 
     def _reserve(self) -> None:
@@ -309,8 +369,25 @@ class Trace:
                              f"found in {tries} replays (the last stopped at step {t + 1} of "
                              f"{len(self.steps)}: {why})")
 
+    def carry(self, world: State, rng: random.Random) -> Optional[State]:
+        """A world drawn earlier in this game (by `sample` or `carry`, at fewer steps) carried
+        through the steps traced since, drawing what the seat did not see of them; None if it
+        no longer fits what the seat saw. Carrying worlds and drawing fresh ones for those that
+        do not fit gives worlds of the same distribution as fresh ones (a world drawn from what
+        the seat saw then, kept only if its continuation fits what it saw since, is drawn from
+        what it has seen now), at the cost of the new steps only."""
+        at = len(world.history)
+        if world.watch != self.seat or at > len(self.steps) \
+                or world.seen[self.seat] != self.digests[at]:
+            return None
+        s = self._replay(rng, start=(at, world.clone()))
+        if s is not None:
+            s.rng = rng.getrandbits(64)
+        return s
+
     def _replay(self, rng: random.Random, fixed: Optional[dict] = None,
-                prefer_real: bool = False) -> Optional[State]:
+                prefer_real: bool = False,
+                start: Optional[tuple[int, State]] = None) -> Optional[State]:
         """One replay drawing what the seat did not see, or None where it stops fitting.
         `fixed` (step -> label) makes those steps so; `prefer_real` tries a hidden choice as it
         was first (for the probes of `_dealt`, never for a world handed out).
@@ -319,9 +396,13 @@ class Trace:
         from its start, up to BURST_RETRIES times, when it stops fitting inside the run: the
         seat often sees what a run dealt only at its end (Manila's undealt shares join the
         open supply). Earlier hidden steps are kept, not weighed by how hard the run is to
-        fit after them (exact when nothing hidden came before the run, as at a deal)."""
-        s = self._start()
+        fit after them (exact when nothing hidden came before the run, as at a deal).
+        `start` (step, world) goes on from a world that fits the steps before that one."""
         t, n = 0, len(self.steps)
+        if start is None:
+            s = self._start()
+        else:
+            t, s = start
         burst: Optional[tuple[int, State]] = None
         retries = 0
         while t < n:

@@ -6,6 +6,7 @@ them, takes more decisions, or ends with a score outside them is a finding like 
 invariant."""
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import Any, Callable, Iterator, Optional
 
@@ -132,16 +133,97 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
         raise broken(kind, exc.message, exc.span) from None
 
 
+SHARD_GAMES = 200     # games per Hypothesis run (--explore N plays ceil(N / 200) runs)
+NOVELTY_SHARD_GAMES = 50
+
+
+@attrs.define
+class _Part:
+    """What one run of games found (a part of an exploration, merged by `_merge`)."""
+
+    played: int
+    finding: Optional[Finding]
+    covered: set
+    options: dict
+    at_limit: int
+    stopped: bool = False
+
+
+def part_seed(seed: int, k: int) -> int:
+    """The seed of the k-th run of an exploration (the first run has the exploration's own)."""
+    if k == 0:
+        return seed
+    digest = hashlib.sha256(f"mercator-explore:{seed}:{k}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def _parts(games: int, size: int) -> list[tuple[int, int]]:
+    """(run number, games) of the runs that make up `games` games."""
+    return [(k, min(size, games - g)) for k, g in enumerate(range(0, games, size))]
+
+
+def _merge(prog: Program, parts: list[_Part], games: int) -> Report:
+    """One report from the runs up to the first that found something."""
+    covered: set = set()
+    options: dict = {}
+    for part in parts:
+        covered |= part.covered
+        for key, (offered, chosen) in part.options.items():
+            o, c = options.setdefault(key, (set(), set()))
+            o.update(offered)
+            c.update(chosen)
+    last = parts[-1] if parts else None
+    return _report(prog, min(sum(p.played for p in parts), games),
+                   last.finding if last is not None else None, covered, options,
+                   sum(p.at_limit for p in parts), last is not None and last.stopped)
+
+
+def _counting(on_game: Optional[Callable[[int], None]],
+              on_shrink: Optional[Callable[[int, float], None]] = None) -> Callable[..., None]:
+    """The notes of the runs (a game played, a shorter failing game found) as the callbacks
+    of one exploration: games counted across the runs."""
+    played = [0]
+
+    def note(kind: str, *args: Any) -> None:
+        if kind == "game":
+            played[0] += 1
+            if on_game is not None:
+                on_game(played[0])
+        elif kind == "shrink" and on_shrink is not None:
+            on_shrink(*args)
+    return note
+
+
 def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = None,
             max_decisions: int = 20_000, on_game: Optional[Callable[[int], None]] = None,
             shrink_time: Optional[float] = None,
-            on_shrink: Optional[Callable[[int, float], None]] = None) -> Report:
+            on_shrink: Optional[Callable[[int, float], None]] = None,
+            workers: int = 1) -> Report:
     """Play `games` Hypothesis-chosen games; shrink the first failure (for at most `shrink_time`
     seconds, then keep the shortest failing game so far); measure rule coverage.
 
-    on_game(g) is called after each of the g games counted in the report (the failing one
-    included); on_shrink(d, secs) whenever a failing game shorter than any before (d decisions)
-    is found, secs after the first failure."""
+    The games are Hypothesis runs of SHARD_GAMES games each (the k-th seeded by
+    part_seed(seed, k)) on `workers` processes, merged up to the first run that found a
+    failure: the report is the same for any number of workers. on_game(g) is called after
+    each of the g games played so far (the failing one included); on_shrink(d, secs) whenever
+    a failing game shorter than any before (d decisions) is found, secs after the first
+    failure."""
+    from mercator.interpreter.tools.parallel import run_parts
+
+    def run(part: tuple[int, int], note: Callable[..., None]) -> _Part:
+        k, n = part
+        return _explore_part(prog, n, part_seed(seed, k), players, max_decisions,
+                             shrink_time, note)
+    parts = run_parts(run, _parts(games, SHARD_GAMES), workers,
+                      _counting(on_game, on_shrink), last=lambda p: p.finding is not None)
+    return _merge(prog, parts, games)
+
+
+def _explore_part(prog: Program, games: int, seed: int, players: Optional[int],
+                  max_decisions: int, shrink_time: Optional[float],
+                  note: Callable[..., None]) -> _Part:
+    """One Hypothesis run of `games` games (see explore); note("game") after each game,
+    note("shrink", decisions, secs) at each shorter failing game."""
     prog.coverage = set()
     lo, hi = (players, players) if players else (prog.min_players, prog.max_players)
     best: list[Finding] = []            # the shortest failing game so far (at most one)
@@ -161,8 +243,8 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
             # on a tie, the later game: Hypothesis shrinks toward simpler choices
             shorter = first or len(f.decisions) < len(best[0].decisions)
             best[:] = [f]
-            if shorter and on_shrink is not None:
-                on_shrink(len(f.decisions), time.monotonic() - failed_at[0])
+            if shorter:
+                note("shrink", len(f.decisions), time.monotonic() - failed_at[0])
 
     @hyp_seed(seed)
     @settings(max_examples=games, database=None, deadline=None, derandomize=False,
@@ -186,16 +268,14 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
         except _Broken as exc:
             if not shrinking:
                 played[0] += 1
-                if on_game is not None:
-                    on_game(played[0])
+                note("game")
             record(exc.finding)
             raise
         if not shrinking:
             played[0] += 1
             if s.ended_by == "limit":
                 at_limit[0] += 1
-            if on_game is not None:
-                on_game(played[0])
+            note("game")
         target(float(len(prog.coverage or ()) - before), label="new rule lines reached")
 
     stopped = False
@@ -208,8 +288,8 @@ def explore(prog: Program, games: int, seed: int = 0, players: Optional[int] = N
     finally:
         covered = prog.coverage or set()
         prog.coverage = None
-    return _report(prog, min(played[0], games), best[0] if best else None, covered, options,
-                   at_limit[0], stopped)
+    return _Part(min(played[0], games), best[0] if best else None, covered, options,
+                 at_limit[0], stopped)
 
 
 def _report(prog: Program, games: int, finding: Optional[Finding], covered: set,
@@ -237,12 +317,29 @@ LOOKAHEAD = 24        # options tried per decision by the novelty search (a rand
 
 def explore_novelty(prog: Program, games: int, seed: int = 0, players: Optional[int] = None,
                     max_decisions: int = 20_000,
-                    on_game: Optional[Callable[[int], None]] = None) -> Report:
+                    on_game: Optional[Callable[[int], None]] = None,
+                    workers: int = 1) -> Report:
     """Play `games` games steered toward rules not yet run: at every decision each option (up
     to LOOKAHEAD of them) is tried on a fork, and the option whose consequences — up to the
-    next decision — run the most rule steps no game has run yet is taken (ties, and decisions
-    where nothing new is in reach, at random). A broken rule is reported as found (not
-    shrunk: these games are not Hypothesis's to shrink)."""
+    next decision — run the most rule steps no game of its run has run yet is taken (ties, and
+    decisions where nothing new is in reach, at random). A broken rule is reported as found
+    (not shrunk: these games are not Hypothesis's to shrink). The games are runs of
+    NOVELTY_SHARD_GAMES games (the k-th from part_seed(seed, k)) on `workers` processes,
+    merged up to the first run that found a broken rule: the same report for any number of
+    workers."""
+    from mercator.interpreter.tools.parallel import run_parts
+
+    def run(part: tuple[int, int], note: Callable[..., None]) -> _Part:
+        k, n = part
+        return _novelty_part(prog, n, part_seed(seed, k), players, max_decisions, note)
+    parts = run_parts(run, _parts(games, NOVELTY_SHARD_GAMES), workers, _counting(on_game),
+                      last=lambda p: p.finding is not None)
+    return _merge(prog, parts, games)
+
+
+def _novelty_part(prog: Program, games: int, seed: int, players: Optional[int],
+                  max_decisions: int, note: Callable[..., None]) -> _Part:
+    """One run of the novelty search (see explore_novelty); note("game") after each game."""
     import random
     rng = random.Random(seed)
     covered: set = set()
@@ -283,16 +380,14 @@ def explore_novelty(prog: Program, games: int, seed: int = 0, players: Optional[
             except _Broken as exc:
                 played += 1
                 finding = exc.finding
-                if on_game is not None:
-                    on_game(played)
+                note("game")
                 break
             played += 1
             at_limit += s.ended_by == "limit"
-            if on_game is not None:
-                on_game(played)
+            note("game")
     finally:
         prog.coverage = None
-    return _report(prog, played, finding, covered, options, at_limit)
+    return _Part(played, finding, covered, options, at_limit)
 
 
 def _span_as_played(prog: Program, f: Finding) -> Optional[A.Span]:

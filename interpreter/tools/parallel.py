@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import queue
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Optional, Sequence
 
 import attrs
@@ -145,6 +146,71 @@ def run_games(path: str, prog: Program, players: int, seeds: Sequence[int],
                 if on_done is not None:
                     on_done(done)
     return [o for k in sorted(results) for o in results[k]]
+
+
+# what the forked workers of run_parts inherit: the function to run and the queue of notes
+_PARTS: dict[str, Any] = {}
+
+
+def _ignore(*note: Any) -> None:
+    """A note nobody reads."""
+
+
+def _run_part(part: Any) -> Any:
+    q = _PARTS["queue"]
+    return _PARTS["fn"](part, lambda *note: q.put(note))
+
+
+def _drain(q: Any, on_note: Optional[Callable[..., None]]) -> None:
+    while True:
+        try:
+            note = q.get_nowait()
+        except queue.Empty:
+            return
+        if on_note is not None:
+            on_note(*note)
+
+
+def run_parts(fn: Callable[[Any, Callable[..., None]], Any], parts: Sequence[Any],
+              workers: int = 1, on_note: Optional[Callable[..., None]] = None,
+              last: Optional[Callable[[Any], bool]] = None) -> list[Any]:
+    """fn(part, note) for each part, on `workers` forked processes; the results in part
+    order, up to and including the first one for which `last(result)` holds (later parts
+    are dropped: those not started are not run), so the list is the same for any number of
+    workers. note(*args), called by fn in a worker, reaches on_note(*args) here as it happens
+    (progress across workers). Without fork (not on every platform) the parts run here, one
+    after the other."""
+    if workers <= 1 or len(parts) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        out = []
+        for part in parts:
+            out.append(fn(part, on_note or _ignore))
+            if last is not None and last(out[-1]):
+                break
+        return out
+    ctx = multiprocessing.get_context("fork")
+    notes = ctx.Queue()
+    _PARTS.update(fn=fn, queue=notes)
+    results: dict[int, Any] = {}
+    stop = len(parts)
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            todo: dict[Future, int] = {pool.submit(_run_part, p): k for k, p in enumerate(parts)}
+            while todo:
+                finished, _ = wait(todo, timeout=0.2, return_when=FIRST_COMPLETED)
+                _drain(notes, on_note)
+                for f in finished:
+                    k = todo.pop(f)
+                    if k >= stop:
+                        continue
+                    results[k] = f.result()
+                    if last is not None and last(results[k]):
+                        stop = k
+                        for g in [g for g, j in todo.items() if j > k and g.cancel()]:
+                            del todo[g]
+        _drain(notes, on_note)
+    finally:
+        _PARTS.clear()
+    return [results[k] for k in range(min(stop + 1, len(parts)))]
 
 
 def _run_ray(path: str, players: int, seeds: Sequence[int], specs: tuple[AgentSpec, ...],

@@ -1,0 +1,71 @@
+"""The resumable measurement harness (benchmarks/bench_agents.py): one JSON line per finished
+game, a rerun plays only the seeds not yet there, the report counts what the file holds."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_agents.py"
+_spec = importlib.util.spec_from_file_location("bench_agents", _PATH)
+assert _spec is not None and _spec.loader is not None
+B = importlib.util.module_from_spec(_spec)
+sys.modules["bench_agents"] = B       # (its games are sent to worker processes by name)
+_spec.loader.exec_module(B)
+
+NIM = "tests/fixtures/agents/nim.rules"
+
+
+def test_the_wilson_interval() -> None:
+    lo, hi = B.wilson(8, 10)
+    assert (round(lo, 3), round(hi, 3)) == (0.490, 0.943)
+    assert B.wilson(0, 0) == (0.0, 1.0)
+    lo, hi = B.wilson(10, 10)
+    assert round(hi, 9) == 1.0 and round(lo, 3) == 0.722
+
+
+def test_a_rerun_plays_only_the_games_not_yet_recorded(tmp_path: Path) -> None:
+    results = tmp_path / "agents.jsonl"
+    config = B.match(NIM, 2, "ismcts:40")
+    B.run_games(config, 4, str(results), workers=1)
+    lines = results.read_text().splitlines()
+    assert [json.loads(x)["seed"] for x in lines] == [0, 1, 2, 3]
+    with open(results, "a") as f:
+        f.write('{"config": {"kind": "ma')          # a run stopped while writing
+    B.run_games(config, 6, str(results), workers=2)
+    rows = B.read_results(str(results))
+    assert sorted(r["seed"] for r in rows) == [0, 1, 2, 3, 4, 5]
+    assert [r["tested"] for r in sorted(rows, key=lambda r: r["seed"])] == [0, 1, 0, 1, 0, 1]
+    for r in rows:
+        assert r["seats"][r["tested"]] == "ismcts:40" and r["seats"][1 - r["tested"]] == "random"
+        assert r["agent"]["decisions"] >= 1 and r["agent"]["playouts"] >= 40
+    B.run_games(config, 6, str(results), workers=1)      # nothing left to play
+    assert len(B.read_results(str(results))) == 6
+
+
+def test_the_report_counts_the_recorded_games(tmp_path: Path) -> None:
+    """Nim from 10 sticks: the first player wins by taking 2 (a searcher finds it, and from
+    the second seat it wins whenever random play errs); the report shows each win counted."""
+    results = tmp_path / "agents.jsonl"
+    config = B.match(NIM, 2, "ismcts:60")
+    B.run_games(config, 6, str(results), workers=1)
+    rows = B.read_results(str(results))
+    wins = sum(1 for r in rows if r["tested"] in r["winners"])
+    lo, hi = B.wilson(wins, 6)
+    table = B.report(str(results))
+    line = next(ln for ln in table.splitlines() if "`ismcts:60` vs `random`" in ln)
+    assert f"| 6 | {100 * wins / 6:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | 50.0% |" in line
+    assert wins >= 3
+
+
+@pytest.mark.parametrize("config", [c for c, _ in B.PLAN])
+def test_every_planned_config_names_a_rulebook_and_valid_seats(config: dict) -> None:
+    assert (_PATH.parent.parent / config["rulebook"]).exists()
+    if config["kind"] == "match":
+        B.parse_spec(config["agent"])
+        B.parse_spec(config["vs"])
+        # the tested seat sits at every position equally often
+        assert all(g % config["players"] == 0 for c, g in B.PLAN if c == config)
