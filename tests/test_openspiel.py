@@ -4,6 +4,7 @@ own ISMCTS bot, and resamples worlds the player cannot tell from the real one.""
 from __future__ import annotations
 
 import random
+from typing import Optional
 
 import pytest
 
@@ -108,25 +109,37 @@ def test_a_resampled_world_has_the_players_information_state() -> None:
     assert checked == 5
 
 
-def test_openspiels_ismcts_bot_plays_a_game_to_the_end() -> None:
-    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
-    evaluator = adapter.RolloutEvaluator(n_rollouts=1, seed=1)
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3,
-                           random_state=np.random.RandomState(1))
+# a whole game with the bot at the smallest player count; at the largest, its first 20 decisions
+ISMCTS_GAMES = [("manila", 3, None), ("die_haendler", 2, None), ("felinia", 2, None),
+                ("genoa", 2, None), ("manila", 5, 20), ("die_haendler", 4, 20), ("felinia", 4, 20),
+                ("genoa", 5, 20)]
+
+
+@pytest.mark.parametrize("name, players, limit", ISMCTS_GAMES)
+def test_openspiels_ismcts_bot_plays_against_random(name: str, players: int,
+                                                    limit: Optional[int]) -> None:
+    """OpenSpiel's own ISMCTS bot (open_spiel.python.algorithms.ismcts) as seat 1 against
+    random players: it asks the adapter for a world at every simulation (and asserts that the
+    world's information state is the player's); rollouts by the engine's playouts."""
+    game = pyspiel.load_game("mercator", {"rulebook": name, "players": players})
+    bot = ismcts.ISMCTSBot(game, adapter.RolloutEvaluator(n_rollouts=1, seed=1), uct_c=2.0,
+                           max_simulations=2, random_state=np.random.RandomState(1))
     rng = random.Random(1)
     state = game.new_initial_state()
     asked = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-        elif state.current_player() == 0 and asked < 6:
+        elif state.current_player() == 0 and (limit is None or asked < limit):
             action = bot.step(state)
             assert action in state.legal_actions()
             state.apply_action(action)
             asked += 1
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    assert asked == 6 and len(state.returns()) == 3
+    assert asked >= (limit or 20)
+    returns = state.returns()
+    assert len(returns) == players and sum(returns) in (0.0, pytest.approx(1.0))
 
 
 def test_the_rollout_evaluator_plays_the_engines_own_playouts() -> None:

@@ -178,14 +178,17 @@ TRACES_KEPT = 8
 
 
 def _trace(su: "_Setup", s: Any, seat: int) -> Trace:
-    """The resampling trace of seat `seat` at position s, kept for the next calls: a search
-    draws many worlds at one position (OpenSpiel's ISMCTS one per simulation)."""
-    key = (su.rulebook_name, su.players, su.seed, seat, tuple(s.history))
+    """The resampling trace of seat `seat` at position s. A search draws many worlds at one
+    position (OpenSpiel's ISMCTS one per simulation) and then moves on in the same game: the
+    trace is kept per game and seat, and brought up to a later position by replaying only the
+    new steps (Trace.extend)."""
+    key = (su.rulebook_name, su.players, su.seed, seat)
     t = _TRACES.get(key)
-    if t is None:
-        if len(_TRACES) >= TRACES_KEPT:
-            _TRACES.pop(next(iter(_TRACES)))
-        t = _TRACES[key] = Trace(su.prog, s, seat)
+    if t is not None and t.extend(s):
+        return t
+    if t is None and len(_TRACES) >= TRACES_KEPT:
+        _TRACES.pop(next(iter(_TRACES)))
+    t = _TRACES[key] = Trace(su.prog, s, seat)
     return t
 
 
