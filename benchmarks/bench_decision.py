@@ -7,7 +7,9 @@ and its answer is timed (CPU seconds of this process, less swayed by other work 
 than the clock) and thrown away. The searcher sees the game as it would in play: one
 decision after the other of the same seat in the same game (an information-set search carries
 its trace and worlds from one to the next). `MERCATOR_CODE` names another checkout of the
-project to time instead of this one (the same games: they come from the seeds alone).
+project to time instead of this one (the same games: they come from the seeds alone); one from
+before the package was named mercator is imported by its top-level names (it needs the search
+agents, interpreter/agents/, of issue 14).
 
   .venv/bin/python benchmarks/bench_decision.py rulebooks/manila.rules --players 3 --games 2
 """
@@ -19,14 +21,26 @@ import sys
 import time
 from typing import Any, Optional
 
-sys.path.insert(0, os.environ.get("MERCATOR_CODE")
-                or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import importlib  # noqa: E402
 
-from mercator.dsl.loader import load  # noqa: E402
-from mercator.interpreter.agents.base import RandomAgent, agent_seed, resolve_chance  # noqa: E402
-from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
-from mercator.interpreter.compiler import compile_program  # noqa: E402
-from mercator.interpreter.engine.nodes import Chance  # noqa: E402
+CODE = os.environ.get("MERCATOR_CODE") or \
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, CODE)
+# the checkout's names: mercator.* since the package rename, the top-level packages before it
+PKG = "mercator." if os.path.isdir(os.path.join(CODE, "mercator")) else ""
+
+
+def _imported(module: str, *names: str) -> list:
+    m = importlib.import_module(PKG + module)
+    return [getattr(m, n) for n in names]
+
+
+[load] = _imported("dsl.loader", "load")
+RandomAgent, agent_seed, resolve_chance = _imported("interpreter.agents.base", "RandomAgent",
+                                                    "agent_seed", "resolve_chance")
+make_agent, parse_spec = _imported("interpreter.agents.spec", "make_agent", "parse_spec")
+[compile_program] = _imported("interpreter.compiler", "compile_program")
+[Chance] = _imported("interpreter.engine.nodes", "Chance")
 
 
 def one_game(prog: Any, players: int, seed: int, agent_text: str,
