@@ -49,7 +49,7 @@ class BoundsChecker(CheckerBase):
                 continue
             is_range, what, example = want
             if (it.word == "length") != (it.field is not None):
-                self.err("E170", f"'length' names a field: length FIELD N" if it.field is None
+                self.err("E170", "'length' names a field: length FIELD N" if it.field is None
                          else f"'{it.word}' takes no field name", it.span, f"write: {example}")
                 ok = False
                 continue

@@ -3,8 +3,6 @@ environment that passes PettingZoo's own api_test, seed_test and render_test; fu
 action masks; observation tensors that hide what the seat may not see."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra: pip install -e '.[pettingzoo]'")

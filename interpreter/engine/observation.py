@@ -30,7 +30,7 @@ import attrs
 
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.encoding import EncodeError
-from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.view import position_view
 
 

@@ -31,7 +31,7 @@ import numpy as np
 import pyspiel
 
 from mercator.interpreter.engine.encoding import ActionCodec
-from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.observation import Observer
 from mercator.interpreter.engine.resample import Trace
 from mercator.interpreter.engine.view import describe
@@ -47,7 +47,7 @@ def _game_type(short_name: str, prog: Any, utility: str) -> Any:
     constant = utility == "win" and rb.eligible is None
     return pyspiel.GameType(
         short_name=short_name,
-        long_name=f"Mercator: {rb.game.name}" if prog is not None else "Mercator rulebook",
+        long_name=f"Mercator: {rb.game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION
