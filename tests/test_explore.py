@@ -10,6 +10,7 @@ from mercator.dsl.loader import load
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.tools.explore import explore
 from mercator.interpreter.compiler import compile_program
+from tests.explored import explored
 
 BUGGY = """game "Counter" players 2..3
 player { coins: int = 3 }
@@ -110,7 +111,7 @@ def test_games_count_stops_at_the_first_failure_not_at_the_shrink_replays(
 
     monkeypatch.setattr(E, "_play", play)
     prog = compile_program(load(INSURER).rulebook)
-    report = explore(prog, games=5, seed=9)
+    report = explore(prog, games=5, seed=9, shrink_time=1)   # a second of shrinking replays enough
     assert report.finding is not None
     first = results.index(True) + 1
     assert report.games == first <= 5
@@ -195,7 +196,7 @@ def test_shrinking_stops_at_the_time_cap_with_a_failing_game(tmp_path: Path,
     report = explore(prog, games=100, seed=9, shrink_time=0)
     f = report.finding
     assert report.shrink_stopped and f is not None and f.kind == "invariant"
-    full = explore(prog, games=100, seed=9)
+    _, _, full = explored(INSURER, 100, 9)   # the same exploration test_semantic_bugs makes
     assert not full.shrink_stopped and full.finding is not None
     assert len(f.decisions) > len(full.finding.decisions)      # it was not shrunk
     s = prog.new_game(f.players, f.seed)

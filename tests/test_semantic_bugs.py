@@ -19,6 +19,7 @@ from mercator.dsl.loader import load
 from mercator.interpreter.tools.explore import explore
 from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.tools.saves import load_save, save
+from tests.explored import explored
 
 FIXTURES = Path(__file__).parent / "fixtures" / "semantic_bugs"
 
@@ -81,11 +82,7 @@ def test_explore_finds_shrinks_and_replays_the_seeded_bug(name: str, games: int,
                                                           tmp_path: Path) -> None:
     path = FIXTURES / name
     want = expected_invariant(path)
-    res = load(str(path))
-    assert res.rulebook is not None, [str(d) for d in res.diagnostics]
-    prog = compile_program(res.rulebook)
-
-    report = explore(prog, games=games, seed=seed)
+    res, prog, report = explored(f"tests/fixtures/semantic_bugs/{name}", games, seed)
     f = report.finding
     assert f is not None, f"{name}: not found in {games} games (seed {seed})"
     assert f.kind == "invariant" and f.message == f"invariant broken: {want}", f.message
