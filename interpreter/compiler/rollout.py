@@ -175,8 +175,11 @@ class Rollout:
         try:
             self.pick(s, node)
             self.vm(s)
-        except (Stop, Over):
-            pass
+        except (Stop, Over) as e:
+            # the two exceptions are made once and raised again and again: each raise adds its
+            # frames to the traceback it already holds, so a kept traceback would keep every
+            # frame (and every state) of every rollout alive
+            e.__traceback__ = None
         return int(ctx[2])
 
     def pick(self, s: "State", node: Any) -> None:
