@@ -861,7 +861,8 @@ class RemoveDecl:
 
 @attrs.frozen
 class ExtendDecl:
-    """A variant's `extend enum E { ... }` / `extend record R { ... }`: more members or fields."""
+    """A variant's `extend enum E { ... }` / `extend record R { ... }` / `extend view { ... }`:
+    more members, fields or rows."""
 
     decl: Any              # an EnumDecl or RecordDecl holding only the new members / fields
     span: Span = _span()

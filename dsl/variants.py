@@ -107,6 +107,11 @@ class Merger:
         names = [k[1] for k in keys if k is not None and k[0] == key[0]]
         if key[0] == "phase":
             names = [p.name for p in self._phases()]
+        if key[0] == key[1]:        # one of a kind (view, bounds, setup, score, game)
+            self.diags.append(error("E130", f"the base has no {KIND_WORDS.get(key[0], key[0])} "
+                                    f"to {verb}", span, f"declare the variant's own "
+                                    f"'{key[0]}' instead" if verb != "remove" else None))
+            return
         self.diags.append(error("E130", f"the base has no {KIND_WORDS.get(key[0], key[0])} "
                                 f"'{key[1]}' to {verb}", span,
                                 did_you_mean(key[1], names) or
@@ -173,7 +178,7 @@ class Merger:
             self.items = [it for it in self.items if decl_key(it) != ("end", op.name)]
 
     def extend(self, op: A.ExtendDecl) -> None:
-        """Add members to a base enum, or fields to a base record, keeping its position."""
+        """Add members to a base enum, fields to a base record or rows to the base view, keeping its position."""
         new = op.decl
         key = decl_key(new)
         assert key is not None
@@ -182,6 +187,9 @@ class Merger:
             self._missing(key, op.span, "extend")
             return
         old = self.items[i]
+        if isinstance(new, A.ViewDecl):
+            self.items[i] = self.extend_view(old, new)
+            return
         if isinstance(new, A.EnumDecl):
             spans = new.member_spans or tuple(new.span for _ in new.members)
             members, member_spans = list(old.members), list(old.member_spans)
@@ -204,6 +212,43 @@ class Merger:
                 continue
             fields.append(f)
         self.items[i] = attrs.evolve(old, fields=tuple(fields))
+
+    def extend_view(self, old: A.ViewDecl, new: A.ViewDecl) -> A.ViewDecl:
+        """The base's view with the variant's items added: the rows of a section with a
+        base section's title, of the panel and of `scoring` go after the base's rows there;
+        a new section after the base's sections; bookkeeping names and labels are added. The
+        merged view is then checked as a whole, so a row added here follows exactly the rules
+        of who may see it that a row of the base follows."""
+        items = list(old.items)
+        for it in new.items:
+            if isinstance(it, A.ViewSection):
+                at = next((k for k, x in enumerate(items) if isinstance(x, A.ViewSection)
+                           and x.title == it.title), None)
+                if at is None:
+                    last = max((k for k, x in enumerate(items) if isinstance(x, A.ViewSection)),
+                               default=len(items) - 1)
+                    items.insert(last + 1, it)
+                else:
+                    items[at] = attrs.evolve(items[at], rows=items[at].rows + it.rows)
+                continue
+            if isinstance(it, A.ViewPanel):
+                at = next((k for k, x in enumerate(items) if isinstance(x, A.ViewPanel)
+                           and x.word == it.word), None)
+                if at is None:
+                    items.append(it)
+                    continue
+                base = items[at]
+                assert isinstance(base, A.ViewPanel)
+                if base.var != it.var:
+                    self.diags.append(error(
+                        "E134", f"the base's view writes '{base.word} {base.var}'; an extension "
+                        f"of it names its player the same way", it.span,
+                        f"write '{it.word} {base.var} {{ ... }}' and '{base.var}' in its rows"))
+                    continue
+                items[at] = attrs.evolve(base, rows=base.rows + it.rows)
+                continue
+            items.append(it)        # bookkeeping, labels: checked with the base's
+        return attrs.evolve(old, items=tuple(items))
 
     def insert_phase(self, op: A.PhaseInsert) -> None:
         phases = self._phases()
