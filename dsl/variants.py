@@ -229,7 +229,9 @@ class Merger:
                                default=len(items) - 1)
                     items.insert(last + 1, it)
                 else:
-                    items[at] = attrs.evolve(items[at], rows=items[at].rows + it.rows)
+                    sec = items[at]
+                    assert isinstance(sec, A.ViewSection)
+                    items[at] = attrs.evolve(sec, rows=sec.rows + it.rows)
                 continue
             if isinstance(it, A.ViewPanel):
                 at = next((k for k, x in enumerate(items) if isinstance(x, A.ViewPanel)
