@@ -669,10 +669,22 @@ class ViewLabel:
 
 
 @attrs.frozen
+class ViewActionLabel:
+    """`label mortgage(p, g) = "gets", mortgage_value, "pesos"`: what an any-time action does,
+    its parameters named as the label's locals (the first, the player taking it)."""
+
+    word: str                      # 'label' as written
+    action: str
+    params: tuple[str, ...]
+    parts: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class ViewDecl:
     """`view { ... }`: what a person sees of the game."""
 
-    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping, ViewLabel], ...]
+    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping, ViewLabel, ViewActionLabel], ...]
     span: Span = _span()
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lark import Token
+
 from mercator.dsl import ast as A
 from mercator.dsl.limits import MAX_INT
 
@@ -403,6 +405,11 @@ class AstBuilder:
     def view_label(self, sp: A.Span, c: list[Any]) -> A.ViewLabel:
         return A.ViewLabel(str(c[0]), str(c[1]), c[2], None if c[3] is None else str(c[3]),
                            tuple(c[4:]), span=sp)
+
+    def view_action_label(self, sp: A.Span, c: list[Any]) -> A.ViewActionLabel:
+        names = [x for x in c if isinstance(x, Token)]
+        return A.ViewActionLabel(str(names[0]), str(names[1]), tuple(str(n) for n in names[2:]),
+                                 tuple(x for x in c if not isinstance(x, Token)), span=sp)
 
     def view_row(self, sp: A.Span, c: list[Any]) -> A.ViewRow:
         unit = c[2]

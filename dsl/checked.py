@@ -83,6 +83,13 @@ class OptionLabel:
     sites: frozenset[tuple[str, int, int]]
     chooser: bool = False           # `for p`: p (local 1) is the player choosing
     shown: str = "public"           # 'owner': reads the chooser's hidden fields (dsl/flow_views.py)
+    action: Optional[str] = None    # `label NAME(p, ...)`: the any-time action it describes
+                                    # (its arguments the locals, p in local 0, the one taking it)
+
+    @property
+    def chooser_slot(self) -> Optional[int]:
+        """The local holding the player choosing (whose own hidden fields the label may read)."""
+        return 0 if self.action is not None else (1 if self.chooser else None)
 
 
 @attrs.define

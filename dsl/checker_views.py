@@ -73,6 +73,11 @@ class ViewChecker(ExprChecker):
                     lab = self._label(it, labels)
                     if lab is not None:
                         labels.append(lab)
+            elif isinstance(it, A.ViewActionLabel):
+                if self._word(it.word, "label", it.span):
+                    lab = self._action_label(it, labels, items)
+                    if lab is not None:
+                        labels.append(lab)
             elif isinstance(it, A.ViewBookkeeping):
                 if self._word(it.word, "bookkeeping", it.span):
                     bookkeeping |= self._bookkeeping(it)
@@ -145,6 +150,36 @@ class ViewChecker(ExprChecker):
                       "a label describes the options of a 'choose': this rulebook has none"))
             return None
         return OptionLabel(it.var, t, parts, sc.nslots, it.span, sites, it.chooser is not None)
+
+    def _action_label(self, it: A.ViewActionLabel, done: list[OptionLabel],
+                      items: tuple[Any, ...]) -> Optional[OptionLabel]:
+        """`label NAME(p, x) = parts`: what the any-time action NAME does; its parameters
+        named as written, the first the player taking it (E161 for an unknown action, a
+        different number of parameters or a second label)."""
+        acts = {d.name: d for d in items if isinstance(d, A.ActionDecl)}
+        d = acts.get(it.action)
+        if d is None:
+            self.err("E161", f"no any-time action '{it.action}' to label", it.span,
+                     did_you_mean(it.action, sorted(acts)) or
+                     ("the any-time actions: " + ", ".join(sorted(acts)) if acts else
+                      "this rulebook declares no 'anytime' action"))
+            return None
+        if len(it.params) != len(d.params):
+            self.err("E161", f"the any-time action '{d.name}' has {len(d.params)} parameter"
+                     f"{'' if len(d.params) == 1 else 's'}, the label names {len(it.params)}",
+                     it.span, f"write: label {d.name}({', '.join(p.name for p in d.params)}) = ...")
+            return None
+        sc = Scope("expr")
+        for name, p in zip(it.params, d.params):
+            self._no_shadow(name, it.span)
+            sc.declare(name, self.resolve_type(p.type))
+        parts = [(e, self.expr(e, sc, None)) for e in it.parts]
+        if any(x.action == d.name for x in done):
+            self.err("E161", f"a second label for the any-time action '{d.name}'", it.span,
+                     "each action has one label: join the two into one")
+            return None
+        return OptionLabel(it.params[0], PLAYER, parts, sc.nslots, it.span, frozenset(),
+                           action=d.name)
 
     def _reads(self, e: Any) -> set[tuple[str, str]]:
         """The state fields an expression reads, through the fns it calls: a view that shows

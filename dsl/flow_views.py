@@ -11,6 +11,8 @@ shown it.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from mercator.dsl.checked import CheckedRulebook, ViewLine
 from mercator.dsl.diagnostics import Diagnostic, error
 from mercator.dsl.flow_exprs import ExprFlow, fn_summaries
@@ -34,20 +36,34 @@ def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
     for lab in view.labels:
         for e, _ in lab.parts:
             t = flow.expr(e).const    # the option itself is a local: the chooser sees it
-            if not t.secret and lab.chooser and t.owners <= {1}:
+            slot = lab.chooser_slot
+            if not t.secret and slot is not None and t.owners <= {slot}:
                 if t.owners:
                     lab.shown = "owner"      # the chooser's own hidden fields: his eyes only
                 continue
             if t.secret or t.owners:
                 what = names(t.hidden | t.drawn) if t.hidden or t.drawn else names(t.owned)
                 kind = "secret" if t.hidden or t.drawn else "owner-only"
+                if lab.action is not None:
+                    who = f"the acting player {lab.var}'s own fields"
+                    out.append(error(
+                        "E161", f"the label of {what_of(lab)} is computed from the {kind} "
+                        f"{what}: it reads only what every seat may see and {who}", e.span,
+                        f"compute it from public fields, the action's arguments and {who}"))
+                    continue
                 out.append(error(
-                    "E161", f"the label of options of type {lab.type} is computed from the "
+                    "E161", f"the label of {what_of(lab)} is computed from the "
                     f"{kind} {what}: a label reads only what every seat may see, and with "
                     "'for p' what the chooser p may see", e.span,
                     "compute it from public fields, the option itself, and (with 'label x: T "
                     "for p') the chooser p's own fields"))
     return out
+
+
+def what_of(lab: Any) -> str:
+    """What a label describes, for its messages."""
+    return f"the any-time action '{lab.action}'" if lab.action is not None else \
+        f"options of type {lab.type}"
 
 
 def _label(flow: ExprFlow, r: ViewLine, player_slot: int | None, where: str) -> list[Diagnostic]:

@@ -462,6 +462,10 @@ def _view(d: A.ViewDecl) -> list[Line]:
         if isinstance(it, A.ViewBookkeeping):
             lines.extend(_one(f"{it.word} {_fill(it.names)}", 1, it))
             continue
+        if isinstance(it, A.ViewActionLabel):
+            head = f"{it.word} {it.action}({', '.join(it.params)}) ="
+            lines.extend(_one(group(head, _fill([_fx(p) for p in it.parts])), 1, it))
+            continue
         if isinstance(it, A.ViewLabel):
             chooser = f" for {it.chooser}" if it.chooser else ""
             head = f"{it.word} {it.var}: {format_type(it.type)}{chooser} ="

@@ -21,8 +21,13 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
                            ex.compile(r.extra) if r.extra is not None else None, r.extra_type)
 
     omit = frozenset(v.bookkeeping) | frozenset(name for _, name in v.covered)
-    labels = {site: LabelSpec([(ex.compile(e), t) for e, t in lab.parts], lab.nslots,
-                               lab.chooser, lab.shown)
-              for lab in v.labels for site in lab.sites}
+    labels: dict[Any, LabelSpec] = {
+        site: LabelSpec([(ex.compile(e), t) for e, t in lab.parts], lab.nslots,
+                        lab.chooser, lab.shown)
+        for lab in v.labels for site in lab.sites}
+    # an any-time action's label, by ("action", name): its arguments are its locals
+    labels.update({("action", lab.action): LabelSpec([(ex.compile(e), t) for e, t in lab.parts],
+                                                     lab.nslots, True, lab.shown)
+                   for lab in v.labels if lab.action is not None})
     return ViewSpec([(title, [row(r) for r in rows]) for title, rows in v.sections],
                     [row(r) for r in v.panel], omit, labels, [row(r) for r in v.scoring])

@@ -59,7 +59,8 @@ class ViewSpec:
     sections: list[tuple[str, list[ViewRowSpec]]]
     panel: list[ViewRowSpec]
     omit: frozenset[str]
-    labels: dict[tuple[str, int, int], LabelSpec] = attrs.field(factory=dict)
+    # by the (path, line, col) of a decision, or ("action", NAME) for an any-time action
+    labels: dict[tuple, LabelSpec] = attrs.field(factory=dict)
     scoring: list[ViewRowSpec] = attrs.field(factory=list)   # the score's parts, per player
 
 
@@ -75,23 +76,40 @@ def option_notes(program: Any, state: Any, decision: Any,
     if spec is None or span is None or not spec.labels:
         return [None] * len(decision.options)
     lab = spec.labels.get((span.path, span.line, span.col))
-    if lab is None or (lab.shown == "owner" and viewer != decision.player):
-        return [None] * len(decision.options)
+    if lab is not None and lab.shown == "owner" and viewer != decision.player:
+        lab = None
+    names = getattr(program, "body_names", [])
     out: list[Optional[str]] = []
     for o in decision.options:
-        if o.action is not None or (o.value is None and o.label == "pass"):
+        if o.action is not None:            # an any-time action: `label NAME(p, ...)`
+            bid, args = o.action
+            name = names[bid] if bid < len(names) else ""
+            alab = spec.labels.get(("action", name[len("action "):])) \
+                if name.startswith("action ") else None
+            if alab is None or (alab.shown == "owner" and viewer != decision.player):
+                out.append(None)
+            else:
+                L = [decision.player, *args]      # the player taking it, then its arguments
+                out.append(_note(alab, state, L + [None] * max(alab.nslots - len(L), 0)))
+            continue
+        if lab is None or (o.value is None and o.label == "pass"):
             out.append(None)
             continue
-        try:
-            L = [o.value, decision.player if lab.chooser else None] + \
-                [None] * max(lab.nslots - 2, 0)
-            vals = [(f(state, L), t) for f, t in lab.parts]
-            # a part that is "" or none is left out (`if ... then "seat" else ""`)
-            out.append(" ".join(v if isinstance(v, str) else fmt(v, t)
-                                for v, t in vals if v is not None and v != ""))
-        except Exception:    # noqa: BLE001 - a label never stops a game: the option shows bare
-            out.append(None)
+        out.append(_note(lab, state, [o.value, decision.player if lab.chooser else None] +
+                         [None] * max(lab.nslots - 2, 0)))
     return out
+
+
+def _note(lab: LabelSpec, state: Any, L: list) -> Optional[str]:
+    """A label's text with its locals L, or None when it fails (a label never stops a game:
+    the option shows bare)."""
+    try:
+        vals = [(f(state, L), t) for f, t in lab.parts]
+    except Exception:    # noqa: BLE001
+        return None
+    # a part that is "" or none is left out (`if ... then "seat" else ""`)
+    return " ".join(v if isinstance(v, str) else fmt(v, t)
+                    for v, t in vals if v is not None and v != "")
 
 
 def _hidden_text(v: Any, t: Type) -> str:
