@@ -295,6 +295,15 @@ def test_building_action_tile_takes_an_owned_building_without_the_tower(prog: Pr
 
 
 # ------------------------------------------------------------------ the tower
+def test_the_dice_blue_3_red_2_place_the_tower_on_row_2_column_3(prog: Program) -> None:
+    """rules-data §Turn 1 (G12): "the blue die gives the horizontal coordinate (blue number) and
+    the red die, the vertical coordinate (red number)"; its example: "3 on the blue die and 2 on
+    the red die … the street space" — row 2, column 3: street_r2c3."""
+    g = Game(prog)
+    g.roll(2, 3)                                # red 2, blue 3
+    assert g.tower() == "street_r2c3" and g.path() == ["street_r2c3"]
+
+
 def test_a_market_start_moves_the_round_marker_and_the_turn_continues(prog: Program) -> None:
     """rules-data §Turn 1: "If the start square is in the MARKET …, the round marker is moved one
     space down … the turn CONTINUES with the tower on the Market" — dice 4/4: the round marker
