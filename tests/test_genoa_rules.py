@@ -125,7 +125,8 @@ def test_a_message_pays_30_when_the_tower_visited_both_its_buildings(prog: Progr
     """rules-data §Cards: "Message: 30 ducats when the tower has left discs on BOTH buildings on
     the card in the same turn (any order); the holder need not take an action there." — P3 holds
     the message Post Office / Park; the tower goes Park, street r4c2, Cathedral, market, Post
-    Office, nobody acting: P3 is paid 30."""
+    Office, nobody acting: P3 is paid 30 — G12: "as soon as there is one of the tower's discs
+    on both buildings", so already while the window at the Post Office is open."""
     g = Game(prog)
     g.hand(2, "message_post_office_park")
     g.start("r4c1")
@@ -134,7 +135,10 @@ def test_a_message_pays_30_when_the_tower_visited_both_its_buildings(prog: Progr
     g.close(0, "cathedral")
     g.close(0, "none")
     g.do(0, "market")
+    assert g.ducats(2) == 130
     g.close(0, "post_office")
+    assert g.tower() == "post_office" and g.s.pending.prompt == TURN
+    assert g.ducats(2) == 160 and g.cards(2) == []
     g.close(0, "none")
     assert g.ducats(2) == 160 and g.cards(2) == []
     assert int(g.get("acted", 2)) == 0
@@ -201,6 +205,28 @@ def _buys_city_hall_with_a_trade_tile(prog: Program, *tiles: str, markers: int =
     g.accept(0, "accept #1")
     assert g.s.pending.prompt == GOODS_TILE
     return g
+
+
+def test_a_trade_tile_during_the_action_fills_a_small_order_there(prog: Program) -> None:
+    """rules-data §Special tiles: the goods tiles are played "at the beginning, during or at the
+    end of one of your action" — P2 buys the Spices warehouse for 5, takes its pepper and
+    saffron, trades the pepper for a silk (during the action) and so delivers his small order
+    of the Spices warehouse (a silk) for 40: 130 − 5 + 40 = 165."""
+    g = Game(prog)
+    g.hand(1, "small_spice_silk")
+    g.give_tiles(1, "trade")
+    g.start("r6c7")
+    g.passes(0)
+    g.post(1, "spice_warehouse", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    g.do(1, "pass")                             # not before the action: he has no goods yet
+    assert g.s.pending.prompt == GOODS_TILE and g.goods(1) == {"pepper": 1, "saffron": 1}
+    g.do(1, "trade", "one_commodity", "pepper", "one_commodity", "silk")
+    assert g.s.pending.prompt == SMALL
+    g.do(1, "small_spice_silk")
+    assert g.ducats(1) == 165 and g.ducats(0) == 135
+    assert g.goods(1) == {"saffron": 1} and g.cards(1) == []
+    g.check()
 
 
 def test_trade_tile_one_good_for_another_around_his_action(prog: Program) -> None:
