@@ -152,7 +152,7 @@ def test_the_browser_page_shows_genoa_offers_one_line_each() -> None:
     pytest.importorskip("httpx")
     import warnings
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
     from mercator.dsl.loader import load
