@@ -117,3 +117,20 @@ def test_match_subject_and_the_help() -> None:
     from mercator.interpreter.engine.nodes import Option
     assert "Offers:" in help_lines([Option("post an offer", ("post",))])
     assert "Offers:" not in help_lines([Option("pass", None)])
+
+
+def test_any_rulebook_with_a_deal_takes_a_typed_offer() -> None:
+    """The same line on rulebooks/examples/bazaar.rules (coins by 2, subjects left/right)."""
+    from game_driver import program
+    from test_bazaar import BAZAAR, Bazaar
+
+    bz = program(BAZAAR)
+    g = Bazaar(bz, [12, 12, 12], [{}, {"salt": 1}, {}], {"silk": 2}, {"tea": 2}, narrate=False)
+    assert g.s.pending.player == 1
+    steps, why = offer_steps("4 coins + salt for left", bz, g.s)
+    assert why == "" and steps is not None
+    assert steps[:4] == ["post an offer", "about left", "add 2 coins", "add 2 coins"]
+    for label in steps:
+        bz.apply(g.s, label)
+    (o,) = g.offers("bids")
+    assert o[4] == [4, {bz.member("salt"): 1}]
