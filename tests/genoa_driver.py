@@ -2,7 +2,7 @@
 prepared by moving things between their real places, and the steps of the deal window
 (docs/language.md §4.17) by their labels.
 
-The board (row r = blue die, column c = red die; S = a street space street_r<r>c<c>):
+The board (row r = red die, column c = blue die; S = a street space street_r<r>c<c>):
 
      c1       c2      c3        c4        c5        c6        c7       c8
 r1   colini   colini  tavern    tavern    harbour   harbour   monetti  monetti
@@ -168,7 +168,7 @@ class Game(ScenarioGame):
 
     # ------------------------------------------------------------------ acting
     def roll(self, red: int, blue: int) -> None:
-        """The two dice of a tower placement: red = column, blue = row."""
+        """The two dice of a tower placement: red = row, blue = column (G12)."""
         for pips in (red, blue):
             node = self.s.pending
             assert isinstance(node, Chance) and node.what == "roll", f"expected a die, got {node}"
@@ -177,7 +177,7 @@ class Game(ScenarioGame):
     def start(self, square: str) -> None:
         """Roll the dice that name this square (r<row>c<col>)."""
         row, col = int(square[1]), int(square[3])
-        self.roll(col, row)
+        self.roll(row, col)
         self.keep_order()
 
     def do(self, p: int, *labels: str) -> None:

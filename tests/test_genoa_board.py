@@ -116,9 +116,10 @@ def test_c_the_spices_warehouse_is_next_to_a_villa_and_to_the_inn_or_tavern(boar
 
 
 def test_d_blue_3_red_2_is_a_street(board: Board) -> None:
-    """(d) "blue 3 / red 2 is a street square (G12 example)" — blue die = row, red = column (the
-    rulebook's fn space_at)."""
-    assert board.at(3, 2) in board.streets
+    """(d) "blue 3 / red 2 is a street square (G12 example)" — G12: "the blue die gives the
+    horizontal coordinate … and the red die, the vertical coordinate": row 2 (red), column 3
+    (blue), as the rulebook's place_tower rolls it (fn space_at(red, blue))."""
+    assert board.at(2, 3) in board.streets
 
 
 def test_e_from_a_street_by_the_guild_hall_colini_in_4_moves_and_metals_in_3(board: Board) -> None:

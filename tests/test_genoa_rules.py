@@ -125,7 +125,8 @@ def test_a_message_pays_30_when_the_tower_visited_both_its_buildings(prog: Progr
     """rules-data §Cards: "Message: 30 ducats when the tower has left discs on BOTH buildings on
     the card in the same turn (any order); the holder need not take an action there." — P3 holds
     the message Post Office / Park; the tower goes Park, street r4c2, Cathedral, market, Post
-    Office, nobody acting: P3 is paid 30."""
+    Office, nobody acting: P3 is paid 30 — G12: "as soon as there is one of the tower's discs
+    on both buildings", so already while the window at the Post Office is open."""
     g = Game(prog)
     g.hand(2, "message_post_office_park")
     g.start("r4c1")
@@ -134,7 +135,10 @@ def test_a_message_pays_30_when_the_tower_visited_both_its_buildings(prog: Progr
     g.close(0, "cathedral")
     g.close(0, "none")
     g.do(0, "market")
+    assert g.ducats(2) == 130
     g.close(0, "post_office")
+    assert g.tower() == "post_office" and g.s.pending.prompt == TURN
+    assert g.ducats(2) == 160 and g.cards(2) == []
     g.close(0, "none")
     assert g.ducats(2) == 160 and g.cards(2) == []
     assert int(g.get("acted", 2)) == 0
@@ -189,9 +193,47 @@ def test_commodity_tile_used_right_after_the_action_that_gave_it(prog: Program) 
     g.check()
 
 
+def _buys_city_hall_with_a_trade_tile(prog: Program, *tiles: str, markers: int = 0) -> Game:
+    """P2 holds a trade tile (and these tiles, and markers in his supply) and buys the City Hall
+    for 5 ducats; the game stops where he may use his goods tiles before the action."""
+    g = Game(prog)
+    g.give_tiles(1, "trade", *tiles)
+    g.markers_in_supply(1, markers)
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    assert g.s.pending.prompt == GOODS_TILE
+    return g
+
+
+def test_a_trade_tile_during_the_action_fills_a_small_order_there(prog: Program) -> None:
+    """rules-data §Special tiles: the goods tiles are played "at the beginning, during or at the
+    end of one of your action" — P2 buys the Spices warehouse for 5, takes its pepper and
+    saffron, trades the pepper for a silk (during the action) and so delivers his small order
+    of the Spices warehouse (a silk) for 40: 130 − 5 + 40 = 165."""
+    g = Game(prog)
+    g.hand(1, "small_spice_silk")
+    g.give_tiles(1, "trade")
+    g.start("r6c7")
+    g.passes(0)
+    g.post(1, "spice_warehouse", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    g.do(1, "pass")                             # not before the action: he has no goods yet
+    assert g.s.pending.prompt == GOODS_TILE and g.goods(1) == {"pepper": 1, "saffron": 1}
+    g.do(1, "trade", "one_commodity", "pepper", "one_commodity", "silk")
+    assert g.s.pending.prompt == SMALL
+    g.do(1, "small_spice_silk")
+    assert g.ducats(1) == 165 and g.ducats(0) == 135
+    assert g.goods(1) == {"saffron": 1} and g.cards(1) == []
+    g.check()
+
+
 def test_trade_tile_one_good_for_another_around_his_action(prog: Program) -> None:
     """rules-data §Special tiles: trade 1:1, "played at the beginning, during or end of one of
-    your own actions" — P2, buying the City Hall, first trades his pepper for a silk."""
+    your own actions" — P2, buying the City Hall, first trades his pepper for a silk.  He is
+    asked what kind of thing he gives (a commodity or a card: he holds no other tile and no
+    marker) and what kind he takes (never the very good he gave)."""
     g = Game(prog)
     g.give_goods(1, "pepper")
     g.give_tiles(1, "trade")
@@ -200,8 +242,63 @@ def test_trade_tile_one_good_for_another_around_his_action(prog: Program) -> Non
     g.post(1, "city_hall", give=["5 ducats"])
     g.accept(0, "accept #1")
     assert g.s.pending.prompt == GOODS_TILE
-    g.do(1, "trade", "silk")                    # (his one good to give is not asked)
+    g.do(1, "trade")
+    assert g.labels() == ["one_commodity", "one_card"]
+    g.do(1, "one_commodity")                    # (his one good to give is not asked)
+    assert g.labels() == ["one_commodity", "one_special_tile", "one_card", "one_marker"]
+    g.do(1, "one_commodity")
+    assert "pepper" not in g.labels() and "silk" in g.labels()
+    g.do(1, "silk")
     assert g.goods(1) == {"silk": 1} and g.tiles(1) == {}
+    g.check()
+
+
+def test_trade_tile_a_card_for_a_special_tile(prog: Program) -> None:
+    """rules-data §Special tiles (G12): trade 1:1 "allows you to trade one good you own (card,
+    Ownership marker, Commodity or special tile), for any one good of your choice" — P2 trades
+    his dealt contract for a building-action tile: the card goes face up under its pile (as a
+    played card), the tile comes from the stock (4 left of 5), and the trade tile goes back to
+    its stock (7 again)."""
+    g = _buys_city_hall_with_a_trade_tile(prog)
+    contract = next(c for c in g.cards(1) if c.startswith("contract_"))
+    g.do(1, "trade")                            # (he can give only a card: not asked)
+    assert g.s.pending.prompt == "trade tile: give which card"
+    g.do(1, contract, "one_special_tile", "building_action")
+    assert contract not in g.cards(1) and len(g.cards(1)) == 4 - 1 + 2   # + City Hall's two
+    assert [g.name("Card", c) for c in g.get("discards")[g.m("contract")]] == [contract]
+    assert g.tiles(1) == {"building_action": 1}
+    supply = g.bag("tile_supply", enum="Tile")
+    assert supply["building_action"] == 4 and supply["trade"] == 7
+    g.check()
+
+
+def test_trade_tile_a_marker_for_the_top_card_of_a_pile(prog: Program) -> None:
+    """rules-data §Special tiles (G12), trade 1:1: "one good you own (card, Ownership marker,
+    …) for any one good of your choice" — P2 gives one of the 2 ownership markers in his supply
+    (it goes back to his storage: 5 → 6) for the top card of the Large order pile: the fifth
+    large order, large_colini_5 (the first four were dealt)."""
+    g = _buys_city_hall_with_a_trade_tile(prog, markers=2)
+    assert g.storage(1) == 5
+    g.do(1, "trade", "one_marker", "one_card", "large_order")
+    assert int(g.get("markers", 1)) == 1 and g.storage(1) == 6
+    assert "large_colini_5" in g.cards(1) and len(g.cards(1)) == 4 + 1 + 2   # + City Hall's two
+    g.check()
+
+
+def test_trade_tile_a_special_tile_for_a_marker_from_storage(prog: Program) -> None:
+    """rules-data §Special tiles (G12), trade 1:1: "… special tile), for any one good of your
+    choice" — P2 gives a starting-space tile for one ownership marker of his colour, taken from
+    the storage (7 → 6) into his supply (0 → 1).  Had he taken a tile, it could not have been
+    one of the kind he gave (the spent trade tile, back in the stock, could)."""
+    g = _buys_city_hall_with_a_trade_tile(prog, "starting_space")
+    g.do(1, "trade", "one_special_tile")          # (his one tile to give is not asked)
+    assert g.labels() == ["one_commodity", "one_special_tile", "one_card", "one_marker"]
+    probe = Game(prog)
+    probe.s = g.s.clone()
+    probe.do(1, "one_special_tile")
+    assert "starting_space" not in probe.labels() and "trade" in probe.labels()
+    g.do(1, "one_marker")
+    assert int(g.get("markers", 1)) == 1 and g.storage(1) == 6 and g.tiles(1) == {}
     g.check()
 
 
@@ -224,6 +321,15 @@ def test_building_action_tile_takes_an_owned_building_without_the_tower(prog: Pr
 
 
 # ------------------------------------------------------------------ the tower
+def test_the_dice_blue_3_red_2_place_the_tower_on_row_2_column_3(prog: Program) -> None:
+    """rules-data §Turn 1 (G12): "the blue die gives the horizontal coordinate (blue number) and
+    the red die, the vertical coordinate (red number)"; its example: "3 on the blue die and 2 on
+    the red die … the street space" — row 2, column 3: street_r2c3."""
+    g = Game(prog)
+    g.roll(2, 3)                                # red 2, blue 3
+    assert g.tower() == "street_r2c3" and g.path() == ["street_r2c3"]
+
+
 def test_a_market_start_moves_the_round_marker_and_the_turn_continues(prog: Program) -> None:
     """rules-data §Turn 1: "If the start square is in the MARKET …, the round marker is moved one
     space down … the turn CONTINUES with the tower on the Market" — dice 4/4: the round marker

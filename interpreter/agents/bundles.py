@@ -37,15 +37,25 @@ def bundle_steps(text: str, options: Sequence[Option]) -> tuple[Optional[list[st
                 step_index(f"add {t}", options) is not None:
             return [f"add {t}"], ""
         return None, ""
+    pieces, why = piece_steps(t, options)
+    if pieces is None:
+        return None, why
+    return [step for _, step in pieces] + [END], ""
+
+
+def piece_steps(text: str, options: Sequence[Option]) -> tuple[Optional[list[tuple[str, str]]], str]:
+    """Each '+'-separated piece of a typed bundle with the 'add' steps it stands for, as
+    (piece, step) pairs ('25' → five 'add 5 ducats' when ducats go by 5), or (None, why not);
+    an amount's unit is read off the 'add N name' options offered now."""
     amounts = [(int(m.group(1)), m.group(2)) for o in options
                if (m := _AMOUNT.fullmatch(o.label)) is not None]
-    steps: list[str] = []
-    for piece in (p.strip() for p in t.split("+")):
+    steps: list[tuple[str, str]] = []
+    for piece in (p.strip() for p in text.split("+")):
         if not piece:
             return None, "an empty part between two '+'"
         m = _PIECE.fullmatch(piece)
         if m is None:
-            steps.append(f"add {piece}")
+            steps.append((piece, f"add {piece}"))
             continue
         n, name = int(m.group(1)), (m.group(2) or "").strip().lower()
         fits = [(u, part) for u, part in amounts if part.lower().startswith(name)]
@@ -57,8 +67,8 @@ def bundle_steps(text: str, options: Sequence[Option]) -> tuple[Optional[list[st
         unit, part = fits[0]
         if n % unit:
             return None, f"'{piece}': {part} go in units of {unit}"
-        steps += [f"add {unit} {part}"] * (n // unit)
-    return steps + [END], ""
+        steps += [(piece, f"add {unit} {part}")] * (n // unit)
+    return steps, ""
 
 
 def step_index(step: str, options: Sequence[Option]) -> Optional[int]:

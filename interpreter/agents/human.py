@@ -18,6 +18,7 @@ import shutil
 from typing import Any, Callable, Optional, Protocol, Sequence
 
 from mercator.interpreter.agents.bundles import bundle_steps, step_index
+from mercator.interpreter.agents.typed_offer import offer_steps
 from mercator.interpreter.engine.nodes import Decision, Option
 from mercator.interpreter.engine.seen import render as render_entry
 from mercator.interpreter.engine.seen import sees
@@ -196,6 +197,23 @@ def input_hint(options: Sequence[Option]) -> str:
 def help_lines(options: Sequence[Option]) -> list[str]:
     """What `help` explains: how to choose, and every command."""
     numeric = is_numeric_menu(options)
+    return _choosing_lines(numeric) + _offer_lines(options) + _command_lines()
+
+
+def _offer_lines(options: Sequence[Option]) -> list[str]:
+    """How to type a whole offer, where a deal's offer may be posted (interpreter/agents/
+    typed_offer.py)."""
+    if not any(o.label == "post an offer" or o.label.startswith("about ") for o in options):
+        return []
+    return [
+        "Offers:",
+        "  25 + silk for X   posts an offer in one line: what you give, 'for', and what it",
+        "             is about by its name's words or one word of it ('for Villa Colini',",
+        "             'for colini'); end with 'to P3' to say whom, where you are asked",
+    ]
+
+
+def _choosing_lines(numeric: bool) -> list[str]:
     return [
         "Choosing:",
         "  #N         picks option N of the menu (#1 is the first), at every prompt",
@@ -205,6 +223,11 @@ def help_lines(options: Sequence[Option]) -> list[str]:
         + ("; this prompt is a choice of numbers" if numeric else ""),
         "  a label    picks that option, in any case; so does the start of a label",
         "             when no other label starts the same way",
+    ]
+
+
+def _command_lines() -> list[str]:
+    return [
         "Commands:",
         "  help, ?    this help",
         "  options    the options again",
@@ -422,7 +445,9 @@ class HumanAgent:
                 self.screen.lines("the rules in brief", self.rules or
                                   ["no summary of this rulebook is available"])
             else:
-                steps, why = bundle_steps(text, options)
+                steps, why = offer_steps(text, program, state)   # 'BUNDLE for SUBJECT'
+                if steps is None and not why:
+                    steps, why = bundle_steps(text, options)
                 if steps is not None:  # a whole bundle: its first step now, the rest queued
                     idx = step_index(steps[0], options)
                     if idx is not None:

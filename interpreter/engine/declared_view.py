@@ -15,6 +15,7 @@ import attrs
 
 from mercator.dsl.infoflow import is_owner_map
 from mercator.dsl.types import Type
+from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
 from mercator.interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
 from mercator.interpreter.engine.values import fmt
 
@@ -215,8 +216,19 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None) -> dict[str, Any]:
         cells = _cells(v, r.type, r.unit)
         return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
                 "text": " · ".join(f"{k}: {x}" for k, x in cells) or "(none)"}
+    if is_offer_table(r.type):
+        return _offers_row(r, v)
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
             "text": _with_unit(fmt(v, r.type), r.unit), "value": typed_json(v, r.type)}
+
+
+def _offers_row(r: ViewRowSpec, v: Any) -> dict[str, Any]:
+    """A row of deal offers (a `list<offer<...>>`): one line per offer, as the generic view shows
+    a deal's table ('#2 P3 to P1 about x: gives 10 coins + silk'), in "lines" and in "text"."""
+    lines = offer_lines(v or [], r.type)
+    return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
+            "text": "\n".join(lines) if lines else "(no offers)", "lines": lines,
+            "value": typed_json(v, r.type)}
 
 
 def _hidden(r: ViewRowSpec, text: str) -> dict[str, Any]:

@@ -1,0 +1,179 @@
+"""A view row that shows deal offers (docs/language.md §2.20a): any `list<offer<...>>` row, the
+whole table or a computed part of it, is shown one line per offer, as the generic view shows a
+deal's table — never as records field by field (issue 16, "a view of the table for people").
+Then Genoa's three rows of its open table (rulebooks/genoa.rules, view, section "The table of
+offers"; docs/games/genoa.md, "The view"), and what a seat may not see in them."""
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console
+
+from game_driver import program_text
+from genoa_driver import Game, genoa_program
+
+from mercator.interpreter.cli.terminal import view_renderable
+from mercator.interpreter.engine.declared_view import declared_view, describe_view
+from mercator.interpreter.engine.program import Program
+
+STALLS = """
+game "Stalls" players 2..2
+enum Good { salt, silk }
+player { coins: int = 9  goods: bag<Good> }
+bundle Lot { coins: amount of coins  goods: items of goods }
+table { market: list<offer<Lot>> }
+setup { first(players).goods[salt] = 2 }
+round r limit 1 {
+  phase trade {
+    deal on market {
+      among = players
+      terms = [give, get]
+      quiet = 2
+      limit = 8
+    }
+  }
+}
+score p: p.coins + count(p.goods)
+view {
+  section "Stalls" {
+    row "every offer" = market
+    row "offers with coins" = [o for o in market if o.give.coins > 0]
+  }
+}
+"""
+
+
+def _rows(prog: Program, s, viewer: int) -> dict[str, dict]:
+    v = declared_view(prog, s, viewer)
+    assert v is not None
+    return {r["label"]: r for sec in v["sections"] for r in sec["rows"]}
+
+
+def test_a_row_of_offers_shows_one_line_per_offer_whole_table_or_computed() -> None:
+    prog = program_text(STALLS)
+    s = prog.new_game(players=2, seed=0)
+    for label in ("post an offer", "add salt", "add salt", "done", "add 1 coins", "post"):
+        prog.apply(s, label)
+    prog.apply(s, "post an offer")                          # P2: 2 coins for nothing
+    for label in ("add 1 coins", "add 1 coins", "done", "post"):
+        prog.apply(s, label)
+    rows = _rows(prog, s, 0)
+    assert rows["every offer"]["lines"] == ["#1 P1 to P2: gives salt×2; gets 1 coins",
+                                            "#2 P2 to P1: gives 2 coins"]
+    assert rows["every offer"]["text"] == "#1 P1 to P2: gives salt×2; gets 1 coins\n" \
+                                          "#2 P2 to P1: gives 2 coins"
+    assert rows["offers with coins"]["lines"] == ["#2 P2 to P1: gives 2 coins"]
+    text = describe_view(prog, s, 1)
+    assert "    offers with coins  #2 P2 to P1: gives 2 coins" in text
+    assert "give:" not in text and "maker" not in text       # no record field by field
+
+
+def test_an_empty_row_of_offers_says_so() -> None:
+    prog = program_text(STALLS)
+    s = prog.new_game(players=2, seed=0)
+    rows = _rows(prog, s, 0)
+    assert rows["every offer"]["text"] == rows["offers with coins"]["text"] == "(no offers)"
+    assert rows["every offer"]["lines"] == []
+
+
+# ------------------------------------------------------------------ Genoa's open table
+def _screen(prog: Program, g: Game, seat: int) -> str:
+    out = io.StringIO()
+    Console(file=out, width=200, no_color=True, highlight=False, markup=False,
+            emoji=False).print(view_renderable(prog, g.s, seat))
+    return out.getvalue()
+
+
+def _table_of_offers() -> tuple[Program, Game]:
+    """Tower on street r2c4 (4 players, P1 the tower player): P2 bids 10 ducats, a silk and his
+    dealt message for the City Hall (one step away); P1 counter-offers P3 5 ducats for the
+    Tavern; P3 hints 5 ducats for Villa Colini (not next to the tower)."""
+    prog = genoa_program()
+    g = Game(prog)
+    g.give_goods(1, "silk")
+    g.pay(1, 3, 15)                             # purses 125, 115, 135, 145
+    g.pay(0, 2, 5)
+    g.start("r2c4")
+    g.passes(0)
+    msg = next(c for c in g.cards(1) if c.startswith("message_"))
+    g.post(1, "city_hall", give=["5 ducats", "5 ducats", "silk", msg])
+    g.post(0, "tavern", give=["5 ducats"], to=2)
+    g.post(2, "villa_colini", give=["5 ducats"])
+    return prog, g
+
+
+def test_genoa_shows_what_can_be_accepted_now_the_counter_offers_and_the_hints() -> None:
+    """seed 000 11 (商人可以自由選擇接受哪個出價), 08 (出價可以包含商人將金幣或物品給對方) and
+    §未相鄰的格子 (這樣的出價不能接受或拒絕): each offer in its row, by its building's name."""
+    prog, g = _table_of_offers()
+    msg = next(c for c in g.cards(1) if c.startswith("message_"))
+    rows = _rows(prog, g.s, 3)
+    assert rows["the tower player may accept now"]["lines"] == \
+        [f"#1 P2 to P1 about city_hall: gives 10 ducats + silk + {msg}"]
+    assert rows["his counter-offers, to accept now"]["lines"] == \
+        ["#2 P1 to P3 about tavern: gives 5 ducats"]
+    assert rows["hints (not acceptable yet)"]["lines"] == \
+        ["#3 P3 to P1 about villa_colini: gives 5 ducats"]
+    screen = _screen(prog, g, 3)
+    assert re.search(r"the tower player may accept now\s+#1 P2 to P1 about city_hall", screen)
+    assert re.search(r"hints \(not acceptable yet\)\s+#3 P3 to P1 about villa_colini", screen)
+    # the tower player's accept options are exactly the first row's offers
+    assert g.s.pending.player == 0              # (the window: P1, P2, P1, P3, P1, …)
+    assert [a.split(":")[0] for a in g.accepts()] == ["accept #1 P2 to P1 about city_hall"]
+
+
+def test_genoa_offers_never_show_a_purse_or_a_hand() -> None:
+    """rules-data §Setup: ducats and cards are secret (reading 8): an offer shows what it names
+    (its ducats, the card offered), but no seat other than the holder sees a purse or the rest
+    of a hand — not in the rows of offers, not anywhere on its screen."""
+    prog, g = _table_of_offers()
+    msg = next(c for c in g.cards(1) if c.startswith("message_"))
+    for seat in (0, 2, 3):
+        screen = _screen(prog, g, seat) + describe_view(prog, g.s, seat)
+        assert msg in screen                     # offered openly
+        for c in g.cards(1):
+            if c != msg:
+                assert c not in screen, (seat, c)
+        assert f"ducats {g.ducats(seat)}" in screen      # his own purse
+        for p in range(4):
+            if p != seat:
+                assert f"ducats {g.ducats(p)}" not in screen
+                assert str(g.ducats(p)) not in screen
+        for p in (0, 2, 3):
+            if p != seat:
+                assert not any(c in screen for c in g.cards(p) if c not in g.cards(seat))
+
+
+def test_the_browser_page_shows_genoa_offers_one_line_each() -> None:
+    """The web page of a seat (interpreter/web/) draws a row of offers as one line per offer."""
+    import pytest
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from mercator.dsl.loader import load
+    from mercator.interpreter.tools.session import GameSession
+    from mercator.interpreter.web.app import SeatLinks, make_app
+
+    path = "rulebooks/genoa.rules"
+    s = GameSession(genoa_program(), 4, 3, ["human"] * 4, path, load(path).sources)
+    links = SeatLinks([0, 1, 2, 3])
+
+    def labels() -> list[str]:
+        return [o.label for o in s.state.pending.options]
+
+    while "post an offer" not in labels() or s.to_decide() != 1:
+        s.move(s.to_decide(), "pass" if "pass" in labels() else 0)
+    s.move(1, "post an offer")
+    about = next(lb for lb in labels() if lb.startswith("about "))
+    s.move(1, about)
+    s.move(1, "add 5 ducats")
+    while s.to_decide() == 1 and ("post" in labels() or "done" in labels()):
+        s.move(1, "post" if "post" in labels() else "done")
+    page = TestClient(make_app(s, links)).get(links.path(3)).text
+    line = f"#1 P2 to P1 {about}: gives 5 ducats"
+    assert f'<div class="offer">{line}</div>' in page
