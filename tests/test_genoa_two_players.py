@@ -34,7 +34,8 @@ def two() -> Program:
 
 def test_the_variant_checks_clean_and_changes_only_the_offer_rule_and_the_action_count() -> None:
     """It replaces fn offer_rules_ok (rule a), fn needs_tile and proc count_action (rule b) and
-    proc new_turn_for (the new counter), and adds fn free_actions and one player field."""
+    proc new_turn_for (the new counter), and adds fn free_actions and one player field (shown
+    in the view's panel by an `extend view`)."""
     assert load(str(TWO)).ok
     ch = {(c.what, c.kind, c.name) for c in rule_diff(load(str(BASE)).items, load(str(TWO)).items)}
     assert ch == {
@@ -45,6 +46,7 @@ def test_the_variant_checks_clean_and_changes_only_the_offer_rule_and_the_action
         ("changed", "procedure", "new_turn_for"),
         ("added", "player field", "extra_spent"),
         ("added", "function", "free_actions"),
+        ("changed", "view", "view"),
     }
 
 
