@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from typing import Any, Callable, Optional
 
 import pytest
@@ -195,7 +196,9 @@ def test_promises_are_always_paid(prog: Program, seed: int, agent: int, n: int) 
 def test_closing_the_window_to_move_on_changes_no_holding(prog: Program, seed: int, agent: int,
                                                           n: int) -> None:
     """erratum 13: the tower player may refuse every offer — a fork in which he closes the window
-    and moves on leaves every player's holdings exactly as they were."""
+    and moves on leaves every player's holdings exactly as they were, but for the messages the
+    move delivers: 30 ducats for each, and the card gone (rules-data §Cards, G12: "as soon as
+    there is one of the tower's discs on both buildings")."""
     def check(before: Any, s: State) -> None:
         node = s.pending
         if s.over or not isinstance(node, Decision) or not prog.get(s, "bids"):
@@ -206,8 +209,15 @@ def test_closing_the_window_to_move_on_changes_no_holding(prog: Program, seed: i
             return                  # (after the last move the turn ends: messages are paid)
         fork = s.clone()
         prog.apply(fork, moves[0])
-        assert [holding(prog, fork, p) for p in range(n)] == \
-            [holding(prog, s, p) for p in range(n)]
+        want = [holding(prog, s, p) for p in range(n)]
+        for line in fork.messages[len(s.messages):]:
+            m = re.fullmatch(r"P(\d+) delivers (\w+) for (\d+)", line)
+            if m is not None:
+                k, card = int(m.group(1)) - 1, prog.member(m.group(2))
+                assert m.group(2).startswith("message_") and m.group(3) == "30", line
+                want[k][0] += 30
+                want[k][2].remove(card)
+        assert [holding(prog, fork, p) for p in range(n)] == want
 
     play(prog, n, seed, agent, check, lambda st: None)
 
