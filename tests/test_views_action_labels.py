@@ -11,7 +11,7 @@ from typing import Any
 from game_driver import program, program_text
 
 from mercator.dsl.loader import load_text
-from mercator.interpreter.engine.declared_view import _note, option_notes
+from mercator.interpreter.engine.declared_view import _note, declared_view, option_notes
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.program import Program
 
@@ -138,3 +138,28 @@ def test_the_terminal_shows_an_action_label() -> None:
     out = io.StringIO()
     RichScreen(console_for(out)).turn(prog, s, s.pending, [], 0)
     assert "sell(silk) — get 3 coins" in out.getvalue()
+
+
+def test_felinia_advanced_provision_sale_gives_nothing_and_names_the_points_it_costs() -> None:
+    """seed 004 §遊戲回合 1) a. (進階版): 乾糧 = +0銀幣; rule 7 (with its token): 每1個乾糧 = +2分.
+    The label is the variant's own, declared in its `extend view`."""
+    prog = program(ROOT / "rulebooks" / "variants" / "felinia_advanced.rules")
+    for seed in range(10):
+        try:
+            s = _first_offer(prog, 3, seed, "sell_provision")
+        except AssertionError:
+            continue
+        p = s.pending.player
+        assert _notes(prog, s, p)["sell_provision"] == "a provision card for 0 silver"
+        assert _notes(prog, s, None)["sell_provision"] == "a provision card for 0 silver"
+        # hand him the special token of rule 7 (a record: colour, cap, at, rule)
+        special = [0, 0, 0, 7]
+        s.players[p][prog._pindex("tokens")] = [special]
+        n = s.players[p][prog._pindex("provisions")]
+        score = declared_view(prog, s, p)["panel"]
+        rows = dict(zip(score["labels"], score["seats"][p]["rows"]))
+        assert rows["points: provisions"]["text"] == str(2 * n)     # the token counts (rule 7)
+        assert _notes(prog, s, p)["sell_provision"] == \
+            "a provision card for 0 silver · kept, it scores 2 points at the end"
+        return
+    raise AssertionError("no provision sale offered in 10 random games")
