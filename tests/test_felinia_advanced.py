@@ -140,7 +140,8 @@ def test_rule_diff_lists_every_change() -> None:
                ("function", "spice_points"), ("function", "merchant_points"),
                ("function", "set_size"), ("procedure", "setup_tokens"),
                ("procedure", "guild_reward"), ("procedure", "land"), ("procedure", "move_action"),
-               ("procedure", "gain_yield"), ("score", "score"), ("game", "game")}
+               ("procedure", "gain_yield"), ("score", "score"), ("game", "game"),
+               ("view", "view")}             # `extend view`: the base's view with the variant's rows
     added = {("constant", "special_tokens"), ("constant", "provision_value"),
              ("player field", "provisions"), ("any-time action", "sell_provision"),
              ("function", "can_extend"), ("function", "steps_left"),
