@@ -8,10 +8,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from game_driver import program, program_text
 
 from mercator.dsl.loader import load_text
-from mercator.interpreter.engine.declared_view import _note, option_notes
+from mercator.interpreter.engine.declared_view import _note, declared_view, option_notes
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.program import Program
 
@@ -138,3 +139,49 @@ def test_the_terminal_shows_an_action_label() -> None:
     out = io.StringIO()
     RichScreen(console_for(out)).turn(prog, s, s.pending, [], 0)
     assert "sell(silk) — get 3 coins" in out.getvalue()
+    pytest.importorskip("starlette")
+    from mercator.interpreter.tools.session import GameSession
+    text = SHOP.replace("VIEW", 'view { label sell(p, g) = "get", worth[g], "coins" }')
+    session = GameSession(prog, 2, 1, ["human", "human"], "t.rules", {"t.rules": text})
+    opts = {o["label"]: (o["kind"], o["note"]) for o in session.options(0)}
+    assert opts["sell(salt)"] == ("action", "get 1 coins")
+    assert opts["sell(silk)"] == ("action", "get 3 coins")
+    assert opts["1"] == ("value", "")
+    assert session.options(1) == []          # not his turn: no options, so no notes
+
+
+def test_felinia_advanced_provision_sale_gives_nothing_and_names_the_points_it_costs() -> None:
+    """seed 004 §遊戲回合 1) a. (進階版): 乾糧 = +0銀幣; rule 7 (with its token): 每1個乾糧 = +2分.
+    The label is the variant's own, declared in its `extend view`."""
+    prog = program(ROOT / "rulebooks" / "variants" / "felinia_advanced.rules")
+    for seed in range(10):
+        try:
+            s = _first_offer(prog, 3, seed, "sell_provision")
+        except AssertionError:
+            continue
+        p = s.pending.player
+        assert _notes(prog, s, p)["sell_provision"] == "a provision card for 0 silver"
+        assert _notes(prog, s, None)["sell_provision"] == "a provision card for 0 silver"
+        # hand him the special token of rule 7 (a record: colour, cap, at, rule)
+        special = [0, 0, 0, 7]
+        s.players[p][prog._pindex("tokens")] = [special]
+        n = s.players[p][prog._pindex("provisions")]
+        score = declared_view(prog, s, p)["panel"]
+        rows = dict(zip(score["labels"], score["seats"][p]["rows"]))
+        assert rows["points: provisions"]["text"] == str(2 * n)     # the token counts (rule 7)
+        assert _notes(prog, s, p)["sell_provision"] == \
+            "a provision card for 0 silver · kept, it scores 2 points at the end"
+        return
+    raise AssertionError("no provision sale offered in 10 random games")
+
+
+def test_die_haendler_repayment_says_what_it_pays_to_every_seat() -> None:
+    """seed 002 §Phase 6: 還錢時必須還 2,500 元及灰色的借據卡. Random play seldom holds 2,500 with
+    a loan, so the label is read at a state; it reads no hidden money, so everyone is shown it."""
+    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    s = prog.new_game(3, 1)
+    lab = prog.view.labels[("action", "repay_loan")]
+    assert lab.shown == "public"
+    for p in range(3):
+        assert _note(lab, s, [p] + [None] * lab.nslots) == \
+            "pay 2500 to the bank and return a loan card"

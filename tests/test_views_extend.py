@@ -107,3 +107,26 @@ def test_every_shipped_variant_that_adds_fields_shows_them() -> None:
         v = declared_view(prog, s, 0)
         raw = {n for n, _ in v["other"]["table"]} | set(v["other"]["names"])
         assert not raw & set(fields), (name, raw & set(fields))
+
+
+def test_no_seat_sees_through_an_extended_view_or_its_labels_what_it_may_not_see() -> None:
+    """The leak test of tests/test_views.py on the variants with an `extend view`: changing
+    everything a seat may not see (other players' owner-only fields, secret fields) changes
+    neither its declared view nor the notes of its options."""
+    from test_views import _hide_differently
+
+    from mercator.interpreter.engine.declared_view import option_notes
+    from mercator.interpreter.engine.nodes import Decision
+    for name in ("manila_pirates", "felinia_advanced", "genoa_two_players"):
+        prog = program(VARIANTS / f"{name}.rules")
+        for seed, steps in [(1, 40), (2, 150)]:
+            s = _played(prog, prog.min_players + (seed % 2 if prog.max_players > prog.min_players
+                                                  else 0), seed, steps)
+            for viewer in [*range(len(s.players)), None]:
+                other = _hide_differently(prog, s, viewer)
+                assert declared_view(prog, other, viewer) == declared_view(prog, s, viewer), \
+                    (name, seed, viewer)
+                d = s.pending
+                if isinstance(d, Decision):
+                    assert option_notes(prog, other, d, viewer) == \
+                        option_notes(prog, s, d, viewer), (name, seed, viewer)
