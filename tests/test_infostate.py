@@ -70,8 +70,9 @@ def test_the_shape_is_fixed_by_the_rulebooks_bounds(name: str, players: int, tot
 
 
 def test_a_known_position_the_first_bids() -> None:
-    """Manila opens with the harbour master's auction (seed 003: 競標港口管理員), bids in the
-    open: after two bids every seat sees both rows, the bidder one-hot and the bid's id."""
+    """Manila opens with the harbour master's auction (seed 003 第一步驟: 競標海港負責人的
+    辦事處), bids in the open: after two bids every seat sees both rows, the bidder one-hot
+    and the bid's id."""
     enc = encoder("manila", 3)
     s, log, n = enc.replay(4, [])
     while isinstance(s.pending, Chance):
@@ -135,8 +136,8 @@ def test_worlds_differ_where_the_seat_cannot_see() -> None:
 
 
 def test_another_seats_hidden_data_do_not_change_the_tensor() -> None:
-    """Manila's shares are owner-only (dealt face down, seed 003: 不要讓其他玩家知道): P1's tensor is the same whichever
-    shares P2 holds (of the same number), P2's own is not.
+    """Manila's shares are owner-only (dealt face down, seed 003: 不要讓其他玩家知道): P1's
+    tensor is the same whichever shares P2 holds (of the same number), P2's own is not.
 
     This fails when the tensor reads the raw state: e.g. in engine/observation.py
     `Observer.fill`, replace `table, players, rnd, _ = position_view(self.prog, s, viewer)` by
@@ -168,8 +169,9 @@ def test_another_seats_hidden_data_do_not_change_the_tensor() -> None:
 
 def test_a_hidden_choice_shows_only_its_decider_to_the_others() -> None:
     """Manila's mortgage names the good to its owner only ("P3 mortgages a share": the share
-    goes face down, seed 003 §信用貸款 牌面向下置於一旁): two mortgages of different goods give the other seats the same
-    cells — the row says who decided, not what — and the mortgaging seat two different rows.
+    goes face down, seed 003 §信用貸款 牌面向下置於一旁): two mortgages of different goods
+    give the other seats the same cells — the row says who decided, not what — and the
+    mortgaging seat two different rows.
 
     This fails when the rows ignore who saw a choice: e.g. in engine/infostate.py let `seen_by`
     return `[True] * players` — the good's id then reaches P1's row and the first assertion

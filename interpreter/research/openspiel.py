@@ -16,9 +16,9 @@ taken so far are part of the state (and of that player's information state: nobo
 them). Chance nodes are the rulebook's rolls, draws and shuffle steps, outcomes with their
 probabilities. Information states are the engine's record of what a seat has seen
 (State.information_state), as strings, and as tensors (engine/infostate.py: the view, the ids
-taken, and the game's decisions as rows, each option's ids where the seat saw it); observations are its view, as a string
-(engine/view.describe) and as a tensor (engine/observation.py, then the ids the seat has taken
-of the decision it is making).
+taken, and the game's decisions as rows, each option's ids where the seat saw it);
+observations are its view, as a string (engine/view.describe) and as a tensor
+(engine/observation.py, then the ids the seat has taken of the decision it is making).
 `resample_from_infostate` draws a world the player cannot tell from the real one
 (Program.resample), for OpenSpiel's ISMCTS. Serialisation is OpenSpiel's own: the list of
 actions from the start (the game is a function of them).
@@ -235,9 +235,10 @@ class _Position:
 class MercatorState(pyspiel.State):
     """An engine State plus the ids taken so far of the decision it waits at, and the game's
     decisions as rows for the information-state tensors (engine/infostate.py: the first `_n`
-    rows of `_log`, a log shared with the clones of this state)."""
+    rows of `_log`, a log shared with the clones of this state; None in a resampled world
+    until a tensor is asked for: a search asks for strings only)."""
 
-    def __init__(self, game: MercatorGame, s: Any, log: DecisionLog, n: int,
+    def __init__(self, game: MercatorGame, s: Any, log: Optional[DecisionLog], n: int,
                  taken: tuple[int, ...] = ()):
         super().__init__(game)
         su = game.su
@@ -285,7 +286,11 @@ class MercatorState(pyspiel.State):
         if i is None:
             self._taken = taken
             return
-        self._log, self._n = self._su.infostate.apply(self._s, self._log, self._n, i, seqs[i])
+        if self._log is None:
+            self._su.prog.apply(self._s, i)
+        else:
+            self._log, self._n = self._su.infostate.apply(self._s, self._log, self._n, i,
+                                                          seqs[i])
         self._taken = ()
         self._seqs = None
 
@@ -325,8 +330,17 @@ class MercatorState(pyspiel.State):
         prog = self._su.prog
         rng = random.Random(int(sampler() * 2 ** 31) if callable(sampler) else 0)
         world = _trace(self._su, self._s, player).sample(rng)
-        full, log, n = self._su.infostate.replay(self._su.seed, world.history)
-        return MercatorState(self.get_game(), full, log, n, self._taken)
+        full = prog.new_game(self._su.players, self._su.seed, narrate=True,
+                             explicit_chance=True)
+        for i in world.history:
+            prog.apply(full, i)
+        return MercatorState(self.get_game(), full, None, 0, self._taken)
+
+    def _rows(self) -> tuple[DecisionLog, int]:
+        """The log of this game's decisions (made by replaying it, in a resampled world)."""
+        if self._log is None:
+            _, self._log, self._n = self._su.infostate.replay(self._su.seed, self._s.history)
+        return self._log, self._n
 
     def __deepcopy__(self, memo: Any) -> "MercatorState":
         return MercatorState(self.get_game(), self._s.clone(), self._log, self._n, self._taken)
@@ -403,8 +417,8 @@ class MercatorObserver:
         taken = state._taken if state.current_player() == player else ()
         view = self.su.view_cells(state._s, player)
         if self.perfect_recall:
-            self.su.infostate.fill(self.tensor, state._s, player, state._log, state._n, taken,
-                                   view)
+            log, n = state._rows()
+            self.su.infostate.fill(self.tensor, state._s, player, log, n, taken, view)
             return
         total = self.su.observer.total
         self.tensor[:total] = view
