@@ -18,7 +18,8 @@ pettingzoo extras (a missing one is skipped, saying so).
     .venv/bin/python benchmarks/bench_adapters.py --spec
 
 prints instead the spec of every shipped game at its smallest and largest player count: ids,
-the most ids a decision takes, the longest game in moves, the observation tensor's cells.
+the most ids a decision takes, the longest game in moves, the observation tensor's cells and
+the information-state tensor's.
 """
 from __future__ import annotations
 
@@ -117,9 +118,10 @@ def main() -> int:
     ap.add_argument("--spec", action="store_true", help="print the specs of the shipped games")
     a = ap.parse_args()
     if a.spec:
+        from mercator.interpreter.engine.infostate import InfoStateEncoder
         from mercator.interpreter.engine.observation import Observer
         print(f"{'rulebook':<14} {'players':>7} {'ids':>6} {'ids/decision':>12} "
-              f"{'max length':>10} {'cells':>6}")
+              f"{'max length':>10} {'cells':>6} {'info cells':>10}")
         for name in ("manila", "die_haendler", "felinia", "genoa"):
             prog = program_for(name)
             g = prog.rb.game
@@ -127,11 +129,12 @@ def main() -> int:
                 spec = ActionCodec(prog, n).spec()
                 try:
                     cells = str(Observer(prog, n).total)
-                except Exception as exc:          # a field without a length: say which
-                    cells = f"- ({exc})"
+                    info = str(InfoStateEncoder(prog, n).total)
+                except Exception as exc:          # a field or bound missing: say which
+                    cells, info = f"- ({exc})", "-"
                 print(f"{name:<14} {n:>7} {spec.num_distinct_actions:>6} "
                       f"{spec.max_steps_per_decision or '-':>12} "
-                      f"{spec.max_game_length or '-':>10} {cells:>6}")
+                      f"{spec.max_game_length or '-':>10} {cells:>6} {info:>10}")
         return 0
     prog = program_for(a.rulebook)
     base = None

@@ -15,9 +15,10 @@ values (a boat and a number of steps) is taken one id at a time by the same play
 taken so far are part of the state (and of that player's information state: nobody else sees
 them). Chance nodes are the rulebook's rolls, draws and shuffle steps, outcomes with their
 probabilities. Information states are the engine's record of what a seat has seen
-(State.information_state), as strings; observations are its view, as a string
-(engine/view.describe) and as a tensor (engine/observation.py, then the ids the seat has taken
-of the decision it is making).
+(State.information_state), as strings, and as tensors (engine/infostate.py: the view, the ids
+taken, and the game's decisions as rows, each option's ids where the seat saw it);
+observations are its view, as a string (engine/view.describe) and as a tensor
+(engine/observation.py, then the ids the seat has taken of the decision it is making).
 `resample_from_infostate` draws a world the player cannot tell from the real one
 (Program.resample), for OpenSpiel's ISMCTS. Serialisation is OpenSpiel's own: the list of
 actions from the start (the game is a function of them).
@@ -31,6 +32,7 @@ import numpy as np
 import pyspiel
 
 from mercator.interpreter.engine.encoding import ActionCodec
+from mercator.interpreter.engine.infostate import DecisionLog, InfoStateEncoder
 from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.observation import Observer
 from mercator.interpreter.engine.resample import Trace
@@ -58,7 +60,7 @@ def _game_type(short_name: str, prog: Any, utility: str) -> Any:
         max_num_players=rb.game.max_players,
         min_num_players=rb.game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=dict(DEFAULTS, rulebook=short_name[len("mercator_"):]
@@ -100,6 +102,9 @@ class _Setup:
         self.spec = spec
         self.params = p
         self.observer = Observer(prog, n)
+        self.infostate = InfoStateEncoder(prog, n, self.codec, self.observer)
+        self.start: Optional[Any] = None    # the first position, cloned for each new game
+        self._views: dict[tuple[int, str], np.ndarray] = {}
         steps = spec.max_steps_per_decision
         assert steps is not None            # max_game_length needs it
         self.steps = steps
@@ -111,8 +116,25 @@ class _Setup:
             max_game_length=spec.max_game_length)
         self.game_type = _game_type(short_name, prog, utility)
 
+    def view_cells(self, s: Any, player: int) -> np.ndarray:
+        """The observation tensor of `player` at s (engine/observation.py), remembered by the
+        player's information state: the view is the last thing folded into it (engine/seen.py
+        observe_position), so the same key means the same view. OpenSpiel asks for the
+        observation and the information state of every player at every state, and for the
+        tensors' shapes at new initial states."""
+        key = (player, s.seen[player])
+        cells = self._views.get(key)
+        if cells is None:
+            if len(self._views) >= VIEWS_KEPT:
+                self._views.clear()
+            cells = np.zeros(self.observer.total, np.float32)
+            self.observer.fill(cells, s, player)
+            self._views[key] = cells
+        return cells
+
 
 _SETUPS: dict[tuple, _Setup] = {}
+VIEWS_KEPT = 256
 
 
 def _setup(short_name: str, params: Optional[dict]) -> _Setup:
@@ -144,12 +166,13 @@ class MercatorGame(pyspiel.Game):
     def new_initial_state(self) -> "MercatorState":
         """The start of a game."""
         su = self.su
-        return MercatorState(self, su.prog.new_game(su.players, su.seed, narrate=True,
-                                                    explicit_chance=True))
+        if su.start is None:               # OpenSpiel asks for one per tensor-shape query
+            su.start = su.prog.new_game(su.players, su.seed, narrate=True, explicit_chance=True)
+        return MercatorState(self, su.start.clone(), su.infostate.new_log(), 0)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Any = None) -> "MercatorObserver":
-        """Observations (strings and tensors) and information states (strings)."""
+        """Observations and information states, as strings and tensors."""
         return MercatorObserver(self.su, iig_obs_type, params)
 
 
@@ -210,12 +233,18 @@ class _Position:
 
 
 class MercatorState(pyspiel.State):
-    """An engine State plus the ids taken so far of the decision it waits at."""
+    """An engine State plus the ids taken so far of the decision it waits at, and the game's
+    decisions as rows for the information-state tensors (engine/infostate.py: the first `_n`
+    rows of `_log`, a log shared with the clones of this state; None in a resampled world
+    until a tensor is asked for: a search asks for strings only)."""
 
-    def __init__(self, game: MercatorGame, s: Any, taken: tuple[int, ...] = ()):
+    def __init__(self, game: MercatorGame, s: Any, log: Optional[DecisionLog], n: int,
+                 taken: tuple[int, ...] = ()):
         super().__init__(game)
         su = game.su
         self._pos = _Position(su.rulebook_name, su.seed, s)
+        self._log = log
+        self._n = n
         self._taken = taken
         self._seqs: Optional[list[tuple[int, ...]]] = None
 
@@ -257,7 +286,11 @@ class MercatorState(pyspiel.State):
         if i is None:
             self._taken = taken
             return
-        self._su.prog.apply(self._s, i)
+        if self._log is None:
+            self._su.prog.apply(self._s, i)
+        else:
+            self._log, self._n = self._su.infostate.apply(self._s, self._log, self._n, i,
+                                                          seqs[i])
         self._taken = ()
         self._seqs = None
 
@@ -301,10 +334,16 @@ class MercatorState(pyspiel.State):
                              explicit_chance=True)
         for i in world.history:
             prog.apply(full, i)
-        return MercatorState(self.get_game(), full, self._taken)
+        return MercatorState(self.get_game(), full, None, 0, self._taken)
+
+    def _rows(self) -> tuple[DecisionLog, int]:
+        """The log of this game's decisions (made by replaying it, in a resampled world)."""
+        if self._log is None:
+            _, self._log, self._n = self._su.infostate.replay(self._su.seed, self._s.history)
+        return self._log, self._n
 
     def __deepcopy__(self, memo: Any) -> "MercatorState":
-        return MercatorState(self.get_game(), self._s.clone(), self._taken)
+        return MercatorState(self.get_game(), self._s.clone(), self._log, self._n, self._taken)
 
     def __str__(self) -> str:
         return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
@@ -350,33 +389,41 @@ class RolloutEvaluator:
 
 
 class MercatorObserver:
-    """The PyObserver of OpenSpiel. Without perfect recall: the seat's view as a string and as
-    a tensor (engine/observation.py: the view laid out by the fields' types, then the ids the
-    seat has taken of the decision it is making); with perfect recall (information states):
-    the seat's whole record as a string, and no tensor."""
+    """The PyObserver of OpenSpiel. Without perfect recall (observations): the seat's view as a
+    string and as a tensor (engine/observation.py: the view laid out by the fields' types, then
+    the ids the seat has taken of the decision it is making). With perfect recall (information
+    states): the seat's whole record as a string, and as a tensor its view, the ids taken, and
+    the game's decisions so far as rows (engine/infostate.py)."""
 
     def __init__(self, su: "_Setup", iig_obs_type: Any, params: Any):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.su = su
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        size = 0 if self.perfect_recall else su.observer.total + su.steps
+        if self.perfect_recall:
+            layout = su.infostate.layout()
+            size = su.infostate.total
+        else:
+            layout = [(name, off, (n,)) for name, off, n in su.observer.layout()]
+            layout.append(("taken", su.observer.total, (su.steps,)))
+            size = su.observer.total + su.steps
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
-        if size:
-            for name, offset, n in su.observer.layout():
-                self.dict[name] = self.tensor[offset:offset + n]
-            self.dict["taken"] = self.tensor[su.observer.total:]
+        for name, offset, shape in layout:
+            self.dict[name] = self.tensor[offset:offset + int(np.prod(shape))].reshape(shape)
 
     def set_from(self, state: "MercatorState", player: int) -> None:
+        self.tensor.fill(0.0)
+        taken = state._taken if state.current_player() == player else ()
+        view = self.su.view_cells(state._s, player)
         if self.perfect_recall:
+            log, n = state._rows()
+            self.su.infostate.fill(self.tensor, state._s, player, log, n, taken, view)
             return
         total = self.su.observer.total
-        self.tensor.fill(0.0)
-        self.su.observer.fill(self.tensor, state._s, player)
-        if state.current_player() == player:
-            for k, a in enumerate(state._taken):
-                self.tensor[total + k] = a + 1
+        self.tensor[:total] = view
+        for k, a in enumerate(taken):
+            self.tensor[total + k] = a + 1
 
     def string_from(self, state: "MercatorState", player: int) -> str:
         return state.information_state_string(player) if self.perfect_recall \
