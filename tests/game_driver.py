@@ -2,6 +2,8 @@
 test that plays the rules one decision at a time (each game's `Game` adds its own vocabulary)."""
 from __future__ import annotations
 
+import random
+
 from typing import Any, Optional
 
 from mercator.dsl.loader import load, load_text
@@ -16,6 +18,18 @@ def program(path: Any) -> Program:
     res = load(str(path))
     assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
     return compile_program(res.rulebook)
+
+
+def random_steps(prog: Program, players: int, seed: int, steps: int) -> State:
+    """A new game of `players` (seed `seed`) after `steps` uniformly random decisions drawn
+    from random.Random(seed), or its end if sooner."""
+    s = prog.new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.over:
+            break
+        prog.apply(s, rng.randrange(s.pending.count))
+    return s
 
 
 def program_text(text: str) -> Program:

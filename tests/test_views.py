@@ -11,7 +11,7 @@ from typing import Any, Optional
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from game_driver import program, program_text
+from game_driver import program, program_text, random_steps
 
 from mercator.dsl.fmt import format_rulebook
 from mercator.dsl.loader import load
@@ -205,12 +205,7 @@ def test_no_seat_sees_in_its_declared_view_what_its_generic_view_hides(
     hidden exactly when the generic view (engine/view.py) hides that field, with its text."""
     prog = program(path)
     players = min(prog.min_players + extra, prog.max_players)
-    s = prog.new_game(players, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.over:
-            break
-        prog.apply(s, rng.randrange(s.pending.count))
+    s = random_steps(prog, players, seed, steps)
     for viewer in [*range(players), None]:
         mine = declared_view(prog, s, viewer)
         assert mine is not None

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
-from game_driver import program
+from game_driver import program, random_steps
 
 from mercator.interpreter.engine.declared_view import declared_view
-from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "rulebooks" / "variants"
 
 
-def _played(prog: Program, players: int, seed: int, steps: int) -> Any:
-    s = prog.new_game(players, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.over:
-            break
-        prog.apply(s, rng.randrange(s.pending.count))
-    return s
+_played = random_steps
 
 
 def _section(view: dict, title: str) -> dict:
