@@ -20,10 +20,11 @@ def program(path: Any) -> Program:
     return compile_program(res.rulebook)
 
 
-def random_steps(prog: Program, players: int, seed: int, steps: int) -> State:
+def random_steps(prog: Program, players: int, seed: int, steps: int,
+                 narrate: bool = False) -> State:
     """A new game of `players` (seed `seed`) after `steps` uniformly random decisions drawn
     from random.Random(seed), or its end if sooner."""
-    s = prog.new_game(players, seed)
+    s = prog.new_game(players, seed, narrate=narrate)
     rng = random.Random(seed)
     for _ in range(steps):
         if s.over:

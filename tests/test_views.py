@@ -245,13 +245,7 @@ def test_the_bookkeeping_fields_never_appear_in_a_declared_view() -> None:
 
 # ---------------------------------------------------------------- the two interfaces
 def _played(prog: Program, players: int, seed: int, steps: int) -> State:
-    s = prog.new_game(players, seed, narrate=True)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.over:
-            break
-        prog.apply(s, rng.randrange(s.pending.count))
-    return s
+    return random_steps(prog, players, seed, steps, narrate=True)
 
 
 def _authored(prog: Program) -> set[str]:
