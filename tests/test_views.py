@@ -4,7 +4,6 @@ the fallback to the generic view, and `replace view` in a variant.
 """
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any, Optional
 
