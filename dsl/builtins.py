@@ -1,7 +1,7 @@
 """The built-in functions' signatures (their run-time meaning lives in interpreter/engine/builtins.py)."""
 from __future__ import annotations
 
-from typing import Union
+from typing import Optional, Union
 
 from mercator.dsl.types import (ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, list_of, map_of,
                        strip_opt)
@@ -109,3 +109,17 @@ def gen_builtin_type(name: str, value: Type, item: Type) -> Union[Type, str]:
             return f"ranks enum, int, bool or player items (map keys), not {item}"
         return map_of(strip_opt(item), INT)
     return item
+
+
+def builtin_arg_want(name: str, want: Optional[Type]) -> Optional[Type]:
+    """The type expected of the one argument of built-in `name` when its result is expected to
+    be `want`: flatten(xss) as a list<T> wants a list<list<T>>; sort and reverse give back
+    their argument reordered, so a list<T> wants a list<T>. None otherwise (the
+    argument is then checked on its own, as before)."""
+    if want is None or want.kind != "list":
+        return None
+    if name == "flatten":
+        return list_of(want)
+    if name in ("sort", "reverse"):
+        return want
+    return None

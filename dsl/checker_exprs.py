@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from mercator.dsl import ast as A
-from mercator.dsl.builtins import BUILTINS, builtin_type
+from mercator.dsl.builtins import BUILTINS, builtin_arg_want, builtin_type
 from mercator.dsl.checker_base import CheckerBase, Scope
 from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.limits import MAX_COLLECTION, literal_range_size
@@ -231,11 +231,13 @@ class ExprChecker(CheckerBase):
             for a in e.args:
                 self.expr(a, sc, None)
             return ANY
-        return self.call_proc_or_fn(e.name, e.args, e, sc, statement=False)
+        return self.call_proc_or_fn(e.name, e.args, e, sc, statement=False, expected=want)
 
     def call_proc_or_fn(self, name: str, args: tuple[A.Expr, ...], node: Any, sc: Scope,
-                        statement: bool) -> Type:
-        """The result type of calling a procedure, function or built-in by name."""
+                        statement: bool, expected: Optional[Type] = None) -> Type:
+        """The result type of calling a procedure, function or built-in by name (`expected`, the
+        type the call's place expects, is passed on to the argument of a built-in that returns
+        a list built from it, so a record literal inside takes its type: see builtin_arg_want)."""
         if name in self.proc_decls:
             self.called.add(name)
             self.calls.setdefault(sc.owner, set()).add(name)
@@ -257,7 +259,8 @@ class ExprChecker(CheckerBase):
             self.refs[id(node)] = ("fn", name)
             return self.resolve_type(d2.result)
         if name in BUILTINS:
-            ts = [self.expr(a, sc, None) for a in args]
+            aw = builtin_arg_want(name, expected) if len(args) == 1 else None
+            ts = [self.expr(a, sc, aw) for a in args]
             self.refs[id(node)] = ("builtin", name)
             return self._builtin(name, ts, node)
         known = list(self.proc_decls) + list(self.fn_decls) + list(BUILTINS)
@@ -282,3 +285,4 @@ class ExprChecker(CheckerBase):
             self.err("E104", f"{name}(): {res}", node.span)
             return ANY
         return res
+

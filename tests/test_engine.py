@@ -389,6 +389,31 @@ eligible p: p.loans == 0
     assert nobody.new_game(2, 0).pending.winners == ()
 
 
+def test_record_literals_take_their_type_through_flatten_and_sort() -> None:
+    """flatten(xss) expected as a list<R> expects a list<list<R>> of its argument, and sort /
+    reverse pass a list<R> on: a record literal inside is then an R (docs/language.md §3.4).
+    Before, `{tile: t, steps: k}` had no type there and 'tile' was an unknown name."""
+    prog = program("""
+record Move { tile: int  steps: int }
+player { cash: int  last: int }
+fn moves() -> list<Move> = flatten([[{tile: t, steps: k} for k in 1..t] for t in [1, 2]])
+fn backwards() -> list<Move> = reverse([{tile: t, steps: 0} for t in [4, 5]])
+round r limit 1 { phase x {
+  first(players).cash = sum(m.tile * 10 + m.steps for m in moves())
+  first(players).last = first(backwards()).tile
+} }
+score p: p.cash
+""")
+    s = prog.new_game(2, 0)
+    assert s.pending.scores == (11 + 21 + 22, 0)
+    assert s.players[0][1] == 5
+    res = load_text(HEAD + "record M { a: int }\nfn f() -> list<M> = flatten([{a: 1}])\n"
+                    "round r limit 1 { phase x { } }\nscore p: 0\n", "t.rules")
+    errors = [d for d in res.diagnostics if d.severity == "error"]     # not a list of lists:
+    assert [d.code for d in errors] == ["E104", "E100"]                # the item is located
+    assert "list<M>" in errors[0].message and errors[0].span.col == 30
+
+
 @pytest.mark.parametrize("build, change", [
     ("let ys = [first(players).hand]", "add 9 to ys[0]"),
     ("let ys = {1: first(players).hand}", "add 9 to ys[1]"),
