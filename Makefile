@@ -1,5 +1,7 @@
 # Everything the project needs is installed into .venv by these targets.
 PY ?= python3
+# the test suite's worker processes (pytest-xdist): CI has 2 cores
+JOBS ?= 2
 VENV := .venv
 BIN := $(VENV)/bin
 
@@ -18,7 +20,7 @@ run: setup
 	$(BIN)/mercator play rulebooks/manila.rules --players 4 --seats random,random,random,random --seed 1
 
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS)
 
 bench: setup
 	$(BIN)/python benchmarks/bench_manila.py
