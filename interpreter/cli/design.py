@@ -14,9 +14,9 @@ from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageE
                                     build_program, err, load_program, out, player_count, plural,
                                     print_diagnostics, print_rule_error, require_file,
                                     runtime_failure, score_text, too_large)
-from mercator.interpreter.cli.simulate import add_bot_flags, seat_specs, workers_for
+from mercator.interpreter.cli.simulate import (add_bot_flags, add_results_flag, play_games, seat_specs,
+                                                workers_for)
 from mercator.interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff
-from mercator.interpreter.tools.parallel import BackendUnavailable, run_games
 from mercator.interpreter.engine.program import Program
 
 
@@ -52,13 +52,12 @@ def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.
           bar: Any, offset: int) -> list[GameRecord]:
     specs = seat_specs(args, players, prog if offset == 0 else None)
     try:
-        outs = run_games(path, prog, players, range(args.seed, args.seed + args.games), specs,
-                         args.max_decisions, workers=workers_for(args, args.games),
-                         on_done=lambda done: bar.update(offset + done),
-                         backend=args.backend, ray_address=args.ray)
-    except BackendUnavailable as exc:       # Ray missing, or its cluster unreachable
+        outs = play_games(args, path, prog, players, specs,
+                          range(args.seed, args.seed + args.games),
+                          lambda done: bar.update(offset + done))
+    except UsageError:
         bar.close(offset)
-        raise UsageError(str(exc), "or run on this machine's cores: --backend local") from None
+        raise
     bad = next((o for o in outs if o.failure is not None), None)
     if bad is not None:
         bar.close(offset)
@@ -285,6 +284,7 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                    help="stop a game that takes more decisions than this (default: 100000)")
     c.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_bot_flags(c)
+    add_results_flag(c)
     c.add_argument("--plot", metavar="FILE",
                    help="also draw A and B side by side (win rate by seat, scores, game length, "
                         "the declared stats): FILE.png or FILE.html (a report with the table); "

@@ -14,7 +14,7 @@ from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, 
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     compiles, player_count, runtime_failure,
                                     writable_target, name_rulebooks)
-from mercator.interpreter.cli.simulate import add_bot_flags, cmd_simulate
+from mercator.interpreter.cli.simulate import add_bot_flags, add_results_flag, cmd_simulate
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.agents.spec import AgentSpec, SpecError, make_agent
 from mercator.interpreter.agents.spec import parse_seats as parse_seat_specs
@@ -517,6 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="stop a game that takes more decisions than this (default: 100000)")
     sm.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_bot_flags(sm)
+    add_results_flag(sm)
     sm.add_argument("--plot", metavar="FILE",
                     help="also draw win rate by seat, scores, game length and the declared stats: "
                          "FILE.png (one picture) or FILE.html (a report with the numbers); "

@@ -15,7 +15,9 @@ from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, er
                                     too_large)
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.designer import summarize, wilson_interval
-from mercator.interpreter.tools.parallel import BackendUnavailable, default_workers, run_games
+from mercator.interpreter.tools.parallel import BackendUnavailable, Outcome, default_workers
+from mercator.interpreter.tools.results import (ResultsError, ResultsFile, run_key,
+                                                run_resumable)
 
 
 def seat_specs(args: argparse.Namespace, players: int,
@@ -54,6 +56,36 @@ def add_bot_flags(parser: argparse.ArgumentParser) -> None:
                              "ray://HOST:PORT); default: a local Ray instance")
 
 
+def add_results_flag(parser: argparse.ArgumentParser) -> None:
+    """--results FILE, for the commands whose long runs can be taken up again."""
+    parser.add_argument("--results", metavar="FILE",
+                        help="keep every finished game in FILE (JSON lines) and play only the "
+                             "games of this run that FILE does not hold yet: stop a long run "
+                             "(Ctrl-C) and give the same command again to go on")
+
+
+def play_games(args: argparse.Namespace, path: str, prog: Program, players: int,
+               specs: list[AgentSpec], seeds: range, on_done: Any) -> list[Outcome]:
+    """The games of `seeds` (tools/parallel.py), through --results when it is given; a bad
+    backend or results file is a usage error."""
+    results = None
+    if getattr(args, "results", None):
+        results = ResultsFile(args.results, run_key(prog, players, specs, args.max_decisions))
+
+    def known(k: int) -> None:
+        if k:
+            err(f"{args.results}: {k} of the {len(seeds)} games of {path} are there already; "
+                f"playing the other {len(seeds) - k}")
+    try:
+        return run_resumable(results, path, prog, players, seeds, specs, args.max_decisions,
+                             workers_for(args, len(seeds)), on_done=on_done, on_known=known,
+                             backend=args.backend, ray_address=args.ray)
+    except BackendUnavailable as exc:       # Ray missing, or its cluster unreachable
+        raise UsageError(str(exc), "or run on this machine's cores: --backend local") from None
+    except ResultsError as exc:
+        raise UsageError(f"--results: {exc}", exc.hint) from None
+
+
 def workers_for(args: argparse.Namespace, games: int) -> int:
     """--workers (default: every core), never more than there are games."""
     n = default_workers() if args.workers is None else args.workers
@@ -80,13 +112,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     bar = Progress(args.games)
     t0 = time.perf_counter()
     try:
-        outcomes = run_games(args.path, prog, players, range(seed, seed + args.games), specs,
-                             args.max_decisions, workers=workers_for(args, args.games),
-                             on_done=bar.update, backend=args.backend, ray_address=args.ray)
-    except BackendUnavailable as exc:       # Ray missing, or its cluster unreachable
-        bar.close(0)
-        raise UsageError(str(exc), "or run on this machine's cores: --backend local") from None
-    finally:                  # an interrupt too: end the bar's line, show the cursor
+        outcomes = play_games(args, args.path, prog, players, specs,
+                              range(seed, seed + args.games), bar.update)
+    finally:                  # an error or an interrupt too: end the bar's line, show the cursor
         bar.close(args.games)
     seats = ",".join(str(sp) for sp in specs)
     for i, o in enumerate(outcomes):

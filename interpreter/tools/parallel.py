@@ -117,15 +117,21 @@ def _batches(seeds: Sequence[int], workers: int) -> list[list[int]]:
 def run_games(path: str, prog: Program, players: int, seeds: Sequence[int],
               specs: Sequence[AgentSpec], max_decisions: Optional[int] = None,
               workers: int = 1, on_done: Optional[Callable[[int], None]] = None,
-              backend: str = "local", ray_address: Optional[str] = None) -> list[Outcome]:
-    """The outcome of a game from each seed, in seed order."""
+              backend: str = "local", ray_address: Optional[str] = None,
+              on_outcomes: Optional[Callable[[list[Outcome]], None]] = None) -> list[Outcome]:
+    """The outcome of a game from each seed, in seed order. `on_done(k)` hears how many games
+    have finished, `on_outcomes(batch)` gets the outcomes of each batch as it finishes (a
+    results file keeps them at once: tools/results.py)."""
     specs = tuple(specs)
     if backend == "ray":
-        return _run_ray(path, players, seeds, specs, max_decisions, on_done, ray_address)
+        return _run_ray(path, players, seeds, specs, max_decisions, on_done, ray_address,
+                        on_outcomes)
     if workers <= 1 or len(seeds) <= 1:
         out = []
         for s in seeds:
             out.append(play_one(prog, players, s, specs, max_decisions))
+            if on_outcomes is not None:
+                on_outcomes(out[-1:])
             if on_done is not None:
                 on_done(len(out))
         return out
@@ -142,6 +148,8 @@ def run_games(path: str, prog: Program, players: int, seeds: Sequence[int],
             for f in finished:
                 k = todo.pop(f)
                 results[k] = f.result()
+                if on_outcomes is not None:
+                    on_outcomes(results[k])
                 done += len(results[k])
                 if on_done is not None:
                     on_done(done)
@@ -215,7 +223,8 @@ def run_parts(fn: Callable[[Any, Callable[..., None]], Any], parts: Sequence[Any
 
 def _run_ray(path: str, players: int, seeds: Sequence[int], specs: tuple[AgentSpec, ...],
              max_decisions: Optional[int], on_done: Optional[Callable[[int], None]],
-             address: Optional[str]) -> list[Outcome]:
+             address: Optional[str],
+             on_outcomes: Optional[Callable[[list[Outcome]], None]] = None) -> list[Outcome]:
     try:
         import ray
     except ImportError:
@@ -239,6 +248,8 @@ def _run_ray(path: str, players: int, seeds: Sequence[int], specs: tuple[AgentSp
         ready, pending = ray.wait(pending, num_returns=1)
         for r in ready:
             results[order[r]] = ray.get(r)
+            if on_outcomes is not None:
+                on_outcomes(results[order[r]])
             done += len(results[order[r]])
             if on_done is not None:
                 on_done(done)
