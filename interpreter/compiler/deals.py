@@ -88,16 +88,11 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                     else:
                         fr[1] = end[0]
                     return None
-            who, vals, labels, prompt = spec.options(st, L, W)
+            who, vals, labeller, prompt = spec.options(st, L, W)
             if not vals and W[DRAFT] is None:
                 spec.commit(st, L, W, None)       # nothing but pass: the turn goes on
                 continue
             break
-        lab = dict(zip(map(id, vals), labels))
-
-        def labeller(v: Any) -> str:
-            got = lab.get(id(v))
-            return got if got is not None else labels[vals.index(v)]
 
         def commit(st2: Any, v: Any) -> None:
             fr2 = st2.stack[-1]

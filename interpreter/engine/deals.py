@@ -163,68 +163,92 @@ class DealSpec:
             return [p for p in self.among(st, L) if p != d]
         return [p for p in W[ORDER] if p != who]
 
-    def options(self, st: Any, L: list, W: list) -> tuple[int, list, list[str], str]:
-        """(who decides, values, their labels, prompt) of the window's next decision; pass
-        (None) is always the first option at a turn's start."""
+    def options(self, st: Any, L: list, W: list) -> tuple[int, list, Callable[[Any], str], str]:
+        """(who decides, values, their labeller, prompt) of the window's next decision; pass
+        (None) is always the first option at a turn's start. A label is made from its value
+        when asked for (a rollout never asks), except an acceptance's, which shows the offer
+        as it stands now."""
         who = W[ORDER][W[TURN]]
         d = W[DRAFT]
         at = self.at
+        accepts: dict[int, str] = {}
         if self.forced(W):
             dealer = self.dealer(st, L) if self.dealer is not None else who
-            ids = [o[at["id"]] for o in self.must_offers(st, L)]
-            return dealer, [("accept", i) for i in ids], \
-                [f"accept {self.offer_text(o)}" for o in self.must_offers(st, L)], \
+            offers = self.must_offers(st, L)
+            accepts = {o[at["id"]]: f"accept {self.offer_text(o)}" for o in offers}
+            return dealer, [("accept", o[at["id"]]) for o in offers], \
+                self._labeller(accepts, False), \
                 f"{self.name}: you must accept one of these offers"
         if d is None:
             vals: list = []
-            labels: list[str] = []
             if self.takers(st, L, W, who):
                 vals.append(("post",))
-                labels.append("post an offer")
             for o in st.table[self.table]:
                 i = o[at["id"]]
                 if o[at["taker"]] == who and self.rule("binding", st, L, o, True):
                     vals.append(("accept", i))
-                    labels.append(f"accept {self.offer_text(o)}")
+                    accepts[i] = f"accept {self.offer_text(o)}"
                 if o[at["maker"]] == who:
                     vals += [("replace", i), ("withdraw", i)]
-                    labels += [f"replace #{i}", f"withdraw #{i}"]
             if self.closer is not None and self.closer(st, L) == who \
                     and not self.must_offers(st, L):
                 if self.close is None:
                     vals.append(("close",))
-                    labels.append("close the window (no deal)")
                 else:
-                    for x in self.close(st, L):
-                        vals.append(("close", deep_copy(x)))
-                        labels.append(f"close: {fmt(x, self.close_type)}")
-            return who, vals, labels, f"{self.name}: your turn to deal (or pass)"
+                    vals += [("close", deep_copy(x)) for x in self.close(st, L)]
+            return who, vals, self._labeller(accepts, False), \
+                f"{self.name}: your turn to deal (or pass)"
         stage = d[D_STAGE]
         if stage == 0:
-            ts = self.takers(st, L, W, who)
-            return who, [("to", p) for p in ts], [f"to P{p + 1}" for p in ts], \
-                f"{self.name}: make the offer to"
+            return who, [("to", p) for p in self.takers(st, L, W, who)], \
+                self._labeller(accepts, False), f"{self.name}: make the offer to"
         if stage == 1:
             xs = self.about(st, L) if self.about is not None else []
             return who, [("about", deep_copy(x)) for x in xs] + [("cancel",)], \
-                [f"about {fmt(x, self.subject_type)}" for x in xs] + ["cancel"], \
-                f"{self.name}: the offer is about"
+                self._labeller(accepts, False), f"{self.name}: the offer is about"
         k = stage - 2
         term = self.terms[k]
-        vals, labels = self.adds(st, L, who, d, k)
+        vals = self.adds(st, L, who, d, k)
         last = self.last_stage(st, L, who, d, k)
         if not last or self.rule("valid", st, L, self.make_offer(st, who, d), True):
             vals.append(("done",))
-            labels.append("post" if last else "done")
         vals.append(("cancel",))
-        labels.append("cancel")
         verb = {"give": "what you give", "get": "what you ask for",
                 "promise": "what you promise of the proceeds"}[term]
-        return who, vals, labels, f"{self.name}: {verb}"
+        return who, vals, self._labeller(accepts, last), f"{self.name}: {verb}"
 
-    def adds(self, st: Any, L: list, who: int, d: list, k: int) -> tuple[list, list[str]]:
-        """The 'add' steps (values, labels) of the k-th bundle of the terms for draft d of who:
-        `give` offers what the maker holds, `get` what the taker holds (never a part kept
+    def _labeller(self, accepts: dict[int, str], last: bool) -> Callable[[Any], str]:
+        """The label of a step of the window from its value: `accepts` holds the acceptances'
+        (by offer id), `last` says whether 'done' posts the offer."""
+        parts = self.parts
+
+        def label(v: Any) -> str:
+            kind = v[0]
+            if kind == "accept":
+                return accepts[v[1]]
+            if kind == "add":
+                p = parts[v[1]]
+                return f"add {p.unit} {p.name}" if p.kind == "amount" else \
+                    f"add {p.item_label(v[2])}"
+            if kind == "done":
+                return "post" if last else "done"
+            if kind == "post":
+                return "post an offer"
+            if kind in ("replace", "withdraw"):
+                return f"{kind} #{v[1]}"
+            if kind == "close":
+                return "close the window (no deal)" if len(v) == 1 else \
+                    f"close: {fmt(v[1], self.close_type)}"
+            if kind == "to":
+                return f"to P{v[1] + 1}"
+            if kind == "about":
+                return f"about {fmt(v[1], self.subject_type)}"
+            return "cancel"
+        return label
+
+    def _left(self, st: Any, L: list, who: int, d: list, k: int) -> list:
+        """Per part, what may still be added to the k-th bundle of the terms for draft d of
+        who: `give` offers what the maker holds, `get` what the taker holds (never a part kept
         owner-only: the maker cannot see it), `promise` what `proceeds` says."""
         term = self.terms[k]
         cur = d[D_BUNDLE + TERMS.index(term)]
@@ -236,27 +260,34 @@ class DealSpec:
         else:
             o = self.make_offer(st, who, d)
             pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
+        return [minus(p, pool[i], cur[i]) if covers(p, pool[i], cur[i]) else p.empty()
+                for i, p in enumerate(self.parts)]
+
+    def adds(self, st: Any, L: list, who: int, d: list, k: int) -> list:
+        """The 'add' steps of the k-th bundle of the terms for draft d of who: a unit of an
+        amount, or one of each distinct item (see _left)."""
         vals: list = []
-        labels: list[str] = []
-        for i, p in enumerate(self.parts):
-            left = minus(p, pool[i], cur[i]) if covers(p, pool[i], cur[i]) else p.empty()
+        for i, (p, left) in enumerate(zip(self.parts, self._left(st, L, who, d, k))):
             if p.kind == "amount":
                 if left >= p.unit:
                     vals.append(("add", i, p.unit))
-                    labels.append(f"add {p.unit} {p.name}")
                 continue
             seen: list = []
             for x in (sorted(left) if p.is_bag else left):
                 if x not in seen:
                     seen.append(x)
                     vals.append(("add", i, deep_copy(x)))
-                    labels.append(f"add {p.item_label(x)}")
-        return vals, labels
+        return vals
+
+    def can_add(self, st: Any, L: list, who: int, d: list, k: int) -> bool:
+        """Has the k-th bundle any 'add' step (adds() not empty)?"""
+        return any(left >= p.unit if p.kind == "amount" else len(left) > 0
+                   for p, left in zip(self.parts, self._left(st, L, who, d, k)))
 
     def last_stage(self, st: Any, L: list, who: int, d: list, k: int) -> bool:
         """Is bundle k the last one to ask for? (A later bundle with nothing to add is
         skipped: its 'done' would be the only step.)"""
-        return all(not self.adds(st, L, who, d, j)[0] for j in range(k + 1, len(self.terms)))
+        return not any(self.can_add(st, L, who, d, j) for j in range(k + 1, len(self.terms)))
 
     def must_offers(self, st: Any, L: list) -> list:
         """The standing offers to the dealer that `must` says he must accept one of, if the
@@ -320,7 +351,7 @@ class DealSpec:
             k = d[D_STAGE] - 2
             if not self.last_stage(st, L, who, d, k):
                 d[D_STAGE] += 1
-                while not self.adds(st, L, who, d, d[D_STAGE] - 2)[0]:
+                while not self.can_add(st, L, who, d, d[D_STAGE] - 2):
                     d[D_STAGE] += 1
                 return
             if d[D_REPLACE] >= 0:
