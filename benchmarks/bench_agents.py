@@ -76,8 +76,8 @@ PLAN: list[tuple[dict, int]] = [
     (seats(HOUSE, 3, "ismcts:50"), 60),
     (match(FE, 2, "ismcts:200"), 30), (match(FE, 4, "ismcts:200"), 32),
     (match(FE, 2, "ismcts:200"), 100), (match(FE, 4, "ismcts:200"), 100),
-    (match(GE, 3, "ismcts:200"), 30), (match(GE, 5, "ismcts:200"), 30),
-    (match(GE, 3, "ismcts:200"), 102), (match(GE, 5, "ismcts:200"), 100),
+    (match(GE, 2, "ismcts:200"), 30), (match(GE, 5, "ismcts:200"), 30),
+    (match(GE, 2, "ismcts:200"), 100), (match(GE, 5, "ismcts:200"), 100),
 ]
 
 
