@@ -84,6 +84,11 @@ def play_games(args: argparse.Namespace, path: str, prog: Program, players: int,
         raise UsageError(str(exc), "or run on this machine's cores: --backend local") from None
     except ResultsError as exc:
         raise UsageError(f"--results: {exc}", exc.hint) from None
+    except KeyboardInterrupt:
+        if results is not None:
+            err(f"\n{args.results}: {plural(results.added, 'game')} of this run added before "
+                "the interrupt; give the same command again to go on")
+        raise
 
 
 def workers_for(args: argparse.Namespace, games: int) -> int:

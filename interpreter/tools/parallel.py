@@ -106,11 +106,11 @@ def _batch(path: str, players: int, seeds: list[int], specs: tuple[AgentSpec, ..
     return [play_one(prog, players, s, specs, max_decisions) for s in seeds]
 
 
-def _batches(seeds: Sequence[int], workers: int) -> list[list[int]]:
+def _batches(seeds: Sequence[int], workers: int, single: bool = False) -> list[list[int]]:
     """Seeds in consecutive batches, several per worker (so progress is seen and the load
-    evens out)."""
+    evens out); one game a batch when `single` (games of searching bots kept as they finish)."""
     n = len(seeds)
-    size = max(1, min(50, n // (workers * 8) or 1))
+    size = 1 if single else max(1, min(50, n // (workers * 8) or 1))
     return [list(seeds[i:i + size]) for i in range(0, n, size)]
 
 
@@ -142,7 +142,7 @@ def run_games(path: str, prog: Program, players: int, seeds: Sequence[int],
     done = 0
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         todo = {pool.submit(_batch, path, players, b, specs, max_decisions): k
-                for k, b in enumerate(_batches(seeds, workers))}
+                for k, b in enumerate(_batches(seeds, workers, _single(specs, on_outcomes)))}
         while todo:
             finished, _ = wait(todo, return_when=FIRST_COMPLETED)
             for f in finished:
@@ -154,6 +154,12 @@ def run_games(path: str, prog: Program, players: int, seeds: Sequence[int],
                 if on_done is not None:
                     on_done(done)
     return [o for k in sorted(results) for o in results[k]]
+
+
+def _single(specs: Sequence[AgentSpec], on_outcomes: Any) -> bool:
+    """Run one game a batch? When each outcome is kept as it comes and the bots search (a
+    game then takes seconds or minutes: a batch of them would hold back what is done)."""
+    return on_outcomes is not None and any(sp.kind != "random" for sp in specs)
 
 
 # what the forked workers of run_parts inherit: the function to run and the queue of notes
@@ -238,7 +244,8 @@ def _run_ray(path: str, players: int, seeds: Sequence[int], specs: tuple[AgentSp
             raise BackendUnavailable(f"cannot reach the Ray cluster at {address}: {exc}") \
                 from None
     task = ray.remote(_batch)
-    batches = _batches(seeds, max(1, int(ray.cluster_resources().get("CPU", 1))))
+    batches = _batches(seeds, max(1, int(ray.cluster_resources().get("CPU", 1))),
+                       _single(specs, on_outcomes))
     refs = [task.remote(os.path.abspath(path), players, b, specs, max_decisions)
             for b in batches]
     order = {r: k for k, r in enumerate(refs)}

@@ -53,6 +53,7 @@ class ResultsFile:
         self.path = path
         self.run = run
         self._cut: Optional[int] = None    # where a last line cut short starts
+        self.added = 0                     # games this process has added
 
     def done(self) -> dict[int, Outcome]:
         """The games of this run already in the file, by seed (none if there is no file)."""
@@ -117,6 +118,7 @@ class ResultsFile:
             with open(self.path, "a", encoding="utf-8") as f:
                 f.writelines(lines)
                 f.flush()
+            self.added += len(lines)
         except OSError as exc:
             raise ResultsError(f"{self.path}: cannot be written ({exc.strerror})") from None
 
