@@ -113,13 +113,13 @@ def gen_builtin_type(name: str, value: Type, item: Type) -> Union[Type, str]:
 
 def builtin_arg_want(name: str, want: Optional[Type]) -> Optional[Type]:
     """The type expected of the one argument of built-in `name` when its result is expected to
-    be `want`: flatten(xss) as a list<T> wants a list<list<T>>; sort and reverse give back
-    their argument reordered, so a list<T> wants a list<T>. None otherwise (the
-    argument is then checked on its own, as before)."""
+    be `want`: flatten(xss) as a list<T> wants a list<list<T>>; sort, reverse and distinct
+    give back their argument reordered or thinned, so a list<T> wants a list<T>. None
+    otherwise (the argument is then checked on its own, as before)."""
     if want is None or want.kind != "list":
         return None
     if name == "flatten":
         return list_of(want)
-    if name in ("sort", "reverse"):
+    if name in ("sort", "reverse", "distinct"):
         return want
     return None

@@ -362,6 +362,26 @@ score p: count(p.stock) + len(p.lots)
     assert s.pending.scores == (2 + 2, 3 + 3)
 
 
+def test_distinct_keeps_first_appearances_in_order_for_scalars_and_records() -> None:
+    prog = program("""
+enum Good { a, b, c }
+record Lot { g: Good  n: int }
+player { order: list<Good>  nums: list<int>  lots: list<Lot> }
+round r limit 1 { phase x {
+  let p = first(players)
+  p.order = distinct([c, a, c, b, a])
+  p.nums = distinct([3, 1, 3, 2, 1, 0])
+  p.lots = distinct([{g: b, n: 1}, {g: a, n: 1}, {g: b, n: 1}, {g: b, n: 2}])
+} }
+score p: len(p.order) + len(p.nums) + len(p.lots)
+""")
+    s = prog.new_game(2, 0)
+    a, b, c = prog.member("a"), prog.member("b"), prog.member("c")
+    assert prog.get(s, "order", 0) == [c, a, b]
+    assert prog.get(s, "nums", 0) == [3, 1, 2, 0]
+    assert prog.get(s, "lots", 0) == [[b, 1], [a, 1], [b, 2]]
+
+
 def test_map_comprehension_flatten_and_eligible() -> None:
     prog = program("""
 enum Good { a, b, c }

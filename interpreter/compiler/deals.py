@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import strip_opt
+from mercator.interpreter.compiler.memo import scalar
 from mercator.interpreter.engine.bundles import Part
 from mercator.interpreter.engine.deals import ACCEPTED, CLOSED_WITH, DRAFT, QUIET, DealSpec
 from mercator.interpreter.engine.nodes import Decision
@@ -31,7 +32,8 @@ def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:
             bc.p.consts[p.unit] if isinstance(p.unit, str) else 1
         elem = t.elem if p.kind == "items" else None
         out.append(Part(p.name, p.kind, pindex[p.field], unit, elem, t.kind == "bag",
-                        p.kind == "items" and elems.count(elem) > 1, p.openly))
+                        p.kind == "items" and elems.count(elem) > 1, p.openly,
+                        elem is not None and scalar(elem)))
     return out
 
 
@@ -64,6 +66,10 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
     end: list[int] = []             # the pc after the deal's ops (known once they are made)
     closed_at: list[int] = []       # the pc of the closed(x) block
 
+    # fns' memory (interpreter/compiler/memo.py) is on from the moment the void offers have left
+    # the table until the decision is made: the state is fixed then
+    memo_on = prog.ex.memo_on if prog.ex.memo else None
+
     def window(st: Any, fr: list) -> Any:
         L = fr[2]
         W = L[wslot]
@@ -79,28 +85,41 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                 return None
             if W[DRAFT] is None:
                 spec.drop_void(st, L)
-                if spec.closed(st, L, W):
-                    L[wslot] = None
-                    if closed_at and W[QUIET] == -1 and len(W) > CLOSED_WITH \
-                            and W[CLOSED_WITH] is not None:
-                        L[rb.refs[id(closed)]] = W[CLOSED_WITH][0]
-                        fr[1] = closed_at[0]
-                    else:
-                        fr[1] = end[0]
-                    return None
-            who, vals, labeller, prompt = spec.options(st, L, W)
-            if not vals and W[DRAFT] is None:
-                spec.commit(st, L, W, None)       # nothing but pass: the turn goes on
-                continue
-            break
+            if memo_on is None:
+                d = turn(st, fr, L, W)
+            else:
+                saved, memo_on[0] = memo_on[0], {}
+                try:
+                    d = turn(st, fr, L, W)
+                finally:
+                    memo_on[0] = saved
+            if d is not False:
+                return d
+            spec.commit(st, L, W, None)       # nothing but pass: the turn goes on
 
-        def commit(st2: Any, v: Any) -> None:
-            fr2 = st2.stack[-1]
-            spec.commit(st2, fr2[2], fr2[2][wslot], v)
+    def turn(st: Any, fr: list, L: list, W: list) -> Any:
+        """The window's decision now; None if the window closed, False if there is nothing
+        to decide (only pass)."""
+        if W[DRAFT] is None and spec.closed(st, L, W):
+            L[wslot] = None
+            if closed_at and W[QUIET] == -1 and len(W) > CLOSED_WITH \
+                    and W[CLOSED_WITH] is not None:
+                L[rb.refs[id(closed)]] = W[CLOSED_WITH][0]
+                fr[1] = closed_at[0]
+            else:
+                fr[1] = end[0]
+            return None
+        who, vals, labeller, prompt = spec.options(st, L, W)
+        if not vals and W[DRAFT] is None:
+            return False
         d = Decision(who, vals, labeller, W[DRAFT] is None and not spec.forced(W), prompt,
                      prog.actions_for(st, who), False, commit, span)
         d.vtype = ("deal", spec)
         return d
+
+    def commit(st2: Any, v: Any) -> None:
+        fr2 = st2.stack[-1]
+        spec.commit(st2, fr2[2], fr2[2][wslot], v)
 
     bc.emit(window, span)
     if acc is not None:

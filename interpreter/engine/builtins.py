@@ -44,6 +44,10 @@ def _some(s: Any, v: Any) -> Any:
 
 
 def _distinct(s: Any, xs: list) -> list:
+    try:                          # scalars: by hashing, in order of first appearance
+        return list(dict.fromkeys(xs))
+    except TypeError:             # records and lists: by equality
+        pass
     out: list = []
     for x in xs:
         if x not in out:          # equality, so records (lists) work too

@@ -13,7 +13,7 @@ class Part:
     """One part of the bundle: an amount of an int field or items of a bag or list field."""
 
     def __init__(self, name: str, kind: str, field: int, unit: int, elem: Any, is_bag: bool,
-                 label_with_part: bool, openly: bool = False):
+                 label_with_part: bool, openly: bool = False, scalar_items: bool = False):
         self.name = name
         self.kind = kind            # amount | items
         self.field = field          # index of the player field
@@ -22,6 +22,7 @@ class Part:
         self.is_bag = is_bag
         self.label_with_part = label_with_part   # another items part has the same item type
         self.openly = openly        # an owner-only field: only its holder may offer it
+        self.scalar_items = scalar_items   # items are scalars (no copy; distinct by hashing)
 
     def empty(self) -> Any:
         """An empty value of the part: no amount, no items."""
@@ -44,6 +45,8 @@ def covers(part: Part, have: Any, want: Any) -> bool:
     """Does `have` hold at least `want` (an amount, or a sub-bag / sub-list)?"""
     if part.kind == "amount":
         return have >= want
+    if not want:
+        return True
     if part.is_bag:
         return all(have.get(x, 0) >= n for x, n in want.items())
     rest = list(have)
@@ -55,9 +58,12 @@ def covers(part: Part, have: Any, want: Any) -> bool:
 
 
 def minus(part: Part, have: Any, taken: Any) -> Any:
-    """What is left of `have` once `taken` (covered by it) is out."""
+    """What is left of `have` once `taken` (covered by it) is out: a new value, or `have`
+    itself when nothing is taken (to be read, not changed)."""
     if part.kind == "amount":
         return have - taken
+    if not taken:
+        return have                 # (bags hold no zeros: nothing to drop)
     if part.is_bag:
         out = {x: n - taken.get(x, 0) for x, n in have.items()}
         return {x: n for x, n in out.items() if n > 0}

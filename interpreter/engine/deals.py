@@ -133,11 +133,14 @@ class DealSpec:
             record(st, entry)
             st.messages.append(render(entry, ALL) or text)
 
-    def make_offer(self, st: Any, maker: int, d: list) -> list:
-        """The offer record a finished draft describes (its id: one more than any standing)."""
+    def make_offer(self, st: Any, maker: int, d: list, copy: bool = True) -> list:
+        """The offer record a finished draft describes (its id: one more than any standing).
+        With copy False it shares the draft's values: only for a rule to read."""
         new_id = 1 + max((o[self.at["id"]] for o in st.table[self.table]), default=0)
         vals = {"id": new_id, "maker": maker, "taker": d[D_TAKER], "subject": d[D_SUBJECT],
                 "give": d[D_BUNDLE], "get": d[D_BUNDLE + 1], "promise": d[D_BUNDLE + 2]}
+        if not copy:
+            return [vals[n] for n in self.fields]
         return [deep_copy(vals[n]) for n in self.fields]
 
     # -- the window
@@ -210,7 +213,7 @@ class DealSpec:
         term = self.terms[k]
         vals = self.adds(st, L, who, d, k)
         last = self.last_stage(st, L, who, d, k)
-        if not last or self.rule("valid", st, L, self.make_offer(st, who, d), True):
+        if not last or self.rule("valid", st, L, self.make_offer(st, who, d, False), True):
             vals.append(("done",))
         vals.append(("cancel",))
         verb = {"give": "what you give", "get": "what you ask for",
@@ -258,10 +261,10 @@ class DealSpec:
             pool = [p.empty() if p.openly else st.players[d[D_TAKER]][p.field]
                     for p in self.parts]
         else:
-            o = self.make_offer(st, who, d)
+            o = self.make_offer(st, who, d, False)
             pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
-        return [minus(p, pool[i], cur[i]) if covers(p, pool[i], cur[i]) else p.empty()
-                for i, p in enumerate(self.parts)]
+        return [have if not taken else minus(p, have, taken) if covers(p, have, taken)
+                else p.empty() for p, have, taken in zip(self.parts, pool, cur)]
 
     def adds(self, st: Any, L: list, who: int, d: list, k: int) -> list:
         """The 'add' steps of the k-th bundle of the terms for draft d of who: a unit of an
@@ -272,11 +275,19 @@ class DealSpec:
                 if left >= p.unit:
                     vals.append(("add", i, p.unit))
                 continue
-            seen: list = []
-            for x in (sorted(left) if p.is_bag else left):
-                if x not in seen:
-                    seen.append(x)
-                    vals.append(("add", i, deep_copy(x)))
+            if p.is_bag:                    # (a bag's items are distinct keys)
+                xs = sorted(left)
+            elif p.scalar_items:
+                xs = list(dict.fromkeys(left))
+            else:
+                seen: list = []
+                for x in left:
+                    if x not in seen:
+                        seen.append(x)
+                vals += [("add", i, deep_copy(x)) for x in seen]
+                continue
+            vals += [("add", i, x) for x in xs] if p.scalar_items else \
+                [("add", i, deep_copy(x)) for x in xs]
         return vals
 
     def can_add(self, st: Any, L: list, who: int, d: list, k: int) -> bool:
