@@ -53,8 +53,11 @@ def match(rulebook: str, players: int, agent: str, vs: str = "random") -> dict:
 
 
 def seats(rulebook: str, players: int, spec: str) -> dict:
-    """Games with the same bot at every seat (what `compare` plays on each rulebook)."""
-    return {"kind": "seats", "rulebook": rulebook, "players": players, "seats": spec}
+    """Games with the same bot at every seat (what `compare` plays on each rulebook). Version 2
+    of the measures: Manila's stats then counted insurances, mortgages and (in the pirate
+    variant) evictions too, so the games of version 1 (4 stats) were played again."""
+    return {"kind": "seats", "rulebook": rulebook, "players": players, "seats": spec,
+            "measures": 2}
 
 
 def speedup(rulebook: str, players: int, games: int, workers: int) -> dict:
@@ -72,12 +75,12 @@ PLAN: list[tuple[dict, int]] = [
     (match(M, 3, "ismcts:200"), 102), (match(M, 5, "ismcts:200"), 100),
     (match(DH, 2, "ismcts:200"), 100), (match(DH, 4, "ismcts:200"), 100),
     (match(M, 3, "ismcts:1000", "ismcts:100"), 30), (match(M, 3, "mcts:200", "ismcts:200"), 30),
-    (seats(M, 3, "ismcts:50"), 60), (seats(PIRATES, 3, "ismcts:50"), 60),
-    (seats(HOUSE, 3, "ismcts:50"), 60),
-    (match(M, 3, "ismcts:1000", "ismcts:100"), 102),   # 30 games do not settle it (Manila's luck)
+    (seats(M, 3, "ismcts:50"), 100), (seats(PIRATES, 3, "ismcts:50"), 100),
+    (seats(HOUSE, 3, "ismcts:50"), 100),
     (match(FE, 2, "ismcts:200"), 30), (match(FE, 4, "ismcts:200"), 32),
     (match(FE, 2, "ismcts:200"), 100), (match(FE, 4, "ismcts:200"), 100),
     (match(GE, 2, "ismcts:200"), 30), (match(GE, 5, "ismcts:200"), 30),
+    (match(M, 3, "ismcts:1000", "ismcts:100"), 102),   # significant at 30 games already
     (match(GE, 2, "ismcts:200"), 100), (match(GE, 5, "ismcts:200"), 100),
 ]
 
@@ -301,7 +304,7 @@ def report(path: str) -> str:
 def compare_report(by: dict[str, list[dict]]) -> list[str]:
     """`compare` of the base Manila against each variant, on the seeds both have played."""
     from mercator.interpreter.cli.design import _fmt, _p_cell
-    from mercator.interpreter.tools.designer import GameRecord, compare_records
+    from mercator.interpreter.tools.designer import GameRecord, compare_records, never_counted
     out: list[str] = []
     for variant in (PIRATES, HOUSE):
         for c, _ in PLAN:
@@ -319,7 +322,8 @@ def compare_report(by: dict[str, list[dict]]) -> list[str]:
                                   r["decisions"], r["rounds"], tuple(r["stats"]))
             pa, pb = _program(M), _program(variant)
             rows = compare_records([rec(ra[s]) for s in common], [rec(rb[s]) for s in common],
-                                   c["players"], pa.stat_names, pb.stat_names)
+                                   c["players"], pa.stat_names, pb.stat_names,
+                                   *never_counted(pa, pb))
             head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
             table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
                               + [_p_cell(r)] for r in rows]

@@ -455,6 +455,8 @@ def test_shipyard_paid_by_the_insurer_6_14_29(prog: Program, wrecked: int) -> No
     game.place(2, "shipyard_b")
     game.place(3, "shipyard_c")
     assert game.get("office")[game.g("insurance")] == 0
+    stats = dict(zip(prog.stat_names, game.s.stats))
+    assert stats["insurances"] == 1                          # compare's count of insurers
     first, second, third = ARRIVALS_DICE[3 - wrecked]
     game.roll(*first)
     game.passes(0, 1, 2, 3)

@@ -162,6 +162,31 @@ def test_compare_shows_a_stat_declared_on_one_side_as_missing_on_the_other(tmp_p
     assert re.search(r"^stat high_rolls per game +— +[\d.]+ +— +— +not in A$", table, re.M)
 
 
+def test_compare_counts_a_stat_as_zero_where_its_event_is_not_declared(tmp_path: Path,
+                                                                       capsys) -> None:
+    """A stat the variant declares on an event only the variant has (the pirate variant's
+    evictions) cannot count anything in the base: compare sets it to 0 there and tests the
+    difference; a stat on an event both declare stays missing on the side without the stat."""
+    base = write(tmp_path, "base.rules", TINY.read_text(encoding="utf-8"))
+    var = write(tmp_path, "var.rules", 'variant "V" of "base.rules"\n'
+                'event six(p: player)\n'
+                'on rolled(p, n) as sixes when n == 6 { emit six(p) }\n'
+                'stat sixes counts six\n'
+                'stat fives counts rolled(p, n) when n == 5\n')
+    args = ["compare", str(base), str(var), "--players", "2", "--games", "60"]
+    assert main(args + ["--json"]) == 0
+    rows = {r["measure"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    sixes, fives = rows["stat sixes per game"], rows["stat fives per game"]
+    assert sixes["zero_in"] == "A" and sixes["missing"] is None and sixes["a"] == 0
+    assert sixes["b"] > 1 and sixes["diff"] == sixes["b"] and sixes["p"] < 0.001
+    assert sixes["significant"]
+    assert fives["missing"] == "A" and fives["zero_in"] is None and fives["p"] is None
+    assert main(args) == 0
+    table = capsys.readouterr().out
+    assert re.search(r"^stat sixes per game +0\.00 +[\d.]+ +\+[\d.]+ .* \*$", table, re.M), table
+    assert "1 stat counted as 0 in A: sixes (the event is not declared there" in table
+
+
 # ---------------------------------------------------------------- the seeds' variants
 @pytest.fixture(scope="module")
 def base() -> Program:
@@ -216,6 +241,8 @@ def test_pirate_variant_evicts_and_spares_the_new_captain(pirates: Program) -> N
     assert game.labels() == ["1", "2"]                       # not the captain's seat 0
     game.decide(1, "2")
     assert game.get("crew")[game.g("ginseng")] == [0, 3, 1] and game.get("pirates") == []
+    stats = dict(zip(pirates.stat_names, game.s.stats))
+    assert stats["evictions"] == 2 and stats["boardings"] == 2     # what compare counts
     game.check()
 
 

@@ -16,7 +16,8 @@ from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageE
                                     runtime_failure, score_text, too_large)
 from mercator.interpreter.cli.simulate import (add_bot_flags, add_results_flag, play_games, seat_specs,
                                                 workers_for)
-from mercator.interpreter.tools.designer import GameRecord, Row, compare_records, rule_diff
+from mercator.interpreter.tools.designer import (GameRecord, Row, compare_records, never_counted,
+                                               rule_diff)
 from mercator.interpreter.engine.program import Program
 
 
@@ -122,7 +123,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 + ("" if too_large(big.scores) else " (a declared statistic is too large)"))
             return EXIT_RULES
     secs = time.perf_counter() - t0
-    rows = compare_records(recs_a, recs_b, players, pa.stat_names, pb.stat_names)
+    rows = compare_records(recs_a, recs_b, players, pa.stat_names, pb.stat_names,
+                           *never_counted(pa, pb))
     head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
     table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
                       + [_p_cell(r)] for r in rows]
@@ -144,7 +146,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             "rows": [{"measure": r.measure, "a": r.a, "b": r.b, "diff": r.diff,
                       "ci95": None if r.low is None else [r.low, r.high], "p": r.p,
                       "test": r.test, "significant": r.significant,
-                      "missing": r.missing or None} for r in rows]}))
+                      "missing": r.missing or None, "zero_in": r.zero or None}
+                     for r in rows]}))
         return EXIT_OK
     out(f"A: {args.a} ({pa.name})\nB: {args.b} ({pb.name})")
     seats = [str(sp) for sp in seat_specs(args, players)]
@@ -158,6 +161,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     tested = sum(r.p is not None for r in rows)
     out(f"* p < 0.05 ({sig} of {tested} measures; with many measures, about 1 in 20 is "
         "flagged by chance)" if sig else "no significant difference at p < 0.05")
+    zeros = [r for r in rows if r.zero]
+    if zeros:
+        sides = " and ".join(sorted({r.zero for r in zeros}))
+        out(f"{plural(len(zeros), 'stat')} counted as 0 in {sides}: "
+            f"{', '.join(r.measure[5:-9] for r in zeros)} (the event is not declared there, so it "
+            "cannot happen)")
     only = [r for r in rows if r.missing]
     if only:
         out(f"not in A / not in B: {plural(len(only), 'stat')} only the other rulebook "

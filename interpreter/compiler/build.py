@@ -52,6 +52,8 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     for b in rb.triggers:
         prog.triggers_by_event.setdefault(b.event or "", [])
     prog.stat_names = [b.name for b in rb.stats]
+    prog.stat_events = [b.event or "" for b in rb.stats]
+    prog.event_names = frozenset(rb.events)
     for i, b in enumerate(rb.stats):
         cond = ex.compile(b.cond) if b.cond is not None else None
         prog.stats_by_event.setdefault(b.event or "", []).append((i, cond, b.nslots))

@@ -103,6 +103,8 @@ class Program:
         self.proc_id: dict[str, int] = {}
         self.triggers_by_event: dict[str, list[tuple[int, Any, int]]] = {}
         self.stat_names: list[str] = []
+        self.stat_events: list[str] = []      # the event each stat counts
+        self.event_names: frozenset[str] = frozenset()
         self.stats_by_event: dict[str, list[tuple[int, Any, int]]] = {}
         self.pf_types: list[Type] = []
         self.tf_types: list[Type] = []

@@ -146,6 +146,7 @@ class Row:
     p: Optional[float]
     test: str
     missing: str = ""
+    zero: str = ""            # 'A' or 'B': a stat whose event that side does not declare (0 there)
 
     @property
     def significant(self) -> bool:
@@ -188,10 +189,22 @@ def win_share(r: GameRecord, seat: int) -> float:
     return 1 / len(r.winners) if seat in r.winners else 0.0
 
 
+def never_counted(pa: Program, pb: Program) -> tuple[list[str], list[str]]:
+    """The stats of B that count 0 in every game of A, and those of A that count 0 in B: a stat
+    declared on one side only whose event the other rulebook does not declare (it cannot
+    happen there: the pirate variant's evictions in the base game)."""
+    def zero(p: Program, q: Program) -> list[str]:
+        return [n for n, e in zip(q.stat_names, q.stat_events)
+                if n not in p.stat_names and e not in p.event_names]
+    return zero(pa, pb), zero(pb, pa)
+
+
 def compare_records(ra: Sequence[GameRecord], rb: Sequence[GameRecord], players: int,
-                    stats_a: Sequence[str], stats_b: Sequence[str]) -> list[Row]:
+                    stats_a: Sequence[str], stats_b: Sequence[str],
+                    zero_in_a: Sequence[str] = (), zero_in_b: Sequence[str] = ()) -> list[Row]:
     """Every measure of A against B: win rate and score by seat, game length, and every declared
-    stat (one declared on one side only is shown as missing on the other)."""
+    stat. One declared on one side only is shown as missing on the other, unless it is named in
+    zero_in_a / zero_in_b (see never_counted): it is then compared against 0 in every game."""
     rows = []
     for p in range(players):
         wa = sum(win_share(r, p) for r in ra)
@@ -208,10 +221,14 @@ def compare_records(ra: Sequence[GameRecord], rb: Sequence[GameRecord], players:
         measure = f"stat {name} per game"
         if name not in names_b:
             ia = names_a.index(name)
-            rows.append(one_sided(measure, [r.stats[ia] for r in ra], "B"))
+            xs = [float(r.stats[ia]) for r in ra]
+            rows.append(attrs.evolve(compare_means(measure, xs, [0.0] * len(rb)), zero="B")
+                        if name in zero_in_b else one_sided(measure, xs, "B"))
         elif name not in names_a:
             ib = names_b.index(name)
-            rows.append(one_sided(measure, [r.stats[ib] for r in rb], "A"))
+            xs = [float(r.stats[ib]) for r in rb]
+            rows.append(attrs.evolve(compare_means(measure, [0.0] * len(ra), xs), zero="A")
+                        if name in zero_in_a else one_sided(measure, xs, "A"))
         else:
             ia, ib = names_a.index(name), names_b.index(name)
             rows.append(compare_means(measure, [r.stats[ia] for r in ra],
