@@ -272,6 +272,38 @@ def test_rule_10_money_proceeds_20_of_the_100_ducats_are_paid(prog: Program) -> 
     g.check()
 
 
+def test_rule_10_a_promise_of_the_small_orders_ducats_leaves_out_the_goods_it_returns(
+        prog: Program) -> None:
+    """10 可以包含執行協商後的行動所能獲得的任何物品; rules-data §Cards, small order: "return the
+    appropriate commodity" — P2 holds the Drinks Warehouse's small order (an ale) and an ale.
+    Promising ducats obliges him to deliver it, which hands an ale back: of the warehouse's
+    ale and wine only the wine is then left to promise, and an offer that promises the ale
+    too cannot be posted (it was accepted once, and the promise could not be paid: a search
+    bot's rollout found it)."""
+    g = Game(prog)
+    g.hand(1, "small_drinks_ale")
+    g.give_goods(1, "ale")
+    g.start("r3c7")
+    g.passes(0)
+    g.post(1, "drinks_warehouse", give=["5 ducats"], promise=["5 ducats", "wine"])
+    assert g.offers() == ["#1 P2 to P1 about drinks_warehouse: gives 5 ducats; "
+                          "promises 5 ducats + wine"]
+    g.passes(0, 2, 0, 3, 0)
+    g.do(1, "post an offer", "about drinks_warehouse", "add 5 ducats", "done")
+    g.until(PROMISE)
+    assert {"add ale", "add wine", "add 5 ducats"} <= set(g.labels())
+    g.do(1, "add ale", "add wine")
+    assert "post" in g.labels()                          # the goods alone: his to promise
+    g.do(1, "add 5 ducats")
+    assert "post" not in g.labels()                      # with ducats, the ale goes back
+    g.do(1, "cancel")
+    g.accept(0, "accept #1")
+    g.do(1, "small_drinks_ale")                          # the order he promised a share of
+    assert (g.ducats(0), g.ducats(1)) == (130 + 5 + 5, 130 - 5 + 40 - 5)
+    assert g.goods(0) == {"wine": 1} and g.goods(1) == {"ale": 1} and g.cards(1) == []
+    g.check()
+
+
 def test_rule_10_no_promise_for_a_street(prog: Program) -> None:
     """10 — a street yields nothing: an offer for it has no promise to make (the step is skipped
     and the give step posts it)."""

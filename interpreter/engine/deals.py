@@ -104,6 +104,11 @@ class DealSpec:
         return self.affordable(st, o) and bool(self.rule("valid", st, L, o, True)) \
             and self.promise_covered(st, L, o)
 
+    def postable(self, st: Any, L: list, o: list) -> bool:
+        """May the finished draft o be posted? (`valid(o)` holds and its promise is within its
+        proceeds: an offer that would leave the table at once is not made.)"""
+        return bool(self.rule("valid", st, L, o, True)) and self.promise_covered(st, L, o)
+
     def promise_covered(self, st: Any, L: list, o: list) -> bool:
         """Is the promise of offer o still within its proceeds?"""
         if "promise" not in self.terms or "proceeds" not in self.rules:
@@ -213,7 +218,7 @@ class DealSpec:
         term = self.terms[k]
         vals = self.adds(st, L, who, d, k)
         last = self.last_stage(st, L, who, d, k)
-        if not last or self.rule("valid", st, L, self.make_offer(st, who, d, False), True):
+        if not last or self.postable(st, L, self.make_offer(st, who, d, False)):
             vals.append(("done",))
         vals.append(("cancel",))
         verb = {"give": "what you give", "get": "what you ask for",
