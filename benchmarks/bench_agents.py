@@ -311,8 +311,12 @@ def compare_report(by: dict[str, list[dict]]) -> list[str]:
             if c["kind"] != "seats" or c["rulebook"] != variant:
                 continue
             base = dict(c, rulebook=M)
-            ra = {r["seed"]: r for r in by.get(key_of(base), [])}
-            rb = {r["seed"]: r for r in by.get(key_of(c), [])}
+            pa, pb = _program(M), _program(variant)
+            # (a record made before a stat was added to the rulebook has fewer: left out)
+            ra = {r["seed"]: r for r in by.get(key_of(base), [])
+                  if len(r["stats"]) == len(pa.stat_names)}
+            rb = {r["seed"]: r for r in by.get(key_of(c), [])
+                  if len(r["stats"]) == len(pb.stat_names)}
             common = sorted(set(ra) & set(rb))
             if len(common) < 2:
                 continue
@@ -320,7 +324,6 @@ def compare_report(by: dict[str, list[dict]]) -> list[str]:
             def rec(r: dict) -> GameRecord:
                 return GameRecord(r["seed"], tuple(r["winners"]), tuple(r["scores"]),
                                   r["decisions"], r["rounds"], tuple(r["stats"]))
-            pa, pb = _program(M), _program(variant)
             rows = compare_records([rec(ra[s]) for s in common], [rec(rb[s]) for s in common],
                                    c["players"], pa.stat_names, pb.stat_names,
                                    *never_counted(pa, pb))

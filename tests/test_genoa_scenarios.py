@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from genoa_driver import (ABOUT, GIVE, LARGE, MOVE, MUST, MYSELF, PROMISE, SMALL, TILE, TO,
+from genoa_driver import (ABOUT, GET, GIVE, LARGE, MOVE, MUST, MYSELF, PROMISE, SMALL, TILE, TO,
                           TURN, Game, genoa_program)
 
 from mercator.interpreter.engine.nodes import Chance
@@ -301,6 +301,37 @@ def test_rule_10_a_promise_of_the_small_orders_ducats_leaves_out_the_goods_it_re
     g.do(1, "small_drinks_ale")                          # the order he promised a share of
     assert (g.ducats(0), g.ducats(1)) == (130 + 5 + 5, 130 - 5 + 40 - 5)
     assert g.goods(0) == {"wine": 1} and g.goods(1) == {"ale": 1} and g.cards(1) == []
+    g.check()
+
+
+def test_rule_10_the_cathedrals_markers_promised_are_those_left_in_storage_after_the_deal(
+        prog: Program) -> None:
+    """10 可以包含執行協商後的行動所能獲得的任何物品; 09 (traded markers: the receiver takes as many
+    of his own from his storage) — P2 has 2 markers in storage, so the Cathedral would give him
+    2; but each marker he asks P1 for comes out of that storage first.  Asking 2, he has none
+    left to promise (the promise step is skipped); asking 1, he may promise 1, and pays it (a
+    promise of 2 was once accepted and could not be paid)."""
+    g = Game(prog)
+    g.markers_in_supply(1, 5)
+    g.markers_in_supply(0, 2)
+    assert (g.storage(0), g.storage(1)) == (5, 2)
+    g.start("r4c2")
+    g.passes(0)
+    g.post(1, "cathedral", give=["5 ducats"], get=["1 markers"], promise=["1 markers"])
+    assert g.offers() == ["#1 P2 to P1 about cathedral: gives 5 ducats; gets 1 markers; "
+                          "promises 1 markers"]
+    g.passes(0, 2, 0, 3, 0)
+    g.do(1, "post an offer", "about cathedral", "done")
+    g.until(GET)
+    g.do(1, "add 1 markers")
+    assert "done" in g.labels()                          # one marker still to promise
+    g.do(1, "add 1 markers")
+    assert "post" in g.labels() and "done" not in g.labels()   # none left: no promise step
+    g.do(1, "cancel")
+    g.accept(0, "accept #1")
+    g.no_tiles(1)
+    assert (int(g.get("markers", 0)), int(g.get("markers", 1))) == (2 - 1 + 1, 5 + 1 + 1 - 1)
+    assert (g.storage(0), g.storage(1)) == (5, 1)      # the one he paid went back (09)
     g.check()
 
 
