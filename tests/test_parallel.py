@@ -9,7 +9,11 @@ import pytest
 
 from game_driver import program
 
-from mercator.interpreter.agents.spec import AgentSpec, SpecError, parse_seats, parse_spec
+from mercator.dsl.loader import load
+from mercator.interpreter.agents.search import UCT_C
+from mercator.interpreter.agents.spec import (AgentSpec, SpecError, make_agent, parse_seats,
+                                              parse_spec)
+from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.tools.parallel import run_games
 
@@ -26,6 +30,10 @@ MANILA = str(ROOT / "rulebooks" / "manila.rules")
     ("ismcts:2s", AgentSpec("ismcts", seconds=2.0)),
     ("ismcts:250ms", AgentSpec("ismcts", seconds=0.25)),
     (" mcts:1.5s ", AgentSpec("mcts", seconds=1.5)),
+    ("ismcts:200:depth=40", AgentSpec("ismcts", iterations=200, depth=40)),
+    ("ismcts:depth=40:worlds=8", AgentSpec("ismcts", iterations=200, depth=40, worlds=8)),
+    ("MCTS:2s:c=1.25", AgentSpec("mcts", seconds=2.0, c=1.25)),
+    ("ismcts:300ms:c=0.000001", AgentSpec("ismcts", seconds=0.3, c=0.000001)),
 ])
 def test_a_spec_names_a_player_and_its_budget(text: str, spec: AgentSpec) -> None:
     assert parse_spec(text) == spec
@@ -41,10 +49,33 @@ def test_a_spec_names_a_player_and_its_budget(text: str, spec: AgentSpec) -> Non
     ("ismcts:2x", "a number of iterations"),
     ("mcts:-5", "a number of iterations"),
     ("ismcts:99999999999", "a number of iterations"),
+    ("random:depth=3", "only a searcher"),
+    ("mcts:200:worlds=3", "mcts has no setting 'worlds'"),
+    ("ismcts:200:speed=3", "ismcts has no setting 'speed'"),
+    ("ismcts:200:depth", "'depth' is not a setting"),
+    ("ismcts:200:depth=0", "depth is the number of decisions"),
+    ("ismcts:200:worlds=x", "worlds is the number of worlds"),
+    ("ismcts:200:c=0", "c is the exploration constant"),
+    ("ismcts:200:c=1e3", "c is the exploration constant"),
+    ("ismcts:200:depth=3:depth=4", "'depth' is given twice"),
 ])
 def test_a_bad_spec_says_what_is_accepted(text: str, why: str) -> None:
     with pytest.raises(SpecError, match=why):
         parse_spec(text)
+
+
+def test_a_specs_settings_reach_its_bot() -> None:
+    """depth, c and worlds of a spec are the bot's: a cut rollout plays at most depth
+    decisions."""
+    bot = make_agent(parse_spec("ismcts:20:depth=3:c=1.5:worlds=5"), 7)
+    assert (bot.depth, bot.c, bot.worlds, bot.iterations) == (3, 1.5, 5, 20)
+    bot = make_agent(parse_spec("mcts:2s"), 7)
+    assert (bot.depth, bot.c, bot.seconds) == (None, UCT_C, 2.0)
+    prog = compile_program(load(MANILA).rulebook)
+    s = prog.new_game(3, 1)
+    bot = make_agent(parse_spec("mcts:5:depth=4"), 1)
+    bot.choose(prog, s)
+    assert 0 < bot.last_rollout_decisions <= 5 * 4
 
 
 def test_seats_are_one_for_all_or_one_each() -> None:

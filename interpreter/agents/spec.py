@@ -1,8 +1,11 @@
 """Agent specs: the text that names a seat's player on the command line.
 
-A spec is `kind[:budget]`: `random`, `human`, `mcts`, `ismcts`, with a budget of iterations
-(`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`). A list of seats is one
-spec for every seat, or one per seat, comma-separated (`human,ismcts:500,random`).
+A spec is `kind[:budget][:name=value...]`: `random`, `human`, `mcts`, `ismcts`, with a budget
+of iterations (`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`), and a
+searcher's settings: `depth=D` cuts each rollout after D decisions and scores the position
+there, `c=X` is the exploration constant, and (ismcts only) `worlds=W` the worlds drawn per
+decision (`ismcts:500:depth=60:worlds=12`). A list of seats is one spec for every seat, or one
+per seat, comma-separated (`human,ismcts:500,random`).
 """
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ from typing import Any, Optional
 import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
-from mercator.interpreter.agents.search import DEFAULT_ITERATIONS, ISMCTSAgent, MCTSAgent
+from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, UCT_C, WORLDS, ISMCTSAgent,
+                                                MCTSAgent)
 
 KINDS = ("random", "human", "mcts", "ismcts")
 SEARCHERS = ("mcts", "ismcts")
@@ -32,13 +36,22 @@ class AgentSpec:
     kind: str
     iterations: Optional[int] = None
     seconds: Optional[float] = None
+    depth: Optional[int] = None        # rollouts cut after this many decisions (None: to the end)
+    c: Optional[float] = None          # the exploration constant (None: UCT_C)
+    worlds: Optional[int] = None       # worlds per decision, ismcts (None: WORLDS)
 
     def __str__(self) -> str:
+        text = self.kind
         if self.iterations is not None:
-            return f"{self.kind}:{self.iterations}"
-        if self.seconds is not None:
-            return f"{self.kind}:{self.seconds:g}s"
-        return self.kind
+            text += f":{self.iterations}"
+        elif self.seconds is not None:
+            text += f":{self.seconds:g}s"
+        for name in SETTINGS:
+            v = getattr(self, name)
+            if v is not None:
+                shown = f"{v:.6f}".rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
+                text += f":{name}={shown}"
+        return text
 
     @property
     def honest(self) -> bool:
@@ -52,8 +65,66 @@ class AgentSpec:
 
 
 def parse_spec(text: str) -> AgentSpec:
-    """One spec, e.g. 'random', 'ismcts:500', 'mcts:2s'; SpecError if it is none."""
+    """One spec, e.g. 'random', 'ismcts:500', 'mcts:2s', 'ismcts:200:depth=40'; SpecError if it
+    is none."""
     t = text.strip().lower()
+    head, *rest = t.split(":")
+    if rest and "=" not in rest[0]:
+        budget_text, settings = rest[0], rest[1:]
+        t = f"{head}:{budget_text}"
+    else:
+        settings, t = rest, head
+    spec = _parse_budget(text, t)
+    if not settings:
+        return spec
+    if spec.kind not in SEARCHERS:
+        raise SpecError(f"'{text.strip()}': only a searcher ({', '.join(SEARCHERS)}) takes "
+                        f"settings; write just '{spec.kind}'")
+    given: dict[str, Any] = {}
+    for item in settings:
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq:
+            raise SpecError(f"'{text.strip()}': '{item}' is not a setting: after the budget "
+                            f"come settings name=value ({', '.join(SETTINGS)}), e.g. "
+                            f"{spec.kind}:200:depth=40")
+        if name not in SETTINGS or (name == "worlds" and spec.kind != "ismcts"):
+            known = [n for n in SETTINGS if n != "worlds" or spec.kind == "ismcts"]
+            raise SpecError(f"'{text.strip()}': {spec.kind} has no setting '{name}' (it has "
+                            f"{', '.join(known)})")
+        if name in given:
+            raise SpecError(f"'{text.strip()}': '{name}' is given twice")
+        given[name] = _setting(text, name, value.strip())
+    return attrs.evolve(spec, **given)
+
+
+SETTINGS = ("depth", "c", "worlds")
+MAX_DEPTH = 10 ** 6
+MAX_WORLDS = 10 ** 4
+
+
+def _setting(text: str, name: str, value: str) -> Any:
+    """The value of one setting, checked."""
+    if name == "c":
+        try:
+            c = float(value)
+        except ValueError:
+            c = -1.0
+        if not 0 < c <= 100 or not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value):
+            raise SpecError(f"'{text.strip()}': c is the exploration constant, a number above 0 "
+                            f"and at most 100 (default {UCT_C:g}), not '{value}'")
+        return c
+    top = MAX_DEPTH if name == "depth" else MAX_WORLDS
+    if not re.fullmatch(r"\d{1,7}", value) or not 1 <= int(value) <= top:
+        what = "decisions a rollout plays before it is scored" if name == "depth" else \
+            f"worlds drawn per decision (default {WORLDS})"
+        raise SpecError(f"'{text.strip()}': {name} is the number of {what}: 1 to {top:,}, "
+                        f"not '{value}'")
+    return int(value)
+
+
+def _parse_budget(text: str, t: str) -> AgentSpec:
+    """The kind and budget part of a spec (t: 'kind' or 'kind:budget', lower case)."""
     kind, _, budget = t.partition(":")
     if kind not in KINDS:
         raise SpecError(f"unknown player '{text.strip()}': a seat is one of "
@@ -102,8 +173,10 @@ def make_agent(spec: AgentSpec, seed: int) -> Any:
     """The bot of a spec, seeded (a human is made by the interface, not here)."""
     if spec.kind == "random":
         return RandomAgent(seed)
+    c = UCT_C if spec.c is None else spec.c
     if spec.kind == "mcts":
-        return MCTSAgent(spec.iterations, spec.seconds, seed=seed)
+        return MCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth)
     if spec.kind == "ismcts":
-        return ISMCTSAgent(spec.iterations, spec.seconds, seed=seed)
+        return ISMCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
+                           worlds=WORLDS if spec.worlds is None else spec.worlds)
     raise SpecError(f"a '{spec.kind}' seat is not a bot")

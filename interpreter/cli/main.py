@@ -491,7 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="number of players (default: the rulebook's minimum)")
     pl.add_argument("--seats", metavar="SPECS",
                     help="one player per seat, comma-separated: human, random, "
-                         "ismcts[:N|:Ts] (a search: N iterations or T seconds a decision), "
+                         "ismcts[:N|:Ts] (a search: N iterations or T seconds a decision; "
+                         "settings such as :depth=D follow, docs/agents.md), "
                          "mcts[:N|:Ts] (sees hidden information); default: P1 human, the "
                          "others random")
     pl.add_argument("--seed", type=_int_arg, metavar="S", help="game seed (default: a random one)")

@@ -43,7 +43,8 @@ def add_bot_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", metavar="SPECS",
                         help="the bots: one for every seat or one per seat, comma-separated: "
                              "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
-                             "(N iterations or T seconds a decision; default 200 iterations), "
+                             "(N iterations or T seconds a decision; default 200 iterations; "
+                             "then settings :depth=D, :c=X, :worlds=W, docs/agents.md), "
                              "e.g. ismcts:200,random,random (default: random)")
     parser.add_argument("--workers", type=int, metavar="N",
                         help="play on N processes (default: every core); the same results "
