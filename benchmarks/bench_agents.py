@@ -75,6 +75,8 @@ PLAN: list[tuple[dict, int]] = [
     (match(M, 3, "ismcts:200"), 102), (match(M, 5, "ismcts:200"), 100),
     (match(DH, 2, "ismcts:200"), 100), (match(DH, 4, "ismcts:200"), 100),
     (match(M, 3, "ismcts:1000", "ismcts:100"), 30), (match(M, 3, "mcts:200", "ismcts:200"), 30),
+    (seats(M, 3, "ismcts:50"), 30), (seats(PIRATES, 3, "ismcts:50"), 30),
+    (seats(HOUSE, 3, "ismcts:50"), 30),
     (seats(M, 3, "ismcts:50"), 100), (seats(PIRATES, 3, "ismcts:50"), 100),
     (seats(HOUSE, 3, "ismcts:50"), 100),
     (match(FE, 2, "ismcts:200"), 30), (match(FE, 4, "ismcts:200"), 32),
