@@ -35,6 +35,7 @@ from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_seats, parse_spec  # noqa: E402
 from mercator.interpreter.compiler import compile_program  # noqa: E402
+from mercator.interpreter.engine.program import MercatorRuntimeError  # noqa: E402
 
 Z95 = 1.959963984540054
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -149,7 +150,11 @@ def one_game(job: tuple[str, int]) -> dict:
     record = any(sp.needs_record for sp in specs)
     t0 = time.perf_counter()
     state = prog.new_game(n, seed, narrate=record, explicit_chance=record)
-    play_out(prog, state, agents, max_decisions=20_000)
+    try:
+        play_out(prog, state, agents, max_decisions=20_000)
+    except MercatorRuntimeError as exc:     # a broken rule (in the game or a search's rollout)
+        return {"config": config, "seed": seed, "error": str(exc).split("\n")[0],
+                "seconds": round(time.perf_counter() - t0, 3)}
     node = state.pending
     return {"config": config, "seed": seed, "seats": [str(sp) for sp in specs], "tested": me,
             "scores": list(node.scores), "winners": list(node.winners),
@@ -191,6 +196,12 @@ def done_seeds(results: Iterable[dict]) -> dict[str, set[int]]:
     return done
 
 
+def errors_path(path: str) -> str:
+    """Where the games a rule error stopped are written: beside the results file."""
+    root, ext = os.path.splitext(path)
+    return f"{root}-errors{ext or '.jsonl'}"
+
+
 def run_games(config: dict, games: int, path: str, workers: int) -> None:
     """Play the games of seeds 0..games-1 of `config` not in the results file yet, appending
     each as it finishes."""
@@ -206,6 +217,12 @@ def run_games(config: dict, games: int, path: str, workers: int) -> None:
     _mend(path)
 
     def write(r: dict) -> None:
+        if "error" in r:          # kept apart: the game is played again on the next run
+            with open(errors_path(path), "a", encoding="utf-8") as f:
+                f.write(json.dumps(r, sort_keys=True) + "\n")
+            print(f"  {label} seed {r['seed']}: RULE ERROR, left out ({r['error']}); see "
+                  f"{errors_path(path)}", file=sys.stderr, flush=True)
+            return
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(r, sort_keys=True) + "\n")
         print(f"  {label} seed {r['seed']}: winners {r['winners']} ({r['seconds']:.0f} s)",
@@ -253,8 +270,14 @@ def describe(config: dict) -> str:
 
 # ------------------------------------------------------------------ the report
 def report(path: str) -> str:
-    """The tables of docs/agents.md and docs/variants.md from the results file."""
+    """The tables of docs/agents.md and docs/variants.md from the results file (and, first, the
+    games a rule error stopped, if any)."""
     results = read_results(path)
+    errors = [e for e in read_results(errors_path(path))
+              if e["seed"] not in done_seeds(results).get(key_of(e["config"]), set())]
+    head = [f"RULE ERRORS: {len(errors)} game(s) stopped by a rule error and left out "
+            f"(listed in {errors_path(path)}); the first: {describe(errors[0]['config'])} "
+            f"seed {errors[0]['seed']}: {errors[0]['error']}", ""] if errors else []
     by: dict[str, list[dict]] = defaultdict(list)
     for r in results:
         by[key_of(r["config"])].append(r)
@@ -300,7 +323,7 @@ def report(path: str) -> str:
                          f"{b / r['seconds'] if b else 0:.2f}× |"
                          + ("" if same else " (winners differ!)"))
     lines += ["", *compare_report(by)]
-    return "\n".join(lines)
+    return "\n".join(head + lines)
 
 
 def compare_report(by: dict[str, list[dict]]) -> list[str]:

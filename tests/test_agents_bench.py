@@ -17,6 +17,7 @@ sys.modules["bench_agents"] = B       # (its games are sent to worker processes 
 _spec.loader.exec_module(B)
 
 NIM = "tests/fixtures/agents/nim.rules"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_wilson_interval() -> None:
@@ -25,6 +26,28 @@ def test_the_wilson_interval() -> None:
     assert B.wilson(0, 0) == (0.0, 1.0)
     lo, hi = B.wilson(10, 10)
     assert round(hi, 9) == 1.0 and round(lo, 3) == 0.722
+
+
+def test_a_game_a_rule_error_stops_is_kept_apart_and_the_run_goes_on(tmp_path: Path) -> None:
+    """A broken rule (here: taking 3 when 3 are left divides by zero) stops that game only: it
+    goes to the errors file, not the results, the other games are played, the report names
+    it, and a rerun plays it again (the rule may have been fixed meanwhile)."""
+    rules = tmp_path / "broken.rules"
+    rules.write_text((ROOT / NIM).read_text().replace(
+        "        sticks -= k\n", "        sticks -= k\n        sticks += 0 / (if sticks == 0 and k == 3 "
+        "then 0 else 1)\n"))
+    results = tmp_path / "agents.jsonl"
+    config = B.seats(str(rules), 2, "random")
+    B.run_games(config, 12, str(results), workers=1)
+    done = {r["seed"] for r in B.read_results(str(results))}
+    failed = [e["seed"] for e in B.read_results(B.errors_path(str(results)))]
+    assert failed and done and done.isdisjoint(failed) and done | set(failed) == set(range(12))
+    first = B.read_results(B.errors_path(str(results)))[0]
+    assert first["error"].endswith("broken.rules:12:9: runtime error: division by zero")
+    text = B.report(str(results))
+    assert text.startswith(f"RULE ERRORS: {len(failed)} game(s)")
+    B.run_games(config, 12, str(results), workers=1)       # played again, failing again
+    assert len(B.read_results(B.errors_path(str(results)))) == 2 * len(failed)
 
 
 def test_a_rerun_plays_only_the_games_not_yet_recorded(tmp_path: Path) -> None:
