@@ -397,6 +397,16 @@ class BodyCompiler:
         stats = self.p.stats_by_event.get(s.event, [])
         nargs = len(args)
 
+        uncond = [i for i, cond, _ in stats if cond is None]
+        if s.event not in self.p.triggers_by_event and len(uncond) == len(stats):
+            def count(st: Any, fr: list) -> None:     # only stats that count every emit
+                fr[1] += 1
+                c = st.stats
+                for i in uncond:
+                    c[i] += 1
+            self.emit(count, s.span)
+            return
+
         def emit(st: Any, fr: list) -> None:
             L = fr[2]
             fr[1] += 1
