@@ -113,6 +113,17 @@ def test_compare_draws_a_and_b_side_by_side():
     assert any("not in A" in t.get_text() for t in stats.texts)
 
 
+def test_a_stat_the_other_rulebook_cannot_count_is_drawn_at_zero():
+    """compare counts a stat whose event A does not declare as 0 in A: the figure draws A's
+    bar at 0 (and says no 'not in A'), as the table compares it."""
+    a = sample_from_records("A: a.rules", _records(0), 2, ["rolls"], zeros=["extra"])
+    b = sample_from_records("B: b.rules", _records(5, 2), 2, ["rolls", "extra"])
+    assert dict(a.stats)["extra"] == (0,) * 6
+    stats = _axes(report_figure([a, b], "A vs B"))["declared stats"]
+    assert [[bar.get_width() for bar in c] for c in _bars(stats)] == [[2.5, 0.0], [2.5, 2.5]]
+    assert not any("not in" in t.get_text() for t in stats.texts)
+
+
 def test_html_report_embeds_each_panel_and_the_numbers():
     text = html_report([SAMPLE], "Tiny <&> report", [["measure", "value"], ["win rate P1", "50%"]])
     assert text.startswith("<!DOCTYPE html>") and "Tiny &lt;&amp;&gt; report" in text

@@ -123,17 +123,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 + ("" if too_large(big.scores) else " (a declared statistic is too large)"))
             return EXIT_RULES
     secs = time.perf_counter() - t0
-    rows = compare_records(recs_a, recs_b, players, pa.stat_names, pb.stat_names,
-                           *never_counted(pa, pb))
+    zero_a, zero_b = never_counted(pa, pb)
+    rows = compare_records(recs_a, recs_b, players, pa.stat_names, pb.stat_names, zero_a, zero_b)
     head = ["measure", "A", "B", "B−A", "95% CI of B−A", "p"]
     table = [head] + [[r.measure] + _fmt(r, r.measure.startswith("win rate"))
                       + [_p_cell(r)] for r in rows]
     if args.plot:
         from mercator.interpreter.tools.plots import sample_from_records
         samples = [sample_from_records(f"A: {os.path.basename(args.a)}", recs_a, players,
-                                       pa.stat_names),
+                                       pa.stat_names, zero_a),
                    sample_from_records(f"B: {os.path.basename(args.b)}", recs_b, players,
-                                       pb.stat_names)]
+                                       pb.stat_names, zero_b)]
         title = (f"A: {pa.name} ({os.path.basename(args.a)}) vs B: {pb.name} "
                  f"({os.path.basename(args.b)}) · {players} players · "
                  f"{plural(args.games, 'game')} each")

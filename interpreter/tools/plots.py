@@ -63,13 +63,16 @@ class Sample:
 
 
 def sample_from_records(label: str, records: Sequence[GameRecord], players: int,
-                        stat_names: Sequence[str]) -> Sample:
-    """A Sample of `run_games` records (the games compare plays)."""
+                        stat_names: Sequence[str], zeros: Sequence[str] = ()) -> Sample:
+    """A Sample of `run_games` records (the games compare plays); `zeros` are stats this
+    rulebook cannot count (their event is not declared: designer.never_counted), 0 in every
+    game, as compare's table counts them."""
     return Sample(label, players,
                   tuple(sum(win_share(r, p) for r in records) for p in range(players)),
                   tuple(tuple(r.scores[p] for r in records) for p in range(players)),
                   tuple(r.decisions for r in records),
-                  tuple((n, tuple(r.stats[k] for r in records)) for k, n in enumerate(stat_names)))
+                  tuple((n, tuple(r.stats[k] for r in records)) for k, n in enumerate(stat_names))
+                  + tuple((n, (0,) * len(records)) for n in zeros))
 
 
 # ------------------------------------------------------------------ panels
