@@ -331,10 +331,12 @@ def compare_report(by: dict[str, list[dict]]) -> list[str]:
     from mercator.interpreter.cli.design import _fmt, _p_cell
     from mercator.interpreter.tools.designer import GameRecord, compare_records, never_counted
     out: list[str] = []
+    shown: set[str] = set()
     for variant in (PIRATES, HOUSE):
         for c, _ in PLAN:
-            if c["kind"] != "seats" or c["rulebook"] != variant:
+            if c["kind"] != "seats" or c["rulebook"] != variant or key_of(c) in shown:
                 continue
+            shown.add(key_of(c))           # (a config planned twice, to 30 then 100 games)
             base = dict(c, rulebook=M)
             pa, pb = _program(M), _program(variant)
             # (a record made before a stat was added to the rulebook has fewer: left out)
