@@ -54,11 +54,12 @@ def match(rulebook: str, players: int, agent: str, vs: str = "random") -> dict:
 
 
 def seats(rulebook: str, players: int, spec: str) -> dict:
-    """Games with the same bot at every seat (what `compare` plays on each rulebook). Version 2
-    of the measures: Manila's stats then counted insurances, mortgages and (in the pirate
-    variant) evictions too, so the games of version 1 (4 stats) were played again."""
+    """Games with the same bot at every seat (what `compare` plays on each rulebook). Version 3
+    of the measures: each game's record keeps its history, so a stat added to the rulebook
+    later is counted by replaying it (`restat`), not by searching again; versions 1 and 2
+    (before Manila's insurances, mortgages, bonuses and evictions) had none."""
     return {"kind": "seats", "rulebook": rulebook, "players": players, "seats": spec,
-            "measures": 2}
+            "measures": 3}
 
 
 def speedup(rulebook: str, players: int, games: int, workers: int) -> dict:
@@ -158,11 +159,31 @@ def one_game(job: tuple[str, int]) -> dict:
     node = state.pending
     return {"config": config, "seed": seed, "seats": [str(sp) for sp in specs], "tested": me,
             "scores": list(node.scores), "winners": list(node.winners),
-            "stats": list(state.stats), "rounds": state.round,
+            "stats": list(state.stats), "rounds": state.round, "history": list(state.history),
             "decisions": len(state.history), "seconds": round(time.perf_counter() - t0, 3),
             "agent": {"decisions": timed.decisions, "cpu": round(timed.seconds, 3),
                       "playouts": timed.playouts, "rollout": timed.rollout,
                       "fallbacks": getattr(timed.agent, "fallbacks", 0)}}
+
+
+def restat(r: dict) -> Optional[dict]:
+    """The record r with the stats its rulebook declares now, counted by replaying its history
+    (stats change nothing in a game, so the replay makes the same decisions); None if it has
+    no history or the replay does not end as the game did."""
+    prog = _program(r["config"]["rulebook"])
+    if len(r["stats"]) == len(prog.stat_names):
+        return r
+    if "history" not in r:
+        return None
+    record = any(parse_spec(x).needs_record for x in r["seats"])
+    s = prog.new_game(r["config"]["players"], r["seed"], narrate=record, explicit_chance=record)
+    for i in r["history"]:
+        if s.over:
+            return None
+        prog.apply(s, i)
+    if not s.over or list(s.pending.winners) != r["winners"]:
+        return None
+    return dict(r, stats=list(s.stats))
 
 
 def read_results(path: str) -> list[dict]:
@@ -339,11 +360,9 @@ def compare_report(by: dict[str, list[dict]]) -> list[str]:
             shown.add(key_of(c))           # (a config planned twice, to 30 then 100 games)
             base = dict(c, rulebook=M)
             pa, pb = _program(M), _program(variant)
-            # (a record made before a stat was added to the rulebook has fewer: left out)
-            ra = {r["seed"]: r for r in by.get(key_of(base), [])
-                  if len(r["stats"]) == len(pa.stat_names)}
-            rb = {r["seed"]: r for r in by.get(key_of(c), [])
-                  if len(r["stats"]) == len(pb.stat_names)}
+            # (a record made before a stat was added to the rulebook is replayed for it)
+            ra = {r["seed"]: r for r in filter(None, map(restat, by.get(key_of(base), [])))}
+            rb = {r["seed"]: r for r in filter(None, map(restat, by.get(key_of(c), [])))}
             common = sorted(set(ra) & set(rb))
             if len(common) < 2:
                 continue

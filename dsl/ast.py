@@ -848,6 +848,7 @@ class StatDecl:
     event: str
     names: tuple[str, ...]
     cond: Optional[Expr]
+    amount: Optional[Expr] = None       # `as EXPR`: each event adds this (else 1)
     span: Span = _span()
 
 

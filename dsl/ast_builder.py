@@ -80,7 +80,7 @@ class AstBuilder:
     comp_op = add_op = mul_op = const_kw = removable = where_kw = assign_op
 
     def stat_decl(self, sp: A.Span, c: list[Any]) -> A.StatDecl:
-        return A.StatDecl(str(c[0]), str(c[1]), tuple(c[2] or ()), c[3], span=sp)
+        return A.StatDecl(str(c[0]), str(c[1]), tuple(c[2] or ()), c[4], c[3], span=sp)
 
     def variant_decl(self, sp: A.Span, c: list[Any]) -> A.VariantDecl:
         return A.VariantDecl(_unquote(c[0]), _unquote(c[1]), span=sp)

@@ -218,7 +218,8 @@ class BodyChecker(DealChecker):
                     cond=d.cond, event=d.event, span=d.span)
 
     def _stat(self, d: A.StatDecl) -> Body:
-        """stat NAME counts EVENT(names) when COND: a per-game count of an event."""
+        """stat NAME counts EVENT(names) [as AMOUNT] when COND: a per-game count of an event (or
+        the sum of AMOUNT over its emits)."""
         sc = Scope("expr")
         pts: tuple[Type, ...] = self.events.get(d.event, ())
         if d.event not in self.events:
@@ -232,8 +233,10 @@ class BodyChecker(DealChecker):
             sc.declare(n, t)
         if d.cond is not None:
             self.expect(self.expr(d.cond, sc, BOOL), BOOL, d.cond.span, "statistic condition")
+        if d.amount is not None:
+            self.expect(self.expr(d.amount, sc, INT), INT, d.amount.span, "statistic amount")
         return Body(d.name, "stat", d.names, pts[:len(d.names)], INT, max(sc.nslots, len(pts)), d,
-                    cond=d.cond, event=d.event, span=d.span)
+                    expr=d.amount, cond=d.cond, event=d.event, span=d.span)
 
     def _action(self, d: A.ActionDecl) -> Optional[Body]:
         sc = Scope("action")

@@ -518,6 +518,8 @@ def _one_line_decl(d: A.Decl) -> Optional[str]:
         head = f"stat {d.name} counts {d.event}"
         if d.names:
             head += f"({_fill(d.names)})"
+        if d.amount is not None:
+            head += f" as {f(d.amount)}"
         return head if d.cond is None else group(head, f"when {f(d.cond)}")
     if isinstance(d, A.VariantDecl):
         return f"variant {escape_string(d.name)} of {escape_string(d.base)}"

@@ -50,6 +50,27 @@ def test_a_game_a_rule_error_stops_is_kept_apart_and_the_run_goes_on(tmp_path: P
     assert len(B.read_results(B.errors_path(str(results)))) == 2 * len(failed)
 
 
+def test_a_stat_added_later_is_counted_by_replaying_the_recorded_history(tmp_path: Path) -> None:
+    """A seats game keeps its history: after a stat is added to the rulebook, `restat` replays
+    the game (no search) and counts it; a record without history cannot be counted."""
+    rules = tmp_path / "nim.rules"
+    rules.write_text((ROOT / NIM).read_text())
+    results = tmp_path / "agents.jsonl"
+    B.run_games(B.seats(str(rules), 2, "ismcts:10"), 3, str(results), workers=1)
+    rows = B.read_results(str(results))
+    assert all(r["stats"] == [] and r["history"] for r in rows)
+    rules.write_text((ROOT / NIM).read_text().replace(
+        "score p:", "event took(p: player, k: int)\nstat threes counts took(p, k) when k == 3\n"
+                    "stat taken counts took(p, k) as k\nscore p:").replace(
+        "        sticks -= k\n", "        sticks -= k\n        emit took(p, k)\n"))
+    B._PROG.clear()
+    for r in rows:
+        again = B.restat(r)
+        assert again is not None and again["stats"][1] == 10       # every stick taken
+        assert again["stats"][0] == sum(1 for i in r["history"] if i == 2)   # option 2: take 3
+    assert B.restat({k: v for k, v in rows[0].items() if k != "history"}) is None
+
+
 def test_a_rerun_plays_only_the_games_not_yet_recorded(tmp_path: Path) -> None:
     results = tmp_path / "agents.jsonl"
     config = B.match(NIM, 2, "ismcts:40")

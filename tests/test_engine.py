@@ -382,6 +382,38 @@ score p: len(p.order) + len(p.nums) + len(p.lots)
     assert prog.get(s, "lots", 0) == [[b, 1], [a, 1], [b, 2]]
 
 
+def test_a_stat_counts_an_event_or_sums_its_amount() -> None:
+    """`stat NAME counts EVENT(names) [as AMOUNT] [when COND]`: 1 per emit, or AMOUNT, where
+    COND holds; the compiled rollout counts as the apply loop does (docs/language.md §2.20)."""
+    import random as _random
+    prog = program("""
+table { rolls: list<int> }
+event rolled(p: player, k: int)
+stat times counts rolled
+stat pips counts rolled(p, k) as k
+stat big counts rolled(p, k) as k * 10 when k >= 5
+round r limit 3 { phase x {
+  for p in players {
+    let k = roll 6
+    emit rolled(p, k)
+    add k to rolls
+  }
+} }
+score p: len(rolls)
+""")
+    for seed in range(6):
+        s = prog.new_game(2, seed)
+        while not s.over:
+            prog.apply(s, 0)
+        rolls = prog.get(s, "rolls")
+        stats = dict(zip(prog.stat_names, s.stats))
+        assert stats == {"times": 6, "pips": sum(rolls),
+                         "big": sum(10 * k for k in rolls if k >= 5)}
+        t = prog.new_game(2, seed)
+        prog.playout(t, _random.Random(0))
+        assert t.stats == s.stats
+
+
 def test_map_comprehension_flatten_and_eligible() -> None:
     prog = program("""
 enum Good { a, b, c }

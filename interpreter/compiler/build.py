@@ -56,7 +56,8 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.event_names = frozenset(rb.events)
     for i, b in enumerate(rb.stats):
         cond = ex.compile(b.cond) if b.cond is not None else None
-        prog.stats_by_event.setdefault(b.event or "", []).append((i, cond, b.nslots))
+        amount = ex.compile(b.expr) if b.expr is not None else None
+        prog.stats_by_event.setdefault(b.event or "", []).append((i, cond, b.nslots, amount))
     prog.codes.append([])
     prog.spans.append([])
     prog.nslots.append(4)

@@ -525,13 +525,17 @@ class _Writer(_BodyFuser):
         n = len(st.args)
         ln(pc, f"fr[1] = {pc + 1}")
         ln(pc, "_e = [" + ", ".join(self.value(a) for a in st.args) + "]")
-        for k, (i, cond, nslots) in enumerate(self.p.stats_by_event.get(st.event, [])):
+        for k, (i, cond, nslots, amount) in enumerate(self.p.stats_by_event.get(st.event, [])):
             pad = f" + [None] * {nslots - n}" if nslots > n else ""
+            add = "1"
+            if amount is not None:
+                self.ns[f"{key}_a{k}"] = amount
+                add = f"{key}_a{k}(s, _e{pad})"
             if cond is None:
-                ln(pc, f"s.stats[{i}] += 1")
+                ln(pc, f"s.stats[{i}] += {add}")
             else:
                 self.ns[f"{key}_s{k}"] = cond
-                ln(pc, f"if {key}_s{k}(s, _e{pad}): s.stats[{i}] += 1")
+                ln(pc, f"if {key}_s{k}(s, _e{pad}): s.stats[{i}] += {add}")
         trig = self.p.triggers_by_event.get(st.event, [])
         for k, (tid, cond, nslots) in enumerate(trig):
             ln(pc, f"_t{k} = _e + [None] * {nslots - n}" if nslots > n else f"_t{k} = list(_e)")

@@ -397,7 +397,7 @@ class BodyCompiler:
         stats = self.p.stats_by_event.get(s.event, [])
         nargs = len(args)
 
-        uncond = [i for i, cond, _ in stats if cond is None]
+        uncond = [i for i, cond, _, amount in stats if cond is None and amount is None]
         if s.event not in self.p.triggers_by_event and len(uncond) == len(stats):
             def count(st: Any, fr: list) -> None:     # only stats that count every emit
                 fr[1] += 1
@@ -413,9 +413,10 @@ class BodyCompiler:
             if not triggers and not stats:
                 return
             vals = [a(st, L) for a in args]
-            for i, cond, nslots in stats:
-                if cond is None or cond(st, vals + [None] * (nslots - nargs)):
-                    st.stats[i] += 1
+            for i, cond, nslots, amount in stats:
+                SL = vals + [None] * (nslots - nargs)
+                if cond is None or cond(st, SL):
+                    st.stats[i] += 1 if amount is None else amount(st, SL)
             run = []
             for bid, cond, nslots in triggers:
                 TL = vals + [None] * (nslots - nargs)

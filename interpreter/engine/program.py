@@ -105,7 +105,8 @@ class Program:
         self.stat_names: list[str] = []
         self.stat_events: list[str] = []      # the event each stat counts
         self.event_names: frozenset[str] = frozenset()
-        self.stats_by_event: dict[str, list[tuple[int, Any, int]]] = {}
+        # event -> (stat index, its condition, slots, its amount: None counts 1)
+        self.stats_by_event: dict[str, list[tuple[int, Any, int, Any]]] = {}
         self.pf_types: list[Type] = []
         self.tf_types: list[Type] = []
         self.score_f: Optional[Callable] = None
