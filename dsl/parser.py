@@ -9,6 +9,7 @@ import functools
 import hashlib
 import importlib.resources
 import os
+import re
 import stat
 import sys
 import threading
@@ -228,7 +229,12 @@ def _syntax_diagnostic(exc: lark.exceptions.UnexpectedInput, text: str, path: st
             return error("E108", f"'{tok}' can only be the whole right-hand side of 'let' or an "
                          "assignment", span, f"give it its own line first: let x = {tok} ...")
         what = f"'{tok}'" if tok.type != "NAME" or str(tok) in KEYWORDS else f"name '{tok}'"
-        if str(tok) in KEYWORDS and "NAME" in expected:
+        pos = getattr(exc, "pos_in_stream", None)
+        last = re.search(r"([A-Za-z_]\w*)\s*$", text[:pos]) if pos else None
+        if last is not None and last.group(1) == "as" and "NAME" in expected:
+            hint = ("'as' is followed by a name (a trigger's handle) or, in a stat, the amount "
+                    "each emit adds (e.g. stat pips counts rolled(p, k) as k)")
+        elif str(tok) in KEYWORDS and "NAME" in expected:
             hint = f"'{tok}' is a reserved word and cannot be used as a name"
         elif str(tok) in ("lowest", "highest", "wins"):
             hint = "'lowest wins' or 'highest wins' can only end a 'score' or 'tiebreak' declaration"
