@@ -83,6 +83,8 @@ PLAN: list[tuple[dict, int]] = [
     (seats(HOUSE, 3, "ismcts:50"), 100),
     (match(FE, 2, "ismcts:200"), 30), (match(FE, 4, "ismcts:200"), 32),
     (match(FE, 2, "ismcts:200"), 100), (match(FE, 4, "ismcts:200"), 100),
+    (seats(M, 3, "ismcts:50"), 200), (seats(PIRATES, 3, "ismcts:50"), 200),
+    (seats(HOUSE, 3, "ismcts:50"), 200),               # 100 do not settle the variants' effects
     (match(GE, 2, "ismcts:200"), 30), (match(GE, 5, "ismcts:200"), 30),
     (match(M, 3, "ismcts:1000", "ismcts:100"), 102),   # significant at 30 games already
     (match(GE, 2, "ismcts:200"), 100), (match(GE, 5, "ismcts:200"), 100),
