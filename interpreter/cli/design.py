@@ -164,9 +164,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     zeros = [r for r in rows if r.zero]
     if zeros:
         sides = " and ".join(sorted({r.zero for r in zeros}))
-        out(f"{plural(len(zeros), 'stat')} counted as 0 in {sides}: "
-            f"{', '.join(r.measure[5:-9] for r in zeros)} (the event is not declared there, so it "
-            "cannot happen)")
+        names = [r.measure.removeprefix("stat ").removesuffix(" per game") for r in zeros]
+        out(f"{plural(len(zeros), 'stat')} counted as 0 in {sides}: {', '.join(names)} "
+            "(the event is not declared there, so it cannot happen)")
     only = [r for r in rows if r.missing]
     if only:
         out(f"not in A / not in B: {plural(len(only), 'stat')} only the other rulebook "
