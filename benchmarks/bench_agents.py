@@ -296,8 +296,9 @@ def report(path: str) -> str:
     """The tables of docs/agents.md and docs/variants.md from the results file (and, first, the
     games a rule error stopped, if any)."""
     results = read_results(path)
+    done = done_seeds(results)
     errors = [e for e in read_results(errors_path(path))
-              if e["seed"] not in done_seeds(results).get(key_of(e["config"]), set())]
+              if e["seed"] not in done.get(key_of(e["config"]), set())]
     head = [f"RULE ERRORS: {len(errors)} game(s) stopped by a rule error and left out "
             f"(listed in {errors_path(path)}); the first: {describe(errors[0]['config'])} "
             f"seed {errors[0]['seed']}: {errors[0]['error']}", ""] if errors else []
@@ -359,7 +360,7 @@ def compare_report(by: dict[str, list[dict]]) -> list[str]:
         for c, _ in PLAN:
             if c["kind"] != "seats" or c["rulebook"] != variant or key_of(c) in shown:
                 continue
-            shown.add(key_of(c))           # (a config planned twice, to 30 then 100 games)
+            shown.add(key_of(c))           # (a config planned more than once: 30, 100, 200)
             base = dict(c, rulebook=M)
             pa, pb = _program(M), _program(variant)
             # (a record made before a stat was added to the rulebook is replayed for it)

@@ -216,8 +216,8 @@ def test_promises_are_always_paid(prog: Program, seed: int, agent: int, n: int) 
 def test_every_promise_a_greedy_promiser_makes_is_paid(prog: Program) -> None:
     """erratum 10: a promise names only what the bought action will leave its buyer — so it
     can always be paid.  48 games (2 to 5 players) of players who promise all they can; the
-    rulebook before readings 14 and 15 failed 8 of 60 such games with an unpaid promise (a
-    rule error).  Some promises must be paid, or the test proves nothing."""
+    rulebook before readings 14 and 15 fails this test with an unpaid promise (a rule error,
+    checked against commit 03d82a6).  Some promises must be paid, or it proves nothing."""
     paid = 0
     for seed in range(48):
         n = 2 + seed % 4
