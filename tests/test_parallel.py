@@ -34,6 +34,8 @@ MANILA = str(ROOT / "rulebooks" / "manila.rules")
     ("ismcts:depth=40:worlds=8", AgentSpec("ismcts", iterations=200, depth=40, worlds=8)),
     ("MCTS:2s:c=1.25", AgentSpec("mcts", seconds=2.0, c=1.25)),
     ("ismcts:300ms:c=0.000001", AgentSpec("ismcts", seconds=0.3, c=0.000001)),
+    ("mcts:50:deals=random", AgentSpec("mcts", iterations=50, deals="random")),
+    ("ismcts:deals=none", AgentSpec("ismcts", iterations=200, deals="none")),
 ])
 def test_a_spec_names_a_player_and_its_budget(text: str, spec: AgentSpec) -> None:
     assert parse_spec(text) == spec
@@ -58,6 +60,7 @@ def test_a_spec_names_a_player_and_its_budget(text: str, spec: AgentSpec) -> Non
     ("ismcts:200:c=0", "c is the exploration constant"),
     ("ismcts:200:c=1e3", "c is the exploration constant"),
     ("ismcts:200:depth=3:depth=4", "'depth' is given twice"),
+    ("ismcts:200:deals=yes", "none .they pass; the default. or random"),
 ])
 def test_a_bad_spec_says_what_is_accepted(text: str, why: str) -> None:
     with pytest.raises(SpecError, match=why):
@@ -70,7 +73,9 @@ def test_a_specs_settings_reach_its_bot() -> None:
     bot = make_agent(parse_spec("ismcts:20:depth=3:c=1.5:worlds=5"), 7)
     assert (bot.depth, bot.c, bot.worlds, bot.iterations) == (3, 1.5, 5, 20)
     bot = make_agent(parse_spec("mcts:2s"), 7)
-    assert (bot.depth, bot.c, bot.seconds) == (None, UCT_C, 2.0)
+    assert (bot.depth, bot.c, bot.seconds, bot.deals) == (None, UCT_C, 2.0, False)
+    assert make_agent(parse_spec("ismcts:2:deals=random"), 7).deals is True
+    assert make_agent(parse_spec("ismcts:2:deals=none"), 7).deals is False
     prog = compile_program(load(MANILA).rulebook)
     s = prog.new_game(3, 1)
     bot = make_agent(parse_spec("mcts:5:depth=4"), 1)

@@ -243,3 +243,66 @@ def test_a_playout_without_anytime_actions_takes_none(path: Path, compiled: bool
     prog.playout(d, random.Random(seed))
     if path.stem == "manila":          # with them, a random Manila game has a few
         assert [e for e in d.record if e[0] == "action"]
+
+
+def no_deals_by_apply(prog: Program, s: State, rng: random.Random) -> int:
+    """The loop playout(anytime=False, deals=False) must equal, written from the options'
+    labels: at a step of a deal window a seat passes where it may and cancels a draft where it
+    has one; it draws (among the non-action options) only where neither is there."""
+    made = 0
+    while not s.over:
+        node = s.pending
+        if isinstance(node, Chance):
+            idx = resolve_chance(s)
+        else:
+            labels = [o.label for o in node.options]
+            in_deal = isinstance(node.vtype, tuple)
+            if in_deal and node.allow_pass:
+                idx = 0
+            elif in_deal and "cancel" in labels:
+                idx = labels.index("cancel")
+            else:
+                idx = rng.randrange(node.count - len(node.actions))
+        prog.apply(s, idx)
+        made += 1
+    return made
+
+
+@pytest.mark.parametrize("path", [ROOT / "rulebooks" / "genoa.rules",
+                                  ROOT / "rulebooks" / "examples" / "bazaar.rules"],
+                         ids=lambda p: p.stem)
+@pytest.mark.parametrize("seed", [2, 9])
+def test_a_playout_without_deals_makes_none(path: Path, compiled: bool, seed: int) -> None:
+    """The search agents' rollout policy in a deal window (playout(deals=False)): the same game
+    as the loop above, from the start and from the middle of an offer being drafted (where
+    the seat cancels it), and no deal is made in it."""
+    prog = program(path)
+    n = prog.min_players + (seed % 2)
+    rng = random.Random(seed)
+    # a random game up to a seat's drafting an offer (a step with 'cancel' and no pass)
+    start = prog.new_game(n, seed, narrate=True)
+    while True:
+        node = start.pending
+        assert not start.over, "no offer was drafted in this random game"
+        if isinstance(node, Decision) and not node.allow_pass and \
+                isinstance(node.vtype, tuple) and "cancel" in [o.label for o in node.options]:
+            break
+        prog.apply(start, resolve_chance(start) if isinstance(node, Chance)
+                   else rng.randrange(node.count))
+    deals_before = sum(1 for e in start.record if "accepts" in str(e))
+    for s0 in (prog.new_game(n, seed, narrate=False), start):
+        a, b = s0.clone(), s0.clone()
+        made = prog.playout(a, random.Random(seed + 1), anytime=False, deals=False)
+        assert made == no_deals_by_apply(prog, b, random.Random(seed + 1))
+        same(a, b)
+    c = start.clone()
+    prog.playout(c, random.Random(seed + 1), anytime=False, deals=False)
+    assert sum(1 for e in c.record if "accepts" in str(e)) == deals_before
+    d = start.clone()                   # random negotiation does make deals
+    for k in range(40):
+        d = start.clone()
+        prog.playout(d, random.Random(seed + 100 + k), anytime=False)
+        if sum(1 for e in d.record if "accepts" in str(e)) > deals_before:
+            break
+    else:
+        pytest.fail("40 random playouts made no deal")

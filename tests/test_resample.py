@@ -261,6 +261,27 @@ def test_any_time_actions_are_searched_only_after_the_other_options() -> None:
     assert many.last_root is not None and actions <= set(many.last_root.edges)
 
 
+@pytest.mark.parametrize("deals", [False, True])
+def test_a_searchs_rollouts_make_no_deals_unless_told(deals: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a deal window (Bazaar's swaps) the rollouts of a search are playouts without deals
+    (spec setting deals=none, the default; tests/test_playout.py shows such a playout makes
+    none) and with deals=random ones with them."""
+    prog = program(ROOT / "rulebooks" / "examples" / "bazaar.rules")
+    s = prog.new_game(2, 3, narrate=True)
+    while not (isinstance(s.pending, Decision) and isinstance(s.pending.vtype, tuple)):
+        prog.apply(s, 0 if isinstance(s.pending, Decision) else resolve_chance(s))
+    asked: list[tuple[bool, bool]] = []
+    real = type(prog).playout
+
+    def playout(self, st, rng, max_decisions=None, seat_rngs=None, anytime=True, deals=True):
+        asked.append((anytime, deals))
+        return real(self, st, rng, max_decisions, seat_rngs, anytime, deals)
+    monkeypatch.setattr(type(prog), "playout", playout)
+    MCTSAgent(30, seed=4, deals=deals).choose(prog, s)
+    assert len(asked) > 0 and set(asked) == {(False, deals)}
+
+
 def test_the_information_state_does_not_depend_on_shared_parts() -> None:
     """Two views equal in every value give the same information state, whichever of their
     parts are one object shared (marshal's format 3 wrote a shared list as a reference)."""

@@ -18,7 +18,10 @@ the same option keeps its statistics wherever it stands in the list.
 Any-time actions (mortgages, redemptions) are options like any other, but they would swallow
 the budget and the rollouts: a node's actions are only searched once its other options have
 had `widen` visits each on average (progressive widening), and the rollouts
-(`Program.playout(..., anytime=False)`) never take one.
+(`Program.playout(..., anytime=False)`) never take one. Nor do the rollouts negotiate: at a
+deal window their seats pass (`deals=False`; the tree still searches every step of a deal),
+because random offers would fill them (nine in ten of a random Genoa game's decisions) and
+say little about a position; `deals=True` (spec setting `deals=random`) restores them.
 
 An iteration: descend by UCT (an unvisited option first, chosen at random), expand one node,
 play on at random to the end (or `depth` decisions, then judge by the rulebook's own score and
@@ -103,7 +106,7 @@ class MCTSAgent:
 
     def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
-                 depth: Optional[int] = None, widen: float = WIDEN):
+                 depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -118,6 +121,7 @@ class MCTSAgent:
         self.c = c
         self.depth = depth
         self.widen = widen
+        self.deals = deals              # do the rollouts negotiate in deal windows
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
         self.fallbacks = 0              # decisions made at random: no world could be drawn
         self.last_root: Optional[_Node] = None
@@ -224,7 +228,8 @@ class MCTSAgent:
                 e.below = _Node()
             tree = e.below
         if s.pending.__class__ is not Terminal:
-            self.last_rollout_decisions += program.playout(s, rng, self.depth, anytime=False)
+            self.last_rollout_decisions += program.playout(s, rng, self.depth, anytime=False,
+                                                         deals=self.deals)
         result = s.pending if s.pending.__class__ is Terminal else program.result(s)
         reward = win_shares(result, n)
         for node, e, seat in path:
@@ -248,8 +253,9 @@ class ISMCTSAgent(MCTSAgent):
 
     def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
-                 depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS):
-        super().__init__(iterations, seconds, seed, c, depth, widen)
+                 depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS,
+                 deals: bool = False):
+        super().__init__(iterations, seconds, seed, c, depth, widen, deals)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds

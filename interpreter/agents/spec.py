@@ -3,8 +3,9 @@
 A spec is `kind[:budget][:name=value...]`: `random`, `human`, `mcts`, `ismcts`, with a budget
 of iterations (`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`), and a
 searcher's settings: `depth=D` cuts each rollout after D decisions and scores the position
-there, `c=X` is the exploration constant, and (ismcts only) `worlds=W` the worlds drawn per
-decision (`ismcts:500:depth=60:worlds=12`). A list of seats is one spec for every seat, or one
+there, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
+in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False),
+and (ismcts only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of seats is one spec for every seat, or one
 per seat, comma-separated (`human,ismcts:500,random`).
 """
 from __future__ import annotations
@@ -39,6 +40,7 @@ class AgentSpec:
     depth: Optional[int] = None        # rollouts cut after this many decisions (None: to the end)
     c: Optional[float] = None          # the exploration constant (None: UCT_C)
     worlds: Optional[int] = None       # worlds per decision, ismcts (None: WORLDS)
+    deals: Optional[str] = None        # "random": rollouts negotiate (None, "none": they pass)
 
     def __str__(self) -> str:
         text = self.kind
@@ -98,7 +100,8 @@ def parse_spec(text: str) -> AgentSpec:
     return attrs.evolve(spec, **given)
 
 
-SETTINGS = ("depth", "c", "worlds")
+SETTINGS = ("depth", "c", "deals", "worlds")
+DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
 MAX_WORLDS = 10 ** 4
 
@@ -114,6 +117,12 @@ def _setting(text: str, name: str, value: str) -> Any:
             raise SpecError(f"'{text.strip()}': c is the exploration constant, a number above 0 "
                             f"and at most 100 (default {UCT_C:g}), not '{value}'")
         return c
+    if name == "deals":
+        if value not in DEALS:
+            raise SpecError(f"'{text.strip()}': deals says how the rollouts play a deal window: "
+                            f"none (they pass; the default) or random (they negotiate at "
+                            f"random), not '{value}'")
+        return value
     top = MAX_DEPTH if name == "depth" else MAX_WORLDS
     if not re.fullmatch(r"\d{1,7}", value) or not 1 <= int(value) <= top:
         what = "decisions a rollout plays before it is scored" if name == "depth" else \
@@ -175,8 +184,10 @@ def make_agent(spec: AgentSpec, seed: int) -> Any:
         return RandomAgent(seed)
     c = UCT_C if spec.c is None else spec.c
     if spec.kind == "mcts":
-        return MCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth)
+        return MCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
+                         deals=spec.deals == "random")
     if spec.kind == "ismcts":
         return ISMCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
-                           worlds=WORLDS if spec.worlds is None else spec.worlds)
+                           worlds=WORLDS if spec.worlds is None else spec.worlds,
+                           deals=spec.deals == "random")
     raise SpecError(f"a '{spec.kind}' seat is not a bot")

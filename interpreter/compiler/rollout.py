@@ -43,7 +43,7 @@ from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import fn_reads, state_changing_pcs
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
-from mercator.interpreter.engine.nodes import Decision, Terminal
+from mercator.interpreter.engine.nodes import Decision, Terminal, no_deal_index
 from mercator.interpreter.engine.program import RUN_FAILURES
 
 if TYPE_CHECKING:
@@ -85,8 +85,9 @@ class Rollout:
         self.lines: dict[CodeType, tuple[int, list[int]]] = {}
         self.sources: dict[str, str] = {}
         # randrange, history, decisions made, limit, the step budget between decisions, is an
-        # any-time action running, the function offering the any-time actions, who decides
-        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0]
+        # any-time action running, the function offering the any-time actions, who decides,
+        # do the players make no deals (playout(..., deals=False))
+        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False]
         ns = self.ns = prog.ex.ns
         ns["_vm"] = self.vm_until
         ns["_end"] = self.end
@@ -151,11 +152,12 @@ class Rollout:
 
     # -- running
     def play(self, s: "State", rng: Any, limit: int, seat_rngs: Optional[list] = None,
-             anytime: bool = True) -> int:
+             anytime: bool = True, deals: bool = True) -> int:
         """Play s on from its pending node; the number of decisions made. With seat_rngs, the
         decisions of seat p are drawn from seat_rngs[p] (each bot its own generator). With
         anytime False no any-time action is offered (ctx[5], "none may be offered now", is
-        then set throughout)."""
+        then set throughout). With deals False a seat at a step of a deal window passes or
+        cancels its draft (nodes.no_deal_index) instead of drawing (ctx[8])."""
         ctx = self.ctx
         if seat_rngs is None:
             draw = _drawer(rng)
@@ -168,6 +170,7 @@ class Rollout:
         acts = cast(Actions, self.prog.actions)
         ctx[5] = not anytime or any(fr[0] in acts.ids for fr in s.stack)
         ctx[6] = acts.offer_for(len(s.players))
+        ctx[8] = not deals
         node = s.pending
         limits.start(self.prog.step_budget)
         if self.memo is not None:
@@ -193,6 +196,14 @@ class Rollout:
         if node.__class__ is Decision:
             vals, acts = node.values, () if ctx[5] else node.actions
             ctx[7] = node.player
+            if ctx[8] and node.vtype.__class__ is tuple:
+                i = no_deal_index(node)
+                if i >= 0:
+                    hist.append(i)
+                    ctx[2] += 1
+                    limits.start(self.prog.step_budget)
+                    node.commit(s, None if node.allow_pass else vals[i])
+                    return
             if node.allow_pass:
                 i = ctx[0](len(vals) + len(acts) + 1)
                 hist.append(i)

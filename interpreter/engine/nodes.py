@@ -88,6 +88,22 @@ class Decision:
         return f"<Decision P{self.player + 1} {self.prompt!r} {self.count} options>"
 
 
+def no_deal_index(node: Decision) -> int:
+    """For the rollouts of a search that make no deals (playout(..., deals=False)): the option
+    index a seat takes at a step of a deal window (node.vtype ("deal", spec)): pass (0) where
+    it may, or the 'cancel' of an offer it is drafting; -1 where neither is there (an
+    acceptance the rules force, or a draft's first step), and at any other decision: draw."""
+    vt = node.vtype
+    if vt.__class__ is not tuple or vt[0] != "deal":
+        return -1
+    if node.allow_pass:
+        return 0
+    vals = node.values
+    if vals and vals[-1] == ("cancel",):
+        return len(vals) - 1
+    return -1
+
+
 class Chance:
     """Chance must pick an outcome (only when explicit chance is on; otherwise the state's seeded
     generator picks). The outcomes are distinct; outcome i happens with probability

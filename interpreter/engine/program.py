@@ -14,7 +14,7 @@ from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.exprs import RuleError
-from mercator.interpreter.engine.nodes import Chance, Decision, Option, Terminal
+from mercator.interpreter.engine.nodes import Chance, Decision, Option, Terminal, no_deal_index
 from mercator.interpreter.engine.resample import DEFAULT_TRIES, resample
 from mercator.interpreter.engine.seen import observe_position, record
 from mercator.interpreter.engine.state import State, StateUnusable
@@ -72,7 +72,7 @@ class CompiledRollout(Protocol):
     """Every body compiled into one function that picks its choices itself (compiler/rollout.py)."""
 
     def play(self, s: State, rng: Any, limit: int, seat_rngs: Optional[list] = None,
-             anytime: bool = True) -> int:
+             anytime: bool = True, deals: bool = True) -> int:
         """Play on at random until the end or `limit` decisions (-1: no limit); how many."""
 
     def relocate(self, tb: Any) -> None:
@@ -313,7 +313,8 @@ class Program:
                     f"{s.history} or use a fork made before that apply")
 
     def playout(self, s: State, rng: Any, max_decisions: Optional[int] = None,
-                seat_rngs: Optional[list] = None, anytime: bool = True) -> int:
+                seat_rngs: Optional[list] = None, anytime: bool = True,
+                deals: bool = True) -> int:
         """Play s on with uniformly random choices (rng.randrange over each decision's options;
         an explicit chance node by its weights, with the state's own generator) until the end or
         max_decisions more decisions; returns how many were made. The same game, choice for
@@ -324,23 +325,29 @@ class Program:
         the game random bots with their own generators play (agents.RandomAgent). With
         anytime=False no any-time action is ever taken (each decision's draw is among its
         other options only): the rollout policy of the search agents, whose random playouts
-        would otherwise be dominated by mortgages and redemptions."""
+        would otherwise be dominated by mortgages and redemptions. With deals=False no seat
+        makes a deal: at a step of a deal window it passes where it may and cancels a draft
+        it has (nodes.no_deal_index; no number is drawn for such a step), and draws only where
+        the rules leave neither (an acceptance they force): the search's rollouts, which
+        random negotiation would otherwise fill (nine in ten of a random Genoa game's
+        decisions are steps of its window)."""
         if s.failed:
             raise StateUnusable(s.failed)
         if seat_rngs is not None and len(seat_rngs) != len(s.players):
             raise ValueError(f"{len(seat_rngs)} generators for {len(s.players)} seats")
         if s.narrate or self.coverage is not None:
-            return self._playout_by_apply(s, rng, max_decisions, seat_rngs, anytime)
+            return self._playout_by_apply(s, rng, max_decisions, seat_rngs, anytime, deals)
         node = s.pending
         if node is None or node.__class__ is Terminal:
             return 0
         limit = -1 if max_decisions is None else max_decisions
         if COMPILED_ROLLOUT and self.make_rollout is not None:
-            return self._compiled_playout(s, rng, limit, seat_rngs, anytime)
-        return self._vm_playout(s, node, rng, limit, seat_rngs, anytime)
+            return self._compiled_playout(s, rng, limit, seat_rngs, anytime, deals)
+        return self._vm_playout(s, node, rng, limit, seat_rngs, anytime, deals)
 
     def _vm_playout(self, s: State, node: Node, rng: Any, limit: int,
-                    seat_rngs: Optional[list], anytime: bool = True) -> int:
+                    seat_rngs: Optional[list], anytime: bool = True,
+                    deals: bool = True) -> int:
         """playout() by the VM's own loop: each choice drawn and committed, then run() on to
         the next node (what apply does, without labels, checks or narration)."""
         made = 0
@@ -354,7 +361,9 @@ class Program:
                     vals, acts = node.values, node.actions if anytime else ()
                     if seat_draws is not None:
                         randrange = seat_draws[node.player]
-                    i = randrange(len(vals) + len(acts) + node.allow_pass)
+                    i = -1 if deals else no_deal_index(node)
+                    if i < 0:
+                        i = randrange(len(vals) + len(acts) + node.allow_pass)
                     hist.append(i)
                     j = i - node.allow_pass
                     if j < len(vals):
@@ -381,13 +390,14 @@ class Program:
         return made
 
     def _compiled_playout(self, s: State, rng: Any, limit: int,
-                          seat_rngs: Optional[list], anytime: bool = True) -> int:
+                          seat_rngs: Optional[list], anytime: bool = True,
+                          deals: bool = True) -> int:
         """playout() by the compiled rollout: the same game (it does not count s.steps)."""
         ro = self._rollout
         if ro is None:
             ro = self._rollout = self.make_rollout()  # type: ignore[misc]
         try:
-            return ro.play(s, rng, limit, seat_rngs, anytime)
+            return ro.play(s, rng, limit, seat_rngs, anytime, deals)
         except (MercatorRuntimeError, *RUN_FAILURES) as exc:
             if not isinstance(exc, MercatorRuntimeError):
                 ro.relocate(exc.__traceback__)
@@ -400,7 +410,8 @@ class Program:
             limits.start(self.step_budget)
 
     def _playout_by_apply(self, s: State, rng: Any, max_decisions: Optional[int],
-                          seat_rngs: Optional[list] = None, anytime: bool = True) -> int:
+                          seat_rngs: Optional[list] = None, anytime: bool = True,
+                          deals: bool = True) -> int:
         """playout() through apply (narration or coverage on: every step is recorded)."""
         made = 0
         while not s.over and made != max_decisions:
@@ -409,9 +420,12 @@ class Program:
                 w = node.weights
                 self.apply(s, weighted_index(w, s.randbelow(sum(w))))
             else:
-                r = rng if seat_rngs is None else seat_rngs[node.player]
-                self.apply(s, r.randrange(node.count if anytime else
-                                          node.count - len(node.actions)))
+                assert isinstance(node, Decision)
+                i = -1 if deals else no_deal_index(node)
+                if i < 0:
+                    r = rng if seat_rngs is None else seat_rngs[node.player]
+                    i = r.randrange(node.count if anytime else node.count - len(node.actions))
+                self.apply(s, i)
             made += 1
         return made
 
