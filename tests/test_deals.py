@@ -166,3 +166,22 @@ def test_must_holds_the_window_open_until_the_dealer_accepts() -> None:
     prog.apply(s, labels(s)[0])
     assert prog.get(s, "rounds") == 11
     assert (prog.get(s, "purse", player=0), prog.get(s, "purse", player=1)) == (14, 6)
+
+
+def test_quiet_and_limit_are_read_when_the_window_opens() -> None:
+    """`limit = 4 + len(market)` is 4 as the window opens on an empty table: the window
+    closes after its fourth turn although every turn posts an offer (read at every turn, the
+    limit would grow with the table and the window never close by it)."""
+    prog = program_text(CARDS.replace("limit = 6", "limit = 4 + len(market)")
+                        .replace("round r limit 2", "round r limit 1"))
+    s = prog.new_game(players=2, seed=0)
+    for turn in range(4):
+        assert not s.over and prog.get(s, "windows") == 1
+        prog.apply(s, "post an offer")                       # coins for one of the other's cards
+        prog.apply(s, "add 3 coins")
+        prog.apply(s, "done")
+        prog.apply(s, "add {suit: blue, value: 1}" if turn % 2 == 0 else
+                   "add {suit: red, value: 3}")
+        prog.apply(s, "post")
+    assert len(prog.get(s, "market")) == 4
+    assert s.over                                            # closed after the fourth turn

@@ -31,7 +31,8 @@ Fn = Callable[[Any, list], Any]
 # accepted, forced, closed with]; a draft: [replacing id or -1, stage, taker, subject, give, get,
 # promise]; forced: the window would have closed, but the dealer must accept one of the offers
 # `must` names; closed with: the value of `close` its closer chose (quiet passes are then -1)
-ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH = range(9)
+ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH, QUIET_N, LIMIT_N = \
+    range(11)
 D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
 D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
 TERMS = ("give", "get", "promise")
@@ -150,7 +151,8 @@ class DealSpec:
 
     # -- the window
     def start(self, st: Any, L: list) -> list:
-        """A new window: the order of turns."""
+        """A new window: the order of turns, and its `quiet` and `limit` (read once, as the
+        window opens)."""
         order = [p for p in self.among(st, L)]
         if self.dealer is not None:
             d = self.dealer(st, L)
@@ -160,7 +162,8 @@ class DealSpec:
                 order.append(d)
         if not order:
             raise RuleError("a deal among no players")
-        return [order, 0, 0, False, 0, None, None, False, None]
+        return [order, 0, 0, False, 0, None, None, False, None, self.quiet(st, L),
+                None if self.limit is None else self.limit(st, L)]
 
     def takers(self, st: Any, L: list, W: list, who: int) -> list[int]:
         """The seats `who` may make an offer to."""
@@ -407,8 +410,12 @@ class DealSpec:
             return False
         if W[QUIET] == -1:
             return True                 # closed by its closer
-        done = W[QUIET] >= self.quiet(st, L) or \
-            (self.limit is not None and W[TURNS] >= self.limit(st, L))
+        if len(W) > LIMIT_N:
+            limit = W[LIMIT_N]
+            done = W[QUIET] >= W[QUIET_N] or (limit is not None and W[TURNS] >= limit)
+        else:                           # (a window opened by an older engine, in a save)
+            done = W[QUIET] >= self.quiet(st, L) or \
+                (self.limit is not None and W[TURNS] >= self.limit(st, L))
         if done and self.must_offers(st, L):
             W[FORCED] = True
             return False
