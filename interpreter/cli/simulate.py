@@ -44,7 +44,8 @@ def add_bot_flags(parser: argparse.ArgumentParser) -> None:
                         help="the bots: one for every seat or one per seat, comma-separated: "
                              "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
                              "(N iterations or T seconds a decision; default 200 iterations; "
-                             "then settings :depth=D, :c=X, :worlds=W, docs/agents.md), "
+                             "then settings :depth=D, :c=X, :deals=random, :worlds=W, "
+                             "docs/agents.md), "
                              "e.g. ismcts:200,random,random (default: random)")
     parser.add_argument("--workers", type=int, metavar="N",
                         help="play on N processes (default: every core); the same results "
