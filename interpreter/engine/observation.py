@@ -31,7 +31,6 @@ import attrs
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.encoding import EncodeError
 from mercator.interpreter.engine.nodes import Decision
-from mercator.interpreter.engine.view import position_view
 
 
 @attrs.frozen
@@ -130,7 +129,7 @@ class Observer:
         """Write the observation of seat `viewer` into `out` (a list or array of `total`
         zeros: only the cells that are not zero are written)."""
         rb = self.prog.rb
-        table, players, rnd, _ = position_view(self.prog, s, viewer)
+        table, players, rnd, _ = self.prog.position_view(s, viewer)
         at = 0
         for f, v in zip(rb.table_fields, table):
             if isinstance(v, list) and f.visibility == "owner" and f.type.kind == "map" \

@@ -20,7 +20,7 @@ from mercator.interpreter.engine.seen import observe_position, record
 from mercator.interpreter.engine.state import State, StateUnusable
 from mercator.interpreter.engine.values import deep_copy
 from mercator.interpreter.engine.declared_view import ViewSpec
-from mercator.interpreter.engine.view import position_view
+from mercator.interpreter.engine.view import compile_position_view
 
 Node = Union[Decision, Chance, Terminal]
 DEFAULT_STEP_BUDGET = 2_000_000
@@ -117,6 +117,7 @@ class Program:
         self.eligible_f: Optional[tuple[Callable, int]] = None
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
+        self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled
         self.start_values: Callable[[], tuple[list, list]] = lambda: ([], [])
         self.actions: CompiledActions
         self.fused: FusedOps
@@ -154,7 +155,7 @@ class Program:
                 s.seen[watch] = ""
         s.pending = self.run(s)
         if narrate:
-            observe_position(s, self._view)
+            observe_position(s, self._pview or self._position_view())
         return s
 
     def resample(self, s: State, seat: int, rng: Any, tries: int = DEFAULT_TRIES) -> State:
@@ -163,8 +164,16 @@ class Program:
         narrate=True and explicit_chance=True. ResampleFailed if none is found."""
         return resample(self, s, seat, rng, tries)
 
-    def _view(self, s: State, seat: int) -> Any:
-        return position_view(self, s, seat)
+    def position_view(self, s: State, seat: int) -> Any:
+        """What `seat` sees of the position, as compact data (engine/view.position_view): what
+        its information state is made of."""
+        return (self._pview or self._position_view())(s, seat)
+
+    def _position_view(self) -> Callable[[State, int], Any]:
+        """position_view for this rulebook, as one function written for its fields (built on
+        first use; engine/view.compile_position_view gives the same data)."""
+        self._pview = compile_position_view(self)
+        return self._pview
 
     def resume(self, s: State) -> Node:
         """Recompute what is pending (after loading a state from JSON)."""
@@ -203,7 +212,7 @@ class Program:
                     raise self._located(s, str(exc)) from None
             s.pending = self.run(s)
             if s.narrate:
-                observe_position(s, self._view)
+                observe_position(s, self._pview or self._position_view())
         except MercatorRuntimeError as exc:
             # the rule failed half-way: the state cannot be trusted any more (a fork made before
             # this apply, or a replay of the decision log without the failing choice, can)

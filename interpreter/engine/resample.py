@@ -442,7 +442,7 @@ class Trace:
                 return self._stuck(t, f"the seat's option {st.label!r} is not there")
             prog.apply(s, st.index)
         elif st.kind in (SEEN, FORCED):
-            same = [i for i in range(node.count) if node.option(i).label == st.label]
+            same = _labelled(node, st.label)
             if not same:
                 return self._stuck(t, f"no option {st.label!r}")
             prog.apply(s, same[rng.randrange(len(same))] if len(same) > 1 else same[0])
@@ -521,6 +521,20 @@ def _holds(s: State, target: list) -> bool:
         elif isinstance(x, dict):
             todo.extend(y for y in x.values() if isinstance(y, (list, dict)))
     return False
+
+
+def _labelled(node: Any, label: str) -> list[int]:
+    """The indices i of the options of `node` with node.option(i).label == label, without
+    making the options."""
+    lab = node.labeller
+    if isinstance(node, Chance):
+        return [i for i, v in enumerate(node.values) if lab(v) == label]
+    out = [0] if node.allow_pass and label == "pass" else []
+    k = 1 if node.allow_pass else 0
+    out.extend(i for i, v in enumerate(node.values, k) if lab(v) == label)
+    k += len(node.values)
+    out.extend(i for i, a in enumerate(node.actions, k) if a[0] == label)
+    return out
 
 
 def _weighted_order(weights: list[int], rng: random.Random) -> list[int]:

@@ -218,3 +218,65 @@ def printable(text: str) -> str:
     if safe.isascii():
         return safe
     return "".join(c if not 0xd800 <= ord(c) <= 0xdfff else f"\\u{ord(c):04x}" for c in safe)
+
+
+def _size_code(x: str, t: Type) -> str:
+    """Python for size_of(x, t) with t known: the same value, without looking at t at run time."""
+    kind = t.args[0].kind if t.kind == "opt" else t.kind
+    if kind == "bag":
+        return f"(None if {x} is None else sum({x}.values()))"
+    if kind in ("list", "map"):
+        return f"(None if {x} is None else len({x}))"
+    return "None"
+
+
+def _pending_raw(node: Any, viewer: int) -> Any:
+    if isinstance(node, Decision):
+        return ("decision", node.player, node.prompt_for(viewer), node.simultaneous)
+    if isinstance(node, Chance):
+        return ("chance", node.what)
+    if isinstance(node, Terminal):
+        return ("over", list(node.scores))
+    return None
+
+
+def _own_raw(v: Any, viewer: int) -> list:
+    return [_own_entry(v, viewer), len(v) if v else 0]
+
+
+def compile_position_view(program: Any) -> Any:
+    """position_view(program, state, viewer) as one Python function of (state, viewer) written
+    for this rulebook's fields: each field's visibility and type are looked at once, here,
+    instead of at every step of every game (it gives the very same data; a state whose table or
+    rows have another length than the rulebook's fields is handed to position_view)."""
+    rb = program.rb
+    table = []
+    for i, f in enumerate(rb.table_fields):
+        x = f"t[{i}]"
+        if is_owner_map(f.type, f.visibility):
+            table.append(f"_own({x}, v)")
+        elif visible(f.visibility, None, 0):
+            table.append(x)
+        else:
+            table.append(_size_code(x, f.type))
+    row = []
+    for j, f in enumerate(rb.player_fields):
+        x = f"r[{j}]"
+        if f.visibility == "public":
+            row.append(x)
+        elif f.visibility == "owner":
+            row.append(f"({x} if p == v else {_size_code(x, f.type)})")
+        else:
+            row.append(_size_code(x, f.type))
+    nt, nr = len(rb.table_fields), len(rb.player_fields)
+    src = (f"def view(s, v):\n"
+           f"    t = s.table\n"
+           f"    P = s.players\n"
+           f"    if len(t) != {nt} or any(len(r) != {nr} for r in P):\n"
+           f"        return _slow(_prog, s, v)\n"
+           f"    return [[{', '.join(table)}], [[{', '.join(row)}] for p, r in enumerate(P)], "
+           f"s.round, _pend(s.pending, v)]\n")
+    ns: dict[str, Any] = {"_own": _own_raw, "_pend": _pending_raw, "_slow": position_view,
+                          "_prog": program}
+    exec(compile(src, f"<position view of {program.name}>", "exec"), ns)
+    return ns["view"]
