@@ -185,3 +185,21 @@ def test_quiet_and_limit_are_read_when_the_window_opens() -> None:
         prog.apply(s, "post")
     assert len(prog.get(s, "market")) == 4
     assert s.over                                            # closed after the fourth turn
+
+
+def test_the_dealer_is_read_when_the_window_opens() -> None:
+    """`dealer = players[len(bids)]` is P1 as the window opens on an empty table, and stays P1
+    when P2 has posted a bid: P3's offer goes to P1 with no step asking to whom (read at every
+    turn, P3 would have become the dealer, offering to P1 or P2)."""
+    prog = program_text(MARKET.replace("dealer = boss", "dealer = players[len(bids)]"))
+    s = prog.new_game(players=3, seed=0)
+    prog.apply(s, "pass")                                        # P1
+    prog.apply(s, "post an offer")                               # P2, to the dealer
+    for step in ("add 1 purse", "done", "post"):
+        prog.apply(s, step)
+    assert len(prog.get(s, "bids")) == 1 and s.pending.player == 2
+    prog.apply(s, "post an offer")                               # P3
+    assert labels(s) == ["add 1 purse", "add salt", "done", "cancel"]
+    for step in ("add 1 purse", "done", "post"):
+        prog.apply(s, step)
+    assert [o[2] for o in prog.get(s, "bids")] == [0, 0]         # both to P1

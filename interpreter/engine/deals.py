@@ -28,11 +28,12 @@ from mercator.interpreter.engine.values import deep_copy, fmt
 Fn = Callable[[Any, list], Any]
 
 # the window, kept in a local slot: [order, turn, quiet passes, changed this pass, turns, draft,
-# accepted, forced, closed with]; a draft: [replacing id or -1, stage, taker, subject, give, get,
+# accepted, forced, closed with, quiet, limit, dealer] (the last three as read when the window
+# opened; a window saved by an older engine lacks them and reads them again); a draft: [replacing id or -1, stage, taker, subject, give, get,
 # promise]; forced: the window would have closed, but the dealer must accept one of the offers
 # `must` names; closed with: the value of `close` its closer chose (quiet passes are then -1)
-ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH, QUIET_N, LIMIT_N = \
-    range(11)
+ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH, QUIET_N, LIMIT_N, \
+    DEALER_N = range(12)
 D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
 D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
 TERMS = ("give", "get", "promise")
@@ -154,6 +155,7 @@ class DealSpec:
         """A new window: the order of turns, and its `quiet` and `limit` (read once, as the
         window opens)."""
         order = [p for p in self.among(st, L)]
+        d = None
         if self.dealer is not None:
             d = self.dealer(st, L)
             if d is None:
@@ -163,11 +165,20 @@ class DealSpec:
         if not order:
             raise RuleError("a deal among no players")
         return [order, 0, 0, False, 0, None, None, False, None, self.quiet(st, L),
-                None if self.limit is None else self.limit(st, L)]
+                None if self.limit is None else self.limit(st, L), d]
+
+    def _dealer(self, st: Any, L: list, W: Optional[list]) -> Any:
+        """The dealer as the window read him when it opened (an older window: read now)."""
+        if W is not None and len(W) > DEALER_N:
+            return W[DEALER_N]
+        return self.dealer(st, L)
 
     def takers(self, st: Any, L: list, W: list, who: int) -> list[int]:
         """The seats `who` may make an offer to."""
         if self.dealer is not None:
+            if len(W) > DEALER_N:       # the order is among, then the dealer if not in it
+                d = W[DEALER_N]
+                return [d] if who != d else [p for p in W[ORDER] if p != d]
             d = self.dealer(st, L)
             if who != d:
                 return [d]
@@ -184,8 +195,8 @@ class DealSpec:
         at = self.at
         accepts: dict[int, str] = {}
         if self.forced(W):
-            dealer = self.dealer(st, L) if self.dealer is not None else who
-            offers = self.must_offers(st, L)
+            dealer = self._dealer(st, L, W) if self.dealer is not None else who
+            offers = self.must_offers(st, L, W)
             accepts = {o[at["id"]]: f"accept {self.offer_text(o)}" for o in offers}
             return dealer, [("accept", o[at["id"]]) for o in offers], \
                 self._labeller(accepts, False), \
@@ -202,7 +213,7 @@ class DealSpec:
                 if o[at["maker"]] == who:
                     vals += [("replace", i), ("withdraw", i)]
             if self.closer is not None and self.closer(st, L) == who \
-                    and not self.must_offers(st, L):
+                    and not self.must_offers(st, L, W):
                 if self.close is None:
                     vals.append(("close",))
                 else:
@@ -308,12 +319,12 @@ class DealSpec:
         skipped: its 'done' would be the only step.)"""
         return not any(self.can_add(st, L, who, d, j) for j in range(k + 1, len(self.terms)))
 
-    def must_offers(self, st: Any, L: list) -> list:
+    def must_offers(self, st: Any, L: list, W: Optional[list] = None) -> list:
         """The standing offers to the dealer that `must` says he must accept one of, if the
         window would close without a deal."""
         if "must" not in self.rules or self.dealer is None:
             return []
-        d = self.dealer(st, L)
+        d = self._dealer(st, L, W)
         at = self.at
         return [o for o in st.table[self.table] if o[at["taker"]] == d
                 and self.rule("binding", st, L, o, True) and self.rule("must", st, L, o, False)]
@@ -416,7 +427,7 @@ class DealSpec:
         else:                           # (a window opened by an older engine, in a save)
             done = W[QUIET] >= self.quiet(st, L) or \
                 (self.limit is not None and W[TURNS] >= self.limit(st, L))
-        if done and self.must_offers(st, L):
+        if done and self.must_offers(st, L, W):
             W[FORCED] = True
             return False
         return done
