@@ -5,6 +5,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,22 @@ def test_installed_script_version():
         pytest.skip("the console script is not installed in .venv")
     r = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and re.fullmatch(r"mercator \d+\.\d+\.\d+\s*", r.stdout)
+
+
+def test_version_loads_neither_the_language_nor_the_engine():
+    """`mercator --version` is answered by cli/entry.py alone (issue 13: under 0.3 s); every
+    other command line still reaches the full command."""
+    code = ("import sys; from mercator.interpreter.cli.entry import main; "
+            "assert main(['--version']) == 0; "
+            "heavy = [m for m in sys.modules if m.startswith(('mercator.dsl', "
+            "'mercator.interpreter.engine', 'mercator.interpreter.compiler'))]; "
+            "assert not heavy, heavy; "
+            "assert main(['check', '--help']) == 0; "
+            "assert 'mercator.dsl.loader' in sys.modules")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("mercator ") and "usage: mercator check" in r.stdout
 
 
 # ------------------------------------------------------------------ simulate

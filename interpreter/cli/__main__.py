@@ -1,4 +1,4 @@
-"""`python -m interpreter.cli`: the mercator command."""
-from mercator.interpreter.cli.main import main
+"""`python -m mercator.interpreter.cli`: the mercator command."""
+from mercator.interpreter.cli.entry import main
 
 raise SystemExit(main())

@@ -23,7 +23,8 @@ from mercator.interpreter.agents.base import (Agent, GameTooLong, HumanAgent, Qu
 from mercator.interpreter.engine.nodes import Decision, Terminal
 from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 from mercator.interpreter.compiler import compile_program
-from mercator.interpreter.tools.saves import SaveError, engine_version, load_save, replay, save
+from mercator.interpreter.tools.saves import SaveError, load_save, replay, save
+from mercator.interpreter.tools.version import engine_version
 from mercator.interpreter.engine.seen import ALL, log_for
 from mercator.interpreter.engine.seen import render as render_entry
 from mercator.interpreter.engine.state import State

@@ -26,6 +26,7 @@ from mercator.dsl.loader import refusal
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, log_for
 from mercator.interpreter.engine.state import State
+from mercator.interpreter.tools.version import engine_version
 
 SAVE_FORMAT = 2
 OLDEST_FORMAT = 1                     # format 1 logs also hold the one-option decisions
@@ -35,15 +36,6 @@ MAX_PLAYERS = 1000                    # no rulebook seats more; a bound before a
 
 class SaveError(Exception):
     """A save file cannot be used; the message says why in a user's terms."""
-
-
-def engine_version() -> str:
-    """The installed Mercator version."""
-    try:
-        from importlib.metadata import version
-        return version("mercator")
-    except Exception:  # not installed (running from a source tree)
-        return "0.1.0"
 
 
 def sha256_text(text: str) -> str:
