@@ -171,6 +171,7 @@ class DealSpec:
         """The dealer as the window read him when it opened (an older window: read now)."""
         if W is not None and len(W) > DEALER_N:
             return W[DEALER_N]
+        assert self.dealer is not None      # (asked only of a deal with a dealer)
         return self.dealer(st, L)
 
     def takers(self, st: Any, L: list, W: list, who: int) -> list[int]:
