@@ -306,3 +306,49 @@ def test_a_playout_without_deals_makes_none(path: Path, compiled: bool, seed: in
             break
     else:
         pytest.fail("40 random playouts made no deal")
+
+
+@pytest.mark.parametrize("path", [ROOT / "rulebooks" / "genoa.rules",
+                                  ROOT / "rulebooks" / "examples" / "bazaar.rules"],
+                         ids=lambda p: p.stem)
+def test_a_playout_without_deals_stops_where_told_with_the_decision_pending(
+        path: Path, compiled: bool) -> None:
+    """A rollout that makes no deals answers a window's turn it passes at without making its
+    options (compiled: nodes.QuickPass); stopped at any number of decisions it leaves the
+    very decision the loop of apply leaves pending, options and labels included, and the
+    game goes on from it as from the other."""
+    prog = program(path)
+    start = prog.new_game(prog.min_players, 5)
+    whole = start.clone()
+    total = prog.playout(whole, random.Random(6), anytime=False, deals=False)
+    assert not prog.quick_pass[0]
+    window_stops = 0
+    for k in sorted(k for k in {1, 2, 3, 5, 8, 13, 21, 34, total // 3, total // 2, total - 1}
+                    if 0 < k < total):
+        a, b = start.clone(), start.clone()
+        assert prog.playout(a, random.Random(6), k, anytime=False, deals=False) == k
+        assert prog.quick_pass[0] is False
+        made = 0
+        rng = random.Random(6)
+        while made < k:              # the same k decisions through apply
+            node = b.pending
+            if isinstance(node, Chance):
+                prog.apply(b, resolve_chance(b))
+            else:
+                labels = [o.label for o in node.options]
+                deal = isinstance(node.vtype, tuple)
+                prog.apply(b, 0 if deal and node.allow_pass else labels.index("cancel")
+                           if deal and "cancel" in labels
+                           else rng.randrange(node.count - len(node.actions)))
+            made += 1
+        same(a, b)
+        pa, pb = a.pending, b.pending
+        assert type(pa) is type(pb)
+        if isinstance(pa, Decision):
+            assert [o.label for o in pa.options] == [o.label for o in pb.options]
+            assert (pa.player, pa.allow_pass, pa.prompt) == (pb.player, pb.allow_pass, pb.prompt)
+            window_stops += isinstance(pa.vtype, tuple) and pa.allow_pass
+            prog.apply(a, pa.count - 1)
+            prog.apply(b, pb.count - 1)
+            same(a, b)
+    assert window_stops > 0          # some stops were at a window's turn

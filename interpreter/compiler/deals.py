@@ -12,8 +12,9 @@ from mercator.dsl import ast as A
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.memo import scalar
 from mercator.interpreter.engine.bundles import Part
-from mercator.interpreter.engine.deals import ACCEPTED, CLOSED_WITH, DRAFT, QUIET, DealSpec
-from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.deals import (ACCEPTED, CLOSED_WITH, DRAFT, ORDER, QUIET, TURN,
+                                                DealSpec)
+from mercator.interpreter.engine.nodes import Decision, QuickPass
 
 if TYPE_CHECKING:
     from mercator.interpreter.compiler.stmts import BodyCompiler
@@ -69,6 +70,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
     # fns' memory (interpreter/compiler/memo.py) is on from the moment the void offers have left
     # the table until the decision is made: the state is fixed then
     memo_on = prog.ex.memo_on if prog.ex.memo else None
+    quick = prog.quick_pass         # a rollout that makes no deals is running (QuickPass)
 
     def window(st: Any, fr: list) -> Any:
         L = fr[2]
@@ -109,12 +111,33 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
             else:
                 fr[1] = end[0]
             return None
+        if quick[0] and W[DRAFT] is None and not spec.forced(W):
+            who = W[ORDER][W[TURN]]
+            if spec.takers(st, L, W, who):     # 'post' is there: a decision, passed
+                return QuickPass(who, commit, lambda: full(st, L, W))
+        return decision(st, L, W)
+
+    def decision(st: Any, L: list, W: list) -> Any:
+        """The window's decision (False: there is nothing to decide, only pass)."""
         who, vals, labeller, prompt = spec.options(st, L, W)
         if not vals and W[DRAFT] is None:
             return False
         d = Decision(who, vals, labeller, W[DRAFT] is None and not spec.forced(W), prompt,
                      prog.actions_for(st, who), False, commit, span)
         d.vtype = ("deal", spec)
+        return d
+
+    def full(st: Any, L: list, W: list) -> Decision:
+        """The decision a QuickPass stands for, made as the window's turn makes it."""
+        if memo_on is None:
+            d = decision(st, L, W)
+        else:
+            saved, memo_on[0] = memo_on[0], {}
+            try:
+                d = decision(st, L, W)
+            finally:
+                memo_on[0] = saved
+        assert isinstance(d, Decision)
         return d
 
     def commit(st2: Any, v: Any) -> None:

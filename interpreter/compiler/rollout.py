@@ -43,7 +43,7 @@ from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import fn_reads, state_changing_pcs
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
-from mercator.interpreter.engine.nodes import Decision, Terminal, no_deal_index
+from mercator.interpreter.engine.nodes import Decision, QuickPass, Terminal, no_deal_index
 from mercator.interpreter.engine.program import RUN_FAILURES
 
 if TYPE_CHECKING:
@@ -175,6 +175,8 @@ class Rollout:
         limits.start(self.prog.step_budget)
         if self.memo is not None:
             self.memo.clear()
+        quick = self.prog.quick_pass
+        quick[0] = not deals
         try:
             self.pick(s, node)
             self.vm(s)
@@ -183,6 +185,8 @@ class Rollout:
             # frames to the traceback it already holds, so a kept traceback would keep every
             # frame (and every state) of every rollout alive
             e.__traceback__ = None
+        finally:
+            quick[0] = False
         return int(ctx[2])
 
     def pick(self, s: "State", node: Any) -> None:
@@ -190,9 +194,16 @@ class Rollout:
         Program.playout does, and apply it: commit the value, or run the any-time action."""
         ctx = self.ctx
         if ctx[2] == ctx[3]:
-            s.pending = node
+            s.pending = node.full() if node.__class__ is QuickPass else node
             raise _STOP
         hist = ctx[1]
+        if node.__class__ is QuickPass:     # a deal window's turn, passed (ctx[8])
+            ctx[7] = node.player
+            hist.append(0)
+            ctx[2] += 1
+            limits.start(self.prog.step_budget)
+            node.commit(s, None)
+            return
         if node.__class__ is Decision:
             vals, acts = node.values, () if ctx[5] else node.actions
             ctx[7] = node.player

@@ -88,6 +88,22 @@ class Decision:
         return f"<Decision P{self.player + 1} {self.prompt!r} {self.count} options>"
 
 
+class QuickPass:
+    """What a deal window's op returns to a compiled rollout that makes no deals
+    (Rollout.play(..., deals=False), while Program.quick_pass[0] is set) at a turn where the seat
+    may pass and has something else to do: the decision the seat will pass at, without its
+    options. `commit` is the window's (called with None: pass); `full()` makes the Decision the
+    op would have returned (for a rollout that stops there: the state's pending node)."""
+
+    __slots__ = ("player", "commit", "full")
+
+    def __init__(self, player: int, commit: Callable[[Any, Any], None],
+                 full: Callable[[], Decision]):
+        self.player = player
+        self.commit = commit
+        self.full = full
+
+
 def no_deal_index(node: Decision) -> int:
     """For the rollouts of a search that make no deals (playout(..., deals=False)): the option
     index a seat takes at a step of a deal window (node.vtype ("deal", spec)): pass (0) where

@@ -118,6 +118,9 @@ class Program:
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled
+        # set while a compiled rollout that makes no deals runs: a deal window's op may then
+        # answer a turn the seat passes at by a nodes.QuickPass instead of a Decision
+        self.quick_pass = [False]
         self.start_values: Callable[[], tuple[list, list]] = lambda: ([], [])
         self.actions: CompiledActions
         self.fused: FusedOps
