@@ -88,6 +88,10 @@ PLAN: list[tuple[dict, int]] = [
     (match(GE, 2, "ismcts:200"), 30), (match(GE, 5, "ismcts:200"), 30),
     (match(M, 3, "ismcts:1000", "ismcts:100"), 102),   # significant at 30 games already
     (match(GE, 2, "ismcts:200"), 100), (match(GE, 5, "ismcts:200"), 100),
+    # the pirates' evictions, about 1 in 100 games under both random and searching play: a
+    # count of k events is significant near t = sqrt(k) (docs/variants.md)
+    (seats(M, 3, "ismcts:50"), 400), (seats(PIRATES, 3, "ismcts:50"), 400),
+    (seats(M, 3, "ismcts:50"), 900), (seats(PIRATES, 3, "ismcts:50"), 900),
 ]
 
 
