@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from mercator.dsl.loader import load
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.cli.terminal import (Progress, RichScreen, console_for, options_renderable,
                                       rules_summary, view_renderable)
 from mercator.interpreter.compiler import compile_program
+from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.program import Program
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,3 +284,24 @@ def test_hot_seat_into_a_pipe_only_says_whose_turn_it_is(tmp_path: Path):
     play_out(prog, prog.new_game(2, 0, narrate=True), [agent, agent])
     text = stream.getvalue()
     assert text.count("── P2's turn ──") == 1 and "\x1b" not in text
+
+
+def test_a_searching_bot_shows_who_is_thinking_and_chooses_as_itself() -> None:
+    """`play` with a person at the table wraps each mcts/ismcts seat in ThinkingBot: on a
+    terminal a spinner names the seat while it searches, then goes; the choice is the bot's."""
+    from mercator.interpreter.agents.spec import make_agent, parse_seats
+    from mercator.interpreter.cli.terminal import ThinkingBot
+    prog = compile_program(load(str(ROOT / "rulebooks" / "manila.rules")).rulebook)
+    spec = parse_seats("ismcts:20", 3)[0]
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=80)
+    shown = ThinkingBot(make_agent(spec, 7), console, "P2 (ismcts:20)")
+    plain = make_agent(spec, 7)
+    a, b = prog.new_game(3, 4, narrate=True, explicit_chance=True), \
+        prog.new_game(3, 4, narrate=True, explicit_chance=True)
+    while not isinstance(a.pending, Decision):
+        prog.apply(a, 0)
+        prog.apply(b, 0)
+    assert shown.choose(prog, a) == plain.choose(prog, b)
+    assert "P2 (ismcts:20) is thinking" in buf.getvalue()
+    assert shown.iterations == plain.iterations        # the rest is the bot's own

@@ -151,13 +151,19 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     def undo_refusal(seat: int) -> Optional[str]:
         return undo_point(movers, seat, lambda m: seats[m] == "human")[1]
+    console = None
     if humans:
         from mercator.interpreter.cli.terminal import RichScreen, console_for, rules_summary
-        human = HumanAgent(screen=RichScreen(console_for(sys.stdout)),
+        console = console_for(sys.stdout)
+        human = HumanAgent(screen=RichScreen(console),
                            rules=rules_summary(prog, args.path), handover=len(humans) > 1,
                            undo=undo_refusal)
     agents: list[Agent] = [human if sp.kind == "human" and human is not None
                            else make_agent(sp, agent_seed(seed, i)) for i, sp in enumerate(specs)]
+    if console is not None and console.is_terminal:      # a person waits for the searches
+        from mercator.interpreter.cli.terminal import ThinkingBot
+        agents = [ThinkingBot(a, console, f"P{i + 1} ({seats[i]})")
+                  if specs[i].kind in ("mcts", "ismcts") else a for i, a in enumerate(agents)]
     out(f"{prog.name} · {players} players · seed {seed} · "
         + " · ".join(f"P{i + 1} {k}" for i, k in enumerate(seats)))
     if args.resume:

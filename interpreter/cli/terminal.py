@@ -326,3 +326,22 @@ class Progress:
             self.update(done, force=True)
             self._bar.stop()
             self._bar = None
+
+
+class ThinkingBot:
+    """A searching bot at a table with a person: while it decides (a second or more), the
+    terminal shows who is thinking (a transient spinner, gone when it has chosen). Everything
+    else is the bot's own."""
+
+    def __init__(self, agent: Any, console: Console, who: str):
+        self.agent = agent
+        self.console = console
+        self.who = who
+
+    def choose(self, program: Any, state: State) -> int:
+        """The bot's choice, with the spinner shown while it searches."""
+        with self.console.status(Text(f"{self.who} is thinking…"), spinner="dots"):
+            return int(self.agent.choose(program, state))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
