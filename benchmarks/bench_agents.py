@@ -87,6 +87,7 @@ PLAN: list[tuple[dict, int]] = [
     (seats(HOUSE, 3, "ismcts:50"), 200),               # 100 do not settle the variants' effects
     (match(GE, 2, "ismcts:200"), 30), (match(GE, 5, "ismcts:200"), 30),
     (match(M, 3, "ismcts:1000", "ismcts:100"), 102),   # significant at 30 games already
+    (match(M, 3, "mcts:200", "ismcts:200"), 102),      # the price of honesty: n.s. at 30
     (match(GE, 2, "ismcts:200"), 100), (match(GE, 5, "ismcts:200"), 100),
     # the pirates' evictions, about 1 in 100 games under both random and searching play: a
     # count of k events is significant near t = sqrt(k) (docs/variants.md)
