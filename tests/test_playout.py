@@ -308,47 +308,75 @@ def test_a_playout_without_deals_makes_none(path: Path, compiled: bool, seed: in
         pytest.fail("40 random playouts made no deal")
 
 
+def no_deals_apply_steps(prog: Program, s: State, k: int, rng: random.Random) -> None:
+    """k decisions of no_deals_by_apply's loop (the rollout policy without deals)."""
+    for _ in range(k):
+        node = s.pending
+        if isinstance(node, Chance):
+            prog.apply(s, resolve_chance(s))
+            continue
+        labels = [o.label for o in node.options]
+        deal = isinstance(node.vtype, tuple)
+        prog.apply(s, 0 if deal and node.allow_pass else labels.index("cancel")
+                   if deal and "cancel" in labels
+                   else rng.randrange(node.count - len(node.actions)))
+
+
 @pytest.mark.parametrize("path", [ROOT / "rulebooks" / "genoa.rules",
                                   ROOT / "rulebooks" / "examples" / "bazaar.rules"],
                          ids=lambda p: p.stem)
+@PROPS
+@given(seed=st.integers(0, 2**20), data=st.data())
 def test_a_playout_without_deals_stops_where_told_with_the_decision_pending(
-        path: Path, compiled: bool) -> None:
+        path: Path, compiled: bool, seed: int, data: st.DataObject) -> None:
     """A rollout that makes no deals answers a window's turn it passes at without making its
     options (compiled: nodes.QuickPass); stopped at any number of decisions it leaves the
     very decision the loop of apply leaves pending, options and labels included, and the
     game goes on from it as from the other."""
     prog = program(path)
-    start = prog.new_game(prog.min_players, 5)
+    n = data.draw(st.integers(prog.min_players, min(prog.max_players, 5)), label="players")
+    start = prog.new_game(n, seed)
     whole = start.clone()
-    total = prog.playout(whole, random.Random(6), anytime=False, deals=False)
+    total = prog.playout(whole, random.Random(seed + 1), anytime=False, deals=False)
     assert not prog.quick_pass[0]
-    window_stops = 0
-    for k in sorted(k for k in {1, 2, 3, 5, 8, 13, 21, 34, total // 3, total // 2, total - 1}
-                    if 0 < k < total):
+    stops = data.draw(st.lists(st.integers(1, max(1, total - 1)), min_size=1, max_size=4),
+                      label="stops")
+    for k in sorted(set(stops)):
+        if k >= total:
+            continue
         a, b = start.clone(), start.clone()
-        assert prog.playout(a, random.Random(6), k, anytime=False, deals=False) == k
+        assert prog.playout(a, random.Random(seed + 1), k, anytime=False, deals=False) == k
         assert prog.quick_pass[0] is False
-        made = 0
-        rng = random.Random(6)
-        while made < k:              # the same k decisions through apply
-            node = b.pending
-            if isinstance(node, Chance):
-                prog.apply(b, resolve_chance(b))
-            else:
-                labels = [o.label for o in node.options]
-                deal = isinstance(node.vtype, tuple)
-                prog.apply(b, 0 if deal and node.allow_pass else labels.index("cancel")
-                           if deal and "cancel" in labels
-                           else rng.randrange(node.count - len(node.actions)))
-            made += 1
+        no_deals_apply_steps(prog, b, k, random.Random(seed + 1))
         same(a, b)
         pa, pb = a.pending, b.pending
         assert type(pa) is type(pb)
         if isinstance(pa, Decision):
             assert [o.label for o in pa.options] == [o.label for o in pb.options]
             assert (pa.player, pa.allow_pass, pa.prompt) == (pb.player, pb.allow_pass, pb.prompt)
-            window_stops += isinstance(pa.vtype, tuple) and pa.allow_pass
             prog.apply(a, pa.count - 1)
             prog.apply(b, pb.count - 1)
             same(a, b)
-    assert window_stops > 0          # some stops were at a window's turn
+
+
+def test_a_rollout_stopped_at_a_windows_turn_leaves_its_decision() -> None:
+    """The case QuickPass makes the Decision for: a compiled no-deal playout of Genoa stopped
+    at a turn of a deal window where the seat may pass leaves that decision pending (pass and
+    'post an offer' among its options), as the loop of apply does."""
+    prog = program(ROOT / "rulebooks" / "genoa.rules")
+    start = prog.new_game(3, 11)
+    k, b = 0, start.clone()
+    rng = random.Random(12)
+    while True:                       # the first such turn along the no-deal game
+        node = b.pending
+        if isinstance(node, Decision) and isinstance(node.vtype, tuple) and node.allow_pass \
+                and k > 0:
+            break
+        no_deals_apply_steps(prog, b, 1, rng)
+        k += 1
+    a = start.clone()
+    assert prog.playout(a, random.Random(12), k, anytime=False, deals=False) == k
+    same(a, b)
+    labels = [o.label for o in a.pending.options]
+    assert labels[0] == "pass" and "post an offer" in labels
+    assert labels == [o.label for o in b.pending.options]
