@@ -16,6 +16,7 @@ often over a multiple of N games); each game's randomness comes from its seed (a
       --agent ismcts:200 --vs random --games 100          # one match
   nice -n 10 .venv/bin/python benchmarks/bench_agents.py --plan     # everything, in order
   .venv/bin/python benchmarks/bench_agents.py --report              # the tables so far
+  .venv/bin/python benchmarks/bench_agents.py --todo --workers 2    # what the plan has left
 """
 from __future__ import annotations
 
@@ -230,16 +231,66 @@ def errors_path(path: str) -> str:
     return f"{root}-errors{ext or '.jsonl'}"
 
 
+def estimate(seconds: list[float], todo: int, workers: int) -> str:
+    """How long `todo` more games take on `workers`, from the seconds the games played so far
+    took (their mean): an estimate, worded as one; "" with none played."""
+    if not seconds or todo <= 0:
+        return ""
+    mean = sum(seconds) / len(seconds)
+    total = mean * todo / max(1, min(workers, todo))
+    when = f"{total / 3600:.1f} h" if total >= 5400 else f"{total / 60:.0f} min"
+    return (f"about {when} on {min(workers, todo)} worker{'s' if min(workers, todo) > 1 else ''}"
+            f" (estimated from the {len(seconds)} played: {mean:.0f} s a game)")
+
+
+def plan_todo(path: str, workers: int) -> list[str]:
+    """A line per planned row not done yet: the games left and how long they may take."""
+    results = read_results(path)
+    done = done_seeds(results)
+    secs: dict[str, list[float]] = defaultdict(list)
+    for r in results:
+        secs[key_of(r["config"])].append(float(r.get("seconds", 0)))
+    lines, seen = [], set()
+    for config, games in PLAN:
+        key = key_of(config)
+        if config["kind"] == "speedup" or (key, games) in seen:
+            continue
+        seen.add((key, games))
+        left = len(set(range(games)) - done.get(key, set()))
+        if left:
+            est = estimate(secs.get(key, []), left, workers)
+            lines.append(f"{describe(config)}: {left} of {games} games to play"
+                         + (f", {est}" if est else ""))
+    # in all: each config once, to its largest target (a later row includes an earlier one)
+    total, unknown = 0.0, 0
+    for key in {key_of(c) for c, _ in PLAN if c["kind"] != "speedup"}:
+        target = max(g for c, g in PLAN if key_of(c) == key)
+        left = len(set(range(target)) - done.get(key, set()))
+        if left and secs.get(key):
+            total += sum(secs[key]) / len(secs[key]) * left / max(1, min(workers, left))
+        elif left:
+            unknown += 1
+    if lines:
+        lines.append(f"in all: about {total / 3600:.1f} h on {workers} worker"
+                     f"{'s' if workers > 1 else ''}, estimated from the games played"
+                     + (f" ({unknown} configs with none played not counted)" if unknown else ""))
+    return lines
+
+
 def run_games(config: dict, games: int, path: str, workers: int) -> None:
     """Play the games of seeds 0..games-1 of `config` not in the results file yet, appending
     each as it finishes."""
     key = key_of(config)
-    todo = sorted(set(range(games)) - done_seeds(read_results(path)).get(key, set()))
+    results = read_results(path)
+    todo = sorted(set(range(games)) - done_seeds(results).get(key, set()))
     label = describe(config)
     if not todo:
         print(f"{label}: {games} games done", file=sys.stderr)
         return
-    print(f"{label}: {len(todo)} games to play", file=sys.stderr, flush=True)
+    est = estimate([float(r.get("seconds", 0)) for r in results if key_of(r["config"]) == key],
+                   len(todo), workers)
+    print(f"{label}: {len(todo)} games to play" + (f", {est}" if est else ""), file=sys.stderr,
+          flush=True)
     jobs = [(key, s) for s in todo]
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     _mend(path)
@@ -406,9 +457,14 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap.add_argument("--results", default=RESULTS, help="the JSON lines file (appended to)")
     ap.add_argument("--plan", action="store_true", help="run every planned measurement")
     ap.add_argument("--report", action="store_true", help="print the tables and stop")
+    ap.add_argument("--todo", action="store_true",
+                    help="print what the plan has left to play, with estimated times, and stop")
     a = ap.parse_args(argv)
     if a.report:
         print(report(a.results))
+        return
+    if a.todo:
+        print("\n".join(plan_todo(a.results, a.workers)) or "the plan is done")
         return
     if a.plan:
         for config, games in PLAN:

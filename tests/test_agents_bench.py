@@ -113,3 +113,31 @@ def test_every_planned_config_names_a_rulebook_and_valid_seats(config: dict) -> 
         B.parse_spec(config["vs"])
         # the tested seat sits at every position equally often
         assert all(g % config["players"] == 0 for c, g in B.PLAN if c == config)
+
+
+def test_the_time_left_is_estimated_from_the_games_played(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--todo`: per planned row the games left and, from the mean seconds of those played,
+    about how long they take on the workers; a row of the same config with a larger target
+    counts once in the total."""
+    assert B.estimate([], 10, 2) == ""
+    assert B.estimate([100.0, 200.0], 0, 2) == ""
+    assert B.estimate([100.0, 200.0], 10, 2).startswith("about 12 min on 2 workers")
+    assert B.estimate([3600.0], 4, 2).startswith("about 2.0 h on 2 workers")
+    assert "on 1 worker " in B.estimate([60.0], 1, 4)
+    a = B.match("rulebooks/manila.rules", 3, "ismcts:20")
+    b = B.seats("rulebooks/manila.rules", 3, "ismcts:5")
+    monkeypatch.setattr(B, "PLAN", [(a, 6), (b, 4), (b, 10)])
+    path = tmp_path / "r.jsonl"
+    rows = [{"config": a, "seed": s, "seconds": 60.0} for s in range(3)] + \
+           [{"config": b, "seed": s, "seconds": 30.0} for s in range(4)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    lines = B.plan_todo(str(path), 1)
+    assert lines[0].startswith("manila.rules 3p ismcts:20 vs random: 3 of 6 games to play, "
+                               "about 3 min on 1 worker")
+    assert lines[1].startswith("manila.rules 3p ismcts:5 at every seat: 6 of 10 games")
+    assert len(lines) == 3                        # (b, 4) is done; then the total
+    assert lines[2].startswith("in all: about 0.1 h on 1 worker")   # 3 × 60 + 6 × 30 s
+    path.write_text("".join(json.dumps({"config": c, "seed": s, "seconds": 1.0}) + "\n"
+                            for c, n in ((a, 6), (b, 10)) for s in range(n)))
+    assert B.plan_todo(str(path), 1) == []
