@@ -324,3 +324,15 @@ def test_the_same_move_sent_many_times_at_once_is_made_once(manila):
         assert s.movers.count(0) == 1
     finally:
         served.stop()
+
+
+def test_a_page_says_it_waits_for_the_searching_bots_after_a_move(manila):
+    """With a searching bot at the table the seat's page holds the (hidden) line its script
+    shows when a move is sent, naming those bots; with random bots only it has none."""
+    _, links, c = client_for(manila, ["human", "ismcts:5", "random"])
+    page = c.get(links.path(0)).text
+    waiting = re.search(r'<p class="hint" id="waiting" hidden>([^<]*)</p>', page)
+    assert waiting and "P2 (ismcts:5)" in waiting.group(1) and "P3" not in waiting.group(1)
+    assert 'getElementById("waiting")' in page
+    _, links, c = client_for(manila, ["human", "random", "random"])
+    assert 'id="waiting"' not in c.get(links.path(0)).text

@@ -123,9 +123,14 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
     def page(request: Request, seat: Optional[int], base: str, status: int = 200,
              banner: str = "", banner_hint: str = "") -> Response:
         v = view(seat, step_of(request))
+        # the seats whose bots search (a second or more a move): after a person's move the
+        # page says it waits for them, since they move before the answer comes back
+        searchers = [f"P{i + 1} ({k})" for i, k in enumerate(session.seats)
+                     if k.split(":")[0] in ("mcts", "ismcts")]
         html = env.get_template("page.html").render(
             v=v, game=game, base=base, seat=seat, many=MANY_OPTIONS, banner=banner,
-            banner_hint=banner_hint, kinds=session.seats, me=None if seat is None else f"P{seat + 1}")
+            banner_hint=banner_hint, kinds=session.seats, searchers=searchers,
+            me=None if seat is None else f"P{seat + 1}")
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     def seat_or_refuse(request: Request) -> int:
