@@ -70,6 +70,7 @@ SPLIT_DEPTH = 24         # last resort for deep expressions: a function per this
 CONST_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
                   ZeroDivisionError, RecursionError, MemoryError, OverflowError)
 SIMPLE_REFS = ("local", "const", "member", "table")
+UNROLL = 8               # any/all over an enum of at most this many members written out
 SMALL_INT = 1 << 16      # a product with an int below this in size needs no overflow check
 FN_CACHE = True          # remember state-free fns' values for the Program's life (memo.py)
 SHARE = True             # compute a loop-invariant fn call or aggregate once per loop (_Loop)
@@ -258,17 +259,17 @@ class CodeGen:
 
     def _cached_source(self, b: Any, params: list[str], charge: str, body: str) -> str:
         """The body of a state-free fn remembered in self.fn_cache (see memo.py): a hit charges
-        the steps the value took to compute and hands out a scalar as it is, a container
-        loaded anew from its bytes; a miss computes it, keeps it, and hands out the original."""
+        the steps the value took to compute and hands out the value kept (FnCache: as the
+        per-op memory does, without a copy); a miss computes it, keeps it, and hands it out."""
         table = f"_FC{len(self.fn_cache.tables)}"
         self.ns[table] = self.fn_cache.table()
         flat = b.result is None or scalar(b.result)
         return (f"    k = ({''.join(p + ', ' for p in params)})\n    r = {table}.get(k)\n"
                 f"    if r is not None:\n        _BUD[0] -= r[1]\n"
                 f"        if _BUD[0] < 0: _exh()\n"
-                f"        return {'r[0]' if flat else '_loads(r[0])'}\n"
+                f"        return r[0]\n"
                 f"    b = _BUD[0]\n{charge}    r = {body}\n"
-                f"    _FCK({table}, k, {'r' if flat else '_dumps(r)'}, b - _BUD[0])\n"
+                f"    _FCK({table}, k, r, b - _BUD[0], {'False' if flat else 'True'})\n"
                 f"    return r\n")
 
     def build(self, source: Callable[[], str], name: str, mode: str) -> Any:
@@ -572,7 +573,46 @@ class CodeGen:
         text = f"[{el}{head}]"
         return self._close(f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
+    def _unrolled_members(self, e: A.GenCall) -> Optional[list[int]]:
+        """The members of a small enum (at most UNROLL) that `any`/`all` walks, or None."""
+        if e.name not in ("any", "all") or not isinstance(e.iter, A.Name):
+            return None
+        ref = self.rb.refs.get(id(e.iter), ("",))
+        if ref[0] != "enum" or len(self.rb.enums[ref[1]].members) > UNROLL:
+            return None
+        return list(range(len(self.rb.enums[ref[1]].members)))
+
+    def _unrolled(self, e: A.GenCall, members: list[int]) -> str:
+        """`any(c for x in E if f)` over a small enum E written as `(f0 and c0) or (f1 and
+        c1) ...` with each member's value put in for x (`all` with `and` and `not f or c`):
+        the same values in the same order, stopping where the generator would, without a
+        generator's frame. The walk is charged as the generator's is (`_ch`, in a fn)."""
+        saved = dict(self.vars)
+        free = [False]
+        var, src, cond = self._head(e, free)
+        el = self.gen(e.elem)
+        self.vars = saved
+        self._free -= free[0]
+        name = re.compile(rf"\b{var}\b")
+        parts = []
+        for m in members:
+            c, f = name.sub(str(m), el), name.sub(str(m), cond) if cond else ""
+            if e.name == "any":
+                parts.append(f"({f} and {c})" if f else c)
+            else:
+                parts.append(f"((not {f}) or {c})" if f else c)
+        text = f"({' or '.join(parts)})" if e.name == "any" else f"({' and '.join(parts)})"
+        if not parts:
+            text = "False" if e.name == "any" else "True"
+        if src.startswith("_ch("):
+            text = f"(_ch({src[4:-1]}) is None or {text})"
+        text = self._close(text)
+        return self._shared(e, text, text)
+
     def g_GenCall(self, e: A.GenCall) -> str:
+        members = self._unrolled_members(e)
+        if members is not None:
+            return self._unrolled(e, members)
         saved = dict(self.vars)
         free = [False]
         var, src, cond = self._head(e, free)
@@ -708,6 +748,13 @@ class CodeGen:
         test, value = CHECKED_READS[name]
         return f"({value.format(v)} if {test.format(first)} else B_{name}(s, {v}))"
 
+    def _simple_ref(self, a: Any) -> bool:
+        """a is a name of a local, constant, member or table field, or a field of a record
+        held in such a name: reading it again cannot fail and costs one or two lookups."""
+        if isinstance(a, A.Field) and self.type_of(a.obj).kind == "record":
+            a = a.obj
+        return isinstance(a, A.Name) and self.rb.refs[id(a)][0] in SIMPLE_REFS
+
     def _inline(self, e: A.Call, args: list[str]) -> Optional[str]:
         """The body of a small, non-recursive fn with its parameters replaced by the arguments'
         source, or None. Arguments that are names or literals (nothing to evaluate, nothing
@@ -721,8 +768,7 @@ class CodeGen:
         bind: Optional[tuple[int, str]] = None
         for i, a in enumerate(e.args):
             if ":=" not in args[i] and (isinstance(a, (A.IntLit, A.BoolLit, A.NoneLit, A.StrLit))
-                                        or (isinstance(a, A.Name)
-                                            and self.rb.refs[id(a)][0] in SIMPLE_REFS)):
+                                        or self._simple_ref(a)):
                 continue
             first, in_iter = first_evaluated(body, self.rb.refs)
             if bind is not None or not isinstance(first, A.Name) \

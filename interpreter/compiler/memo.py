@@ -46,7 +46,8 @@ STATE_FREE_NODES = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Name, A.ListLit,
                     A.Range, A.BinOp, A.Neg, A.Field, A.Index, A.Call, A.GenCall)
 STATE_FREE_REFS = ("local", "const", "member", "enum")     # names that are not the state
 STATE_BUILTINS = ("clockwise_from", "next_player")         # built-ins that read the players
-FN_CACHE_BYTES = 8 * MAX_COLLECTION   # all of a program's long-lived fn values, marshalled
+FN_CACHE_BYTES = 8 * MAX_COLLECTION   # all of a program's long-lived fn values (their size
+                                      # marshalled)
 FN_CACHE_ENTRY = 200                  # what one remembered value costs beyond its bytes
 
 
@@ -129,12 +130,15 @@ def _state_free_calls(rb: CheckedRulebook, e: Any) -> "set[str] | None":
 
 
 class FnCache:
-    """The values of state-free fns, per fn a table (arguments) -> (value, steps), where value
-    is a scalar or the marshalled bytes of a container (loaded anew each time it is handed out)
-    and steps what computing it charged to the step budget (charged again on each hit, so the
-    budget runs out exactly where it would without the cache). All tables together hold at most
-    `limit` bytes (FN_CACHE_ENTRY per entry plus its bytes and strings); when a value does not
-    fit, every table is emptied first (a value alone beyond the limit is not kept)."""
+    """The values of state-free fns, per fn a table (arguments) -> (value, steps), where steps
+    is what computing the value charged to the step budget (charged again on each hit, so the
+    budget runs out exactly where it would without the cache). A value is handed out as it is,
+    as the per-op memory hands out its values (see the module's docstring: no expression
+    changes a value in place, and whatever keeps one keeps a copy); tests/test_fn_cache.py
+    checks that a rulebook changing its copy leaves the remembered value as it was, across
+    games. All tables together hold at most `limit` bytes (FN_CACHE_ENTRY per entry plus the
+    size of its value marshalled, and its strings); when a value does not fit, every table is
+    emptied first (a value alone beyond the limit is not kept)."""
 
     def __init__(self, limit: int = FN_CACHE_BYTES):
         self.limit = limit
@@ -147,10 +151,14 @@ class FnCache:
         self.tables.append(t)
         return t
 
-    def keep(self, table: dict, key: tuple, value: Any, steps: int) -> None:
-        """Remember value (scalar, or bytes) under key in table, within the limit."""
+    def keep(self, table: dict, key: tuple, value: Any, steps: int,
+             container: bool = False) -> None:
+        """Remember value under key in table, within the limit (a container counted by the size
+        of its marshalled bytes)."""
         size = FN_CACHE_ENTRY + sum(len(k) for k in key if type(k) is str)
-        if type(value) is bytes:
+        if container:
+            size += len(DUMPS(value))
+        elif type(value) is bytes:
             size += len(value)
         if size > self.left:
             if size > self.limit:
@@ -170,7 +178,7 @@ class FnCache:
         return sum(len(t) for t in self.tables)
 
 
-DUMPS, LOADS = marshal.dumps, marshal.loads   # a container kept as bytes, loaded as a copy
+DUMPS, LOADS = marshal.dumps, marshal.loads   # a container's size, and copies (tests)
 
 
 def shared_parts(rb: CheckedRulebook) -> dict[str, set]:
