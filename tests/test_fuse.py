@@ -19,7 +19,8 @@ record R { a: int = 1  b: list<int> = [] }
 event hit(n: int)
 player { x: int  hand: bag<C>  seen: list<int>  rec: R }
 table { m: map<player, int> = {}  log_total: int  deck: list<int> = [5, 6, 7, 8]
-        pool: bag<C> = {red: 3, blue: 20} }
+        pool: bag<C> = {red: 3, blue: 20}
+        groups: map<C, list<int>> = {red: [], blue: [], green: []}  nested: list<list<int>> = [] }
 stat hits counts hit(n) when n > 1
 fn twice(n: int) -> int = 2 * n
 round r limit 3 { phase a {
@@ -30,6 +31,12 @@ round r limit 3 { phase a {
     p.seen = p.seen + [k]
     p.rec.a -= 1
     add k to p.rec.b
+    add C[k] to p.hand
+    add k to groups[C[2 - k]]
+    add [k, len(nested)] to nested
+    let mine = [1]
+    add k to mine
+    p.x += len(mine) + len(groups[blue]) + count(p.hand) + len(nested)
     if k == 0 { p.hand[red] += 1 } elif k == 1 { move blue from pool to p.hand } else { t += 1 }
     m[p] = p.x
     emit hit(k)

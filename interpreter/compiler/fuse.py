@@ -14,10 +14,10 @@ from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
-from mercator.dsl.types import iter_elem, strip_opt
+from mercator.dsl.types import Type, iter_elem, strip_opt
 from mercator.interpreter.compiler.codegen import TOO_DEEP, copier, is_container, is_shared
 from mercator.interpreter.engine.exprs import RuleError
-from mercator.interpreter.compiler.memo import blocks_of
+from mercator.interpreter.compiler.memo import blocks_of, scalar
 
 if TYPE_CHECKING:
     from mercator.interpreter.engine.program import Program
@@ -261,6 +261,37 @@ class _BodyFuser:
         self.line(pc, f"_t = {c}[{k}]")
         self.line(pc, "if _t is None: raise RuleError('arithmetic on a none value')")
         self.line(pc, f"{c}[{k}] = _t + {sign} * ({val})")
+
+    def w_Add(self, st: A.Add) -> None:
+        """`add x to place`: the collection read as BodyCompiler.collection reads it (before the
+        item), then put_item written out (a bag's count up by one, or the item appended; a
+        container item deep-copied, as put_item does). A place ending in a list index is left
+        to the op (its error when out of range is the op's)."""
+        pc = self.bc.pc_of[id(st)]
+        lv = st.dest
+        place = self.place(lv)
+        last = lv.steps[-1] if lv.steps else None
+        kind = strip_opt(self.rb.types.get(id(lv), Type("any"))).kind
+        if place is None or place[3] or kind not in ("list", "bag") or (
+                last is not None and not isinstance(last, A.LvField)
+                and strip_opt(self.rb.types[id(last)]).kind == "list"):
+            self.op(st)
+            return
+        pre, c, k, _ = place
+        for text in pre:
+            self.line(pc, text)
+        self.line(pc, f"_d = {c}[{k}]")
+        t = self.ex.type_of(st.item)
+        item = self.ex.gen(st.item)
+        if is_shared(st.item, t):
+            item = f"{copier(t)}({item})"
+        if kind == "bag":
+            self.line(pc, f"_x = {item}")
+            self.line(pc, "_d[_x] = _d.get(_x, 0) + 1")
+        elif scalar(t):
+            self.line(pc, f"_d.append({item})")
+        else:
+            self.line(pc, f"_d.append(_dc({item}))")
 
     def place(self, lv: A.LValue) -> Optional[tuple[list[str], str, str, bool]]:
         """(lines computing the place, container, key, is a bag count) of an assignment target,
