@@ -36,6 +36,9 @@ round r limit 3 { phase a {
     add [k, len(nested)] to nested
     let mine = [1]
     add k to mine
+    remove C[k] from p.hand
+    move k from mine to p.seen
+    move first(nested) from nested to nested
     p.x += len(mine) + len(groups[blue]) + count(p.hand) + len(nested)
     if k == 0 { p.hand[red] += 1 } elif k == 1 { move blue from pool to p.hand } else { t += 1 }
     m[p] = p.x
@@ -82,6 +85,8 @@ FAILING = [
     ("let xs = [1, 2]\n  if len(xs) == 3 { xs[0] = 1 }\n  elif xs[5] == 1 { xs[0] = 2 }", 6),
     ("let ys = [1, 2]\n  for i in 0..3 where ys[i] > 0 {\n    ys[0] += 1\n  }", 5),
     ("let m: map<int, int> = {}\n  m[1] += 1", 5),
+    ("let xs = [1]\n  remove 2 from xs", 5),
+    ("let b: bag<int> = {}\n  move 3 from b to b", 5),
     ("first(players).x = 1\n  let q: player? = none\n  some(q).x = 1", 6),
 ]
 

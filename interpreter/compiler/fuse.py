@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, iter_elem, strip_opt
 from mercator.interpreter.compiler.codegen import TOO_DEEP, copier, is_container, is_shared
-from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.exprs import RuleError, take_item
 from mercator.interpreter.compiler.memo import blocks_of, scalar
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ class Fused:
         self.sources: dict[str, str] = {}      # name -> generated source, for reading
         self.keep_state: set[Callable] = set()  # fast ops that cannot change the state
         prog.ex.ns["_item"] = _item
+        prog.ex.ns["_take"] = take_item
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's."""
@@ -262,36 +263,72 @@ class _BodyFuser:
         self.line(pc, "if _t is None: raise RuleError('arithmetic on a none value')")
         self.line(pc, f"{c}[{k}] = _t + {sign} * ({val})")
 
-    def w_Add(self, st: A.Add) -> None:
-        """`add x to place`: the collection read as BodyCompiler.collection reads it (before the
-        item), then put_item written out (a bag's count up by one, or the item appended; a
-        container item deep-copied, as put_item does). A place ending in a list index is left
-        to the op (its error when out of range is the op's)."""
-        pc = self.bc.pc_of[id(st)]
-        lv = st.dest
+    def collection(self, lv: A.LValue, var: str) -> Optional[list[str]]:
+        """Lines setting `var` to the list or bag at lv itself, read as BodyCompiler.collection
+        reads it; None (the op is called instead) for a place that is not a list or a bag, or
+        that ends in a list index (its error when out of range is the op's)."""
         place = self.place(lv)
         last = lv.steps[-1] if lv.steps else None
         kind = strip_opt(self.rb.types.get(id(lv), Type("any"))).kind
         if place is None or place[3] or kind not in ("list", "bag") or (
                 last is not None and not isinstance(last, A.LvField)
                 and strip_opt(self.rb.types[id(last)]).kind == "list"):
-            self.op(st)
-            return
+            return None
         pre, c, k, _ = place
-        for text in pre:
-            self.line(pc, text)
-        self.line(pc, f"_d = {c}[{k}]")
-        t = self.ex.type_of(st.item)
-        item = self.ex.gen(st.item)
-        if is_shared(st.item, t):
-            item = f"{copier(t)}({item})"
-        if kind == "bag":
+        return pre + [f"{var} = {c}[{k}]"]
+
+    def put(self, pc: int, lv: A.LValue, item: str, t: Type) -> None:
+        """put_item written out: a bag's count of the item (in `_x`) up by one, or the item
+        appended to the list in `_d` (a container deep-copied, as put_item does)."""
+        if strip_opt(self.rb.types[id(lv)]).kind == "bag":
             self.line(pc, f"_x = {item}")
             self.line(pc, "_d[_x] = _d.get(_x, 0) + 1")
         elif scalar(t):
             self.line(pc, f"_d.append({item})")
         else:
             self.line(pc, f"_d.append(_dc({item}))")
+
+    def w_Add(self, st: A.Add) -> None:
+        """`add x to place`: the collection, then the item (copied if the state may share it),
+        then put_item written out."""
+        pc = self.bc.pc_of[id(st)]
+        lines = self.collection(st.dest, "_d")
+        if lines is None:
+            self.op(st)
+            return
+        for text in lines:
+            self.line(pc, text)
+        t = self.ex.type_of(st.item)
+        item = self.ex.gen(st.item)
+        self.put(pc, st.dest, f"{copier(t)}({item})" if is_shared(st.item, t) else item, t)
+
+    def w_Remove(self, st: A.Remove) -> None:
+        """`remove x from place` (a list or a bag): the collection, then the item, then
+        take_item."""
+        pc = self.bc.pc_of[id(st)]
+        lines = None if self.bc._is_map_place(st.source) else self.collection(st.source, "_d")
+        if lines is None:
+            self.op(st)
+            return
+        for text in lines:
+            self.line(pc, text)
+        self.line(pc, f"_take(_d, {self.ex.gen(st.item)})")
+
+    def w_Move(self, st: A.Move) -> None:
+        """`move x from a to b`: the item, a's collection, take_item, b's collection, then
+        put_item written out (the item as the op puts it: not copied before put_item)."""
+        pc = self.bc.pc_of[id(st)]
+        src, dst = self.collection(st.source, "_d"), self.collection(st.dest, "_d")
+        if src is None or dst is None:
+            self.op(st)
+            return
+        self.line(pc, f"_m = {self.ex.gen(st.item)}")
+        for text in src:
+            self.line(pc, text)
+        self.line(pc, "_take(_d, _m)")
+        for text in dst:
+            self.line(pc, text)
+        self.put(pc, st.dest, "_m", self.ex.type_of(st.item))
 
     def place(self, lv: A.LValue) -> Optional[tuple[list[str], str, str, bool]]:
         """(lines computing the place, container, key, is a bag count) of an assignment target,
