@@ -582,17 +582,23 @@ class CodeGen:
             return None
         return list(range(len(self.rb.enums[ref[1]].members)))
 
-    def _unrolled(self, e: A.GenCall, members: list[int]) -> str:
-        """`any(c for x in E if f)` over a small enum E written as `(f0 and c0) or (f1 and
-        c1) ...` with each member's value put in for x (`all` with `and` and `not f or c`):
-        the same values in the same order, stopping where the generator would, without a
-        generator's frame. The walk is charged as the generator's is (`_ch`, in a fn)."""
+    def _gen_parts(self, e: A.GenCall) -> tuple[str, str, str, str]:
+        """(variable, source, filter, element) code of a generator call, its variable bound
+        while they are written."""
         saved = dict(self.vars)
         free = [False]
         var, src, cond = self._head(e, free)
         el = self.gen(e.elem)
         self.vars = saved
         self._free -= free[0]
+        return var, src, cond, el
+
+    def _unrolled(self, e: A.GenCall, members: list[int]) -> str:
+        """`any(c for x in E if f)` over a small enum E written as `(f0 and c0) or (f1 and
+        c1) ...` with each member's value put in for x (`all` with `and` and `not f or c`):
+        the same values in the same order, stopping where the generator would, without a
+        generator's frame. The walk is charged as the generator's is (`_ch`, in a fn)."""
+        var, src, cond, el = self._gen_parts(e)
         name = re.compile(rf"\b{var}\b")
         parts = []
         for m in members:
@@ -605,7 +611,7 @@ class CodeGen:
         if not parts:
             text = "False" if e.name == "any" else "True"
         if src.startswith("_ch("):
-            text = f"(_ch({src[4:-1]}) is None or {text})"
+            text = f"({src} is None or {text})"
         text = self._close(text)
         return self._shared(e, text, text)
 
@@ -613,12 +619,7 @@ class CodeGen:
         members = self._unrolled_members(e)
         if members is not None:
             return self._unrolled(e, members)
-        saved = dict(self.vars)
-        free = [False]
-        var, src, cond = self._head(e, free)
-        el = self.gen(e.elem)
-        self.vars = saved
-        self._free -= free[0]
+        var, src, cond, el = self._gen_parts(e)
         head = f" for {var} in {src}{' if ' + cond if cond else ''}"
         gen = el + head
         if e.name == "sum":
