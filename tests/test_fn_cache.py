@@ -60,12 +60,53 @@ def test_a_fn_is_state_free_only_when_nothing_it_reads_is_the_state() -> None:
         "seat_only", "scaled", "colours", "record_of", "down", "joined", "uses_joined"}
 
 
-def test_only_state_free_fns_big_enough_not_to_be_inline_and_with_a_fresh_value_are_cached() -> None:
-    """down and uses_joined are recursive or call one (not written inline); joined has a list
-    parameter (no key); down_or_table reads the table (in the per-op memory instead)."""
+def test_state_free_fns_that_walk_or_recurse_with_keyable_parameters_are_cached() -> None:
+    """down and uses_joined are recursive or call one; scaled, colours and record_of (through
+    scaled) walk a collection, so they are remembered rather than written inline; joined has a
+    list of lists as a parameter (no key); seat_only walks nothing (inline is cheaper);
+    down_or_table reads the table (in the per-op memory instead)."""
     prog = program(KINDS)
-    assert prog.ex.cached == ["down", "uses_joined"]
+    assert prog.ex.cached == ["colours", "down", "record_of", "scaled", "uses_joined"]
     assert "down_or_table" in prog.ex.memo and "down" not in prog.ex.memo
+    assert "scaled" not in prog.ex._inlinable
+
+
+LISTS = """
+player { got: list<int> }
+fn bumped(xs: list<int>) -> list<int> = [x + 1 for x in xs]
+fn given(xs: list<int>, n: int) -> list<int> = if n > 0 then xs else [x for x in xs]
+round r limit 2 { phase a {
+  for p in players {
+    let xs = [1, 2]
+    let a = bumped(xs)
+    add 5 to xs
+    let b = bumped(xs)
+    add 9 to a
+    p.got = a + b + bumped([1, 2]) + given(xs, 1)
+  }
+} }
+score p: sum(p.got)
+"""
+
+
+def test_a_fn_with_a_list_parameter_is_remembered_by_the_list_s_items() -> None:
+    """bumped is keyed by the items of its list: the caller's list changed afterwards gives a
+    new entry, and changing a value handed out changes neither the entry nor the next call's
+    value. given may hand out its very parameter, so it is not remembered."""
+    prog = program(LISTS)
+    assert prog.ex.cached == ["bumped"]
+    bumped = prog.ex.ns["F_bumped"]
+    limits.start(10 ** 6)
+    first = bumped(None, [1, 2])
+    assert first == [2, 3] and bumped(None, [1, 2]) is first
+    assert bumped(None, [1, 2, 5]) == [2, 3, 6] and bumped(None, [2, 1]) == [3, 2]
+    limits.start(limits.CONST_STEP_BUDGET)
+    for seed in range(2):
+        s = prog.new_game(2, seed)
+        while not s.over:
+            prog.apply(s, 0)
+        for player in (0, 1):
+            assert prog.get(s, "got", player=player) == [2, 3, 9, 2, 3, 6, 2, 3, 1, 2, 5]
 
 
 def test_the_switch_turns_the_cache_off(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,8 +18,8 @@ from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_ba
 from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
 from mercator.interpreter.engine import limits
-from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, flat, memo_fns, scalar,
-                                       state_free_fns)
+from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, cached_fns, flat,
+                                                 memo_fns, scalar, state_free_fns)
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy
 
 Fn = Callable[[Any, list], Any]
@@ -174,7 +174,8 @@ class CodeGen:
         memo = memo_fns(rb, small, repeated(rb, small) if self.share else None)
         self._inlinable = small - set(memo)
         free = state_free_fns(rb) if (FN_CACHE if fn_cache is None else fn_cache) else set()
-        self.cached = [n for n in memo if n in free]   # remembered for the Program's life
+        self.cached = cached_fns(rb, small, memo, free)   # remembered for the Program's life
+        self._inlinable -= set(self.cached)
         self.memo = [n for n in memo if n not in free]  # fns whose values are remembered ...
         self.fn_cache = FnCache()
         self.recursive = recursive(rb)     # fns whose calls are charged to the step budget
@@ -264,7 +265,8 @@ class CodeGen:
         table = f"_FC{len(self.fn_cache.tables)}"
         self.ns[table] = self.fn_cache.table()
         flat = b.result is None or scalar(b.result)
-        return (f"    k = ({''.join(p + ', ' for p in params)})\n    r = {table}.get(k)\n"
+        keys = [p if scalar(t) else f"tuple({p})" for p, t in zip(params, b.param_types)]
+        return (f"    k = ({''.join(k + ', ' for k in keys)})\n    r = {table}.get(k)\n"
                 f"    if r is not None:\n        _BUD[0] -= r[1]\n"
                 f"        if _BUD[0] < 0: _exh()\n"
                 f"        return r[0]\n"

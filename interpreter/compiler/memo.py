@@ -40,6 +40,7 @@ SCALAR = ("int", "bool", "str", "none", "player", "enum")
 NEW_LIST_BUILTINS = ("sort", "reverse", "keys", "values", "items", "distinct", "clockwise_from",
                      "flatten")
 CHANCE = (A.Roll, A.RandomPick, A.Draw)
+WALKS = (A.ListComp, A.MapComp, A.GenCall, A.Range)      # nodes that walk a collection
 SHARED = "shared"          # a value's part may be (in) the state or a constant
 STATE_FREE_NODES = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Name, A.ListLit, A.ListComp,
                     A.MapComp, A.Entry, A.MapLit, A.IfExpr, A.Or, A.And, A.Not, A.Compare, A.In,
@@ -81,6 +82,49 @@ def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = No
     return sorted(n for n, b in rb.fns.items() if b.expr is not None
                   and (is_heavy(n) or n in again)
                   and all(scalar(t) for t in b.param_types))
+
+
+def key_param(t: Type) -> bool:
+    """A parameter of type t can be part of a FnCache key: a scalar, or a list of scalars
+    (keyed as a tuple of its items)."""
+    return scalar(t) or (t.kind == "list" and bool(t.args) and scalar(t.args[0]))
+
+
+def walking_fns(rb: CheckedRulebook, small: set[str]) -> set[str]:
+    """The fns whose body walks a collection (a comprehension, an aggregate or a range),
+    there or in a small fn it writes inline."""
+    walks: dict[str, bool] = {}
+    calls = fn_calls(rb)
+
+    def walks_items(f: str) -> bool:
+        if f not in walks:
+            b = rb.fns[f].expr
+            walks[f] = False               # (small fns never reach themselves)
+            walks[f] = b is not None and (
+                any(isinstance(n, WALKS) for n in A.walk(b))
+                or any(walks_items(g) for g in calls[f] if g in small))
+        return walks[f]
+    return {f for f in rb.fns if walks_items(f)}
+
+
+def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
+               free: set[str]) -> list[str]:
+    """The fns remembered for the Program's life (FnCache): the state-free ones among those
+    remembered per op (`memo`), and every other state-free fn that walks a collection, small
+    or not, whose parameters are scalars or lists of scalars (Manila's `start_options(loaded)`
+    walks 36 pairs for the same three goods each voyage: written inline it walked them at
+    every launch)."""
+    walking = walking_fns(rb, small)
+    parts = shared_parts(rb)
+
+    def keyable(n: str) -> bool:
+        """Its parameters can be a key, and its value holds no list given to it (the caller's
+        list, kept in the cache, would share with whatever the caller does with it)."""
+        types = rb.fns[n].param_types
+        return all(key_param(t) for t in types) and \
+            not any(i in parts[n] for i, t in enumerate(types) if not scalar(t))
+    return sorted({n for n in memo if n in free} |
+                  {n for n in free & walking if rb.fns[n].expr is not None and keyable(n)})
 
 
 def state_free_fns(rb: CheckedRulebook) -> set[str]:
@@ -155,7 +199,8 @@ class FnCache:
              container: bool = False) -> None:
         """Remember value under key in table, within the limit (a container counted by the size
         of its marshalled bytes)."""
-        size = FN_CACHE_ENTRY + sum(len(k) for k in key if type(k) is str)
+        size = FN_CACHE_ENTRY + sum(len(k) if type(k) is str else 8 * len(k)
+                                    for k in key if type(k) in (str, tuple))
         if container:
             size += len(DUMPS(value))
         elif type(value) is bytes:
