@@ -105,3 +105,116 @@ def test_games_are_the_same_written_out_or_not() -> None:
     assert games(build(8)) == games(build(0))
     dh = os.path.join(ROOT, "rulebooks", "die_haendler.rules")
     assert games(build(8, path=dh)) == games(build(0, path=dh))
+
+
+# Comprehensions and sum/count/min/max over a small enum are written out too, and what each
+# member makes known before the game is folded: `x in boats`, `kind[x]` and `x != tail` cost
+# nothing at run time.
+WALKS = """game "T" players 2..3
+enum Color { red, green, blue, black }
+enum Slot { a_boat, b_boat, office_1, office_2, tail }
+const boats = [a_boat, b_boat]
+const kind = {a_boat: red, b_boat: blue, office_1: red, office_2: green, tail: black}
+const weight = {red: 1, green: 2, blue: 3, black: 4}
+const nothing = 0
+table { held: map<Color, int> = {red: 0, green: 2, blue: 0, black: 5}  n: int = 1
+        taken: map<Slot, int> = {a_boat: 0, b_boat: 0, office_1: 0, office_2: 0, tail: 0} }
+player { x: int = 0 }
+fn open(x: Slot) -> bool = if x in boats then held[kind[x]] < 3 else taken[x] == 0
+fn cost(x: Slot) -> int = if x in boats then weight[kind[x]] + held[kind[x]] else 2
+fn budget() -> int = sum(held[c] for c in Color) + n
+fn free() -> list<Slot> = [x for x in Slot if x != tail and open(x)]
+fn affordable() -> list<Slot> = [x for x in Slot if open(x) and cost(x) <= budget()]
+fn heavy(k: int) -> int = count(c for c in Color if held[c] > k)
+fn weighed() -> int = sum(held[c] * weight[c] for c in Color if c != green)
+fn cheapest() -> int = min(cost(x) for x in Slot if open(x) and x in boats)
+fn dearest() -> int = max(weight[c] / n for c in Color)
+fn risky() -> int = sum((if c == red then 10 / n else weight[c]) for c in Color)
+fn never() -> list<Color> = [c for c in Color if (if c == black then false else held[c] / nothing > 0)]
+round r limit 3 { phase a {
+  for p in players {
+    let x = choose p one of affordable() with pass
+    p.x += heavy(1) + weighed() + len(free())
+    if x != none {
+      held[kind[some(x)]] += 1
+      taken[some(x)] += 1
+    }
+  }
+} }
+score p: p.x
+"""
+
+TAKEN = [None, {0: 1, 1: 0, 2: 1, 3: 0, 4: 0}, {0: 0, 1: 0, 2: 0, 3: 0, 4: 1}]
+
+
+def walk_fns(prog: Program) -> set:
+    return {fn for fn in ("free", "affordable", "heavy", "weighed", "cheapest", "dearest")
+            if any(getattr(c, "co_name", "").startswith("<")
+                   for c in prog.ex.ns["F_" + fn].__code__.co_consts)}
+
+
+def test_walks_are_written_out_with_what_is_known_folded() -> None:
+    on, off = build(16, WALKS), build(0, WALKS)
+    assert walk_fns(on) == set() and walk_fns(off) == {
+        "free", "affordable", "heavy", "weighed", "cheapest", "dearest"}
+    src = on.ex._fn_source("free", on.ex.rb.fns["free"])
+    assert " in K" not in src and "C_kind" not in src and "!=" not in src
+    assert "s.table[0][0]" in src           # held[red] read directly for a_boat
+
+
+@pytest.mark.parametrize("held", HELD)
+@pytest.mark.parametrize("taken", TAKEN)
+@pytest.mark.parametrize("fn", ["free", "affordable", "heavy", "weighed", "cheapest", "dearest",
+                                "risky", "never"])
+def test_written_out_walks_give_the_comprehension_s_values_errors_and_steps(
+        fn: str, held: Any, taken: Any) -> None:
+    def run(prog: Program, n: int) -> tuple[Any, int]:
+        s = prog.new_game(2, 0)
+        if taken is not None:
+            prog.set(s, "taken", taken)
+        if held is not None:
+            prog.set(s, "held", held)
+        prog.set(s, "n", n)
+        limits.start(10 ** 6)
+        args = (1,) if fn == "heavy" else ()
+        try:
+            v = prog.ex.ns["F_" + fn](s, *args)
+        except Exception as exc:   # the error itself is what is compared
+            v = f"{type(exc).__name__}: {exc}"
+        return v, 10 ** 6 - limits.METER[0]
+    on, off = build(16, WALKS), build(0, WALKS)
+    for n in (1, 0):
+        assert run(on, n) == run(off, n)
+
+
+def test_an_error_folding_meets_is_left_to_the_game() -> None:
+    """held[c] / nothing cannot be computed before the game (nothing is 0): it is written as
+    it stands and fails in the game, at the first member whose branch reaches it."""
+    on = build(16, WALKS)
+    s = on.new_game(2, 0)
+    limits.start(10 ** 6)
+    with pytest.raises(Exception, match="zero"):
+        on.ex.ns["F_never"](s)
+
+
+def test_a_walk_s_invariant_is_computed_once_and_a_member_s_part_per_member() -> None:
+    """budget() reads no member: one cell for the walk; cost(x) differs per member and is
+    not put in a cell (it is computed once per member anyway)."""
+    on = build(16, WALKS)
+    src = on.ex._fn_source("affordable", on.ex.rb.fns["affordable"])
+    assert src.count(":= _NO") == 1 and src.count("_wh") >= 2
+
+
+def test_games_with_written_out_walks_are_the_same() -> None:
+    def games(prog: Program, least: int = 2) -> list:
+        out = []
+        for seed in range(10):
+            s = prog.new_game(least + seed % 2, seed)
+            rng = random.Random(seed)
+            while not s.over:
+                prog.apply(s, rng.randrange(s.pending.count))
+            out.append((s.digest(), s.result))
+        return out
+    assert games(build(16, WALKS)) == games(build(0, WALKS))
+    manila = os.path.join(ROOT, "rulebooks", "manila.rules")
+    assert games(build(16, path=manila), 3) == games(build(0, path=manila), 3)

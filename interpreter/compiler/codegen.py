@@ -70,11 +70,34 @@ SPLIT_DEPTH = 24         # last resort for deep expressions: a function per this
 CONST_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
                   ZeroDivisionError, RecursionError, MemoryError, OverflowError)
 SIMPLE_REFS = ("local", "const", "member", "table")
-UNROLL = 8               # any/all over an enum of at most this many members written out
+UNROLL = 16              # a walk over an enum of at most this many members written out
+_LITERAL = re.compile(r"-?\d+|\(-\d+\)|None|True|False")   # code that is a literal
 SMALL_INT = 1 << 16      # a product with an int below this in size needs no overflow check
 FN_CACHE = True          # remember state-free fns' values for the Program's life (memo.py)
 SHARE = True             # compute a loop-invariant fn call or aggregate once per loop (_Loop)
 FRESH = (A.ListLit, A.MapLit, A.ListComp, A.Range, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)
+FOLDABLE = (A.Name, A.Index, A.In, A.Compare, A.BinOp, A.Neg, A.Not, A.And, A.Or, A.IfExpr,
+            A.Field, A.Call)           # nodes whose value a written-out walk may know (_folded)
+FOLDABLE_CALLS = ("len", "abs", "min", "max")
+WRITTEN_OUT_CALLS = ("any", "all", "sum", "count", "min", "max")   # over a small enum
+_NOFOLD = object()
+
+
+def _children(e: Any) -> list[Any]:
+    """The direct subexpressions of a node _folded may fold."""
+    if isinstance(e, A.Index):
+        return [e.obj, e.key]
+    if isinstance(e, A.In):
+        return [e.item, e.coll]
+    if isinstance(e, (A.Compare, A.BinOp)):
+        return [e.left, e.right]
+    if isinstance(e, (A.Neg, A.Not)):
+        return [e.operand]
+    if isinstance(e, A.Field):
+        return [e.obj]
+    if isinstance(e, A.Call):
+        return list(e.args)
+    raise AssertionError(type(e).__name__)
 
 
 def copier(t: Type) -> str:
@@ -124,6 +147,8 @@ class BuildError(Exception):
 
 
 _CALL = re.compile(r"[\w\]]\(")                    # code that calls something
+_CALLED = re.compile(r"([\w\]]+)\(")                # ... and what it calls
+UNCHARGED_CALLS = ("len", "sum", "values", "abs", "min", "max", "get")   # never charge a step
 _NAMES = re.compile(r"\b(?:v\d+_\d+|_w\w*|_lc)\b")   # comprehension variables, temporaries
 _BOUND_FOR = re.compile(r"\bfor (v\d+_\d+) in\b")    # ... bound by a comprehension in code
 _BOUND_W = re.compile(r"\b(_w\w*|_lc) :=")            # ... bound by ':=' in code
@@ -191,6 +216,9 @@ class CodeGen:
         self._in_iter = 0                  # > 0 while writing a comprehension's iterable
         self._bind: dict[int, str] = {}    # Name node -> ':=' binding its argument (inlining)
         self._nbind = 0
+        self._unrolling = 0                # > 0 while writing a walk out member by member
+        self._member_slots: set[int] = set()  # ... the local slots that hold its member there
+        self._evaluating = 0               # > 0 while writing code only to evaluate it now
 
     # -- public interface
     def type_of(self, e: Any) -> Type:
@@ -363,10 +391,84 @@ class CodeGen:
 
     def gen(self, e: Any) -> str:
         """Python source for expression e."""
+        if self._unrolling and not self._evaluating and isinstance(e, FOLDABLE) \
+                and not isinstance(e, A.Name):
+            v = self._folded(e)
+            if v is not _NOFOLD:
+                return self._literal(v)
         if self._split:
             return self._gen_split(e)
         code: str = getattr(self, "g_" + type(e).__name__)(e)
         return code
+
+    # -- folding: what a walk written out member by member knows before the game starts
+    def _folded(self, e: Any) -> Any:
+        """The value of e if it can be known now, or _NOFOLD. Known are literals, constants,
+        enum members, the member a written-out walk has put in for its variable (and a small
+        fn's parameter given such a value), and what is computed from those alone by
+        indexing, `in`, comparisons, arithmetic, `not`/`and`/`or`, `if` and len/abs/min/max
+        of two: nothing that reads the state, calls a fn, walks a collection or charges a
+        step. A value whose computing fails is not known (the error is left to the game, where
+        the code would have raised it)."""
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
+            return e.value
+        if isinstance(e, A.NoneLit):
+            return None
+        if not isinstance(e, FOLDABLE):
+            return _NOFOLD
+        if isinstance(e, A.Name):
+            if id(e) in self._bind:
+                return _NOFOLD
+            ref = self.rb.refs.get(id(e), ("",))
+            if ref[0] == "local":
+                code = self.local(ref[1])
+                return eval(code) if _LITERAL.fullmatch(code) else _NOFOLD
+            if ref[0] == "const" and ref[1] in self.consts:
+                return self.consts[ref[1]]
+            if ref[0] == "member":
+                return ref[1]
+            if ref[0] == "enum":
+                return list(range(len(self.rb.enums[ref[1]].members)))
+            return _NOFOLD
+        if isinstance(e, A.IfExpr):
+            c = self._folded(e.cond)
+            if c is _NOFOLD:
+                return _NOFOLD
+            return self._folded(e.then if c else e.else_)
+        if isinstance(e, (A.And, A.Or)):
+            left = self._folded(e.left)
+            if left is _NOFOLD:
+                return _NOFOLD
+            if (not left) if isinstance(e, A.And) else bool(left):
+                return left
+            return self._folded(e.right)
+        if isinstance(e, A.Field) and strip_opt(self.type_of(e.obj)).kind != "record":
+            return _NOFOLD
+        if isinstance(e, A.Call) and (self.rb.refs.get(id(e), ("",))[0] != "builtin" or
+                                      e.name not in FOLDABLE_CALLS or
+                                      (e.name in ("min", "max") and len(e.args) != 2)):
+            return _NOFOLD
+        if isinstance(e, A.BinOp) and self.rb.refs.get(id(e)) in (("bagop",), ("listop",)):
+            return _NOFOLD
+        for child in _children(e):
+            if self._folded(child) is _NOFOLD:
+                return _NOFOLD
+        self._evaluating += 1
+        try:
+            code = self.gen(e)
+            return eval(code, self.ns, {"s": None, "L": None})
+        except Exception:          # a rule error, or anything else: not known now
+            return _NOFOLD
+        finally:
+            self._evaluating -= 1
+
+    def _literal(self, v: Any) -> str:
+        """Code for a value known before the game (a constant's part stays that constant)."""
+        if v is None or type(v) in (bool, str):
+            return repr(v)
+        if type(v) is int:
+            return f"({v})" if v < 0 else str(v)
+        return self.const(v)
 
     def _gen_split(self, e: Any) -> str:
         """gen(e) in the last-resort mode: every SPLIT_DEPTH levels of nesting, the source of a
@@ -473,9 +575,11 @@ class CodeGen:
                 e.hi.value - e.lo.value < limits.SMALL_ITER
         return False
 
-    def _head(self, e: Any, free: list) -> tuple[str, str, str]:
+    def _head(self, e: Any, free: list, with_cond: bool = True) -> tuple[str, str, str]:
         """(python var, source iterable, filter suffix) of a comprehension or generator;
-        free[0] set True if it is not charged (then the caller ends that with _free -= 1)."""
+        free[0] set True if it is not charged (then the caller ends that with _free -= 1).
+        With with_cond False the filter is not written (a walk written out writes it per
+        member)."""
         slot = self.rb.refs[id(e)]
         self._nvars += 1
         var = f"v{slot}_{self._nvars}"
@@ -496,7 +600,7 @@ class CodeGen:
             free[0] = True
         self.vars[slot] = var
         self._loops.append(_Loop(var, self.share and not self._in_iter))
-        cond = self.gen(e.cond) if e.cond is not None else ""
+        cond = self.gen(e.cond) if e.cond is not None and with_cond else ""
         return var, src, cond
 
     def _close(self, text: str) -> str:
@@ -533,6 +637,8 @@ class CodeGen:
         if not loops or self._in_iter or not scalar(self.type_of(e)) or \
                 not _CALL.search(code):
             return code
+        if self._unrolling and self._reads_member(e):
+            return code            # written out: computed once per member anyway
         bound = set(_BOUND_FOR.findall(code)) | set(_BOUND_W.findall(code))
         free = set(_NAMES.findall(code)) - bound
         if any(n.startswith("_") for n in free) or \
@@ -550,6 +656,8 @@ class CodeGen:
         if c is None:
             self._ncells += 1
             c = home.cells[key] = f"_wh{self._ncells}"
+        if all(f in UNCHARGED_CALLS for f in _CALLED.findall(code)):
+            return f"({c} if {c} is not _NO else ({c} := {code}))"    # no step to charge again
         n, b = "_wn" + c[3:], "_wb" + c[3:]
         return (f"({c} if {c} is not _NO and (not {n} or _rech({n})) else "
                 f"(({b} := _BUD[0]), ({c} := {code}), ({n} := {b} - _BUD[0]))[1])")
@@ -571,18 +679,72 @@ class CodeGen:
         return f" for {var} in {src}{' if ' + cond if cond else ''}", code
 
     def g_ListComp(self, e: A.ListComp) -> str:
-        head, (el,) = self._comprehension(e, e.elem)
-        text = f"[{el}{head}]"
+        members = self._unrolled_members(e)
+        if members is not None:
+            src, each = self._written_out(e, members)
+            text = self._charged_first(src, self._list_display(each))
+        else:
+            head, (el,) = self._comprehension(e, e.elem)
+            text = f"[{el}{head}]"
         return self._close(f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
-    def _unrolled_members(self, e: A.GenCall) -> Optional[list[int]]:
-        """The members of a small enum (at most UNROLL) that `any`/`all` walks, or None."""
-        if e.name not in ("any", "all") or not isinstance(e.iter, A.Name):
+    def _unrolled_members(self, e: Any) -> Optional[list[int]]:
+        """The members of a small enum (at most UNROLL) that a comprehension or a generator
+        call walks, when it is one written out member by member (_written_out), or None."""
+        if isinstance(e, A.GenCall) and e.name not in WRITTEN_OUT_CALLS:
+            return None
+        if not isinstance(e.iter, A.Name):
             return None
         ref = self.rb.refs.get(id(e.iter), ("",))
         if ref[0] != "enum" or len(self.rb.enums[ref[1]].members) > UNROLL:
             return None
         return list(range(len(self.rb.enums[ref[1]].members)))
+
+    def _written_out(self, e: Any, members: list[int]) -> tuple[str, list[tuple[str, str]]]:
+        """(source, [(filter, element) per member]) of a walk over a small enum written out:
+        each member's value put in for the variable, and what is then known folded (_folded),
+        so that `s in boat_spaces` or `space_good[s]` cost nothing in the game. A filter
+        known true is "" and a member whose filter is known false is left out. The walk's
+        loop is open (self._close ends it), so that what does not vary is computed once, as
+        in the comprehension (_shared)."""
+        saved, saved_members = dict(self.vars), self._member_slots
+        free = [False]
+        var, src, _ = self._head(e, free, with_cond=False)
+        slot = self.rb.refs[id(e)]
+        each = []
+        self._unrolling += 1
+        self._member_slots = saved_members | {slot}
+        try:
+            for m in members:
+                self.vars[slot] = str(m)
+                cond = self.gen(e.cond) if e.cond is not None else ""
+                if cond == "False":
+                    continue
+                each.append(("" if cond == "True" else cond, self.gen(e.elem)))
+        finally:
+            self._unrolling -= 1
+            self.vars, self._member_slots = saved, saved_members
+            self._free -= free[0]
+        return src, each
+
+    def _reads_member(self, e: Any) -> bool:
+        """e reads the member a walk written out has put in for its variable (directly, or
+        through a parameter of a fn written inline that was given it)."""
+        refs = self.rb.refs
+        return any(isinstance(n, A.Name) and refs.get(id(n), ("",))[0] == "local"
+                   and refs[id(n)][1] in self._member_slots for n in A.walk(e))
+
+    @staticmethod
+    def _list_display(each: list[tuple[str, str]]) -> str:
+        """The list of the elements whose filters hold, in order: `[e0, *((e1,) if f1 else
+        ()), ...]` evaluates f0, e0, f1, e1 ... as the comprehension does."""
+        return "[" + ", ".join(f"*(({el},) if {cond} else ())" if cond else el
+                               for cond, el in each) + "]"
+
+    @staticmethod
+    def _charged_first(src: str, text: str) -> str:
+        """text after charging the walk's steps, if the walk is charged (src is `_ch(...)`)."""
+        return f"({src} is None or {text})" if src.startswith("_ch(") else text
 
     def _gen_parts(self, e: A.GenCall) -> tuple[str, str, str, str]:
         """(variable, source, filter, element) code of a generator call, its variable bound
@@ -596,25 +758,29 @@ class CodeGen:
         return var, src, cond, el
 
     def _unrolled(self, e: A.GenCall, members: list[int]) -> str:
-        """`any(c for x in E if f)` over a small enum E written as `(f0 and c0) or (f1 and
-        c1) ...` with each member's value put in for x (`all` with `and` and `not f or c`):
-        the same values in the same order, stopping where the generator would, without a
-        generator's frame. The walk is charged as the generator's is (`_ch`, in a fn)."""
-        var, src, cond, el = self._gen_parts(e)
-        name = re.compile(rf"\b{var}\b")
-        parts = []
-        for m in members:
-            c, f = name.sub(str(m), el), name.sub(str(m), cond) if cond else ""
-            if e.name == "any":
-                parts.append(f"({f} and {c})" if f else c)
-            else:
-                parts.append(f"((not {f}) or {c})" if f else c)
-        text = f"({' or '.join(parts)})" if e.name == "any" else f"({' and '.join(parts)})"
-        if not parts:
-            text = "False" if e.name == "any" else "True"
-        if src.startswith("_ch("):
-            text = f"({src} is None or {text})"
-        text = self._close(text)
+        """A generator call over a small enum written out (_written_out): `any(c for x in E
+        if f)` as `(f0 and c0) or (f1 and c1) ...` (`all` with `and` and `not f or c`), the
+        same values in the same order, stopping where the generator would, without a
+        generator's frame; sum, count, min and max of the list display of the elements
+        (_list_display). The walk is charged as the generator's is (`_ch`, in a fn)."""
+        src, each = self._written_out(e, members)
+        if e.name in ("any", "all"):
+            parts = []
+            for f, c in each:
+                if e.name == "any":
+                    parts.append(f"({f} and {c})" if f else c)
+                else:
+                    parts.append(f"((not {f}) or {c})" if f else c)
+            text = f"({' or '.join(parts)})" if e.name == "any" else f"({' and '.join(parts)})"
+            if not parts:
+                text = "False" if e.name == "any" else "True"
+        elif e.name == "count":
+            text = f"len({self._list_display([(f'({f}) and ({c})' if f else c, '1') for f, c in each])})"
+        elif e.name == "sum":
+            text = f"sum({self._list_display(each)})"
+        else:
+            text = f"_{e.name}({self._list_display(each)})"
+        text = self._close(self._charged_first(src, text))
         return self._shared(e, text, text)
 
     def g_GenCall(self, e: A.GenCall) -> str:
@@ -640,13 +806,26 @@ class CodeGen:
         text = self._close(text)
         return self._shared(e, text, text)
 
+    def _known(self, e: Any) -> Any:
+        """e's value if a walk written out knows it now (_folded), or _NOFOLD."""
+        if self._unrolling and not self._evaluating:
+            return self._folded(e)
+        return _NOFOLD
+
     def g_IfExpr(self, e: A.IfExpr) -> str:
+        c = self._known(e.cond)
+        if c is not _NOFOLD:
+            return self.gen(e.then if c else e.else_)
         return f"({self.gen(e.then)} if {self.gen(e.cond)} else {self.gen(e.else_)})"
 
     def g_Or(self, e: A.Or) -> str:
+        if self._known(e.left) is False:
+            return self.gen(e.right)
         return f"({self.gen(e.left)} or {self.gen(e.right)})"
 
     def g_And(self, e: A.And) -> str:
+        if self._known(e.left) is True:
+            return self.gen(e.right)
         return f"({self.gen(e.left)} and {self.gen(e.right)})"
 
     def g_Not(self, e: A.Not) -> str:
@@ -771,7 +950,7 @@ class CodeGen:
         bind: Optional[tuple[int, str]] = None
         for i, a in enumerate(e.args):
             if ":=" not in args[i] and (isinstance(a, (A.IntLit, A.BoolLit, A.NoneLit, A.StrLit))
-                                        or self._simple_ref(a)):
+                                        or self._simple_ref(a) or _LITERAL.fullmatch(args[i])):
                 continue
             first, in_iter = first_evaluated(body, self.rb.refs)
             if bind is not None or not isinstance(first, A.Name) \
@@ -785,7 +964,9 @@ class CodeGen:
                 self._nbind += 1
                 names[i] = f"_w{self._nbind}"
                 bind = (id(first), f"({names[i]} := {args[i]})")
-        saved = self.vars
+        saved, saved_members = self.vars, self._member_slots
+        if self._unrolling:            # the parameters given a walk's member
+            self._member_slots = {i for i, a in enumerate(e.args) if self._reads_member(a)}
         self.vars = names
         if bind is not None:
             self._bind[bind[0]] = bind[1]
@@ -793,7 +974,7 @@ class CodeGen:
         try:
             return f"({self.gen(body)})"
         finally:
-            self.vars = saved
+            self.vars, self._member_slots = saved, saved_members
             self._depth -= 1
             if bind is not None:
                 del self._bind[bind[0]]
