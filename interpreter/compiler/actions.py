@@ -7,13 +7,54 @@ the order the options are listed; calling that function at a decision evaluates 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
+from mercator.dsl import ast as A
 from mercator.dsl.checked import Body
 from mercator.dsl.infoflow import conjuncts
 from mercator.interpreter.engine.program import RUN_FAILURES, MercatorRuntimeError
 from mercator.interpreter.engine.seen import label_of, vis_fn
 from mercator.interpreter.engine.values import fmt
+
+_WHO_FIELD = re.compile(r"s\.players\[who\]\[(\d+)\]")   # a field of the deciding player
+
+
+def cannot_fail(rb: Any, e: Any) -> bool:
+    """Evaluating e can raise no error: literals, names, the deciding player's fields and a
+    record's, `not`, `and`/`or`, `in` a collection, `==`/`!=`, and order comparisons of ints
+    that cannot be none."""
+    refs, types = rb.refs, rb.types
+
+    def kind(x: Any) -> str:
+        t = types.get(id(x))
+        return t.kind if t is not None else "any"
+    if isinstance(e, (A.IntLit, A.BoolLit, A.StrLit, A.NoneLit)):
+        return True
+    if isinstance(e, A.Name):
+        return refs.get(id(e), ("",))[0] in ("local", "const", "member", "table")
+    if isinstance(e, A.Field):
+        if isinstance(e.obj, A.Name) and refs.get(id(e.obj)) == ("local", 0):
+            return True                # the player deciding: always a seat
+        return kind(e.obj) == "record" and cannot_fail(rb, e.obj)
+    if isinstance(e, A.Not):
+        return cannot_fail(rb, e.operand)
+    if isinstance(e, (A.And, A.Or)):
+        return cannot_fail(rb, e.left) and cannot_fail(rb, e.right)
+    if isinstance(e, A.In):
+        return kind(e.coll) in ("list", "bag", "map") and cannot_fail(rb, e.item) and \
+            cannot_fail(rb, e.coll)
+    if isinstance(e, A.Compare):
+        if e.op not in ("==", "!=") and (kind(e.left) != "int" or kind(e.right) != "int"):
+            return False
+        return cannot_fail(rb, e.left) and cannot_fail(rb, e.right)
+    return False
+
+
+def _reads_params(rb: Any, e: Any) -> bool:
+    """e reads a parameter of the action other than the player (a local slot above 0)."""
+    return any(isinstance(n, A.Name) and rb.refs.get(id(n), ("",))[0] == "local"
+               and rb.refs[id(n)][1] != 0 for n in A.walk(e))
 
 
 def _param_labels(rb: Any, b: Body) -> list:
@@ -168,19 +209,36 @@ class Actions:
         def source() -> str:
             lines = [f"def {name}(s, who):", "    out = []"]
             for bid, b, combos in self.combos(n):
+                # a condition that cannot fail tests what reads no parameter once, before
+                # the values of the parameters (the same answer: its conjuncts commute)
+                conj = conjuncts(b.cond) if b.cond is not None else []
+                first: list = []
+                if len(combos) > 1 and conj and all(cannot_fail(self.prog.rb, c) for c in conj):
+                    first = [c for c in conj if not _reads_params(self.prog.rb, c)]
+                rest = [c for c in conj if c not in first]
+                indent = "    "
+                if first:
+                    test = " and ".join(f"({ex.source(c, {0: 'who'})})" for c in first)
+                    lines.append(f"    if {test}:")
+                    indent = "        "
                 for k, (label, args) in enumerate(combos):
                     item = f"{name}_{bid}_{k}"
                     ex.ns[item] = (label, bid, args)
-                    if b.cond is None:
-                        lines.append(f"    out.append({item})")
+                    if b.cond is None or (first and not rest):
+                        lines.append(f"{indent}out.append({item})")
                         continue
                     names = {0: "who", **{i + 1: repr(a) for i, a in enumerate(args)}}
-                    lines.append(f"    if {ex.source(b.cond, names)}: out.append({item})")
+                    test = ex.source(b.cond, names) if not first else \
+                        " and ".join(f"({ex.source(c, names)})" for c in rest)
+                    lines.append(f"{indent}if {test}: out.append({item})")
             lines.append("    return out")
-            # the deciding player's fields are read once (who is always a seat)
-            if any("s.players[who]" in ln for ln in lines[2:]):
+            # the deciding player's fields are read once, at the start (who is always a seat,
+            # so reading one cannot fail; no condition changes the state)
+            fields = sorted({int(k) for ln in lines[2:] for k in _WHO_FIELD.findall(ln)})
+            if fields:
+                body = [_WHO_FIELD.sub(lambda m: f"_pw{m.group(1)}", ln) for ln in lines[2:]]
                 lines = lines[:2] + ["    _pw = s.players[who]"] + \
-                    [ln.replace("s.players[who]", "_pw") for ln in lines[2:]]
+                    [f"    _pw{k} = _pw[{k}]" for k in fields] + body
             return "\n".join(lines) + "\n"
         exec(ex.build(source, f"<{name}>", "exec"), ex.ns)
         return ex.ns[name]  # type: ignore[no-any-return]
