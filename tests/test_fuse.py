@@ -22,6 +22,8 @@ table { m: map<player, int> = {}  log_total: int  deck: list<int> = [5, 6, 7, 8]
         pool: bag<C> = {red: 3, blue: 20}
         groups: map<C, list<int>> = {red: [], blue: [], green: []}  nested: list<list<int>> = [] }
 stat hits counts hit(n) when n > 1
+stat hit_sum counts hit(n) as n * 2 + len(deck) when n != 3
+stat every_hit counts hit
 fn twice(n: int) -> int = 2 * n
 round r limit 3 { phase a {
   let k = choose first(players) one of [0, 1, 2]

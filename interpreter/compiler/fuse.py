@@ -188,8 +188,23 @@ class _BodyFuser:
         self.op(st, "if s.narrate: ")
 
     def w_Emit(self, st: A.Emit) -> None:
-        if self.p.stats_by_event.get(st.event):
-            self.op(st)
+        """An emit that starts no trigger, written out: its arguments evaluated in order (as
+        the emit op does, before any stat), then each stat that counts it, its condition and
+        amount read from those values."""
+        stats = self.p.stats_by_event.get(st.event)
+        if not stats:
+            return
+        pc = self.bc.pc_of[id(st)]
+        decls = [self.rb.stats[i] for i, _, _, _ in stats]
+        names: dict[int, str] = {}
+        if any(d.cond is not None or d.expr is not None for d in decls):
+            for j, a in enumerate(st.args):
+                names[j] = f"_ea{j}"
+                self.line(pc, f"_ea{j} = {self.ex.gen(a)}")
+        for (i, _, _, _), d in zip(stats, decls):
+            add = "1" if d.expr is None else self.ex.source(d.expr, names)
+            guard = f"if {self.ex.source(d.cond, names)}: " if d.cond is not None else ""
+            self.line(pc, f"{guard}s.stats[{i}] += {add}")
 
     def w_CallStmt(self, st: A.CallStmt) -> None:
         self.line(self.bc.pc_of[id(st)], self.ex.gen(self.bc.call_of[id(st)]))
