@@ -20,8 +20,9 @@ then playing --games seeded random games through `prog.playout(s, Random(seed + 
 instructions per decision and per game. With --against CHECKOUT it measures that checkout's
 engine too (its own copy of each rulebook, by the same path relative to the checkout, so each
 engine runs the rulebook it shipped with), and prints the ratio old / new: above 1 the new one
-runs fewer instructions. Both engines must play the same number of decisions for the ratio per
-game to compare like with like; the ratio per decision is printed either way.
+runs fewer instructions, per decision and per game. Each engine plays its own rulebook, so
+the games may differ in length (a rule changed in between): the ratio per game is what a
+playouts-per-second figure would show, the ratio per decision the cost of a decision.
 
 Needs valgrind (Debian: `apt-get install valgrind`); it runs Python some 30-50 times slower, so
 keep --games small (30 Manila games take about 15 s under valgrind here).
@@ -133,7 +134,8 @@ def main(argv: Optional[list[str]] = None) -> None:
           "instructions counted by valgrind (cachegrind), PYTHONHASHSEED=0")
     head = f"{'rulebook':34s} {'p':>2s} {'dec':>6s} {'instr/dec':>10s} {'instr/game':>12s}"
     if args.against:
-        head += f" {'old dec':>7s} {'old instr/dec':>13s} {'old/new per dec':>15s}"
+        head += (f" {'old dec':>7s} {'old instr/dec':>13s} {'old/new per dec':>15s}"
+                 f" {'per game':>9s}")
     print(head, flush=True)
     for path in args.rulebooks:
         if not os.path.isfile(path):
@@ -150,7 +152,7 @@ def main(argv: Optional[list[str]] = None) -> None:
                     oins, odec = count(os.path.abspath(args.against), old_path, n,
                                        args.games, args.seed)
                     line += (f" {odec:7d} {oins / odec:13,.0f} "
-                             f"{(oins / odec) / (ins / dec):14.2f}x")
+                             f"{(oins / odec) / (ins / dec):14.2f}x {oins / ins:8.2f}x")
             print(line, flush=True)
 
 
