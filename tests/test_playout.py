@@ -380,3 +380,48 @@ def test_a_rollout_stopped_at_a_windows_turn_leaves_its_decision() -> None:
     labels = [o.label for o in a.pending.options]
     assert labels[0] == "pass" and "post an offer" in labels
     assert labels == [o.label for o in b.pending.options]
+
+
+def test_new_game_by_the_rollout_is_new_game_by_the_vm(prog: Program) -> None:
+    """Once a program's rollout is built, new_game runs the setup with it: the same position,
+    the same first decision (its options and labels), and the same game after it, as a program
+    whose rollout is not built (the VM's own loop), for every player count."""
+    fresh = Program.__new__(Program)      # the same program, without its rollout
+    fresh.__dict__.update(prog.__dict__)
+    fresh._rollout = None
+    if prog._rollout is None:
+        prog.playout(prog.new_game(prog.min_players, 12345), random.Random(0))
+    assert prog._rollout is not None
+    for n in range(prog.min_players, prog.max_players + 1):
+        for seed in range(3):
+            a, b = fresh.new_game(n, seed), prog.new_game(n, seed)
+            assert a.digest() == b.digest() and a.history == b.history == []
+            assert isinstance(b.pending, type(a.pending))
+            if isinstance(a.pending, Decision):
+                assert isinstance(b.pending, Decision) and a.pending.player == b.pending.player
+                assert [o.label for o in a.pending.options] == \
+                    [o.label for o in b.pending.options]
+            by_apply(fresh, a, random.Random(seed))
+            prog.playout(b, random.Random(seed))
+            same(a, b)
+
+
+FAILS_IN_SETUP = """game "Fails in setup" players 2..3
+player { gold: int = 0 }
+table { n: int = 0 }
+setup { n = player_count - 2  for p in players { p.gold = 6 / n } }
+round r limit 2 { phase a { for p in players { let x = choose p one of [1, 2]  p.gold += x } } }
+score p: p.gold
+"""
+
+
+def test_a_rule_error_in_setup_is_located_the_same_by_the_rollout() -> None:
+    prog = program_text(FAILS_IN_SETUP)
+    with pytest.raises(MercatorRuntimeError) as by_vm:
+        prog.new_game(2, 0)
+    prog.playout(prog.new_game(3, 0), random.Random(0))      # the rollout is built
+    assert prog._rollout is not None
+    with pytest.raises(MercatorRuntimeError) as by_rollout:
+        prog.new_game(2, 0)
+    assert by_rollout.value.message == by_vm.value.message and "zero" in by_vm.value.message
+    assert by_rollout.value.span.line == by_vm.value.span.line == 4

@@ -189,6 +189,23 @@ class Rollout:
             quick[0] = False
         return int(ctx[2])
 
+    def start(self, s: "State") -> None:
+        """Run a new game's frames up to its first decision (or its end), leaving the VM's
+        own state there, as Program.run does: the rollout with a limit of no decisions, so
+        that it stops where the first decision is asked (Program.new_game, once the rollout
+        is built, for a game without narration or explicit chance nodes)."""
+        ctx = self.ctx
+        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = None, s.history, 0, 0, self.prog.step_budget
+        ctx[5], ctx[8] = False, False
+        ctx[6] = cast(Actions, self.prog.actions).offer_for(len(s.players))
+        limits.start(self.prog.step_budget)
+        if self.memo is not None:
+            self.memo.clear()
+        try:
+            self.vm(s)
+        except (Stop, Over) as e:
+            e.__traceback__ = None       # (see play)
+
     def pick(self, s: "State", node: Any) -> None:
         """Choose at random at a decision (or by the weights at a chance node), as
         Program.playout does, and apply it: commit the value, or run the any-time action."""

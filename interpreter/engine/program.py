@@ -75,6 +75,9 @@ class CompiledRollout(Protocol):
              anytime: bool = True, deals: bool = True) -> int:
         """Play on at random until the end or `limit` decisions (-1: no limit); how many."""
 
+    def start(self, s: State) -> None:
+        """Run a new game up to its first decision, as run does."""
+
     def relocate(self, tb: Any) -> None:
         """Point the frames an error passed through at the failing statement."""
 
@@ -156,10 +159,29 @@ class Program:
                 s.watch = watch
                 s.seen = [None] * players
                 s.seen[watch] = ""
-        s.pending = self.run(s)
+        if self._rollout is not None and COMPILED_ROLLOUT and not narrate and \
+                not explicit_chance and self.coverage is None:
+            self._start_by_rollout(s)      # the same state, by the compiled bodies
+        else:
+            s.pending = self.run(s)
         if narrate:
             observe_position(s, self._pview or self._position_view())
         return s
+
+    def _start_by_rollout(self, s: State) -> None:
+        """new_game's run to the first decision by the compiled rollout, once one is built
+        (it does not count s.steps); a rule error located as run locates it."""
+        ro = self._rollout
+        assert ro is not None
+        try:
+            ro.start(s)
+        except (MercatorRuntimeError, *RUN_FAILURES) as exc:
+            if not isinstance(exc, MercatorRuntimeError):
+                ro.relocate(exc.__traceback__)
+            raise self._failure(s, exc) from None
+        finally:
+            self.ex.memo_on[0] = None
+            limits.start(self.step_budget)
 
     def resample(self, s: State, seat: int, rng: Any, tries: int = DEFAULT_TRIES) -> State:
         """A full state with the same information state and legal options for `seat`, what
