@@ -104,6 +104,8 @@ class Rollout:
         ns["_stop"] = self.stop
         ns["_act"] = self.act
         ns["_allowed"] = self.allowed
+        ns["_RUNF"] = RUN_FAILURES
+        ns["_afail"] = self.action_failed
         ns["_pubnone"] = prog.actions.none_allowed_publicly
         # the memory of fns' values (one table per fn), and the ops that keep the state
         self.memo: Optional[dict] = {} if prog.ex.memo else None
@@ -358,6 +360,11 @@ class Rollout:
             return self.ctx[6](s, who)
         except RUN_FAILURES as exc:
             raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
+
+    def action_failed(self, s: "State", who: int, exc: BaseException) -> None:
+        """An any-time action's condition failed at an inline choice: the error allowed
+        raises."""
+        raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
 
     def act(self, s: "State", who: int, action: tuple) -> None:
         """Run the any-time action (label, body, args) that `who` took at a decision (none is
@@ -635,7 +642,8 @@ class _Writer(_BodyFuser):
         ln(pc, "while True:")
         self.depth += 1
         ln(pc, f"_w = {self.ex.gen(who)}")
-        ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
+        if self.ex.type_of(who).kind != "player":     # (a player-typed value is never none)
+            ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
         ln(pc, f"_o = {opts}")
         ln(pc, "_n = len(_o)")
         ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
@@ -643,7 +651,13 @@ class _Writer(_BodyFuser):
             msg = ("a player must choose, but there are no options (guard this 'choose' or "
                    "add 'with pass')")
             ln(pc, f"if not _n: raise RuleError({msg!r})")
-        ln(pc, "_a = _allowed(s, _w)" if actions else "_a = ()")
+        if actions:                    # allowed(s, _w) written out
+            ln(pc, "if _C[5]: _a = ()")
+            ln(pc, "else:")
+            ln(pc, "    try: _a = _C[6](s, _w)")
+            ln(pc, "    except _RUNF as _x: _afail(s, _w, _x)")
+        else:
+            ln(pc, "_a = ()")
         if forced_ok:
             first = f"{copy}(_o[0])"
             pub = " and _pubnone(s, _w)" if actions else ""
