@@ -361,7 +361,7 @@ class Rollout:
         except RUN_FAILURES as exc:
             raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
 
-    def action_failed(self, s: "State", who: int, exc: BaseException) -> None:
+    def action_failed(self, s: "State", who: int, exc: Exception) -> None:
         """An any-time action's condition failed at an inline choice: the error allowed
         raises."""
         raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
