@@ -832,7 +832,10 @@ class CodeGen:
         return f"(not {self.gen(e.operand)})"
 
     def g_Compare(self, e: A.Compare) -> str:
-        return f"({self.gen(e.left)} {e.op} {self.gen(e.right)})"
+        op = e.op
+        if op in ("==", "!=") and (isinstance(e.left, A.NoneLit) or isinstance(e.right, A.NoneLit)):
+            op = "is" if op == "==" else "is not"     # no value equals none but none itself
+        return f"({self.gen(e.left)} {op} {self.gen(e.right)})"
 
     def g_In(self, e: A.In) -> str:
         op = "not in" if e.negated else "in"
