@@ -83,6 +83,33 @@ WRITTEN_OUT_CALLS = ("any", "all", "sum", "count", "min", "max")   # over a smal
 _NOFOLD = object()
 
 
+STATE_LISTS = (("s.table[", "_T[", "_T = s.table; "), ("s.players[", "_P[", "_P = s.players; "))
+HOIST_AT = 3             # reads of s.table (s.players) from which a function reads it once
+
+
+def hoist_state(src: str) -> str:
+    """The source of one generated function `def NAME(s, ...):` with `s.table` and
+    `s.players` read once, into locals, at the start of its first statement (on that line,
+    so that line numbers keep their ops), where the body reads them at least HOIST_AT times.
+    A state's lists are never replaced (State sets them once), so the local is the list."""
+    head, sep, body = src.partition("\n")
+    if not sep or not head.startswith("def ") or "(s" not in head:
+        return src
+    first, sep2, rest = body.partition("\n")
+    if first.rstrip().endswith(":"):
+        return src                     # (a compound statement takes no prefix)
+    indent = first[:len(first) - len(first.lstrip())]
+    prefix = ""
+    for read, local, bind in STATE_LISTS:
+        if body.count(read) >= HOIST_AT:
+            body = body.replace(read, local)
+            prefix += bind
+    if not prefix:
+        return src
+    first, sep2, rest = body.partition("\n")
+    return f"{head}\n{indent}{prefix}{first.lstrip()}{sep2}{rest}"
+
+
 def _children(e: Any) -> list[Any]:
     """The direct subexpressions of a node _folded may fold."""
     if isinstance(e, A.Index):
@@ -257,7 +284,8 @@ class CodeGen:
         self.ns["_FCK"] = self.fn_cache.keep
         for name, b in self.rb.fns.items():
             try:
-                code = self.build(lambda: self._fn_source(name, b), f"<fn {name}>", "exec")
+                code = self.build(lambda: hoist_state(self._fn_source(name, b)), f"<fn {name}>",
+                                  "exec")
             except TOO_DEEP:
                 raise BuildError(f"fn '{name}' is nested too deeply to be run (write it in "
                                  "smaller parts)", b.span) from None

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, iter_elem, strip_opt
-from mercator.interpreter.compiler.codegen import TOO_DEEP, copier, is_container, is_shared
+from mercator.interpreter.compiler.codegen import (TOO_DEEP, copier, hoist_state, is_container,
+                                                    is_shared)
 from mercator.interpreter.engine.exprs import RuleError, take_item
 from mercator.interpreter.compiler.memo import blocks_of, scalar
 
@@ -94,7 +95,7 @@ class Fused:
                 w.line(end, f"return {name}_then(s, fr)")
             src = self.sources[name] = "\n".join(w.lines) + "\n"
             return src
-        exec(self.prog.ex.build(source, f"<fused {name}>", "exec"), w.ns)
+        exec(self.prog.ex.build(lambda: hoist_state(source()), f"<fused {name}>", "exec"), w.ns)
         f = w.ns[name]
         self.lines[f.__code__] = (1, w.pcs)
         return f  # type: ignore[no-any-return]

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 from mercator.dsl import ast as A
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
-from mercator.interpreter.compiler.codegen import TOO_DEEP
+from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_state
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import fn_reads, state_changing_pcs
 from mercator.interpreter.engine import limits
@@ -140,7 +140,8 @@ class Rollout:
         name = f"RB{bid}"
         w = _Writer(self.prog, bc, name, self)
         try:
-            code = self.prog.ex.build(w.source, f"<rollout {self.prog.body_names[bid]}>", "exec")
+            code = self.prog.ex.build(lambda: hoist_state(w.source()),
+                                      f"<rollout {self.prog.body_names[bid]}>", "exec")
         except TOO_DEEP:               # the VM loop runs this body
             self.ns[name] = self.deep
             return None
