@@ -56,6 +56,23 @@ LOOPS = (A.ListComp, A.MapComp, A.GenCall)
 EXPAND_DEPTH = 6         # how deep `repeated` follows fns written inline (as codegen writes them)
 
 
+def walking_fns(rb: CheckedRulebook, small: set[str], kinds: tuple = LOOPS) -> set[str]:
+    """The fns whose body walks a collection (a node of `kinds`: by default a comprehension
+    or an aggregate), there or in a small fn it writes inline."""
+    walks: dict[str, bool] = {}
+    calls = fn_calls(rb)
+
+    def walks_items(f: str) -> bool:
+        if f not in walks:
+            b = rb.fns[f].expr
+            walks[f] = False               # (small fns never reach themselves)
+            walks[f] = b is not None and (
+                any(isinstance(n, kinds) for n in A.walk(b))
+                or any(walks_items(g) for g in calls[f] if g in small))
+        return walks[f]
+    return {f for f in rb.fns if walks_items(f)}
+
+
 def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     """The fns better remembered (memo.py) than written inline: their body walks a collection
     (a comprehension or an aggregate, there or in a fn it writes inline), and some fn's body,
@@ -64,19 +81,14 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     `placeable_spaces` a third time). Written inline, each call walks the collection again;
     remembered, the calls made while the state cannot change walk it once. (Calls with other
     arguments would only fill the memory: f(pair[0]) and f(pair[1]) do not count.)"""
-    walks: dict[str, bool] = {}
+    walking = walking_fns(rb, small, LOOPS)
 
     def calls_of(e: Any) -> list[A.Call]:
         return [n for n in A.walk(e) if isinstance(n, A.Call)
                 and rb.refs.get(id(n), ("",))[0] == "fn"] if e is not None else []
 
     def walks_items(f: str) -> bool:
-        if f not in walks:
-            b = rb.fns[f].expr
-            walks[f] = b is not None and any(isinstance(n, LOOPS) for n in A.walk(b))
-            walks[f] = walks[f] or any(walks_items(c.name) for c in calls_of(b)
-                                       if c.name in small)
-        return walks[f]
+        return f in walking
 
     def arg_keys(c: A.Call, env: Optional[tuple[Any, ...]]) -> Optional[tuple[Any, ...]]:
         """c's arguments as comparable values: in f's own body the argument expressions, in a

@@ -29,7 +29,7 @@ from mercator.dsl import ast as A
 from mercator.dsl.builtins import ITEM_GEN_BUILTINS
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import ANY, Type, strip_opt
-from mercator.interpreter.compiler.inline import fn_calls
+from mercator.interpreter.compiler.inline import fn_calls, walking_fns
 from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
 from mercator.interpreter.engine.limits import MAX_COLLECTION
 
@@ -90,23 +90,6 @@ def key_param(t: Type) -> bool:
     return scalar(t) or (t.kind == "list" and bool(t.args) and scalar(t.args[0]))
 
 
-def walking_fns(rb: CheckedRulebook, small: set[str]) -> set[str]:
-    """The fns whose body walks a collection (a comprehension, an aggregate or a range),
-    there or in a small fn it writes inline."""
-    walks: dict[str, bool] = {}
-    calls = fn_calls(rb)
-
-    def walks_items(f: str) -> bool:
-        if f not in walks:
-            b = rb.fns[f].expr
-            walks[f] = False               # (small fns never reach themselves)
-            walks[f] = b is not None and (
-                any(isinstance(n, WALKS) for n in A.walk(b))
-                or any(walks_items(g) for g in calls[f] if g in small))
-        return walks[f]
-    return {f for f in rb.fns if walks_items(f)}
-
-
 def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
                free: set[str]) -> list[str]:
     """The fns remembered for the Program's life (FnCache): the state-free ones among those
@@ -114,7 +97,7 @@ def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
     or not, whose parameters are scalars or lists of scalars (Manila's `start_options(loaded)`
     walks 36 pairs for the same three goods each voyage: written inline it walked them at
     every launch)."""
-    walking = walking_fns(rb, small)
+    walking = walking_fns(rb, small, WALKS)
     parts = shared_parts(rb)
 
     def keyable(n: str) -> bool:
