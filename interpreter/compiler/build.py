@@ -145,6 +145,11 @@ def _enter_stage(s: State, fr: list) -> None:
     fr[1] += 1
 
 
+# the two ops' effects as the rollout writes them out (before it sets the pc on)
+setattr(_new_round, "written", "s.round += 1")
+setattr(_enter_stage, "written", "fr[2][0] = s.round")
+
+
 def _check_end(ex: CodeGen, end: Optional[Body], limit: Optional[int], head: int, after: int,
                counted: bool, last: bool) -> Callable[[State, list], None]:
     """The op at the end of a stage's round: back to `head` for the stage's next round, or (its
@@ -173,4 +178,5 @@ def call_op(bid: int, nslots: int) -> Callable[[State, list], None]:
         fr[1] += 1
         s.stack.append([bid, 0, [None] * nslots, -1])
     setattr(call, "pushes", True)            # it pushes a frame (compiler/rollout.py)
+    setattr(call, "calls", (bid, nslots))    # (the rollout writes the call out)
     return call

@@ -16,8 +16,11 @@ The functions keep the VM's frames exactly: each body call pushes the frame
 `[body, pc, locals, return slot]` the VM would push, the locals (a loop's hidden slots too)
 are kept in that frame's list, and the pc is set before each statement that can suspend. So
 when `max_decisions` stops a rollout at a decision, the state is the VM's own at that
-decision (apply, clone and JSON go on from it as usual), and the frames open when the rollout
-starts are run on by a VM loop whose calls again go to the compiled functions. The rollout
+decision (apply, clone and JSON go on from it as usual). The frames open when the rollout
+starts run on compiled too: the main frame (setup, rounds, phases, the finish) by `RB0`, any
+other from the first statement or loop head it comes to by a function written for that pc
+(`RB<id>_at<pc>`: the rest of the body from there, each loop around it resumed), until then
+by the VM loop. The rollout
 plays the same game as the VM for the same generator (tests/test_playout.py); it does not
 count `state.steps` (the ops run), and it charges the step budget per loop round and per op
 of the VM loops rather than per op.
@@ -40,7 +43,7 @@ from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_state
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
-from mercator.interpreter.compiler.memo import fn_reads, state_changing_pcs
+from mercator.interpreter.compiler.memo import blocks_of, fn_reads, state_changing_pcs
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.nodes import Decision, QuickPass, Terminal, no_deal_index
@@ -69,6 +72,14 @@ def forget(memo: dict, fns: tuple) -> None:
     """Drop the remembered values of the fns numbered in `fns` (memo: fn number -> its table)."""
     for i in fns:
         memo.pop(i, None)
+
+
+def _proc_call(rb: Any, st: Any) -> bool:
+    """True if st is a call of a proc: `proc(...)` or `let x = proc(...)`."""
+    if isinstance(st, A.CallStmt):
+        return bool(rb.refs[id(st)][0] == "proc")
+    return isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
+        rb.refs.get(id(st.rhs), ("",))[0] == "proc"
 
 
 def _drawer(rng: Any) -> Callable[[int], int]:
@@ -123,6 +134,18 @@ class Rollout:
         self.bodies: list[Optional[Callable]] = [None]
         for bid, bc in enumerate(compilers, 1):
             self.bodies.append(self._compile(bc, bid))
+        main = self._compile_main()
+        if main is not None:           # the main frame, at whatever pc, runs on compiled
+            self.codes[0] = [main] * len(self.codes[0])
+        # what the VM loop of `vm` runs: a frame open when the rollout began runs on compiled
+        # from the first statement it comes to that it can resume at (see _entry_points), by
+        # a function written for that pc when a frame first comes to it
+        self.entry_codes: list[list[Callable]] = [list(ops) for ops in self.codes]
+        for bid, bc in enumerate(compilers, 1):
+            if self.bodies[bid] is not None:
+                for pc, (path, head) in self._entry_points(bc).items():
+                    self.entry_codes[bid][pc] = self._stub(bid, bc, pc, path, head)
+        self.ns["_ONCE"] = (None,)
 
     # -- building
     def _wrap(self, op: Callable) -> Callable:
@@ -152,6 +175,109 @@ class Rollout:
         self.lines[f.__code__] = (1, w.pcs)
         self.sources[name] = "\n".join(w.lines) + "\n"
         return f  # type: ignore[no-any-return]
+
+    def _entry_points(self, bc: "BodyCompiler") -> dict[int, tuple[list, bool]]:
+        """pc -> (path to the statement, at its loop's head?) for each pc a frame of bc's body
+        can be resumed at by a function of its own: the start of a statement whose op is done
+        in one go (it never suspends, or it is an `if`, a loop or a proc call: a frame there
+        has not begun it), and the head of each loop."""
+        w = _Writer(self.prog, bc, "", self)
+        out: dict[int, tuple[list, bool]] = {}
+
+        def walk(b: A.Block, path: list) -> None:
+            for i, st in enumerate(b.stmts):
+                here = path + [(b, i)]
+                pc = bc.pc_of[id(st)]
+                if isinstance(st, (A.If, A.For, A.While, A.Repeat)) or w.fusable(st) or \
+                        _proc_call(self.prog.rb, st):
+                    out[pc] = (here, False)
+                if isinstance(st, (A.For, A.While, A.Repeat)):
+                    out[pc + 1] = (here, True)
+                for sub in blocks_of(st):
+                    walk(sub, here)
+        assert bc.body.block is not None
+        walk(bc.body.block, [])
+        return out
+
+    def _stub(self, bid: int, bc: "BodyCompiler", pc: int, path: list,
+              head: bool) -> Callable:
+        """The op at (bid, pc) in entry_codes until a frame first comes there: it writes the
+        function resuming there and puts it in its place."""
+        def resume_here(s: "State", fr: list) -> Any:
+            f = self.entry_codes[bid][pc] = self._entry(bid, bc, pc, path, head)
+            return f(s, fr)
+        return resume_here
+
+    def _entry(self, bid: int, bc: "BodyCompiler", pc: int, path: list,
+               head: bool) -> Callable:
+        """The function running a frame of body bid on from pc (the VM's op, if Python cannot
+        compile it)."""
+        name = f"RB{bid}_at{pc}"
+        w = _Writer(self.prog, bc, name, self)
+        try:
+            code = self.prog.ex.build(lambda: hoist_state(w.source(path, head)),
+                                      f"<rollout {self.prog.body_names[bid]}>", "exec")
+        except TOO_DEEP:
+            return self.codes[bid][pc]
+        exec(code, self.ns)
+        f = self.ns[name]
+        self.lines[f.__code__] = (1, w.pcs)
+        self.sources[name] = "\n".join(w.lines) + "\n"
+        return f  # type: ignore[no-any-return]
+
+    def _compile_main(self) -> Optional[Callable]:
+        """Body 0 (setup, the stages' rounds of phases, the finish: build._build_main) as one
+        function `RB0(s, fr)` that runs the main frame on from its pc to the end of the game,
+        op by op as the VM loop would (a step of the budget each; the fns' memory off and
+        forgotten for each op but a call, which changes no state and whose body switches the
+        memory on), with each call of a setup or phase written as a call of its compiled
+        body. An op that returns a node
+        (the finish's Terminal) ends the rollout as run_ops does."""
+        ops = self.prog.codes[0]
+        ns = self.ns
+        memo = self.memo is not None
+        lines = ["def RB0(s, fr):", "    while True:"]
+        for pc, op in enumerate(ops):
+            ln = lines.append
+            ln(f"        if fr[1] == {pc}:")
+            ln("            _BUD[0] -= 1")
+            ln("            if _BUD[0] < 0: _exh()")
+            calls = getattr(op, "calls", None)
+            written = getattr(op, "written", None)
+            if memo and calls is None:
+                ln("            _MEMO[0] = None")
+                ln("            _M.clear()")
+            if calls is not None:
+                bid, nslots = calls
+                ln(f"            fr[1] = {pc + 1}")
+                ln(f"            _nf = [{bid}, 0, [None] * {nslots}, -1]")
+                ln("            s.stack.append(_nf)")
+                ln(f"            if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
+                ln(f"            else: RB{bid}(s, _nf)")
+            elif written is not None:
+                ln(f"            {written}")
+                ln(f"            fr[1] = {pc + 1}")
+            else:
+                key = f"RB0_op{pc}"
+                ns[key] = op
+                ln(f"            _r = {key}(s, fr)")
+                ln("            if _r is not None: _node(s, _r)")
+        src = "\n".join(lines) + "\n"
+        ns["_node"] = self.node
+        try:
+            exec(self.prog.ex.build(lambda: src, "<rollout game>", "exec"), ns)
+        except TOO_DEEP:
+            return None
+        self.sources["RB0"] = src
+        return ns["RB0"]  # type: ignore[no-any-return]
+
+    def node(self, s: "State", r: Any) -> None:
+        """A node an op of a VM frame returned: the end of the game ends the rollout; any
+        other is picked at (run_ops does the same)."""
+        if r.__class__ is Terminal:
+            s.pending = r
+            raise _OVER
+        self.pick(s, r)
 
     # -- running
     def play(self, s: "State", rng: Any, limit: int, seat_rngs: Optional[list] = None,
@@ -270,7 +396,7 @@ class Rollout:
 
     def vm(self, s: "State") -> None:
         """Run the frames on the stack (those open when the rollout began) to the end."""
-        self.run_ops(s, self.codes, None, 0, 0)
+        self.run_ops(s, self.entry_codes, None, 0, 0)
 
     def vm_until(self, s: "State", fr: list, end: int) -> None:
         """Run the ops of frame fr from its pc up to pc `end` (one statement written as its
@@ -445,7 +571,13 @@ class _Writer(_BodyFuser):
         self.ro = ro
         self.changing = state_changing_pcs(bc)
 
-    def source(self) -> str:
+    def source(self, path: Optional[list] = None, at_head: bool = False) -> str:
+        """The source of `def NAME(s, fr):` running a frame of this body to its end: from its
+        start, or (path given) from a statement (path: (block, index) of each statement it
+        lies in, from the body's block in), or from the head of the loop it is (at_head).
+        From a statement, each loop the path passes through is written as the round it is
+        in, as one pass a `break` leaves (`for _ in _ONCE:`), then (`else:`, no break) as the
+        loop from its head; an `if` the path passes through as the arm it is in."""
         self.lines, self.pcs, self.depth = [], [], 0
         b = self.bc.body.block
         assert b is not None
@@ -454,11 +586,40 @@ class _Writer(_BodyFuser):
         self.line(0, "L = fr[2]")
         if self.ro.memo is not None:
             self.line(0, "_MEMO[0] = _M")
-        self.stmts(b)
+        if path is None:
+            self.stmts(b)
+        else:
+            self.resume(path, 0, at_head)
         end = self.bc.block_end[id(b)]
         self.line(end, "s.stack.pop()")
         self.line(end, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = None")
         return "\n".join(self.lines) + "\n"
+
+    def resume(self, path: list, j: int, at_head: bool) -> None:
+        b, i = path[j]
+        st = b.stmts[i]
+        if j + 1 < len(path):
+            if isinstance(st, A.If):
+                self.resume(path, j + 1, at_head)
+            else:
+                pc = self.bc.pc_of[id(st)]
+                self.line(pc + 1, "for _ in _ONCE:")
+                self.depth += 1
+                n = len(self.lines)
+                self.resume(path, j + 1, at_head)
+                if len(self.lines) == n:
+                    self.line(pc + 1, "pass")
+                self.depth -= 1
+                self.line(pc + 1, "else:")
+                self.depth += 1
+                self.from_head(st)
+                self.depth -= 1
+            self.stmts_from(b, i + 1)
+        elif at_head:
+            self.from_head(st)
+            self.stmts_from(b, i + 1)
+        else:
+            self.stmts_from(b, i)
 
     def block(self, b: A.Block) -> None:
         self.depth += 1
@@ -472,7 +633,12 @@ class _Writer(_BodyFuser):
         """The statements of b. The fns' memory is on throughout (the function switches it on;
         the helpers it calls switch it on again when they return); after a statement changes
         the state, the values of the fns that read what it changed are forgotten."""
-        for j, st in enumerate(b.stmts):
+        self.stmts_from(b, 0)
+
+    def stmts_from(self, b: A.Block, first: int) -> None:
+        """The statements of b from its first-th on (see stmts)."""
+        for j in range(first, len(b.stmts)):
+            st = b.stmts[j]
             pc = self.bc.pc_of[id(st)]
             after = self.bc.pc_of[id(b.stmts[j + 1])] if j + 1 < len(b.stmts) \
                 else self.bc.block_end[id(b)]
@@ -730,9 +896,13 @@ class _Writer(_BodyFuser):
         self.line(pc + 1, f"    L[{lst}] = None")
 
     def w_While(self, st: A.While) -> None:
+        self.line(self.bc.pc_of[id(st)], f"L[{self.bc.loop_slot[id(st)]}] = 0")
+        self.while_from_head(st)
+
+    def while_from_head(self, st: A.While) -> None:
+        """The loop from its head (its count of rounds already in its slot)."""
         pc = self.bc.pc_of[id(st)]
         n = self.bc.loop_slot[id(st)]
-        self.line(pc, f"L[{n}] = 0")
         head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
         if st.max is not None:
             msg = f"'while' ran more than its limit of {st.max} times"
@@ -740,10 +910,39 @@ class _Writer(_BodyFuser):
         self.loop(pc, head, st.body)
 
     def w_Repeat(self, st: A.Repeat) -> None:
-        pc = self.bc.pc_of[id(st)]
         left = self.bc.loop_slot[id(st)]
-        self.line(pc, f"L[{left}] = {self.ex.gen(st.count)}")
-        self.loop(pc, [f"if L[{left}] <= 0: break", f"L[{left}] -= 1"], st.body)
+        self.line(self.bc.pc_of[id(st)], f"L[{left}] = {self.ex.gen(st.count)}")
+        self.repeat_from_head(st)
+
+    def repeat_from_head(self, st: A.Repeat) -> None:
+        """The loop from its head (the rounds left in its slot)."""
+        left = self.bc.loop_slot[id(st)]
+        self.loop(self.bc.pc_of[id(st)], [f"if L[{left}] <= 0: break", f"L[{left}] -= 1"],
+                  st.body)
+
+    def for_from_head(self, st: A.For) -> None:
+        """The loop from its head: the items of its list (in its slot) not walked yet (their
+        count in its other slot), each step charged up front as w_For charges its list."""
+        pc = self.bc.pc_of[id(st)]
+        lst, i = self.bc.for_slots[id(st)]
+        rest = f"_r{pc}"
+        self.line(pc + 1, f"{rest} = L[{lst}][L[{i}]:]")
+        self.line(pc + 1, f"_BUD[0] -= len({rest})")
+        self.line(pc + 1, "if _BUD[0] < 0: _exh()")
+        self.line(pc + 1, f"for L[{i}], L[{self.rb.refs[id(st)]}] in enumerate({rest}, L[{i}] + 1):")
+        if st.where is not None:
+            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
+        self.block(st.body)
+        self.for_done(pc, lst)
+
+    def from_head(self, st: Any) -> None:
+        """A loop resumed at its head."""
+        if isinstance(st, A.While):
+            self.while_from_head(st)
+        elif isinstance(st, A.Repeat):
+            self.repeat_from_head(st)
+        else:
+            self.for_from_head(st)
 
     def loop(self, pc: int, head: list[str], body: A.Block) -> None:
         """`while True:` with the loop's head (as the VM's head op at pc + 1, a step of the
