@@ -365,3 +365,41 @@ def test_a_failing_anytime_condition_is_located_at_the_condition(compiled: bool,
     assert len(err.value.history) >= 2   # it failed in the playout, at a later decision
     assert err.value.span.line == 5
     assert "the condition of the any-time action 'peek' cannot be evaluated" in err.value.message
+
+
+BAD_DIE = """
+game "Bad die" players 2..2
+player { gold: int = 0 }
+round r limit 3 {
+  phase main {
+    for p in players {
+      let k = choose p one of [0, 1, 2, 6] prompt "sides"
+      let pips = roll k
+      p.gold += pips
+    }
+  }
+}
+score p: p.gold
+"""
+
+
+@pytest.mark.parametrize("seed", [9, 10, 11])     # (seed 11 rolls no 0-sided die)
+def test_a_roll_written_out_draws_and_fails_as_the_rolls_op(seed: int) -> None:
+    """The rollout writes `let x = roll n` out (no explicit chance): the same pips from the
+    state's generator as the op, no decision for them, and a die of no sides fails at the
+    roll's line with the op's message and decision log."""
+    prog = program_text(BAD_DIE)
+    a, b = prog.new_game(2, seed), prog.new_game(2, seed)
+    try:
+        prog.playout(a, random.Random(seed))
+        failed = None
+    except MercatorRuntimeError as e:
+        failed = e
+    try:
+        by_apply(prog, b, random.Random(seed))
+        assert failed is None
+        assert a.history == b.history and a.digest() == b.digest() and a.result == b.result
+    except MercatorRuntimeError as e:
+        assert failed is not None
+        assert (failed.span, failed.message, failed.history) == (e.span, e.message, e.history)
+        assert failed.span.line == 8 and "cannot roll a die with 0 sides" in failed.message

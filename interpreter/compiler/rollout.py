@@ -111,6 +111,8 @@ class Rollout:
         ns["_BUDG"] = limits.BUDGET
         ns["_MAXOPT"] = limits.MAX_OPTIONS
         ns["_chkopt"] = limits.check_options
+        ns["_MAXSIDES"] = limits.MAX_DIE_SIDES
+        ns["_chksides"] = limits.check_sides
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
@@ -712,6 +714,8 @@ class _Writer(_BodyFuser):
             if after == pc + 1 and isinstance(st, A.Let) and (
                     self.inline_choose(op, pc, key) or self.inline_simultaneous(op, pc, key)):
                 pass
+            elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Roll):
+                self.roll(st, st.rhs, pc, key)
             elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
                 self.ns[key] = self.choice(op)
                 helper = "_choose" if hasattr(op, "bare") else \
@@ -729,6 +733,22 @@ class _Writer(_BodyFuser):
                     self.forget(st, pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
+
+    def roll(self, st: A.Let, r: A.Roll, pc: int, key: str) -> None:
+        """`let x = roll n` written out as the roll's op draws it (decisions._roll) when the
+        state has no explicit chance nodes (the die from the state's generator; a picked
+        roll is no decision); with them, the op, picking at its node."""
+        self.ns[key] = self.bc.ops[pc]
+        ln = self.line
+        ln(pc, "if s.explicit_chance:")
+        ln(pc, f"    _susp(s, fr, {key})")
+        ln(pc, "else:")
+        self.depth += 1
+        ln(pc, f"_n = {self.ex.gen(r.sides)}")
+        ln(pc, "if _n < 1: raise RuleError(f'cannot roll a die with {_n} sides')")
+        ln(pc, "if _n > _MAXSIDES: _chksides(_n)")
+        ln(pc, f"L[{self.rb.refs[id(st)]}] = 1 + s.randbelow(_n) if _n > 1 else 1")
+        self.depth -= 1
 
     def emit(self, st: A.Emit, pc: int, key: str) -> None:
         """An emit that may start triggers, as the emit op does it: the arguments, the stats
