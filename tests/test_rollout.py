@@ -403,3 +403,34 @@ def test_a_roll_written_out_draws_and_fails_as_the_rolls_op(seed: int) -> None:
         assert failed is not None
         assert (failed.span, failed.message, failed.history) == (e.span, e.message, e.history)
         assert failed.span.line == 8 and "cannot roll a die with 0 sides" in failed.message
+
+
+NOBODY_ASKED = """
+game "Nobody asked" players 2..2
+player { gold: int = 0 }
+table { boss: player? }
+proc ask(p: player) {
+  let x = choose p one of [1, 2] prompt "x"
+  p.gold += x
+}
+round r limit 1 {
+  phase main {
+    let y = choose players[0] one of [1, 2] prompt "y"
+    ask(boss)
+  }
+}
+score p: p.gold
+"""
+
+
+def test_a_choice_for_a_player_parameter_given_none_fails_as_the_vm_fails() -> None:
+    """A `player?` may be passed for a `player` parameter: the rollout's inline choice checks
+    its player for none as the VM's op does (it once asked a decision of nobody)."""
+    prog = program_text(NOBODY_ASKED)
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.playout(prog.new_game(2, 0), random.Random(0))
+    with pytest.raises(MercatorRuntimeError) as err2:
+        by_apply(prog, prog.new_game(2, 0), random.Random(0))
+    assert (err.value.span, err.value.message, err.value.history) == \
+        (err2.value.span, err2.value.message, err2.value.history)
+    assert err.value.span.line == 6 and "'choose' with no player (none)" in err.value.message

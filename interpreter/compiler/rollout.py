@@ -829,8 +829,8 @@ class _Writer(_BodyFuser):
         ln(pc, "while True:")
         self.depth += 1
         ln(pc, f"_w = {self.ex.gen(who)}")
-        if self.ex.type_of(who).kind != "player":     # (a player-typed value is never none)
-            ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
+        # (a value typed `player` may still be none: a `player?` passed for a `player`)
+        ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
         ln(pc, f"_o = {opts}")
         ln(pc, "_n = len(_o)")
         ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
