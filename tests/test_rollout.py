@@ -434,3 +434,66 @@ def test_a_choice_for_a_player_parameter_given_none_fails_as_the_vm_fails() -> N
     assert (err.value.span, err.value.message, err.value.history) == \
         (err2.value.span, err2.value.message, err2.value.history)
     assert err.value.span.line == 6 and "'choose' with no player (none)" in err.value.message
+
+
+CALLS = """
+game "Calls" players 2..2
+player { gold: int = 0 }
+proc leaf(p: player) {
+  p.gold += 1
+}
+proc middle(p: player) {
+  leaf(p)
+  leaf(p)
+}
+proc asks(p: player) {
+  let n = choose p one of [1, 2] prompt "n"
+  p.gold += n
+}
+proc calls_asks(p: player) {
+  middle(p)
+  asks(p)
+}
+proc ends(p: player) {
+  if p.gold > 100 {
+    end game
+  }
+}
+proc countdown(p: player, n: int) {
+  if n > 0 {
+    countdown(p, n - 1)
+  }
+}
+round r limit 2 {
+  phase main {
+    for p in players {
+      calls_asks(p)
+      ends(p)
+      countdown(p, 3)
+    }
+  }
+}
+score p: p.gold
+"""
+
+
+def test_calls_know_their_chain_and_whether_they_may_stop() -> None:
+    """The rollout's call graph: the longest chain of calls each body starts (a recursive
+    one: unbounded, so its calls keep the depth check), and whether it may stop the rollout
+    or end the game (so its callers set their pc before calling it)."""
+    prog = program_text(CALLS)
+    s = prog.new_game(2, 0)
+    prog.playout(s, random.Random(0))
+    ro = prog._rollout
+    assert ro is not None
+    pid = prog.proc_id
+    assert ro.chain[pid["leaf"]] == 1 and ro.chain[pid["middle"]] == 2
+    assert ro.chain[pid["calls_asks"]] == 3 and ro.chain[pid["asks"]] == 1
+    assert ro.chain[pid["countdown"]] == float("inf")
+    assert not ro.suspends[pid["leaf"]] and not ro.suspends[pid["middle"]]
+    assert ro.suspends[pid["asks"]] and ro.suspends[pid["calls_asks"]]
+    assert ro.suspends[pid["ends"]] and ro.suspends[pid["countdown"]]
+    phase = ro.sources[f"RB{prog.body_id[('phase', 'main')]}"]
+    assert f"if len(s.stack) > 60: _deep(s, _nf)" in phase    # countdown's call
+    middle = ro.sources[f"RB{pid['middle']}"]
+    assert "fr[1] =" not in middle and "len(s.stack)" not in middle

@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from mercator.interpreter.engine.state import State
 
 MAX_NEST = 60      # frames on the state's stack beyond which bodies run in the VM loop
+SHALLOW_CHAIN = 16  # a call starting no longer chain of calls than this skips the depth check
+SHORT_PAD = 8       # a new frame's empty slots written as a list display up to this many
 
 
 class Stop(Exception):
@@ -74,12 +76,65 @@ def forget(memo: dict, fns: tuple) -> None:
         memo.pop(i, None)
 
 
-def _proc_call(rb: Any, st: Any) -> bool:
-    """True if st is a call of a proc: `proc(...)` or `let x = proc(...)`."""
+def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
+                 ) -> tuple[dict[int, float], dict[int, bool]]:
+    """Per body, the longest chain of direct proc calls it can start (1: it calls none; inf:
+    it can reach a recursive call), and whether running it may stop the rollout or end the
+    game (it, or a proc it calls, has a statement other than those that never suspend, a
+    call, `if`, a loop, `break`, `return` and `log`; a recursive body is taken to). A
+    compiled call of a body whose chain is at most SHALLOW_CHAIN skips the check of the
+    stack's depth (Python's own stack cannot overflow by it; drain checks what triggers and
+    actions push); a call of one that never stops does not set the caller's pc first."""
+    rb = prog.rb
+    callees: dict[int, set[int]] = {}
+    own: dict[int, bool] = {}
+    for bid, bc in enumerate(compilers, 1):
+        out: set[int] = set()
+        stops = False
+        w = _BodyFuser(prog, bc)
+        blocks = [bc.body.block] if bc.body.block is not None else []
+        while blocks:
+            for st in blocks.pop().stmts:
+                name = _proc_call(rb, st)
+                if name is not None:
+                    out.add(prog.proc_id[name])
+                elif not isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return,
+                                         A.Log)) and not w.fusable(st):
+                    stops = True
+                blocks.extend(blocks_of(st))
+        callees[bid], own[bid] = out, stops
+    chain: dict[int, float] = {}
+    suspends: dict[int, bool] = {}
+
+    def may_stop(bid: int, seen: frozenset) -> bool:
+        if bid in seen:
+            return True
+        if bid not in suspends:
+            suspends[bid] = own[bid] or any(may_stop(c, seen | {bid})
+                                            for c in callees.get(bid, ()))
+        return suspends[bid]
+
+    def depth(bid: int, seen: frozenset) -> float:
+        if bid in seen:
+            return float("inf")
+        if bid not in chain:
+            chain[bid] = 1 + max((depth(c, seen | {bid}) for c in callees.get(bid, ())),
+                                 default=0)
+        return chain[bid]
+    for bid in callees:
+        depth(bid, frozenset())
+        may_stop(bid, frozenset())
+    return chain, suspends
+
+
+def _proc_call(rb: Any, st: Any) -> Optional[str]:
+    """The proc st calls, if it is a call of one: `proc(...)` or `let x = proc(...)`."""
     if isinstance(st, A.CallStmt):
-        return bool(rb.refs[id(st)][0] == "proc")
-    return isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
-        rb.refs.get(id(st.rhs), ("",))[0] == "proc"
+        return st.name if rb.refs[id(st)][0] == "proc" else None
+    if isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
+            rb.refs.get(id(st.rhs), ("",))[0] == "proc":
+        return st.rhs.name
+    return None
 
 
 def _drawer(rng: Any) -> Callable[[int], int]:
@@ -133,6 +188,7 @@ class Rollout:
             wrapped = [self._wrap(op) for op in ops]
             self.codes.append(cast(Fused, prog.fused).fast_ops(bc, wrapped,
                                                                 state_changing_pcs(bc)))
+        self.chain, self.suspends = _call_chains(prog, compilers)
         self.bodies: list[Optional[Callable]] = [None]
         for bid, bc in enumerate(compilers, 1):
             self.bodies.append(self._compile(bc, bid))
@@ -191,7 +247,7 @@ class Rollout:
                 here = path + [(b, i)]
                 pc = bc.pc_of[id(st)]
                 if isinstance(st, (A.If, A.For, A.While, A.Repeat)) or w.fusable(st) or \
-                        _proc_call(self.prog.rb, st):
+                        _proc_call(self.prog.rb, st) is not None:
                     out[pc] = (here, False)
                 if isinstance(st, (A.For, A.While, A.Repeat)):
                     out[pc + 1] = (here, True)
@@ -251,6 +307,8 @@ class Rollout:
                 ln("            _M.clear()")
             if calls is not None:
                 bid, nslots = calls
+                if memo:
+                    ln("            _MEMO[0] = _M")
                 ln(f"            fr[1] = {pc + 1}")
                 ln(f"            _nf = [{bid}, 0, [None] * {nslots}, -1]")
                 ln("            s.stack.append(_nf)")
@@ -525,14 +583,18 @@ class Rollout:
         on[0] = memo
 
     def drain(self, s: "State", n: int) -> None:
-        """Run the frames pushed above the first n of the stack, each by its compiled body."""
-        stack, bodies = s.stack, self.bodies
+        """Run the frames pushed above the first n of the stack, each by its compiled body (with
+        the fns' memory on: a body does not switch it on itself; its callers in compiled code
+        have it on, and a helper that switches it off switches it on again when it returns)."""
+        stack, bodies, memo, on = s.stack, self.bodies, self.memo, self.memo_on
         while len(stack) > n:
             top = stack[-1]
             f = bodies[top[0]]
             if f is None or len(stack) > MAX_NEST:
                 self.deep(s, top)
             else:
+                if memo is not None:     # (a compiled body runs with the memory on)
+                    on[0] = memo
                 f(s, top)
 
     def end(self, s: "State") -> None:
@@ -586,15 +648,16 @@ class _Writer(_BodyFuser):
         self.line(0, f"def {self.name}(s, fr):")
         self.depth = 1
         self.line(0, "L = fr[2]")
-        if self.ro.memo is not None:
-            self.line(0, "_MEMO[0] = _M")
+        if self.ro.memo is not None and path is not None:
+            self.line(0, "_MEMO[0] = _M")   # (a body is called with the memory on: see drain)
         if path is None:
             self.stmts(b)
         else:
             self.resume(path, 0, at_head)
         end = self.bc.block_end[id(b)]
         self.line(end, "s.stack.pop()")
-        self.line(end, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = None")
+        if self.bc.body.result is not None:    # (a proc without a result is never let-bound)
+            self.line(end, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = None")
         return "\n".join(self.lines) + "\n"
 
     def resume(self, path: list, j: int, at_head: bool) -> None:
@@ -892,14 +955,21 @@ class _Writer(_BodyFuser):
         pc = self.bc.pc_of[id(st)]
         bid = self.p.proc_id[name]
         pad = self.p.nslots[bid] - len(args)
-        vals = "[" + ", ".join(self.value(a) for a in args) + "]" + \
-            (f" + [None] * {pad}" if pad > 0 else "")
-        self.line(pc, f"_a = {vals}")
-        self.line(pc, f"fr[1] = {pc + 1}")
+        vals = [self.value(a) for a in args]
+        if pad <= SHORT_PAD:
+            vals += ["None"] * pad
+            self.line(pc, f"_a = [{', '.join(vals)}]")
+        else:
+            self.line(pc, f"_a = [{', '.join(vals)}] + [None] * {pad}")
+        if self.ro.suspends[bid]:   # (else nothing reads this frame's pc before it sets it)
+            self.line(pc, f"fr[1] = {pc + 1}")
         self.line(pc, f"_nf = [{bid}, 0, _a, {ret}]")
         self.line(pc, "s.stack.append(_nf)")
-        self.line(pc, f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
-        self.line(pc, f"else: RB{bid}(s, _nf)")
+        if self.ro.chain[bid] > SHALLOW_CHAIN:     # (recursive, or a long chain of calls)
+            self.line(pc, f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
+            self.line(pc, f"else: RB{bid}(s, _nf)")
+        else:
+            self.line(pc, f"RB{bid}(s, _nf)")
         return True
 
     def stmt(self, st: Any) -> None:
@@ -981,7 +1051,8 @@ class _Writer(_BodyFuser):
         pc = self.bc.pc_of[id(st)]
         self.line(pc, f"_v = {self.value(st.value)}" if st.value is not None else "_v = None")
         self.line(pc, "s.stack.pop()")
-        self.line(pc, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = _v")
+        if self.bc.body.result is not None:
+            self.line(pc, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = _v")
         self.line(pc, "return")
 
     def w_EndGame(self, st: A.EndGame) -> None:
