@@ -10,6 +10,7 @@ rulebook line as the op would be (`Fused.relocate`).
 """
 from __future__ import annotations
 
+import re
 from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -34,6 +35,8 @@ def _item(c: Any, k: Any) -> Any:
     except (IndexError, KeyError):
         raise RuleError(f"no item at {k!r}") from None
 
+
+_LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a literal
 
 class Fused:
     """The generated functions of a program and the line-to-pc tables that locate their errors."""
@@ -254,7 +257,7 @@ class _BodyFuser:
         pre, c, k, is_bag = place
         val = self.value(st.rhs)
         if st.op == "=" and not is_bag:
-            if pre:
+            if pre and not _LITERAL.fullmatch(val):   # (a literal is the same value later)
                 self.line(pc, f"_v = {val}")
                 val = "_v"
             for text in pre:
@@ -277,7 +280,7 @@ class _BodyFuser:
             return
         self.line(pc, f"_t = {c}[{k}]")
         self.line(pc, "if _t is None: raise RuleError('arithmetic on a none value')")
-        self.line(pc, f"{c}[{k}] = _t + {sign} * ({val})")
+        self.line(pc, f"{c}[{k}] = _t {'+' if sign > 0 else '-'} ({val})")
 
     def collection(self, lv: A.LValue, var: str) -> Optional[list[str]]:
         """Lines setting `var` to the list or bag at lv itself, read as BodyCompiler.collection
