@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import gc
 import random
+from pathlib import Path
 from typing import Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_driver import program_text
+from game_driver import program, program_text
 from test_playout import by_apply
 
 from mercator.interpreter.engine import program as program_module
@@ -497,3 +498,21 @@ def test_calls_know_their_chain_and_whether_they_may_stop() -> None:
     assert f"if len(s.stack) > 60: _deep(s, _nf)" in phase    # countdown's call
     middle = ro.sources[f"RB{pid['middle']}"]
     assert "fr[1] =" not in middle and "len(s.stack)" not in middle
+
+
+def test_the_memory_keeps_its_tables_so_the_forgetting_lines_clear_the_right_ones() -> None:
+    """The rollout's lines forgetting a fn's values clear that fn's table through a name bound
+    once (`_M<i>`); the memory's `clear` (at a draw, at the start) must empty the tables, not
+    replace them."""
+    from mercator.interpreter.engine.memory import Memo
+    m = Memo(3)
+    tables = list(m)
+    for i, t in enumerate(tables):
+        t[i] = i
+    m.clear()
+    assert len(m) == 3 and all(a is b and not a for a, b in zip(m, tables))
+    prog = program(Path(__file__).parent.parent / "rulebooks" / "manila.rules")  # (3 fns)
+    prog.playout(prog.new_game(3, 0), random.Random(0))
+    ro = prog._rollout
+    assert ro is not None and ro.memo is not None
+    assert all(ro.ns[f"_M{i}"] is t for i, t in enumerate(ro.memo))

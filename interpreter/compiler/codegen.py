@@ -18,6 +18,7 @@ from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_ba
 from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
 from mercator.interpreter.engine import limits
+from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, cached_fns, flat,
                                                  memo_fns, scalar, state_free_fns)
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy
@@ -236,7 +237,7 @@ class CodeGen:
         self._free = 0                     # uncharged comprehensions being written, one in another
         self._in_fn = False                # writing a fn's body (its comprehensions are charged)
         self._nsplit = 0
-        self.memo_on: list[Optional[dict]] = [None]  # ... in this dict, while it is here
+        self.memo_on: list[Optional[Memo]] = [None]  # ... in this Memo, while it is here
         self.ns["_MEMO"] = self.memo_on
         self.ns["_NO"] = object()
         self._depth = 0                    # fns being written inline, one in another
@@ -309,7 +310,7 @@ class CodeGen:
             key = params[0] if len(params) == 1 else f"({''.join(p + ', ' for p in params)})"
             i = self.memo.index(name)
             return src + (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
-                          f"    d = m.get({i})\n    if d is None:\n        d = m[{i}] = {{}}\n"
+                          f"    d = m[{i}]\n"
                           f"    r = d.get({key}, _NO)\n    if r is _NO:\n"
                           f"        r = d[{key}] = {body}\n    return r\n")
         return src + f"    return {body}\n"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from mercator.dsl import ast as A
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.memo import scalar
+from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine.bundles import Part
 from mercator.interpreter.engine.deals import (ACCEPTED, CLOSED_WITH, DRAFT, ORDER, QUIET, TURN,
                                                 DealSpec)
@@ -90,7 +91,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
             if memo_on is None:
                 d = turn(st, fr, L, W)
             else:
-                saved, memo_on[0] = memo_on[0], {}
+                saved, memo_on[0] = memo_on[0], Memo(len(prog.ex.memo))
                 try:
                     d = turn(st, fr, L, W)
                 finally:
@@ -132,7 +133,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         if memo_on is None:
             d = decision(st, L, W)
         else:
-            saved, memo_on[0] = memo_on[0], {}
+            saved, memo_on[0] = memo_on[0], Memo(len(prog.ex.memo))
             try:
                 d = decision(st, L, W)
             finally:

@@ -4,7 +4,8 @@ A rulebook often computes the same options twice in a row (``let menu = turn_men
 ``choose p one of turn_menu(p)``). While the VM runs ops that only rebind local variables (lets,
 tests, jumps, decisions, procedure calls and returns: the ops not in `state_changing_pcs`), the
 state is fixed, so a fn called again with the same arguments returns the same value. Program.run
-switches the memory on for those ops only and empties it before any other op.
+switches the memory on for those ops only, and empties it as it switches it off before any
+other op. The memory (engine/memory.py, `Memo`) keeps one table per remembered fn.
 
 A remembered value is handed out again as it is, not copied: no expression changes a value in
 place, and whatever keeps one (a local, a field, a decision's chosen option) keeps a copy, as

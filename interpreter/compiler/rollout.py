@@ -44,6 +44,7 @@ from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_state
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, state_changing_pcs
+from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.nodes import Decision, QuickPass, Terminal, no_deal_index
@@ -70,10 +71,10 @@ class Over(Exception):
 _STOP, _OVER = Stop(), Over()
 
 
-def forget(memo: dict, fns: tuple) -> None:
-    """Drop the remembered values of the fns numbered in `fns` (memo: fn number -> its table)."""
+def forget(memo: Memo, fns: tuple) -> None:
+    """Drop the remembered values of the fns numbered in `fns`."""
     for i in fns:
-        memo.pop(i, None)
+        memo[i].clear()
 
 
 def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
@@ -176,10 +177,12 @@ class Rollout:
         ns["_afail"] = self.action_failed
         ns["_pubnone"] = prog.actions.none_allowed_publicly
         # the memory of fns' values (one table per fn), and the ops that keep the state
-        self.memo: Optional[dict] = {} if prog.ex.memo else None
+        self.memo: Optional[Memo] = Memo(len(prog.ex.memo)) if prog.ex.memo else None
         self.memo_on: list = prog.ex.memo_on
         self.keep: set = prog.fused.keep_state  # type: ignore[attr-defined]
         ns["_M"] = self.memo
+        for i, table in enumerate(self.memo or ()):
+            ns[f"_M{i}"] = table       # (each fn's table, for the lines forgetting it)
         ns["_forget"] = forget
         self.reads = fn_reads(prog.rb)
         # the VM's ops, with every op that pushes frames followed by running them compiled
@@ -725,11 +728,11 @@ class _Writer(_BodyFuser):
             self.line(pc, "_M.clear()")
             return
         if len(gone) <= 4:
-            self.line(pc, "if _M: " + "; ".join(f"_M.pop({i}, None)" for i in gone))
+            self.line(pc, "; ".join(f"_M{i} and _M{i}.clear()" for i in gone))
             return
         key = f"{self.name}_f{pc}"
         self.ns[key] = tuple(gone)
-        self.line(pc, f"if _M: _forget(_M, {key})")
+        self.line(pc, f"_forget(_M, {key})")
 
     def writes(self, st: Any) -> Optional[set]:
         """What st may change: ("t", index), ("p", name); None when not known."""

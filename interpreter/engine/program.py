@@ -14,6 +14,7 @@ from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine.nodes import Chance, Decision, Option, Terminal, no_deal_index
 from mercator.interpreter.engine.resample import DEFAULT_TRIES, resample
 from mercator.interpreter.engine.seen import observe_position, record
@@ -293,7 +294,7 @@ class Program:
         if self.coverage is not None:
             codes = self._traced_codes()
         # fns' values are remembered only during ops that keep the state (interpreter/memo.py)
-        memo: Optional[dict] = {} if self.ex.memo else None
+        memo: Optional[Memo] = Memo(len(self.ex.memo)) if self.ex.memo else None
         keep, memo_on = self.fused.keep_state, self.ex.memo_on
         n = 0
         on = False                 # is the memory switched on (memo_on[0] is memo)?
@@ -310,9 +311,8 @@ class Program:
                         memo_on[0], on = memo, True
                     r = op(s, fr)
                 else:
-                    if on:
+                    if on:             # (values are remembered only while it is on)
                         memo_on[0], on = None, False
-                    if memo:
                         memo.clear()
                     r = op(s, fr)
                 if r is not None:
