@@ -1,7 +1,8 @@
 """`any`/`all` over a small enum are written out as an `or`/`and` chain (codegen.py,
-`CodeGen._unrolled`, up to `codegen.UNROLL` members): the values, the errors (a chain stops
-where the generator stops) and the steps charged must be those of the generator, which
-`UNROLL = 0` brings back."""
+`CodeGen._unrolled`, up to `codegen.UNROLL` members): the values and the errors (a chain
+stops where the generator stops) must be those of the generator, which `UNROLL = 0` brings
+back, and so must the steps charged, but for a walk whose parts call nothing that charges: one
+expression of a fixed size, it is charged nothing."""
 from __future__ import annotations
 
 import os
@@ -82,7 +83,10 @@ HELD = [None, {0: 0, 1: 0, 2: 0, 3: 0}, {0: 3, 1: 0, 2: 0, 3: 0}, {0: 1, 1: 1, 2
                                      ("all_held", ()), ("all_but_red", (1,)),
                                      ("all_but_red", (0,)), ("nested", ())])
 def test_values_and_steps_are_the_generators(fn: str, args: tuple, held: Any) -> None:
-    assert call(build(8), fn, *args, held=held) == call(build(0), fn, *args, held=held)
+    (v_on, steps_on), (v_off, steps_off) = call(build(8), fn, *args, held=held), \
+        call(build(0), fn, *args, held=held)
+    assert v_on == v_off
+    assert steps_on <= steps_off      # (a chain of fixed parts is not charged: see below)
 
 
 def test_an_error_comes_where_the_generator_stops() -> None:
@@ -130,6 +134,7 @@ fn weighed() -> int = sum(held[c] * weight[c] for c in Color if c != green)
 fn cheapest() -> int = min(cost(x) for x in Slot if open(x) and x in boats)
 fn dearest() -> int = max(weight[c] / n for c in Color)
 fn risky() -> int = sum((if c == red then 10 / n else weight[c]) for c in Color)
+fn spread() -> int = sum(sum([k for k in 0..held[c]]) for c in Color)
 fn never() -> list<Color> = [c for c in Color if (if c == black then false else held[c] / nothing > 0)]
 round r limit 3 { phase a {
   for p in players {
@@ -184,7 +189,24 @@ def test_written_out_walks_give_the_comprehension_s_values_errors_and_steps(
         return v, 10 ** 6 - limits.METER[0]
     on, off = build(16, WALKS), build(0, WALKS)
     for n in (1, 0):
-        assert run(on, n) == run(off, n)
+        (v_on, steps_on), (v_off, steps_off) = run(on, n), run(off, n)
+        assert v_on == v_off
+        # a walk written out is charged as the comprehension is, or (its parts calling
+        # nothing that charges: a fixed expression) not at all
+        assert steps_on in (steps_off, 0)
+    if fn in ("free", "affordable", "heavy", "cheapest"):   # (weighed multiplies: charged)
+        assert steps_on == 0
+
+
+def test_a_walk_written_out_is_charged_unless_its_parts_call_nothing_that_charges() -> None:
+    """free()'s walk tests fields member by member (one expression of a fixed size): not
+    charged; spread()'s walks a range per member, which charges, so it is charged as the
+    comprehension is, step for step."""
+    on, off = build(16, WALKS), build(0, WALKS)
+    assert call(on, "free")[1] == 0 < call(off, "free")[1]
+    held = {0: 2, 1: 0, 2: 3, 3: 1}
+    assert call(on, "spread", held=held) == call(off, "spread", held=held)
+    assert call(on, "spread", held=held)[0] == 6 + 4      # 0+1+2 + 0 + 0+1+2+3 + 0+1
 
 
 def test_an_error_folding_meets_is_left_to_the_game() -> None:

@@ -735,7 +735,9 @@ class CodeGen:
         so that `s in boat_spaces` or `space_good[s]` cost nothing in the game. A filter
         known true is "" and a member whose filter is known false is left out. The walk's
         loop is open (self._close ends it), so that what does not vary is computed once, as
-        in the comprehension (_shared)."""
+        in the comprehension (_shared). Where no member's part calls anything but what never
+        charges a step (UNCHARGED_CALLS) or walks a collection, the walk is not charged: it
+        is then one expression of a fixed size, as a written sum of terms would be."""
         saved, saved_members = dict(self.vars), self._member_slots
         free = [False]
         var, src, _ = self._head(e, free, with_cond=False)
@@ -754,6 +756,10 @@ class CodeGen:
             self._unrolling -= 1
             self.vars, self._member_slots = saved, saved_members
             self._free -= free[0]
+        if src.startswith("_ch(") and all(
+                f in UNCHARGED_CALLS and " for " not in part
+                for cond, el in each for part in (cond, el) for f in _CALLED.findall(part)):
+            src = src[4:-1]       # a fixed expression: its parts call nothing that charges
         return src, each
 
     def _reads_member(self, e: Any) -> bool:
