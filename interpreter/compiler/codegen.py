@@ -63,6 +63,18 @@ def _extreme(fn: Callable, name: str) -> Callable:
     return run
 
 
+def _of_nothing(name: str) -> Callable[[], Any]:
+    """What `min(xs or _nomin())` calls when xs is empty (or none): the error _extreme raises."""
+    def fail() -> Any:
+        raise RuleError(f"{name}() of nothing")
+    return fail
+
+
+def _extreme_of(name: str, xs: str) -> str:
+    """The code of min/max of the collection code xs (a builtin call, no wrapper's frame)."""
+    return f"{name}(({xs}) or _no{name}())"
+
+
 INLINE_MAX_DEPTH = 6     # small fns are written inline up to this depth of fns in fns
 CHECKED_READS = {"some": ("{} is not None", "{}"), "first": ("{}", "{}[0]"),
                  "last": ("{}", "{}[-1]")}   # name: (test that it can be read, the read)
@@ -176,7 +188,8 @@ class BuildError(Exception):
 
 _CALL = re.compile(r"[\w\]]\(")                    # code that calls something
 _CALLED = re.compile(r"([\w\]]+)\(")                # ... and what it calls
-UNCHARGED_CALLS = ("len", "sum", "values", "abs", "min", "max", "get")   # never charge a step
+UNCHARGED_CALLS = ("len", "sum", "values", "abs", "min", "max", "get",   # never charge a step
+                   "_nomin", "_nomax")
 _NAMES = re.compile(r"\b(?:v\d+_\d+|_w\w*|_lc)\b")   # comprehension variables, temporaries
 _BOUND_FOR = re.compile(r"\bfor (v\d+_\d+) in\b")    # ... bound by a comprehension in code
 _BOUND_W = re.compile(r"\b(_w\w*|_lc) :=")            # ... bound by ':=' in code
@@ -211,6 +224,7 @@ class CodeGen:
             "_bag_sub": bag_sub, "_to_bag": to_bag, "_bag_items": bag_items, "_dc": deep_copy,
             "_cp": flat_copy,
             "_bag_lit": _bag_lit, "_max": _extreme(max, "max"), "_min": _extreme(min, "min"),
+            "_nomax": _of_nothing("max"), "_nomin": _of_nothing("min"),
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
             "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
@@ -814,7 +828,7 @@ class CodeGen:
         elif e.name == "sum":
             text = f"sum({self._list_display(each)})"
         else:
-            text = f"_{e.name}({self._list_display(each)})"
+            text = _extreme_of(e.name, self._list_display(each))
         text = self._close(self._charged_first(src, text))
         return self._shared(e, text, text)
 
@@ -837,7 +851,7 @@ class CodeGen:
         elif e.name in ITEM_GEN_BUILTINS:         # (key, item) pairs
             text = f"B_{e.name}(s, [({el}, {var}){head}])"
         else:
-            text = f"_{e.name}([{gen}])"
+            text = _extreme_of(e.name, f"[{gen}]")
         text = self._close(text)
         return self._shared(e, text, text)
 
@@ -948,7 +962,7 @@ class CodeGen:
         if name in ("max", "min") and len(args) == 2:
             return f"{name}({args[0]}, {args[1]})"
         if name in ("max", "min"):
-            return f"_{name}({args[0]})"
+            return _extreme_of(name, args[0])
         if name in CHECKED_READS and len(args) == 1:
             return self._checked_read(name, e.args[0], args[0])
         return f"B_{name}(s, {', '.join(args)})"
