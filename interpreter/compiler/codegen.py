@@ -123,6 +123,29 @@ def hoist_state(src: str) -> str:
     return f"{head}\n{indent}{prefix}{first.lstrip()}{sep2}{rest}"
 
 
+_TABLE_FIELD = re.compile(r"s\.table\[(\d+)\]")
+FIELD_HOIST_AT = 3       # reads of one table field from which a statement reads it once
+
+
+def hoist_fields(code: str) -> tuple[str, str]:
+    """(prefix, code) for the code of an expression that one simple statement evaluates: each
+    table field the code reads at least FIELD_HOIST_AT times read once, into a local `_TFn`,
+    by the prefix (`_TF8 = s.table[8]; `), which goes before the statement on its line.
+    Reading a table field cannot fail (the table holds every field) and an expression changes
+    no state, so the field holds the same value everywhere in the code; reading it early
+    changes nothing but the cost (a comprehension inside the code reads the local as a
+    closure's)."""
+    counts: dict[str, int] = {}
+    for n in _TABLE_FIELD.findall(code):
+        counts[n] = counts.get(n, 0) + 1
+    prefix = ""
+    for n, k in counts.items():
+        if k >= FIELD_HOIST_AT:
+            code = code.replace(f"s.table[{n}]", f"_TF{n}")
+            prefix += f"_TF{n} = s.table[{n}]; "
+    return prefix, code
+
+
 def _children(e: Any) -> list[Any]:
     """The direct subexpressions of a node _folded may fold."""
     if isinstance(e, A.Index):
@@ -320,14 +343,15 @@ class CodeGen:
         if name in self.cached:
             return src + self._cached_source(b, params, charge, body)
         src += charge                  # each call of a recursive fn is a step
+        pre, body = hoist_fields(body)
         if name in self.memo:          # see interpreter/memo.py: per fn, arguments -> value
             key = params[0] if len(params) == 1 else f"({''.join(p + ', ' for p in params)})"
             i = self.memo.index(name)
-            return src + (f"    m = _MEMO[0]\n    if m is None:\n        return {body}\n"
+            return src + (f"    m = _MEMO[0]\n    if m is None:\n        {pre}return {body}\n"
                           f"    d = m[{i}]\n"
                           f"    r = d.get({key}, _NO)\n    if r is _NO:\n"
-                          f"        r = d[{key}] = {body}\n    return r\n")
-        return src + f"    return {body}\n"
+                          f"        {pre}r = d[{key}] = {body}\n    return r\n")
+        return src + f"    {pre}return {body}\n"
 
     def _cached_source(self, b: Any, params: list[str], charge: str, body: str) -> str:
         """The body of a state-free fn remembered in self.fn_cache (see memo.py): a hit charges

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 from mercator.dsl import ast as A
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
-from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_state
+from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, state_changing_pcs
 from mercator.interpreter.engine.memory import Memo
@@ -897,7 +897,8 @@ class _Writer(_BodyFuser):
         ln(pc, f"_w = {self.ex.gen(who)}")
         # (a value typed `player` may still be none: a `player?` passed for a `player`)
         ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
-        ln(pc, f"_o = {opts}")
+        pre, opts = hoist_fields(opts)
+        ln(pc, f"{pre}_o = {opts}")
         ln(pc, "_n = len(_o)")
         ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
         if not allow_pass:
