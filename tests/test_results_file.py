@@ -52,16 +52,16 @@ def test_searching_bots_and_two_workers_resume_to_the_same_games(tmp_path: Path)
     """ismcts on an iteration budget is seeded per game: the games a rerun takes from the file
     are the ones it would have played, on one worker or two."""
     prog = program(MANILA)
-    specs = parse_seats("ismcts:4", 3)
+    specs = parse_seats("ismcts:2", 3)
     key = run_key(prog, 3, specs, 2000)
-    whole = run_resumable(None, MANILA, prog, 3, range(4), specs, 2000, 1)
+    whole = run_resumable(None, MANILA, prog, 3, range(3), specs, 2000, 1)
     rf = ResultsFile(str(tmp_path / "r.jsonl"), key)
-    part = run_resumable(rf, MANILA, prog, 3, range(2), specs, 2000, 1)
-    assert part == whole[:2]
+    part = run_resumable(rf, MANILA, prog, 3, range(1), specs, 2000, 1)
+    assert part == whole[:1]
     heard: list[int] = []
-    rest = run_resumable(ResultsFile(rf.path, key), MANILA, prog, 3, range(4), specs, 2000, 2,
+    rest = run_resumable(ResultsFile(rf.path, key), MANILA, prog, 3, range(3), specs, 2000, 2,
                          on_done=heard.append, on_known=heard.append)
-    assert rest == whole and heard[0] == 2 and heard[-1] == 4
+    assert rest == whole and heard[0] == 1 and heard[-1] == 3
 
 
 def test_an_interrupted_run_keeps_the_games_it_finished(tmp_path: Path) -> None:

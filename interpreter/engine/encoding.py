@@ -109,7 +109,8 @@ class ActionCodec:
                 if bname == f"action {b.name}":
                     self.action_params[bid] = tuple(b.param_types[1:])
         self.deal_base = len(names)
-        if any(isinstance(x, A.Deal) for x in _nodes(rb)):
+        self.has_deals = any(isinstance(x, A.Deal) for x in _nodes(rb))
+        if self.has_deals:
             names += [f"deal {w}" for w in DEAL_WORDS]
         self.part_base = len(names)
         nparts = max((len(d.parts) for d in rb.items if isinstance(d, A.BundleDecl)), default=0)
@@ -300,7 +301,7 @@ class ActionCodec:
                     return None
                 n += k
             best = max(best, n)
-        if any(isinstance(x, A.Deal) for x in _nodes(self.rb)):
+        if self.has_deals:
             # a deal's step: a word, then an offer, a seat, a subject or a part and its item
             more = 1
             for d in self.rb.items:

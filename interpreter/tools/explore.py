@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import weakref
 from typing import Any, Callable, Iterator, Optional
 
 import attrs
@@ -88,6 +89,19 @@ class _ShrinkTimeUp(KeyboardInterrupt):
 MAX_OPTIONS_TRACKED = 16      # decisions with more options (bids, positions) are not listed
 
 
+_CODECS: "weakref.WeakKeyDictionary[Program, dict[int, ActionCodec]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _codec(prog: Program, n: int) -> ActionCodec:
+    """The action vocabulary of prog's n-player games, made once (it walks the rulebook; an
+    exploration plays thousands of games, the shrinking of a finding hundreds)."""
+    codecs = _CODECS.setdefault(prog, {})
+    if n not in codecs:
+        codecs[n] = ActionCodec(prog, n)
+    return codecs[n]
+
+
 def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_decisions: int,
           labels: list[str], options: Optional[dict] = None,
           looking: Optional[Callable[[State], int]] = None) -> State:
@@ -99,7 +113,7 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
         return _Broken(Finding(kind, msg, n, gseed, list(history), list(labels), span))
 
     bounds = prog.rb.bounds
-    codec = ActionCodec(prog, n) if bounds is not None else None
+    codec = _codec(prog, n) if bounds is not None else None
     try:
         s = prog.new_game(n, gseed)
         while not s.over:
