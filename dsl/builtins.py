@@ -98,6 +98,10 @@ def gen_builtin_type(name: str, value: Type, item: Type) -> Union[Type, str]:
     yields, `item` the type of its variable (the items of the collection); or an error message."""
     if name == "first":
         return value
+    if name in ("count", "any", "all") and strip_opt(value).kind not in ("bool", "any"):
+        return (f"counts the true values of a generator, not {value} values (count the items "
+                f"with `count(true for ...)` or len of a list)" if name == "count" else
+                f"tests bool values, not {value} values")
     if name not in ITEM_GEN_BUILTINS:
         return builtin_type(name, [list_of(value)])
     if strip_opt(value).kind not in ("int", "any"):

@@ -129,7 +129,7 @@ fn cost(x: Slot) -> int = if x in boats then weight[kind[x]] + held[kind[x]] els
 fn budget() -> int = sum(held[c] for c in Color) + n
 fn free() -> list<Slot> = [x for x in Slot if x != tail and open(x)]
 fn affordable() -> list<Slot> = [x for x in Slot if open(x) and cost(x) <= budget()]
-fn heavy(k: int) -> int = count(c for c in Color if held[c] > k)
+fn heavy(k: int) -> int = count(true for c in Color if held[c] > k)
 fn weighed() -> int = sum(held[c] * weight[c] for c in Color if c != green)
 fn cheapest() -> int = min(cost(x) for x in Slot if open(x) and x in boats)
 fn dearest() -> int = max(weight[c] / n for c in Color)

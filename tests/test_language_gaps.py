@@ -61,7 +61,7 @@ def test_generators_simultaneous_and_nested_lets_that_hide_a_local_are_warned() 
 
 def test_distinct_names_and_sibling_loops_are_not_warned() -> None:
     body = "for q in players { q.gold += 1 }  for q in players { q.gold += 1 }  " \
-           "p.gold += count(q for q in players)"
+           "p.gold += count(true for q in players)"
     assert "W262" not in codes(shadow(body))
 
 
