@@ -447,6 +447,37 @@ def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, T
     return spread, sample, ot.elem, "random pick"
 
 
+def sample_item(st: Any, c: Any) -> Any:
+    """The item a `draw from c` takes without explicit chance: a list's first; from a bag, each
+    distinct item weighted by its count, by the state's generator (one call of it unless only
+    one item is left)."""
+    if not isinstance(c, dict):
+        if not c:
+            raise RuleError("cannot draw from an empty list")
+        return c[0]
+    items = [k for k in sorted(c) if c[k] > 0]
+    if not items:
+        raise RuleError("draw from nothing (the collection is empty)")
+    total = sum(c.values())
+    if total == 1:
+        return items[0]
+    r = st.randbelow(total)
+    for k in items:                # (chance.weighted_index over the counts, written out)
+        n = c[k]
+        if r < n:
+            return k
+        r -= n
+    raise ValueError("r is not below the total weight")
+
+
+def draw_item(st: Any, c: Any) -> Any:
+    """`draw from c` without explicit chance, as its op does it (sample_item, then the item
+    taken out of c): what a compiled rollout writes for `let x = draw from c`."""
+    v = sample_item(st, c)
+    take_item(c, v)
+    return v
+
+
 def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Callable]:
     """An item taken from a bag (each distinct item weighted by its count) or a list (its first)."""
     coll = bc.collection(r.source)
@@ -464,18 +495,7 @@ def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Cal
         return [c[0]], [1]
 
     def sample(st: Any, L: list) -> Any:
-        c = coll(st, L)
-        if not isinstance(c, dict):
-            if not c:
-                raise RuleError("cannot draw from an empty list")
-            return c[0]
-        items = [k for k in sorted(c) if c[k] > 0]
-        if not items:
-            raise RuleError("draw from nothing (the collection is empty)")
-        total = sum(c.values())
-        if total == 1:
-            return items[0]
-        return items[weighted_index([c[k] for k in items], st.randbelow(total))]
+        return sample_item(st, coll(st, L))
 
     def take(st: Any, L: list, v: Any) -> None:
         take_item(coll(st, L), v)

@@ -42,8 +42,9 @@ from mercator.dsl import ast as A
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
+from mercator.interpreter.compiler.decisions import draw_item
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
-from mercator.interpreter.compiler.memo import blocks_of, fn_reads, state_changing_pcs
+from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
@@ -161,6 +162,7 @@ class Rollout:
         ns["_drain"] = self.drain
         ns["_deep"] = self.deep
         ns["_susp"] = self.suspend
+        ns["_drawn"] = draw_item
         ns["_choose"] = self.choose
         ns["_simul"] = self.simultaneous
         ns["_C"] = self.ctx
@@ -718,7 +720,10 @@ class _Writer(_BodyFuser):
 
     def forget(self, st: Any, pc: int) -> None:
         """The line forgetting what fns remembered that st may have changed."""
-        w = self.writes(st)
+        self.forget_writes(self.writes(st), pc)
+
+    def forget_writes(self, w: Optional[set], pc: int) -> None:
+        """The line forgetting what fns remembered that read what w (as `writes` tells) holds."""
         memo = self.ex.memo
         gone = [i for i, f in enumerate(memo)
                 if w is None or self.ro.reads.get(f) is None or w & self.ro.reads[f]]  # type: ignore[operator]
@@ -782,6 +787,9 @@ class _Writer(_BodyFuser):
                 pass
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Roll):
                 self.roll(st, st.rhs, pc, key)
+            elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Draw) and \
+                    st.rhs.count is None and self.draw(st, st.rhs, pc, key):
+                pass
             elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
                 self.ns[key] = self.choice(op)
                 helper = "_choose" if hasattr(op, "bare") else \
@@ -815,6 +823,30 @@ class _Writer(_BodyFuser):
         ln(pc, "if _n > _MAXSIDES: _chksides(_n)")
         ln(pc, f"L[{self.rb.refs[id(st)]}] = 1 + s.randbelow(_n) if _n > 1 else 1")
         self.depth -= 1
+
+    def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> bool:
+        """`let x = draw from place` written out as its op draws (decisions.draw_item) when
+        the state has no explicit chance nodes (with them, the op, picking at its node), then
+        the fns that read the place forgotten (the op runs with the memory off and cleared);
+        False if the place is not one written out."""
+        lines = self.collection(r.source, "_d")
+        if lines is None:
+            return False
+        self.ns[key] = self.bc.ops[pc]
+        t = self.ex.type_of(r)
+        ln = self.line
+        ln(pc, "if s.explicit_chance:")
+        ln(pc, f"    _susp(s, fr, {key})")
+        ln(pc, "else:")
+        self.depth += 1
+        for text in lines:
+            ln(pc, text)
+        item = "_drawn(s, _d)" if scalar(t) else "_dc(_drawn(s, _d))"
+        ln(pc, f"L[{self.rb.refs[id(st)]}] = {item}")
+        if self.ro.memo is not None:
+            self.forget_writes(self.place_writes(r.source), pc)
+        self.depth -= 1
+        return True
 
     def emit(self, st: A.Emit, pc: int, key: str) -> None:
         """An emit that may start triggers, as the emit op does it: the arguments, the stats
