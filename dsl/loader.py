@@ -16,6 +16,7 @@ import attrs
 from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.diagnostics import Diagnostic, error
+from mercator.dsl import parse_cache
 from mercator.dsl.load_cache import LRU, LoadedBase
 
 
@@ -113,13 +114,21 @@ def _load_base(path: str, stack: tuple[str, ...]) -> LoadResult:
 
 def _parse(text: str, path: str, from_file: bool) -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
     """Parse text; a file's text is parsed once per process (kept by path and text)."""
-    from mercator.dsl.parser import parse             # imported on first use, with lark
     if not from_file:
+        from mercator.dsl.parser import parse         # imported on first use, with lark
         return parse(text, path)
     key = (path, text)
     got = _PARSED.get(key)
     if got is None:
-        got = parse(text, path)
+        root = parse_cache.cache_dir()         # ... and between processes (dsl/parse_cache.py)
+        kept = parse_cache.get(root, text, path)
+        if kept is not None:
+            got = (kept, [])
+        else:
+            from mercator.dsl.parser import parse
+            got = parse(text, path)
+            if got[0] is not None and not got[1]:
+                parse_cache.put(root, text, path, got[0])
         _PARSED.put(key, got)
     return got[0], list(got[1])
 

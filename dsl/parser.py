@@ -23,6 +23,7 @@ from mercator.dsl.ast_builder import AstBuilder
 from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error
 from mercator.dsl.limits import PausedGC, depth_errors
 from mercator.dsl.parse_actions import Actions, Node, nullable_rules
+from mercator.dsl.parse_cache import cache_dir
 
 KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligible
 game players use enum const table record player event setup round phase
@@ -73,26 +74,18 @@ def _parser() -> lark.Lark:
 
 
 def cache_file() -> Optional[str]:
-    """Where the built parser is kept between processes: $MERCATOR_CACHE_DIR (empty: nowhere),
-    else $XDG_CACHE_HOME/mercator or ~/.cache/mercator, one file per grammar, lark and Python
-    version. None when there is no such private directory of this user's (it is created with
-    mode 0700; one owned by another user or writable by others is not used)."""
-    root = os.environ.get("MERCATOR_CACHE_DIR")
+    """Where the built parser is kept between processes: in parse_cache.cache_dir() (the
+    per-user cache directory, None when there is no private one), one file per grammar, lark
+    and Python version; None when that file is a link or another user's."""
+    root = cache_dir()
     if root is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        root = os.path.join(base, "mercator")
-    if not root or not os.path.isabs(root) or not hasattr(os, "getuid"):
         return None
     key = hashlib.sha256(f"{grammar_text()}{lark.__version__}{sys.version}".encode()).hexdigest()
     path = os.path.join(root, f"grammar-{key[:20]}.lark-cache")
     try:
-        os.makedirs(root, mode=0o700, exist_ok=True)
-        for p, private in ((root, True), (path, False)):
-            if p == path and not os.path.lexists(p):
-                continue
-            st = os.lstat(p)
-            if st.st_uid != os.getuid() or stat.S_ISLNK(st.st_mode) or \
-                    (private and st.st_mode & 0o022):
+        if os.path.lexists(path):
+            st = os.lstat(path)
+            if st.st_uid != os.getuid() or stat.S_ISLNK(st.st_mode):
                 return None
     except OSError:
         return None

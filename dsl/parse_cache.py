@@ -1,0 +1,109 @@
+"""Parsed rulebooks kept between processes: the AST of a file that parsed without a diagnostic,
+in the per-user cache directory the built parser is kept in (parser.cache_file), under a key of
+the file's path and text and of the code that builds ASTs (the grammar, the modules of dsl/
+that turn a parse into an AST, lark's and Python's versions). Reading one back is some seven
+times faster than parsing the text again (docs/performance.md, "Loading"); a rulebook's
+libraries and its variants' bases are read on every check.
+
+Entries are pickles, read only from the private directory parser.cache_file checks (owned by
+this user, not writable by others) and only from a regular file of this user's: the same trust
+as lark's own cache of the parser, which is a pickle too. At most MAX_ENTRIES are kept (the
+least recently written go first); any entry that cannot be read is ignored and written again.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import stat
+import sys
+from typing import Optional
+
+from mercator.dsl import ast as A
+
+MAX_ENTRIES = 64
+_PREFIX = "ast-"
+# the modules whose code decides what AST a text parses to
+_BUILDERS = ("ast.py", "ast_builder.py", "parse_actions.py", "parser.py", "limits.py",
+             "grammar.lark")
+
+
+def cache_dir() -> Optional[str]:
+    """The per-user cache directory: $MERCATOR_CACHE_DIR (empty: none), else
+    $XDG_CACHE_HOME/mercator or ~/.cache/mercator; None when it is not a private directory of
+    this user's (it is created with mode 0700; one owned by another user, a link, or one
+    writable by others is not used)."""
+    root = os.environ.get("MERCATOR_CACHE_DIR")
+    if root is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "mercator")
+    if not root or not os.path.isabs(root) or not hasattr(os, "getuid"):
+        return None
+    try:
+        os.makedirs(root, mode=0o700, exist_ok=True)
+        st = os.lstat(root)
+        if st.st_uid != os.getuid() or stat.S_ISLNK(st.st_mode) or st.st_mode & 0o022:
+            return None
+    except OSError:
+        return None
+    return root
+
+
+@functools.lru_cache(maxsize=1)
+def _code_key() -> str:
+    import importlib.metadata      # (here: slow to import; lark is imported only to parse)
+    try:
+        lark_version = importlib.metadata.version("lark")
+    except importlib.metadata.PackageNotFoundError:
+        lark_version = "?"
+    h = hashlib.sha256(f"{lark_version}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _BUILDERS:
+        with open(os.path.join(here, name), "rb") as f:
+            h.update(f.read())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _entry(root: str, text: str, path: str) -> str:
+    key = hashlib.sha256(f"{_code_key()}\0{path}\0{text}".encode()).hexdigest()
+    return os.path.join(root, f"{_PREFIX}{key[:32]}.pickle")
+
+
+def get(root: Optional[str], text: str, path: str) -> Optional[A.Rulebook]:
+    """The AST kept for (path, text), or None."""
+    if root is None:
+        return None
+    where = _entry(root, text, path)
+    try:
+        st = os.lstat(where)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+            return None
+        with open(where, "rb") as f:
+            rb = pickle.load(f)
+    except Exception:  # noqa: BLE001 - a missing or unreadable entry is only slower
+        return None
+    return rb if isinstance(rb, A.Rulebook) else None
+
+
+def put(root: Optional[str], text: str, path: str, rb: A.Rulebook) -> None:
+    """Keep the AST of (path, text); then drop the oldest entries beyond MAX_ENTRIES."""
+    if root is None:
+        return
+    import tempfile                # (here: slow to import, and needed only to write)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".ast-", dir=root)
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(rb, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, _entry(root, text, path))
+        entries = [os.path.join(root, n) for n in os.listdir(root) if n.startswith(_PREFIX)]
+        if len(entries) > MAX_ENTRIES:
+            entries.sort(key=lambda p: os.lstat(p).st_mtime)
+            for old in entries[:len(entries) - MAX_ENTRIES]:
+                os.remove(old)
+    except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
+        try:
+            os.remove(tmp)
+        except (OSError, UnboundLocalError):
+            pass

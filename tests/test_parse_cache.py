@@ -1,0 +1,99 @@
+"""Parsed rulebook files kept between processes (dsl/parse_cache.py): a file read back from the
+cache has the AST its text parses to, a changed text is parsed afresh, an unreadable entry is
+ignored, the cache keeps at most MAX_ENTRIES, and it lives only in a private directory."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mercator.dsl import parse_cache
+from mercator.dsl.loader import load
+from mercator.dsl.parser import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DUMP = ("import hashlib, sys, attrs\nfrom mercator.dsl import loader\n"
+        "res = loader.load(sys.argv[1])\n"
+        "def dump(v):\n"
+        "    if attrs.has(type(v)):\n"
+        "        return type(v).__name__ + '(' + ','.join(dump(getattr(v, f.name)) for f in "
+        "attrs.fields(type(v))) + ')'\n"
+        "    return '[' + ','.join(dump(x) for x in v) + ']' if isinstance(v, tuple) "
+        "else repr(v)\n"
+        "rb, _ = loader._PARSED.get((sys.argv[1], open(sys.argv[1], encoding='utf-8').read()))\n"
+        "print(hashlib.sha256(dump(rb).encode()).hexdigest(), res.ok, 'lark' in sys.modules)\n")
+
+
+def run(path: str, cache: str) -> list[str]:
+    env = {**os.environ, "MERCATOR_CACHE_DIR": cache}
+    return subprocess.run([sys.executable, "-c", DUMP, path], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_a_file_read_back_from_the_cache_has_the_ast_of_its_text(tmp_path: Path) -> None:
+    cache = tmp_path / "c"
+    parsed = run("rulebooks/genoa.rules", "")                 # no cache: parsed
+    first = run("rulebooks/genoa.rules", str(cache))          # parsed, then kept
+    second = run("rulebooks/genoa.rules", str(cache))         # read back
+    assert parsed[:2] == first[:2] == second[:2] == [parsed[0], "True"]
+    assert [p.name for p in cache.iterdir() if p.name.startswith("ast-")]
+    assert first[2] == "True" and second[2] == "False"        # the second never loaded lark
+
+
+def test_a_changed_text_or_an_unreadable_entry_is_parsed_again(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    cache = tmp_path / "c"
+    cache.mkdir(mode=0o700)
+    text = (ROOT / "tests" / "fixtures" / "tiny.rules").read_text(encoding="utf-8")
+    rb, diags = parse(text, "m.rules")
+    assert rb is not None and not diags
+    root = str(cache)
+    assert parse_cache.get(root, text, "m.rules") is None
+    parse_cache.put(root, text, "m.rules", rb)
+    assert parse_cache.get(root, text, "m.rules") == rb
+    assert parse_cache.get(root, text + "\n# more\n", "m.rules") is None   # another text
+    assert parse_cache.get(root, text, "other.rules") is None              # another path
+    (entry,) = [p for p in cache.iterdir() if p.name.startswith("ast-")]
+    entry.write_bytes(b"not a pickle")
+    assert parse_cache.get(root, text, "m.rules") is None
+    # the loader parses such a file again and keeps it anew
+    f = tmp_path / "m.rules"
+    f.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("MERCATOR_CACHE_DIR", root)
+    assert load(str(f)).ok
+    assert parse_cache.get(root, text, str(f)) == parse(text, str(f))[0]
+
+
+def test_the_cache_keeps_at_most_max_entries(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_cache, "MAX_ENTRIES", 3)
+    root = str(tmp_path)
+    texts = [f'game "G{k}" players 2..2\nplayer {{ x: int = {k} }}\n'
+             "round r limit 1 { phase a { for p in players { p.x += 1 } } }\nscore p: p.x\n"
+             for k in range(5)]
+    for k, text in enumerate(texts):
+        rb, _ = parse(text, "g.rules")
+        assert rb is not None
+        parse_cache.put(root, text, "g.rules", rb)
+        os.utime(parse_cache._entry(root, text, "g.rules"), (k, k))   # written in this order
+    kept = [t for t in texts if parse_cache.get(root, t, "g.rules") is not None]
+    assert kept == texts[2:]
+
+
+def test_the_cache_lives_only_in_a_private_directory(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("MERCATOR_CACHE_DIR", str(shared))
+    assert parse_cache.cache_dir() is None
+    monkeypatch.setenv("MERCATOR_CACHE_DIR", "")
+    assert parse_cache.cache_dir() is None
+    own = tmp_path / "own"
+    monkeypatch.setenv("MERCATOR_CACHE_DIR", str(own))
+    assert parse_cache.cache_dir() == str(own) and own.stat().st_mode & 0o777 == 0o700
