@@ -35,7 +35,9 @@ def compile_program(rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET)
 
 def _build(prog: Program, rb: CheckedRulebook) -> None:
     ex = prog.ex = CodeGen(rb)
-    ex.define_fns()       # first with constants looked up by name: constants may call fns
+    early = ex.const_fns()
+    if early:             # first with constants looked up by name: constants may call fns
+        ex.define_fns(early)
     ex.define_consts()
     prog.consts = ex.consts
     ex.define_fns()       # again, with the constants' values known

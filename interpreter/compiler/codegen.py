@@ -316,11 +316,29 @@ class CodeGen:
         finally:
             limits.start(limits.CONST_STEP_BUDGET)
 
-    def define_fns(self) -> None:
-        """Compile every pure fn into a Python function F_<name>(s, *params)."""
+    def const_fns(self) -> set[str]:
+        """The fns the constants' values call, directly or through other fns (those that must
+        be defined before the constants are computed)."""
+        todo = [n for c in self.rb.consts for n in A.walk(c.value)]
+        out: set[str] = set()
+        while todo:
+            n = todo.pop()
+            if isinstance(n, A.Call) and self.rb.refs.get(id(n), ("",))[0] == "fn" and \
+                    n.name not in out and n.name in self.rb.fns:
+                out.add(n.name)
+                body = self.rb.fns[n.name].expr
+                if body is not None:
+                    todo.extend(A.walk(body))
+        return out
+
+    def define_fns(self, only: Optional[set[str]] = None) -> None:
+        """Compile every pure fn (or those in `only`) into a Python function F_<name>(s,
+        *params)."""
         self.fn_cache = FnCache()      # (the values of a previous definition go with it)
         self.ns["_FCK"] = self.fn_cache.keep
         for name, b in self.rb.fns.items():
+            if only is not None and name not in only:
+                continue
             try:
                 code = self.build(lambda: hoist_state(self._fn_source(name, b)), f"<fn {name}>",
                                   "exec")
