@@ -1,12 +1,12 @@
 """Parsed rulebooks kept between processes: the AST of a file that parsed without a diagnostic,
 in the per-user cache directory the built parser is kept in (parser.cache_file), under a key of
 the file's path and text and of the code that builds ASTs (the grammar, the modules of dsl/
-that turn a parse into an AST, lark's and Python's versions). Reading one back is some seven
-times faster than parsing the text again (docs/performance.md, "Loading"); a rulebook's
-libraries and its variants' bases are read on every check.
+that turn a parse into an AST, lark's and Python's versions). Reading one back is much faster than
+parsing the text again and needs neither lark nor the parser (docs/performance.md, session
+15's "Loading"); a rulebook's libraries and its variants' bases are read on every check.
 
-Entries are pickles, read only from the private directory parser.cache_file checks (owned by
-this user, not writable by others) and only from a regular file of this user's: the same trust
+Entries are pickles, read only from the private directory cache_dir checks (owned by this
+user, not writable by others) and only from a regular file of this user's: the same trust
 as lark's own cache of the parser, which is a pickle too. At most MAX_ENTRIES are kept (the
 least recently written go first); any entry that cannot be read is ignored and written again.
 """
