@@ -25,6 +25,7 @@ from mercator.dsl.ast_builder import PLAIN, AstBuilder
 from mercator.dsl.loader import load, load_text
 from mercator.dsl.parse_actions import Actions, nullable_rules
 from mercator.dsl.parser import _OPTIONS, cache_file, grammar_text, parse
+from tests.ast_digest import DIGEST_DEF
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules"))
@@ -185,15 +186,9 @@ def run(code: str, env: dict[str, str]) -> str:
 
 
 def test_a_parser_read_from_the_cache_parses_the_same(tmp_path: Path) -> None:
-    code = ("import hashlib, attrs\nfrom dsl.parser import parse\n"
+    code = (DIGEST_DEF + "from dsl.parser import parse\n"
             "rb, _ = parse(open('rulebooks/genoa.rules', encoding='utf-8').read(), 'g.rules')\n"
-            "def dump(v):\n"
-            "    if attrs.has(type(v)):\n"
-            "        return type(v).__name__ + '(' + ','.join(dump(getattr(v, f.name)) for f in "
-            "attrs.fields(type(v))) + ')'\n"
-            "    return '[' + ','.join(dump(x) for x in v) + ']' if isinstance(v, tuple) "
-            "else repr(v)\n"
-            "print(hashlib.sha256(dump(rb).encode()).hexdigest())\n")
+            "print(digest(rb))\n")
     built = run(code, {"MERCATOR_CACHE_DIR": ""})
     env = {"MERCATOR_CACHE_DIR": str(tmp_path / "c")}
     first, second = run(code, env), run(code, env)

@@ -13,19 +13,14 @@ import pytest
 from mercator.dsl import parse_cache
 from mercator.dsl.loader import load
 from mercator.dsl.parser import parse
+from tests.ast_digest import DIGEST_DEF
 
 ROOT = Path(__file__).resolve().parent.parent
 
-DUMP = ("import hashlib, sys, attrs\nfrom mercator.dsl import loader\n"
+DUMP = (DIGEST_DEF + "import sys\nfrom mercator.dsl import loader\n"
         "res = loader.load(sys.argv[1])\n"
-        "def dump(v):\n"
-        "    if attrs.has(type(v)):\n"
-        "        return type(v).__name__ + '(' + ','.join(dump(getattr(v, f.name)) for f in "
-        "attrs.fields(type(v))) + ')'\n"
-        "    return '[' + ','.join(dump(x) for x in v) + ']' if isinstance(v, tuple) "
-        "else repr(v)\n"
         "rb, _ = loader._PARSED.get((sys.argv[1], open(sys.argv[1], encoding='utf-8').read()))\n"
-        "print(hashlib.sha256(dump(rb).encode()).hexdigest(), res.ok, 'lark' in sys.modules)\n")
+        "print(digest(rb), res.ok, 'lark' in sys.modules)\n")
 
 
 def run(path: str, cache: str) -> list[str]:
