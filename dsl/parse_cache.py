@@ -89,21 +89,50 @@ def get(root: Optional[str], text: str, path: str) -> Optional[A.Rulebook]:
 
 def put(root: Optional[str], text: str, path: str, rb: A.Rulebook) -> None:
     """Keep the AST of (path, text); then drop the oldest entries beyond MAX_ENTRIES."""
+    if root is not None:
+        _write(root, _entry(root, text, path), _PREFIX,
+               pickle.dumps(rb, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+_MARK = "ok-"
+
+
+def has_mark(root: Optional[str], key: str) -> bool:
+    """Was `key` (a digest a caller makes of what it checked) marked as having passed?"""
     if root is None:
-        return
-    import tempfile                # (here: slow to import, and needed only to write)
+        return False
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".ast-", dir=root)
+        st = os.lstat(os.path.join(root, f"{_MARK}{key[:32]}"))
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
+
+
+def set_mark(root: Optional[str], key: str) -> None:
+    """Mark `key` as having passed (at most MAX_ENTRIES marks are kept, as ASTs are)."""
+    if root is not None:
+        _write(root, os.path.join(root, f"{_MARK}{key[:32]}"), _MARK, b"")
+
+
+def _write(root: str, where: str, prefix: str, data: bytes) -> None:
+    """Write data to `where` (whole or not at all), then drop the oldest files of `prefix`
+    beyond MAX_ENTRIES."""
+    import tempfile                # (here: slow to import, and needed only to write)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".part-", dir=root)
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(rb, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, _entry(root, text, path))
-        entries = [os.path.join(root, n) for n in os.listdir(root) if n.startswith(_PREFIX)]
+            f.write(data)
+        os.replace(tmp, where)
+        tmp = None
+        entries = [os.path.join(root, n) for n in os.listdir(root) if n.startswith(prefix)]
         if len(entries) > MAX_ENTRIES:
             entries.sort(key=lambda p: os.lstat(p).st_mtime)
             for old in entries[:len(entries) - MAX_ENTRIES]:
                 os.remove(old)
     except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
-        try:
-            os.remove(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+        if tmp is not None:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass

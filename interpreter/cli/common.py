@@ -2,11 +2,14 @@
 loading a rulebook into a program, player counts (progress bars: terminal.py)."""
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import os
 import sys
 from typing import Any, Optional, Sequence, TextIO
 
+from mercator.dsl import parse_cache
 from mercator.dsl.ast import Span
 from mercator.dsl.diagnostics import Diagnostic, render
 from mercator.dsl.loader import LoadResult, load, refusal
@@ -168,12 +171,42 @@ def load_program(path: str) -> tuple[Program, LoadResult]:
 
 def compiles(res: LoadResult) -> bool:
     """Does a checked game compile (its constants computed within their budget)? Prints the
-    located error when not."""
+    located error when not. A game whose every file is as it was when this code compiled it
+    without an error is not compiled again: the outcome depends on nothing else, and a mark
+    in the per-user cache (dsl/parse_cache.py) says so."""
+    root = parse_cache.cache_dir()
+    key = _compile_key(res)
+    if parse_cache.has_mark(root, key):
+        return True
     try:
         build_program(res)
-        return True
     except Failed:
         return False
+    parse_cache.set_mark(root, key)
+    return True
+
+
+def _compile_key(res: LoadResult) -> str:
+    """A digest of a checked game's files (path and text) and of the code that checks and
+    compiles them (every module of dsl/ and interpreter/compiler/ and engine/, Python's
+    version)."""
+    h = hashlib.sha256(f"compiles\0{_code_digest()}".encode())
+    for path, text in sorted(res.sources.items()):
+        h.update(f"{path}\0{text}\0".encode())
+    return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    h = hashlib.sha256(sys.version.encode())
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # interpreter/
+    dsl = os.path.join(os.path.dirname(here), "dsl")
+    for folder in (dsl, os.path.join(here, "compiler"), os.path.join(here, "engine")):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith((".py", ".lark")):
+                with open(os.path.join(folder, name), "rb") as f:
+                    h.update(name.encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()
 
 
 def build_program(res: LoadResult) -> Program:
