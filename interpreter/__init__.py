@@ -8,3 +8,11 @@
 
 docs/architecture.md shows the flow of data and where each kind of change goes.
 """
+
+if __name__ != "mercator.interpreter":
+    raise ImportError(
+        f"this is Mercator's interpreter package, imported as {__name__!r}: import it as "
+        "'mercator.interpreter' (the repository's mercator/ folder finds interpreter/ beside it). Importing "
+        "it under another name would load a second copy of every module beside mercator.interpreter, "
+        "whose classes never compare equal to the first copy's")
+
