@@ -12,8 +12,8 @@ from mercator.dsl.checker_places import PlaceChecker
 from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS, literal_int, literal_range_size,
                         subset_count)
-from mercator.dsl.types import (ANY, INT, NONE, PLAYER, Type, is_collection, iter_elem, list_of, map_of, opt,
-                       strip_opt)
+from mercator.dsl.types import (ANY, INT, NONE, PLAYER, Type, assignable, converts, is_collection, iter_elem,
+                       list_of, map_of, opt, strip_opt)
 
 
 class DecisionChecker(PlaceChecker):
@@ -23,6 +23,8 @@ class DecisionChecker(PlaceChecker):
         """The type of a right-hand side (an expression or a decision, chance, procedure call)."""
         t = self._rhs(r, sc, want)
         self.types[id(r)] = t
+        if want is not None and converts(t, want) and assignable(t, want):
+            self.refs[("convert", id(r))] = (t, want)   # a suspending one's too (§3.6)
         return t
 
     def _rhs(self, r: Any, sc: Scope, want: Optional[Type]) -> Type:

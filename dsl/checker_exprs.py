@@ -12,8 +12,8 @@ from mercator.dsl.builtins import BUILTINS, builtin_arg_want, builtin_type
 from mercator.dsl.checker_base import CheckerBase, Scope
 from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.limits import MAX_COLLECTION, literal_range_size
-from mercator.dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, is_collection,
-                       iter_elem, join, list_of, strip_opt)
+from mercator.dsl.types import (ANY, BOOL, INT, NONE, PLAYER, STR, Type, assignable, bag_of, converts,
+                       is_collection, iter_elem, join, list_of, strip_opt)
 
 
 class ExprChecker(CheckerBase):
@@ -29,6 +29,10 @@ class ExprChecker(CheckerBase):
             return ANY
         t: Type = m(e, sc, want)
         self.types[id(e)] = t
+        if want is not None and converts(t, want) and assignable(t, want):
+            self.refs[("convert", id(e))] = (t, want)   # stored as a bag (§3.6): converted
+        else:
+            self.refs.pop(("convert", id(e)), None)
         return t
 
     def e_IntLit(self, e: A.IntLit, sc: Scope, want: Optional[Type]) -> Type:
@@ -261,6 +265,8 @@ class ExprChecker(CheckerBase):
         if name in BUILTINS:
             aw = builtin_arg_want(name, expected) if len(args) == 1 else None
             ts = [self.expr(a, sc, aw) for a in args]
+            for a in args:      # a built-in's argument is not stored: its result is converted
+                self.refs.pop(("convert", id(a)), None)
             self.refs[id(node)] = ("builtin", name)
             return self._builtin(name, ts, node)
         known = list(self.proc_decls) + list(self.fn_decls) + list(BUILTINS)

@@ -112,6 +112,18 @@ def assignable(src: Type, dst: Type) -> bool:
     return False
 
 
+def converts(src: Type, dst: Type) -> bool:
+    """True if storing a value of type src where dst is expected (assignable(src, dst)) changes
+    how it is held: a list or a map {T: int} becomes a bag (item -> count, no zeros), also inside
+    a list or as a map's values (§3.6)."""
+    s, d = strip_opt(src), strip_opt(dst)
+    if d.kind == "bag":
+        return s.kind in ("list", "map")
+    if s.kind == d.kind and s.kind in ("list", "map") and len(s.args) == len(d.args) and s.args:
+        return converts(s.args[-1], d.args[-1])
+    return False
+
+
 def join(a: Type, b: Type) -> Optional[Type]:
     """The common type of two branches, or None if they do not agree."""
     if assignable(a, b) and b.kind != "any":

@@ -22,6 +22,7 @@ from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, cached_fns, flat,
                                                  memo_fns, scalar, state_free_fns)
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy
+from mercator.interpreter.engine.convert import converter
 
 Fn = Callable[[Any, list], Any]
 
@@ -475,7 +476,13 @@ class CodeGen:
         return name
 
     def gen(self, e: Any) -> str:
-        """Python source for expression e."""
+        """Python source for expression e (converted where the checker marked it, §3.6)."""
+        conv = self.rb.refs.get(("convert", id(e)))
+        if conv is not None:
+            return f"{self.const(converter(*conv))}({self._gen(e)})"
+        return self._gen(e)
+
+    def _gen(self, e: Any) -> str:
         if self._unrolling and not self._evaluating and isinstance(e, FOLDABLE) \
                 and not isinstance(e, A.Name):
             v = self._folded(e)
@@ -499,7 +506,7 @@ class CodeGen:
             return e.value
         if isinstance(e, A.NoneLit):
             return None
-        if not isinstance(e, FOLDABLE):
+        if not isinstance(e, FOLDABLE) or ("convert", id(e)) in self.rb.refs:
             return _NOFOLD
         if isinstance(e, A.Name):
             if id(e) in self._bind:

@@ -984,7 +984,8 @@ class _Writer(_BodyFuser):
                 return False
             name, args, ret = st.name, st.args, -1
         elif isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
-                self.rb.refs.get(id(st.rhs), ("",))[0] == "proc":
+                self.rb.refs.get(id(st.rhs), ("",))[0] == "proc" and \
+                ("convert", id(st.rhs)) not in self.rb.refs:    # (else its ops convert it)
             name, args, ret = st.rhs.name, st.rhs.args, self.rb.refs[id(st)]
         else:
             return False

@@ -18,6 +18,7 @@ from mercator.interpreter.compiler.codegen import is_container
 from mercator.interpreter.compiler.deals import compile_deal
 from mercator.interpreter.compiler.decisions import suspend
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
+from mercator.interpreter.engine.convert import converter
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
 from mercator.interpreter.engine.limits import bag_walk
 from mercator.interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
@@ -91,7 +92,18 @@ class BodyCompiler:
     def s_Let(self, s: A.Let) -> None:
         slot = self.rb.refs[id(s)]
         if self.suspending(s.rhs):
-            suspend(self, s.rhs, slot)
+            conv = self.converter(s.rhs)
+            if conv is None:
+                suspend(self, s.rhs, slot)
+                return
+            h = self.hidden()                 # `let b: bag<T> = <a list>`: converted (§3.6)
+            suspend(self, s.rhs, h)
+
+            def let_converted(st: Any, fr: list) -> None:
+                L = fr[2]
+                L[slot] = conv(L[h])
+                fr[1] += 1
+            self.emit(let_converted, s.span)
             return
         f = self.ex.place_value(s.rhs)
 
@@ -100,6 +112,11 @@ class BodyCompiler:
             L[slot] = f(st, L)
             fr[1] += 1
         self.emit(let, s.span)
+
+    def converter(self, r: Any) -> Optional[Callable[[Any], Any]]:
+        """The conversion of a suspending right-hand side's value where it is stored (§3.6)."""
+        conv = self.rb.refs.get(("convert", id(r)))
+        return None if conv is None else converter(*conv)
 
     def suspending(self, r: Any) -> bool:
         return isinstance(r, (A.Choose, A.Simultaneous, A.Roll, A.RandomPick, A.Draw)) or (
@@ -110,7 +127,9 @@ class BodyCompiler:
         if self.suspending(s.rhs):
             h = self.hidden()
             suspend(self, s.rhs, h)
-            val: Callable = lambda st, L: L[h]
+            conv = self.converter(s.rhs)
+            val: Callable = (lambda st, L: L[h]) if conv is None else \
+                (lambda st, L: conv(L[h]))
         else:
             val = self.ex.place_value(s.rhs)
         op = s.op
