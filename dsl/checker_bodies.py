@@ -13,7 +13,7 @@ from mercator.dsl.checked import Body, Stage
 from mercator.dsl.checker_base import Scope
 from mercator.dsl.checker_deals import DealChecker
 from mercator.dsl.diagnostics import did_you_mean
-from mercator.dsl.limits import call_depth_error
+from mercator.dsl.limits import MAX_PROC_DEPTH, call_depth_error
 from mercator.dsl.types import ANY, BOOL, INT, PLAYER, Type, is_enumerable
 
 
@@ -51,6 +51,12 @@ class BodyChecker(DealChecker):
         too_long = call_depth_error(self._fn_calls(), {n: d.span for n, d in self.fn_decls.items()})
         if too_long is not None:
             self.diags.append(too_long)
+        procs = self.proc_decls
+        too_deep = call_depth_error({n: {c for c in self.calls.get(n, ()) if c in procs}
+                                     for n in procs}, {n: d.span for n, d in procs.items()},
+                                    MAX_PROC_DEPTH, "procedure")
+        if too_deep is not None:
+            self.diags.append(too_deep)
         action_names: set[str] = set()
         trigger_names: set[str] = set()
         for it in items:

@@ -13,6 +13,7 @@ from mercator.dsl.checked import Body, Stage
 from mercator.dsl.checker_base import CheckerBase
 from mercator.dsl.diagnostics import did_you_mean, info
 from mercator.dsl.graphs import strongly_connected
+from mercator.dsl.limits import MAX_PROC_DEPTH
 
 
 class UsageChecker(CheckerBase):
@@ -95,8 +96,8 @@ class UsageChecker(CheckerBase):
                 rec = self.proc_decls.get(name)
                 if rec is not None and rec.span.path == self.path:
                     self.warn("W261", f"procedure '{name}' can call itself again (recursion)",
-                              rec.span, "make sure every recursive path ends; the step budget stops "
-                              "one that does not")
+                              rec.span, "make sure every recursive path ends; calls more than "
+                              f"{MAX_PROC_DEPTH:,} deep, or the step budget, stop one that does not")
 
 
 def _recursive_names(calls: dict[str, set[str]]) -> set[str]:

@@ -10,8 +10,8 @@ limits below are far above what a rulebook needs and far below what breaks.
 E143  a range, a die or a decision written with literal numbers beyond the run-time limits
       (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS below; checked by dsl/checker_exprs.py and
       dsl/checker_decisions.py)
-E140  an expression or a block nested too deeply, or a chain of functions too long
-      (this module, called by the parser and the checker); an integer literal larger than
+E140  an expression or a block nested too deeply, or a chain of functions (or procedures) too
+      long (this module, called by the parser and the checker); an integer literal larger than
       MAX_INT is E005 (dsl/ast_builder.py, reported by dsl/parser.py)
 """
 from __future__ import annotations
@@ -29,6 +29,9 @@ from mercator.dsl.diagnostics import Diagnostic, error
 MAX_EXPR_DEPTH = 190     # nested expression (and type) nodes inside one statement or declaration
 MAX_BLOCK_DEPTH = 50     # nested blocks ({ ... }) inside one declaration
 MAX_CALL_DEPTH = 100     # a chain of functions, each calling the next (not counting recursion)
+MAX_PROC_DEPTH = 1000    # procedures (and triggers, actions) running one inside another: the
+                         # checker refuses a longer chain of procedures, each calling the next;
+                         # the engine stops a deeper call (recursion too) with a rule error
 MAX_INT = 10 ** 18       # the largest integer literal
 RECURSION_LIMIT = 4000   # Python's recursion limit while a rulebook is checked (at least)
 # sizes a running game may reach (interpreter/engine/limits.py enforces them at run time; the checker
@@ -150,9 +153,11 @@ def _kind(t: type) -> int:
     return k
 
 
-def call_depth_error(calls: dict[str, set[str]], spans: dict[str, A.Span]) -> Optional[Diagnostic]:
-    """E140 when some chain of functions, each calling the next, is longer than MAX_CALL_DEPTH
-    (cycles are not counted: recursion is reported elsewhere). Linear, without recursion."""
+def call_depth_error(calls: dict[str, set[str]], spans: dict[str, A.Span],
+                     limit: int = MAX_CALL_DEPTH, what: str = "function") -> Optional[Diagnostic]:
+    """E140 when some chain of functions (or of procedures: what, limit), each calling the next,
+    is longer than limit (cycles are not counted: recursion is reported elsewhere). Linear,
+    without recursion."""
     longest: dict[str, int] = {}
     on_path: set[str] = set()
     for start in sorted(calls):
@@ -168,15 +173,23 @@ def call_depth_error(calls: dict[str, set[str]], spans: dict[str, A.Span]) -> Op
                 on_path.discard(name)
                 longest[name] = 1 + max((longest.get(c, 0) for c in calls.get(name, ())
                                          if c not in on_path and c != name), default=0)
-                if longest[name] > MAX_CALL_DEPTH and name in spans:
+                if longest[name] > limit and name in spans and what == "function":
                     return error("E140", f"function '{name}' starts a chain of more than "
-                                 f"{MAX_CALL_DEPTH} functions, each calling the next",
-                                 spans[name], "compute some of the steps directly, or with a "
-                                 "procedure")
+                                 f"{limit} functions, each calling the next",
+                                 spans[name], "compute some of the steps directly, or with "
+                                 "a procedure")
             elif nxt in calls and nxt not in longest and nxt not in on_path:
                 on_path.add(nxt)
                 stack.append((nxt, iter(sorted(calls.get(nxt, ())))))
-    return None
+    # (procedures: the one heading the longest chain, the first declared among equals)
+    over = [n for n in spans if longest.get(n, 0) > limit]
+    if not over or what == "function":
+        return None
+    name = max(over, key=lambda n: (longest[n], -spans[n].line))
+    return error("E140", f"{what} '{name}' starts a chain of {longest[name]:,} {what}s, each "
+                 f"calling the next: more than the {limit:,} that may run one inside another",
+                 spans[name], "do the steps one after another (a procedure that calls several "
+                 "others in turn, or a loop) instead of each inside the one before")
 
 
 class DeepRecursion:

@@ -105,28 +105,56 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
                     stops = True
                 blocks.extend(blocks_of(st))
         callees[bid], own[bid] = out, stops
+    return _longest_chains(callees), _reaches(callees, own)
+
+
+def _longest_chains(callees: dict[int, set[int]]) -> dict[int, float]:
+    """Per body, the longest chain of calls it starts (1: it calls none), inf for a body that
+    can reach a cycle of calls. Without recursion: a chain may be as long as the rulebook
+    (MAX_PROC_DEPTH procs and more), far past Python's own stack."""
     chain: dict[int, float] = {}
-    suspends: dict[int, bool] = {}
+    inf = float("inf")
+    for start in callees:
+        if start in chain:
+            continue
+        on_path: set[int] = {start}
+        stack: list[tuple[int, Any]] = [(start, iter(callees.get(start, ())))]
+        while stack:
+            bid, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                on_path.discard(bid)
+                # (a callee not done yet is on the path: a cycle)
+                chain[bid] = 1 + max((chain.get(c, inf) for c in callees.get(bid, ())),
+                                     default=0)
+            elif nxt not in chain and nxt not in on_path:
+                on_path.add(nxt)
+                stack.append((nxt, iter(callees.get(nxt, ()))))
+    return chain
 
-    def may_stop(bid: int, seen: frozenset) -> bool:
-        if bid in seen:
-            return True
-        if bid not in suspends:
-            suspends[bid] = own[bid] or any(may_stop(c, seen | {bid})
-                                            for c in callees.get(bid, ()))
-        return suspends[bid]
 
-    def depth(bid: int, seen: frozenset) -> float:
-        if bid in seen:
-            return float("inf")
-        if bid not in chain:
-            chain[bid] = 1 + max((depth(c, seen | {bid}) for c in callees.get(bid, ())),
-                                 default=0)
-        return chain[bid]
-    for bid in callees:
-        depth(bid, frozenset())
-        may_stop(bid, frozenset())
-    return chain, suspends
+def _reaches(callees: dict[int, set[int]], own: dict[int, bool]) -> dict[int, bool]:
+    """Per body, whether it or a body it calls (directly or not) has own[...] set (a body on a
+    cycle of calls counts as having it), without recursion."""
+    out: dict[int, bool] = {}
+    for start in callees:
+        if start in out:
+            continue
+        on_path: set[int] = {start}
+        stack: list[tuple[int, Any]] = [(start, iter(callees.get(start, ())))]
+        while stack:
+            bid, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                on_path.discard(bid)
+                # (a callee not done yet is on the path: a cycle)
+                out[bid] = own[bid] or any(out.get(c, True) for c in callees.get(bid, ()))
+            elif nxt not in out and nxt not in on_path:
+                on_path.add(nxt)
+                stack.append((nxt, iter(callees.get(nxt, ()))))
+    return out
 
 
 def _proc_call(rb: Any, st: Any) -> Optional[str]:

@@ -20,7 +20,7 @@ from mercator.interpreter.compiler.decisions import suspend
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
 from mercator.interpreter.engine.convert import converter
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
-from mercator.interpreter.engine.limits import bag_walk
+from mercator.interpreter.engine.limits import MAX_FRAMES, bag_walk, too_deep
 from mercator.interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
@@ -441,6 +441,9 @@ class BodyCompiler:
                 TL = vals + [None] * (nslots - nargs)
                 if cond is None or cond(st, TL):
                     run.append([bid, 0, TL, -1])
+            if run and len(st.stack) >= MAX_FRAMES:
+                fr[1] -= 1                   # (located at the emit)
+                too_deep()
             for f in reversed(run):
                 st.stack.append(f)
         if s.event in self.p.triggers_by_event:   # (its list is filled after every body)
@@ -470,6 +473,8 @@ class BodyCompiler:
         n = len(args)
 
         def call(st: Any, fr: list) -> None:
+            if len(st.stack) >= MAX_FRAMES:
+                too_deep()
             vals = values(st, fr[2])
             fr[1] += 1
             st.stack.append([bid, 0, vals + [None] * (prog.nslots[bid] - n), ret])

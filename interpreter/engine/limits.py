@@ -14,13 +14,20 @@ from typing import Any, Sized
 from mercator.interpreter.engine.exprs import RuleError
 
 from mercator.dsl.limits import (MAX_COLLECTION, MAX_DIE_SIDES, MAX_OPTIONS,  # noqa: F401  (shared with check)
-                        subset_count)
+                        MAX_PROC_DEPTH, subset_count)
 MAX_INT_BITS = 256              # an integer result must lie within ±2^256
 CONST_STEP_BUDGET = 2_000_000   # steps for evaluating all of a rulebook's constants
 SHORT_LIST = 1024               # a list joined by '+' shorter than this is not charged
 SMALL_ITER = 64                 # a comprehension over at most this many static items is free
 BUDGET_MESSAGE = ("step budget of {} steps exhausted without a decision "
                   "(a loop that never ends, or one too big?)")
+
+# the frames a state's stack may hold: the game's own, the phase's (or setup's), and
+# MAX_PROC_DEPTH procedures, triggers and actions running one inside another
+MAX_FRAMES = MAX_PROC_DEPTH + 2
+DEPTH_MESSAGE = (f"procedures and triggers running one inside another more than "
+                 f"{MAX_PROC_DEPTH:,} deep (a recursion that does not end, or a chain of calls "
+                 "too long?)")
 
 METER = [CONST_STEP_BUDGET]     # steps left; set by Program.run and constant evaluation
 BUDGET = [CONST_STEP_BUDGET]    # what METER started at (for the message)
@@ -35,6 +42,12 @@ def start(budget: int) -> None:
 def exhausted() -> None:
     """Raise the located-later rule error of a spent step budget."""
     raise RuleError(BUDGET_MESSAGE.format(BUDGET[0]))
+
+
+def too_deep() -> None:
+    """Raise the located-later rule error of a call that would nest bodies beyond
+    MAX_PROC_DEPTH (the caller checks `len(state.stack) >= MAX_FRAMES` before pushing)."""
+    raise RuleError(DEPTH_MESSAGE)
 
 
 def charge(n: int) -> None:
