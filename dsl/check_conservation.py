@@ -19,10 +19,18 @@ _CHANGES = (A.Assign, A.Draw, A.Move, A.Add, A.Remove, A.CallStmt, A.Call, A.Emi
 
 @attrs.define
 class Law:
-    """A conservation law: an invariant equation and the sign each place has in it."""
+    """A conservation law: an invariant equation, the sign each place has in it, and the
+    record fields its terms read (`f.n` in `sum(f.n for f in p.plots)`)."""
 
     text: str
     signs: dict[Place, int]
+    members: set[str] = attrs.Factory(set)
+
+    def counts(self, e: "Effect") -> bool:
+        """Does the change e change what this law counts? Not when it changes a record field
+        inside a counted place that the law never reads (`p.plots[i].b = c` where the law
+        counts `f.n`): that leaves every total the same."""
+        return e.place in self.signs and all(m in self.members for m in e.sub)
 
 
 @attrs.define
@@ -32,6 +40,7 @@ class Effect:
     place: Place
     sign: int
     span: A.Span
+    sub: tuple[str, ...] = ()     # the record fields inside the place it changes (.plots[i].n: n)
 
 
 class Conservation:
@@ -52,11 +61,12 @@ class Conservation:
         out = []
         for eq in self._equations(inv.expr):
             signs: dict[Place, int] = {}
-            self._terms(eq.left, 1, signs)
-            self._terms(eq.right, -1, signs)
+            members: set[str] = set()
+            self._terms(eq.left, 1, signs, members)
+            self._terms(eq.right, -1, signs, members)
             signs = {k: v for k, v in signs.items() if v != 0}
             if signs:
-                out.append(Law(inv.name, signs))
+                out.append(Law(inv.name, signs, members))
         return out
 
     def _equations(self, e: Any) -> list[Any]:
@@ -68,13 +78,13 @@ class Conservation:
             return [e]
         return []
 
-    def _terms(self, e: Any, sign: int, signs: dict[Place, int]) -> None:
+    def _terms(self, e: Any, sign: int, signs: dict[Place, int], members: set[str]) -> None:
         if isinstance(e, A.BinOp) and e.op in ("+", "-"):
-            self._terms(e.left, sign, signs)
-            self._terms(e.right, sign if e.op == "+" else -sign, signs)
+            self._terms(e.left, sign, signs, members)
+            self._terms(e.right, sign if e.op == "+" else -sign, signs, members)
             return
         if isinstance(e, A.Neg):
-            self._terms(e.operand, -sign, signs)
+            self._terms(e.operand, -sign, signs, members)
             return
         todo, seen = [e], set()
         while todo:                       # the places this term reads, through functions too
@@ -83,6 +93,9 @@ class Conservation:
                 if place is not None:
                     old = signs.get(place)
                     signs[place] = sign if old in (None, sign) else 0
+                if isinstance(n, A.Field) and \
+                        strip_opt(self.rb.types.get(id(n.obj), ANY)).kind in ("record", "any"):
+                    members.add(n.name)
                 if isinstance(n, A.Call) and n.name in self.rb.fns and n.name not in seen:
                     seen.add(n.name)
                     todo.append(self.rb.fns[n.name].expr)
@@ -94,16 +107,24 @@ class Conservation:
             return ("player", n.name)
         return None
 
-    def _place(self, lv: A.LValue) -> Optional[Place]:
+    def _place(self, lv: A.LValue) -> Optional[tuple[Place, tuple[str, ...]]]:
         """The state field a change lands in: the last player field on the way (owners[b].ducats
-        changes that player's ducats, not the table 'owners'), else the table field it starts at."""
-        for st in reversed(lv.steps):
+        changes that player's ducats, not the table 'owners'), else the table field it starts at;
+        with the record fields inside it that the change is to (p.plots[i].n: ("n",))."""
+        steps = lv.steps
+        for k in range(len(steps) - 1, -1, -1):
+            st = steps[k]
             if isinstance(st, A.LvField) and strip_opt(self.rb.types.get(id(st), ANY)) == PLAYER:
-                return ("player", st.name)
+                return ("player", st.name), self._members(steps[k + 1:])
         ref = self.rb.refs.get(id(lv))
         if ref is not None and ref[0] == "table":
-            return ("table", lv.root)
+            return ("table", lv.root), self._members(steps)
         return None
+
+    def _members(self, steps: Any) -> tuple[str, ...]:
+        """The record fields a place's steps go into (a record's .field; not list or map keys)."""
+        return tuple(st.name for st in steps if isinstance(st, A.LvField) and
+                     strip_opt(self.rb.types.get(id(st), ANY)).kind == "record")
 
     # --- what a body changes
     def effects(self, kind: str, name: str, block: Optional[A.Block]) -> list[Effect]:
@@ -125,10 +146,10 @@ class Conservation:
         return out
 
     def _laws_of(self, e: Effect) -> list[Law]:
-        return [law for law in self.laws if e.place in law.signs]
+        return [law for law in self.laws if law.counts(e)]
 
     def _balanced(self, law: Law, effects: list[Effect]) -> bool:
-        seen = {law.signs[e.place] * e.sign for e in effects if e.place in law.signs}
+        seen = {law.signs[e.place] * e.sign for e in effects if law.counts(e)}
         return 0 in seen or (1 in seen and -1 in seen)
 
     def _stmt_effects(self, n: Any) -> list[Effect]:
@@ -136,9 +157,9 @@ class Conservation:
 
         def put(lv: A.LValue, sign: int, span: A.Span) -> None:
             """Record a change of the place an lvalue names."""
-            place = self._place(lv)
-            if place is not None:
-                out.append(Effect(place, sign, span))
+            where = self._place(lv)
+            if where is not None:
+                out.append(Effect(where[0], sign, span, where[1]))
 
         if isinstance(n, A.Assign):
             put(n.target, {"+=": 1, "-=": -1}.get(n.op, 0), n.span)
@@ -166,7 +187,7 @@ class Conservation:
         reported: set[A.Span] = set()
         for kind, body in roots:
             for law in self.laws:
-                effs = [e for e in self.effects(kind, body.name, body.block) if e.place in law.signs]
+                effs = [e for e in self.effects(kind, body.name, body.block) if law.counts(e)]
                 if not effs or self._balanced(law, effs):
                     continue
                 e = min(effs, key=lambda x: (x.span.path, x.span.line, x.span.col))
@@ -174,8 +195,9 @@ class Conservation:
                     continue
                 reported.add(e.span)
                 way = "adds to" if law.signs[e.place] * e.sign > 0 else "takes from"
+                part = f" (its .{'.'.join(e.sub)})" if e.sub else ""
                 self.diags.append(warning(
                     "W293", f"this {way} the total that the invariant \"{law.text}\" keeps "
                     f"constant, and nothing in {kind} '{body.name}' balances it", e.span,
-                    f"{e.place[0]} field '{e.place[1]}' changes alone: move the amount from or to "
+                    f"{e.place[0]} field '{e.place[1]}'{part} changes alone: move the amount from or to "
                     "another place the invariant counts in the same rule (or the invariant is wrong)"))

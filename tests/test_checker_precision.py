@@ -154,3 +154,68 @@ def test_a_list_or_map_stored_as_a_bag_is_one_in_a_playout(
 def test_a_wrong_stored_type_is_still_refused() -> None:
     res = load_text(AS_BAG.replace("p.b = xs", "p.b = [xs]"), "t.rules")
     assert [d.code for d in res.diagnostics if d.severity == "error"] == ["E104"]
+
+
+# ------------------------------------------------ 2. W293 reads what the law counts, in any order
+BEANS = """game "Beans" players 2..2
+enum Bean { red, blue }
+record Plot { b: Bean  n: int }
+player { hand: bag<Bean> = {red: 2, blue: 2}  plots: list<Plot> = [{b: red, n: 0}, {b: red, n: 0}] }
+invariant "every bean": sum(count(p.hand) + sum(f.n for f in p.plots) for p in players) == 8
+proc plant(p: player, i: int, c: Bean) {
+BODY
+}
+round r limit 2 { phase sow {
+  for p in players where count(p.hand) > 0 {
+    let c = choose p one of distinct(items(p.hand))
+    let i = choose p one of [0, 1]
+    plant(p, i, c)
+  }
+} }
+score p: sum(f.n for f in p.plots) + count(p.hand)
+"""
+COUNT, KIND, TAKE = "p.plots[i].n += 1", "p.plots[i].b = c", "remove c from p.hand"
+LONGER = ["let fresh = p.plots[i].n == 0 or p.plots[i].b != c",
+          "if fresh { log p, \"starts a plot of\", c }", "log p, \"plants\", c"]
+
+
+def w293(statements: list[str]) -> list[tuple[int, str]]:
+    """The W293 warnings of BEANS with these statements as plant's body: (line, its text)."""
+    text = BEANS.replace("BODY", "\n".join("  " + s for s in statements))
+    res = load_text(text, "t.rules")
+    assert res.ok, "\n".join(str(d) for d in res.diagnostics)
+    lines = text.splitlines()
+    return [(d.span.line, lines[d.span.line - 1].strip()) for d in res.diagnostics
+            if d.code == "W293"]
+
+
+@pytest.mark.parametrize("statements", [
+    [COUNT, KIND], [KIND, COUNT],
+    [LONGER[0], COUNT, LONGER[1], KIND, LONGER[2]],
+    [LONGER[0], KIND, LONGER[1], COUNT, LONGER[2]],
+    [KIND, LONGER[0], COUNT, LONGER[1], KIND, LONGER[2]],
+], ids=["count-kind", "kind-count", "longer-count-kind", "longer-kind-count", "longer-kind-twice"])
+def test_setting_a_field_the_law_does_not_count_neither_balances_nor_hides(
+        statements: list[str]) -> None:
+    """`.b = c` is not a change of what the law counts (it counts `.n`): the count that goes up
+    alone is reported, at its own statement, in either order and in a longer procedure."""
+    assert [text for _, text in w293(statements)] == [COUNT]
+
+
+@pytest.mark.parametrize("statements", [
+    [TAKE, COUNT, KIND], [KIND, COUNT, TAKE], [KIND, TAKE, LONGER[0], COUNT, LONGER[2]],
+    ["p.plots[i] = {b: c, n: p.plots[i].n + 1}"],            # a whole plot set: a reset
+    [COUNT, "p.plots[i] = {b: c, n: p.plots[i].n}"],
+    [KIND],                                                  # nothing counted changes
+])
+def test_a_balanced_planting_or_a_reset_is_not_reported(statements: list[str]) -> None:
+    assert w293(statements) == []
+
+
+def test_a_law_that_counts_plots_not_beans_ignores_a_plots_count() -> None:
+    text = BEANS.replace("sum(count(p.hand) + sum(f.n for f in p.plots) for p in players) == 8",
+                         "sum(len(p.plots) for p in players) == 4")
+    res = load_text(text.replace("BODY", "  " + COUNT), "t.rules")
+    assert res.ok and "W293" not in [d.code for d in res.diagnostics]
+    res = load_text(text.replace("BODY", "  add {b: c, n: 1} to p.plots"), "t.rules")
+    assert [d.code for d in res.diagnostics if d.code == "W293"] == ["W293"]
