@@ -13,7 +13,7 @@ from mercator.dsl.checked import Body, Stage
 from mercator.dsl.checker_base import CheckerBase
 from mercator.dsl.diagnostics import did_you_mean, info
 from mercator.dsl.graphs import strongly_connected
-from mercator.dsl.limits import MAX_PROC_DEPTH
+from mercator.dsl.limits import MAX_PLAYERS, MAX_PROC_DEPTH
 
 
 class UsageChecker(CheckerBase):
@@ -26,6 +26,8 @@ class UsageChecker(CheckerBase):
         if not games:
             self.err("E114", "the rulebook has no 'game' declaration", self._top_span(),
                      'start with: game "Name" players 2..4')
+        for g in games:
+            self._player_count(g)
         if not stages:
             self.err("E114", "the rulebook has no 'round' declaration", self._top_span(),
                      "add: round NAME { phase NAME { ... } }")
@@ -49,6 +51,25 @@ class UsageChecker(CheckerBase):
                     self.err("E114", f"round '{st.name}' can never end", st.decl.span,
                              f"add 'end after {st.name} when COND', a 'limit' to it, or an "
                              "'end game' statement")
+
+    def _player_count(self, g: A.GameDecl) -> None:
+        """E123 for a player count no game can be started with: an empty range, fewer than one
+        player, or more than MAX_PLAYERS seats."""
+        lo, hi = g.min_players, g.max_players
+        if lo > hi:
+            cap = "" if lo <= MAX_PLAYERS else f" (a game has at most {MAX_PLAYERS:,} seats)"
+            self.err("E123", f"the player count {lo}..{hi} is empty: its least number of "
+                     "players is more than its most", g.span,
+                     f"write the least number first: players {max(hi, 1)}.."
+                     f"{min(lo, MAX_PLAYERS)}{cap}")
+        elif lo < 1:
+            self.err("E123", f"a game needs at least 1 player, and players {lo}..{hi} allows "
+                     f"{lo}", g.span, f"start the range at 1 (a solo game) or more: players "
+                     f"1..{max(hi, 1)}")
+        elif hi > MAX_PLAYERS:
+            self.err("E123", f"players {lo}..{hi}: more than the {MAX_PLAYERS:,} seats a game "
+                     "may have", g.span, f"the most is {MAX_PLAYERS:,}: players "
+                     f"{min(lo, MAX_PLAYERS)}..{MAX_PLAYERS}")
 
     def event_warnings(self, triggers: list[Body], stats: list[Body]) -> None:
         """I230 for an event emitted that nothing reacts to; W210 for a trigger on an event

@@ -33,6 +33,7 @@ MAX_PROC_DEPTH = 1000    # procedures (and triggers, actions) running one inside
                          # checker refuses a longer chain of procedures, each calling the next;
                          # the engine stops a deeper call (recursion too) with a rule error
 MAX_INT = 10 ** 18       # the largest integer literal
+MAX_PLAYERS = 1000       # the most seats a game may have (`game "X" players 2..N`; E123)
 RECURSION_LIMIT = 4000   # Python's recursion limit while a rulebook is checked (at least)
 # sizes a running game may reach (interpreter/engine/limits.py enforces them at run time; the checker
 # refuses, with E143, what is written with literal numbers beyond them)

@@ -151,3 +151,34 @@ def test_a_recursion_past_the_limit_is_a_located_rule_error(tmp_path: Path) -> N
         assert re.search(r"deep\.rules:3:54: rule error: procedures and triggers running one "
                          r"inside another more than 1,000 deep", err), err[-2000:]
         assert "reproduce with: mercator" in err
+
+
+# ------------------------------------------------------------------ R2: the player count
+GAME = 'game "X" players {}\nplayer {{ gold: int }}\n' \
+       "round r limit 1 {{ phase main {{ first(players).gold += 1 }} }}\nscore p: p.gold\n"
+
+
+@pytest.mark.parametrize("count,message", [
+    ("7..4", "the player count 7..4 is empty"),
+    ("999999..6", "the player count 999999..6 is empty"),
+    ("0..0", "a game needs at least 1 player"),
+    ("0..3", "a game needs at least 1 player"),
+    ("2..1000000", "more than the 1,000 seats a game may have"),
+])
+def test_a_player_count_no_game_can_have_is_refused_by_check(tmp_path: Path, count: str,
+                                                             message: str) -> None:
+    path = tmp_path / "x.rules"
+    path.write_text(GAME.format(count))
+    for cmd in (["check"], ["simulate", "--games", "1"], ["play", "--seats", "random"]):
+        code, out, err = cli(cmd[0], str(path), *cmd[1:])
+        no_crash(out, err)
+        assert code == 1, (cmd, out, err)
+        assert re.search(r"x\.rules:1:1: error\[E123\]: ", err) and message in err, err
+
+
+def test_the_ends_of_the_player_count_are_allowed() -> None:
+    from mercator.dsl.loader import load_text
+    from mercator.dsl.limits import MAX_PLAYERS
+    for count in ("1..1", "4..4", f"2..{MAX_PLAYERS}"):
+        res = load_text(GAME.format(count), "x.rules")
+        assert res.ok, (count, [d.message for d in res.diagnostics])

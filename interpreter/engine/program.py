@@ -256,6 +256,10 @@ class Program:
         elif action is not None:
             name, args, vis = self.actions.announce(node.player, *action)
             record(s, ["action", node.player, name, args, vis, idx])
+        elif node.private is not None and node.private(node.option(idx).value):
+            # a step only the chooser sees (building a deal's offer): the others see nothing
+            record(s, ["choice", node.player, node.parts(), node.option(idx).label,
+                       [node.player], idx, node.simultaneous, 1])
         else:
             record(s, ["choice", node.player, node.parts(), node.option(idx).label, node.vis,
                        idx, node.simultaneous])

@@ -10,8 +10,9 @@ is secret) uniformly among their options, and the chance generator for the futur
 information-set MCTS searches (agents/search.py).
 
 How: the game is replayed from its start, one step per step of the real game (each step of
-the real game changed the seat's digest, so a world with the same information state took the
-same number of steps). At each step:
+the real game changed the seat's digest but another seat's private step — building an offer —
+whose count the world keeps too: a world restricted so, never one the seat could tell apart).
+At each step:
   - the seat's own decision is made as it was (same option index);
   - a choice or chance outcome the seat saw is made the same (by label);
   - anything the seat did not see is drawn — and kept only if the seat's digest after the step
@@ -482,6 +483,13 @@ class Trace:
             rng.shuffle(order)
         if prefer_real and st.index < n:
             order = [st.index] + [i for i in order if i != st.index]
+        elif not isinstance(node, Chance) and node.private is not None:
+            # a step of another seat's draft of an offer (seen by him alone): made as it was
+            # when the world allows it, since the posted offer shows what the draft built and a
+            # draft of random steps would almost never post it; the world's holdings are drawn
+            # already, and any step that keeps the draft going fits what the seat saw
+            real = _labelled(node, st.label)[:1]
+            order = real + [i for i in order if i not in real]
         for i in order:
             c = s.clone()
             prog.apply(c, i)
