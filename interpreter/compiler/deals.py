@@ -126,6 +126,11 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         d = Decision(who, vals, labeller, W[DRAFT] is None and not spec.forced(W), prompt,
                      prog.actions_for(st, who), False, commit, span)
         d.vtype = ("deal", spec)
+        if st.narrate and W[DRAFT] is not None:
+            # building an offer: the drafter alone sees its steps and their prompts (the other
+            # seats see the posted offer, or the cancel, and nothing in between)
+            d.prompt_parts = [[prompt, [who]]]
+            d.private = spec.private_steps(W, labeller)
         return d
 
     def full(st: Any, L: list, W: list) -> Decision:

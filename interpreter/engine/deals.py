@@ -240,6 +240,20 @@ class DealSpec:
                 "promise": "what you promise of the proceeds"}[term]
         return who, vals, self._labeller(accepts, last), f"{self.name}: {verb}"
 
+    @staticmethod
+    def private_steps(W: list, labeller: Callable[[Any], str]) -> Optional[Callable[[Any], bool]]:
+        """Which steps of the window's decision now only the drafter may see: while an offer
+        is being built, every step but the last (`post`) and `cancel` — the offer names what
+        the maker holds, perhaps owner-only (`openly` parts), and only the posted offer is
+        shown. None at a turn's start (pass, post, accept, withdraw, close are public)."""
+        if W[DRAFT] is None:
+            return None
+
+        def private(v: Any) -> bool:
+            kind = v[0]
+            return kind != "cancel" and not (kind == "done" and labeller(v) == "post")
+        return private
+
     def _labeller(self, accepts: dict[int, str], last: bool) -> Callable[[Any], str]:
         """The label of a step of the window from its value: `accepts` holds the acceptances'
         (by offer id), `last` says whether 'done' posts the offer."""

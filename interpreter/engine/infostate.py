@@ -15,7 +15,9 @@ keeps the parts of that record that have a fixed size:
                   simultaneous one before the reveal, nor one whose label is hidden)
 
 Every decision appears in every seat's record ("P2 chooses …" or "P2 has chosen"), so the
-row's decider is known to all; the ids only where the record shows the label. Chance outcomes
+row's decider is known to all; the ids only where the record shows the label. The exception is
+a step only its chooser sees (building a deal's offer, engine/seen.py): it is a row of his
+history alone — the others' rows skip it, as their records and digests do. Chance outcomes
 and the log's text are not rows: they show in the tensor through the view they lead to. So the
 tensor is a function of the information state (two worlds the seat cannot tell apart give the
 same cells; tests/test_infostate.py) without being a complete record of it.
@@ -38,10 +40,11 @@ from mercator.interpreter.engine.seen import sees
 
 class DecisionLog:
     """The decisions of one game so far, as rows: the decider, the ids of its option (id + 1,
-    zero-padded), and which seats saw them. Rows 0 .. n - 1 are never changed once written;
+    zero-padded), which seats saw them, and which know of them at all (all but for a private
+    step). Rows 0 .. n - 1 are never changed once written;
     `n` is how many rows the longest branch sharing this log has written."""
 
-    __slots__ = ("seats", "ids", "seen", "n", "players", "width", "limit")
+    __slots__ = ("seats", "ids", "seen", "known", "n", "players", "width", "limit")
 
     def __init__(self, players: int, width: int, limit: int, capacity: int = 64):
         self.players = players
@@ -51,6 +54,7 @@ class DecisionLog:
         self.seats = np.zeros(cap, np.int64)
         self.ids = np.zeros((cap, width), np.float32)
         self.seen = np.zeros((cap, players), np.bool_)
+        self.known = np.zeros((cap, players), np.bool_)
         self.n = 0
 
     def _copy(self, n: int) -> "DecisionLog":
@@ -58,21 +62,23 @@ class DecisionLog:
         new.seats[:n] = self.seats[:n]
         new.ids[:n] = self.ids[:n]
         new.seen[:n] = self.seen[:n]
+        new.known[:n] = self.known[:n]
         new.n = n
         return new
 
     def _grow(self) -> None:
         cap = min(self.limit, 2 * len(self.seats))
-        for name in ("seats", "ids", "seen"):
+        for name in ("seats", "ids", "seen", "known"):
             old = getattr(self, name)
             new = np.zeros((cap,) + old.shape[1:], old.dtype)
             new[:len(old)] = old
             setattr(self, name, new)
 
-    def appended(self, n: int, seat: int, ids: Sequence[int],
-                 seen_by: Sequence[bool]) -> "DecisionLog":
+    def appended(self, n: int, seat: int, ids: Sequence[int], seen_by: Sequence[bool],
+                 known_by: Optional[Sequence[bool]] = None) -> "DecisionLog":
         """The log of a branch that had `n` rows, with one more row: this log when the row
-        can be written in place, else a copy of the first n rows with it."""
+        can be written in place, else a copy of the first n rows with it. `known_by`: the
+        seats whose history has the row (all by default)."""
         if n >= self.limit:
             raise EncodeError(f"a game takes more than bounds {{ decisions {self.limit} }}",
                               "raise the bound in the rulebook")
@@ -87,6 +93,7 @@ class DecisionLog:
         row[:] = 0.0
         row[:len(ids)] = np.asarray(ids, np.float32) + 1.0
         log.seen[n] = seen_by
+        log.known[n] = True if known_by is None else known_by
         log.n = n + 1
         return log
 
@@ -98,6 +105,13 @@ def seen_by(entry: list, players: int) -> list[bool]:
     vis = entry[4]
     simultaneous = bool(entry[6]) if kind == "choice" else False
     return [v == seat or (not simultaneous and sees(vis, v)) for v in range(players)]
+
+
+def known_by(entry: list, players: int) -> list[bool]:
+    """Which seats' records have the announcement at all: every seat's, but a private step's
+    (building a deal's offer) only its chooser's."""
+    private = entry[0] == "choice" and len(entry) > 7
+    return [not private or v == entry[1] for v in range(players)]
 
 
 class InfoStateEncoder:
@@ -154,7 +168,8 @@ class InfoStateEncoder:
         at = len(s.record)
         self.prog.apply(s, index)
         entry = s.record[at]                 # the announcement of this choice (Program._announce)
-        return log.appended(n, node.player, seq, seen_by(entry, self.players)), n + 1
+        return log.appended(n, node.player, seq, seen_by(entry, self.players),
+                            known_by(entry, self.players)), n + 1
 
     def replay(self, seed: int, history: Sequence[int],
                explicit_chance: bool = True) -> tuple[Any, DecisionLog, int]:
@@ -179,9 +194,17 @@ class InfoStateEncoder:
             out[self.taken_at + k] = a + 1
         if n:
             rows = out[self.history_at:self.total].reshape(self.decisions, self.row)
-            rows[np.arange(n), log.seats[:n]] = 1.0
-            mask = log.seen[:n, viewer]
-            rows[:n, self.players:][mask] = log.ids[:n][mask]
+            known = log.known[:n, viewer]
+            if known.all():
+                rows[np.arange(n), log.seats[:n]] = 1.0
+                mask = log.seen[:n, viewer]
+                rows[:n, self.players:][mask] = log.ids[:n][mask]
+            else:                          # the rows of the decisions the viewer knows of
+                at = np.nonzero(known)[0]
+                m = len(at)
+                rows[np.arange(m), log.seats[at]] = 1.0
+                mask = log.seen[at, viewer]
+                rows[:m, self.players:][mask] = log.ids[at][mask]
 
     def tensor(self, s: Any, viewer: int, log: DecisionLog, n: int,
                taken: Sequence[int] = ()) -> np.ndarray:

@@ -22,7 +22,7 @@ class Decision:
     """A player must choose among options (pass first, then values, then any-time actions)."""
 
     __slots__ = ("player", "values", "labeller", "allow_pass", "prompt", "actions", "simultaneous",
-                 "commit", "span", "_options", "prompt_parts", "vis", "vtype")
+                 "commit", "span", "_options", "prompt_parts", "vis", "vtype", "private")
 
     def __init__(self, player: int, values: list, labeller: Callable[[Any], str], allow_pass: bool,
                  prompt: str, actions: list, simultaneous: bool,
@@ -44,6 +44,10 @@ class Decision:
         # the static type of the values (dsl.types.Type), or ("deal", DealSpec) for a step of
         # a deal: what interpreter/engine/encoding.py turns into action ids
         self.vtype: Any = None
+        # with narration: which chosen values are seen by the chooser alone, the other seats
+        # seeing nothing of the step (a step of building a deal's offer, engine/deals.py);
+        # None: every value is announced by `vis`
+        self.private: Optional[Callable[[Any], bool]] = None
 
     @property
     def count(self) -> int:

@@ -11,6 +11,10 @@ from the others' logs altogether.
 Entries are JSON data (lists), so a state carrying its record still round-trips:
   ["log", audience, [[text, vis], ...]]               a 'log' statement (audience: vis of the line)
   ["choice", seat, [[text, vis], ...], label, vis, index, simultaneous]
+  ["choice", seat, [[text, vis], ...], label, [seat], index, simultaneous, 1]
+                                                      a step only its chooser sees (building a
+                                                      deal's offer): the others see nothing of it,
+                                                      not even that it was taken
   ["action", seat, name, args_text, vis, index]       an any-time action taken
   ["forced", seat, [[text, vis], ...], label, vis]   a decision with one option, not asked
   ["chance", what, label, vis]                        an explicit chance outcome
@@ -81,7 +85,9 @@ def render(entry: list, viewer: Viewer) -> Optional[str]:
             return None
         return parts_text(entry[2], viewer)
     if kind == "choice":
-        _, seat, prompt, label, vis, _, simul = entry
+        if len(entry) > 7 and viewer != entry[1] and viewer != ALL:
+            return None                 # a private step (see the module docstring)
+        _, seat, prompt, label, vis, _, simul = entry[:7]
         p = parts_text(prompt, viewer)
         p = f"  ({p})" if p else ""
         if viewer == seat or (sees(vis, viewer) and not simul):
@@ -141,10 +147,15 @@ def record(st: Any, entry: list) -> None:
 
 
 def observe_position(st: Any, view: Callable[[Any, int], Any]) -> None:
-    """Fold each seat's view of the position (given by `view(state, seat)`) into its digest."""
+    """Fold each seat's view of the position (given by `view(state, seat)`) into its digest —
+    after a step only its chooser saw (the last entry: a private choice, which changes nothing
+    the others may see), his alone: their information state is what they could observe."""
     seen = st.seen
+    rec = st.record
+    only = rec[-1][1] if rec and len(rec[-1]) > 7 and rec[-1][0] == "choice" else None
     for v in _watched(st):
-        seen[v] = _mix(seen[v], view(st, v))
+        if only is None or v == only:
+            seen[v] = _mix(seen[v], view(st, v))
 
 
 def _watched(st: Any) -> range:
