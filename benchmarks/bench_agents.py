@@ -17,6 +17,8 @@ often over a multiple of N games); each game's randomness comes from its seed (a
   nice -n 10 .venv/bin/python benchmarks/bench_agents.py --plan     # everything, in order
   .venv/bin/python benchmarks/bench_agents.py --report              # the tables so far
   .venv/bin/python benchmarks/bench_agents.py --todo --workers 2    # what the plan has left
+  .venv/bin/python benchmarks/bench_agents.py rulebooks/manila.rules --players 3 \\
+      --agent heuristic --vs ismcts:200,random --games 30   # the game's heuristic anchor
 """
 from __future__ import annotations
 
@@ -97,6 +99,80 @@ PLAN: list[tuple[dict, int]] = [
 ]
 
 
+# ------------------------------------------------------------------ heuristic seats
+# `heuristic` names the game's heuristic anchor: benchmarks/heuristic_<game>.py, a plain-Python
+# player written as a good casual player plays, reading only its seat's information (docs/
+# agents.md, "Heuristic anchors"). Each such module says which game it plays (GAME, the
+# rulebook's `game` name; a variant's program is named "<game> — <variant>") and which class
+# plays it (AGENT, made with a seed, with `choose(program, state) -> int`): adding a game's
+# anchor is adding its file.
+HEURISTIC = "heuristic"
+
+
+class HeuristicSpec:
+    """A seat played by the game's heuristic anchor."""
+
+    kind = HEURISTIC
+    needs_record = False        # it reads the seat's observation, not the record
+    honest = True
+
+    def __str__(self) -> str:
+        return HEURISTIC
+
+
+def seat_spec(text: str) -> Any:
+    """One seat's player: `heuristic`, or any spec `mercator` takes (random, ismcts:200, ...)."""
+    return HeuristicSpec() if text.strip().lower() == HEURISTIC else parse_spec(text)
+
+
+def heuristics() -> dict[str, Any]:
+    """The heuristic anchors in benchmarks/: game name -> the agent class of its module."""
+    import glob
+    import importlib.util
+    out = {}
+    for path in sorted(glob.glob(os.path.join(HERE, "heuristic_*.py"))):
+        name = os.path.basename(path)[:-3]
+        mod = sys.modules.get(name)
+        if mod is None:
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            spec.loader.exec_module(mod)
+        out[mod.GAME] = mod.AGENT
+    return out
+
+
+def heuristic_for(prog: Any) -> Any:
+    """The heuristic anchor's class for a program (its game's, for a variant too)."""
+    found = heuristics()
+    game = prog.name.split(" — ")[0]
+    if game not in found:
+        raise SystemExit(f"no heuristic player for {prog.name!r}: there is one for "
+                         f"{', '.join(sorted(found)) or 'no game'} (benchmarks/heuristic_*.py)")
+    return found[game]
+
+
+def seat_agent(spec: Any, seed: int, prog: Any) -> Any:
+    """The bot of a seat's spec, seeded."""
+    if spec.kind == HEURISTIC:
+        return heuristic_for(prog)(seed)
+    return make_agent(spec, seed)
+
+
+def other_seats(vs: str, players: int, cycle: int) -> list[Any]:
+    """The specs of the seats after the tested one, clockwise: `vs` is one spec for all of them
+    or one per seat (comma-separated, e.g. `ismcts:200,random`), taken in reverse order every
+    other cycle of the table, so that over 2N games each order sits at every position."""
+    parts = [seat_spec(x) for x in vs.split(",")]
+    if len(parts) == 1:
+        return parts * (players - 1)
+    if len(parts) != players - 1:
+        raise SystemExit(f"--vs {vs!r}: give one player for all the other seats or one for each "
+                         f"of the {players - 1}")
+    return parts[::-1] if cycle % 2 else parts
+
+
 def key_of(config: dict) -> str:
     """The config as one line of text (the key that says which games are done)."""
     return json.dumps(config, sort_keys=True)
@@ -150,11 +226,13 @@ def one_game(job: tuple[str, int]) -> dict:
     n = config["players"]
     if config["kind"] == "match":
         me = seed % n
-        specs = [parse_spec(config["agent"] if p == me else config["vs"]) for p in range(n)]
+        others = other_seats(config["vs"], n, seed // n)
+        specs = [seat_spec(config["agent"]) if p == me else others[(p - me) % n - 1]
+                 for p in range(n)]
     else:
         me = 0
         specs = parse_seats(config["seats"], n)
-    agents: list[Any] = [make_agent(sp, agent_seed(seed, p)) for p, sp in enumerate(specs)]
+    agents: list[Any] = [seat_agent(sp, agent_seed(seed, p), prog) for p, sp in enumerate(specs)]
     agents[me] = timed = Timed(agents[me])
     record = any(sp.needs_record for sp in specs)
     t0 = time.perf_counter()
@@ -183,7 +261,7 @@ def restat(r: dict) -> Optional[dict]:
         return r
     if "history" not in r:
         return None
-    record = any(parse_spec(x).needs_record for x in r["seats"])
+    record = any(seat_spec(x).needs_record for x in r["seats"])
     s = prog.new_game(r["config"]["players"], r["seed"], narrate=record, explicit_chance=record)
     for i in r["history"]:
         if s.over:
@@ -450,8 +528,12 @@ def main(argv: Optional[list[str]] = None) -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("rulebook", nargs="?")
     ap.add_argument("--players", type=int)
-    ap.add_argument("--agent", default="ismcts:200")
-    ap.add_argument("--vs", default="random", help="the other seats' player (default: random)")
+    ap.add_argument("--agent", default="ismcts:200",
+                    help="the tested seat's player: a spec (ismcts:200, random, ...) or "
+                         "'heuristic' (the game's anchor, benchmarks/heuristic_<game>.py)")
+    ap.add_argument("--vs", default="random",
+                    help="the other seats' player (default: random), or one per other seat, "
+                         "comma-separated (ismcts:200,random)")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--results", default=RESULTS, help="the JSON lines file (appended to)")
