@@ -190,3 +190,26 @@ def test_a_pilot_makes_its_own_boats_arrival_sure(manila: Any) -> None:
         game.chance(pip)
     assert game.s.pending.prompt.startswith("small pilot")
     assert game.heuristic() == "{boat: jade, steps: 1}"
+
+
+def test_it_takes_a_seat_on_a_boat_sure_to_arrive(manila: Any) -> None:
+    """seed 003 §成功的航程, §第三步驟: a boat on 13 before the last roll passes 13 with any
+    die, and its crew shares its profit (jade: 36). In the last placement round, with that
+    boat's first seat free at 3 pesos and nobody else left to place, the heuristic takes it."""
+    game = Scripted(manila, ["jade", "jade", "silk", "silk", "ginseng", "ginseng"])
+    for p in range(3):
+        game.decide(p, "pass")                      # nobody bids: P1 is harbour master for 0
+    game.decide(0, "pass")
+    game.decide(0, "nutmeg")
+    game.decide(0, "{silk: 0, ginseng: 4, jade: 5}")
+    game.decide(0, "pass")                          # P1 and P3 place nothing this voyage
+    game.decide(1, "ginseng_boat")
+    game.decide(2, "pass")
+    game.decide(1, "harbour_a")
+    for pip in ("1", "1", "4"):                     # silk 1, ginseng 5, jade 9
+        game.chance(pip)
+    game.decide(1, "small_pilot")
+    for pip in ("1", "1", "4"):                     # silk 2, ginseng 6, jade 13
+        game.chance(pip)
+    assert game.s.pending.player == 1 and game.s.pending.prompt.startswith("place")
+    assert game.heuristic() == "jade_boat"
