@@ -51,6 +51,11 @@ def add_command(sub: Any, formatter: Any) -> None:
     sp.add_argument("--seed", type=_int, metavar="S", help="game seed (default: a random one)")
     sp.add_argument("--host", default="127.0.0.1", metavar="H",
                     help="address to listen on (default: 127.0.0.1, this machine only)")
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="also answer requests made to this name (repeatable); by default the "
+                         "server answers to localhost, 127.0.0.1, ::1 and --host (with "
+                         "--host 0.0.0.0: also to any IP address), and refuses other names "
+                         "(DNS rebinding)")
     sp.add_argument("--port", type=_port, default=8000, metavar="N",
                     help="port to listen on (default: 8000; 0: any free port)")
     sp.add_argument("--replay", metavar="SAVE",
@@ -146,6 +151,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     session = build_session(args)
     try:
         from mercator.interpreter.web.app import SeatLinks, make_app
+        from mercator.interpreter.web.guard import HostRule
         from mercator.interpreter.web.server import BindError, Served, bind
     except ImportError as exc:
         err(f"mercator serve: the web server is not installed ({exc.name} is missing)")
@@ -159,7 +165,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sock = bind(args.host, args.port)
     except BindError as exc:
         raise UsageError(str(exc), exc.hint) from None
-    served = Served(make_app(session, links), sock)
+    served = Served(make_app(session, links, hosts=HostRule(args.host, args.allow_host)), sock)
     what = f"replay of {args.replay}" if session.replaying else \
         " · ".join(f"P{i + 1} {k}" for i, k in enumerate(session.seats)) + \
         (f" · resumed after {len(session.decisions)} decisions" if args.resume else "")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any, Callable, Optional, Sequence
 
 from mercator.interpreter.agents.base import Agent, agent_seed, resolve_chance
@@ -33,6 +34,7 @@ from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
 HUMAN = "human"
 SEAT_KINDS = KINDS                  # each seat: a spec of agents/spec.py (human, random, ismcts:N, …)
 MAX_BOT_DECISIONS = 1_000_000       # bots that never reach a human or the end: a runaway rulebook
+MAX_LABEL_CHARS = 1_000             # a choice sent as a label longer than this names no option
 
 
 class SessionError(Exception):
@@ -77,6 +79,20 @@ def _bots(seats: Sequence[str], seed: int) -> dict[int, Agent]:
 def _digest(data: Any) -> str:
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _number_or_label(text: str, offered: str) -> Any:
+    """A choice sent as text: an option number (ASCII digits only: int() also reads '²' or
+    Arabic-Indic digits, and refuses numbers of more than 4300 digits) or else a label."""
+    if len(text) > MAX_LABEL_CHARS:
+        raise SessionError(f"illegal move: no option has a label of {len(text)} characters",
+                           offered)
+    number = text.strip()
+    if re.fullmatch(r"-?[0-9]+", number, flags=re.ASCII):
+        if len(number) > 18:
+            raise SessionError(f"illegal move: option {number[:12]}… is out of range", offered)
+        return int(number)
+    return text
 
 
 def undo_point(movers: Sequence[int], seat: int,
@@ -194,10 +210,11 @@ class GameSession:
             self.program.apply(nxt, idx)
         except MercatorRuntimeError as exc:
             where = f"{exc.span.path}:{exc.span.line}:{exc.span.col}: " if exc.span.line > 0 else ""
+            what = f"P{node.player + 1}'s choice" if isinstance(node, Decision) else "chance"
+            log = exc.history or [*self.state.history, idx]
             raise RuleFailure(f"{where}rule error: {exc.message}",
-                              f"the rulebook failed on P{node.player + 1}'s choice '{label}' "
-                              f"(seed {self.seed}, decisions {nxt.history or exc.history}); "
-                              "the game stays where it was", status=500) from None
+                              f"the rulebook failed on {what} '{label}' (seed {self.seed}, "
+                              f"decisions {log}); the game stays where it was", status=500) from None
         self.steps.append(nxt)
         self.movers.append(node.player if isinstance(node, Decision) else -1)
         self.labels.append(label)
@@ -237,16 +254,22 @@ class GameSession:
             who = f"P{node.player + 1}" if isinstance(node, Decision) else "chance"
             raise SessionError(f"it is not P{seat + 1}'s turn: {who} is to decide",
                                "wait for your turn (the page updates by itself)", status=409)
-        if isinstance(choice, str) and choice.strip().lstrip("-").isdigit():
-            choice = int(choice.strip())
+        offered = f"choose one of the options offered (0 to {node.count - 1}, or a label)"
+        if isinstance(choice, str):
+            choice = _number_or_label(choice, offered)
         try:
             idx = self.program.resolve_choice(node, choice)
         except IllegalChoice as exc:
-            raise SessionError(f"illegal move: {exc}", "choose one of the options offered "
-                               f"(0 to {node.count - 1}, or a label)") from None
+            raise SessionError(f"illegal move: {exc}", offered) from None
         label = node.option(idx).label
-        self._apply(idx)
-        self.advance_bots()
+        kept = len(self.steps)
+        try:
+            self._apply(idx)
+            self.advance_bots()
+        except RuleFailure as exc:     # a bot's or chance's step after this move failed:
+            del self.steps[kept:], self.movers[kept - 1:], self.labels[kept - 1:]
+            raise RuleFailure(exc.message, f"{exc.hint}, before P{seat + 1}'s move "
+                              f"'{label}': choose again", status=500) from None
         return label
 
     # ------------------------------------------------------------ undo

@@ -19,13 +19,17 @@ own secret TABLE token:
   GET  /table/TABLE/poll          the digest of what the screen shows
 
 Every refusal is a 4xx page (or JSON, for a JSON request) with a message and a hint, never a
-traceback. A lock serialises the requests: the session is not thread-safe.
+traceback. A lock serialises the requests: the session is not thread-safe. Before any route,
+guard.py checks the Host, a POST's Origin and the body's size, and adds the security headers.
 """
 from __future__ import annotations
 
 import hmac
+import json
 import os
+import re
 import secrets
+import sys
 import threading
 from urllib.parse import parse_qs
 from typing import Any, Callable, Optional
@@ -38,12 +42,40 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from mercator.interpreter.tools.session import GameSession, SessionError
+from mercator.interpreter.tools.session import GameSession, RuleFailure, SessionError
+from mercator.interpreter.web.guard import MAX_BODY_BYTES, Guard, HostRule, policy
 from mercator.interpreter.web.render import graph_svg, grid_html, is_hidden, label, show
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 MANY_OPTIONS = 40          # more values than this are offered in a list box, not as buttons
-MAX_FORM_BYTES = 64 * 1024
+MAX_FORM_BYTES = MAX_BODY_BYTES
+
+
+def _same(a: str, b: str) -> bool:
+    """Are two secrets (tokens, digests) equal? In constant time, whatever text they hold
+    (hmac.compare_digest refuses str with characters outside ASCII)."""
+    return hmac.compare_digest(a.encode("utf-8", "surrogatepass"),
+                               b.encode("utf-8", "surrogatepass"))
+
+
+def _text(s: str) -> str:
+    """`s` as text that can be sent (a lone surrogate from a request becomes U+FFFD)."""
+    return s.encode("utf-8", "replace").decode("utf-8", "replace") if s else s
+
+
+def _is_text(data: Any) -> bool:
+    """Does a value read from JSON hold only encodable text (no lone surrogates)?"""
+    if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(data, dict):
+        return all(_is_text(k) and _is_text(v) for k, v in data.items())
+    if isinstance(data, list):
+        return all(_is_text(v) for v in data)
+    return True
 
 
 class SeatLinks:
@@ -57,8 +89,7 @@ class SeatLinks:
 
     def is_table(self, token: str) -> bool:
         """Is this the shared screen's token?"""
-        return self.table is not None and \
-            hmac.compare_digest(self.table.encode(), token.encode("utf-8", "surrogatepass"))
+        return self.table is not None and _same(self.table, token)
 
     def table_path(self) -> str:
         """The shared screen's secret path."""
@@ -69,7 +100,7 @@ class SeatLinks:
         """The seat this token belongs to, or None."""
         found = None
         for seat, t in self.tokens.items():
-            if hmac.compare_digest(t.encode(), token.encode("utf-8", "surrogatepass")):
+            if _same(t, token):
                 found = seat
         return found
 
@@ -92,8 +123,10 @@ def _wants_json(request: Request) -> bool:
         request.headers.get("accept", "").startswith("application/json")
 
 
-def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlette:
-    """The Starlette application serving `session` to the seats holding `links`' tokens."""
+def make_app(session: GameSession, links: SeatLinks, title: str = "",
+             hosts: Optional[HostRule] = None) -> Guard:
+    """The application serving `session` to the seats holding `links`' tokens, behind the
+    guard (guard.py); `hosts`: the names it answers to (None: any, for tests in process)."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
     env.filters["show"] = show
     env.filters["label"] = label
@@ -127,11 +160,15 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
         # page says it waits for them, since they move before the answer comes back
         searchers = [f"P{i + 1} ({k})" for i, k in enumerate(session.seats)
                      if k.split(":")[0] in ("mcts", "ismcts")]
-        html = env.get_template("page.html").render(
-            v=v, game=game, base=base, seat=seat, many=MANY_OPTIONS, banner=banner,
-            banner_hint=banner_hint, kinds=session.seats, searchers=searchers,
-            me=None if seat is None else f"P{seat + 1}")
-        return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+        return html_page("page.html", status, v=v, base=base, seat=seat, many=MANY_OPTIONS,
+                         banner=banner, banner_hint=banner_hint, kinds=session.seats,
+                         searchers=searchers, me=None if seat is None else f"P{seat + 1}")
+
+    def html_page(template: str, code: int = 200, **context: Any) -> Response:
+        """A template as an HTML answer (its inline style and scripts are the ones the
+        Content-Security-Policy allows by their hashes: guard.py)."""
+        html = env.get_template(template).render(game=game, **context)
+        return HTMLResponse(html, status_code=code, headers={"Cache-Control": "no-store"})
 
     def seat_or_refuse(request: Request) -> int:
         seat = links.seat_of(request.path_params["token"])
@@ -174,12 +211,11 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
                             headers={"Cache-Control": "no-store"})
 
     async def form_of(request: Request) -> dict[str, Any]:
-        body = await request.body()
+        body = await request.body()        # the guard has read at most MAX_BODY_BYTES
         if len(body) > MAX_FORM_BYTES:
             raise Refusal(413, "the request is too large", "send one option")
         if "application/json" in request.headers.get("content-type", ""):
-            import json
-            try:
+            try:        # a number of more than 4300 digits is a ValueError too
                 data = json.loads(body or b"{}")
             except (ValueError, RecursionError):
                 raise Refusal(400, "the request body is not JSON",
@@ -187,6 +223,9 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
             if not isinstance(data, dict):
                 raise Refusal(400, "the request body is not a JSON object",
                               'send {"option": INDEX} or {"option": "LABEL"}')
+            if not _is_text(data):
+                raise Refusal(400, "the request body holds text that is not Unicode (a lone "
+                              "surrogate)", 'send {"option": INDEX} or {"option": "LABEL"}')
             return data
         try:        # an HTML form (application/x-www-form-urlencoded): one value per name
             fields = parse_qs(body.decode("utf-8"), max_num_fields=16)
@@ -199,6 +238,9 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
         try:
             with lock:
                 what()
+        except RuleFailure as exc:       # the rulebook's fault: its designer reads the terminal
+            print(f"mercator serve: {exc.message}\n  {exc.hint}", file=sys.stderr, flush=True)
+            raise Refusal(exc.status, exc.message, exc.hint) from None
         except SessionError as exc:
             raise Refusal(exc.status, exc.message, exc.hint) from None
         if _wants_json(request):
@@ -236,17 +278,16 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
         if seat is None:            # the game is over (or waits on no person): everyone's view
             return page(request, None, base)
         if seat != held:            # hide the last seat's view until the next one is there
-            html = env.get_template("handover.html").render(
-                game=game, base=base, seat=seat, digest=handover_digest(seat))
-            return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+            return html_page("handover.html", base=base, seat=seat,
+                             digest=handover_digest(seat))
         return page(request, seat, base)
 
     async def table_confirm(request: Request) -> Response:
         base = table_or_refuse(request)
         data = await form_of(request)
         raw = str(data.get("seat", ""))
-        seat, _ = table_state()
-        if not raw.isdigit() or seat is None or int(raw) != seat:
+        seat, _ = table_state()     # ASCII digits only: int() would read '²' as a digit, fail
+        if not re.fullmatch(r"[0-9]{1,6}", raw) or seat is None or int(raw) != seat:
             raise Refusal(409, "that seat is not the one to decide now",
                           "the screen names the player to decide: only they may take it")
         with lock:
@@ -271,7 +312,7 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
 
         def checked_move() -> None:
             if isinstance(seen, str) and seen and \
-                    not hmac.compare_digest(seen, session.view(seat, None)["digest"]):
+                    not _same(seen, session.view(seat, None)["digest"]):
                 raise SessionError("the game has moved on since this page was shown",
                                    "look at the new position and choose again", status=409)
             session.move(seat, choice)
@@ -299,7 +340,7 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
 
         def checked_move() -> None:      # under the lock: nothing moves in between
             if isinstance(seen, str) and seen and \
-                    not hmac.compare_digest(seen, session.view(seat, None)["digest"]):
+                    not _same(seen, session.view(seat, None)["digest"]):
                 raise SessionError("the game has moved on since this page was shown",
                                    "look at the new position and choose again", status=409)
             session.move(seat, choice)
@@ -310,11 +351,10 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
         return await run_in_threadpool(act, request, seat, lambda: session.undo(seat))
 
     def refused(request: Request, status: int, message: str, hint: str) -> Response:
+        message, hint = _text(message), _text(hint)
         if _wants_json(request):
             return JSONResponse({"error": message, "hint": hint}, status_code=status)
-        html = env.get_template("error.html").render(status=status, message=message, hint=hint,
-                                                     game=game)
-        return HTMLResponse(html, status_code=status)
+        return html_page("error.html", status, status=status, message=message, hint=hint)
 
     async def on_refusal(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Refusal)
@@ -342,5 +382,7 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "") -> Starlet
         Route("/table/{token}/move", table_move, methods=["POST"]),
         Route("/table/{token}/undo", table_undo, methods=["POST"]),
     ]
-    return Starlette(routes=routes, exception_handlers={
+    app = Starlette(routes=routes, exception_handlers={
         Refusal: on_refusal, HTTPException: on_http, Exception: on_error})
+    return Guard(app, lambda scope, status, message, hint:
+                 refused(Request(scope), status, message, hint), hosts, policy(TEMPLATES))
