@@ -33,6 +33,10 @@ with pass openly prompt simultaneous roll random draw then or and not true false
 lowest highest wins""".split())
 
 SUSPENDING = frozenset({"choose", "roll", "random", "draw", "simultaneous"})
+# terminals that only start a value, and that only go on a value before them: which of the two
+# an unexpected word stands in place of (a name, or a part of an expression)
+_OPERAND_START = frozenset({"INT", "STRING", "LPAR", "TRUE", "FALSE", "NONE", "PLAYERS"})
+_OPERATORS = frozenset({"PLUS", "STAR", "SLASH", "PERCENT", "AND", "OR"})
 
 # Terminal names -> words for "expected ..." messages.
 _TOKEN_WORDS = {
@@ -187,6 +191,14 @@ def _previous_word(text: str, line: int, col: int) -> Optional[tuple[str, int]]:
     return (word, j + 1) if word.isidentifier() else None
 
 
+def _in_if_expression(text: str, pos: Optional[int]) -> bool:
+    """Is an 'if ... then' open before pos, in the statement or declaration it stands in?"""
+    if pos is None:
+        return False
+    start = max(text.rfind("{", 0, pos), text.rfind("}", 0, pos), text.rfind(";", 0, pos)) + 1
+    return re.search(r"\bif\b.*\bthen\b", text[start:pos], flags=re.S) is not None
+
+
 def _syntax_diagnostic(exc: lark.exceptions.UnexpectedInput, text: str, path: str,
                        parser: lark.Lark) -> Diagnostic:
     line = getattr(exc, "line", 1) or 1
@@ -218,19 +230,31 @@ def _syntax_diagnostic(exc: lark.exceptions.UnexpectedInput, text: str, path: st
             pass
         if hint is None:
             hint = f"expected {_expected_words(expected, parser)}"
-        if str(tok) in SUSPENDING:
+        operand = bool(expected & _OPERAND_START)     # a value may stand here
+        after_value = bool(expected & _OPERATORS)     # an expression may go on here
+        if str(tok) in SUSPENDING and operand:
             return error("E108", f"'{tok}' can only be the whole right-hand side of 'let' or an "
                          "assignment", span, f"give it its own line first: let x = {tok} ...")
+        if str(tok) == "elif" and "ELSE" in expected and after_value and \
+                _in_if_expression(text, getattr(exc, "pos_in_stream", None)):
+            return error("E001", "unexpected 'elif': an 'if ... then ... else ...' expression has "
+                         "no 'elif'", span, "put the next test in its 'else': "
+                         "if A then X else if B then Y else Z (or use an 'if' statement)")
         what = f"'{tok}'" if tok.type != "NAME" or str(tok) in KEYWORDS else f"name '{tok}'"
         pos = getattr(exc, "pos_in_stream", None)
         last = re.search(r"([A-Za-z_]\w*)\s*$", text[:pos]) if pos else None
         if last is not None and last.group(1) == "as" and "NAME" in expected:
             hint = ("'as' is followed by a name (a trigger's handle) or, in a stat, the amount "
                     "each emit adds (e.g. stat pips counts rolled(p, k) as k)")
-        elif str(tok) in KEYWORDS and "NAME" in expected:
+        elif str(tok) in KEYWORDS and operand:
+            hint = f"expected a value here; '{tok}' is a reserved word, not a name"
+        elif str(tok) in KEYWORDS and "NAME" in expected and not after_value:
             hint = f"'{tok}' is a reserved word and cannot be used as a name"
         elif str(tok) in ("lowest", "highest", "wins"):
             hint = "'lowest wins' or 'highest wins' can only end a 'score' or 'tiebreak' declaration"
+        elif str(tok) in KEYWORDS and after_value:
+            hint = f"'{tok}' cannot go on the expression before it; expected an operator, or a " \
+                   "new statement or declaration"
         return error("E001", f"unexpected {what}", span, hint)
     if isinstance(exc, lark.exceptions.UnexpectedCharacters):
         pos = exc.pos_in_stream or 0

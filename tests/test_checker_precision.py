@@ -219,3 +219,48 @@ def test_a_law_that_counts_plots_not_beans_ignores_a_plots_count() -> None:
     assert res.ok and "W293" not in [d.code for d in res.diagnostics]
     res = load_text(text.replace("BODY", "  add {b: c, n: 1} to p.plots"), "t.rules")
     assert [d.code for d in res.diagnostics if d.code == "W293"] == ["W293"]
+
+
+# ------------------------------------------------ 3. a reserved word: as a name, in an expression
+def only_error(text: str) -> tuple[str, int, int, str, str]:
+    (d,) = load_text(text, "t.rules").diagnostics
+    return d.code, d.span.line, d.span.col, d.message, d.hint or ""
+
+
+BASIC = 'game "T" players 2..2\nplayer { x: int }\nround r limit 1 {\n  BODY\n}\nscore p: p.x\n'
+
+
+@pytest.mark.parametrize("word", ["draw", "roll", "choose", "random", "simultaneous", "elif"])
+def test_a_reserved_word_as_a_phase_name_is_said_to_be_reserved(word: str) -> None:
+    text = BASIC.replace("BODY", f"phase {word} {{ for p in players {{ p.x += 1 }} }}")
+    assert only_error(text) == ("E001", 4, 9, f"unexpected '{word}'",
+                                f"'{word}' is a reserved word and cannot be used as a name")
+
+
+def test_a_decision_inside_an_expression_is_still_e108() -> None:
+    text = BASIC.replace("BODY", "phase main { for p in players { let d = [1, 2]\n"
+                                 "  p.x = 1 + draw from d } }")
+    code, line, col, message, _ = only_error(text)
+    assert (code, line, col) == ("E108", 5, 13)
+    assert message == "'draw' can only be the whole right-hand side of 'let' or an assignment"
+
+
+ELIF = "phase main { for p in players { p.x = if p.x > 1 then 1 elif p.x > 0 then 2 else 3 } }"
+
+
+def test_elif_in_an_if_expression_says_what_the_expression_allows() -> None:
+    assert only_error(BASIC.replace("BODY", ELIF)) == (
+        "E001", 4, 59, "unexpected 'elif': an 'if ... then ... else ...' expression has no 'elif'",
+        "put the next test in its 'else': if A then X else if B then Y else Z "
+        "(or use an 'if' statement)")
+    fixed = BASIC.replace("BODY", ELIF.replace("elif", "else if"))     # what the hint says
+    res = load_text(fixed, "t.rules")
+    assert res.ok and not res.diagnostics
+
+
+def test_a_reserved_word_after_a_value_is_not_called_a_name() -> None:
+    code, _, _, message, hint = only_error(BASIC.replace("BODY", "phase main { let y = 2 draw }"))
+    assert (code, message) == ("E001", "unexpected 'draw'")
+    assert "reserved" not in hint and "expression" in hint
+    code, _, _, message, hint = only_error(BASIC.replace("BODY", "phase main { let y = 1 + elif }"))
+    assert hint == "expected a value here; 'elif' is a reserved word, not a name"
