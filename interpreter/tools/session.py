@@ -84,14 +84,15 @@ def _digest(data: Any) -> str:
 def _number_or_label(text: str, offered: str) -> Any:
     """A choice sent as text: an option number (ASCII digits only: int() also reads '²' or
     Arabic-Indic digits, and refuses numbers of more than 4300 digits) or else a label."""
-    if len(text) > MAX_LABEL_CHARS:
-        raise SessionError(f"illegal move: no option has a label of {len(text)} characters",
-                           offered)
     number = text.strip()
     if re.fullmatch(r"-?[0-9]+", number, flags=re.ASCII):
         if len(number) > 18:
-            raise SessionError(f"illegal move: option {number[:12]}… is out of range", offered)
+            raise SessionError(f"illegal move: option {number[:12]}… ({len(number)} digits) "
+                               "is out of range", offered)
         return int(number)
+    if len(text) > MAX_LABEL_CHARS:
+        raise SessionError(f"illegal move: no option has a label of {len(text)} characters",
+                           offered)
     return text
 
 
