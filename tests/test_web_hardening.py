@@ -381,3 +381,37 @@ def test_a_rule_error_on_the_bots_move_leaves_the_game_before_the_persons_move(u
     assert s.state == before
     r = c.post(f"{links.path(0)}/move", json={"option": "1"})        # another pick goes on
     assert r.status_code == 200 and s.movers[:2] == [0, 1] and r.json()["options"]
+
+
+def test_in_a_browser_the_policy_blocks_none_of_the_pages_own_scripts_and_styles(manila):
+    """Headless Chromium (skipped without it): the seat's page, the handover screen and an error
+    page log no Content-Security-Policy violation; the page's style applies and its scripts
+    run (the timeline's slider moves to the step chosen, the back link of an error page)."""
+    from browser import Browser, serve_session, why_no_browser
+    if why_no_browser() is not None:
+        pytest.skip(f"no browser: {why_no_browser()}")
+    s = GameSession(manila, 3, 5, ["human", "human", "random"], MANILA, load(MANILA).sources)
+    s.move(0, 1)
+    s.move(1, 0)
+    served, links = serve_session(s, table=True)
+    b = Browser()
+    d = b.driver
+    try:
+        for path in (links.path(0), links.table_path(), "/no/such/page"):
+            d.get(served.url + path)
+            color = d.execute_script("return getComputedStyle(document.querySelector('header'))"
+                                     ".backgroundColor")
+            assert color == "rgb(23, 50, 77)", (path, color)     # base.html's style applies
+        d.get(served.url + links.path(0))
+        d.execute_script("var r = document.getElementById('step-slider'); r.value = 1;"
+                         "r.dispatchEvent(new Event('change'));")
+        deadline = time.monotonic() + 10
+        while "step=1" not in d.current_url and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "step=1" in d.current_url and "step 1 of" in d.page_source
+        violations = [e["message"] for e in d.get_log("browser")
+                      if "Content Security Policy" in e["message"]]
+        assert not violations, violations
+    finally:
+        b.close()
+        served.stop()
