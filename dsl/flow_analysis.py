@@ -206,7 +206,11 @@ class Solver:
         for s in self.systems:
             sol = self.solutions.get(id(s), ({}, {}))
             for sh in s.shown:
-                d = _shown_warning(sh.kind, sh.node.span, self.value(sh.formula, sol), sh.who)
+                if sh.kind == "promise":
+                    d = _promise_warning(sh.what, sh.node.span, self.value(sh.formula, sol))
+                else:
+                    d = _shown_warning(sh.kind, sh.node.span, self.value(sh.formula, sol),
+                                       sh.who)
                 if d is not None:
                     out.setdefault((d.code, d.span), d)
             for st in s.stores:
@@ -232,6 +236,12 @@ def _shown_warning(kind: str, span: A.Span, t: Taint, who: Optional[int]) -> Opt
             return warning("W270", f"no seat will see this log part: it depends on the owner-only "
                            f"{_fields(t.owned)} of players no local names", span,
                            hint + "; or name the player with a local (for p in ..., let p = ...)")
+        if t.drawn:
+            return warning("W270", f"no seat will see this log part: it is an item drawn from the "
+                           f"secret {_fields(t.drawn)}, which no seat has been shown", span,
+                           "the engine cuts it from every seat's narration: write 'log public:' "
+                           "if the rules show the item (a card turned face up), 'log to p:' for "
+                           "the player who drew it, or log it where the rules reveal it")
         return None
     what = "these options show" if kind == "options" else "this prompt shows"
     hint = "offer only what the chooser may see"
@@ -243,6 +253,21 @@ def _shown_warning(kind: str, span: A.Span, t: Taint, who: Optional[int]) -> Opt
         return warning("W271", f"{what} the owner-only {_fields(t.owned)} of another player to "
                        "the one who chooses", span, hint)
     return None
+
+
+def _promise_warning(what: str, span: A.Span, t: Taint) -> Optional[Diagnostic]:
+    """W272 for a part of a deal's promise computed from hidden data: a posted offer is on the
+    public table, so what it promises is seen by every seat."""
+    if not t.leaky:
+        return None
+    table, part = what.split(": ", 1)
+    src = (f"{names(t.hidden)}, which no player may see" if t.hidden else
+           f"{names(t.owned)}, which only {'its' if len(t.owned) == 1 else 'their'} owner may see")
+    return warning("W272", f"the promise of an offer on the public table '{table}' (its "
+                   f"{part}) is computed from {src}", span,
+                   "a posted offer shows what it promises to every seat: promise only what "
+                   "every seat may see, mark the part 'openly' if it is an owner-only field the "
+                   "offer shows, or '# allow W272: reason' if the printed game shows it")
 
 
 def _store_warning(st: Store, t: Taint) -> Optional[Diagnostic]:

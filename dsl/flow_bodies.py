@@ -43,10 +43,11 @@ Value = Union[Formula, Site, Fields]
 class Shown:
     """An expression some seat is shown: a log part ('log'), options or a prompt value."""
 
-    kind: str                 # log | options | prompt
+    kind: str                 # log | options | prompt | promise
     node: Any
     formula: Formula
     who: Optional[int]        # the chooser's local slot (options and prompts)
+    what: str = ""            # a promise: "table: part" (the offers' table, the bundle part)
 
 
 @attrs.frozen
@@ -196,10 +197,55 @@ class BodyFlow:
         self.block(s.body)
 
     def s_deal(self, s: A.Deal) -> None:
-        # the offers are public (the checker keeps hidden fields out of bundles and clauses),
-        # so the clauses' variables hold public values; what the accepted block does counts
+        # The offers are public (the checker keeps hidden fields out of bundles, but for the
+        # `openly` parts an offer shows by declaration, and out of the clauses), so the clauses'
+        # variables hold public values; the steps of building an offer are shown to the drafter
+        # alone (engine/deals.py). One clause may read hidden data: `proceeds(o)`, from its
+        # maker (E151 allows o.maker's owner-only fields), and a posted promise shows what it
+        # names: a part not `openly` computed from hidden data puts it on the public table
+        # (W272). What the accepted and closed blocks do counts like any other statement.
+        self._promise(s)
         for body in s.blocks():
             self.block(body)
+
+    def _promise(self, s: A.Deal) -> None:
+        """The parts of the promise a posted offer shows, as stores into its public table."""
+        rule = s.clause("proceeds")
+        if not isinstance(rule, A.DealRule) or "promise" not in s.terms():
+            return
+        bundle = self._bundle_of(s.table)
+        if bundle is None:
+            return
+        per: dict[str, Any] = {}
+        if isinstance(rule.expr, A.MapLit):      # a record written out: each part its own
+            per = {e.key.name: e.value for e in rule.expr.entries if isinstance(e.key, A.Name)}
+        whole = []                                # the parts the expression gives as one
+        for part in bundle.parts:
+            if part.openly:
+                continue                          # the offer shows it: the rules say so
+            if part.name in per:
+                e = per[part.name]
+                self.sys.shown.append(Shown("promise", e, self.x.expr(e), None,
+                                            f"{s.table}: '{part.name}'"))
+            else:
+                whole.append(f"'{part.name}'")
+        if whole:
+            parts = whole[0] if len(whole) == 1 else ", ".join(whole[:-1]) + " or " + whole[-1]
+            self.sys.shown.append(Shown("promise", rule.expr, self.x.expr(rule.expr), None,
+                                        f"{s.table}: {parts}"))
+
+    def _bundle_of(self, table: str) -> Optional[A.BundleDecl]:
+        """The bundle the offers of a table field carry (None when it is no table of offers)."""
+        f = next((f for f in self.rb.table_fields if f.name == table), None)
+        if f is None:
+            return None
+        t = strip_opt(f.type)
+        ot = strip_opt(t.elem) if t.kind == "list" and t.elem is not None else None
+        give = ot.field("give") if ot is not None and ot.kind == "record" else None
+        if give is None:
+            return None
+        return next((it for it in self.rb.items
+                     if isinstance(it, A.BundleDecl) and it.name == give.name), None)
 
     def _local_root(self, lv: A.LValue) -> Optional[int]:
         """The local a place is part of (not through a player: that is a state field)."""

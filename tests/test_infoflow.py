@@ -308,10 +308,28 @@ def test_w271_a_chooser_named_by_no_local() -> None:
     assert [c for c, *_ in warns] == ["W271", "W272"]
 
 
-def test_a_drawn_card_is_secret_but_not_warned() -> None:
+def test_a_drawn_card_is_secret_placing_it_is_no_leak_but_logging_it_shows_nothing() -> None:
+    """Placing a drawn card (top = c) is the rule revealing it: no W272. A plain log part of it
+    is cut from every seat's narration (nobody has seen the card): W270 (issue 35 §5)."""
     rb, warns = check(phase("let c = draw from deck  top = c  log c\n"
                             "for p in players { let d = choose p one of [c, blue]  top = d }"))
     assert log_labels(rb) == [[SECRET]]
+    assert [(c, line) for c, line, _, _ in warns] == [("W270", 3)]
+    assert "an item drawn from the secret field 'deck'" in warns[0][3]
+
+
+def test_a_drawn_card_passed_to_a_procedure_and_logged_is_w270() -> None:
+    """Issue 35 §5: "P2 wins for 55" lost its card in every seat's narration, unwarned."""
+    rb, warns = check("proc win(p: player, c: Color) { log p, \"wins for\", c }\n"
+                      + phase("for p in players { let c = draw from deck  win(p, c) }"))
+    assert [c for c, *_ in warns] == ["W270"]
+    assert "drawn from the secret field 'deck'" in warns[0][3]
+
+
+def test_a_drawn_card_logged_public_or_to_its_drawer_is_not_warned() -> None:
+    rb, warns = check("proc win(p: player, c: Color) { log public: p, \"wins for\", c"
+                      "  log to p: \"you won\", c }\n"
+                      + phase("for p in players { let c = draw from deck  win(p, c) }"))
     assert warns == []
 
 
@@ -487,3 +505,47 @@ def test_every_shown_node_of_a_rulebook_has_a_label(path: Path) -> None:
     assert set(rb.flow.action_params) == {a.name for a in rb.actions}
     for a in rb.actions:
         assert len(rb.flow.action_params[a.name]) == len(a.params) - 1
+
+
+# ------------------------------------------------------------------ deals (issue 35 §1)
+DEAL = """game "D" players 2..3
+enum Good {{ salt, silk }}
+player {{ coins: int = 6 owner  goods: bag<Good>  hand: bag<Good> owner }}
+bundle Pledge {{ coins: amount of coins openly  goods: items of goods }}
+table {{ bids: list<offer<Pledge>> }}
+round r limit 1 {{
+  phase trade {{
+    for p in players {{ add salt to p.hand  add silk to p.goods }}
+    deal on bids {{ among = players  terms = [give, promise]  quiet = 1
+                   proceeds(o) = {proceeds} }}
+  }}
+}}
+score p: p.coins + len(p.hand)
+"""
+
+
+def _deal_warnings(proceeds: str) -> list[tuple[str, str]]:
+    res = load_text(DEAL.format(proceeds=proceeds), "d.rules")
+    assert res.ok, [d.message for d in res.diagnostics if d.is_error]
+    return [(d.code, d.message) for d in res.diagnostics if d.code.startswith("W27")]
+
+
+def test_a_promise_computed_from_the_makers_hidden_hand_is_w272() -> None:
+    """A posted offer is on the public table: a promise part not `openly`, computed by
+    proceeds(o) from the maker's owner-only field, shows every seat some of his hand."""
+    warns = _deal_warnings("{coins: 0, goods: o.maker.hand}")
+    assert [c for c, _ in warns] == ["W272"]
+    assert "the promise of an offer on the public table 'bids' (its 'goods')" in warns[0][1]
+    assert "'hand'" in warns[0][1]
+
+
+def test_an_openly_part_or_a_public_promise_is_not_warned() -> None:
+    # the coins part is `openly`: a posted offer shows it by declaration
+    assert _deal_warnings("{coins: o.maker.coins, goods: o.maker.goods}") == []
+    assert _deal_warnings("{coins: 0, goods: {}}") == []
+
+
+def test_a_promise_given_whole_names_every_part_not_openly() -> None:
+    warns = _deal_warnings("if silk in o.maker.hand then {coins: 0, goods: o.maker.goods} "
+                           "else {coins: 0, goods: {}}")
+    assert [c for c, _ in warns] == ["W272"] and "(its 'goods')" in warns[0][1]
