@@ -139,8 +139,16 @@ class DealChecker(BundleChecker):
     def _hidden_read(self, e: Any, maker: Optional[str] = None) -> Optional[str]:
         """The first field that is not public an expression reads (through the fns it calls).
         With `maker` (the variable of a proceeds clause), an owner-only field read right off
-        `maker.maker` is allowed: only the maker is shown what his promise may name."""
-        for n in self._walk(e, into_fns=True):
+        `maker.maker` is allowed: only the maker is shown what his promise may name. The size
+        of a whole field (`len(o.maker.hand)`, `count(supply)`) is public whatever its
+        visibility (every view shows it, docs/language.md §10.10): reading it is allowed."""
+        sized: set[int] = set()
+        for n in self._walk(e, into_fns=True):      # (a call comes before its arguments)
+            if id(n) in sized:
+                continue
+            if isinstance(n, A.Call) and n.name in ("len", "count") and len(n.args) == 1 and \
+                    self._sized_field(n.args[0]):
+                sized.add(id(n.args[0]))
             if isinstance(n, A.Field):
                 info = self.player_fields.get(n.name)
                 if isinstance(n.obj, A.Field) and n.obj.name in TERMS:
@@ -156,6 +164,13 @@ class DealChecker(BundleChecker):
                 if info is not None and info.visibility != "public":
                     return n.name
         return None
+
+    def _sized_field(self, e: Any) -> bool:
+        """Is e a whole state field: a table field's name, or a player field of a player?"""
+        if isinstance(e, A.Name):
+            return e.name in self.table_fields and self.refs.get(id(e), ("",))[0] == "table"
+        return isinstance(e, A.Field) and e.name in self.player_fields and \
+            strip_opt(self.types.get(id(e.obj), ANY)) == PLAYER
 
     def _public_only(self, s: A.Deal) -> None:
         """E151 for a part of the deal that decides what the seats are offered but reads a

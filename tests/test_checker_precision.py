@@ -264,3 +264,64 @@ def test_a_reserved_word_after_a_value_is_not_called_a_name() -> None:
     assert "reserved" not in hint and "expression" in hint
     code, _, _, message, hint = only_error(BASIC.replace("BODY", "phase main { let y = 1 + elif }"))
     assert hint == "expected a value here; 'elif' is a reserved word, not a name"
+
+
+# ------------------------------------------------ 4. a field's size is public in a deal (§10.10)
+SWAP = """game "Swap" players 2..3
+enum Good { pepper, silk }
+player { coins: int = 4  goods: bag<Good> = {pepper: 2, silk: 1}  hand: list<int> = [3, 5] owner }
+bundle Lot {
+  coins: amount of coins
+  goods: items of goods
+}
+table { swaps: list<offer<Lot>>  supply: bag<Good> = {pepper: 4} secret }
+round r limit 2 {
+  phase swapping {
+    swaps = []
+    deal on swaps {
+      among = players
+      terms = [give, get]
+      quiet = 1
+      limit = 10
+      valid(o) = len(o.give.goods) + len(o.get.goods) > 0
+      binding(o) = BINDING
+      accepted(o) { if len(o.maker.hand) > 0 { remove first(o.maker.hand) from o.maker.hand } }
+    }
+    if count(supply) > 0 { move pepper from supply to first(players).goods }
+  }
+}
+score p: p.coins + count(p.goods) + sum(p.hand)
+"""
+
+
+def swap(binding: str) -> list[tuple[str, str]]:
+    res = load_text(SWAP.replace("BINDING", binding), "t.rules")
+    return [(d.code, d.message) for d in res.diagnostics]
+
+
+@pytest.mark.parametrize("binding", [
+    "len(o.maker.hand) > 0",                                  # the bazaar-like case
+    "len(o.maker.hand) > 0 and count(o.taker.hand) < 5",
+    "count(supply) > 0",                                      # a secret table field's size
+    "sum(len(p.hand) for p in players) > 1",
+])
+def test_the_size_of_a_hidden_field_may_decide_a_deal(binding: str) -> None:
+    assert swap(binding) == []
+    prog = program(SWAP.replace("BINDING", binding))
+    for seed in range(4):                                     # and the deal runs
+        s = prog.new_game(3, seed)
+        prog.playout(s, random.Random(seed))
+        assert s.over
+
+
+@pytest.mark.parametrize("binding", [
+    "len(o.maker.hand) > 0 and first(o.maker.hand) > 3",
+    "o.maker.hand[0] > 3",
+    "len([c for c in o.maker.hand if c > 3]) > 0",
+    "3 in o.maker.hand",
+    "supply[pepper] > 0",
+])
+def test_what_a_hidden_field_holds_may_not(binding: str) -> None:
+    hidden = "supply" if "supply" in binding else "hand"
+    assert swap(binding) == [("E151", f"'binding(o)' of a deal reads '{hidden}', which not every "
+                                      "seat may see")]
