@@ -182,3 +182,115 @@ def test_the_ends_of_the_player_count_are_allowed() -> None:
     for count in ("1..1", "4..4", f"2..{MAX_PLAYERS}"):
         res = load_text(GAME.format(count), "x.rules")
         assert res.ok, (count, [d.message for d in res.diagnostics])
+
+
+# ------------------------------------------------------------------ S1: saves from elsewhere
+def _tiny_save(tmp_path: Path, **fields: object) -> str:
+    """A finished game of tests/fixtures/tiny.rules saved by play, fields changed, checksum
+    recomputed (as anyone editing a save can)."""
+    import json
+    from mercator.interpreter.tools.saves import _checksum
+    target = tmp_path / "game.json"
+    if not target.exists():
+        code, out, err = cli("play", str(ROOT / "tests" / "fixtures" / "tiny.rules"),
+                             "--players", "2", "--seats", "random,random", "--seed", "4",
+                             "--save", str(target))
+        assert code == 0, err
+    doc = json.loads(target.read_text())
+    doc.update(fields)
+    doc["checksum"] = _checksum(doc)
+    out_path = tmp_path / "changed.json"
+    out_path.write_text(json.dumps(doc))
+    return str(out_path)
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"format": 99}, "it has the field 'format', which save formats 1 to 2 (the ones this "
+                     "Mercator, "),
+    ({"mercator_save": 99}, "save format 99 is not supported (this Mercator reads formats 1 "
+                            "to 2)"),
+    ({"engine_version": "99.0"}, "this game was saved by Mercator 99.0, newer than this one"),
+    ({"engine_version": "0.99.0"}, "this game was saved by Mercator 0.99.0, newer than this one"),
+    ({"engine_version": "version nine"}, "field 'engine_version' is malformed"),
+])
+def test_a_save_this_mercator_cannot_replay_faithfully_is_refused(tmp_path: Path, fields: dict,
+                                                                  message: str) -> None:
+    target = _tiny_save(tmp_path, **fields)
+    for cmd in (["replay", target],
+                ["play", str(ROOT / "tests" / "fixtures" / "tiny.rules"), "--resume", target]):
+        code, out, err = cli(*cmd)
+        no_crash(out, err)
+        assert code == 1, (cmd, out, err)
+        assert message in err, err
+
+
+def test_saves_of_this_version_and_its_patch_releases_replay(tmp_path: Path) -> None:
+    from mercator.interpreter.tools.version import engine_version
+    major, minor = engine_version().split(".")[:2]
+    for version in (engine_version(), f"{major}.{minor}.999", ""):
+        code, out, err = cli("replay", _tiny_save(tmp_path, engine_version=version))
+        assert code == 0, (version, err)
+
+
+# ------------------------------------------------------------------ L: a long decision log
+LOOP = """game "Loop" players 2..2
+player { money: int }
+round turn limit 1 {
+  phase go {
+    let p = first(players)
+    while true limit 30000 { let x = choose p one of 1..2  p.money += x }
+  }
+}
+score p: p.money
+"""
+
+
+def _log_line(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if "decision log (option indices)" in ln]
+    assert len(lines) == 1, err[-3000:]
+    return lines[0]
+
+
+def test_a_game_stopped_by_a_limit_prints_a_short_log_and_the_command_that_reproduces_it(
+        tmp_path: Path) -> None:
+    path = tmp_path / "loop.rules"
+    path.write_text(LOOP)
+    code, out, err = cli("simulate", str(path), "--games", "2", "--seed", "5")
+    no_crash(out, err)
+    assert code == 1
+    assert "loop.rules:6:5: rule error: 'while' ran more than its limit of 30000 times" in err
+    assert len(err) < 3000, len(err)          # (was 90 KB: every decision on one line)
+    log = _log_line(err)
+    assert re.search(r"game seed 5; decision log \(option indices\): \[(\d, ){10}… 29,980 "
+                     r"more …(, \d){10}\] \(30,000 decisions; the first and last 10 shown\)$",
+                     log), log
+    m = re.search(r"reproduce with: mercator (simulate .*)$", err, flags=re.M)
+    assert m, err
+    code, out, again = cli(*m.group(1).split())
+    assert code == 1 and _log_line(again) == log, again
+    # play: the same, and the command it prints plays the same game again
+    code, out, err = cli("play", str(path), "--seats", "random,random", "--seed", "3")
+    assert code == 1
+    log = _log_line(err)
+    assert "(30,000 decisions; the first and last 10 shown)" in log and len(log) < 300
+    m = re.search(r"reproduce with: mercator (play .*)$", err, flags=re.M)
+    assert m, err
+    code, out, again = cli(*m.group(1).split())
+    assert code == 1 and _log_line(again) == log
+    # with --save, the save reproduces it
+    save = tmp_path / "g.json"
+    code, out, err = cli("play", str(path), "--seats", "random,random", "--seed", "3",
+                         "--save", str(save))
+    assert code == 1 and _log_line(err) == log
+    assert f"reproduce the error with: mercator replay {save}" in err
+    code, out, again = cli("replay", str(save))
+    assert code == 1 and "'while' ran more than its limit of 30000 times" in again
+    assert _log_line(again) == log
+
+
+def test_a_short_log_is_printed_whole() -> None:
+    from mercator.interpreter.cli.common import decision_log_line
+    assert decision_log_line(3, [0, 1, 2]) == \
+        "  game seed 3; decision log (option indices): [0, 1, 2]"
+    assert decision_log_line(None, list(range(30))).endswith(str(list(range(30))))
+    assert decision_log_line(1, [1] * 5000, whole=True).endswith(str([1] * 5000))

@@ -267,8 +267,25 @@ def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: Op
                     decisions: Sequence[int]) -> None:
     """Print a located rule error with the seed and decision log that reproduce it."""
     print_rule_error(exc.message, exc.span, sources)
-    err(f"  {'' if seed is None else f'game seed {seed}; '}decision log (option indices): "
-        f"{list(decisions)}")
+    err(decision_log_line(seed, decisions))
+
+
+LOG_ENDS = 10       # decisions shown at each end of a long decision log
+
+
+def decision_log_line(seed: Optional[int], decisions: Sequence[int], whole: bool = False) -> str:
+    """`  game seed S; decision log (option indices): [...]`: a long log (a game stopped by a
+    `limit` may have made 100,000 decisions) as its first and last LOG_ENDS decisions and the
+    count, since what reproduces the game is the command (or the save) printed with it; the
+    whole log when nothing else keeps the game (whole)."""
+    head = f"  {'' if seed is None else f'game seed {seed}; '}decision log (option indices): "
+    n = len(decisions)
+    if whole or n <= 3 * LOG_ENDS:
+        return head + str(list(decisions))
+    first = ", ".join(str(d) for d in decisions[:LOG_ENDS])
+    last = ", ".join(str(d) for d in decisions[n - LOG_ENDS:])
+    return (head + f"[{first}, … {n - 2 * LOG_ENDS:,} more …, {last}] ({n:,} decisions; "
+            f"the first and last {LOG_ENDS} shown)")
 
 
 def writable_target(path: str, flag: str) -> None:

@@ -13,7 +13,8 @@ from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, 
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     compiles, player_count, runtime_failure,
-                                    writable_target, name_rulebooks)
+                                    writable_target, name_rulebooks, decision_log_line,
+                                    print_rule_error)
 from mercator.interpreter.cli.simulate import add_bot_flags, add_results_flag, cmd_simulate
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.agents.spec import AgentSpec, SpecError, make_agent
@@ -264,7 +265,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         for idx in exc.history[len(decisions):]:
             decisions.append(idx)
             labels.append(node.option(idx).label if 0 <= idx < node.count else "?")
-        runtime_failure(exc, res.sources, seed, decisions)
+        if args.save or "human" not in seats:
+            runtime_failure(exc, res.sources, seed, decisions)   # (the log shortened)
+        else:       # nothing else keeps the game: the whole log reproduces it
+            print_rule_error(exc.message, exc.span, res.sources)
+            err(decision_log_line(seed, decisions, whole=True))
         keep("the game stopped on a rule error", resumable=False)
         if not args.save and "human" not in seats:     # bots only: the same command replays it
             err(f"  reproduce with: mercator play {args.path} --players {players} --seed {seed} "
@@ -574,7 +579,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except MercatorRuntimeError as exc:    # the rulebook's mistake, wherever it surfaced
         if os.environ.get("MERCATOR_DEBUG"):
             raise
-        runtime_failure(exc, {}, exc.seed, exc.history)
+        print_rule_error(exc.message, exc.span, {})
+        err(decision_log_line(exc.seed, exc.history, whole=True))
         err("  reproduce it with the seed and decision log above (mercator play --seed S "
             "--save FILE keeps a game to replay)")
         return EXIT_RULES

@@ -12,7 +12,7 @@ from mercator.interpreter.agents.spec import AgentSpec, SpecError, parse_seats
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
                                     plot_target, write_plot_file,
                                     player_count, plural, runtime_failure, score_text,
-                                    too_large)
+                                    too_large, decision_log_line)
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.designer import summarize, wilson_interval
 from mercator.interpreter.tools.parallel import BackendUnavailable, Outcome, default_workers
@@ -131,7 +131,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 runtime_failure(o.error(), res.sources, gs, list(o.history))
             else:
                 err(f"{args.path}: error: {o.message} (a rulebook that never ends?)")
-                err(f"  game seed {gs}; decision log (option indices): {list(o.history)}")
+                err(decision_log_line(gs, list(o.history)))
             err(f"  in game {i + 1} of {args.games}; reproduce with: mercator simulate "
                 f"{args.path} --players {players} --games 1 --seed {gs} --seats {seats}")
             return EXIT_RULES

@@ -16,11 +16,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from typing import Any, Optional
 
 import attrs
 
+from mercator.dsl.limits import MAX_PLAYERS   # no rulebook seats more (E123)
 from mercator.dsl.loader import refusal
 
 from mercator.interpreter.engine.nodes import Chance, Decision
@@ -31,7 +33,9 @@ from mercator.interpreter.tools.version import engine_version
 SAVE_FORMAT = 2
 OLDEST_FORMAT = 1                     # format 1 logs also hold the one-option decisions
 MAX_SAVE_BYTES = 64 * 1024 * 1024     # a save of millions of decisions is still far smaller
-MAX_PLAYERS = 1000                    # no rulebook seats more; a bound before any list is built
+# the fields a save of formats 1 and 2 has (any other: a save this Mercator cannot read)
+FIELDS = ("mercator_save", "engine_version", "rulebook", "rulebook_sha256", "uses_sha256",
+          "players", "seed", "decisions", "labels", "explicit_chance", "checksum")
 
 
 class SaveError(Exception):
@@ -182,6 +186,14 @@ def load_save(path: str) -> SaveData:
     if doc.get("checksum") != _checksum(doc):
         raise SaveError(f"{path}: the save has been modified since it was written (checksum "
                         "mismatch); refusing to replay it")
+    unknown = sorted(str(k) for k in doc if k not in FIELDS)
+    if unknown:
+        raise SaveError(f"{path}: not a save this Mercator can read: it has the field"
+                        f"{'s' if len(unknown) > 1 else ''} "
+                        f"{', '.join(_short(k) for k in unknown[:5])}, which save formats "
+                        f"{OLDEST_FORMAT} to {SAVE_FORMAT} (the ones this Mercator, "
+                        f"{engine_version()}, reads) do not have; was it written by a newer "
+                        "Mercator, or edited?")
     rel = _need(doc, "rulebook", str, path)
     decisions = _need(doc, "decisions", list, path)
     labels = _need(doc, "labels", list, path)
@@ -201,6 +213,7 @@ def load_save(path: str) -> SaveData:
         raise SaveError(f"{path}: not a Mercator save: field "
                         f"'{'explicit_chance' if not isinstance(chance, bool) else 'engine_version'}'"
                         " is malformed")
+    newer_engine(path, version)
     if "\0" in rel or not rel:
         raise SaveError(f"{path}: not a Mercator save: field 'rulebook' is malformed")
     rb_path = rel if os.path.isabs(rel) else os.path.join(os.path.dirname(path), rel)
@@ -209,6 +222,30 @@ def load_save(path: str) -> SaveData:
                     path, fmt)
     verify_rulebook(data)
     return data
+
+
+def _major_minor(version: str) -> Optional[tuple[int, int]]:
+    """(major, minor) of a version such as '0.1.0' or '1.2.dev3', None if it is not one."""
+    m = re.match(r"(\d{1,9})\.(\d{1,9})(?:[.+\-a-z0-9]*)$", version)
+    return None if m is None else (int(m.group(1)), int(m.group(2)))
+
+
+def newer_engine(path: str, version: str) -> None:
+    """SaveError for a save written by a newer Mercator (a greater major or minor version than
+    this one: its rules of play may differ, so a replay here could silently differ too; a newer
+    patch release is read) or naming a version that is not one. An empty version (a save
+    written before saves named it) is read."""
+    if not version:
+        return
+    theirs, mine = _major_minor(version), _major_minor(engine_version())
+    if theirs is None:
+        raise SaveError(f"{path}: not a Mercator save: field 'engine_version' is malformed "
+                        f"({_short(version)}, not a version such as 0.1.0)")
+    if mine is not None and theirs > mine:
+        raise SaveError(f"{path}: this game was saved by Mercator {version[:40]}, newer than "
+                        f"this one ({engine_version()}): a newer version may play the rules "
+                        f"differently, so this one cannot replay it faithfully; replay it with "
+                        f"Mercator {theirs[0]}.{theirs[1]} or later")
 
 
 def verify_rulebook(data: SaveData) -> None:
