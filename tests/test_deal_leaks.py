@@ -267,3 +267,53 @@ def test_no_web_page_shows_another_seats_hidden_items_or_drafts() -> None:
             r = client.post(f"{links.path(seat)}/move", json={"option": _pick(s.pending, rng)})
             assert r.status_code == 200, r.text
     assert searched
+
+
+# ------------------------------------------------------------------ the information state
+def _to_the_give_bundle(prog: Any, s: Any) -> None:
+    """Answer a new draft's first steps (to whom, about what) with the first option."""
+    while s.pending.prompt.endswith(("make the offer to", "the offer is about")):
+        prog.apply(s, 0)
+
+
+def _cancel(prog: Any, s: Any, adds: list[str]) -> None:
+    """Build an offer with these 'add' steps (as far as they go), then cancel it."""
+    prog.apply(s, "post an offer")
+    _to_the_give_bundle(prog, s)
+    for a in adds:
+        labels = [o.label for o in s.pending.options]
+        if a in labels:
+            prog.apply(s, a)
+    prog.apply(s, "cancel")
+
+
+def test_a_cancelled_draft_leaves_the_others_information_state_as_it_was() -> None:
+    """Two drafts of different cards, both cancelled: every other seat has observed the same
+    (docs/language.md §10.11, "a step of building a deal's offer"); the drafter has not."""
+    prog = program(BOOKS["genoa"])
+    s = prog.new_game(3, 4, narrate=True)
+    rng = random.Random(4)
+    for _ in range(400):
+        node = s.pending
+        labels = [o.label for o in node.options]
+        if "post an offer" in labels:
+            trial = s.clone()
+            prog.apply(trial, "post an offer")
+            _to_the_give_bundle(prog, trial)
+            adds = [lb for lb in (o.label for o in trial.pending.options)
+                    if lb.startswith("add ") and "ducats" not in lb]
+            if len(adds) >= 2:
+                break
+        prog.apply(s, rng.randrange(node.count))
+    else:
+        pytest.fail("no draft with two cards to add")
+    drafter = s.pending.player
+    a, b, c = s.clone(), s.clone(), s.clone()
+    _cancel(prog, a, adds[:1])
+    _cancel(prog, b, adds[1:2] + ["add 5 ducats", "add 5 ducats"])
+    _cancel(prog, c, [])
+    for seat in range(3):
+        keys = {x.information_state(seat) for x in (a, b, c)}
+        assert len(keys) == (3 if seat == drafter else 1), seat
+        if seat != drafter:
+            assert observe(prog, a, seat) == observe(prog, c, seat)
