@@ -3,10 +3,19 @@ refuses it refuses with a message that says what is wrong.
 
 1. A list or a map stored where a bag is expected becomes a bag (docs/language.md §3.6), in
    every compile path: the VM's ops, the fused code and the rollout, narrated or not.
+2. W293 judges a change to a record's field only when the conservation law reads that field,
+   so the order of the statements of a rule does not matter.
+3. A reserved word where a name is expected is said to be reserved; where an expression goes
+   on, the message says what is wrong there ('elif' in an if-expression).
+4. A deal may read the size of a hidden field (public, §10.10), never what it holds (E151).
+5. Every reference to a section of docs/language.md names a heading it has.
 """
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
+
 import pytest
 
 from mercator.dsl.loader import load_text
@@ -325,3 +334,65 @@ def test_what_a_hidden_field_holds_may_not(binding: str) -> None:
     hidden = "supply" if "supply" in binding else "hand"
     assert swap(binding) == [("E151", f"'binding(o)' of a deal reads '{hidden}', which not every "
                                       "seat may see")]
+
+
+# ------------------------------------------------ 5. every "language.md §N.N" points at a heading
+ROOT = Path(__file__).resolve().parent.parent
+REF = r"§(\d+(?:\.\d+[a-z]?)?)"
+# a run of references that follows a mention of the language reference: "docs/language.md §2.7a,
+# §4.17", "`docs/language.md` §2.17", "(docs/language.md §2.7a `bundle`, §4.17 `deal`)"
+LANG_RUN = re.compile(r"language\.md`?,?\s*" + REF + r"((?:(?:\s*`[^`\n]{1,30}`)?\s*(?:,|and)\s*"
+                      + REF + r")*)")
+
+
+def language_headings() -> set[str]:
+    """The section numbers of docs/language.md: '4.17' for '### 4.17 `deal` ...', '8' for
+    '## 8. Tokens ...'."""
+    text = (ROOT / "docs" / "language.md").read_text("utf-8")
+    return set(re.findall(r"^#{2,3} (\d+(?:\.\d+[a-z]?)?)\.? ", text, flags=re.M))
+
+
+def language_references() -> list[tuple[str, str]]:
+    """(file, section) for every reference to a section of docs/language.md: every § in
+    language.md itself, and elsewhere each § of a run that follows 'language.md' (a § alone is
+    another document's own section: checking.md's §3, the seed's §5)."""
+    out = []
+    text = (ROOT / "docs" / "language.md").read_text("utf-8")
+    out += [("docs/language.md", n) for n in re.findall(REF, text)]
+    files = sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "games").glob("*.md")) \
+        + sorted((ROOT / "rulebooks").glob("**/*.rules"))
+    for path in files:
+        if path.name == "language.md" and path.parent.name == "docs":
+            continue
+        flat = re.sub(r"\s+", " ", re.sub(r"\n\s*#\s?", " ", path.read_text("utf-8")))
+        for m in LANG_RUN.finditer(flat):
+            rel = str(path.relative_to(ROOT))
+            out.append((rel, m.group(1)))
+            out += [(rel, n) for n in re.findall(REF, m.group(2))]
+    return out
+
+
+def test_every_reference_to_a_section_of_the_language_reference_exists() -> None:
+    heads = language_headings()
+    assert {"2.7a", "4.17", "10.10", "8"} <= heads and len(heads) > 80
+    refs = language_references()
+    files = {f for f, _ in refs}
+    outside = [r for r in refs if r[0] != "docs/language.md"]
+    assert len(refs) > 90 and len(outside) > 40 and len(files) > 15, refs     # it found them
+    assert ("rulebooks/examples/bazaar.rules", "4.17") in refs
+    assert ("docs/games/bazaar.md", "4.17") in refs           # the second of a run
+    assert ("docs/games/genoa.md", "4.17") in refs            # after a word in backticks
+    broken = sorted({(f, n) for f, n in refs if n not in heads})
+    assert not broken, f"references to sections docs/language.md does not have: {broken}"
+
+
+def test_the_reference_reader_finds_a_broken_reference(tmp_path: Path) -> None:
+    """(the check cannot pass by reading nothing: a wrong § is found where the real ones are)"""
+    text = "# the deal construct (docs/language.md §12, docs/design/deals.md)\n" \
+           "# (docs/language.md §2.7a `bundle`, §4.99 `deal`)\n"
+    flat = re.sub(r"\s+", " ", re.sub(r"\n\s*#\s?", " ", text))
+    found = []
+    for m in LANG_RUN.finditer(flat):
+        found += [m.group(1)] + re.findall(REF, m.group(2))
+    assert found == ["12", "2.7a", "4.99"]
+    assert [n for n in found if n not in language_headings()] == ["12", "4.99"]
