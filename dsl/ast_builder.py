@@ -13,6 +13,7 @@ from lark import Token
 
 from mercator.dsl import ast as A
 from mercator.dsl.limits import MAX_INT
+from mercator.dsl.errors import MercatorError
 
 # Rules whose value carries no span of its own (a word, a list of names, a flag).
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",
@@ -425,7 +426,7 @@ class AstBuilder:
         return A.Entry(c[0], c[1], span=sp)
 
 
-class WordError(ValueError):
+class WordError(MercatorError, ValueError):
     """A name where only one word may stand (a soft keyword), with a hint for the diagnostic."""
 
     def __init__(self, message: str, hint: str):

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 import attrs
 
 from mercator.dsl.ast import Span
+from mercator.dsl.errors import MercatorError
 
 
 @attrs.frozen
@@ -119,10 +120,26 @@ def apply_allows(diags: list[Diagnostic], sources: dict[str, str],
     return out
 
 
-class RulebookError(Exception):
-    """Raised by loaders when a rulebook has errors; carries all diagnostics."""
+class RulebookError(MercatorError):
+    """A rulebook that does not load (it cannot be read, does not parse or does not check, or
+    is a library with no game): carries every diagnostic, each located by its span, and the
+    sources they point into; str() shows them as `file:line:col: error[CODE]: message`, errors
+    first."""
 
-    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str]):
-        self.diagnostics = diagnostics
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str],
+                 message: Optional[str] = None):
+        self.diagnostics = list(diagnostics)
         self.sources = sources
-        super().__init__("\n".join(render(d, sources.get(d.span.path)) for d in diagnostics))
+        self.message = message
+        shown = sorted(self.diagnostics, key=lambda d: (not d.is_error, d.span.path,
+                                                         d.span.line, d.span.col))
+        lines = [render(d, sources.get(d.span.path)) for d in shown]    # errors first
+        super().__init__("\n".join(([message] if message else []) + lines))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """The diagnostics that are errors (warnings and notes left out)."""
+        return [d for d in self.diagnostics if d.is_error]
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.diagnostics, self.sources, self.message))

@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from mercator.dsl import ast as A
 from mercator.dsl.fmt_comments import BREAK, FILL, IFS, Line, cat, flat, group, weave
 from mercator.dsl.limits import DeepRecursion, depth_errors
+from mercator.dsl.errors import MercatorError
 
 if TYPE_CHECKING:
     from mercator.dsl.parser import Comment
@@ -628,7 +629,7 @@ def _decl(d: A.Decl) -> list[Line]:
 _UNLIMITED = 1 << 62           # a width no line reaches: no line breaking
 
 
-class TooDeep(ValueError):
+class TooDeep(MercatorError, ValueError):
     """A tree nested more deeply than the parser accepts (dsl/limits.py), which fmt refuses."""
 
 

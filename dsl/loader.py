@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import attrs
 
@@ -91,8 +91,9 @@ def load_text(text: str, path: str = "<string>") -> LoadResult:
     return _load(path, text[1:] if text.startswith("\ufeff") else text)
 
 
-def load(path: str, _stack: tuple[str, ...] = ()) -> LoadResult:
-    """Read, parse and check the rulebook (or variant) at path."""
+def load(path: Union[str, "os.PathLike[str]"], _stack: tuple[str, ...] = ()) -> LoadResult:
+    """Read, parse and check the rulebook (or variant) at path (a str or a pathlib.Path)."""
+    path = os.fspath(path)
     text, problem = _read(path)
     if text is None:
         d = error("E000", f"cannot read rulebook: {problem}", A.Span(path, 1, 1, 1, 1))
@@ -101,6 +102,12 @@ def load(path: str, _stack: tuple[str, ...] = ()) -> LoadResult:
     if not any(d.is_error for d in res.diagnostics):
         _LOADED.put((path, os.path.abspath(path)), LoadedBase.of(res))
     return res
+
+
+def unchanged(sources: dict[str, str]) -> bool:
+    """Does every file of a load's sources still read the same (so that what was made from
+    them may be reused)?"""
+    return all(_read(path)[0] == text for path, text in sources.items())
 
 
 def _load_base(path: str, stack: tuple[str, ...]) -> LoadResult:

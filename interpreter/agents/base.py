@@ -11,6 +11,7 @@ from mercator.interpreter.agents.human import (HumanAgent, QuitGame, format_menu
                                       match_choice)
 from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.state import State
+from mercator.dsl.errors import MercatorError
 
 __all__ = ["Agent", "GameTooLong", "HumanAgent", "QuitGame", "RandomAgent", "agent_seed",
            "format_menu", "match_choice", "play_game", "play_out", "resolve_chance"]
@@ -30,7 +31,7 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-class GameTooLong(Exception):
+class GameTooLong(MercatorError):
     """A game went on for more decisions than allowed (a rulebook that may never end)."""
 
 

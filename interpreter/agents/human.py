@@ -28,6 +28,8 @@ from mercator.interpreter.engine.view_summary import view_changes
 from mercator.interpreter.engine.view import printable
 
 
+# UndoRequest and QuitGame are not MercatorErrors: they are control flow (a person's request
+# travelling from the prompt up to the game loop), never an error a caller should catch.
 class UndoRequest(Exception):
     """The human at `seat` asked to take back their last decision (and the bots' after it);
     the caller rebuilds the game without them (interpreter/cli/main.py)."""

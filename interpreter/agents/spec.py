@@ -18,6 +18,7 @@ import attrs
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, UCT_C, WORLDS, ISMCTSAgent,
                                                 MCTSAgent)
+from mercator.dsl.errors import MercatorError
 
 KINDS = ("random", "human", "mcts", "ismcts")
 SEARCHERS = ("mcts", "ismcts")
@@ -26,7 +27,7 @@ MAX_SECONDS = 3600.0
 _BUDGET = re.compile(r"(?:(\d{1,9})|(\d{1,6}(?:\.\d{1,3})?)(s|ms))")
 
 
-class SpecError(ValueError):
+class SpecError(MercatorError, ValueError):
     """A seat spec that names no agent; the message says what is accepted."""
 
 

@@ -11,17 +11,19 @@ from typing import Any, Optional, Sequence, TextIO
 
 from mercator.dsl import parse_cache
 from mercator.dsl.ast import Span
-from mercator.dsl.diagnostics import Diagnostic, render
+from mercator.dsl.diagnostics import Diagnostic, RulebookError, render
 from mercator.dsl.loader import LoadResult, load, refusal
-from mercator.interpreter.compiler import compile_program
-from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.view import printable
+from mercator.interpreter.tools.game import game_of, load_game
 from mercator.interpreter.tools.rulebooks import games, shipped
+from mercator.dsl.errors import MercatorError
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
+class UsageError(MercatorError):
     """Bad arguments: exit 2 with a message and a hint."""
 
     def __init__(self, message: str, hint: str = ""):
@@ -29,7 +31,7 @@ class UsageError(Exception):
         self.hint = hint
 
 
-class Failed(Exception):
+class Failed(MercatorError):
     """The command failed after saying why on stderr; carries the exit code."""
 
     def __init__(self, code: int = EXIT_RULES):
@@ -153,20 +155,23 @@ def _named(name: str) -> str:
 
 
 def load_program(path: str) -> tuple[Program, LoadResult]:
-    """Load and compile a rulebook; on errors print the diagnostics and fail with exit 1."""
+    """Load a game through the front door (mercator.load_game: checked, compiled once per
+    process); on errors print the diagnostics and fail with exit 1."""
     require_file(path)
-    res = load(path)
-    if not res.ok:
-        print_diagnostics(res.diagnostics, res.sources)
-        if not any(d.is_error for d in res.diagnostics):
+    try:
+        game = load_game(path)
+    except RulebookError as exc:
+        print_diagnostics(exc.diagnostics, exc.sources)
+        if not exc.errors:
             err(f"{path}: error: this is a library (declarations only, no 'game'); "
                 "it can only be used by a game ('use \"...\"')")
-        raise Failed(EXIT_RULES)
-    warnings = [d for d in res.diagnostics if d.severity == "warning"]   # notes are not shown
-    if warnings:
-        err(f"{path}: {plural(len(warnings), 'warning')} (see: mercator check {path})")
-    assert res.rulebook is not None
-    return build_program(res), res
+        raise Failed(EXIT_RULES) from None
+    except RuleError as exc:           # a rule failed while the game was compiled
+        print_rule_error(exc.message, exc.span, load(path).sources)
+        raise Failed(EXIT_RULES) from None
+    if game.warnings:                  # (notes are not shown)
+        err(f"{path}: {plural(len(game.warnings), 'warning')} (see: mercator check {path})")
+    return game.program, game.loaded
 
 
 def compiles(res: LoadResult) -> bool:
@@ -214,8 +219,8 @@ def build_program(res: LoadResult) -> Program:
     code nested too deeply) is reported as a located rule error and fails with exit 1."""
     assert res.rulebook is not None
     try:
-        return compile_program(res.rulebook)
-    except MercatorRuntimeError as exc:
+        return game_of(res).program
+    except RuleError as exc:
         print_rule_error(exc.message, exc.span, res.sources)
         raise Failed(EXIT_RULES) from None
 
@@ -263,7 +268,7 @@ def print_rule_error(message: str, span: Span, sources: dict[str, str]) -> None:
     _err_raw("\n".join([head] + shown.splitlines()[1:]))
 
 
-def runtime_failure(exc: MercatorRuntimeError, sources: dict[str, str], seed: Optional[int],
+def runtime_failure(exc: RuleError, sources: dict[str, str], seed: Optional[int],
                     decisions: Sequence[int]) -> None:
     """Print a located rule error with the seed and decision log that reproduce it."""
     print_rule_error(exc.message, exc.span, sources)

@@ -22,7 +22,8 @@ from mercator.interpreter.agents.spec import parse_seats as parse_seat_specs
 from mercator.interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, agent_seed,
                                 play_out)
 from mercator.interpreter.engine.nodes import Decision, Terminal
-from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import Program
 from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.tools.saves import SaveError, load_save, replay, save
 from mercator.interpreter.tools.version import engine_version
@@ -173,7 +174,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         except SaveError as exc:
             err(f"mercator play: {exc}")
             raise Failed(EXIT_RULES) from None
-        except MercatorRuntimeError as exc:
+        except RuleError as exc:
             runtime_failure(exc, res.sources, seed, exc.history)
             raise Failed(EXIT_RULES) from None
         decisions, labels = list(data.decisions), list(data.labels)
@@ -258,7 +259,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         err("")
         keep("interrupted")
         return EXIT_INTERRUPTED
-    except MercatorRuntimeError as exc:
+    except RuleError as exc:
         # the failing choice is in exc.history but on_step never saw it: keep it, so a replay
         # of the save reproduces the error
         node = state.pending
@@ -310,7 +311,7 @@ def start_game(prog: Program, res: LoadResult, players: int, seed: int,
     any other (located, with the seed) and exit 1."""
     try:
         return prog.new_game(players, seed, narrate=narrate, explicit_chance=explicit_chance)
-    except MercatorRuntimeError as exc:
+    except RuleError as exc:
         runtime_failure(exc, res.sources, seed, exc.history)
         err("  the game could not start: the rule error happens before the first decision")
         raise Failed(EXIT_RULES) from None
@@ -378,7 +379,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ValueError as exc:   # players outside the rulebook's range
         err(f"mercator replay: {args.file}: {exc}")
         return EXIT_RULES
-    except MercatorRuntimeError as exc:
+    except RuleError as exc:
         runtime_failure(exc, res.sources, data.seed, exc.history)
         return EXIT_RULES
     out(f"{prog.name} · {data.players} players · seed {data.seed} · "
@@ -576,7 +577,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
-    except MercatorRuntimeError as exc:    # the rulebook's mistake, wherever it surfaced
+    except RuleError as exc:    # the rulebook's mistake, wherever it surfaced
         if os.environ.get("MERCATOR_DEBUG"):
             raise
         print_rule_error(exc.message, exc.span, {})

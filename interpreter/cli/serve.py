@@ -8,7 +8,7 @@ from typing import Any
 
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, Failed, out, err, checked_save,
                                     load_program, player_count, runtime_failure)
-from mercator.interpreter.engine.program import MercatorRuntimeError
+from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.tools.saves import SaveError
 from mercator.interpreter.tools.session import GameSession, SessionError, parse_seat_kinds, SEAT_KINDS
 
@@ -89,7 +89,7 @@ def _from_save(prog: Any, res: Any, data: Any, seats: Any, replaying: bool) -> G
     except SaveError as exc:
         err(f"mercator serve: {exc}")
         raise Failed(EXIT_RULES) from None
-    except MercatorRuntimeError as exc:
+    except RuleError as exc:
         runtime_failure(exc, res.sources, data.seed, exc.history)
         raise Failed(EXIT_RULES) from None
 
@@ -126,7 +126,7 @@ def build_session(args: argparse.Namespace) -> GameSession:
         try:
             session = GameSession(prog, players, seed, seats, args.path, res.sources,
                                   undo=not args.no_undo)
-        except MercatorRuntimeError as exc:
+        except RuleError as exc:
             runtime_failure(exc, res.sources, seed, exc.history)
             err("  the game could not start: the rule error happens before the first decision")
             raise Failed(EXIT_RULES) from None

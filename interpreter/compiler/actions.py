@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from mercator.dsl import ast as A
 from mercator.dsl.checked import Body
 from mercator.dsl.infoflow import conjuncts
-from mercator.interpreter.engine.program import RUN_FAILURES, MercatorRuntimeError
+from mercator.interpreter.engine.exprs import RuleError, rule_failure
+from mercator.interpreter.engine.program import RUN_FAILURES
 from mercator.interpreter.engine.seen import label_of, vis_fn
 from mercator.interpreter.engine.values import fmt
 
@@ -134,6 +135,8 @@ class Actions:
         try:
             return offer(s, who)
         except RUN_FAILURES as exc:
+            if not rule_failure(exc):
+                raise
             raise self._failing_condition(s, who, exc) from None
 
     def offer_for(self, n: int) -> Offer:
@@ -146,7 +149,10 @@ class Actions:
 
     def _failing_condition(self, s: "State", who: int, exc: Exception) -> Exception:
         """The error of an action's `when` located at that condition (found by evaluating the
-        conditions one by one again: only when one has failed)."""
+        conditions one by one again: only when one has failed); exc itself when it is not
+        the rule's failure (Mercator's own bug: engine.exprs.rule_failure)."""
+        if not rule_failure(exc):
+            return exc
         for bid, b, combos in self.combos(len(s.players)):
             if b.cond is None:
                 continue
@@ -156,7 +162,9 @@ class Actions:
                 try:
                     f(s, L)
                 except RUN_FAILURES as inner:
-                    return MercatorRuntimeError(
+                    if not rule_failure(inner):
+                        return inner
+                    return RuleError(
                         f"the condition of the any-time action '{b.name}' cannot be evaluated "
                         f"({inner})", b.cond.span, s.history)
         return exc

@@ -19,17 +19,18 @@ from mercator.interpreter.compiler.memo import state_changing_pcs
 from mercator.interpreter.compiler.rollout import Rollout
 from mercator.interpreter.compiler.stmts import BodyCompiler
 from mercator.interpreter.compiler.views import compile_view
-from mercator.interpreter.engine.program import DEFAULT_STEP_BUDGET, MercatorRuntimeError, Program
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import DEFAULT_STEP_BUDGET, Program
 from mercator.interpreter.engine.state import State
 
 
 def compile_program(rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET) -> Program:
-    """Compile a checked rulebook once; a build failure is a MercatorRuntimeError at the rule."""
+    """Compile a checked rulebook once; a build failure is a RuleError at the rule."""
     prog = Program(rb, step_budget)
     try:
         _build(prog, rb)
     except BuildError as exc:   # located at the rule, with no decisions made yet
-        raise MercatorRuntimeError(exc.message, exc.span, []) from None
+        raise RuleError(exc.message, exc.span, []) from None
     return prog
 
 

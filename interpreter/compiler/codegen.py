@@ -14,7 +14,7 @@ from mercator.dsl.builtins import ITEM_GEN_BUILTINS
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
-from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, to_bag
+from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, rule_failure, to_bag
 from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
 from mercator.interpreter.engine import limits
@@ -23,6 +23,7 @@ from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, cached_fn
                                                  memo_fns, scalar, state_free_fns)
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy
 from mercator.interpreter.engine.convert import converter
+from mercator.dsl.errors import MercatorError
 
 Fn = Callable[[Any, list], Any]
 
@@ -201,7 +202,7 @@ def _bag_lit(d: dict) -> dict:
     return {k: n for k, n in d.items() if n > 0}
 
 
-class BuildError(Exception):
+class BuildError(MercatorError):
     """A rule the program cannot be built from (too deeply nested, or a failing constant)."""
 
     def __init__(self, message: str, span: A.Span):
@@ -301,6 +302,8 @@ class CodeGen:
                 try:
                     v = limits.check_int(f(None, []))
                 except CONST_FAILURES as exc:
+                    if not rule_failure(exc):
+                        raise
                     if isinstance(exc, RecursionError):
                         why = "fns call each other too deeply"
                     elif isinstance(exc, MemoryError):

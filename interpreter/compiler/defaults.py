@@ -7,8 +7,8 @@ from mercator.dsl import ast as A
 from mercator.dsl.types import Type
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.builtins import BuiltinError
-from mercator.interpreter.engine.exprs import RuleError
-from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.exprs import RuleError, rule_failure
+from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.values import deep_copy
 
 
@@ -49,6 +49,8 @@ def start_values(prog: Program, fields: Any) -> list:
             out.append(limits.check_int(default_value(prog, f.default, f.type)))
         except (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
                 ZeroDivisionError, RecursionError, MemoryError) as exc:
-            raise MercatorRuntimeError(f"the starting value of '{f.name}' cannot be "
+            if not rule_failure(exc):
+                raise
+            raise RuleError(f"the starting value of '{f.name}' cannot be "
                                        f"computed ({exc})", f.span, []) from None
     return out

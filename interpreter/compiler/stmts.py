@@ -17,7 +17,7 @@ from mercator.interpreter.engine.chance import shuffle_op
 from mercator.interpreter.compiler.codegen import is_container
 from mercator.interpreter.compiler.deals import compile_deal
 from mercator.interpreter.compiler.decisions import suspend
-from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
+from mercator.interpreter.engine.exprs import RuleError, failure_message, put_item, take_item
 from mercator.interpreter.engine.convert import converter
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
 from mercator.interpreter.engine.limits import MAX_FRAMES, bag_walk, too_deep
@@ -171,7 +171,10 @@ class BodyCompiler:
         def bump(st: Any, fr: list) -> None:
             L = fr[2]
             c, k = cont(st, L), key(st, L)
-            cur = c[k]
+            try:
+                cur = c[k]
+            except KeyError as exc:    # (said as the generated code's KeyError is)
+                raise RuleError(failure_message(exc)) from None
             if cur is None:
                 raise RuleError("arithmetic on a none value")
             c[k] = cur + sign * val(st, L)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from mercator.interpreter.engine.exprs import RuleError
 
-class BuiltinError(Exception):
+
+class BuiltinError(RuleError):
     """A built-in was given something it cannot work with."""
 
 

@@ -29,6 +29,7 @@ from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.dsl.errors import MercatorError
 
 Node = Union[Decision, Chance, Terminal]
 
@@ -39,7 +40,7 @@ DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "do
 DEFAULT_OFFER_SLOTS = 32
 
 
-class EncodeError(Exception):
+class EncodeError(MercatorError):
     """A value that has no id: a type without a finite encoding (str, any), an integer outside
     `bounds { options ... }`, a list longer than `bounds { lists ... }`. `span` is where the
     rulebook should change (the bounds line, or the decision)."""

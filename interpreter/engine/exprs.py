@@ -1,13 +1,77 @@
 """Run-time helpers shared by generated expression code and statement ops."""
 from __future__ import annotations
 
-from typing import Any
+from types import TracebackType
+from typing import Any, Optional, Sequence
 
+from mercator.dsl.ast import Span
+from mercator.dsl.errors import MercatorError
 from mercator.interpreter.engine.values import deep_copy
 
 
-class RuleError(Exception):
-    """A rule failed at run time (the engine adds the location and the decision log)."""
+class RuleError(MercatorError):
+    """A rule failed at run time (exported as mercator.RuleError). The runtime helpers and the
+    generated code raise it with a message only; the engine then raises it located: `span` (the
+    rulebook line being executed), `history` (the decision log that led there) and `seed`."""
+
+    def __init__(self, message: str, span: Optional[Span] = None,
+                 history: Sequence[int] = (), seed: Optional[int] = None):
+        self.message = message
+        self.span = span
+        self.history = list(history)
+        self.seed = seed
+        super().__init__(message)
+
+    @property
+    def located(self) -> bool:
+        """Has the engine said where the rule failed?"""
+        return self.span is not None
+
+    def __str__(self) -> str:
+        if self.span is None:
+            return self.message
+        return (f"{self.span}: runtime error: {self.message}\n  decision log (option indices): "
+                f"{self.history}")
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.message, self.span, self.history, self.seed))
+
+
+# the Python errors a rule's own operations can raise (none.field, a missing key, ...): each is
+# the rule's failure only when the generated code of the rulebook raised it (rule_failure)
+PYTHON_FAILURES = (TypeError, KeyError, IndexError, ValueError, AttributeError,
+                   ZeroDivisionError, OverflowError)
+GENERATED = "<"      # the file name of code generated from the rulebook starts with this
+
+
+def failure_message(exc: BaseException) -> str:
+    """What a Python error raised by a rule's code means, said for the rulebook's author."""
+    if isinstance(exc, RuleError):
+        return exc.message
+    what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
+        "a missing item" if isinstance(exc, (KeyError, IndexError)) else \
+        "fns calling each other too deeply" if isinstance(exc, RecursionError) else \
+        "out of memory" if isinstance(exc, MemoryError) else "a failure"
+    return f"{what} while running this rule ({exc})"
+
+
+def rule_failure(exc: BaseException) -> bool:
+    """Is exc a failure of the rulebook (to be reported located, as a RuleError) rather than
+    a bug of Mercator's (to surface as itself)? A RuleError (a BuiltinError is one) always; a
+    RecursionError or MemoryError (fns calling each other too deeply, a runaway collection)
+    always; a Python error such as TypeError or KeyError only when the innermost frame it
+    came from is code generated from the rulebook (so an engine or compiler bug, or a
+    callback's, is never mistaken for the rulebook's mistake)."""
+    if isinstance(exc, (RuleError, RecursionError, MemoryError)):
+        return True
+    if not isinstance(exc, PYTHON_FAILURES):
+        return False
+    tb: Optional[TracebackType] = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename.startswith(GENERATED)
 
 
 def bag_add(a: dict, b: Any) -> dict:

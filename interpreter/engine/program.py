@@ -13,7 +13,7 @@ from mercator.dsl.types import Type
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.engine.chance import weighted_index
-from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.exprs import RuleError, failure_message, rule_failure
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine.nodes import Chance, Decision, Option, Terminal, no_deal_index
 from mercator.interpreter.engine.resample import DEFAULT_TRIES, resample
@@ -22,29 +22,26 @@ from mercator.interpreter.engine.state import State, StateUnusable
 from mercator.interpreter.engine.values import deep_copy
 from mercator.interpreter.engine.declared_view import ViewSpec
 from mercator.interpreter.engine.view import compile_position_view
+from mercator.dsl.errors import MercatorError
 
 Node = Union[Decision, Chance, Terminal]
 DEFAULT_STEP_BUDGET = 2_000_000
 COMPILED_ROLLOUT = True   # playout() runs the compiler's rollout (compiler/rollout.py) if there is one
 Op = Callable[[State, list], Any]
-# what a rule can raise while its ops run (each becomes a located MercatorRuntimeError)
+# what may be raised while a rule's ops run: a rule's failure becomes a located RuleError; a
+# Python error that the rulebook's code did not raise is Mercator's bug (exprs.rule_failure)
 RUN_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
                 AttributeError, ZeroDivisionError, RecursionError, MemoryError, OverflowError)
 
-
-class MercatorRuntimeError(Exception):
-    """A rule failed while running: where (rulebook line) and the decisions that led there."""
-
-    def __init__(self, message: str, span: A.Span, history: list[int], seed: Optional[int] = None):
-        self.message = message
-        self.span = span
-        self.history = list(history)
-        self.seed = seed
-        super().__init__(f"{span}: runtime error: {message}\n  decision log (option indices): "
-                         f"{self.history}")
+# the former name of a located RuleError (kept for older callers)
+MercatorRuntimeError = RuleError
 
 
-class IllegalChoice(Exception):
+class PlayerCountError(MercatorError, ValueError):
+    """new_game was asked for a number of players the rulebook does not allow."""
+
+
+class IllegalChoice(MercatorError):
     """apply() was given a choice that is not among the legal options; the state is unchanged."""
 
 class CompiledActions(Protocol):
@@ -144,8 +141,8 @@ class Program:
         """A fresh game for `players` seats, run up to the first decision. With narration,
         `watch` (a seat) keeps that seat's record only (engine/resample.py)."""
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.min_players}–{self.max_players} players, "
-                             f"not {players}")
+            raise PlayerCountError(f"{self.name} is for {self.min_players}–{self.max_players} "
+                                   f"players, not {players}")
         if self._start is None:            # the fields' starting values, computed once
             self._start = self.start_values()
         table, one = self._start
@@ -176,8 +173,8 @@ class Program:
         assert ro is not None
         try:
             ro.start(s)
-        except (MercatorRuntimeError, *RUN_FAILURES) as exc:
-            if not isinstance(exc, MercatorRuntimeError):
+        except RUN_FAILURES as exc:
+            if not (isinstance(exc, RuleError) and exc.located):
                 ro.relocate(exc.__traceback__)
             raise self._failure(s, exc) from None
         finally:
@@ -234,16 +231,22 @@ class Program:
             else:
                 try:
                     node.commit(s, value)
-                except (RuleError, BuiltinError) as exc:
-                    raise self._located(s, str(exc)) from None
+                except RuleError as exc:
+                    raise exc if exc.located else self._located(s, exc.message) from None
             s.pending = self.run(s)
             if s.narrate:
                 observe_position(s, self._pview or self._position_view())
-        except MercatorRuntimeError as exc:
+        except RuleError as exc:
             # the rule failed half-way: the state cannot be trusted any more (a fork made before
             # this apply, or a replay of the decision log without the failing choice, can)
             s.history.pop()
             self._unusable(s, exc)
+            raise
+        except Exception as exc:       # Mercator's own bug: raised as itself, the state spoilt
+            s.history.pop()
+            s.failed = (f"an earlier apply failed with an internal error ({type(exc).__name__}: "
+                        f"{exc}); this state cannot be used. Replay its decision log "
+                        f"{s.history} or use a fork made before that apply")
             raise
         return s.pending
 
@@ -331,20 +334,18 @@ class Program:
             memo_on[0] = None
             limits.start(budget)   # what runs outside (scores, invariants) has a budget too
 
-    def _failure(self, s: State, exc: BaseException) -> MercatorRuntimeError:
-        """The located error for a Python exception raised while ops ran."""
-        if isinstance(exc, MercatorRuntimeError):
+    def _failure(self, s: State, exc: BaseException) -> RuleError:
+        """The located RuleError for an exception raised while ops ran; an exception that is
+        not the rule's failure (Mercator's own bug: exprs.rule_failure) is raised again as
+        itself."""
+        if isinstance(exc, RuleError) and exc.located:
             return exc
+        if not rule_failure(exc):
+            raise exc
         self.fused.relocate(exc.__traceback__)
-        if isinstance(exc, (RuleError, BuiltinError)):
-            return self._located(s, str(exc))
-        what = "a value was none or of the wrong kind" if isinstance(exc, TypeError) else \
-            "a missing item" if isinstance(exc, (KeyError, IndexError)) else \
-            "fns calling each other too deeply" if isinstance(exc, RecursionError) else \
-            "out of memory" if isinstance(exc, MemoryError) else "a failure"
-        return self._located(s, f"{what} while running this rule ({exc})")
+        return self._located(s, failure_message(exc))
 
-    def _unusable(self, s: State, exc: MercatorRuntimeError) -> None:
+    def _unusable(self, s: State, exc: RuleError) -> None:
         """Mark s unusable after a rule failed half-way through a choice."""
         s.failed = (f"an earlier apply failed with a rule error ({exc.span}: {exc.message}); "
                     f"this state is half-changed and cannot be used. Replay its decision log "
@@ -420,7 +421,7 @@ class Program:
                 node = s.pending = self.run(s)
                 if node.__class__ is Terminal:
                     break
-        except (MercatorRuntimeError, *RUN_FAILURES) as exc:
+        except RUN_FAILURES as exc:
             located = self._failure(s, exc)
             hist.pop()
             self._unusable(s, located)
@@ -436,8 +437,8 @@ class Program:
             ro = self._rollout = self.make_rollout()  # type: ignore[misc]
         try:
             return ro.play(s, rng, limit, seat_rngs, anytime, deals)
-        except (MercatorRuntimeError, *RUN_FAILURES) as exc:
-            if not isinstance(exc, MercatorRuntimeError):
+        except RUN_FAILURES as exc:
+            if not (isinstance(exc, RuleError) and exc.located):
                 ro.relocate(exc.__traceback__)
             located = self._failure(s, exc)
             s.history.pop()
@@ -481,14 +482,14 @@ class Program:
                             for b, ops in enumerate(self.codes)]
         return self._traced
 
-    def _located(self, s: State, msg: str) -> MercatorRuntimeError:
+    def _located(self, s: State, msg: str) -> RuleError:
         span = A.NOSPAN
         if s.stack:
             fr = s.stack[-1]
             sp = self.spans[fr[0]]
             if 0 <= fr[1] < len(sp):
                 span = sp[fr[1]]
-        return MercatorRuntimeError(msg, span, s.history)
+        return RuleError(msg, span, s.history)
 
     def finish(self, s: State) -> Terminal:
         """End the game: score, rank, decide the winners."""
@@ -528,8 +529,10 @@ class Program:
         try:
             return f(s, [p] + [None] * (nslots - 1))
         except RUN_FAILURES as exc:
-            raise MercatorRuntimeError(f"the {what} of P{p + 1} cannot be computed ({exc})",
-                                       span, s.history) from None
+            if not rule_failure(exc):
+                raise
+            raise RuleError(f"the {what} of P{p + 1} cannot be computed ({exc})",
+                            span, s.history) from None
 
     def check_invariants(self, s: State) -> list[str]:
         """The texts of the invariants that do not hold in s."""
@@ -537,7 +540,9 @@ class Program:
         for text, f, nslots, span in self.invariants:
             try:
                 ok = f(s, [None] * max(nslots, 1))
-            except (RuleError, BuiltinError, TypeError, KeyError, IndexError) as exc:
+            except (RuleError, TypeError, KeyError, IndexError) as exc:
+                if not rule_failure(exc):
+                    raise
                 bad.append(f"{text} (could not be evaluated: {exc})")
                 continue
             if not ok:

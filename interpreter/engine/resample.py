@@ -61,6 +61,7 @@ import random
 from collections import Counter
 from typing import Any, Optional
 
+from mercator.dsl.errors import MercatorError
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import sees
 from mercator.interpreter.engine.state import State
@@ -71,7 +72,7 @@ BURST_RETRIES = 100  # a run of chance steps tried again from its start before a
 PARTNERS = 3         # face-down positions a dealt one is swapped with before it counts as seen
 
 
-class ResampleFailed(Exception):
+class ResampleFailed(MercatorError):
     """No world consistent with what the seat has seen was found within the replays allowed."""
 
 

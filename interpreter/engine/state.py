@@ -11,6 +11,7 @@ import marshal
 from typing import Any, Optional
 
 from mercator.interpreter.engine.values import from_json, to_json
+from mercator.dsl.errors import MercatorError
 
 MASK64 = (1 << 64) - 1
 STATE_FORMAT = 1
@@ -172,7 +173,7 @@ class State:
         return f"<State round={self.round} over={self.over} decisions={len(self.history)}>"
 
 
-class StateUnusable(Exception):
+class StateUnusable(MercatorError):
     """The state was left half-changed by a rule error in an earlier apply(); it cannot go on."""
 
 

@@ -1,29 +1,26 @@
-"""What the research adapters share: compiled programs by rulebook name, and their error."""
+"""What the research adapters share: games loaded through the front door (tools/game.py) by
+rulebook name, and their error."""
 from __future__ import annotations
 
 from typing import Any
 
-from mercator.dsl.loader import load
-from mercator.interpreter.compiler import compile_program
-from mercator.interpreter.tools.rulebooks import find_rulebook
-
-_PROGRAMS: dict[str, Any] = {}
+from mercator.dsl.diagnostics import RulebookError
+from mercator.dsl.errors import MercatorError
+from mercator.interpreter.tools.game import load_game
 
 
-class ResearchError(ValueError):
+class ResearchError(MercatorError, ValueError):
     """A rulebook or a parameter an adapter cannot use, said so that the user can fix it."""
 
 
 def program_for(name: str) -> Any:
-    """The compiled program of a rulebook (a shipped one's short name, or a path), compiled
-    once per process."""
-    path = str(find_rulebook(name))
-    prog = _PROGRAMS.get(path)
-    if prog is None:
-        res = load(path)
-        if not res.ok or res.rulebook is None:
-            first = next((d for d in res.diagnostics if d.is_error), None)
-            raise ResearchError(f"{path} does not check"
-                                + (f": {first.span}: {first.message}" if first else ""))
-        prog = _PROGRAMS[path] = compile_program(res.rulebook)
-    return prog
+    """The compiled program of a rulebook (a shipped one's short name, or a path): the
+    program of mercator.load_game(name), compiled once per process for the same files;
+    ResearchError naming its first error when it does not check."""
+    try:
+        return load_game(name).program
+    except RulebookError as exc:
+        first = next(iter(exc.errors), None)
+        path = next(iter(exc.sources), name)
+        raise ResearchError(f"{path} does not check"
+                            + (f": {first.span}: {first.message}" if first else "")) from None

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from mercator.dsl import ast as A
 from mercator.dsl.checked import Body
 from mercator.interpreter.engine.encoding import ActionCodec, out_of_bounds, score_out_of_bounds
-from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.state import State
 
 
@@ -72,6 +73,9 @@ class Report:
 
 
 class _Broken(Exception):
+    """A finding cutting a shrink replay short: internal control flow, caught in this module
+    (so not a MercatorError)."""
+
     def __init__(self, finding: Finding):
         super().__init__(finding.message)
         self.finding = finding
@@ -142,7 +146,7 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
             if out is not None:
                 raise broken("out of bounds", *out)
         return s
-    except MercatorRuntimeError as exc:
+    except RuleError as exc:
         kind = "deadlock" if "no options" in exc.message else "runtime error"
         raise broken(kind, exc.message, exc.span) from None
 
@@ -377,7 +381,7 @@ def _novelty_part(prog: Program, games: int, seed: int, players: Optional[int],
             try:
                 prog.apply(fork, i)
                 gain = len(prog.coverage - covered)
-            except MercatorRuntimeError:
+            except RuleError:
                 gain = len(prog.coverage - covered) + 1      # a failure is worth finding
             if gain > most:
                 best, most = [i], gain
@@ -412,7 +416,7 @@ def _span_as_played(prog: Program, f: Finding) -> Optional[A.Span]:
         s = prog.new_game(f.players, f.seed)
         for i in f.decisions:
             prog.apply(s, i)
-    except MercatorRuntimeError as exc:
+    except RuleError as exc:
         return exc.span
     return None
 

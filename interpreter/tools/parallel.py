@@ -22,11 +22,13 @@ import attrs
 
 from mercator.interpreter.agents.base import GameTooLong, agent_seed, play_out
 from mercator.interpreter.agents.spec import AgentSpec, make_agent
-from mercator.interpreter.engine.program import MercatorRuntimeError, Program
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.designer import GameRecord
+from mercator.dsl.errors import MercatorError
 
 
-class BackendUnavailable(RuntimeError):
+class BackendUnavailable(MercatorError, RuntimeError):
     """The backend asked for cannot run here (Ray not installed, or its cluster unreachable)."""
 
 
@@ -51,9 +53,9 @@ class Outcome:
         return GameRecord(self.seed, self.winners, self.scores, self.decisions, self.rounds,
                           self.stats)
 
-    def error(self) -> MercatorRuntimeError:
+    def error(self) -> RuleError:
         """The rule error of a failed game, as the engine raised it."""
-        return MercatorRuntimeError(self.message, self.span, list(self.history), self.seed)
+        return RuleError(self.message, self.span, list(self.history), self.seed)
 
 
 def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
@@ -65,7 +67,7 @@ def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
     try:
         state = prog.new_game(players, seed, narrate=record, explicit_chance=record)
         play_out(prog, state, agents, max_decisions=max_decisions)
-    except MercatorRuntimeError as exc:
+    except RuleError as exc:
         return Outcome(seed, failure="rule", message=exc.message, history=tuple(exc.history),
                        span=exc.span)
     except GameTooLong as exc:
@@ -89,14 +91,12 @@ _WORKER: dict[str, Any] = {}
 
 
 def _load(path: str) -> Program:
+    """The program of the rulebook at path in a worker: the one it inherited, or the front
+    door's (tools/game.py; RulebookError if the file no longer checks)."""
     prog = _WORKER.get(path)
     if prog is None:
-        from mercator.dsl.loader import load
-        from mercator.interpreter.compiler import compile_program
-        res = load(path)
-        if not res.ok or res.rulebook is None:
-            raise RuntimeError(f"{path} no longer loads in a worker")
-        prog = _WORKER[path] = compile_program(res.rulebook)
+        from mercator.interpreter.tools.game import load_game
+        prog = _WORKER[path] = load_game(path).program
     return prog
 
 

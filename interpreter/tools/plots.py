@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional, Sequence
 import attrs
 
 from mercator.interpreter.tools.designer import GameRecord, summarize, wilson_interval, win_share
+from mercator.dsl.errors import MercatorError
 
 KINDS = {".png": "png", ".html": "html", ".htm": "html"}
 INSTALL_HINT = ("install the plotting extra: pip install 'mercator[plot]' "
@@ -22,7 +23,7 @@ INSTALL_HINT = ("install the plotting extra: pip install 'mercator[plot]' "
 COLOURS = ("#1f77b4", "#ff7f0e")       # A (or the one sample), B
 
 
-class PlotUnavailable(Exception):
+class PlotUnavailable(MercatorError):
     """matplotlib is not installed."""
 
 

@@ -25,12 +25,13 @@ from mercator.interpreter.agents.spec import AgentSpec
 from mercator.interpreter.engine.encoding import rulebook_sha256
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.parallel import Outcome, run_games
+from mercator.dsl.errors import MercatorError
 
 VERSION = 1
 FIELDS = ("seed", "winners", "scores", "stats", "decisions", "rounds")
 
 
-class ResultsError(Exception):
+class ResultsError(MercatorError):
     """A results file that cannot be read or written: the message names it (and the line)."""
 
     def __init__(self, message: str, hint: str = ""):

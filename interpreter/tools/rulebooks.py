@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Optional
+from mercator.dsl.errors import MercatorError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FOLDERS = ("rulebooks", "rulebooks/variants", "rulebooks/examples")
 
 
-class UnknownRulebook(ValueError):
+class UnknownRulebook(MercatorError, ValueError):
     """A name that is neither a file nor a shipped rulebook; the message lists the names."""
 
 

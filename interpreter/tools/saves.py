@@ -29,6 +29,7 @@ from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, log_for
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.tools.version import engine_version
+from mercator.dsl.errors import MercatorError
 
 SAVE_FORMAT = 2
 OLDEST_FORMAT = 1                     # format 1 logs also hold the one-option decisions
@@ -38,7 +39,7 @@ FIELDS = ("mercator_save", "engine_version", "rulebook", "rulebook_sha256", "use
           "players", "seed", "decisions", "labels", "explicit_chance", "checksum")
 
 
-class SaveError(Exception):
+class SaveError(MercatorError):
     """A save file cannot be used; the message says why in a user's terms."""
 
 

@@ -23,13 +23,15 @@ from typing import Any, Callable, Optional, Sequence
 from mercator.interpreter.agents.base import Agent, agent_seed, resolve_chance
 from mercator.interpreter.agents.spec import KINDS, AgentSpec, SpecError, make_agent, parse_seats, parse_spec
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
-from mercator.interpreter.engine.program import IllegalChoice, MercatorRuntimeError
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import IllegalChoice
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.seen import log_for
 from mercator.interpreter.engine.declared_view import declared_view, option_notes
 from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
 from mercator.interpreter.engine.view import observe
 from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
+from mercator.dsl.errors import MercatorError
 
 HUMAN = "human"
 SEAT_KINDS = KINDS                  # each seat: a spec of agents/spec.py (human, random, ismcts:N, …)
@@ -37,7 +39,7 @@ MAX_BOT_DECISIONS = 1_000_000       # bots that never reach a human or the end: 
 MAX_LABEL_CHARS = 1_000             # a choice sent as a label longer than this names no option
 
 
-class SessionError(Exception):
+class SessionError(MercatorError):
     """A request the session refuses: a message in the user's terms and a hint what to do."""
 
     def __init__(self, message: str, hint: str = "", status: int = 400):
@@ -209,7 +211,7 @@ class GameSession:
         label = node.option(idx).label
         try:
             self.program.apply(nxt, idx)
-        except MercatorRuntimeError as exc:
+        except RuleError as exc:
             where = f"{exc.span.path}:{exc.span.line}:{exc.span.col}: " if exc.span.line > 0 else ""
             what = f"P{node.player + 1}'s choice" if isinstance(node, Decision) else "chance"
             log = exc.history or [*self.state.history, idx]

@@ -45,6 +45,7 @@ from starlette.routing import Route
 from mercator.interpreter.tools.session import GameSession, RuleFailure, SessionError
 from mercator.interpreter.web.guard import MAX_BODY_BYTES, Guard, HostRule, policy
 from mercator.interpreter.web.render import graph_svg, grid_html, is_hidden, label, show
+from mercator.dsl.errors import MercatorError
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 MANY_OPTIONS = 40          # more values than this are offered in a list box, not as buttons
@@ -109,7 +110,7 @@ class SeatLinks:
         return f"/play/{self.tokens[seat]}"
 
 
-class Refusal(Exception):
+class Refusal(MercatorError):
     """A request refused with an HTTP status, a message and a hint."""
 
     def __init__(self, status: int, message: str, hint: str = ""):

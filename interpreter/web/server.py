@@ -7,9 +7,10 @@ import threading
 from typing import Any, Optional
 
 import uvicorn
+from mercator.dsl.errors import MercatorError
 
 
-class BindError(Exception):
+class BindError(MercatorError):
     """The server cannot listen where asked; the message says why, the hint what to do."""
 
     def __init__(self, message: str, hint: str):
