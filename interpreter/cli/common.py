@@ -249,14 +249,14 @@ def _read_source(path: str) -> Optional[str]:
         return None
 
 
-def print_rule_error(message: str, span: Span, sources: dict[str, str]) -> None:
+def print_rule_error(message: str, span: Optional[Span], sources: dict[str, str]) -> None:
     """A rule that failed while running, on stderr like a diagnostic: `file:line:col: rule
     error: message`, the source line and a caret. A rule error is the rulebook's mistake (an
     internal error is Mercator's). Without a location, the rulebook (sources' first file) is
     named."""
     color = color_ok(sys.stderr)
     label = "\x1b[31;1mrule error\x1b[0m" if color else "rule error"
-    if span.line < 1 or not span.path or span.path.startswith("<"):
+    if span is None or span.line < 1 or not span.path or span.path.startswith("<"):
         where = printable(next(iter(sources), "") or "mercator")
         _err_raw(f"{where}: {label}: {printable(message)}")
         return

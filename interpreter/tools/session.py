@@ -212,7 +212,9 @@ class GameSession:
         try:
             self.program.apply(nxt, idx)
         except RuleError as exc:
-            where = f"{exc.span.path}:{exc.span.line}:{exc.span.col}: " if exc.span.line > 0 else ""
+            span = exc.span
+            where = f"{span.path}:{span.line}:{span.col}: " if span is not None and span.line > 0 \
+                else ""
             what = f"P{node.player + 1}'s choice" if isinstance(node, Decision) else "chance"
             log = exc.history or [*self.state.history, idx]
             raise RuleFailure(f"{where}rule error: {exc.message}",
