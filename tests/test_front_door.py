@@ -335,3 +335,16 @@ def test_the_readme_python_example_runs():
         exec(compile(block, "README.md", "exec"), namespace)
     state = namespace["state"]
     assert state.over and isinstance(state.result, mercator.Terminal)
+
+
+def test_a_path_that_is_not_a_regular_file_is_a_located_rulebook_error(tmp_path) -> None:
+    """A folder (or a device, a pipe) is a path, not an unknown short name: the loader says what
+    it is, located, as `mercator check` does."""
+    folder = tmp_path / "dir.rules"
+    folder.mkdir()
+    for target in (folder, "/dev/null"):
+        with pytest.raises(mercator.RulebookError) as info:
+            mercator.load_game(target)
+        (diag,) = info.value.errors
+        assert diag.code == "E000"
+        assert ("directory" in diag.message) == (target == folder), diag.message

@@ -39,8 +39,10 @@ def games() -> dict[str, Path]:
 
 
 def find_rulebook(name: str) -> Path:
-    """The rulebook file a name stands for (a path, or a shipped rulebook's short name)."""
-    if os.path.isfile(name):
+    """The rulebook file a name stands for (a path, or a shipped rulebook's short name). Anything
+    that exists at that path is taken as the path (a folder, a device or a pipe too: the loader
+    refuses those with a located diagnostic, from os.stat alone)."""
+    if os.path.lexists(name):
         return Path(name)
     p: Optional[Path] = shipped().get(name[:-6] if name.endswith(".rules") else name)
     if p is None:
