@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from game_driver import ScenarioGame, program
+from shipped import shipped_program
 
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.program import Program
@@ -47,8 +48,9 @@ START_TILE = "starting-space tile: place the tower on (pass = roll the dice)"
 
 
 def genoa_program(path: str = GENOA) -> Program:
-    """The compiled Genoa rulebook (or a variant of it)."""
-    return program(path)
+    """The compiled Genoa rulebook (or a variant of it); the shipped one is compiled once per
+    test process and shared (tests/shipped.py): make states from it, never change it."""
+    return shipped_program("genoa") if path == GENOA else program(path)
 
 
 class Game(ScenarioGame):

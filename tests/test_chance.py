@@ -21,8 +21,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shipped import shipped_program
+
 from mercator.dsl import ast as A
-from mercator.dsl.loader import load, load_text
+from mercator.dsl.loader import load_text
 from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out, resolve_chance
 from mercator.interpreter.compiler.memo import blocks_of
 from mercator.interpreter.engine.nodes import Chance, Decision
@@ -335,9 +337,7 @@ def test_felinia_games_with_different_chance_outcomes_get_different_ship_decks()
     picked at random with different seeds.  The ship deck is shuffled in setup (seed 004
     §起始設置 4: the 5 blue tiles shuffled, then the grey ones, stacked on the blue), so the 20
     decks differ; the blue tiles stay at the bottom of every one."""
-    res = load(str(ROOT / "rulebooks" / "felinia.rules"))
-    assert res.ok and res.rulebook is not None
-    prog = compile_program(res.rulebook)
+    prog = shipped_program("felinia")
     blue = prog.member("blue")
     decks = []
     for k in range(20):
@@ -357,9 +357,7 @@ def test_felinia_games_with_different_chance_outcomes_get_different_ship_decks()
 
 @pytest.fixture(scope="module", params=RULEBOOKS, ids=lambda p: p.stem)
 def any_prog(request: pytest.FixtureRequest) -> Program:
-    res = load(str(request.param))
-    assert res.ok and res.rulebook is not None
-    return compile_program(res.rulebook)
+    return shipped_program(request.param.stem)
 
 
 def test_every_rulebook_plays_to_the_end_with_explicit_chance(any_prog: Program) -> None:

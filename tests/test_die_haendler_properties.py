@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mercator.dsl.loader import load
+from shipped import shipped_program
+
 from mercator.interpreter.engine.nodes import Decision, Terminal
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.engine.state import State
 
 MAX_DECISIONS = 3000
@@ -35,9 +35,7 @@ PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 
 @pytest.fixture(scope="module")
 def prog() -> Program:
-    res = load("rulebooks/die_haendler.rules")
-    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("die_haendler")
 
 
 def chooser(style: str, rng: random.Random) -> Callable[[Decision], int]:

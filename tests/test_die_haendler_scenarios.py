@@ -31,11 +31,10 @@ from typing import Any, Optional
 import pytest
 
 from game_driver import ScenarioGame
+from shipped import shipped_program
 
-from mercator.dsl.loader import load
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.compiler import compile_program
 
 
 GOODS = ("cloth", "iron", "wine", "food", "silk", "salt")
@@ -77,9 +76,7 @@ DEFAULT_ANSWER = {
 
 @pytest.fixture(scope="module")
 def prog() -> Program:
-    res = load("rulebooks/die_haendler.rules")
-    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("die_haendler")
 
 
 class Game(ScenarioGame):

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mercator.dsl.loader import load
+from shipped import shipped_program
+
 from mercator.interpreter.engine.program import IllegalChoice, Program
-from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,10 +34,7 @@ cuts = st.integers(min_value=0, max_value=600)
 
 @pytest.fixture(scope="module", params=RULEBOOKS, ids=lambda p: p.stem)
 def prog(request: pytest.FixtureRequest) -> Program:
-    res = load(str(request.param))
-    assert res.ok, [str(d.message) for d in res.diagnostics if d.is_error]
-    assert res.rulebook is not None
-    return compile_program(res.rulebook)
+    return shipped_program(request.param.stem)
 
 
 def start(prog: Program, data: st.DataObject, seed: int, agent: int, cut: int) -> State:

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mercator.dsl.loader import load
+from shipped import shipped_program
+
 from mercator.interpreter.engine.nodes import Decision, Terminal
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.engine.state import State
 
 MAX_DECISIONS = 5000
@@ -29,9 +29,7 @@ Agent = Callable[[random.Random, Decision], int]
 
 @pytest.fixture(scope="module")
 def prog() -> Program:
-    res = load("rulebooks/felinia.rules")
-    assert res.ok, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("felinia")
 
 
 def uniform(rng: random.Random, d: Decision) -> int:

@@ -23,11 +23,10 @@ from typing import Optional
 import pytest
 
 from game_driver import ScenarioGame
+from shipped import shipped_program
 
-from mercator.dsl.loader import load
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.compiler import compile_program
 
 
 GOODS = ("books", "wine", "watches", "cloth", "glass")
@@ -51,9 +50,7 @@ SELL = "sell a good over the storage limit (+1 silver)"
 
 @pytest.fixture(scope="module")
 def prog() -> Program:
-    res = load("rulebooks/felinia.rules")
-    assert res.ok, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("felinia")
 
 
 class Game(ScenarioGame):

@@ -24,7 +24,7 @@ TWO = ROOT / "rulebooks" / "variants" / "genoa_two_players.rules"
 
 @pytest.fixture(scope="module")
 def base() -> Program:
-    return genoa_program(str(BASE))
+    return genoa_program()
 
 
 @pytest.fixture(scope="module")

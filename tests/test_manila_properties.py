@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mercator.dsl.loader import load
+from shipped import shipped_program
+
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.engine.state import State
 
 MAX_DECISIONS = 5000
@@ -18,9 +18,7 @@ PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCh
 
 @pytest.fixture(scope="module")
 def prog() -> Program:
-    res = load("rulebooks/manila.rules")
-    assert res.ok, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("manila")
 
 
 def play(prog: Program, players: int, seed: int, agent_seed: int, check=None) -> State:

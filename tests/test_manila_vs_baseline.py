@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from mercator.dsl.loader import load
+from shipped import shipped_program
+
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.compiler import compile_program
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "baseline_manila.py"
 _spec = importlib.util.spec_from_file_location("baseline_manila", _PATH)
@@ -39,9 +39,7 @@ MAX_DECISIONS = 5000
 
 @pytest.fixture(scope="module")
 def prog() -> Program:
-    res = load("rulebooks/manila.rules")
-    assert res.ok, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("manila")
 
 
 def label_of(action: tuple, game, forced: bool) -> str:

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_driver import program, program_text
+from game_driver import program_text
+from shipped import shipped_program
 
 from mercator.interpreter.agents.base import resolve_chance
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
@@ -30,7 +31,7 @@ PROPS = settings(max_examples=5, deadline=None, suppress_health_check=list(Healt
 
 @pytest.fixture(scope="module", params=RULEBOOKS, ids=lambda p: p.stem)
 def prog(request: pytest.FixtureRequest) -> Program:
-    return program(request.param)
+    return shipped_program(request.param.stem)
 
 
 @pytest.fixture(params=[True, False], ids=["compiled", "vm"])
@@ -104,7 +105,7 @@ def test_a_playout_stopped_and_resumed_anywhere_is_the_same_game(prog: Program, 
 
 
 def test_playout_with_narration_keeps_every_seats_record() -> None:
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     a = prog.new_game(4, 11, narrate=True)
     b = prog.new_game(4, 11, narrate=True)
     prog.playout(a, random.Random(3))
@@ -115,7 +116,7 @@ def test_playout_with_narration_keeps_every_seats_record() -> None:
 
 
 def test_playout_of_a_finished_game_makes_no_decision() -> None:
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     s = prog.new_game(3, 5)
     prog.playout(s, random.Random(0))
     history = list(s.history)
@@ -178,7 +179,7 @@ def test_random_bots_play_the_same_game_by_playout_as_by_the_loop(prog: Program,
 
 def test_a_game_too_long_stops_at_the_same_decision_both_ways() -> None:
     from mercator.interpreter.agents.base import GameTooLong, RandomAgent, agent_seed, play_out
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     states = []
     for hook in (None, lambda *_: None):
         s = prog.new_game(3, 7)
@@ -194,7 +195,7 @@ def test_seat_generators_with_narration_and_their_count() -> None:
     """With narration on, playout goes through apply, still drawing seat by seat; a list of
     generators that does not match the seats is refused before anything is played."""
     from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out
-    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    prog = shipped_program("die_haendler")
     a, b = prog.new_game(3, 5, narrate=True), prog.new_game(3, 5, narrate=True)
     prog.playout(a, None, seat_rngs=[random.Random(agent_seed(5, p)) for p in range(3)])
     play_out(prog, b, [RandomAgent(agent_seed(5, p)) for p in range(3)], on_step=lambda *_: None)
@@ -228,7 +229,7 @@ def test_a_playout_without_anytime_actions_takes_none(path: Path, compiled: bool
     """The search agents' rollout policy: the same game as the loop that draws only among a
     decision's other options — and Manila's random bots, who mortgage and redeem shares at
     any decision, then never do."""
-    prog = program(path)
+    prog = shipped_program(path.stem)
     n = prog.min_players + 1
     a = prog.new_game(n, seed, narrate=False)
     b = a.clone()
@@ -276,7 +277,7 @@ def test_a_playout_without_deals_makes_none(path: Path, compiled: bool, seed: in
     """The search agents' rollout policy in a deal window (playout(deals=False)): the same game
     as the loop above, from the start and from the middle of an offer being drafted (where
     the seat cancels it), and no deal is made in it."""
-    prog = program(path)
+    prog = shipped_program(path.stem)
     n = prog.min_players + (seed % 2)
     rng = random.Random(seed)
     # a random game up to a seat's drafting an offer (a step with 'cancel' and no pass)
@@ -333,7 +334,7 @@ def test_a_playout_without_deals_stops_where_told_with_the_decision_pending(
     options (compiled: nodes.QuickPass); stopped at any number of decisions it leaves the
     very decision the loop of apply leaves pending, options and labels included, and the
     game goes on from it as from the other."""
-    prog = program(path)
+    prog = shipped_program(path.stem)
     n = data.draw(st.integers(prog.min_players, min(prog.max_players, 5)), label="players")
     start = prog.new_game(n, seed)
     whole = start.clone()
@@ -363,7 +364,7 @@ def test_a_rollout_stopped_at_a_windows_turn_leaves_its_decision() -> None:
     """The case QuickPass makes the Decision for: a compiled no-deal playout of Genoa stopped
     at a turn of a deal window where the seat may pass leaves that decision pending (pass and
     'post an offer' among its options), as the loop of apply does."""
-    prog = program(ROOT / "rulebooks" / "genoa.rules")
+    prog = shipped_program("genoa")
     start = prog.new_game(3, 11)
     k, b = 0, start.clone()
     rng = random.Random(12)

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game_driver import program
+from shipped import shipped_program
 
 from mercator.interpreter.agents.base import RandomAgent, play_out, resolve_chance
 from mercator.interpreter.agents.search import ISMCTSAgent, MCTSAgent, hidden_information, option_keys
@@ -55,7 +56,7 @@ def same_for_seat(prog, real: State, world: State, seat: int) -> None:
 
 @pytest.mark.parametrize("path", RULEBOOKS, ids=lambda p: p.stem)
 def test_a_world_at_the_first_decision_looks_the_same_to_the_seat(path: Path) -> None:
-    prog = program(path)
+    prog = shipped_program(path.stem)
     for n in (prog.min_players, prog.max_players):
         s = prog.new_game(n, 5, narrate=True, explicit_chance=True)
         to_decision(prog, s)
@@ -70,7 +71,7 @@ def test_a_world_at_the_first_decision_looks_the_same_to_the_seat(path: Path) ->
 @given(seed=st.integers(0, 2**20), steps=st.integers(0, 90), players=st.integers(2, 5))
 def test_a_world_anywhere_in_the_game_looks_the_same_to_the_seat(path: Path, seed: int,
                                                                  steps: int, players: int) -> None:
-    prog = program(path)
+    prog = shipped_program(path.stem)
     n = max(prog.min_players, min(prog.max_players, players))
     s = prog.new_game(n, seed, narrate=True, explicit_chance=True)
     advance(prog, s, random.Random(seed), steps)
@@ -88,7 +89,7 @@ def test_a_shuffled_deck_is_dealt_anew_but_the_seats_own_cards_stay() -> None:
     shuffled piles. The seat's four cards are found to be seen (each dealt position probed by
     swapping it with a face-down one) and kept; another seat's cards are drawn anew from the
     rest of each pile."""
-    prog = program(ROOT / "rulebooks" / "genoa.rules")
+    prog = shipped_program("genoa")
     s = prog.new_game(3, 4, narrate=True, explicit_chance=True)
     to_decision(prog, s)
     seat = s.pending.player
@@ -105,7 +106,7 @@ def test_a_shuffled_deck_is_dealt_anew_but_the_seats_own_cards_stay() -> None:
 
 
 def test_resampling_needs_the_record_and_explicit_chance() -> None:
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     with pytest.raises(ValueError, match="narrate=True"):
         prog.resample(prog.new_game(3, 1), 0, random.Random(0))
     with pytest.raises(ValueError, match="explicit_chance=True"):
@@ -135,7 +136,7 @@ def test_another_seats_dealt_shares_follow_the_unseen_cards(seed: int) -> None:
     """Manila, 4 players, right after the deal, as the last seat sees it: it knows its own two
     shares and (from the public supply) which shares were dealt; another seat's pair must be
     two of the unseen dealt cards, drawn without replacement (hypergeometric)."""
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     s = prog.new_game(4, seed, narrate=True, explicit_chance=True)
     to_decision(prog, s)
     seat, other = 3, 0
@@ -168,7 +169,7 @@ def test_a_sealed_choice_is_redrawn_until_it_is_revealed() -> None:
     """Die Händler's price dials are set by every player in secret: a world drawn for a seat
     choosing after another has set his dial has that dial drawn anew (the seat may not see it),
     and every world agrees with the seat's information state."""
-    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    prog = shipped_program("die_haendler")
     for seed in range(40):
         s = prog.new_game(3, seed, narrate=True, explicit_chance=True)
         rng = random.Random(seed)
@@ -217,7 +218,7 @@ def test_a_search_is_reproducible_from_its_seed() -> None:
 def test_hidden_information_is_known_per_rulebook() -> None:
     assert not hidden_information(program(NIM))
     for name in ("manila", "die_haendler", "genoa", "felinia"):
-        assert hidden_information(program(ROOT / "rulebooks" / f"{name}.rules"))
+        assert hidden_information(shipped_program(name))
 
 
 def test_repeated_labels_get_their_own_keys() -> None:
@@ -227,7 +228,7 @@ def test_repeated_labels_get_their_own_keys() -> None:
 
 
 def test_an_honest_searcher_plays_a_manila_game_to_the_end() -> None:
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     s = prog.new_game(3, 2, narrate=True, explicit_chance=True)
     agents = [ISMCTSAgent(3, seed=1), RandomAgent(2), RandomAgent(3)]
     play_out(prog, s, agents, max_decisions=2000)
@@ -247,7 +248,7 @@ def test_any_time_actions_are_searched_only_after_the_other_options() -> None:
     """Manila's first bid: 55 bids and passes, and 2 mortgages any time. With fewer visits
     than 2 per bid the search never tries a mortgage (progressive widening); with more, it
     does — and its rollouts never take one."""
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     s = prog.new_game(3, 1)
     node = s.pending
     regular = node.count - len(node.actions)
@@ -267,7 +268,7 @@ def test_a_searchs_rollouts_make_no_deals_unless_told(deals: bool,
     """At a deal window (Bazaar's swaps) the rollouts of a search are playouts without deals
     (spec setting deals=none, the default; tests/test_playout.py shows such a playout makes
     none) and with deals=random ones with them."""
-    prog = program(ROOT / "rulebooks" / "examples" / "bazaar.rules")
+    prog = shipped_program("bazaar")
     s = prog.new_game(2, 3, narrate=True)
     while not (isinstance(s.pending, Decision) and isinstance(s.pending.vtype, tuple)):
         prog.apply(s, 0 if isinstance(s.pending, Decision) else resolve_chance(s))
@@ -297,7 +298,7 @@ def test_a_face_down_card_seen_only_later_is_kept(seed: int) -> None:
     holder does later. Each hidden draw is probed (swapped with another, or made another card):
     the ones the seat has seen through their consequences are kept, so a world is found at
     every decision (before the probe, three of these games had decisions with none)."""
-    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    prog = shipped_program("die_haendler")
     s = prog.new_game(4, seed, narrate=True, explicit_chance=True)
     rng, k = random.Random(seed), 0
     while not s.over and len(s.history) < 400:
@@ -316,7 +317,7 @@ def test_a_person_is_not_shown_the_hidden_steps_of_a_shuffle() -> None:
     """With a searching seat the game keeps its chance as steps, one per position of a
     shuffled pile; the human's log leaves those hidden steps out (the view shows the pile)."""
     from mercator.interpreter.agents.human import HumanAgent
-    prog = program(ROOT / "rulebooks" / "genoa.rules")
+    prog = shipped_program("genoa")
     s = prog.new_game(3, 4, narrate=True, explicit_chance=True)
     to_decision(prog, s)
     shuffles = [e for e in s.record if e[0] == "chance" and e[1] == "shuffle"]
@@ -339,7 +340,7 @@ def test_an_extended_trace_is_the_trace_made_afresh(name: str, players: int, see
     """A trace extended decision by decision (the steps since, and the probes settled by
     carrying the worlds that answered them) decides every step as a trace made from the
     start does, so the same generator draws the same worlds from both."""
-    prog = program(ROOT / "rulebooks" / f"{name}.rules")
+    prog = shipped_program(name)
     s = prog.new_game(players, seed, narrate=True, explicit_chance=True)
     rng = random.Random(seed)
     seat, tr, decisions, compared = 0, None, 0, 0
@@ -369,7 +370,7 @@ def test_an_extended_trace_is_the_trace_made_afresh(name: str, players: int, see
 def test_a_trace_extends_only_to_the_same_game() -> None:
     """A position of another game (a decision log that does not go on from the trace's) is
     refused, and the trace stays as it was."""
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     a = prog.new_game(3, 0, narrate=True, explicit_chance=True)
     to_decision(prog, a)
     b = prog.new_game(3, 1, narrate=True, explicit_chance=True)
@@ -388,7 +389,7 @@ def test_carried_worlds_still_follow_the_unseen_cards(seed: int) -> None:
     carried to its next decision (the auction's bids and whatever came between replayed in
     each) still give another seat's pair of shares by the unseen cards (hypergeometric), and
     each looks to the seat like the real game."""
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     s = prog.new_game(4, seed, narrate=True, explicit_chance=True)
     to_decision(prog, s)
     seat, other = 3, 0
@@ -432,7 +433,7 @@ def test_a_world_that_no_longer_fits_is_not_carried() -> None:
     """Die Händler: a sealed price dial is drawn anew in every world until its reveal; at the
     seat's first decision after the reveal, a world whose dial was not the real one cannot be
     carried (the seat saw the dial), one whose dial was is."""
-    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    prog = shipped_program("die_haendler")
     for seed in range(40):
         s = prog.new_game(3, seed, narrate=True, explicit_chance=True)
         rng = random.Random(seed)
@@ -475,7 +476,7 @@ def test_a_world_that_no_longer_fits_is_not_carried() -> None:
 def test_the_searcher_carries_its_worlds_to_its_next_decision() -> None:
     """An information-set search at a later decision of the same seat in the same game extends
     its trace and carries the worlds it searched; in another game it starts afresh."""
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     agent = ISMCTSAgent(30, seed=1, worlds=6)
     s = prog.new_game(3, 4, narrate=True, explicit_chance=True)
     rng = random.Random(4)

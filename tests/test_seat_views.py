@@ -12,7 +12,8 @@ from typing import Optional
 
 import pytest
 
-from game_driver import program, program_text
+from game_driver import program_text
+from shipped import shipped_program
 
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.engine.nodes import Decision
@@ -37,7 +38,7 @@ def random_game(prog: Program, players: int, seed: int, limit: int = 100_000) ->
 # ---------------------------------------------------------------- Manila: mortgages
 @pytest.fixture(scope="module")
 def manila() -> Program:
-    return program(ROOT / "rulebooks" / "manila.rules")
+    return shipped_program("manila")
 
 
 def test_manila_a_mortgage_is_told_to_its_owner_only(manila: Program) -> None:
@@ -210,7 +211,7 @@ def test_same_information_state_same_legal_options(path: Path) -> None:
     """Over many random games of every rulebook: whenever the deciding seat has the same
     information state, it is offered the same options (the options follow from what the seat
     knows, never from what it may not see)."""
-    prog = program(path)
+    prog = shipped_program(path.stem)
     bad, repeats = options_by_information(prog, min(prog.max_players, 3), 30)
     assert not bad, bad[:3]
     bad, _ = options_by_information(prog, min(prog.max_players, 3), 30, deal=None, length=60)
@@ -276,7 +277,7 @@ def test_die_haendler_bids_are_revealed_limits_and_bank_hidden() -> None:
     reads the reveal with the amounts. A bidder's limit is his hidden money, so during the
     auction each seat sees only its own entry of wagon_bid_limit and of auction_max_bid; the
     bank's money (which would show the players' total) is seen by nobody."""
-    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    prog = shipped_program("die_haendler")
     s = prog.new_game(3, 2, narrate=True)
     rng = random.Random(2)
     checked = 0

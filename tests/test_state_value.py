@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_driver import program, program_text
+from game_driver import program_text
+from shipped import shipped_program
 
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.engine.program import IllegalChoice, MercatorRuntimeError, Program, StateUnusable
@@ -30,7 +31,7 @@ PROPS = settings(max_examples=4, deadline=None, suppress_health_check=list(Healt
 
 @pytest.fixture(scope="module", params=RULEBOOKS, ids=lambda p: p.stem)
 def prog(request: pytest.FixtureRequest) -> Program:
-    return program(request.param)
+    return shipped_program(request.param.stem)
 
 
 def labels(s: State) -> list[str]:
@@ -72,7 +73,7 @@ def test_a_fork_takes_the_same_option_whatever_the_original_does(prog: Program, 
 def test_die_haendler_seed_0_fork_keeps_its_red_card_options() -> None:
     """The issue's case: Die Händler, 3 players, seed 0, random play; at every decision the
     fork's options stay as they were when it was made."""
-    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    prog = shipped_program("die_haendler")
     rng = random.Random(0)
     s = prog.new_game(3, 0)
     changed = 0

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from game_driver import program, program_text, random_steps
+from shipped import shipped_program
 
 from mercator.dsl.fmt import format_rulebook
 from mercator.dsl.loader import load
@@ -110,7 +111,7 @@ def test_bookkeeping_and_fields_the_rows_show_are_not_repeated(small: Program) -
 
 
 def test_a_rulebook_without_a_view_has_no_declared_view() -> None:
-    prog = program(ROOT / "rulebooks" / "examples" / "parade.rules")
+    prog = shipped_program("parade")
     assert prog.view is None
     assert declared_view(prog, prog.new_game(3, 0), 0) is None
 
@@ -191,7 +192,7 @@ VIEWED = [ROOT / "rulebooks" / "manila.rules", ROOT / "rulebooks" / "die_haendle
 
 
 def _viewed() -> list[Path]:
-    return [p for p in VIEWED if program(p).view is not None]
+    return [p for p in VIEWED if shipped_program(p.stem).view is not None]
 
 
 @pytest.mark.parametrize("path", _viewed(), ids=lambda p: p.name)
@@ -202,7 +203,7 @@ def test_no_seat_sees_in_its_declared_view_what_its_generic_view_hides(
     """Changing everything a seat may not see (other players' owner-only fields, secret
     fields) never changes that seat's declared view; and each row that shows a whole field is
     hidden exactly when the generic view (engine/view.py) hides that field, with its text."""
-    prog = program(path)
+    prog = shipped_program(path.stem)
     players = min(prog.min_players + extra, prog.max_players)
     s = random_steps(prog, players, seed, steps)
     for viewer in [*range(players), None]:
@@ -233,7 +234,7 @@ def test_no_seat_sees_in_its_declared_view_what_its_generic_view_hides(
 
 def test_the_bookkeeping_fields_never_appear_in_a_declared_view() -> None:
     for path in _viewed():
-        prog = program(path)
+        prog = shipped_program(path.stem)
         assert prog.rb.view is not None
         s = prog.new_game(prog.min_players, 3)
         v = declared_view(prog, s, 0)
@@ -266,7 +267,7 @@ def test_the_terminal_shows_the_declared_view_and_no_bookkeeping(path: Path) -> 
     import io
 
     from mercator.interpreter.cli.terminal import console_for, view_renderable
-    prog = program(path)
+    prog = shipped_program(path.stem)
     assert prog.rb.view is not None
     s = _played(prog, prog.min_players, 2, 30)
     out = io.StringIO()
@@ -289,7 +290,7 @@ def test_the_manila_terminal_view_shows_prices_in_pesos() -> None:
     """rules-data "Black-market price track" [0, 5, 10, 20, 30]: at the start every good is at
     step 0, worth 0 pesos, and a share costs the minimum of 5 pesos (seed 003 §購買一份股份)."""
     from mercator.interpreter.engine.declared_view import describe_view
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     text = describe_view(prog, prog.new_game(3, 0), 1)
     lines = [" ".join(line.split()) for line in text.splitlines()]
     assert "share value nutmeg: 0 pesos · silk: 0 pesos · ginseng: 0 pesos · jade: 0 pesos" in lines
@@ -311,7 +312,7 @@ def test_the_browser_page_shows_the_declared_view_and_no_bookkeeping(path: Path)
 
     from mercator.interpreter.tools.session import GameSession
     from mercator.interpreter.web.app import SeatLinks, make_app
-    prog = program(path)
+    prog = shipped_program(path.stem)
     assert prog.rb.view is not None
     seats = ["human"] + ["random"] * (prog.min_players - 1)
     session = GameSession(prog, len(seats), 3, seats, str(path), load(str(path)).sources)

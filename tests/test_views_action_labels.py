@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_driver import program, program_text
+from game_driver import program_text
+from shipped import shipped_program
 
 from mercator.dsl.loader import load_text
 from mercator.interpreter.engine.declared_view import _note, declared_view, option_notes
@@ -99,7 +100,7 @@ def _first_offer(prog: Program, players: int, seed: int, action: str) -> Any:
 
 def test_manila_mortgage_and_redeem_say_what_they_pay() -> None:
     """seed 003 §信用貸款: a share mortgaged brings 12 pesos, redeeming it costs 15."""
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     s = _first_offer(prog, 3, 2, "mortgage")
     notes = _notes(prog, s, s.pending.player)
     mort = {k: v for k, v in notes.items() if k.startswith("mortgage(")}
@@ -120,7 +121,7 @@ def test_manila_mortgage_and_redeem_say_what_they_pay() -> None:
 def test_felinia_sales_stop_at_the_silver_limit() -> None:
     """seed 004 §遊戲回合 1) a.: gold = +2 silver, spice = +1, at most 6 silver (the excess is
     lost). Random play seldom holds gold, so the gold label is read at a state given silver."""
-    prog = program(ROOT / "rulebooks" / "felinia.rules")
+    prog = shipped_program("felinia")
     s = _first_offer(prog, 2, 1, "sell_spice")
     p = s.pending.player
     assert _notes(prog, s, p)["sell_spice"] == "a spice card for 1 silver"
@@ -153,7 +154,7 @@ def test_the_terminal_shows_an_action_label() -> None:
 def test_felinia_advanced_provision_sale_gives_nothing_and_names_the_points_it_costs() -> None:
     """seed 004 §遊戲回合 1) a. (進階版): 乾糧 = +0銀幣; rule 7 (with its token): 每1個乾糧 = +2分.
     The label is the variant's own, declared in its `extend view`."""
-    prog = program(ROOT / "rulebooks" / "variants" / "felinia_advanced.rules")
+    prog = shipped_program("felinia_advanced")
     for seed in range(10):
         try:
             s = _first_offer(prog, 3, seed, "sell_provision")
@@ -178,7 +179,7 @@ def test_felinia_advanced_provision_sale_gives_nothing_and_names_the_points_it_c
 def test_die_haendler_repayment_says_what_it_pays_to_every_seat() -> None:
     """seed 002 §Phase 6: 還錢時必須還 2,500 元及灰色的借據卡. Random play seldom holds 2,500 with
     a loan, so the label is read at a state; it reads no hidden money, so everyone is shown it."""
-    prog = program(ROOT / "rulebooks" / "die_haendler.rules")
+    prog = shipped_program("die_haendler")
     s = prog.new_game(3, 1)
     lab = prog.view.labels[("action", "repay_loan")]
     assert lab.shown == "public"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from game_driver import program, random_steps
+from game_driver import random_steps
+from shipped import shipped_program
 
 from mercator.interpreter.engine.declared_view import declared_view
 
@@ -26,8 +27,8 @@ def _panel(view: dict, seat: int) -> dict:
 
 
 def test_an_added_row_joins_the_base_section_of_that_title_after_its_rows() -> None:
-    base = program(ROOT / "rulebooks" / "manila.rules")
-    prog = program(VARIANTS / "manila_pirates.rules")
+    base = shipped_program("manila")
+    prog = shipped_program("manila_pirates")
     s = _played(prog, 3, 1, 0)
     v = declared_view(prog, s, 0)
     assert v is not None
@@ -42,7 +43,7 @@ def test_an_added_row_joins_the_base_section_of_that_title_after_its_rows() -> N
 
 
 def test_the_captains_boat_shows_once_a_pirate_boarded() -> None:
-    prog = program(VARIANTS / "manila_pirates.rules")
+    prog = shipped_program("manila_pirates")
     for seed in range(40):
         s = prog.new_game(3, seed)
         rng = random.Random(seed)
@@ -61,7 +62,7 @@ def test_panel_and_scoring_rows_are_added_and_keep_the_owners_secret() -> None:
     """Felinia advanced: provisions are public; the secret bonus cards show in full to their
     owner and as a count to everyone else; the secret cards' points, read from the owner's
     cards, are his alone (and so is his sum)."""
-    prog = program(VARIANTS / "felinia_advanced.rules")
+    prog = shipped_program("felinia_advanced")
     k = prog._pindex("secret_cards")
     for seed in range(3):
         s = _played(prog, 3, seed, 120)
@@ -93,7 +94,7 @@ def test_every_shipped_variant_that_adds_fields_shows_them() -> None:
     for name, fields in [("manila_pirates", ["boarded_boat", "boarded_seat"]),
                          ("felinia_advanced", ["provisions", "secret_cards", "secret_deck"]),
                          ("genoa_two_players", ["extra_spent"])]:
-        prog = program(VARIANTS / f"{name}.rules")
+        prog = shipped_program(name)
         s = prog.new_game(prog.min_players, 1)
         v = declared_view(prog, s, 0)
         raw = {n for n, _ in v["other"]["table"]} | set(v["other"]["names"])
@@ -109,7 +110,7 @@ def test_no_seat_sees_through_an_extended_view_or_its_labels_what_it_may_not_see
     from mercator.interpreter.engine.declared_view import option_notes
     from mercator.interpreter.engine.nodes import Decision
     for name in ("manila_pirates", "felinia_advanced", "genoa_two_players"):
-        prog = program(VARIANTS / f"{name}.rules")
+        prog = shipped_program(name)
         for seed, steps in [(1, 40), (2, 150)]:
             s = _played(prog, prog.min_players + (seed % 2 if prog.max_players > prog.min_players
                                                   else 0), seed, steps)

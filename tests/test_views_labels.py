@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from game_driver import program, program_text
+from game_driver import program_text
+from shipped import shipped_program
 from test_views import VIEWED, _hide_differently
 
 from mercator.dsl.loader import load_text
@@ -112,7 +113,7 @@ def test_a_label_for_a_type_no_decision_offers_is_refused_with_the_types_offered
 def test_manila_placement_shows_each_seat_and_office_with_its_cost() -> None:
     """rules-data "Punt seats": silk seats cost 3, 4, 5 in fill order; "Harbour (wharf) and
     shipyard offices": harbour A costs 4 and pays 6. Placement, seed 003 §放置同夥."""
-    prog = program(ROOT / "rulebooks" / "manila.rules")
+    prog = shipped_program("manila")
     s = prog.new_game(3, 1)
     rng = random.Random(0)
     while not (isinstance(s.pending, Decision) and s.pending.prompt.startswith("place")):
@@ -149,7 +150,7 @@ def _decisions(prog: Program, players: int, seed: int, steps: int) -> Any:
 def test_no_note_tells_a_seat_what_it_may_not_see(path: Path, seed: int, steps: int) -> None:
     """Changing everything a seat may not see never changes the notes it is shown (for the
     chooser and for everyone else)."""
-    prog = program(path)
+    prog = shipped_program(path.stem)
     s = _decisions(prog, prog.min_players, seed, steps)
     d = s.pending
     if not isinstance(d, Decision):
@@ -162,7 +163,7 @@ def test_no_note_tells_a_seat_what_it_may_not_see(path: Path, seed: int, steps: 
 def test_every_game_with_labels_shows_notes_somewhere_in_a_random_game() -> None:
     """Each of Manila, Die Händler and Felinia labels some option within a game."""
     for name in ("manila", "die_haendler", "felinia"):
-        prog = program(ROOT / "rulebooks" / f"{name}.rules")
+        prog = shipped_program(name)
         assert prog.view is not None and prog.view.labels, name
         s = prog.new_game(prog.min_players, 5)
         rng = random.Random(5)
@@ -196,7 +197,7 @@ def test_the_terminal_and_the_browser_show_the_notes() -> None:
 def test_felinia_disc_spots_show_the_income_and_the_price_there() -> None:
     """seed 004 §遊戲回合 1): the first disc on income gives +1; 2): the price on a market row
     is the number of discs there counting one's own (a second disc pays 2)."""
-    prog = program(ROOT / "rulebooks" / "felinia.rules")
+    prog = shipped_program("felinia")
     s = prog.new_game(2, 3)
     d = s.pending
     assert isinstance(d, Decision) and d.prompt == "place an action disc"

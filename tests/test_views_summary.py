@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from game_driver import program, program_text
+from game_driver import program_text
+from shipped import shipped_program
 from test_views import VIEWED, _hide_differently
 
 from mercator.interpreter.agents.human import HumanAgent, PlainScreen
@@ -111,7 +112,7 @@ def test_the_final_score_is_broken_into_its_parts_and_the_rest(market: Program) 
 def test_the_declared_parts_add_up_to_the_score(name: str) -> None:
     """Manila's score (seed 003 §遊戲結束與勝利者) and Felinia's (seed 004 §遊戲結束 1–5) are
     sums: their parts, as each player sees his own, leave nothing over."""
-    prog = program(ROOT / "rulebooks" / f"{name}.rules")
+    prog = shipped_program(name)
     for seed in (1, 2):
         s = prog.new_game(prog.min_players, seed)
         prog.playout(s, random.Random(seed))
@@ -128,7 +129,7 @@ def test_the_changes_tell_a_seat_nothing_it_may_not_see(path: Path, seed: int, f
                                                         more: int) -> None:
     """Changing what a seat may not see, before and now, never changes what it is told
     changed; nor does it change its score breakdown at the end."""
-    prog = program(path)
+    prog = shipped_program(path.stem)
     s = prog.new_game(prog.min_players, seed)
     rng = random.Random(seed)
     for _ in range(first):

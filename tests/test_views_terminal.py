@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from game_driver import program
+from shipped import shipped_program
 from test_views import _authored, _words
 
 from rich.console import Console
@@ -44,7 +44,7 @@ def _screen(prog: Program, seed: int, steps: int, seat: int = 0, until: str = ""
 @pytest.mark.parametrize("name", RULEBOOKS)
 @pytest.mark.parametrize("steps", [0, 60, 160])
 def test_no_bookkeeping_field_and_no_raw_record_on_the_screen(name: str, steps: int) -> None:
-    prog = program(ROOT / "rulebooks" / f"{name}.rules")
+    prog = shipped_program(name)
     assert prog.rb.view is not None, "every game and variant has a view"
     text = _screen(prog, 7, steps)
     for words in sorted(_authored(prog), key=len, reverse=True):
@@ -58,7 +58,7 @@ def test_no_bookkeeping_field_and_no_raw_record_on_the_screen(name: str, steps: 
 @pytest.mark.parametrize("name", ["manila", "variants/manila_pirates", "variants/manila_house_rule"])
 def test_manila_shows_prices_and_seats_in_pesos(name: str) -> None:
     """rules-data "Black-market price track" (0, 5, 10, 20, 30 pesos) and "Punt seats"."""
-    text = _screen(program(ROOT / "rulebooks" / f"{name}.rules"), 7, 300, until="place")
+    text = _screen(shipped_program(name), 7, 300, until="place")
     assert re.search(r"share value\s+nutmeg: (0|5|10|20|30) pesos · silk: \d+ pesos", text)
     assert re.search(r"a share costs\s+nutmeg: (5|10|20|30) pesos", text)
     assert re.search(r"next boat seat costs\s+\w+: \d+ pesos", text), text
@@ -68,7 +68,7 @@ def test_manila_shows_prices_and_seats_in_pesos(name: str) -> None:
 def test_felinia_shows_each_ship_its_time_destination_and_demand_and_the_island(name: str) -> None:
     """seed 004 §遊戲準備: a ship tile's time, its destination (a colour), the goods it demands
     and the silver it costs; the island's regions with their roads."""
-    text = _screen(program(ROOT / "rulebooks" / f"{name}.rules"), 7, 20)
+    text = _screen(shipped_program(name), 7, 20)
     assert re.search(r"the ship sails at time\s+1: \d+", text)
     assert re.search(r"it goes to\s+1: (red|yellow|green|brown|purple)", text)
     assert re.search(r"it demands\s+1: \{(books|wine|watches|cloth|glass)", text)
@@ -78,7 +78,7 @@ def test_felinia_shows_each_ship_its_time_destination_and_demand_and_the_island(
 
 @pytest.mark.parametrize("name", ["die_haendler", "variants/die_haendler_fixed_pairs"])
 def test_die_haendler_shows_the_roads_with_the_wagons_on_them(name: str) -> None:
-    text = _screen(program(ROOT / "rulebooks" / f"{name}.rules"), 7, 30)
+    text = _screen(shipped_program(name), 7, 30)
     assert re.search(r"paris\b.* — r1, r22", text)
     assert len(re.findall(r"\[wagon[123]", text)) >= 1
     assert re.search(r"the bank sells at \(phase 1\)\s+cloth: \d+", text)
@@ -89,7 +89,7 @@ def test_genoa_shows_the_board_by_its_buildings_names(name: str) -> None:
     """rules-data "Board": each square of the 8 by 8 board shows its building (or street), as
     eight tracks r1..r8 or as one grid (the form proposed for rulebooks/genoa.rules)."""
     from mercator.interpreter.engine.declared_view import declared_view
-    prog = program(ROOT / "rulebooks" / f"{name}.rules")
+    prog = shipped_program(name)
     s = prog.new_game(prog.min_players, 7)
     v = declared_view(prog, s, 0)
     assert v is not None
