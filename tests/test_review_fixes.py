@@ -294,3 +294,26 @@ def test_a_short_log_is_printed_whole() -> None:
         "  game seed 3; decision log (option indices): [0, 1, 2]"
     assert decision_log_line(None, list(range(30))).endswith(str(list(range(30))))
     assert decision_log_line(1, [1] * 5000, whole=True).endswith(str([1] * 5000))
+
+
+def test_a_chain_of_triggers_past_the_limit_is_a_rule_error_at_the_emit(tmp_path: Path) -> None:
+    """Triggers count toward the same limit: check cannot see this chain, the engine stops it."""
+    def events(n: int) -> str:
+        lines = ['game "Ev" players 2..2', "player { money: int }"]
+        lines += [f"event e{i}(p: player)" for i in range(1, n + 1)]
+        lines += [f"on e{i}(p) {{ p.money += 1  emit e{i + 1}(p) }}" for i in range(1, n)]
+        lines.append(f"on e{n}(p) {{ let x = choose p one of 1..2  p.money += x }}")
+        lines.append("round turn limit 1 { phase go { for p in players { emit e1(p) } } }")
+        return "\n".join(lines + ["score p: p.money"]) + "\n"
+    path = tmp_path / "ev.rules"
+    path.write_text(events(1000))                    # 1,000 triggers one inside another: fine
+    code, out, err = cli("simulate", str(path), "--games", "2")
+    no_crash(out, err)
+    assert code == 0, err
+    path.write_text(events(1500))
+    for cmd in (["simulate", "--games", "2"], ["play", "--seats", "random,random"]):
+        code, out, err = cli(cmd[0], str(path), *cmd[1:])
+        no_crash(out, err)
+        assert code == 1, err
+        assert re.search(r"ev\.rules:2502:29: rule error: procedures and triggers running one "
+                         r"inside another more than 1,000 deep", err), err[-2000:]
