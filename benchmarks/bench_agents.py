@@ -125,28 +125,50 @@ def seat_spec(text: str) -> Any:
     return HeuristicSpec() if text.strip().lower() == HEURISTIC else parse_spec(text)
 
 
-def heuristics() -> dict[str, Any]:
-    """The heuristic anchors in benchmarks/: game name -> the agent class of its module."""
-    import glob
+def _heuristic_module(path: str) -> Any:
+    """The module of a heuristic_<game>.py file, imported once (under its file's name)."""
     import importlib.util
+    name = os.path.basename(path)[:-3]
+    mod = sys.modules.get(name)
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return mod
+
+
+def heuristic_file(game: str) -> str:
+    """Where a game's anchor is: benchmarks/heuristic_<game>.py, the game's name in lower case
+    with umlauts spelled out and other runs of signs as "_" ("Die Händler": die_haendler)."""
+    import re
+    t = game.lower()
+    for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        t = t.replace(a, b)
+    return os.path.join(HERE, f"heuristic_{re.sub(r'[^a-z0-9]+', '_', t).strip('_')}.py")
+
+
+def heuristics() -> dict[str, Any]:
+    """Every heuristic anchor in benchmarks/: game name -> the agent class of its module."""
+    import glob
     out = {}
     for path in sorted(glob.glob(os.path.join(HERE, "heuristic_*.py"))):
-        name = os.path.basename(path)[:-3]
-        mod = sys.modules.get(name)
-        if mod is None:
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules[name] = mod
-            spec.loader.exec_module(mod)
+        mod = _heuristic_module(path)
         out[mod.GAME] = mod.AGENT
     return out
 
 
 def heuristic_for(prog: Any) -> Any:
-    """The heuristic anchor's class for a program (its game's, for a variant too)."""
-    found = heuristics()
+    """The heuristic anchor's class for a program (its game's, for a variant too): only that
+    game's file is imported."""
     game = prog.name.split(" — ")[0]
+    path = heuristic_file(game)
+    if os.path.exists(path):
+        mod = _heuristic_module(path)
+        if mod.GAME == game:
+            return mod.AGENT
+    found = heuristics()
     if game not in found:
         raise SystemExit(f"no heuristic player for {prog.name!r}: there is one for "
                          f"{', '.join(sorted(found)) or 'no game'} (benchmarks/heuristic_*.py)")
