@@ -55,7 +55,7 @@ RED_WORTH = {
     "express_kurier": 600, "guenstiger_einkauf": 600, "kurier": 500, "lagerverkauf": 400,
 }
 OTHERS_WEIGHT = 0.5         # what a Taler the others gain is worth to it
-RESERVE = 1600              # kept for the next round's barrels and wagon bid, with the upkeep
+TRADE = 1300                # kept after climbing for the next round's barrels and wagon bid
 
 
 # ----------------------------------------------------------------------------- what the seat sees
@@ -161,6 +161,11 @@ class Seen:
         if after_arrivals:
             return self.marker >= self.end_marker
         return self.marker + (1 if any(self.arrived.values()) else 0) >= self.end_marker
+
+    def keep(self, level: Optional[int] = None) -> int:
+        """The money never spent on trade: the upkeep of this round and the next (a wagon that
+        does not arrive brings nothing in; seed 002 §Phase 6: who cannot pay falls to 0)."""
+        return 2 * self.upkeep[self.level if level is None else level]
 
     def level_cost(self) -> int:
         return self.climb_cost[min(self.marker + 1, len(self.climb_cost) - 1)]
@@ -320,7 +325,7 @@ class DieHaendlerHeuristic:
                 best.append((self.margin(v, good, city), city, good))
         best.sort(reverse=True)
         _, city, good = best[0]
-        spare = v.money - v.upkeep[v.level]
+        spare = v.money - v.keep()
         want = []
         if spare >= v.min_wagon_bid + 3 * v.buy_cost(good):
             want.append((city, good, 3))
@@ -333,7 +338,7 @@ class DieHaendlerHeuristic:
 
     def buy(self, v: Seen, values: list) -> int:
         bidding = any(n == 3 for _, _, n in self.plan(v))
-        reserve = v.upkeep[v.level] + (v.min_wagon_bid if bidding else 0)
+        reserve = v.keep() + (v.min_wagon_bid if bidding else 0)
         for city, good, count in self.plan(v):
             if v.warehouse(v.me, city).get(good, 0) >= count:
                 continue
@@ -381,7 +386,7 @@ class DieHaendlerHeuristic:
         if v.start_player() == v.me:
             bid -= 100              # ties go to the start player
         bid = max(v.min_wagon_bid, bid)
-        bid = min(bid, v.money - v.upkeep[v.level])
+        bid = min(bid, v.money - v.keep())
         bid -= bid % v.step100
         if bid in values:
             return values.index(bid)
@@ -403,17 +408,18 @@ class DieHaendlerHeuristic:
 
     def accept_fee(self, v: Seen, values: list) -> int:
         """Pays up to 40% of what its barrels will fetch (the fee from the log; without
-        narration it cannot see the fee and pays whatever it can)."""
+        narration it cannot see the fee, and pays it while it has 1,000 to spare)."""
         yes, no = v.replies.index("yes"), v.replies.index("no")
         if yes not in values:
             return values.index(no)
         fee = v.last_log(r"asks (\d+) of P%d" % (v.me + 1))
         ask = v.last_log(r"P%d chooses \[([a-z, ]*)\]" % (v.me + 1))
         if fee is None or ask is None:
-            return values.index(yes)
+            return values.index(yes if v.money >= v.keep() + 1000 else no)
         goods = [g.strip() for g in ask.group(1).split(",") if g.strip()]
         worth = sum(v.sell_later(g) + 100 for g in goods)
-        return values.index(yes if int(fee.group(1)) <= 0.4 * worth else no)
+        price = int(fee.group(1))
+        return values.index(yes if price <= 0.4 * worth and v.money - price >= v.keep() else no)
 
     # --- phase 3: moving
     def turn(self, v: Seen, values: list) -> int:
@@ -554,7 +560,7 @@ class DieHaendlerHeuristic:
             levels, p = x[0], price(x)
             if last:
                 return levels * 100000 - p
-            keep = RESERVE + v.upkeep[min(v.top_level, v.level + levels)]
+            keep = TRADE + v.keep(min(v.top_level, v.level + levels))
             if levels and v.money - p < keep:
                 return -1e9
             return levels * 100000 - p
