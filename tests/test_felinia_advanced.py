@@ -25,6 +25,8 @@ import pytest
 from test_felinia_properties import eager, goods_everywhere, uniform
 from test_felinia_scenarios import COLOURS, EMPTY_DAY_2P, GIVE, PLACE, TAKE, WALK, Game
 
+from shipped import shipped_program
+
 from mercator.dsl.loader import load
 from mercator.interpreter.tools.designer import rule_diff
 from mercator.interpreter.engine.nodes import Decision, Terminal
@@ -42,16 +44,12 @@ SPECIAL = {"red": [7, 8], "yellow": [9, 10], "green": [7, 9], "brown": [8], "pur
 
 @pytest.fixture(scope="module")
 def base() -> Program:
-    res = load(BASE)
-    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("felinia")
 
 
 @pytest.fixture(scope="module")
 def adv() -> Program:
-    res = load(ADVANCED)
-    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
+    return shipped_program("felinia_advanced")
 
 
 class Advanced(Game):

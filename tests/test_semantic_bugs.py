@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from shipped import shipped_program
+
 from mercator.dsl.loader import load
 from mercator.interpreter.tools.explore import explore
 from mercator.interpreter.compiler import compile_program
@@ -125,9 +127,7 @@ BASES = [
 
 @pytest.mark.parametrize("path,games,seed", BASES, ids=[Path(b[0]).stem for b in BASES])
 def test_real_rulebook_explores_clean(path: str, games: int, seed: int) -> None:
-    res = load(path)
-    assert res.rulebook is not None, [str(d) for d in res.diagnostics]
-    prog = compile_program(res.rulebook)
+    prog = shipped_program(Path(path).stem)
     report = explore(prog, games=games, seed=seed)
     assert report.finding is None, (report.finding.kind, report.finding.message,
                                     report.finding.players, report.finding.seed,

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from test_manila_scenarios import BOARD, Game
 
+from shipped import shipped_program
+
 from mercator.dsl.loader import load
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.tools.designer import rule_diff
@@ -190,14 +192,12 @@ def test_compare_counts_a_stat_as_zero_where_its_event_is_not_declared(tmp_path:
 # ---------------------------------------------------------------- the seeds' variants
 @pytest.fixture(scope="module")
 def base() -> Program:
-    return compile_program(load(str(ROOT / "rulebooks" / "manila.rules")).rulebook)
+    return shipped_program("manila")
 
 
 @pytest.fixture(scope="module")
 def pirates() -> Program:
-    res = load(str(ROOT / "rulebooks" / "variants" / "manila_pirates.rules"))
-    assert res.ok, res.diagnostics
-    return compile_program(res.rulebook)
+    return shipped_program("manila_pirates")
 
 
 def _full_ginseng_on_13(prog: Program) -> Game:

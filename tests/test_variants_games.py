@@ -25,11 +25,12 @@ import pytest
 from test_die_haendler_scenarios import BID, BUY, TAKE_RED
 from test_die_haendler_scenarios import Game as Haendler
 
+from shipped import shipped_program
+
 from mercator.dsl.loader import load
 from mercator.interpreter.tools.designer import rule_diff
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.compiler import compile_program
 
 ROOT = Path(__file__).resolve().parent.parent
 DH_BASE = ROOT / "rulebooks" / "die_haendler.rules"
@@ -39,12 +40,6 @@ DH_PAIRS = ROOT / "rulebooks" / "variants" / "die_haendler_fixed_pairs.rules"
 # Grosses Wagnerei & Kurier / Gunstiger Einkauf & Kontor
 SEED_PAIRS = [["express_kurier", "lagerverkauf"], ["grosses_kontor", "wagnerei"],
               ["grosse_wagnerei", "kurier"], ["guenstiger_einkauf", "kontor"]]
-
-
-def program(path: Path) -> Program:
-    res = load(str(path))
-    assert res.ok and res.rulebook is not None, [str(d) for d in res.diagnostics]
-    return compile_program(res.rulebook)
 
 
 def changes(base: Path, variant: Path) -> dict:
@@ -62,12 +57,12 @@ def changed_lines(old: str, new: str) -> tuple[list[str], list[str]]:
 
 @pytest.fixture(scope="module")
 def dh_base() -> Program:
-    return program(DH_BASE)
+    return shipped_program("die_haendler")
 
 
 @pytest.fixture(scope="module")
 def dh_pairs() -> Program:
-    return program(DH_PAIRS)
+    return shipped_program("die_haendler_fixed_pairs")
 
 
 # =====================================================================================
