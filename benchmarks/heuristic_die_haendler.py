@@ -163,9 +163,11 @@ class Seen:
         return self.marker + (1 if any(self.arrived.values()) else 0) >= self.end_marker
 
     def keep(self, level: Optional[int] = None) -> int:
-        """The money never spent on trade: the upkeep of this round and the next (a wagon that
-        does not arrive brings nothing in; seed 002 §Phase 6: who cannot pay falls to 0)."""
-        return 2 * self.upkeep[self.level if level is None else level]
+        """The money never spent on trade: this round's upkeep, and once the next arrival may
+        end the game the next round's too (a round with no arrival brings nothing in, and who
+        cannot pay falls to 0: seed 002 §Phase 6)."""
+        upkeep = self.upkeep[self.level if level is None else level]
+        return upkeep * (2 if self.marker >= self.end_marker - 2 else 1)
 
     def level_cost(self) -> int:
         return self.climb_cost[min(self.marker + 1, len(self.climb_cost) - 1)]
