@@ -20,8 +20,9 @@ How it plays (seed 002 for the rules; docs/agents.md, "Heuristic anchors"):
 - **Buying (phase 1)**: for a wagon standing in a city (they are auctioned next), three
   barrels of the good that city produces with the best expected margin (the sell price a
   raise from now, less its buy price, plus the best bonus of a city the wagon can reach that
-  does not produce it), and in the first round two barrels of another good beside another
-  wagon, to ride as a guest; it keeps money for the wagon bid.
+  does not produce it) when it can pay a bid too, and two barrels of another good beside
+  another wagon, to ride as a guest. It never spends on trade the upkeep of this round (and
+  of the next, once the game may end within two arrivals): who cannot pay falls to 0.
 - **Wagon auctions**: where it holds barrels it can load, it bids a little over the minimum
   (more for three barrels); elsewhere it passes. Loading: as owner, its most valuable full
   load; as guest, its best two barrels; as owner it asks a guest a third of what the guest's
@@ -36,7 +37,7 @@ How it plays (seed 002 for the rules; docs/agents.md, "Heuristic anchors"):
   (a good on the top row raised again falls to the bottom); Sonder-Verkauf sells the least
   valuable stored barrel for 800; Lagerverkauf sells only in the last round.
 - **Ladder (phase 6)**: in the last round it climbs as far as its money goes; before, one or
-  two levels while it keeps enough for the next round's purchases, bid and upkeep. It borrows
+  two levels while it keeps 1,300 for the next round's trade besides that upkeep. It borrows
   only to keep a level of 2 or more, and repays a loan as soon as it can.
 """
 from __future__ import annotations
