@@ -10,11 +10,16 @@ from pathlib import Path
 import pytest
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_agents.py"
-_spec = importlib.util.spec_from_file_location("bench_agents", _PATH)
-assert _spec is not None and _spec.loader is not None
-B = importlib.util.module_from_spec(_spec)
-sys.modules["bench_agents"] = B       # (its games are sent to worker processes by name)
-_spec.loader.exec_module(B)
+# one module object per process, shared by every test file that loads the script: its games go to
+# worker processes by name, and a second copy's functions would not pickle as bench_agents.*
+if "bench_agents" in sys.modules:
+    B = sys.modules["bench_agents"]
+else:
+    _spec = importlib.util.spec_from_file_location("bench_agents", _PATH)
+    assert _spec is not None and _spec.loader is not None
+    B = importlib.util.module_from_spec(_spec)
+    sys.modules["bench_agents"] = B
+    _spec.loader.exec_module(B)
 
 NIM = "tests/fixtures/agents/nim.rules"
 ROOT = Path(__file__).resolve().parent.parent

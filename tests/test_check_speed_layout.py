@@ -186,7 +186,7 @@ def run(code: str, env: dict[str, str]) -> str:
 
 
 def test_a_parser_read_from_the_cache_parses_the_same(tmp_path: Path) -> None:
-    code = (DIGEST_DEF + "from dsl.parser import parse\n"
+    code = (DIGEST_DEF + "from mercator.dsl.parser import parse\n"
             "rb, _ = parse(open('rulebooks/genoa.rules', encoding='utf-8').read(), 'g.rules')\n"
             "print(digest(rb))\n")
     built = run(code, {"MERCATOR_CACHE_DIR": ""})

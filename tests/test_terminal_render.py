@@ -205,7 +205,7 @@ def test_no_bar_when_stderr_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch):
 def test_the_command_line_loads_rich_and_matplotlib_only_when_it_draws():
     """`mercator --version` and the table-only commands stay fast: rich is imported by the
     commands that draw, matplotlib only for --plot."""
-    code = ("import sys; import interpreter.cli.main as m; "
+    code = ("import sys; import mercator.interpreter.cli.main as m; "
             "print('rich' in sys.modules, 'matplotlib' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                        cwd=ROOT)
