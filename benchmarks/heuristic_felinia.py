@@ -161,24 +161,29 @@ class Seen:
 
     # --- ships
     def in_port(self, i: int) -> bool:
+        """Is a ship on berth i (0-based) in the harbour this day?"""
         s = self.ships[i]
         return s["tile"] >= 0 and not s["departed"]
 
     def tile(self, i: int) -> dict:
+        """The ship tile on berth i."""
         return self.tiles[self.ships[i]["tile"]]
 
     def open_ships(self) -> list[int]:
+        """The berths whose ship is in port with a free seat."""
         return [i for i in range(len(self.ships))
                 if self.in_port(i) and any(x is None for x in self.ships[i]["seats"])]
 
     # --- money
     def liquid(self, goods: Optional[Counter] = None) -> int:
+        """The silver it could raise at once by selling everything (capped at 6)."""
         goods = self.my_goods if goods is None else goods
         return min(self.max_silver, self.silver + self.gold_value * self.gold + self.spice
                    + sum(goods.values()))
 
     # --- the island
     def may_stop(self, r: str) -> bool:
+        """May a merchant end his walk on r (nobody stays there)?"""
         return r not in self.occupant
 
     def stop_within(self, r: str, k: int) -> bool:
@@ -193,9 +198,11 @@ class Seen:
         return False
 
     def walkable(self, r: str, moves: int) -> list[str]:
+        """Where one step from r may go with `moves` moves left (the rulebook's walkable)."""
         return [q for q in self.nb[r] if self.stop_within(q, moves - 1)]
 
     def distance(self, a: str, b: str) -> int:
+        """Steps along the roads from a to b."""
         return self.dist[a][b]
 
     @staticmethod
@@ -215,6 +222,7 @@ class Seen:
 
     # --- what the end of a walk is worth
     def yield_value(self, r: str) -> float:
+        """What the region's yield is worth to it (seed 004 §遊戲回合 3))."""
         y = self.yields[r]
         if y == "gold":
             return GOLD
@@ -256,6 +264,7 @@ class Seen:
         return n * n - sum(s * s for s in sizes)
 
     def post_at(self, r: str) -> Optional[int]:
+        """The value of the face-up token on r, if one lies there."""
         for t in self.face_up:
             if t["at"] == r:
                 return t["cap"]
@@ -361,6 +370,7 @@ class Seen:
 
     # --- what goods are worth
     def ship_worth(self, i: int, seat: int) -> float:
+        """What boarding berth i's ship on `seat` (0: the bow) is worth, its silver paid."""
         t = self.tile(i)
         v = self.landing(t["dest"]) + (SEAT_FIRST if seat == 0 else 0.0) - SILVER * t["silver"]
         return v
@@ -384,6 +394,7 @@ class Seen:
         return best + end * min(sum(goods.values()), self.free_storage + 1)
 
     def good_gain(self, goods: Counter, g: str) -> float:
+        """What one more good g adds to holding `goods`."""
         more = goods.copy()
         more[g] += 1
         return self.plan_value(more) - self.plan_value(goods)
@@ -453,6 +464,7 @@ class FeliniaHeuristic:
 
     # --- 1) discs
     def place(self, v: Seen, values: list, actions: list) -> int:
+        """Place a disc where it gains most: a market row, the guild or income."""
         goods = v.my_goods.copy()
         committed = 0
         mine_on = []
@@ -524,6 +536,7 @@ class FeliniaHeuristic:
         return "guild", 1
 
     def buy(self, v: Seen, values: list, actions: list) -> int:
+        """Buy the good worth most over its price, or pass; sell first if short of silver."""
         row, price = self._current(v)
         sv = v.silver_value()
         best, pick = 0.05, values.index(None)
@@ -545,6 +558,7 @@ class FeliniaHeuristic:
         return pick
 
     def give(self, v: Seen, values: list, actions: list) -> int:
+        """Trade at the guild the good whose swap gains most (with the spice), or pass."""
         _, price = self._current(v)
         sv = v.silver_value()
         base = v.plan_value(v.my_goods)
@@ -569,9 +583,11 @@ class FeliniaHeuristic:
         return pick
 
     def take(self, v: Seen, values: list, actions: list) -> int:
+        """Take from the bag the good worth most."""
         return _argmax(values, lambda x: v.good_gain(v.my_goods, v.goods[x]))
 
     def bonus_card(self, v: Seen, values: list, actions: list) -> int:
+        """Take the bonus card whose set points beat the gold and spice it costs, or pass."""
         spice_loss = 1.0 if v.spice % v.spice_per_point == 0 else 0.0
         cost = GOLD * v.card_gold + spice_loss + 0.3
         best, pick = cost, values.index(None)
@@ -584,6 +600,7 @@ class FeliniaHeuristic:
         return pick
 
     def board(self, v: Seen, values: list, actions: list) -> int:
+        """Board the best seat worth its price (the bow first), selling to pay if need be."""
         sv = v.silver_value()
         best, pick = 0.0, values.index(None)
         for i, x in enumerate(values):
@@ -646,10 +663,12 @@ class FeliniaHeuristic:
         return moves, act
 
     def move(self, v: Seen, values: list, actions: list) -> int:
+        """Stop, walk or reveal: the first action of the best walk."""
         _, act = self._plan(v)
         return _argmax(values, lambda x: 1.0 if v.kinds[x] == act[0] else 0.0)
 
     def walk_to(self, v: Seen, values: list, actions: list) -> int:
+        """The region the best walk goes to."""
         moves, act = self._plan(v)
         if act[0] == "walk":
             want = act[1]
@@ -658,6 +677,7 @@ class FeliniaHeuristic:
         return _argmax(values, lambda x: v.walk_value(v.regions[x], moves - 1, memo)[0])
 
     def reveal(self, v: Seen, values: list, actions: list) -> int:
+        """The tokens the best walk turns up."""
         _, act = self._plan(v)
         want = set(act[1]) if act[0] == "reveal" else set()
         at = v.walker_at or ""
@@ -670,6 +690,7 @@ class FeliniaHeuristic:
 
     # --- 4) end of the day
     def storage(self, v: Seen, values: list, actions: list) -> int:
+        """Keep a 4th good when it is worth the 2 silver (always on the last day)."""
         ranked = sorted(v.my_goods.elements(),
                         key=lambda g: -self._keep_value(v, g))
         if 4 in values and len(ranked) >= 4 and v.silver >= v.fee:
@@ -686,6 +707,7 @@ class FeliniaHeuristic:
         return v.plan_value(v.my_goods) - v.plan_value(+less)
 
     def sell_over(self, v: Seen, values: list, actions: list) -> int:
+        """Sell the good it needs least."""
         return _argmax(values, lambda x: -self._keep_value(v, v.goods[x]))
 
 
