@@ -162,10 +162,10 @@ def test_the_timeline_steps_through_a_saved_game(browser, tmp_path):
 
 
 def test_a_move_sent_before_a_searching_bot_says_the_page_waits_for_it(browser):
-    """While the answer to a move waits for a searching bot (ismcts:3000 thinks for seconds),
+    """While the answer to a move waits for a searching bot (ismcts:600 thinks for a while),
     the page shows the line naming it; clicked twice, the move is made once."""
     from browser import page_digest, wait_for_new_page
-    s, served, links = _game("manila", 3, 4, ["human", "ismcts:3000", "random"])
+    s, served, links = _game("manila", 3, 4, ["human", "ismcts:600", "random"])
     d = browser.driver
     try:
         d.get(served.url + links.path(0))
@@ -176,7 +176,7 @@ def test_a_move_sent_before_a_searching_bot_says_the_page_waits_for_it(browser):
             "arguments[0].click(); arguments[0].click();"
             "var w = document.getElementById('waiting'); return [!w.hidden, w.textContent];",
             button)
-        assert shown and "P2 (ismcts:3000)" in text
+        assert shown and "P2 (ismcts:600)" in text
         wait_for_new_page(d, old, 60)
         assert s.movers[n:].count(0) == 1          # P1 moved once; the bots after it
         assert 1 in s.movers[n:]
