@@ -463,7 +463,8 @@ def report(path: str) -> str:
         by[key_of(r["config"])].append(r)
     lines = ["| rulebook, players | agent vs the others | games | agent's win rate [95% CI] "
              "| fair share | s per decision (CPU) | playouts/s | rollout decisions/s "
-             "| random fallbacks |", "|---|---|---:|---|---:|---:|---:|---:|---:|"]
+             "| random fallbacks | score margin [95% CI] |",
+             "|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
     order = [key_of(c) for c, _ in PLAN]
     keys = sorted((k for k in by if json.loads(k)["kind"] == "match"),
                   key=lambda k: (order.index(k) if k in order else len(order), k))
@@ -484,7 +485,7 @@ def report(path: str) -> str:
             f"[{100 * lo:.1f}, {100 * hi:.1f}] | {100 / c['players']:.1f}% | "
             f"{cpu / max(1, dec):.3f} | {sum(x['playouts'] for x in a) / cpu if cpu else 0:,.0f} "
             f"| {sum(x['rollout'] for x in a) / cpu if cpu else 0:,.0f} "
-            f"| {sum(x['fallbacks'] for x in a)} |")
+            f"| {sum(x['fallbacks'] for x in a)} | {margin_text(rs)} |")
     if any(ln.split("|")[3].endswith("* ") for ln in lines[2:]):
         lines += ["", "(* the tested seat has not sat at every position equally often yet)"]
     speed = [r for r in results if r["config"]["kind"] == "speedup"]
@@ -504,6 +505,19 @@ def report(path: str) -> str:
                          + ("" if same else " (winners differ!)"))
     lines += ["", *compare_report(by)]
     return "\n".join(head + lines)
+
+
+def margin_text(rs: list[dict]) -> str:
+    """The tested seat's mean score less the best other seat's, with the normal 95% interval
+    of that mean: a measure that still moves when the tested seat wins no game."""
+    ms = [r["scores"][r["tested"]] - max(x for p, x in enumerate(r["scores"]) if p != r["tested"])
+          for r in rs if len(r["scores"]) > 1]
+    if not ms:
+        return ""
+    m = sum(ms) / len(ms)
+    sd = math.sqrt(sum((x - m) ** 2 for x in ms) / (len(ms) - 1)) if len(ms) > 1 else 0.0
+    h = Z95 * sd / math.sqrt(len(ms))
+    return f"{m:+.1f} [{m - h:+.1f}, {m + h:+.1f}]"
 
 
 def compare_report(by: dict[str, list[dict]]) -> list[str]:

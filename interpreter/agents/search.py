@@ -25,19 +25,43 @@ say little about a position; `deals=True` (spec setting `deals=random`) restores
 
 An iteration: descend by UCT (an unvisited option first, chosen at random), expand one node,
 play on at random to the end (or `depth` decisions, then judge by the rulebook's own score and
-tie-breaks as if the game ended there), and credit every seat on the path with its share of the
-win (1 for a win, 1/k for a win shared by k, 0 otherwise).
+tie-breaks as if the game ended there), and credit every seat on the path with its reward.
+
+The reward (`reward`): `win` is each seat's share of the win (1 for a win, 1/k for a win shared
+by k, 0 otherwise); `margin` ranks positions by the rulebook's score: a seat's score less the
+best other seat's (the other way round where the lowest score wins), standardised by the mean
+and spread of that seat's margins in this decision's search so far and squashed into [0, 1]
+(0.5 + 0.5 tanh(z)), so that a rollout lost by little is worth more than one lost by much even
+where every rollout is lost;
+`rank` is the share of the other seats a seat outscores (ties count half). At a rollout
+cut-off (`depth`) these are the rulebook's score of the position there (Program.result).
+
+The rollout policy (`rollout`): `random` is the engine's native uniform playout; `mast`
+(move-average sampling) keeps, per seat, the average reward of every move — a move is its
+choose site in the rulebook and the value chosen, so "bid 17 in the auction" is one move
+wherever it is offered — over every iteration's tree path and rollout, and draws the rollout's
+moves by softmax(average / `tau`) (an untried move counts as an average of 1/2). The averages
+carry from one decision to the next, halved in weight at each new decision. No game knowledge:
+only the rulebook's own sites and values.
+
+Progressive widening (`pw`): a menu of 56 bids gets three or four visits per bid from 200
+iterations, so the most visited is close to a random one. With pw > 0 a tree node searches only
+ceil(pw * sqrt(visits + 1)) of its regular options (at least 2): as that number grows it admits
+the best of those not yet admitted by the seat's MAST averages (kept from the tree's moves even
+with random rollouts, and carried from earlier decisions; untried moves count 0.5, ties in an
+order drawn from the agent's seed, never the menu's), and tries them in the order admitted.
 """
 from __future__ import annotations
 
 import math
 import random
 import time
+import zlib
 from typing import Any, Optional
 
 from mercator.dsl import ast as A
 from mercator.interpreter.engine.chance import weighted_index
-from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal, no_deal_index
 from mercator.interpreter.engine.resample import ResampleFailed, Trace
 from mercator.interpreter.engine.state import State
 
@@ -46,6 +70,9 @@ UCT_C = 0.7          # exploration constant for rewards in [0, 1]
 WIDEN = 2.0          # visits per other option before a node's any-time actions are searched
 WORLDS = 24          # worlds an information-set search draws per decision
 TRIES = 50           # replays a world may take before the search makes do with fewer worlds
+REWARDS = ("win", "margin", "rank")
+ROLLOUTS = ("random", "mast")
+TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
 
 
 class _Edge:
@@ -61,11 +88,12 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges", "visits")
+    __slots__ = ("edges", "visits", "admitted")
 
     def __init__(self) -> None:
         self.edges: dict[str, _Edge] = {}
         self.visits = 0
+        self.admitted: Optional[dict[str, None]] = None   # progressive widening's, in order
 
 
 def option_keys(node: Decision) -> list[str]:
@@ -89,6 +117,38 @@ def win_shares(result: Terminal, n: int) -> list[float]:
     return out
 
 
+def score_margins(result: Terminal, n: int, sign: int) -> list[float]:
+    """Each seat's score less the best other seat's (sign -1: the lowest score wins, and the
+    margin is taken the other way round)."""
+    v = [sign * x for x in result.scores]
+    return [float(v[p] - max((v[q] for q in range(n) if q != p), default=0))
+            for p in range(n)]
+
+
+def rank_rewards(result: Terminal, n: int, sign: int) -> list[float]:
+    """Each seat's share of the other seats it outscores (a tie counts half)."""
+    if n < 2:
+        return [1.0] * n
+    v = [sign * x for x in result.scores]
+    return [(sum(1.0 for q in range(n) if v[q] < v[p])
+             + 0.5 * sum(1 for q in range(n) if q != p and v[q] == v[p])) / (n - 1)
+            for p in range(n)]
+
+
+def move_key(node: Decision, i: int) -> Any:
+    """A move for MAST: the choose site and the value chosen (None for a pass), the same
+    wherever the site offers it; None for an any-time action (MAST ignores those)."""
+    j = i - node.allow_pass
+    if j >= len(node.values):
+        return None
+    v = node.values[j] if j >= 0 else None
+    try:
+        hash(v)
+    except TypeError:
+        v = repr(v)
+    return (node.span, v)
+
+
 def hidden_information(program: Any) -> bool:
     """Does the rulebook hide anything from some seat (a secret or owner-only field, or a
     simultaneous choice)? If not, MCTS on the true state is honest."""
@@ -106,7 +166,9 @@ class MCTSAgent:
 
     def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
-                 depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False):
+                 depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False,
+                 reward: str = "win", rollout: str = "random", tau: float = TAU,
+                 pw: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -115,6 +177,22 @@ class MCTSAgent:
             raise ValueError(f"a search needs a positive time, not {seconds}")
         if depth is not None and depth < 1:
             raise ValueError(f"the rollout depth must be at least 1, not {depth}")
+        if reward not in REWARDS:
+            raise ValueError(f"the reward is one of {', '.join(REWARDS)}, not {reward!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"the rollout policy is one of {', '.join(ROLLOUTS)}, not "
+                             f"{rollout!r}")
+        if not tau > 0:
+            raise ValueError(f"MAST's temperature must be positive, not {tau}")
+        if pw < 0:
+            raise ValueError(f"the progressive widening factor cannot be negative, not {pw}")
+        self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
+        self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
+        self.reward = reward
+        self.rollout = rollout
+        self.tau = tau
+        self.mast: dict[Any, list[float]] = {}      # (seat, move) -> [reward sum, count]
+        self._margins: list[list[float]] = []       # per seat: this decision's margins' stats
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
@@ -157,6 +235,11 @@ class MCTSAgent:
             return self.rng.randrange(node.count - len(node.actions))
         done = 0
         self.last_rollout_decisions = 0
+        self._margins = [[0, 0.0, 0.0] for _ in state.players]
+        if self.mast:                                 # older averages weigh half as much
+            for st in self.mast.values():
+                st[0] *= 0.5
+                st[1] *= 0.5
         while True:
             self._iterate(program, self.world(program, state, seat), root)
             done += 1
@@ -182,6 +265,8 @@ class MCTSAgent:
         path: list[tuple[_Node, _Edge, int]] = []
         tree: Optional[_Node] = root
         n = len(s.players)
+        moves: Optional[list[tuple[int, Any]]] = \
+            [] if self.rollout == "mast" or self.pw else None
         while tree is not None:
             pend = s.pending
             if pend.__class__ is Terminal:
@@ -197,7 +282,13 @@ class MCTSAgent:
                 continue
             keys = option_keys(pend)
             regular = pend.count - len(pend.actions)
-            cand = range(pend.count) if tree.visits >= self.widen * regular else range(regular)
+            cand: Any = range(regular)
+            if self.pw:
+                k = max(2, math.ceil(self.pw * math.sqrt(tree.visits + 1)))
+                if k < regular:
+                    cand = self._admitted(tree, pend, keys, regular, k)
+            if tree.visits >= self.widen * regular:      # (the whole menu's, with pw too)
+                cand = [*cand, *range(regular, pend.count)]
             edges = tree.edges
             fresh = []
             for i in cand:
@@ -208,9 +299,11 @@ class MCTSAgent:
                 if e.n == 0:
                     fresh.append(i)
             if fresh:
-                i = fresh[rng.randrange(len(fresh))]
+                i = fresh[0] if self.pw else fresh[rng.randrange(len(fresh))]
                 e = edges[keys[i]]
                 path.append((tree, e, pend.player))
+                if moves is not None:
+                    moves.append((pend.player, move_key(pend, i)))
                 program.apply(s, i)
                 tree = None                  # expanded: the rollout takes over
                 break
@@ -223,19 +316,124 @@ class MCTSAgent:
                     best_i, best_v = i, v
             e = edges[keys[best_i]]
             path.append((tree, e, pend.player))
+            if moves is not None:
+                moves.append((pend.player, move_key(pend, best_i)))
             program.apply(s, best_i)
             if e.below is None:
                 e.below = _Node()
             tree = e.below
         if s.pending.__class__ is not Terminal:
-            self.last_rollout_decisions += program.playout(s, rng, self.depth, anytime=False,
-                                                         deals=self.deals)
+            if moves is None or self.rollout != "mast":
+                self.last_rollout_decisions += program.playout(s, rng, self.depth,
+                                                             anytime=False, deals=self.deals)
+            else:
+                self.last_rollout_decisions += self._mast_playout(program, s, moves)
         result = s.pending if s.pending.__class__ is Terminal else program.result(s)
-        reward = win_shares(result, n)
+        reward = self._rewards(program, result, n)
         for node, e, seat in path:
             node.visits += 1
             e.n += 1
             e.w += reward[seat]
+        if moves is not None:
+            mast = self.mast
+            for seat, key in moves:
+                if key is None:
+                    continue
+                st = mast.get((seat, key))
+                if st is None:
+                    mast[(seat, key)] = [reward[seat], 1.0]
+                else:
+                    st[0] += reward[seat]
+                    st[1] += 1.0
+
+    def _admitted(self, tree: _Node, pend: Decision, keys: list[str], regular: int,
+                  k: int) -> list[int]:
+        """Progressive widening: the options this node searches, the k it admitted first
+        (once admitted, an option stays; the next admitted is the best by `_ranked` of those
+        not yet in). Options not on offer in this world are left out."""
+        if tree.admitted is None:
+            tree.admitted = {}
+        adm = tree.admitted
+        cand = [i for i in range(regular) if keys[i] in adm]
+        if len(cand) < k:
+            for i in self._ranked(pend, keys, regular):
+                if keys[i] not in adm:
+                    adm[keys[i]] = None
+                    cand.append(i)
+                    if len(cand) >= k:
+                        break
+            cand.sort(key=lambda i: list(adm).index(keys[i]))
+        return cand
+
+    def _ranked(self, pend: Decision, keys: list[str], regular: int) -> list[int]:
+        """The regular options of a decision, best first by the seat's MAST averages (an
+        untried move counts 0.5; ties in an order fixed by the agent's seed, not the menu's)."""
+        mast, seat, salt = self.mast, pend.player, self.salt
+
+        def prior(i: int) -> tuple[float, int]:
+            st = mast.get((seat, move_key(pend, i)))
+            q = st[0] / st[1] if st is not None and st[1] > 0 else 0.5
+            return -q, zlib.crc32(f"{salt}:{keys[i]}".encode())
+        return sorted(range(regular), key=prior)
+
+    def _rewards(self, program: Any, result: Terminal, n: int) -> list[float]:
+        """Each seat's reward for a finished (or cut-off) rollout (see `reward`)."""
+        if self.reward == "win":
+            return win_shares(result, n)
+        sign = program.key_signs[0] if program.key_signs else 1
+        if self.reward == "rank":
+            return rank_rewards(result, n, sign)
+        out = []
+        for p, d in enumerate(score_margins(result, n, sign)):
+            st = self._margins[p]                     # Welford: count, mean, sum of squares
+            st[0] += 1
+            delta = d - st[1]
+            st[1] += delta / st[0]
+            st[2] += delta * (d - st[1])
+            sd = math.sqrt(st[2] / st[0]) if st[0] > 1 else 0.0
+            out.append(0.5 + 0.5 * math.tanh((d - st[1]) / sd) if sd > 1e-9 else 0.5)
+        return out
+
+    def _mast_playout(self, program: Any, s: State, moves: list[tuple[int, Any]]) -> int:
+        """Play s on by MAST (softmax over each move's average reward, at most `depth` steps,
+        no any-time action, no deal unless `deals`); the moves are added to `moves`."""
+        rng, mast, tau, limit = self.rng, self.mast, self.tau, self.depth
+        made = 0
+        while made != limit:
+            pend = s.pending
+            cls = pend.__class__
+            if cls is Terminal:
+                break
+            if cls is Chance:
+                w = pend.weights
+                program.apply(s, weighted_index(w, s.randbelow(sum(w))))
+                made += 1
+                continue
+            i = -1 if self.deals else no_deal_index(pend)
+            seat = pend.player
+            if i < 0:
+                m = pend.count - len(pend.actions)
+                if m == 1:
+                    i = 0
+                else:
+                    keys = [move_key(pend, j) for j in range(m)]
+                    qs = []
+                    for k in keys:
+                        st = mast.get((seat, k))
+                        qs.append(st[0] / st[1] if st is not None and st[1] > 0 else 0.5)
+                    top = max(qs)
+                    ws = [math.exp((q - top) / tau) for q in qs]
+                    x = rng.random() * sum(ws)
+                    i = m - 1
+                    for j, wj in enumerate(ws):
+                        x -= wj
+                        if x < 0:
+                            i = j
+                            break
+                    moves.append((seat, keys[i]))
+            program.apply(s, i)
+            made += 1
+        return made
 
 
 class ISMCTSAgent(MCTSAgent):
@@ -254,8 +452,10 @@ class ISMCTSAgent(MCTSAgent):
     def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
                  depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS,
-                 deals: bool = False):
-        super().__init__(iterations, seconds, seed, c, depth, widen, deals)
+                 deals: bool = False, reward: str = "win", rollout: str = "random",
+                 tau: float = TAU, pw: float = 0.0):
+        super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
+                         pw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds

@@ -5,8 +5,13 @@ of iterations (`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`)
 searcher's settings: `depth=D` cuts each rollout after D decisions and scores the position
 there, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
 in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False),
-and (ismcts only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of seats is one spec for every seat, or one
-per seat, comma-separated (`human,ismcts:500,random`).
+`reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
+the best other seat, squashed; the share of seats outscored), `rollout=random|mast` the rollout
+policy (the native uniform playout; move-average sampling), `pw=X` progressive widening (a
+node searches X·sqrt(visits) of its options, admitted best first by their move averages), and
+(ismcts only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A
+list of seats is one spec for every seat, or one per seat, comma-separated
+(`human,ismcts:500,random`).
 """
 from __future__ import annotations
 
@@ -16,8 +21,8 @@ from typing import Any, Optional
 import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
-from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, UCT_C, WORLDS, ISMCTSAgent,
-                                                MCTSAgent)
+from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, REWARDS, ROLLOUTS, UCT_C,
+                                                WORLDS, ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
 KINDS = ("random", "human", "mcts", "ismcts")
@@ -42,6 +47,9 @@ class AgentSpec:
     c: Optional[float] = None          # the exploration constant (None: UCT_C)
     worlds: Optional[int] = None       # worlds per decision, ismcts (None: WORLDS)
     deals: Optional[str] = None        # "random": rollouts negotiate (None, "none": they pass)
+    reward: Optional[str] = None       # "win" (None), "margin" or "rank"
+    rollout: Optional[str] = None      # "random" (None) or "mast"
+    pw: Optional[float] = None         # progressive widening by MAST averages (None: off)
 
     def __str__(self) -> str:
         text = self.kind
@@ -101,7 +109,7 @@ def parse_spec(text: str) -> AgentSpec:
     return attrs.evolve(spec, **given)
 
 
-SETTINGS = ("depth", "c", "deals", "worlds")
+SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "worlds")
 DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
 MAX_WORLDS = 10 ** 4
@@ -109,6 +117,12 @@ MAX_WORLDS = 10 ** 4
 
 def _setting(text: str, name: str, value: str) -> Any:
     """The value of one setting, checked."""
+    if name == "pw":
+        if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 < float(value) <= 100:
+            raise SpecError(f"'{text.strip()}': pw is the progressive widening factor (a node "
+                            f"searches its best pw·sqrt(visits) options), a number above 0 "
+                            f"and at most 100, not '{value}'")
+        return float(value)
     if name == "c":
         try:
             c = float(value)
@@ -123,6 +137,14 @@ def _setting(text: str, name: str, value: str) -> Any:
             raise SpecError(f"'{text.strip()}': deals says how the rollouts play a deal window: "
                             f"none (they pass; the default) or random (they negotiate at "
                             f"random), not '{value}'")
+        return value
+    if name in ("reward", "rollout"):
+        allowed = REWARDS if name == "reward" else ROLLOUTS
+        if value not in allowed:
+            what = "what a rollout is worth to a seat" if name == "reward" else \
+                "how a rollout chooses its moves"
+            raise SpecError(f"'{text.strip()}': {name} says {what}: "
+                            f"{' or '.join(allowed)} (default {allowed[0]}), not '{value}'")
         return value
     top = MAX_DEPTH if name == "depth" else MAX_WORLDS
     if not re.fullmatch(r"\d{1,7}", value) or not 1 <= int(value) <= top:
@@ -186,9 +208,11 @@ def make_agent(spec: AgentSpec, seed: int) -> Any:
     c = UCT_C if spec.c is None else spec.c
     if spec.kind == "mcts":
         return MCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
-                         deals=spec.deals == "random")
+                         deals=spec.deals == "random", reward=spec.reward or "win",
+                         rollout=spec.rollout or "random", pw=spec.pw or 0.0)
     if spec.kind == "ismcts":
         return ISMCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
                            worlds=WORLDS if spec.worlds is None else spec.worlds,
-                           deals=spec.deals == "random")
+                           deals=spec.deals == "random", reward=spec.reward or "win",
+                           rollout=spec.rollout or "random", pw=spec.pw or 0.0)
     raise SpecError(f"a '{spec.kind}' seat is not a bot")
