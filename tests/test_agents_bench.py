@@ -2,24 +2,13 @@
 game, a rerun plays only the seeds not yet there, the report counts what the file holds."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from bench_module import bench_agents
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_agents.py"
-# one module object per process, shared by every test file that loads the script: its games go to
-# worker processes by name, and a second copy's functions would not pickle as bench_agents.*
-if "bench_agents" in sys.modules:
-    B = sys.modules["bench_agents"]
-else:
-    _spec = importlib.util.spec_from_file_location("bench_agents", _PATH)
-    assert _spec is not None and _spec.loader is not None
-    B = importlib.util.module_from_spec(_spec)
-    sys.modules["bench_agents"] = B
-    _spec.loader.exec_module(B)
+B = bench_agents()
 
 NIM = "tests/fixtures/agents/nim.rules"
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,7 +101,7 @@ def test_the_report_counts_the_recorded_games(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("config", [c for c, _ in B.PLAN])
 def test_every_planned_config_names_a_rulebook_and_valid_seats(config: dict) -> None:
-    assert (_PATH.parent.parent / config["rulebook"]).exists()
+    assert (ROOT / config["rulebook"]).exists()
     if config["kind"] == "match":
         B.parse_spec(config["agent"])
         B.parse_spec(config["vs"])

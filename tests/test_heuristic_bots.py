@@ -5,13 +5,12 @@ in every world its seat cannot tell from the real one), and makes the obviously 
 where there is one. benchmarks/bench_agents.py seats one by the spec `heuristic`."""
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_module import bench_agents
 
 from game_driver import program
 
@@ -19,17 +18,7 @@ from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out, 
 from mercator.interpreter.engine.nodes import Chance, Decision
 
 ROOT = Path(__file__).resolve().parent.parent
-_PATH = ROOT / "benchmarks" / "bench_agents.py"
-# one module object per process, shared by every test file that loads the script: its games go to
-# worker processes by name, and a second copy's functions would not pickle as bench_agents.*
-if "bench_agents" in sys.modules:
-    B = sys.modules["bench_agents"]
-else:
-    _spec = importlib.util.spec_from_file_location("bench_agents", _PATH)
-    assert _spec is not None and _spec.loader is not None
-    B = importlib.util.module_from_spec(_spec)
-    sys.modules["bench_agents"] = B
-    _spec.loader.exec_module(B)
+B = bench_agents()
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,12 @@ Sources quoted in the docstrings: seed 004 (shared/seeds/004_*.txt, cited by sec
 rulebook's PLACEHOLDER tables (ship tile t is ship_tiles[t - 1], docs/games/felinia.md)."""
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_module import bench_agents
 
 from shipped import shipped_program
 
@@ -22,15 +21,7 @@ from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.resample import Trace
 
 ROOT = Path(__file__).resolve().parent.parent
-_PATH = ROOT / "benchmarks" / "bench_agents.py"
-if "bench_agents" in sys.modules:
-    B = sys.modules["bench_agents"]
-else:
-    _spec = importlib.util.spec_from_file_location("bench_agents", _PATH)
-    assert _spec is not None and _spec.loader is not None
-    B = importlib.util.module_from_spec(_spec)
-    sys.modules["bench_agents"] = B
-    _spec.loader.exec_module(B)
+B = bench_agents()
 
 MOVE = "merchant: stop here, walk along a road, or reveal trade tokens"
 WALK = "walk to which region"
