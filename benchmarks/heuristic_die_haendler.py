@@ -42,11 +42,18 @@ How it plays (seed 002 for the rules; docs/agents.md, "Heuristic anchors"):
 """
 from __future__ import annotations
 
+import os
 import re
+import sys
 from collections import deque
 from typing import Any, Optional
 
 from mercator.interpreter.engine.view import observe
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_tools beside it
+# _ACTION marks an any-time action (repaying a loan): taken only by choose()
+from anchor_tools import ACTION as _ACTION  # noqa: E402
+from anchor_tools import argmax as _argmax, first_plain as _first_plain  # noqa: E402
 
 GAME = "Die Händler"
 
@@ -570,9 +577,6 @@ class DieHaendlerHeuristic:
         return _argmax(values, score, plain_only=False)
 
 
-_ACTION = object()      # an any-time action (repaying a loan): taken only by choose()
-
-
 def _routes(v: Seen, roads: Roads, w: str, n: int) -> list[list[str]]:
     """Every route of n spaces for wagon w (a city ends a move; no stopping where a wagon
     stands or in a city entered this round)."""
@@ -592,26 +596,6 @@ def _routes(v: Seen, roads: Roads, w: str, n: int) -> list[list[str]]:
                 walk(y, x, left - 1, path + [y])
     walk(roads.at[w], roads.prev[w], n, [])
     return out
-
-
-def _first_plain(values: list) -> int:
-    for i, x in enumerate(values):
-        if x is not _ACTION:
-            return i
-    return 0
-
-
-def _argmax(values: list, key: Any, plain_only: bool = True) -> int:
-    """The index of the option (not pass, not an action) with the highest key; the first among
-    equals."""
-    best, pick = None, _first_plain(values)
-    for i, x in enumerate(values):
-        if x is _ACTION or (x is None and plain_only):
-            continue
-        k = key(x)
-        if best is None or k > best:
-            best, pick = k, i
-    return pick
 
 
 # the decisions by their prompts in rulebooks/die_haendler.rules and lib/auction.rules

@@ -39,10 +39,17 @@ How it plays (seed 004 for the rules; docs/agents.md, "Heuristic anchors"):
 from __future__ import annotations
 
 import itertools
+import os
+import sys
 from collections import Counter
 from typing import Any, Optional
 
 from mercator.interpreter.engine.view import observe
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_tools beside it
+# _ACTION marks an any-time sale: taken only to pay for something worth it
+from anchor_tools import ACTION as _ACTION  # noqa: E402
+from anchor_tools import argmax as _argmax, first_plain as _first_plain  # noqa: E402
 
 GAME = "Felinia"
 
@@ -709,29 +716,6 @@ class FeliniaHeuristic:
     def sell_over(self, v: Seen, values: list, actions: list) -> int:
         """Sell the good it needs least."""
         return _argmax(values, lambda x: -self._keep_value(v, v.goods[x]))
-
-
-_ACTION = object()      # an any-time sale: taken only to pay for something worth it
-
-
-def _first_plain(values: list) -> int:
-    for i, x in enumerate(values):
-        if x is not _ACTION:
-            return i
-    return 0
-
-
-def _argmax(values: list, key: Any) -> int:
-    """The index of the plain option (not pass, not an action) with the highest key; the first
-    among equals."""
-    best, pick = None, _first_plain(values)
-    for i, x in enumerate(values):
-        if x is None or x is _ACTION:
-            continue
-        k = key(x)
-        if best is None or k > best:
-            best, pick = k, i
-    return pick
 
 
 # the decisions by their prompts in rulebooks/felinia.rules (first match wins)

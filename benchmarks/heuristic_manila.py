@@ -34,9 +34,16 @@ How it plays (seed 003 for the rules; docs/agents.md, "Heuristic anchors"):
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from typing import Any, Optional
 
 from mercator.interpreter.engine.view import observe
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_tools beside it
+# _ACTION marks an any-time action (mortgage, redeem): never taken at will
+from anchor_tools import ACTION as _ACTION  # noqa: E402
+from anchor_tools import argmax as _argmax, first_plain as _first_plain  # noqa: E402
 
 GAME = "Manila"
 
@@ -461,29 +468,6 @@ class ManilaHeuristic:
 
     def forced_mortgage(self, v: Seen, values: list) -> int:
         return _argmax(values, lambda x: -(v.final_value(v.goods[x]) + 0.1 * v.held(v.goods[x])))
-
-
-_ACTION = object()      # an any-time action (mortgage, redeem): never taken at will
-
-
-def _first_plain(values: list) -> int:
-    for i, x in enumerate(values):
-        if x is not _ACTION:
-            return i
-    return 0
-
-
-def _argmax(values: list, key: Any) -> int:
-    """The index of the plain option (not pass, not an action) with the highest key; the first
-    among equals."""
-    best, pick = None, _first_plain(values)
-    for i, x in enumerate(values):
-        if x is None or x is _ACTION:
-            continue
-        k = key(x)
-        if best is None or k > best:
-            best, pick = k, i
-    return pick
 
 
 # the decisions by their prompts in rulebooks/manila.rules (first match wins)
