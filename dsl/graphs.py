@@ -1,7 +1,35 @@
 """Graph algorithms the checks share (call graphs of procedures and functions)."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Hashable, Iterable, Iterator, Mapping, TypeVar
+
+N = TypeVar("N", bound=Hashable)
+
+
+def post_order(graph: Mapping[N, Iterable[N]], starts: Iterable[N]
+               ) -> Iterator[tuple[N, set[N]]]:
+    """Each node reachable from `starts`, once, after every successor it reaches except those on
+    the path that led to it (an edge back to the path closes a cycle), with the nodes still on
+    that path (itself excluded; the set is live, read it before the next step). Successors are
+    taken in the graph's order; without recursion, so a graph thousands deep is fine."""
+    done: set[N] = set()
+    on_path: set[N] = set()
+    for start in starts:
+        if start in done:
+            continue
+        on_path.add(start)
+        stack: list[tuple[N, Iterator[N]]] = [(start, iter(graph.get(start, ())))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                on_path.discard(node)
+                done.add(node)
+                yield node, on_path
+            elif nxt not in done and nxt not in on_path:
+                on_path.add(nxt)
+                stack.append((nxt, iter(graph.get(nxt, ()))))
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:

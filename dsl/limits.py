@@ -25,6 +25,7 @@ import attrs
 
 from mercator.dsl import ast as A
 from mercator.dsl.diagnostics import Diagnostic, error
+from mercator.dsl.graphs import post_order
 
 MAX_EXPR_DEPTH = 190     # nested expression (and type) nodes inside one statement or declaration
 MAX_BLOCK_DEPTH = 50     # nested blocks ({ ... }) inside one declaration
@@ -160,28 +161,15 @@ def call_depth_error(calls: dict[str, set[str]], spans: dict[str, A.Span],
     is longer than limit (cycles are not counted: recursion is reported elsewhere). Linear,
     without recursion."""
     longest: dict[str, int] = {}
-    on_path: set[str] = set()
-    for start in sorted(calls):
-        if start in longest:
-            continue
-        stack: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(calls.get(start, ()))))]
-        on_path.add(start)
-        while stack:
-            name, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                on_path.discard(name)
-                longest[name] = 1 + max((longest.get(c, 0) for c in calls.get(name, ())
-                                         if c not in on_path and c != name), default=0)
-                if longest[name] > limit and name in spans and what == "function":
-                    return error("E140", f"function '{name}' starts a chain of more than "
-                                 f"{limit} functions, each calling the next",
-                                 spans[name], "compute some of the steps directly, or with "
-                                 "a procedure")
-            elif nxt in calls and nxt not in longest and nxt not in on_path:
-                on_path.add(nxt)
-                stack.append((nxt, iter(sorted(calls.get(nxt, ())))))
+    graph = {n: sorted(c for c in cs if c in calls) for n, cs in calls.items()}
+    for name, on_path in post_order(graph, sorted(calls)):
+        longest[name] = 1 + max((longest.get(c, 0) for c in calls.get(name, ())
+                                 if c not in on_path and c != name), default=0)
+        if longest[name] > limit and name in spans and what == "function":
+            return error("E140", f"function '{name}' starts a chain of more than "
+                         f"{limit} functions, each calling the next",
+                         spans[name], "compute some of the steps directly, or with "
+                         "a procedure")
     # (procedures: the one heading the longest chain, the first declared among equals)
     over = [n for n in spans if longest.get(n, 0) > limit]
     if not over or what == "function":

@@ -39,6 +39,7 @@ from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from mercator.dsl import ast as A
+from mercator.dsl.graphs import post_order
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
@@ -114,23 +115,9 @@ def _longest_chains(callees: dict[int, set[int]]) -> dict[int, float]:
     (MAX_PROC_DEPTH procs and more), far past Python's own stack."""
     chain: dict[int, float] = {}
     inf = float("inf")
-    for start in callees:
-        if start in chain:
-            continue
-        on_path: set[int] = {start}
-        stack: list[tuple[int, Any]] = [(start, iter(callees.get(start, ())))]
-        while stack:
-            bid, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                on_path.discard(bid)
-                # (a callee not done yet is on the path: a cycle)
-                chain[bid] = 1 + max((chain.get(c, inf) for c in callees.get(bid, ())),
-                                     default=0)
-            elif nxt not in chain and nxt not in on_path:
-                on_path.add(nxt)
-                stack.append((nxt, iter(callees.get(nxt, ()))))
+    for bid, _ in post_order(callees, callees):
+        # (a callee not done yet is on the path: a cycle)
+        chain[bid] = 1 + max((chain.get(c, inf) for c in callees.get(bid, ())), default=0)
     return chain
 
 
@@ -138,22 +125,9 @@ def _reaches(callees: dict[int, set[int]], own: dict[int, bool]) -> dict[int, bo
     """Per body, whether it or a body it calls (directly or not) has own[...] set (a body on a
     cycle of calls counts as having it), without recursion."""
     out: dict[int, bool] = {}
-    for start in callees:
-        if start in out:
-            continue
-        on_path: set[int] = {start}
-        stack: list[tuple[int, Any]] = [(start, iter(callees.get(start, ())))]
-        while stack:
-            bid, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                on_path.discard(bid)
-                # (a callee not done yet is on the path: a cycle)
-                out[bid] = own[bid] or any(out.get(c, True) for c in callees.get(bid, ()))
-            elif nxt not in out and nxt not in on_path:
-                on_path.add(nxt)
-                stack.append((nxt, iter(callees.get(nxt, ()))))
+    for bid, _ in post_order(callees, callees):
+        # (a callee not done yet is on the path: a cycle)
+        out[bid] = own[bid] or any(out.get(c, True) for c in callees.get(bid, ()))
     return out
 
 
