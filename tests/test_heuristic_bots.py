@@ -6,24 +6,22 @@ where there is one. benchmarks/bench_agents.py seats one by the spec `heuristic`
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from bench_module import bench_agents
 
-from game_driver import program
+from shipped import shipped_program
 
 from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out, resolve_chance
 from mercator.interpreter.engine.nodes import Chance, Decision
 
-ROOT = Path(__file__).resolve().parent.parent
 B = bench_agents()
 
 
 @pytest.fixture(scope="module")
 def manila() -> Any:
-    return program(ROOT / "rulebooks" / "manila.rules")
+    return shipped_program("manila")
 
 
 def _heuristic(prog: Any) -> Any:
@@ -34,7 +32,7 @@ def _heuristic(prog: Any) -> Any:
 def test_the_harness_finds_the_games_heuristic_by_its_rulebook(manila: Any) -> None:
     cls = B.heuristic_for(manila)
     assert cls.__module__ == "heuristic_manila" and cls.__name__ == "ManilaHeuristic"
-    variant = program(ROOT / "rulebooks" / "variants" / "manila_pirates.rules")
+    variant = shipped_program("manila_pirates")
     assert B.heuristic_for(variant) is cls                  # a variant: its game's anchor
     assert B.heuristic_file("Die Händler").endswith("benchmarks/heuristic_die_haendler.py")
     assert str(B.seat_spec("heuristic")) == "heuristic"

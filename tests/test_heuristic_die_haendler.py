@@ -5,25 +5,23 @@ where there is one (docs/agents.md, "Heuristic anchors")."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from bench_module import bench_agents
 
-from game_driver import program
+from shipped import shipped_program
 from test_die_haendler_scenarios import CLIMB, DIAL, MOVE, Game
 
 from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out, resolve_chance
 from mercator.interpreter.engine.nodes import Chance, Decision
 
-ROOT = Path(__file__).resolve().parent.parent
 B = bench_agents()
 
 
 @pytest.fixture(scope="module")
 def dh() -> Any:
-    return program(ROOT / "rulebooks" / "die_haendler.rules")
+    return shipped_program("die_haendler")
 
 
 def _heuristic(prog: Any) -> Any:
@@ -33,7 +31,7 @@ def _heuristic(prog: Any) -> Any:
 def test_the_harness_finds_it_by_the_rulebooks_game_name(dh: Any) -> None:
     cls = B.heuristic_for(dh)
     assert cls.__module__ == "heuristic_die_haendler" and cls.__name__ == "DieHaendlerHeuristic"
-    variant = program(ROOT / "rulebooks" / "variants" / "die_haendler_fixed_pairs.rules")
+    variant = shipped_program("die_haendler_fixed_pairs")
     assert B.heuristic_for(variant) is cls                  # a variant: its game's anchor
 
 
