@@ -33,6 +33,12 @@ def nim_start():
 
 def gone(pid: int) -> bool:
     """Has the process ended (no such process, or a zombie nobody has reaped yet)?"""
+    if not os.path.isdir("/proc/self"):          # (no /proc: a zombie counts as running)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
     try:
         with open(f"/proc/{pid}/stat") as f:
             return f.read().rpartition(")")[2].split()[0] in ("Z", "X")
