@@ -823,6 +823,14 @@ class ScoreDecl:
 
 
 @attrs.frozen
+class EstimateDecl:
+    """`estimate p: EXPR`: a position estimate for the bots (judged at a search's cut-off)."""
+    var: str
+    expr: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
 class TiebreakDecl:
     var: str
     expr: Expr
@@ -832,7 +840,7 @@ class TiebreakDecl:
 
 Decl = Union[GameDecl, UseDecl, EnumDecl, ConstDecl, RecordDecl, PlayerState, TableState, EventDecl,
              SetupDecl, RoundDecl, ProcDecl, FnDecl, TriggerDecl, ActionDecl, InvariantDecl, EndDecl,
-             ScoreDecl, TiebreakDecl]
+             ScoreDecl, TiebreakDecl, EstimateDecl]
 
 
 @attrs.frozen

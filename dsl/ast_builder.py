@@ -150,6 +150,9 @@ class AstBuilder:
     def tiebreak_decl(self, sp: A.Span, c: list[Any]) -> A.TiebreakDecl:
         return A.TiebreakDecl(str(c[0]), c[1], c[2], span=sp)
 
+    def estimate_decl(self, sp: A.Span, c: list[Any]) -> A.EstimateDecl:
+        return A.EstimateDecl(str(c[0]), c[1], span=sp)
+
     def win_order(self, c: list[Any]) -> str:
         return str(c[0])
 

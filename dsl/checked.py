@@ -158,3 +158,4 @@ class CheckedRulebook:
     flow: FlowInfo = attrs.field(factory=FlowInfo)  # who may see each shown value (dsl/infoflow.py)
     view: Optional[CheckedView] = None              # the declared view, if any (dsl/checker_views.py)
     bounds: Optional[Bounds] = None                 # the declared bounds, if any (dsl/checker_bounds.py)
+    estimate: Optional[Body] = None                 # `estimate p: ...`, for the bots' cut-offs

@@ -74,7 +74,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker
             table_fields=list(self.table_fields.values()), events=self.events, procs=b.procs,
             fns=b.fns, setup=b.setup, stages=b.stages, phases=b.phases, triggers=b.triggers,
             actions=b.actions, invariants=b.invariants, score=b.score,
-            tiebreaks=b.tiebreaks, stats=b.stats, eligible=b.eligible,
+            tiebreaks=b.tiebreaks, stats=b.stats, eligible=b.eligible, estimate=b.estimate,
             types=self.types,
             refs=self.refs, keep=[items], view=view, bounds=bounds)
 

@@ -34,6 +34,7 @@ class Bodies:
     tiebreaks: list[Body] = attrs.field(factory=list)
     stats: list[Body] = attrs.field(factory=list)
     eligible: Optional[Body] = None
+    estimate: Optional[Body] = None
 
 
 class BodyChecker(DealChecker):
@@ -121,7 +122,7 @@ class BodyChecker(DealChecker):
         out.stages.append(stage)
 
     def _expression_body(self, it: Any, out: Bodies) -> None:
-        """eligible, invariant, end, score and tiebreak: one expression each."""
+        """eligible, invariant, end, score, tiebreak and estimate: one expression each."""
         if isinstance(it, A.EligibleDecl):
             sc = Scope("expr")
             sc.declare(it.var, PLAYER)
@@ -144,6 +145,15 @@ class BodyChecker(DealChecker):
             self.expect(self.expr(it.cond, sc, BOOL), BOOL, it.cond.span, "end condition")
             out.ends.append(Body(it.round, "expr", (), (), BOOL, sc.nslots, it, expr=it.cond,
                                  span=it.span))
+        elif isinstance(it, A.EstimateDecl):
+            sc = Scope("expr")
+            sc.declare(it.var, PLAYER)
+            self.expect(self.expr(it.expr, sc, INT), INT, it.expr.span, "estimate")
+            if out.estimate is not None:
+                self.err("E102", "a second 'estimate' declaration", it.span,
+                         "add the two estimates up in one expression")
+            out.estimate = Body("estimate", "expr", (it.var,), (PLAYER,), INT, sc.nslots, it,
+                                expr=it.expr, span=it.span)
         elif isinstance(it, (A.ScoreDecl, A.TiebreakDecl)):
             sc = Scope("expr")
             sc.declare(it.var, PLAYER)

@@ -4,6 +4,7 @@ warnings about hidden information shown or made public.
 W270  a log part no seat will ever see (it reads a secret field)
 W271  options or a prompt that show the chooser what he may not see
 W272  a field more seats may see than may see the value assigned to it
+W273  a player's `estimate` that reads what that player may not see
 
 Every body is compiled once into a small system (dsl/flow_bodies.py); the systems are solved
 together until the labels passed between them (procedure parameters and results, event
@@ -18,7 +19,7 @@ from mercator.dsl import ast as A
 from mercator.dsl.checked import Body, CheckedRulebook
 from mercator.dsl.diagnostics import Diagnostic, warning
 from mercator.dsl.flow_bodies import Fields, Site, Store, System, Value, compile_body
-from mercator.dsl.flow_exprs import fn_summaries
+from mercator.dsl.flow_exprs import ExprFlow, fn_summaries
 from mercator.dsl.flow_taint import CLEAR, Formula, Key, Taint, names
 from mercator.dsl.infoflow import FlowInfo, Label
 
@@ -299,8 +300,33 @@ def _store_warning(st: Store, t: Taint) -> Optional[Diagnostic]:
                    "game shows it")
 
 
+def _estimate_warning(rb: CheckedRulebook) -> Optional[Diagnostic]:
+    """W273: the estimate of player p (its variable, slot 0) may read what p may see — public
+    fields and p's own owner-only ones — and nothing else. A searching seat judges drawn worlds
+    by it, where the rest is a guess, and a person may be shown his own estimate."""
+    b = rb.estimate
+    if b is None or b.expr is None:
+        return None
+    t = ExprFlow(rb, fn_summaries(rb), fielded=False).expr(b.expr).const
+    others = t.owners - {0}
+    if not (t.hidden or others or t.unnamed):
+        return None
+    if t.hidden:
+        src = f"the secret {names(t.hidden)}, which no player may see"
+    else:
+        src = f"another player's owner-only {names(t.owned)}"
+    return warning("W273", f"the estimate of {b.params[0]} reads {src}", b.expr.span,
+                   f"judge {b.params[0]}'s position by what {b.params[0]} may see: public "
+                   f"fields and {b.params[0]}'s own owner-only ones, or '# allow "
+                   "W273: reason'")
+
+
 def analyse_flow(rb: CheckedRulebook) -> tuple[FlowInfo, list[Diagnostic]]:
-    """The information-flow labels of a checked rulebook and its W270/W271/W272 warnings."""
+    """The information-flow labels of a checked rulebook and its W270-W273 warnings."""
     solver = Solver(rb)
     solver.run()
-    return solver.flow_info(), solver.diagnostics()
+    diags = solver.diagnostics()
+    est = _estimate_warning(rb)
+    if est is not None:
+        diags.append(est)
+    return solver.flow_info(), diags

@@ -515,6 +515,8 @@ def _one_line_decl(d: A.Decl) -> Optional[str]:
         return group(f"tiebreak {d.var}:", f(d.expr) + (f" {d.wins} wins" if d.wins else ""))
     if isinstance(d, A.EligibleDecl):
         return group(f"eligible {d.var}:", f(d.expr))
+    if isinstance(d, A.EstimateDecl):
+        return group(f"estimate {d.var}:", f(d.expr))
     if isinstance(d, A.StatDecl):
         head = f"stat {d.name} counts {d.event}"
         if d.names:

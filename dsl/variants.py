@@ -44,6 +44,8 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("setup", "setup")
     if isinstance(d, A.ScoreDecl):
         return ("score", "score")
+    if isinstance(d, A.EstimateDecl):
+        return ("estimate", "estimate")
     if isinstance(d, A.EndDecl):
         return ("end", d.round)
     if isinstance(d, A.RoundDecl):

@@ -905,3 +905,48 @@ def test_ties_are_broken_by_pesos_then_shared(prog: Program) -> None:
     assert result.tiebreaks == ((50,), (20,), (50,), (10,))
     assert result.winners == (0, 2)
     assert result.ranking == (0, 2, 1, 3)
+
+
+# =====================================================================================
+# The bots' estimate (manila.rules "The bots' position estimate"; docs/language.md §2.19b)
+# =====================================================================================
+
+def test_estimate_table_counts_the_dice(prog: Program) -> None:
+    """dice_at_least[r][n] is the number of the 216 outcomes of three dice in which the first
+    r of them sum to n or more (the chance in 216ths)."""
+    table = prog.consts["dice_at_least"]
+    for r in range(4):
+        for n in range(20):
+            ways = sum(1 for d in itertools.product(range(1, 7), repeat=r) if sum(d) >= n)
+            assert table[r][n] == ways * 6 ** (3 - r), (r, n)
+
+
+def test_estimate_adds_the_voyage_expected_by_the_dice(prog: Program) -> None:
+    """After the first roll, silk on 6, ginseng on 5, jade on 6, two rolls left: silk arrives
+    with 90 of 216 chances (two dice of 8 or more), ginseng 60 (9 or more), jade 90.
+    P1 (27 pesos after a silk seat for 3; shares nutmeg and silk at 0): the silk cargo 30 alone
+    (30 * 90) and his silk share rising to 5 (5 * 90): 3150 / 216 = 14, estimate 41.
+    P3 (26 pesos after harbour A for 4; the same shares): harbour A pays 6 when at least one
+    boat arrives, 216 - 126 * 156 * 126 / 216^2 = 163 chances (integer division), 6 * 163 = 978,
+    and his silk share 450: 1428 / 216 = 6, estimate 32. P2 (27 pesos after a jade seat for 3;
+    shares ginseng and jade): the jade cargo 36 * 90, his jade share 5 * 90 and his ginseng share
+    5 * 60: 3990 / 216 = 18, estimate 45, the best. P4 (30 pesos, passed; ginseng and jade
+    shares): 750 / 216 = 3, estimate 33. The score sees none of it: 27, 27, 26, 30."""
+    game = Game(prog)
+    game.begin_voyage_1()
+    placed = {0: "silk_boat", 1: "jade_boat", 2: "harbour_a", 3: "pass"}
+    while isinstance(game.s.pending, Decision) and game.s.pending.prompt == PLACE:
+        p = game.s.pending.player
+        game.place(p, placed[p])
+    game.roll(6, 1, 1)
+    assert isinstance(game.s.pending, Decision)
+    assert game.pesos()[0] == 27 and game.pesos()[2] == 26
+    assert prog.result(game.s).scores[0] == 27
+    est = prog.estimated(game.s)
+    assert est.scores[0] == 41
+    assert est.scores[2] == 32
+    assert est.scores[1] == 45
+    assert est.winners == (1,)
+    assert est.scores[3] == 33
+    assert est.ranking == (1, 0, 3, 2)
+    assert prog.result(game.s).scores == (27, 27, 26, 30)

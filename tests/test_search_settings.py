@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BEHIND = ROOT / "tests" / "fixtures" / "agents" / "behind.rules"
 NIM = ROOT / "tests" / "fixtures" / "agents" / "nim.rules"
 AUCTION = ROOT / "tests" / "fixtures" / "agents" / "auction.rules"
+BONDS = ROOT / "tests" / "fixtures" / "agents" / "bonds.rules"
 
 
 def first_move(path: Path, agent) -> str:
@@ -43,6 +44,35 @@ def test_a_cut_off_is_judged_by_the_score_there() -> None:
     found = [first_move(BEHIND, ISMCTSAgent(200, seed=k, reward="margin", depth=1))
              for k in range(5)]
     assert found == ["5"] * 5
+
+
+@pytest.mark.parametrize("agent_cls", [MCTSAgent, ISMCTSAgent], ids=["mcts", "ismcts"])
+def test_a_cut_off_is_judged_by_the_rulebooks_estimate(agent_cls) -> None:
+    """A bond costs 3 now and pays 6 in the last year: judged by the score two decisions on,
+    buying only loses (every seed passes); by the rulebook's estimate it gains 3 (every seed
+    buys). Without a cut-off the rollouts reach the payment, and buying wins either way."""
+    for reward in ("win", "margin"):
+        by_score = [first_move(BONDS, agent_cls(200, seed=k, depth=2, reward=reward,
+                                                evaluate="score")) for k in range(4)]
+        by_estimate = [first_move(BONDS, agent_cls(200, seed=k, depth=2, reward=reward))
+                       for k in range(4)]
+        assert by_score == ["0"] * 4, (reward, by_score)
+        assert by_estimate == ["1"] * 4, (reward, by_estimate)
+    assert [first_move(BONDS, agent_cls(200, seed=k, reward="margin", evaluate="score"))
+            for k in range(4)] == ["1"] * 4
+
+
+def test_the_estimate_ranks_like_the_score_and_stands_in_for_it_when_absent() -> None:
+    prog = program(BONDS)
+    s = prog.new_game(2, 0)
+    prog.apply(s, 1)                      # P1 buys a bond: 7 coins and a bond, P2 10 coins
+    est = prog.estimated(s)
+    assert est.scores == (13, 10) and est.winners == (0,) and est.ranking == (0, 1)
+    assert prog.result(s).scores == (7, 10)
+    plain = program(BEHIND)               # no estimate: a cut-off is judged by the score
+    t = plain.new_game(2, 0)
+    plain.apply(t, 4)
+    assert plain.estimated(t) == plain.result(t)
 
 
 def test_mast_learns_which_move_pays_and_plays_it() -> None:
@@ -99,9 +129,14 @@ def test_the_settings_are_spec_settings() -> None:
     assert (agent.reward, agent.rollout, agent.depth, agent.pw) == ("margin", "mast", 20, 1.5)
     plain = make_agent(parse_spec("mcts:50"), 1)
     assert (plain.reward, plain.rollout, plain.pw) == ("win", "random", 0.0)
+    assert make_agent(parse_spec("ismcts:10:depth=3:eval=score"), 1).evaluate == "score"
+    assert str(parse_spec("ismcts:10:eval=score:depth=3")) == "ismcts:10:depth=3:eval=score"
+    assert plain.evaluate == "estimate"
     for bad in ("ismcts:reward=score", "mcts:rollout=greedy", "random:reward=margin",
-                "ismcts:pw=0", "ismcts:pw=-1"):
+                "ismcts:pw=0", "ismcts:pw=-1", "ismcts:eval=win", "ismcts:eval="):
         with pytest.raises(SpecError):
             parse_spec(bad)
     with pytest.raises(ValueError):
         MCTSAgent(10, reward="points")
+    with pytest.raises(ValueError):
+        MCTSAgent(10, evaluate="guess")

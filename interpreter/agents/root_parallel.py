@@ -444,7 +444,7 @@ class RootParallelAgent:
         return best
 
 
-class _RemoteTraceback(Exception):
+class _RemoteTraceback(MercatorError):
     """A worker's traceback, shown as the cause of the exception it raised."""
 
     def __init__(self, tb: str):

@@ -72,6 +72,7 @@ WORLDS = 24          # worlds an information-set search draws per decision
 TRIES = 50           # replays a world may take before the search makes do with fewer worlds
 REWARDS = ("win", "margin", "rank")
 ROLLOUTS = ("random", "mast")
+EVALS = ("estimate", "score")
 TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
 
 
@@ -168,7 +169,7 @@ class MCTSAgent:
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
                  depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False,
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
-                 pw: float = 0.0):
+                 pw: float = 0.0, evaluate: str = "estimate"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -182,6 +183,9 @@ class MCTSAgent:
         if rollout not in ROLLOUTS:
             raise ValueError(f"the rollout policy is one of {', '.join(ROLLOUTS)}, not "
                              f"{rollout!r}")
+        if evaluate not in EVALS:
+            raise ValueError(f"a cut-off is judged by one of {', '.join(EVALS)}, not "
+                             f"{evaluate!r}")
         if not tau > 0:
             raise ValueError(f"MAST's temperature must be positive, not {tau}")
         if pw < 0:
@@ -189,6 +193,7 @@ class MCTSAgent:
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
         self.reward = reward
+        self.evaluate = evaluate        # a cut-off judged by the rulebook's estimate or score
         self.rollout = rollout
         self.tau = tau
         self.mast: dict[Any, list[float]] = {}      # (seat, move) -> [reward sum, count]
@@ -328,7 +333,12 @@ class MCTSAgent:
                                                              anytime=False, deals=self.deals)
             else:
                 self.last_rollout_decisions += self._mast_playout(program, s, moves)
-        result = s.pending if s.pending.__class__ is Terminal else program.result(s)
+        if s.pending.__class__ is Terminal:
+            result = s.pending
+        elif self.evaluate == "estimate":
+            result = program.estimated(s)     # (the score where the rulebook declares none)
+        else:
+            result = program.result(s)
         reward = self._rewards(program, result, n)
         for node, e, seat in path:
             node.visits += 1
@@ -453,9 +463,9 @@ class ISMCTSAgent(MCTSAgent):
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
                  depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS,
                  deals: bool = False, reward: str = "win", rollout: str = "random",
-                 tau: float = TAU, pw: float = 0.0):
+                 tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw)
+                         pw, evaluate)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds

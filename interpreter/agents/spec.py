@@ -8,7 +8,9 @@ in a deal window (by default, `deals=none`, their seats pass: Program.playout's 
 `reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
 the best other seat, squashed; the share of seats outscored), `rollout=random|mast` the rollout
 policy (the native uniform playout; move-average sampling), `pw=X` progressive widening (a
-node searches X·sqrt(visits) of its options, admitted best first by their move averages), and
+node searches X·sqrt(visits) of its options, admitted best first by their move averages),
+`eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
+where it declares none; or always the score), and
 (ismcts only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A
 list of seats is one spec for every seat, or one per seat, comma-separated
 (`human,ismcts:500,random`).
@@ -21,8 +23,8 @@ from typing import Any, Optional
 import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
-from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, REWARDS, ROLLOUTS, UCT_C,
-                                                WORLDS, ISMCTSAgent, MCTSAgent)
+from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, EVALS, REWARDS, ROLLOUTS,
+                                                UCT_C, WORLDS, ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
 KINDS = ("random", "human", "mcts", "ismcts")
@@ -50,6 +52,7 @@ class AgentSpec:
     reward: Optional[str] = None       # "win" (None), "margin" or "rank"
     rollout: Optional[str] = None      # "random" (None) or "mast"
     pw: Optional[float] = None         # progressive widening by MAST averages (None: off)
+    eval: Optional[str] = None         # a cut-off judged by "estimate" (None) or "score"
 
     def __str__(self) -> str:
         text = self.kind
@@ -109,7 +112,7 @@ def parse_spec(text: str) -> AgentSpec:
     return attrs.evolve(spec, **given)
 
 
-SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "worlds")
+SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "worlds")
 DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
 MAX_WORLDS = 10 ** 4
@@ -137,6 +140,12 @@ def _setting(text: str, name: str, value: str) -> Any:
             raise SpecError(f"'{text.strip()}': deals says how the rollouts play a deal window: "
                             f"none (they pass; the default) or random (they negotiate at "
                             f"random), not '{value}'")
+        return value
+    if name == "eval":
+        if value not in EVALS:
+            raise SpecError(f"'{text.strip()}': eval says how a rollout cut off by depth judges "
+                            f"the position: estimate (the rulebook's 'estimate', or its score "
+                            f"where it declares none; the default) or score, not '{value}'")
         return value
     if name in ("reward", "rollout"):
         allowed = REWARDS if name == "reward" else ROLLOUTS
@@ -209,10 +218,12 @@ def make_agent(spec: AgentSpec, seed: int) -> Any:
     if spec.kind == "mcts":
         return MCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
                          deals=spec.deals == "random", reward=spec.reward or "win",
-                         rollout=spec.rollout or "random", pw=spec.pw or 0.0)
+                         rollout=spec.rollout or "random", pw=spec.pw or 0.0,
+                         evaluate=spec.eval or "estimate")
     if spec.kind == "ismcts":
         return ISMCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
                            worlds=WORLDS if spec.worlds is None else spec.worlds,
                            deals=spec.deals == "random", reward=spec.reward or "win",
-                           rollout=spec.rollout or "random", pw=spec.pw or 0.0)
+                           rollout=spec.rollout or "random", pw=spec.pw or 0.0,
+                           evaluate=spec.eval or "estimate")
     raise SpecError(f"a '{spec.kind}' seat is not a bot")

@@ -93,6 +93,8 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.tiebreak_fs = [(ex.compile(t.expr), t.nslots) for t in rb.tiebreaks]
     prog.key_signs = tuple(-1 if b is not None and b.decl.wins == "lowest" else 1
                            for b in [rb.score, *rb.tiebreaks])
+    prog.estimate_f = (ex.compile(rb.estimate.expr), rb.estimate.nslots) \
+        if rb.estimate is not None else None
     prog.eligible_f = (ex.compile(rb.eligible.expr), rb.eligible.nslots) \
         if rb.eligible is not None else None
     prog.invariants = [(b.name, ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]

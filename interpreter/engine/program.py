@@ -116,6 +116,7 @@ class Program:
         # the winning direction of the score, then of each tiebreak: 1 highest wins, -1 lowest
         self.key_signs: tuple[int, ...] = (1,)
         self.eligible_f: Optional[tuple[Callable, int]] = None
+        self.estimate_f: Optional[tuple[Callable, int]] = None   # `estimate p: ...`, if declared
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled
@@ -521,6 +522,23 @@ class Program:
         winners = tuple(p for p in can_win if keys[p] == best)
         ranking = tuple(sorted(range(n), key=lambda p: tuple(-x for x in keys[p]) + (p,)))
         return Terminal(scores, tbs, winners, ranking)
+
+    def estimated(self, s: State) -> Terminal:
+        """The position judged by the rulebook's `estimate` (docs/language.md §2.19b), for a
+        search's cut-off: each seat's estimate in place of its score, the winners those best by
+        it in the score's direction (no tie-breaks, no eligibility: the estimate says all). A
+        rulebook without an estimate is judged by its score as if the game ended (`result`)."""
+        if self.estimate_f is None:
+            return self.result(s)
+        f, k = self.estimate_f
+        n = len(s.players)
+        where = self.rb.estimate.span if self.rb.estimate is not None else A.NOSPAN
+        values = tuple(self._scored(s, f, p, k, where, "estimate") for p in range(n))
+        sign = self.key_signs[0] if self.key_signs else 1
+        best = max(sign * v for v in values)
+        winners = tuple(p for p in range(n) if sign * values[p] == best)
+        ranking = tuple(sorted(range(n), key=lambda p: (-sign * values[p], p)))
+        return Terminal(values, tuple(() for _ in range(n)), winners, ranking)
 
     def _scored(self, s: State, f: Callable, p: int, nslots: int, span: A.Span,
                 what: str) -> Any:
