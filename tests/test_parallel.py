@@ -72,8 +72,12 @@ def test_a_specs_settings_reach_its_bot() -> None:
     decisions."""
     bot = make_agent(parse_spec("ismcts:20:depth=3:c=1.5:worlds=5"), 7)
     assert (bot.depth, bot.c, bot.worlds, bot.iterations) == (3, 1.5, 5, 20)
-    bot = make_agent(parse_spec("mcts:2s"), 7)
+    bot = make_agent(parse_spec("mcts:2s:cores=1"), 7)
     assert (bot.depth, bot.c, bot.seconds, bot.deals) == (None, UCT_C, 2.0, False)
+    wide = make_agent(parse_spec("mcts:2s:cores=3:depth=4"), 7)       # root-parallel
+    assert (wide.workers, wide.seconds, wide.settings["depth"]) == (3, 2.0, 4)
+    assert make_agent(parse_spec("ismcts:2s"), 7, cores=1).seconds == 2.0    # a game's worker
+    assert getattr(make_agent(parse_spec("ismcts:20"), 7), "workers", 1) == 1  # iterations: one
     assert make_agent(parse_spec("ismcts:2:deals=random"), 7).deals is True
     assert make_agent(parse_spec("ismcts:2:deals=none"), 7).deals is False
     prog = compile_program(load(MANILA).rulebook)

@@ -10,9 +10,10 @@ the best other seat, squashed; the share of seats outscored), `rollout=random|ma
 policy (the native uniform playout; move-average sampling), `pw=X` progressive widening (a
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
 `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
-where it declares none; or always the score), and
-(ismcts only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A
-list of seats is one spec for every seat, or one per seat, comma-separated
+where it declares none; or always the score), `cores=N` the processes that search a decision
+at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
+only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
+seats is one spec for every seat, or one per seat, comma-separated
 (`human,ismcts:500,random`).
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Optional
 import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
+from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
 from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, EVALS, REWARDS, ROLLOUTS,
                                                 UCT_C, WORLDS, ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
@@ -53,6 +55,8 @@ class AgentSpec:
     rollout: Optional[str] = None      # "random" (None) or "mast"
     pw: Optional[float] = None         # progressive widening by MAST averages (None: off)
     eval: Optional[str] = None         # a cut-off judged by "estimate" (None) or "score"
+    cores: Optional[int] = None        # processes searching at once (None: every core for a
+                                       # time budget, 1 for iterations; see make_agent)
 
     def __str__(self) -> str:
         text = self.kind
@@ -112,7 +116,8 @@ def parse_spec(text: str) -> AgentSpec:
     return attrs.evolve(spec, **given)
 
 
-SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "worlds")
+SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cores", "worlds")
+MAX_CORES = 1024
 DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
 MAX_WORLDS = 10 ** 4
@@ -141,6 +146,12 @@ def _setting(text: str, name: str, value: str) -> Any:
                             f"none (they pass; the default) or random (they negotiate at "
                             f"random), not '{value}'")
         return value
+    if name == "cores":
+        if not re.fullmatch(r"\d{1,4}", value) or not 1 <= int(value) <= MAX_CORES:
+            raise SpecError(f"'{text.strip()}': cores is the number of processes that search a "
+                            f"decision at once (default: every core for a time budget, 1 for "
+                            f"iterations), 1 to {MAX_CORES}, not '{value}'")
+        return int(value)
     if name == "eval":
         if value not in EVALS:
             raise SpecError(f"'{text.strip()}': eval says how a rollout cut off by depth judges "
@@ -210,20 +221,23 @@ def parse_seats(text: str, players: int) -> list[AgentSpec]:
     return specs
 
 
-def make_agent(spec: AgentSpec, seed: int) -> Any:
-    """The bot of a spec, seeded (a human is made by the interface, not here)."""
+def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
+    """The bot of a spec, seeded (a human is made by the interface, not here). `cores`: the
+    processes a searcher whose spec names none searches on (None: every core for a time
+    budget, 1 for an iteration budget); more than one is a root-parallel search
+    (agents/root_parallel.py)."""
     if spec.kind == "random":
         return RandomAgent(seed)
-    c = UCT_C if spec.c is None else spec.c
-    if spec.kind == "mcts":
-        return MCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
-                         deals=spec.deals == "random", reward=spec.reward or "win",
-                         rollout=spec.rollout or "random", pw=spec.pw or 0.0,
-                         evaluate=spec.eval or "estimate")
+    if spec.kind not in SEARCHERS:
+        raise SpecError(f"a '{spec.kind}' seat is not a bot")
+    settings: dict[str, Any] = dict(
+        iterations=spec.iterations, seconds=spec.seconds, c=UCT_C if spec.c is None else spec.c,
+        depth=spec.depth, deals=spec.deals == "random", reward=spec.reward or "win",
+        rollout=spec.rollout or "random", pw=spec.pw or 0.0, evaluate=spec.eval or "estimate")
     if spec.kind == "ismcts":
-        return ISMCTSAgent(spec.iterations, spec.seconds, seed=seed, c=c, depth=spec.depth,
-                           worlds=WORLDS if spec.worlds is None else spec.worlds,
-                           deals=spec.deals == "random", reward=spec.reward or "win",
-                           rollout=spec.rollout or "random", pw=spec.pw or 0.0,
-                           evaluate=spec.eval or "estimate")
-    raise SpecError(f"a '{spec.kind}' seat is not a bot")
+        settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
+    n = spec.cores if spec.cores is not None else cores if cores is not None else \
+        available_cores() if spec.iterations is None else 1
+    if n > 1:
+        return RootParallelAgent(spec.kind, n, seed=seed, **settings)
+    return (MCTSAgent if spec.kind == "mcts" else ISMCTSAgent)(seed=seed, **settings)

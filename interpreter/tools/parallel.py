@@ -59,9 +59,11 @@ class Outcome:
 
 
 def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
-             max_decisions: Optional[int]) -> Outcome:
-    """One game of `players` seats from `seed` between the bots `specs` name."""
-    agents = [make_agent(sp, agent_seed(seed, p)) for p, sp in enumerate(specs)]
+             max_decisions: Optional[int], cores: Optional[int] = None) -> Outcome:
+    """One game of `players` seats from `seed` between the bots `specs` name. `cores`: the
+    processes a searching seat whose spec names none may search on (None: every core for a
+    time budget; a game on a worker of many gets 1, its worker being one core already)."""
+    agents = [make_agent(sp, agent_seed(seed, p), cores) for p, sp in enumerate(specs)]
     record = any(sp.needs_record for sp in specs)
     state = None
     try:
@@ -73,6 +75,11 @@ def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
     except GameTooLong as exc:
         assert state is not None
         return Outcome(seed, failure="long", message=str(exc), history=tuple(state.history))
+    finally:
+        for a in agents:
+            close = getattr(a, "close", None)
+            if close is not None:
+                close()
     node = state.pending
     return Outcome(seed, tuple(node.winners), tuple(node.scores), tuple(state.stats),
                    len(state.history), state.round)
@@ -103,7 +110,7 @@ def _load(path: str) -> Program:
 def _batch(path: str, players: int, seeds: list[int], specs: tuple[AgentSpec, ...],
            max_decisions: Optional[int]) -> list[Outcome]:
     prog = _load(path)
-    return [play_one(prog, players, s, specs, max_decisions) for s in seeds]
+    return [play_one(prog, players, s, specs, max_decisions, cores=1) for s in seeds]
 
 
 def _batches(seeds: Sequence[int], workers: int, single: bool = False) -> list[list[int]]:
