@@ -140,3 +140,27 @@ def test_the_settings_are_spec_settings() -> None:
         MCTSAgent(10, reward="points")
     with pytest.raises(ValueError):
         MCTSAgent(10, evaluate="guess")
+
+
+def test_levels_a_person_understands_are_time_budgets_of_the_searcher() -> None:
+    from mercator.interpreter.agents.root_parallel import RootParallelAgent
+    from mercator.interpreter.agents.spec import LEVELS
+    assert str(parse_spec("bot")) == "bot:medium"
+    for level, seconds in LEVELS.items():
+        spec = parse_spec(f"Bot:{level.upper()}")
+        assert (spec.kind, spec.seconds, spec.level, str(spec)) == \
+            ("ismcts", seconds, level, f"bot:{level}")
+        assert spec.needs_record and spec.honest
+        assert parse_spec(str(spec)) == spec                      # printed as it is typed
+    assert make_agent(parse_spec("bot:easy"), 1).seconds == 0.2
+    assert isinstance(make_agent(parse_spec("bot:easy"), 1), ISMCTSAgent)      # one core
+    assert make_agent(parse_spec("bot:hard:cores=1"), 1).seconds == 3.0
+    wide = make_agent(parse_spec("bot:hard:cores=2:depth=5"), 1)
+    assert isinstance(wide, RootParallelAgent) and wide.settings["depth"] == 5
+    wide.close()
+    assert str(parse_spec("bot:hard:depth=5")) == "bot:hard:depth=5"
+    for bad, words in (("bot:500", "bot:easy, bot:medium, bot:hard"),
+                       ("bot:expert", "a bot's level is one of"),
+                       ("bot:easy:cores=0", "cores is the number of processes")):
+        with pytest.raises(SpecError, match=words):
+            parse_spec(bad)

@@ -29,7 +29,13 @@ from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, EVALS, REWAR
                                                 UCT_C, WORLDS, ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
-KINDS = ("random", "human", "mcts", "ismcts")
+KINDS = ("random", "human", "mcts", "ismcts", "bot")
+# the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
+# decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
+# core (as any time budget does unless its spec says cores=N)
+LEVELS = {"easy": 0.2, "medium": 1.0, "hard": 3.0}
+ONE_CORE_LEVELS = ("easy",)
+DEFAULT_LEVEL = "medium"
 SEARCHERS = ("mcts", "ismcts")
 MAX_ITERATIONS = 10 ** 7
 MAX_SECONDS = 3600.0
@@ -57,10 +63,13 @@ class AgentSpec:
     eval: Optional[str] = None         # a cut-off judged by "estimate" (None) or "score"
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
+    level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
 
     def __str__(self) -> str:
         text = self.kind
-        if self.iterations is not None:
+        if self.level is not None:
+            text = f"bot:{self.level}"
+        elif self.iterations is not None:
             text += f":{self.iterations}"
         elif self.seconds is not None:
             text += f":{self.seconds:g}s"
@@ -96,7 +105,7 @@ def parse_spec(text: str) -> AgentSpec:
     if not settings:
         return spec
     if spec.kind not in SEARCHERS:
-        raise SpecError(f"'{text.strip()}': only a searcher ({', '.join(SEARCHERS)}) takes "
+        raise SpecError(f"'{text.strip()}': only a searcher ({', '.join(SEARCHERS)}, bot) takes "
                         f"settings; write just '{spec.kind}'")
     given: dict[str, Any] = {}
     for item in settings:
@@ -178,6 +187,14 @@ def _setting(text: str, name: str, value: str) -> Any:
 def _parse_budget(text: str, t: str) -> AgentSpec:
     """The kind and budget part of a spec (t: 'kind' or 'kind:budget', lower case)."""
     kind, _, budget = t.partition(":")
+    if kind == "bot":
+        level = budget or DEFAULT_LEVEL
+        if level not in LEVELS:
+            raise SpecError(f"'{text.strip()}': a bot's level is one of "
+                            f"{', '.join(f'bot:{k}' for k in LEVELS)} (a searcher thinking "
+                            f"{', '.join(f'{v:g} s' for v in LEVELS.values())} a move), "
+                            f"not '{budget}'")
+        return AgentSpec("ismcts", seconds=LEVELS[level], level=level)
     if kind not in KINDS:
         raise SpecError(f"unknown player '{text.strip()}': a seat is one of "
                         f"{', '.join(KINDS)} (a searcher with a budget, e.g. ismcts:500 or "
@@ -237,7 +254,7 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
     n = spec.cores if spec.cores is not None else cores if cores is not None else \
-        available_cores() if spec.iterations is None else 1
+        1 if spec.iterations is not None or spec.level in ONE_CORE_LEVELS else available_cores()
     if n > 1:
         return RootParallelAgent(spec.kind, n, seed=seed, **settings)
     return (MCTSAgent if spec.kind == "mcts" else ISMCTSAgent)(seed=seed, **settings)

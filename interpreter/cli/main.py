@@ -297,7 +297,8 @@ def play_seats(text: Optional[str], players: int, prog: Program) -> list[AgentSp
         specs = parse_seat_specs(text, players)
     except SpecError as exc:
         raise UsageError(f"--seats: {exc}", "e.g. --seats " + ",".join(
-            ["human"] + ["random"] * (players - 1)) + " (or ismcts:200 for a searching bot)")
+            ["human"] + ["random"] * (players - 1)) + " (or bot:easy, bot:medium, bot:hard for "
+            "a searching bot)")
     if any(not sp.honest for sp in specs) and hidden_information(prog):
         err(f"note: {prog.name} hides information from the players, and an mcts seat searches "
             "the true state: it sees other seats' hidden cards and sealed choices (ismcts does "
@@ -504,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="number of players (default: the rulebook's minimum)")
     pl.add_argument("--seats", metavar="SPECS",
                     help="one player per seat, comma-separated: human, random, "
+                         "bot:easy|medium|hard (a searching bot thinking 0.2, 1 or 3 s a move), "
                          "ismcts[:N|:Ts] (a search: N iterations or T seconds a decision; "
                          "settings such as :depth=D follow, docs/agents.md), "
                          "mcts[:N|:Ts] (sees hidden information); default: P1 human, the "

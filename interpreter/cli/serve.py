@@ -46,7 +46,8 @@ def add_command(sub: Any, formatter: Any) -> None:
                     help="number of players (default: the rulebook's minimum)")
     sp.add_argument("--seats", metavar="SPECS",
                     help=f"one player per seat, comma-separated ({', '.join(SEAT_KINDS)}; a "
-                         "searcher with a budget, e.g. ismcts:200 or ismcts:1s); default: P1 "
+                         "searcher: bot:easy|medium|hard, or with a budget, e.g. ismcts:200 or "
+                         "ismcts:1s); default: P1 "
                          "human, the others random. Several humans: hot-seat")
     sp.add_argument("--seed", type=_int, metavar="S", help="game seed (default: a random one)")
     sp.add_argument("--host", default="127.0.0.1", metavar="H",
