@@ -902,3 +902,42 @@ def test_ties_go_to_the_most_silver_then_are_shared(prog: Program) -> None:
     assert res.scores == (4, 4, 3) and res.winners == (1,)
     game.set_player(0, silver=5)
     assert prog.result(game.s).winners == (0, 1)
+
+
+# =====================================================================================
+# The bots' position estimate (not a rule)
+# =====================================================================================
+
+def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> None:
+    """Not a rule: the rulebook's `estimate` (docs/language.md §2.19b), what a searching bot
+    judges a cut-off position by, in points (worked in twelfths, rounded down).  A trade region
+    of any country yields on average (good 12 + silver 4 + gold 12 + spice 6 + good 12 + gold
+    12) / 6 = 9 twelfths; the printed maxima of a colour are 1, 2, 2, 3, 3, 4.
+    P1 (1 gold, 3 spice, a merchant on purple_2 with its token of maximum 3) buys the glass of
+    market_1 for 1 silver and boards ship 1 (tile 5, to purple) for glass 2 + wine 1, keeping
+    2 books and 1 silver.  P2 takes +1, +2, +3 income (6 silver, the most); his merchant on
+    ship 3 (tile 2, to yellow) lands first: no ship is full, so only the earliest sails.
+    At P2's first move: P1's score is 1 gold + 3 // 2 spice + 2 goods + 1 merchant + 1 set
+    = 6.  His merchant aboard is worth 9 + 12 (the merchant) + the token: m = 1, so
+    12 × (1 + 2 + 2 + 2 + 2 + 2) / 6 = 22, and +12 as his purple token (maximum 3) grows to 2:
+    55 twelfths.  Estimate (72 + 6 for the odd spice + 4 for the silver + 55) / 12 = 137 / 12
+    = 11.  P2 scores 0; his merchant walking in yellow is worth 9 + 12 + 12 × 6 / 6 = 33, his
+    silver 24: estimate 57 / 12 = 4."""
+    game = Game(prog, 2)
+    game.set_caps({"purple_2": 3})
+    game.settle(0, "purple_2")
+    game.set_market("market_1", {"glass": 1})
+    game.set_player(0, silver=2, gold=1, spice=3, goods={"glass": 1, "wine": 1, "books": 2})
+    game.set_player(1, silver=2, goods={})
+    game.set_ships([(5, [None, None]), (14, [None]), (2, [1, None]), (3, [None, None])])
+    game.ready()
+    game.place_all([["market_1", "income"], ["market_3", "income"], ["market_5", "income"]])
+    game.decide(0, "glass", BUY)
+    game.decide(0, "{ship: 1, seat: 2}", BOARD)
+    assert game.pending.player == 1 and game.pending.prompt == MOVE
+    assert game.walker_at() == "yellow_1"
+    assert game.goods(0) == {"books": 2} and game.silver() == [1, 6]
+    assert prog.result(game.s).scores == (6, 0)
+    est = prog.estimated(game.s)
+    assert est.scores == (11, 4)
+    assert est.winners == (0,)
