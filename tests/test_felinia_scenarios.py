@@ -918,10 +918,11 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     2 books and 1 silver.  P2 takes +1, +2, +3 income (6 silver, the most); his merchant on
     ship 3 (tile 2, to yellow) lands first: no ship is full, so only the earliest sails.
     At P2's first move: P1's score is 1 gold + 3 // 2 spice + 2 goods + 1 merchant + 1 set
-    = 6.  His merchant aboard is worth 9 + 12 (the merchant) + the token: m = 1, so
-    12 × (1 + 2 + 2 + 2 + 2 + 2) / 6 = 22, and +12 as his purple token (maximum 3) grows to 2:
-    55 twelfths.  Estimate (72 + 6 for the odd spice + 4 for the silver + 55) / 12 = 137 / 12
-    = 11.  P2 scores 0; his merchant walking in yellow is worth 9 + 12 + 12 × 6 / 6 = 33, his
+    = 6.  His merchant aboard is worth 9 + the merchant that stays, 12 × (1 + 1) (his largest
+    group with a merchant in purple has 1) + the token: m = 1, so 12 × (1 + 2 + 2 + 2 + 2 + 2)
+    / 6 = 22, and +12 as his purple token (maximum 3) grows to 2: 67 twelfths.  Estimate
+    (72 + 6 for the odd spice + 4 for the silver + 67) / 12 = 149 / 12 = 12.  P2 scores 0; his
+    merchant walking in yellow (no merchant of his there) is worth 9 + 12 + 12 × 6 / 6 = 33, his
     silver 24: estimate 57 / 12 = 4."""
     game = Game(prog, 2)
     game.set_caps({"purple_2": 3})
@@ -939,5 +940,5 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     assert game.goods(0) == {"books": 2} and game.silver() == [1, 6]
     assert prog.result(game.s).scores == (6, 0)
     est = prog.estimated(game.s)
-    assert est.scores == (11, 4)
+    assert est.scores == (12, 4)
     assert est.winners == (0,)
