@@ -1350,15 +1350,17 @@ def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) ->
     judges a cut-off position by, in Taler.  Two players: the end is at marker 6, so a level is
     worth 2 × climb_cost[7] = 2 × 2,400 = 4,800, and 6 arrivals are still to come.  Cloth on
     the top row (buy 400; a raise drops it to the bottom: expected sale (1,000 + 600) / 2 =
-    800), the rest on the bottom row (buy 100, expected sale one row up: 700).
+    800), the rest on the bottom row (buy 100, expected sale one row up: 700).  The money a
+    round's trade needs, counted twice: 1,000 (a wagon) + 3 × 100 (barrels) + the level's upkeep.
     P1 buys 3 cloth in Genua (1,200) and a wine in Paris (100), owns the three wagons free,
     keeps the wine in his warehouse, loads the cloth onto wagon3 and drives it into city4
     (bonus 200; city4 does not produce cloth), and takes 300 from P2 for loading: money
-    5,000 − 1,300 + 300 = 4,000; the cloth 3 × (800 + 200) = 3,000; the wine (100 + 700) / 2 =
-    400: estimate 7,400, level 0.
-    P2 (level 1, one loan) buys 2 iron in Köln (200) and loads them onto wagon2 for 300: money
-    4,500; the iron 2 × 700 = 1,400 (wagon2 has not arrived: no bonus); the level 4,800; the
-    loan −2,500; the upkeep of level 1, 200 × 6 = −1,200: estimate 7,000.
+    5,000 − 1,300 + 300 = 4,000, and 1,300 of it again; the cloth 3 × (800 + 200) = 3,000; the
+    wine, where wagon1 stands, (100 + 700) / 2 = 400: estimate 8,700, level 0.
+    P2 (level 1, one loan) buys 2 iron in Köln (200) and a food in city6 (100), and loads the
+    iron onto wagon2 for 300: money 4,400, and 1,300 + 200 of it again; the iron 2 × 700 = 1,400
+    (wagon2 has not arrived: no bonus); the food, where no wagon stands, 100 / 2 = 50; the
+    level 4,800; the loan −2,500; the upkeep of level 1, 200 × 6 = −1,200: estimate 8,450.
     The score sees only the levels, 0 and 1."""
     game = Game(prog, 2)
     game.no_red_cards()
@@ -1368,7 +1370,7 @@ def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) ->
         game.decide(0, "{good: cloth, city: genua}", BUY)
     game.decide(1, "{good: iron, city: koeln}", BUY)
     game.decide(1, "{good: iron, city: koeln}", BUY)
-    game.decide(1, "pass", BUY)
+    game.decide(1, "{good: food, city: city6}", BUY)
     game.decide(0, "{good: wine, city: paris}", BUY)
     game.decide(0, "pass", BUY)
     game.decide(1, "pass", BUY)
@@ -1382,11 +1384,11 @@ def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) ->
     game.decide(0, "{good: cloth, count: 3}", OWN_LOAD)
     game.decide(0, mv(4, "wagon3", "r10", "r9", "r8", "city4"), MOVE)
     assert game.pending.player == 1 and game.pending.prompt == MOVE
-    assert game.money() == [4000, 4500]
+    assert game.money() == [4000, 4400]
     assert game.cargo(0, "wagon3") == {"cloth": 3} and game.cargo(1, "wagon2") == {"iron": 2}
-    assert game.warehouse(0, "paris") == {"wine": 1}
+    assert game.warehouse(0, "paris") == {"wine": 1} and game.warehouse(1, "city6") == {"food": 1}
     assert game.get("arrived")[game.m("wagon3")] and game.bonus()["city4"] == 200
     est = prog.estimated(game.s)
-    assert est.scores == (7400, 7000)
+    assert est.scores == (8700, 8450)
     assert est.winners == (0,)
     assert prog.result(game.s).scores == (0, 1)
