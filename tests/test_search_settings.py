@@ -11,7 +11,7 @@ from game_driver import program
 
 from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, Terminal, rank_rewards,
                                                 score_margins)
-from mercator.interpreter.agents.spec import SpecError, make_agent, parse_spec
+from mercator.interpreter.agents.spec import BEFORE_36, SpecError, make_agent, parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 BEHIND = ROOT / "tests" / "fixtures" / "agents" / "behind.rules"
@@ -127,13 +127,21 @@ def test_the_settings_are_spec_settings() -> None:
     assert str(spec) == "ismcts:300:depth=20:reward=margin:rollout=mast:pw=1.5"
     agent = make_agent(spec, 1)
     assert (agent.reward, agent.rollout, agent.depth, agent.pw) == ("margin", "mast", 20, 1.5)
-    plain = make_agent(parse_spec("mcts:50"), 1)
-    assert (plain.reward, plain.rollout, plain.pw) == ("win", "random", 0.0)
+    plain = make_agent(parse_spec("mcts:50"), 1)            # a spec's defaults: the strong ones
+    assert (plain.reward, plain.rollout, plain.pw, plain.depth, plain.estimate_depth) == \
+        ("margin", "mast", 1.0, None, 10)
+    before = make_agent(parse_spec("ismcts:200:" + BEFORE_36), 1)   # the searcher before them
+    assert (before.reward, before.rollout, before.pw, before.depth, before.estimate_depth) == \
+        ("win", "random", 0.0, None, None)
+    assert str(parse_spec("ismcts:200:" + BEFORE_36)) == "ismcts:200:" + BEFORE_36
+    bare = MCTSAgent(50)                                      # the Python API's: the plain search
+    assert (bare.reward, bare.rollout, bare.pw, bare.estimate_depth) == ("win", "random", 0.0, None)
     assert make_agent(parse_spec("ismcts:10:depth=3:eval=score"), 1).evaluate == "score"
     assert str(parse_spec("ismcts:10:eval=score:depth=3")) == "ismcts:10:depth=3:eval=score"
     assert plain.evaluate == "estimate"
     for bad in ("ismcts:reward=score", "mcts:rollout=greedy", "random:reward=margin",
-                "ismcts:pw=0", "ismcts:pw=-1", "ismcts:eval=win", "ismcts:eval="):
+                "ismcts:pw=-1", "ismcts:pw=101", "ismcts:eval=win", "ismcts:eval=",
+                "ismcts:depth=0", "ismcts:depth=start"):
         with pytest.raises(SpecError):
             parse_spec(bad)
     with pytest.raises(ValueError):
@@ -164,3 +172,20 @@ def test_levels_a_person_understands_are_time_budgets_of_the_searcher() -> None:
                        ("bot:easy:cores=0", "cores is the number of processes")):
         with pytest.raises(SpecError, match=words):
             parse_spec(bad)
+
+
+def test_with_no_depth_given_a_rulebook_with_an_estimate_cuts_its_rollouts() -> None:
+    """The spec's default: rollouts cut after 10 decisions where the rulebook declares an
+    estimate (Bonds, 12 decisions a game: the first decision's rollouts stop short of the end),
+    to the end where it does not (Behind)."""
+    bot = make_agent(parse_spec("mcts:20"), 1)
+    prog = program(BONDS)
+    s = prog.new_game(2, 0)
+    bot.choose(prog, s)
+    assert 0 < bot.last_rollout_decisions <= 20 * 10
+    assert bot._depth == 10
+    behind = program(BEHIND)
+    t = behind.new_game(2, 0)
+    bot.choose(behind, t)
+    assert bot._depth is None
+    assert make_agent(parse_spec("mcts:20:depth=end"), 1).estimate_depth is None

@@ -169,7 +169,8 @@ class MCTSAgent:
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
                  depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False,
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
-                 pw: float = 0.0, evaluate: str = "estimate"):
+                 pw: float = 0.0, evaluate: str = "estimate",
+                 estimate_depth: Optional[int] = None):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -178,6 +179,8 @@ class MCTSAgent:
             raise ValueError(f"a search needs a positive time, not {seconds}")
         if depth is not None and depth < 1:
             raise ValueError(f"the rollout depth must be at least 1, not {depth}")
+        if estimate_depth is not None and estimate_depth < 1:
+            raise ValueError(f"the rollout depth must be at least 1, not {estimate_depth}")
         if reward not in REWARDS:
             raise ValueError(f"the reward is one of {', '.join(REWARDS)}, not {reward!r}")
         if rollout not in ROLLOUTS:
@@ -203,6 +206,10 @@ class MCTSAgent:
         self.rng = random.Random(seed)
         self.c = c
         self.depth = depth
+        # with no depth given: the depth of a rollout in a rulebook that declares an estimate
+        # (to the end where it declares none)
+        self.estimate_depth = estimate_depth
+        self._depth = depth             # this decision's: depth, or estimate_depth if it applies
         self.widen = widen
         self.deals = deals              # do the rollouts negotiate in deal windows
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
@@ -239,6 +246,8 @@ class MCTSAgent:
             self.fallbacks += 1                       # no world found: an honest random move
             return self.rng.randrange(node.count - len(node.actions))
         done = 0
+        self._depth = self.depth if self.depth is not None or program.estimate_f is None \
+            else self.estimate_depth
         self.last_rollout_decisions = 0
         self._margins = [[0, 0.0, 0.0] for _ in state.players]
         if self.mast:                                 # older averages weigh half as much
@@ -329,7 +338,7 @@ class MCTSAgent:
             tree = e.below
         if s.pending.__class__ is not Terminal:
             if moves is None or self.rollout != "mast":
-                self.last_rollout_decisions += program.playout(s, rng, self.depth,
+                self.last_rollout_decisions += program.playout(s, rng, self._depth,
                                                              anytime=False, deals=self.deals)
             else:
                 self.last_rollout_decisions += self._mast_playout(program, s, moves)
@@ -405,9 +414,10 @@ class MCTSAgent:
         return out
 
     def _mast_playout(self, program: Any, s: State, moves: list[tuple[int, Any]]) -> int:
-        """Play s on by MAST (softmax over each move's average reward, at most `depth` steps,
-        no any-time action, no deal unless `deals`); the moves are added to `moves`."""
-        rng, mast, tau, limit = self.rng, self.mast, self.tau, self.depth
+        """Play s on by MAST (softmax over each move's average reward, at most `depth`
+        decisions — chance steps are not counted, as in Program.playout — no any-time action, no
+        deal unless `deals`); the moves are added to `moves`. The decisions made."""
+        rng, mast, tau, limit = self.rng, self.mast, self.tau, self._depth
         made = 0
         while made != limit:
             pend = s.pending
@@ -417,7 +427,6 @@ class MCTSAgent:
             if cls is Chance:
                 w = pend.weights
                 program.apply(s, weighted_index(w, s.randbelow(sum(w))))
-                made += 1
                 continue
             i = -1 if self.deals else no_deal_index(pend)
             seat = pend.player
@@ -463,9 +472,10 @@ class ISMCTSAgent(MCTSAgent):
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
                  depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS,
                  deals: bool = False, reward: str = "win", rollout: str = "random",
-                 tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate"):
+                 tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
+                 estimate_depth: Optional[int] = None):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate)
+                         pw, evaluate, estimate_depth)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds

@@ -30,6 +30,14 @@ from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, EVALS, REWAR
 from mercator.dsl.errors import MercatorError
 
 KINDS = ("random", "human", "mcts", "ismcts", "bot")
+# what a searcher's spec means where it names no setting (issue 36, measured against the
+# heuristic anchors in docs/agents.md): rewards by score margin, MAST rollouts, progressive
+# widening by the move averages, and rollouts cut after `estimate_depth` decisions and judged by
+# the rulebook's `estimate` where it declares one (to the end of the game where it does not).
+# The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0`.
+DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "mast", "pw": 1.0,
+                                    "estimate_depth": 10}
+BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
 # core (as any time budget does unless its spec says cores=N)
@@ -53,7 +61,8 @@ class AgentSpec:
     kind: str
     iterations: Optional[int] = None
     seconds: Optional[float] = None
-    depth: Optional[int] = None        # rollouts cut after this many decisions (None: to the end)
+    depth: Optional[int] = None        # rollouts cut after this many decisions (None: by the
+                                       # default, DEFAULT_SETTINGS; 0, written 'end': never)
     c: Optional[float] = None          # the exploration constant (None: UCT_C)
     worlds: Optional[int] = None       # worlds per decision, ismcts (None: WORLDS)
     deals: Optional[str] = None        # "random": rollouts negotiate (None, "none": they pass)
@@ -77,6 +86,8 @@ class AgentSpec:
             v = getattr(self, name)
             if v is not None:
                 shown = f"{v:.6f}".rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
+                if name == "depth" and v == 0:
+                    shown = "end"
                 text += f":{name}={shown}"
         return text
 
@@ -135,11 +146,13 @@ MAX_WORLDS = 10 ** 4
 def _setting(text: str, name: str, value: str) -> Any:
     """The value of one setting, checked."""
     if name == "pw":
-        if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 < float(value) <= 100:
+        if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 <= float(value) <= 100:
             raise SpecError(f"'{text.strip()}': pw is the progressive widening factor (a node "
-                            f"searches its best pw·sqrt(visits) options), a number above 0 "
-                            f"and at most 100, not '{value}'")
+                            f"searches its best pw·sqrt(visits) options; 0: every option), a "
+                            f"number from 0 to 100, not '{value}'")
         return float(value)
+    if name == "depth" and value == "end":
+        return 0
     if name == "c":
         try:
             c = float(value)
@@ -179,7 +192,8 @@ def _setting(text: str, name: str, value: str) -> Any:
     if not re.fullmatch(r"\d{1,7}", value) or not 1 <= int(value) <= top:
         what = "decisions a rollout plays before it is scored" if name == "depth" else \
             f"worlds drawn per decision (default {WORLDS})"
-        raise SpecError(f"'{text.strip()}': {name} is the number of {what}: 1 to {top:,}, "
+        also = " (or end: to the end of the game)" if name == "depth" else ""
+        raise SpecError(f"'{text.strip()}': {name} is the number of {what}: 1 to {top:,}{also}, "
                         f"not '{value}'")
     return int(value)
 
@@ -247,10 +261,13 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         return RandomAgent(seed)
     if spec.kind not in SEARCHERS:
         raise SpecError(f"a '{spec.kind}' seat is not a bot")
+    d = DEFAULT_SETTINGS
     settings: dict[str, Any] = dict(
         iterations=spec.iterations, seconds=spec.seconds, c=UCT_C if spec.c is None else spec.c,
-        depth=spec.depth, deals=spec.deals == "random", reward=spec.reward or "win",
-        rollout=spec.rollout or "random", pw=spec.pw or 0.0, evaluate=spec.eval or "estimate")
+        depth=spec.depth or None, deals=spec.deals == "random",
+        reward=spec.reward or d["reward"], rollout=spec.rollout or d["rollout"],
+        pw=d["pw"] if spec.pw is None else spec.pw, evaluate=spec.eval or "estimate",
+        estimate_depth=d["estimate_depth"] if spec.depth is None else None)
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
     n = spec.cores if spec.cores is not None else cores if cores is not None else \
