@@ -129,7 +129,7 @@ def test_the_settings_are_spec_settings() -> None:
     assert (agent.reward, agent.rollout, agent.depth, agent.pw) == ("margin", "mast", 20, 1.5)
     plain = make_agent(parse_spec("mcts:50"), 1)            # a spec's defaults: the strong ones
     assert (plain.reward, plain.rollout, plain.pw, plain.depth, plain.estimate_depth) == \
-        ("margin", "mast", 1.0, None, 10)
+        ("margin", "auto", 1.0, None, 10)
     before = make_agent(parse_spec("ismcts:200:" + BEFORE_36), 1)   # the searcher before them
     assert (before.reward, before.rollout, before.pw, before.depth, before.estimate_depth) == \
         ("win", "random", 0.0, None, None)
@@ -183,9 +183,10 @@ def test_with_no_depth_given_a_rulebook_with_an_estimate_cuts_its_rollouts() -> 
     s = prog.new_game(2, 0)
     bot.choose(prog, s)
     assert 0 < bot.last_rollout_decisions <= 20 * 10
-    assert bot._depth == 10
+    assert (bot._depth, bot._rollout) == (10, "mast")          # cut off: MAST's rollouts
+    assert bot.mast                                             # (which keep move averages)
     behind = program(BEHIND)
     t = behind.new_game(2, 0)
     bot.choose(behind, t)
-    assert bot._depth is None
+    assert (bot._depth, bot._rollout) == (None, "random")       # to the end: the native playout
     assert make_agent(parse_spec("mcts:20:depth=end"), 1).estimate_depth is None

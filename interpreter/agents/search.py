@@ -71,7 +71,7 @@ WIDEN = 2.0          # visits per other option before a node's any-time actions 
 WORLDS = 24          # worlds an information-set search draws per decision
 TRIES = 50           # replays a world may take before the search makes do with fewer worlds
 REWARDS = ("win", "margin", "rank")
-ROLLOUTS = ("random", "mast")
+ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
 EVALS = ("estimate", "score")
 TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
 
@@ -198,6 +198,7 @@ class MCTSAgent:
         self.reward = reward
         self.evaluate = evaluate        # a cut-off judged by the rulebook's estimate or score
         self.rollout = rollout
+        self._rollout = "random" if rollout == "auto" else rollout    # this decision's policy
         self.tau = tau
         self.mast: dict[Any, list[float]] = {}      # (seat, move) -> [reward sum, count]
         self._margins: list[list[float]] = []       # per seat: this decision's margins' stats
@@ -248,6 +249,8 @@ class MCTSAgent:
         done = 0
         self._depth = self.depth if self.depth is not None or program.estimate_f is None \
             else self.estimate_depth
+        if self.rollout == "auto":      # MAST's Python loop where rollouts are short, else the
+            self._rollout = "mast" if self._depth is not None else "random"   # native playout
         self.last_rollout_decisions = 0
         self._margins = [[0, 0.0, 0.0] for _ in state.players]
         if self.mast:                                 # older averages weigh half as much
@@ -280,7 +283,7 @@ class MCTSAgent:
         tree: Optional[_Node] = root
         n = len(s.players)
         moves: Optional[list[tuple[int, Any]]] = \
-            [] if self.rollout == "mast" or self.pw else None
+            [] if self._rollout == "mast" or self.pw else None
         while tree is not None:
             pend = s.pending
             if pend.__class__ is Terminal:
@@ -337,7 +340,7 @@ class MCTSAgent:
                 e.below = _Node()
             tree = e.below
         if s.pending.__class__ is not Terminal:
-            if moves is None or self.rollout != "mast":
+            if moves is None or self._rollout != "mast":
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
                                                              anytime=False, deals=self.deals)
             else:

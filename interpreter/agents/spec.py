@@ -6,8 +6,9 @@ searcher's settings: `depth=D` cuts each rollout after D decisions and scores th
 there, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
 in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False),
 `reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
-the best other seat, squashed; the share of seats outscored), `rollout=random|mast` the rollout
-policy (the native uniform playout; move-average sampling), `pw=X` progressive widening (a
+the best other seat, squashed; the share of seats outscored), `rollout=random|mast|auto` the rollout
+policy (the native uniform playout; move-average sampling; the default, MAST where rollouts are
+cut off, the native playout where they run to the end), `pw=X` progressive widening (a
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
 `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
@@ -31,11 +32,12 @@ from mercator.dsl.errors import MercatorError
 
 KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # what a searcher's spec means where it names no setting (issue 36, measured against the
-# heuristic anchors in docs/agents.md): rewards by score margin, MAST rollouts, progressive
-# widening by the move averages, and rollouts cut after `estimate_depth` decisions and judged by
-# the rulebook's `estimate` where it declares one (to the end of the game where it does not).
+# heuristic anchors in docs/agents.md): rewards by score margin, progressive widening by the
+# move averages, and rollouts cut after `estimate_depth` decisions, played by MAST and judged by
+# the rulebook's `estimate` where it declares one (where it does not, the native random playout
+# to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0`.
-DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "mast", "pw": 1.0,
+DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 10}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -186,7 +188,8 @@ def _setting(text: str, name: str, value: str) -> Any:
             what = "what a rollout is worth to a seat" if name == "reward" else \
                 "how a rollout chooses its moves"
             raise SpecError(f"'{text.strip()}': {name} says {what}: "
-                            f"{' or '.join(allowed)} (default {allowed[0]}), not '{value}'")
+                            f"{' or '.join(allowed)} (default {DEFAULT_SETTINGS[name]}), "
+                            f"not '{value}'")
         return value
     top = MAX_DEPTH if name == "depth" else MAX_WORLDS
     if not re.fullmatch(r"\d{1,7}", value) or not 1 <= int(value) <= top:
