@@ -910,21 +910,20 @@ def test_ties_go_to_the_most_silver_then_are_shared(prog: Program) -> None:
 
 def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> None:
     """Not a rule: the rulebook's `estimate` (docs/language.md §2.19b), what a searching bot
-    judges a cut-off position by, in points (worked in twelfths, rounded down).  While the game
-    goes on a good is worth half a point (6 twelfths), so a trade region of any country yields
-    on average (good 6 + silver 4 + gold 12 + spice 6 + good 6 + gold 12) / 6 = 7 twelfths; the
-    printed maxima of a colour are 1, 2, 2, 3, 3, 4.
+    judges a cut-off position by, in points (worked in twelfths, rounded down).  A trade region
+    of any country yields on average (good 12 + silver 4 + gold 12 + spice 6 + good 12 + gold
+    12) / 6 = 9 twelfths; the printed maxima of a colour are 1, 2, 2, 3, 3, 4.
     P1 (1 gold, 3 spice, a merchant on purple_2 with its token of maximum 3) buys the glass of
     market_1 for 1 silver and boards ship 1 (tile 5, to purple) for glass 2 + wine 1, keeping
     2 books and 1 silver.  P2 takes +1, +2, +3 income (6 silver, the most); his merchant on
     ship 3 (tile 2, to yellow) lands first: no ship is full, so only the earliest sails.
     At P2's first move: P1's score is 1 gold + 3 // 2 spice + 2 goods + 1 merchant + 1 set
-    = 6, 72 twelfths, less 6 for each of his 2 goods.  His merchant aboard is worth 7 + the
-    merchant that stays, 12 × (1 + 1) (his largest group with a merchant in purple has 1) + the
-    token: m = 1, so 12 × (1 + 2 + 2 + 2 + 2 + 2) / 6 = 22, and +12 as his purple token
-    (maximum 3) grows to 2: 65 twelfths.  Estimate (72 − 12 + 6 for the odd spice + 4 for the
-    silver + 65) / 12 = 135 / 12 = 11.  P2 scores 0; his merchant walking in yellow (no merchant
-    of his there) is worth 7 + 12 + 12 × 6 / 6 = 31, his silver 24: estimate 55 / 12 = 4."""
+    = 6.  His merchant aboard is worth 9 + the merchant that stays, 12 × (1 + 1) (his largest
+    group with a merchant in purple has 1) + the token: m = 1, so 12 × (1 + 2 + 2 + 2 + 2 + 2)
+    / 6 = 22, and +12 as his purple token (maximum 3) grows to 2: 67 twelfths.  Estimate
+    (72 + 6 for the odd spice + 4 for the silver + 67) / 12 = 149 / 12 = 12.  P2 scores 0; his
+    merchant walking in yellow (no merchant of his there) is worth 9 + 12 + 12 × 6 / 6 = 33, his
+    silver 24: estimate 57 / 12 = 4."""
     game = Game(prog, 2)
     game.set_caps({"purple_2": 3})
     game.settle(0, "purple_2")
@@ -941,5 +940,5 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     assert game.goods(0) == {"books": 2} and game.silver() == [1, 6]
     assert prog.result(game.s).scores == (6, 0)
     est = prog.estimated(game.s)
-    assert est.scores == (11, 4)
+    assert est.scores == (12, 4)
     assert est.winners == (0,)
