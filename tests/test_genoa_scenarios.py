@@ -549,3 +549,58 @@ def test_rule_10_a_promise_the_proceeds_no_longer_cover_leaves_the_table(prog: P
     assert g.tower() == "street_r2c3" and g.offers() == []
     assert any(m.startswith("offer #1 P2 to P1 about villa_colini") and m.endswith(
         "is void and leaves the table") for m in g.s.messages)
+
+
+# =====================================================================================
+# The bots' position estimate (not a rule)
+# =====================================================================================
+
+def test_estimate_counts_contracts_income_markers_orders_and_tiles(prog: Program) -> None:
+    """Not a rule: the rulebook's `estimate` (docs/language.md §2.19b), what a searching bot
+    judges a cut-off position by, in ducats: the score (ducats, 10 a marker on a building) plus
+    the contracts as they will score, 10 × owned × (players − 1) × rounds left / 11 of income,
+    9 a marker in the supply, and — times the time left, 50% with 2 of 8 rounds to go
+    ((100 × 2 − 50) / 3) — a large order 110 × 10/20/40/65% by its goods in hand, a small order
+    40 × 25%, 60% with its good (the large orders claim goods first, then the small ones in the
+    order of the hand), a message 30 × 30%, a spare good 3, a tile 14 extra action / 10
+    commodity / 7 starting space / 6 trade / 6 building action.  Rounded down.
+    Round 7 of 8 (round marker 6).  P2 buys the Fabric warehouse from P1 for 5 ducats and takes
+    a linen and a silk.
+    P1: 135 ducats.  Contract City Hall alone 10.  Pepper ×2 and silk: large Colini 1 (pepper,
+    copper, ale) takes a pepper, 110 × 20% = 22; small City Hall pepper (first in the hand)
+    the other, 40 × 60% = 24; small Guild Hall pepper none left, 40 × 25% = 10; the silk
+    spare, 3: 59, half of it 29 (29.5).  Estimate 135 + 10 + 29 = 174; score 135.
+    P2: 125 ducats and the Harbour (10): score 135.  Contracts Fabric + Park adjacent (30) and
+    the Palace alone (10): 40.  Income 10 × 1 × 3 × 2 / 11 = 5 (60 / 11).  Two markers in the
+    supply 18.  Saffron, wine, linen, silk: large Monetti 2 (saffron, linen, wine) has all
+    three, 110 × 65% = 71.5; small Harbour linen has none (the large order took it), 40 × 25% =
+    10; small Park silk has it, 40 × 60% = 24; message 9; tiles starting space 7 + extra action
+    14 = 21: 135.5, half 67 (67.75).  Estimate 135 + 40 + 5 + 18 + 67 = 265.
+    P3: nothing but 130 ducats: 130 both.  P4: 130 ducats, a message and a trade tile:
+    130 + (9 + 6) / 2 = 137 (137.5); score 130."""
+    g = Game(prog)
+    g.set("round_marker", 6)                                 # 4 players: 8 rounds
+    g.hand(0, "large_colini_1", "small_city_hall_pepper", "small_guild_hall_pepper",
+           "contract_city_hall")
+    g.give_goods(0, "pepper", "pepper", "silk")
+    g.hand(1, "large_monetti_2", "small_harbour_linen", "small_park_silk",
+           "message_post_office_park", "contract_fabric", "contract_park", "contract_palace")
+    g.give_goods(1, "saffron", "wine")
+    g.give_tiles(1, "starting_space", "extra_action")
+    g.markers_in_supply(1, 2)
+    g.own(1, "harbour")
+    g.hand(2)
+    g.hand(3, "message_colini_tavern")
+    g.give_tiles(3, "trade")
+    g.start("r3c2")
+    g.passes(0)
+    g.post(1, "fabric_warehouse", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    assert g.goods(1) == {"saffron": 1, "linen": 1, "silk": 1, "wine": 1}
+    assert g.s.pending.prompt == TURN and g.s.pending.player == 0     # the next window
+    assert [g.ducats(p) for p in range(4)] == [135, 125, 130, 130]
+    g.check()
+    est = prog.estimated(g.s)
+    assert est.scores == (174, 265, 130, 137)
+    assert est.winners == (1,)
+    assert prog.result(g.s).scores == (135, 135, 130, 130)
