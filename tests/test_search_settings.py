@@ -129,7 +129,7 @@ def test_the_settings_are_spec_settings() -> None:
     assert (agent.reward, agent.rollout, agent.depth, agent.pw) == ("margin", "mast", 20, 1.5)
     plain = make_agent(parse_spec("mcts:50"), 1)            # a spec's defaults: the strong ones
     assert (plain.reward, plain.rollout, plain.pw, plain.depth, plain.estimate_depth) == \
-        ("margin", "auto", 1.0, None, 10)
+        ("margin", "auto", 1.0, None, 4)
     before = make_agent(parse_spec("ismcts:200:" + BEFORE_36), 1)   # the searcher before them
     assert (before.reward, before.rollout, before.pw, before.depth, before.estimate_depth) == \
         ("win", "random", 0.0, None, None)
@@ -175,15 +175,15 @@ def test_levels_a_person_understands_are_time_budgets_of_the_searcher() -> None:
 
 
 def test_with_no_depth_given_a_rulebook_with_an_estimate_cuts_its_rollouts() -> None:
-    """The spec's default: rollouts cut after 10 decisions where the rulebook declares an
+    """The spec's default: rollouts cut after 4 decisions where the rulebook declares an
     estimate (Bonds, 12 decisions a game: the first decision's rollouts stop short of the end),
     to the end where it does not (Behind)."""
     bot = make_agent(parse_spec("mcts:20"), 1)
     prog = program(BONDS)
     s = prog.new_game(2, 0)
     bot.choose(prog, s)
-    assert 0 < bot.last_rollout_decisions <= 20 * 10
-    assert (bot._depth, bot._rollout) == (10, "mast")          # cut off: MAST's rollouts
+    assert 0 < bot.last_rollout_decisions <= 20 * 4
+    assert (bot._depth, bot._rollout) == (4, "mast")          # cut off: MAST's rollouts
     assert bot.mast                                             # (which keep move averages)
     behind = program(BEHIND)
     t = behind.new_game(2, 0)

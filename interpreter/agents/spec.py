@@ -38,7 +38,7 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
-                                    "estimate_depth": 10}
+                                    "estimate_depth": 4}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
