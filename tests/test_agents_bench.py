@@ -135,3 +135,24 @@ def test_the_time_left_is_estimated_from_the_games_played(tmp_path: Path,
     path.write_text("".join(json.dumps({"config": c, "seed": s, "seconds": 1.0}) + "\n"
                             for c, n in ((a, 6), (b, 10)) for s in range(n)))
     assert B.plan_todo(str(path), 1) == []
+
+
+def test_the_wait_benchmark_times_every_bot_move_of_a_game() -> None:
+    """benchmarks/bench_wait.py: every move of the bot seats with more than one option is timed
+    (Nim from 10: the person's stand-in at seat 1, a searcher at seat 2), none of the person's."""
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_wait.py"),
+         str(root / "tests" / "fixtures" / "agents" / "nim.rules"), "--players", "2",
+         "--bots", "ismcts:5", "--person", "random", "--games", "2", "--seed", "3"],
+        capture_output=True, text=True, timeout=120, check=True).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("  game 1 (seed 3):") and lines[1].startswith("  game 2 (seed 4):")
+    moves = [int(x.split(": ")[1].split()[0]) for x in lines[:2]]
+    row = lines[-1].split()
+    assert int(row[0]) == sum(moves) > 0
+    mean, median, p95, longest = map(float, row[1:5])
+    assert 0 <= median <= p95 <= longest < 10 and mean <= longest
+    assert row[5:] == ["0", "0"]
