@@ -190,3 +190,25 @@ def test_with_no_depth_given_a_rulebook_with_an_estimate_cuts_its_rollouts() -> 
     bot.choose(behind, t)
     assert (bot._depth, bot._rollout) == (None, "random")       # to the end: the native playout
     assert make_agent(parse_spec("mcts:20:depth=end"), 1).estimate_depth is None
+
+
+def test_with_a_margin_reward_a_finished_rollout_is_judged_by_the_estimate_too() -> None:
+    """One scale for every rollout: a margin compares rollouts cut off (judged by the estimate)
+    with rollouts that reached the end, so those are judged by the estimate as well (an estimate
+    need not be in the score's units: Die Händler's counts Taler, its score levels). A win
+    reward takes the game's own result at the end."""
+    prog = program(BONDS)
+    calls = []
+    real = prog.estimated
+    prog.estimated = lambda s: calls.append(s.over) or real(s)          # type: ignore[method-assign]
+    try:
+        s = prog.new_game(2, 0)
+        MCTSAgent(30, seed=1, reward="margin").choose(prog, s)    # no cut-off: every rollout ends
+        assert len(calls) == 30 and all(calls)
+        calls.clear()
+        MCTSAgent(30, seed=1, reward="win").choose(prog, s)
+        assert calls == []
+        MCTSAgent(30, seed=1, reward="margin", evaluate="score").choose(prog, s)
+        assert calls == []
+    finally:
+        del prog.estimated

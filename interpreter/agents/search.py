@@ -346,7 +346,11 @@ class MCTSAgent:
             else:
                 self.last_rollout_decisions += self._mast_playout(program, s, moves)
         if s.pending.__class__ is Terminal:
-            result = s.pending
+            # a margin compares a rollout with the others: where cut-offs are judged by the
+            # estimate, so is a rollout that reached the end (one scale: the estimate need not
+            # be in the score's units, Die Händler's counts Taler where its score counts levels)
+            result = s.pending if self.reward != "margin" or self.evaluate != "estimate" \
+                or program.estimate_f is None else program.estimated(s)
         elif self.evaluate == "estimate":
             result = program.estimated(s)     # (the score where the rulebook declares none)
         else:
