@@ -30,8 +30,10 @@ from mercator.interpreter.engine.nodes import Chance                 # noqa: E40
 from mercator.interpreter.tools.game import load_game                # noqa: E402
 
 
-def one_game(prog: Any, players: int, seed: int, bots: str, person: str) -> list[float]:
-    """The wall seconds of each bot move (more than one option) in the game of `seed`."""
+def one_game(prog: Any, players: int, seed: int, bots: str, person: str,
+             cap: Optional[int] = None) -> list[float]:
+    """The wall seconds of each bot move (more than one option) in the game of `seed`, up to
+    `cap` moves (None: the whole game)."""
     spec = parse_spec(bots)
     agents: list[Any] = [make_agent(spec, agent_seed(seed, p)) for p in range(players)]
     agents[0] = heuristic_for(prog)(agent_seed(seed, 0)) if person == "heuristic" \
@@ -39,7 +41,7 @@ def one_game(prog: Any, players: int, seed: int, bots: str, person: str) -> list
     state = prog.new_game(players, seed, narrate=True, explicit_chance=True)
     waits: list[float] = []
     try:
-        while not state.over:
+        while not state.over and (cap is None or len(waits) < cap):
             node = state.pending
             if isinstance(node, Chance):
                 i = resolve_chance(state)
@@ -73,16 +75,20 @@ def main(argv: Optional[list[str]] = None) -> None:
                     help="who plays seat 1 in the person's place (default: the game's anchor)")
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    ap.add_argument("--max-moves", type=int, default=None,
+                    help="stop each game after this many timed bot moves (a Genoa game with "
+                         "its offers has thousands of decisions)")
     a = ap.parse_args(argv)
     prog = load_game(a.rulebook).program
     waits: list[float] = []
     for g in range(a.games):
-        got = one_game(prog, a.players, a.seed + g, a.bots, a.person)
+        got = one_game(prog, a.players, a.seed + g, a.bots, a.person, a.max_moves)
         print(f"  game {g + 1} (seed {a.seed + g}): {len(got)} bot moves, longest {max(got):.2f} s",
               flush=True)
         waits += got
+    cut = f" (at most {a.max_moves} moves each)" if a.max_moves is not None else ""
     print(f"{os.path.basename(a.rulebook)} {a.players}p  bots {a.bots}  person {a.person}  "
-          f"games {a.games}  cores {os.cpu_count()}  load {os.getloadavg()[0]:.1f}")
+          f"games {a.games}{cut}  cores {os.cpu_count()}  load {os.getloadavg()[0]:.1f}")
     print(f"{'moves':>6} {'mean s':>7} {'median':>7} {'p95 s':>7} {'max s':>7} {'>3 s':>5} "
           f"{'>10 s':>5}")
     print(f"{len(waits):>6} {sum(waits) / max(1, len(waits)):>7.2f} {_q(waits, 0.5):>7.2f} "

@@ -156,3 +156,9 @@ def test_the_wait_benchmark_times_every_bot_move_of_a_game() -> None:
     mean, median, p95, longest = map(float, row[1:5])
     assert 0 <= median <= p95 <= longest < 10 and mean <= longest
     assert row[5:] == ["0", "0"]
+    capped = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_wait.py"),
+         str(root / "tests" / "fixtures" / "agents" / "nim.rules"), "--players", "2",
+         "--bots", "ismcts:5", "--person", "random", "--games", "2", "--seed", "3",
+         "--max-moves", "1"], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "(at most 1 moves each)" in capped and capped.splitlines()[-1].split()[0] == "2"
