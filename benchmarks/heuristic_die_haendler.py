@@ -54,6 +54,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_tools 
 # _ACTION marks an any-time action (repaying a loan): taken only by choose()
 from anchor_tools import ACTION as _ACTION  # noqa: E402
 from anchor_tools import argmax as _argmax, first_plain as _first_plain  # noqa: E402
+from anchor_tools import seat_index as _seat  # noqa: E402
 
 GAME = "Die Händler"
 
@@ -189,10 +190,6 @@ class Seen:
 
     def city_entered(self, city: str, at: dict[str, str], arrived: dict[str, bool]) -> bool:
         return any(arrived[w] and at[w] == city for w in self.wagons)
-
-
-def _seat(text: Optional[str]) -> Optional[int]:
-    return None if text is None else int(text[1:]) - 1
 
 
 def _freeze(x: Any) -> Any:

@@ -50,6 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_tools 
 # _ACTION marks an any-time sale: taken only to pay for something worth it
 from anchor_tools import ACTION as _ACTION  # noqa: E402
 from anchor_tools import argmax as _argmax, first_plain as _first_plain  # noqa: E402
+from anchor_tools import seat_index as _seat  # noqa: E402
 
 GAME = "Felinia"
 
@@ -64,10 +65,6 @@ MISSING = (1.0, 0.55, 0.3, 0.15, 0.07)   # a ship's worth, by the goods still mi
 
 
 _DIST: dict[int, tuple[Any, dict]] = {}     # the island's distances, by program
-
-
-def _seat(text: Optional[str]) -> Optional[int]:
-    return None if text is None else int(text[1:]) - 1
 
 
 # ----------------------------------------------------------------------------- what the seat sees

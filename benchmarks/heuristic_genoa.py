@@ -44,6 +44,7 @@ from mercator.interpreter.engine.view import observe
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_tools beside it
 from anchor_tools import argmax as _argmax, first_plain as _first_plain  # noqa: E402
+from anchor_tools import seat_index as _seat  # noqa: E402
 
 GAME = "Genoa"
 
@@ -61,10 +62,6 @@ STREET = 6.0                       # a street with a disc beside a free building
 BID_SHARE, BID_CAP, BID_MIN = 0.3, 0.45, 12.0
 ACCEPT_MARGIN = 5.0
 STEP_DISCOUNT = 0.97
-
-
-def _seat(text: Optional[str]) -> Optional[int]:
-    return None if text is None else int(text[1:]) - 1
 
 
 # ----------------------------------------------------------------------------- what the seat sees

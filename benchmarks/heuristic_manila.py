@@ -44,6 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_tools 
 # _ACTION marks an any-time action (mortgage, redeem): never taken at will
 from anchor_tools import ACTION as _ACTION  # noqa: E402
 from anchor_tools import argmax as _argmax, first_plain as _first_plain  # noqa: E402
+from anchor_tools import seat_index as _seat  # noqa: E402
 
 GAME = "Manila"
 
@@ -203,10 +204,6 @@ class Seen:
         free += sum(1 for s, h in self.office.items() if h is None)
         free += self.pirate_seats - len(self.pirates)
         return min(0.9, others / max(1, free))
-
-
-def _seat(text: Optional[str]) -> Optional[int]:
-    return None if text is None else int(text[1:]) - 1
 
 
 # ----------------------------------------------------------------------------- a voyage's worth
