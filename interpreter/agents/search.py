@@ -24,8 +24,12 @@ because random offers would fill them (nine in ten of a random Genoa game's deci
 say little about a position; `deals=True` (spec setting `deals=random`) restores them.
 
 An iteration: descend by UCT (an unvisited option first, chosen at random), expand one node,
-play on at random to the end (or `depth` decisions, then judge by the rulebook's own score and
-tie-breaks as if the game ended there), and credit every seat on the path with its reward.
+play on at random to the end (or `depth` decisions, then judge the position by the rulebook's
+`estimate` — `evaluate="estimate"`, its score where it declares none — or by its score and
+tie-breaks as if the game ended there, `evaluate="score"`), and credit every seat on the path
+with its reward. With no `depth`, `estimate_depth` cuts the rollouts of a rulebook that
+declares an estimate. `rollout="auto"` plays MAST's rollouts where they are cut off and the
+native playout where they run to the end.
 
 The reward (`reward`): `win` is each seat's share of the win (1 for a win, 1/k for a win shared
 by k, 0 otherwise); `margin` ranks positions by the rulebook's score: a seat's score less the
@@ -34,7 +38,8 @@ and spread of that seat's margins in this decision's search so far and squashed 
 (0.5 + 0.5 tanh(z)), so that a rollout lost by little is worth more than one lost by much even
 where every rollout is lost;
 `rank` is the share of the other seats a seat outscores (ties count half). At a rollout
-cut-off (`depth`) these are the rulebook's score of the position there (Program.result).
+cut-off (`depth`) these compare the position's estimates (Program.estimated); with `margin`, a
+rollout that reached the end is judged by the estimate too (one scale for all).
 
 The rollout policy (`rollout`): `random` is the engine's native uniform playout; `mast`
 (move-average sampling) keeps, per seat, the average reward of every move — a move is its
