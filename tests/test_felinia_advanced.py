@@ -138,7 +138,7 @@ def test_rule_diff_lists_every_change() -> None:
                ("function", "spice_points"), ("function", "merchant_points"),
                ("function", "set_size"), ("procedure", "setup_tokens"),
                ("procedure", "guild_reward"), ("procedure", "land"), ("procedure", "move_action"),
-               ("procedure", "gain_yield"), ("score", "score"), ("game", "game"),
+               ("procedure", "gain_yield"), ("function", "points"), ("game", "game"),
                ("view", "view")}   # extend view: its own rows and labels
     added = {("constant", "special_tokens"), ("constant", "provision_value"),
              ("player field", "provisions"), ("any-time action", "sell_provision"),
@@ -570,3 +570,20 @@ def test_random_play_reaches_the_advanced_rules(adv: Program) -> None:
     seen = [_play(adv, 4, seed, eager)[1] for seed in range(1, 7)]
     assert max(x["provisions"] for x in seen) > 0
     assert max(x["secret"] for x in seen) > 0
+
+
+def test_the_bots_estimate_counts_the_advanced_scoring_too(adv: Program) -> None:
+    """The variant replaces fn points, which the base's score and its bots' estimate both start
+    from, so rule 6's secret cards count in the estimate as in the score: with 2 gold and then
+    1, 2, 3 secret cards, the score goes 2, 3, 6, 8 and the estimate rises by as much."""
+    game = Advanced(adv, 2)
+    game.set_player(0, goods={}, gold=2)
+    game.set_player(1, goods={})
+    game.ready()
+    scores, estimates = [], []
+    for _ in range(4):
+        scores.append(game.score()[0])
+        estimates.append(adv.estimated(game.s).scores[0])
+        game.give_secret_cards(0, 1)
+    assert scores == [2, 3, 6, 8]
+    assert [e - estimates[0] for e in estimates] == [0, 1, 4, 6]
