@@ -48,7 +48,7 @@ from typing import Any, Iterator, Optional, Union
 
 from mercator.dsl.errors import MercatorError
 from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, _Edge, _Node,
-                                                option_keys)
+                                                most_visited)
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.state import State
 
@@ -433,15 +433,7 @@ class RootParallelAgent:
         self.carried = sum(r[6] for r in replies)
         if not root.edges:                # no worker found a world: worker 0's random move
             return replies[0][1]
-        best, best_rank = 0, None
-        for i, key in enumerate(option_keys(node)):
-            e = root.edges.get(key)
-            if e is None:
-                continue
-            rank = (e.n, e.w / e.n if e.n else 0.0)
-            if best_rank is None or rank > best_rank:
-                best, best_rank = i, rank
-        return best
+        return most_visited(node, root)
 
 
 class _RemoteTraceback(MercatorError):

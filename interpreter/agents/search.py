@@ -113,6 +113,20 @@ def option_keys(node: Decision) -> list[str]:
     return keys
 
 
+def most_visited(node: Decision, root: "_Node") -> int:
+    """The move: the index of the option most visited at the root (ties: the higher mean, then
+    the first in the menu); 0 if none was searched."""
+    best, best_key = 0, None
+    for i, k in enumerate(option_keys(node)):
+        e = root.edges.get(k)
+        if e is None:
+            continue
+        key = (e.n, e.w / e.n if e.n else 0.0)
+        if best_key is None or key > best_key:
+            best, best_key = i, key
+    return best
+
+
 def win_shares(result: Terminal, n: int) -> list[float]:
     """Each seat's share of the win: 1/k for each of k winners, 0 for the others."""
     out = [0.0] * n
@@ -271,16 +285,7 @@ class MCTSAgent:
                 break
         self.last_iterations = done
         self.last_root = root           # (for tests and benchmarks: the tree searched)
-        keys = option_keys(node)
-        best, best_key = 0, None
-        for i, k in enumerate(keys):
-            e = root.edges.get(k)
-            if e is None:
-                continue
-            key = (e.n, e.w / e.n if e.n else 0.0)
-            if best_key is None or key > best_key:
-                best, best_key = i, key
-        return best
+        return most_visited(node, root)
 
     def _iterate(self, program: Any, s: State, root: _Node) -> None:
         rng = self.rng
