@@ -575,7 +575,8 @@ def test_random_play_reaches_the_advanced_rules(adv: Program) -> None:
 def test_the_bots_estimate_counts_the_advanced_scoring_too(adv: Program) -> None:
     """The variant replaces fn points, which the base's score and its bots' estimate both start
     from, so rule 6's secret cards count in the estimate as in the score: with 2 gold and then
-    1, 2, 3 secret cards, the score goes 2, 3, 6, 8 and the estimate rises by as much."""
+    1, 2, 3 secret cards, the score goes 2, 3, 6, 8 and the estimate (in twelfths of a point)
+    rises by as much."""
     game = Advanced(adv, 2)
     game.set_player(0, goods={}, gold=2)
     game.set_player(1, goods={})
@@ -586,4 +587,4 @@ def test_the_bots_estimate_counts_the_advanced_scoring_too(adv: Program) -> None
         estimates.append(adv.estimated(game.s).scores[0])
         game.give_secret_cards(0, 1)
     assert scores == [2, 3, 6, 8]
-    assert [e - estimates[0] for e in estimates] == [0, 1, 4, 6]
+    assert [e - estimates[0] for e in estimates] == [0, 12, 48, 72]

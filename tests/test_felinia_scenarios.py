@@ -910,7 +910,7 @@ def test_ties_go_to_the_most_silver_then_are_shared(prog: Program) -> None:
 
 def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> None:
     """Not a rule: the rulebook's `estimate` (docs/language.md §2.19b), what a searching bot
-    judges a cut-off position by, in points (worked in twelfths, rounded down).  A trade region
+    judges a cut-off position by, in twelfths of a point.  A trade region
     of any country yields on average (good 12 + silver 4 + gold 12 + spice 6 + good 12 + gold
     12) / 6 = 9 twelfths; the printed maxima of a colour are 1, 2, 2, 3, 3, 4.
     P1 (1 gold, 3 spice, a merchant on purple_2 with its token of maximum 3) buys the glass of
@@ -921,9 +921,9 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     = 6.  His merchant aboard is worth 9 + the merchant that stays, 12 × (1 + 1) (his largest
     group with a merchant in purple has 1) + the token: m = 1, so 12 × (1 + 2 + 2 + 2 + 2 + 2)
     / 6 = 22, and +12 as his purple token (maximum 3) grows to 2: 67 twelfths.  Estimate
-    (72 + 6 for the odd spice + 4 for the silver + 67) / 12 = 149 / 12 = 12.  P2 scores 0; his
-    merchant walking in yellow (no merchant of his there) is worth 9 + 12 + 12 × 6 / 6 = 33, his
-    silver 24: estimate 57 / 12 = 4."""
+    72 + 6 for the odd spice + 4 for the silver + 67 = 149.  P2 scores 0; his merchant walking
+    in yellow (no merchant of his there) is worth 9 + 12 + 12 × 6 / 6 = 33, his silver 24:
+    estimate 57."""
     game = Game(prog, 2)
     game.set_caps({"purple_2": 3})
     game.settle(0, "purple_2")
@@ -940,5 +940,5 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     assert game.goods(0) == {"books": 2} and game.silver() == [1, 6]
     assert prog.result(game.s).scores == (6, 0)
     est = prog.estimated(game.s)
-    assert est.scores == (12, 4)
+    assert est.scores == (149, 57)
     assert est.winners == (0,)
