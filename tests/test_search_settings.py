@@ -212,3 +212,66 @@ def test_with_a_margin_reward_a_finished_rollout_is_judged_by_the_estimate_too()
         assert calls == []
     finally:
         del prog.estimated
+
+
+PLEDGES = ROOT / "tests" / "fixtures" / "agents" / "pledges.rules"
+
+
+def test_a_step_of_the_top_level_is_a_phase_or_a_pass_of_its_loop_not_a_procedure() -> None:
+    """Pledges: a year is one step (its phase calls the procedure in which the 3 players pledge
+    3 times round), so the step changes at decisions 0, 9 and 18 only; Bonds' phase is itself
+    the loop over the players, so each pledge there is a step of its own."""
+    from mercator.interpreter.agents.search import top_step
+    for path, players, changes in ((PLEDGES, 3, [0, 9, 18]), (BONDS, 2, list(range(12)))):
+        prog = program(path)
+        s = prog.new_game(players, 0)
+        seen, last, k = [], None, 0
+        while not s.over:
+            g = top_step(s)
+            if g != last:
+                seen.append(k)
+                last = g
+            prog.apply(s, k % s.pending.count)
+            k += 1
+        assert seen == changes, (path.name, seen)
+
+
+@pytest.mark.parametrize("agent_cls", [MCTSAgent, ISMCTSAgent], ids=["mcts", "ismcts"])
+def test_a_rollout_cut_between_steps_sees_what_the_step_settles(agent_cls) -> None:
+    """Pledges: each pledge is paid once all nine are made. Rollouts cut one decision on stop
+    before the payment: every pledge looks free (equal means at the root) and the first in the
+    menu, 5, is taken; cut at the next step of the top level (the next year) they see the
+    payment, and every seed pledges 0."""
+    prog = program(PLEDGES)
+    for cut, want in (("decision", "5"), ("step", "0")):
+        for k in range(4):
+            s = prog.new_game(3, k, narrate=True, explicit_chance=True)
+            bot = agent_cls(300, seed=k, depth=1, cut=cut, reward="margin", rollout="mast")
+            assert s.pending.option(bot.choose(prog, s)).label == want, (cut, k)
+            means = {key: e.w / e.n for key, e in bot.last_root.edges.items()}
+            if cut == "decision":
+                assert set(means.values()) == {0.5}, means
+            else:
+                assert means["0"] > means["1"] > means["5"], means
+
+
+def test_a_top_level_that_never_steps_still_ends_a_rollout(monkeypatch) -> None:
+    """A rollout cut by steps plays at most STEP_CAP decisions, wherever the steps are."""
+    import mercator.interpreter.agents.search as search
+    monkeypatch.setattr(search, "STEP_CAP", 4)
+    prog = program(PLEDGES)
+    bot = MCTSAgent(30, seed=1, depth=50, cut="step", rollout="mast")
+    bot.choose(prog, prog.new_game(3, 0))
+    assert 0 < bot.last_rollout_decisions <= 30 * 4
+    with pytest.raises(ValueError, match="depth counts one of step, decision"):
+        MCTSAgent(10, cut="turn")
+
+
+def test_the_cut_is_a_spec_setting_and_steps_by_default() -> None:
+    assert make_agent(parse_spec("ismcts:50"), 1).cut == "step"
+    spec = parse_spec("ismcts:50:cut=decision:depth=3")
+    assert str(spec) == "ismcts:50:depth=3:cut=decision"
+    assert (make_agent(spec, 1).cut, make_agent(spec, 1).depth) == ("decision", 3)
+    assert MCTSAgent(10).cut == "decision"                     # the Python API's plain search
+    with pytest.raises(SpecError, match="cut says what a rollout's depth counts"):
+        parse_spec("ismcts:50:cut=turn")

@@ -28,7 +28,11 @@ play on at random to the end (or `depth` decisions, then judge the position by t
 `estimate` — `evaluate="estimate"`, its score where it declares none — or by its score and
 tie-breaks as if the game ended there, `evaluate="score"`), and credit every seat on the path
 with its reward. With no `depth`, `estimate_depth` cuts the rollouts of a rulebook that
-declares an estimate. `rollout="auto"` plays MAST's rollouts where they are cut off and the
+declares an estimate. What the depth counts (`cut`): decisions, or steps of the rulebook's top
+level (`top_step`: a phase begins, or a loop written in a phase's body takes its next pass — a
+turn, a placement round), so that a position is judged between steps of the game and not in
+the middle of an auction, a trade or a turn, where what a step settles (a price paid, a prize
+won) has not happened yet. `rollout="auto"` plays MAST's rollouts where they are cut off and the
 native playout where they run to the end.
 
 The reward (`reward`): `win` is each seat's share of the win (1 for a win, 1/k for a win shared
@@ -58,6 +62,7 @@ order drawn from the agent's seed, never the menu's), and tries them in the orde
 """
 from __future__ import annotations
 
+import marshal
 import math
 import random
 import time
@@ -78,6 +83,8 @@ TRIES = 50           # replays a world may take before the search makes do with 
 REWARDS = ("win", "margin", "rank")
 ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
 EVALS = ("estimate", "score")
+CUTS = ("step", "decision")   # what a rollout's depth counts: steps of the top level, decisions
+STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
 TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
 
 
@@ -189,7 +196,7 @@ class MCTSAgent:
                  depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False,
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
-                 estimate_depth: Optional[int] = None):
+                 estimate_depth: Optional[int] = None, cut: str = "decision"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -208,6 +215,8 @@ class MCTSAgent:
         if evaluate not in EVALS:
             raise ValueError(f"a cut-off is judged by one of {', '.join(EVALS)}, not "
                              f"{evaluate!r}")
+        if cut not in CUTS:
+            raise ValueError(f"a rollout's depth counts one of {', '.join(CUTS)}, not {cut!r}")
         if not tau > 0:
             raise ValueError(f"MAST's temperature must be positive, not {tau}")
         if pw < 0:
@@ -230,6 +239,7 @@ class MCTSAgent:
         # (to the end where it declares none)
         self.estimate_depth = estimate_depth
         self._depth = depth             # this decision's: depth, or estimate_depth if it applies
+        self.cut = cut                  # the depth counts top-level steps or decisions
         self.widen = widen
         self.deals = deals              # do the rollouts negotiate in deal windows
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
@@ -350,11 +360,11 @@ class MCTSAgent:
                 e.below = _Node()
             tree = e.below
         if s.pending.__class__ is not Terminal:
-            if moves is None or self._rollout != "mast":
+            if self._rollout == "mast" or (self.cut == "step" and self._depth is not None):
+                self.last_rollout_decisions += self._stepped_playout(program, s, moves)
+            else:
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
                                                              anytime=False, deals=self.deals)
-            else:
-                self.last_rollout_decisions += self._mast_playout(program, s, moves)
         if s.pending.__class__ is Terminal:
             # a margin compares a rollout with the others: where cut-offs are judged by the
             # estimate, so is a rollout that reached the end (one scale: the estimate need not
@@ -430,13 +440,20 @@ class MCTSAgent:
             out.append(0.5 + 0.5 * math.tanh((d - st[1]) / sd) if sd > 1e-9 else 0.5)
         return out
 
-    def _mast_playout(self, program: Any, s: State, moves: list[tuple[int, Any]]) -> int:
-        """Play s on by MAST (softmax over each move's average reward, at most `depth`
-        decisions — chance steps are not counted, as in Program.playout — no any-time action, no
-        deal unless `deals`); the moves are added to `moves`. The decisions made."""
+    def _stepped_playout(self, program: Any, s: State,
+                         moves: Optional[list[tuple[int, Any]]]) -> int:
+        """Play s on through `apply` by MAST (softmax over each move's average reward; its moves
+        are added to `moves`) or, with the random policy, uniformly; no any-time action, no deal
+        unless `deals`. It stops at the end of the game or at the depth: after `depth` decisions
+        (chance steps are not counted, as in Program.playout), or with cut="step" at the first
+        decision of the `depth`-th new step of the rulebook's top level (`top_step`), never
+        after more than STEP_CAP decisions. The decisions made."""
         rng, mast, tau, limit = self.rng, self.mast, self.tau, self._depth
-        made = 0
-        while made != limit:
+        by_mast = self._rollout == "mast" and moves is not None
+        steps = self.cut == "step" and limit is not None
+        made = stepped = 0
+        last = None
+        while True:
             pend = s.pending
             cls = pend.__class__
             if cls is Terminal:
@@ -445,13 +462,28 @@ class MCTSAgent:
                 w = pend.weights
                 program.apply(s, weighted_index(w, s.randbelow(sum(w))))
                 continue
+            if steps:
+                g = top_step(s)
+                if g != last:
+                    if last is not None:
+                        stepped += 1
+                        if stepped >= limit:
+                            break
+                    last = g
+                if made >= STEP_CAP:
+                    break
+            elif made == limit:
+                break
             i = -1 if self.deals else no_deal_index(pend)
             seat = pend.player
             if i < 0:
                 m = pend.count - len(pend.actions)
                 if m == 1:
                     i = 0
+                elif not by_mast:
+                    i = rng.randrange(m)
                 else:
+                    assert moves is not None
                     keys = [move_key(pend, j) for j in range(m)]
                     qs = []
                     for k in keys:
@@ -472,6 +504,15 @@ class MCTSAgent:
         return made
 
 
+def top_step(s: State) -> bytes:
+    """Where the game stands at its top level: the round, and the position of the main frame and
+    of the phase's (or setup's) frame, with their locals. It changes when a phase begins and
+    with each pass of a loop written in a phase's body (a player's turn, a placement round), not
+    within a procedure the phase calls (an auction, a trade, a turn's steps): a rollout cut where
+    it changes is judged between steps of the game, not in the middle of one."""
+    return marshal.dumps((s.round, [f[:3] for f in s.stack[:2]]))
+
+
 class ISMCTSAgent(MCTSAgent):
     """Information-set MCTS: each iteration searches a world drawn from what the deciding seat
     knows (engine/resample.py), never the true state. The game must keep the record of what
@@ -490,9 +531,9 @@ class ISMCTSAgent(MCTSAgent):
                  depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS,
                  deals: bool = False, reward: str = "win", rollout: str = "random",
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
-                 estimate_depth: Optional[int] = None):
+                 estimate_depth: Optional[int] = None, cut: str = "decision"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth)
+                         pw, evaluate, estimate_depth, cut)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds

@@ -2,8 +2,10 @@
 
 A spec is `kind[:budget][:name=value...]`: `random`, `human`, `mcts`, `ismcts`, with a budget
 of iterations (`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`), and a
-searcher's settings: `depth=D` cuts each rollout after D decisions and scores the position
-there, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
+searcher's settings: `depth=D` cuts each rollout after D steps of the rulebook's top level
+(`cut=step`, the default: a phase, or a pass of a loop written in a phase — a turn, a placement
+round — so a rollout is never judged in the middle of an auction or a trade) or D decisions
+(`cut=decision`) and judges the position there, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
 in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False),
 `reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
 the best other seat, squashed; the share of seats outscored), `rollout=random|mast|auto` the rollout
@@ -26,19 +28,20 @@ import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
-from mercator.interpreter.agents.search import (DEFAULT_ITERATIONS, EVALS, REWARDS, ROLLOUTS,
-                                                UCT_C, WORLDS, ISMCTSAgent, MCTSAgent)
+from mercator.interpreter.agents.search import (CUTS, DEFAULT_ITERATIONS, EVALS, REWARDS,
+                                                ROLLOUTS, UCT_C, WORLDS, ISMCTSAgent,
+                                                MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
 KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # what a searcher's spec means where it names no setting (issue 36, measured against the
 # heuristic anchors in docs/agents.md): rewards by score margin, progressive widening by the
-# move averages, and rollouts cut after `estimate_depth` decisions, played by MAST and judged by
+# move averages, and rollouts cut after `estimate_depth` steps of the top level (cut=step), played by MAST and judged by
 # the rulebook's `estimate` where it declares one (where it does not, the native random playout
 # to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
-                                    "estimate_depth": 4}
+                                    "estimate_depth": 4, "cut": "step"}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
@@ -63,7 +66,7 @@ class AgentSpec:
     kind: str
     iterations: Optional[int] = None
     seconds: Optional[float] = None
-    depth: Optional[int] = None        # rollouts cut after this many decisions (None: by the
+    depth: Optional[int] = None        # rollouts cut after this many steps or decisions (None: by the
                                        # default, DEFAULT_SETTINGS; 0, written 'end': never)
     c: Optional[float] = None          # the exploration constant (None: UCT_C)
     worlds: Optional[int] = None       # worlds per decision, ismcts (None: WORLDS)
@@ -72,6 +75,7 @@ class AgentSpec:
     rollout: Optional[str] = None      # "random" (None) or "mast"
     pw: Optional[float] = None         # progressive widening by MAST averages (None: off)
     eval: Optional[str] = None         # a cut-off judged by "estimate" (None) or "score"
+    cut: Optional[str] = None          # the depth counts top-level "step"s (None) or "decision"s
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -138,7 +142,7 @@ def parse_spec(text: str) -> AgentSpec:
     return attrs.evolve(spec, **given)
 
 
-SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cores", "worlds")
+SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "cores", "worlds")
 MAX_CORES = 1024
 DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
@@ -182,6 +186,13 @@ def _setting(text: str, name: str, value: str) -> Any:
                             f"the position: estimate (the rulebook's 'estimate', or its score "
                             f"where it declares none; the default) or score, not '{value}'")
         return value
+    if name == "cut":
+        if value not in CUTS:
+            raise SpecError(f"'{text.strip()}': cut says what a rollout's depth counts: step "
+                            f"(steps of the rulebook's top level, a phase or a pass of a loop "
+                            f"in one, so a rollout is never judged in the middle of an auction "
+                            f"or a turn; the default) or decision, not '{value}'")
+        return value
     if name in ("reward", "rollout"):
         allowed = REWARDS if name == "reward" else ROLLOUTS
         if value not in allowed:
@@ -193,7 +204,7 @@ def _setting(text: str, name: str, value: str) -> Any:
         return value
     top = MAX_DEPTH if name == "depth" else MAX_WORLDS
     if not re.fullmatch(r"\d{1,7}", value) or not 1 <= int(value) <= top:
-        what = "decisions a rollout plays before it is scored" if name == "depth" else \
+        what = "steps (or with cut=decision, decisions) a rollout plays before it is judged" if name == "depth" else \
             f"worlds drawn per decision (default {WORLDS})"
         also = " (or end: to the end of the game)" if name == "depth" else ""
         raise SpecError(f"'{text.strip()}': {name} is the number of {what}: 1 to {top:,}{also}, "
@@ -270,7 +281,8 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         depth=spec.depth or None, deals=spec.deals == "random",
         reward=spec.reward or d["reward"], rollout=spec.rollout or d["rollout"],
         pw=d["pw"] if spec.pw is None else spec.pw, evaluate=spec.eval or "estimate",
-        estimate_depth=d["estimate_depth"] if spec.depth is None else None)
+        estimate_depth=d["estimate_depth"] if spec.depth is None else None,
+        cut=spec.cut or d["cut"])
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
     n = spec.cores if spec.cores is not None else cores if cores is not None else \

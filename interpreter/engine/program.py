@@ -530,15 +530,28 @@ class Program:
         rulebook without an estimate is judged by its score as if the game ended (`result`)."""
         if self.estimate_f is None:
             return self.result(s)
-        f, k = self.estimate_f
+        values = self.estimates(s)
         n = len(s.players)
-        where = self.rb.estimate.span if self.rb.estimate is not None else A.NOSPAN
-        values = tuple(self._scored(s, f, p, k, where, "estimate") for p in range(n))
         sign = self.key_signs[0] if self.key_signs else 1
         best = max(sign * v for v in values)
         winners = tuple(p for p in range(n) if sign * values[p] == best)
         ranking = tuple(sorted(range(n), key=lambda p: (-sign * values[p], p)))
         return Terminal(values, tuple(() for _ in range(n)), winners, ranking)
+
+    def estimates(self, s: State) -> tuple:
+        """Each seat's value of the rulebook's `estimate` in s (its score where it declares
+        none), nothing else: what a rollout policy compares option by option."""
+        if self.estimate_f is None:
+            if not self.score_f:
+                return (0,) * len(s.players)
+            f, k = self.score_f, self.score_slots
+            where = self.rb.score.span if self.rb.score is not None else A.NOSPAN
+            what = "score"
+        else:
+            f, k = self.estimate_f
+            where = self.rb.estimate.span if self.rb.estimate is not None else A.NOSPAN
+            what = "estimate"
+        return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
 
     def _scored(self, s: State, f: Callable, p: int, nslots: int, span: A.Span,
                 what: str) -> Any:
