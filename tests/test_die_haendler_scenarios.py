@@ -1392,3 +1392,15 @@ def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) ->
     assert est.scores == (8700, 8450)
     assert est.winners == (0,)
     assert prog.result(game.s).scores == (0, 1)
+
+
+def test_estimate_does_not_count_borrowed_money_twice(prog: Program) -> None:
+    """Not a rule: the estimate counts up to a round's trade needs (here 1,000 + 3 × 100 +
+    upkeep 0 = 1,300) of a player's money twice, but not money he borrowed: P1 with 500 and no
+    loan is worth 500 + 500 = 1,000; P2, the same player after a loan of 2,000, has 2,500 and
+    owes 2,500, and only 2,500 − 2,000 = 500 of his money counts twice: 2,500 + 500 − 2,500 =
+    500 — the loan's 500 less, not 1,500 more (seed 002 §Phase 6 還 2,500 元)."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    game.prepare(money={0: 500, 1: 2500}, loans={1: 1})
+    assert prog.estimated(game.s).scores == (1000, 500)
