@@ -9,8 +9,8 @@ import pytest
 
 from game_driver import program
 
-from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, Terminal, rank_rewards,
-                                                score_margins)
+from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, Terminal, move_key,
+                                                rank_rewards, score_margins)
 from mercator.interpreter.agents.spec import BEFORE_36, SpecError, make_agent, parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -263,7 +263,7 @@ def test_a_top_level_that_never_steps_still_ends_a_rollout(monkeypatch) -> None:
     bot = MCTSAgent(30, seed=1, depth=50, cut="step", rollout="mast")
     bot.choose(prog, prog.new_game(3, 0))
     assert 0 < bot.last_rollout_decisions <= 30 * 4
-    with pytest.raises(ValueError, match="depth counts one of step, decision"):
+    with pytest.raises(ValueError, match="depth counts one of step, phase, decision"):
         MCTSAgent(10, cut="turn")
 
 
@@ -275,3 +275,64 @@ def test_the_cut_is_a_spec_setting_and_steps_by_default() -> None:
     assert MCTSAgent(10).cut == "decision"                     # the Python API's plain search
     with pytest.raises(SpecError, match="cut says what a rollout's depth counts"):
         parse_spec("ismcts:50:cut=turn")
+
+
+@pytest.mark.parametrize("agent_cls", [MCTSAgent, ISMCTSAgent], ids=["mcts", "ismcts"])
+def test_a_prior_starts_each_root_option_with_visits_of_its_one_step_estimate(agent_cls) -> None:
+    """Bonds: a bond costs 3 now and the estimate counts it at the 6 it pays, so one step on
+    buying is worth 3 more than not. With prior=50 both options start with 50 visits, buying's
+    of the higher reward; two iterations cannot overturn that, and every seed buys."""
+    prog = program(BONDS)
+    for k in range(4):
+        s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+        bot = agent_cls(2, seed=k, prior=50, reward="margin", rollout="mast", depth=2)
+        assert s.pending.option(bot.choose(prog, s)).label == "1", k
+        edges = bot.last_root.edges
+        assert edges["0"].n + edges["1"].n == 100 + 2
+        assert edges["1"].w / edges["1"].n > 0.5 > edges["0"].w / edges["0"].n
+    assert make_agent(parse_spec("ismcts:10:prior=30"), 1).prior == 30
+    with pytest.raises(SpecError, match="prior is how many visits"):
+        parse_spec("ismcts:10:prior=-1")
+    with pytest.raises(ValueError, match="prior's weight cannot be negative"):
+        MCTSAgent(10, prior=-1)
+
+
+def test_a_mast_rollout_weighs_a_pass_against_the_values_as_one_alternative() -> None:
+    """Manila's first bid: a pass and 56 bids. With no move averages known, a MAST rollout
+    passes about one time in two (not one in 57); once the pass is known to pay less than the
+    bids, it passes far less often."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(3, 0)
+    assert s.pending.allow_pass and s.pending.count > 50
+    bot = MCTSAgent(10, seed=0, rollout="mast", depth=1, cut="decision")
+    bot._depth, bot._rollout = 1, "mast"
+
+    def passes(k: int) -> int:
+        n = 0
+        for _ in range(k):
+            moves: list = []
+            bot._stepped_playout(prog, s.clone(), moves)
+            n += moves[0][1][1] is None
+        return n
+    assert 160 <= passes(400) <= 240
+    site = move_key(s.pending, 0)[0]
+    bot.mast[(0, (site, None))] = [0.0, 100.0]                # the pass: averages 0
+    assert passes(400) < 40
+
+
+def test_a_phase_cut_counts_phases_only() -> None:
+    """cut=phase: Bonds' phase loops over the players, but a year is one phase, so the phase
+    changes at decisions 0, 2, 4, ... only (where each step changes at every decision)."""
+    from mercator.interpreter.agents.search import top_phase
+    prog = program(BONDS)
+    s = prog.new_game(2, 0)
+    seen, last, k = [], None, 0
+    while not s.over:
+        g = top_phase(s)
+        if g != last:
+            seen.append(k)
+            last = g
+        prog.apply(s, 0)
+        k += 1
+    assert seen == [0, 2, 4, 6, 8, 10]
+    assert str(parse_spec("ismcts:20:cut=phase")) == "ismcts:20:cut=phase"

@@ -49,7 +49,12 @@ The rollout policy (`rollout`): `random` is the engine's native uniform playout;
 (move-average sampling) keeps, per seat, the average reward of every move — a move is its
 choose site in the rulebook and the value chosen, so "bid 17 in the auction" is one move
 wherever it is offered — over every iteration's tree path and rollout, and draws the rollout's
-moves by softmax(average / `tau`) (an untried move counts as an average of 1/2). The averages
+moves by softmax(average / `tau`) (an untried move counts as an average of 1/2). Where a
+decision offers a pass beside two or more values, the pass is one alternative and the values
+together the other: the rollout passes with the weight of the pass against that of the best
+value (one time in two while neither is known), else draws a value by the softmax — drawn
+among all 57 options of Manila's first bid, a rollout's bidder would pass one time in 57 and
+keep raising, and a searcher would learn that bidding high drives the others' price up. The averages
 carry from one decision to the next, halved in weight at each new decision. No game knowledge:
 only the rulebook's own sites and values.
 
@@ -71,6 +76,7 @@ from typing import Any, Optional
 
 from mercator.dsl import ast as A
 from mercator.interpreter.engine.chance import weighted_index
+from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal, no_deal_index
 from mercator.interpreter.engine.resample import ResampleFailed, Trace
 from mercator.interpreter.engine.state import State
@@ -83,8 +89,10 @@ TRIES = 50           # replays a world may take before the search makes do with 
 REWARDS = ("win", "margin", "rank")
 ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
 EVALS = ("estimate", "score")
-CUTS = ("step", "decision")   # what a rollout's depth counts: steps of the top level, decisions
+CUTS = ("step", "phase", "decision")   # what a rollout's depth counts: steps of the top level,
+# phases (a phase begins), decisions
 STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
+PRIOR_WORLDS = 4     # the worlds the root's prior judges each option in
 TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
 
 
@@ -101,12 +109,13 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges", "visits", "admitted")
+    __slots__ = ("edges", "visits", "admitted", "rank")
 
     def __init__(self) -> None:
         self.edges: dict[str, _Edge] = {}
         self.visits = 0
         self.admitted: Optional[dict[str, None]] = None   # progressive widening's, in order
+        self.rank: Optional[dict[str, float]] = None      # the root's prior: option -> value
 
 
 def option_keys(node: Decision) -> list[str]:
@@ -196,7 +205,8 @@ class MCTSAgent:
                  depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False,
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
-                 estimate_depth: Optional[int] = None, cut: str = "decision"):
+                 estimate_depth: Optional[int] = None, cut: str = "decision",
+                 prior: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -221,6 +231,9 @@ class MCTSAgent:
             raise ValueError(f"MAST's temperature must be positive, not {tau}")
         if pw < 0:
             raise ValueError(f"the progressive widening factor cannot be negative, not {pw}")
+        if prior < 0:
+            raise ValueError(f"the prior's weight cannot be negative, not {prior}")
+        self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
         self.reward = reward
@@ -286,6 +299,8 @@ class MCTSAgent:
             for st in self.mast.values():
                 st[0] *= 0.5
                 st[1] *= 0.5
+        if self.prior > 0 and node.count - len(node.actions) > 1:
+            self._seed_root(program, state, seat, node, root)
         while True:
             self._iterate(program, self.world(program, state, seat), root)
             done += 1
@@ -360,7 +375,7 @@ class MCTSAgent:
                 e.below = _Node()
             tree = e.below
         if s.pending.__class__ is not Terminal:
-            if self._rollout == "mast" or (self.cut == "step" and self._depth is not None):
+            if self._rollout == "mast" or (self.cut != "decision" and self._depth is not None):
                 self.last_rollout_decisions += self._stepped_playout(program, s, moves)
             else:
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
@@ -392,6 +407,38 @@ class MCTSAgent:
                     st[0] += reward[seat]
                     st[1] += 1.0
 
+    def _seed_root(self, program: Any, state: State, seat: int, node: Decision,
+                   root: _Node) -> None:
+        """The prior (`prior` > 0): each option of the root (any-time actions too) judged one
+        step on — applied in PRIOR_WORLDS worlds the search draws, the seat's estimate less the
+        best other seat's (Program.estimates) where the next step waits —, standardised over
+        the options and squashed as a margin reward is; each option starts with `prior` visits
+        of that reward, and progressive widening admits the options in its order. The search
+        overturns it where its rollouts disagree."""
+        regular = node.count                    # (any-time actions too)
+        keys = option_keys(node)
+        sums = [0.0] * regular
+        sign = program.key_signs[0] if program.key_signs else 1
+        for _ in range(PRIOR_WORLDS):
+            w = self.world(program, state, seat)
+            for i in range(regular):
+                c = w.clone()
+                try:
+                    program.apply(c, i)
+                    v = [sign * x for x in program.estimates(c)]
+                except RuleError:           # a rule error on this path: no opinion
+                    continue
+                sums[i] += v[seat] - max((v[q] for q in range(len(v)) if q != seat), default=0)
+        mean = sum(sums) / regular
+        sd = math.sqrt(sum((x - mean) ** 2 for x in sums) / regular)
+        root.rank = {}
+        for i in range(regular):
+            r = 0.5 + 0.5 * math.tanh((sums[i] - mean) / sd) if sd > 1e-9 else 0.5
+            root.rank[keys[i]] = r
+            e = root.edges[keys[i]] = _Edge()
+            e.n = e.avail = int(self.prior)
+            e.w = self.prior * r
+
     def _admitted(self, tree: _Node, pend: Decision, keys: list[str], regular: int,
                   k: int) -> list[int]:
         """Progressive widening: the options this node searches, the k it admitted first
@@ -402,7 +449,11 @@ class MCTSAgent:
         adm = tree.admitted
         cand = [i for i in range(regular) if keys[i] in adm]
         if len(cand) < k:
-            for i in self._ranked(pend, keys, regular):
+            order = self._ranked(pend, keys, regular)
+            if tree.rank is not None:               # the root's prior first
+                rank = tree.rank
+                order.sort(key=lambda i: -rank.get(keys[i], 0.5))
+            for i in order:
                 if keys[i] not in adm:
                     adm[keys[i]] = None
                     cand.append(i)
@@ -450,7 +501,9 @@ class MCTSAgent:
         after more than STEP_CAP decisions. The decisions made."""
         rng, mast, tau, limit = self.rng, self.mast, self.tau, self._depth
         by_mast = self._rollout == "mast" and moves is not None
-        steps = self.cut == "step" and limit is not None
+        steps = self.cut != "decision" and limit is not None
+        step_limit = limit if limit is not None else 0
+        where = top_step if self.cut == "step" else top_phase
         made = stepped = 0
         last = None
         while True:
@@ -463,11 +516,11 @@ class MCTSAgent:
                 program.apply(s, weighted_index(w, s.randbelow(sum(w))))
                 continue
             if steps:
-                g = top_step(s)
+                g = where(s)
                 if g != last:
                     if last is not None:
                         stepped += 1
-                        if stepped >= limit:
+                        if stepped >= step_limit:
                             break
                     last = g
                 if made >= STEP_CAP:
@@ -491,17 +544,33 @@ class MCTSAgent:
                         qs.append(st[0] / st[1] if st is not None and st[1] > 0 else 0.5)
                     top = max(qs)
                     ws = [math.exp((q - top) / tau) for q in qs]
-                    x = rng.random() * sum(ws)
-                    i = m - 1
-                    for j, wj in enumerate(ws):
-                        x -= wj
-                        if x < 0:
-                            i = j
-                            break
+                    lo = 0
+                    if pend.allow_pass and m > 2:
+                        best = max(ws[1:])
+                        if rng.random() * (ws[0] + best) < ws[0]:
+                            lo = m          # the pass
+                        else:
+                            lo = 1          # one of the values
+                    if lo == m:
+                        i = 0
+                    else:
+                        x = rng.random() * sum(ws[lo:])
+                        i = m - 1
+                        for j in range(lo, m):
+                            x -= ws[j]
+                            if x < 0:
+                                i = j
+                                break
                     moves.append((seat, keys[i]))
             program.apply(s, i)
             made += 1
         return made
+
+
+def top_phase(s: State) -> bytes:
+    """Where the game stands in its rounds: the round and the main frame's position (which phase
+    runs). It changes when a phase begins, not within one."""
+    return marshal.dumps((s.round, s.stack[0][:3] if s.stack else None))
 
 
 def top_step(s: State) -> bytes:
@@ -531,9 +600,10 @@ class ISMCTSAgent(MCTSAgent):
                  depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS,
                  deals: bool = False, reward: str = "win", rollout: str = "random",
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
-                 estimate_depth: Optional[int] = None, cut: str = "decision"):
+                 estimate_depth: Optional[int] = None, cut: str = "decision",
+                 prior: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth, cut)
+                         pw, evaluate, estimate_depth, cut, prior)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds

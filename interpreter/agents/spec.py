@@ -5,7 +5,8 @@ of iterations (`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`)
 searcher's settings: `depth=D` cuts each rollout after D steps of the rulebook's top level
 (`cut=step`, the default: a phase, or a pass of a loop written in a phase — a turn, a placement
 round — so a rollout is never judged in the middle of an auction or a trade) or D decisions
-(`cut=decision`) and judges the position there, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
+(`cut=decision`; `cut=phase` counts only phases) and judges the position there, `prior=K`
+starts each option of a decision with K visits valued by the rulebook's estimate one step on, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
 in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False),
 `reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
 the best other seat, squashed; the share of seats outscored), `rollout=random|mast|auto` the rollout
@@ -41,7 +42,7 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
-                                    "estimate_depth": 4, "cut": "step"}
+                                    "estimate_depth": 4, "cut": "step", "prior": 0.0}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
@@ -76,6 +77,8 @@ class AgentSpec:
     pw: Optional[float] = None         # progressive widening by MAST averages (None: off)
     eval: Optional[str] = None         # a cut-off judged by "estimate" (None) or "score"
     cut: Optional[str] = None          # the depth counts top-level "step"s (None) or "decision"s
+    prior: Optional[float] = None      # the root's options start with this many visits of their
+                                       # one-step estimate (None: DEFAULT_SETTINGS; 0: none)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -142,7 +145,8 @@ def parse_spec(text: str) -> AgentSpec:
     return attrs.evolve(spec, **given)
 
 
-SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "cores", "worlds")
+SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "cores",
+            "worlds")
 MAX_CORES = 1024
 DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
@@ -151,6 +155,12 @@ MAX_WORLDS = 10 ** 4
 
 def _setting(text: str, name: str, value: str) -> Any:
     """The value of one setting, checked."""
+    if name == "prior":
+        if not re.fullmatch(r"\d{1,4}", value) or not 0 <= int(value) <= 10000:
+            raise SpecError(f"'{text.strip()}': prior is how many visits each option of a "
+                            f"decision starts with, valued by the rulebook's estimate one step "
+                            f"on (0: none), a whole number from 0 to 10000, not '{value}'")
+        return float(value)
     if name == "pw":
         if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 <= float(value) <= 100:
             raise SpecError(f"'{text.strip()}': pw is the progressive widening factor (a node "
@@ -191,7 +201,8 @@ def _setting(text: str, name: str, value: str) -> Any:
             raise SpecError(f"'{text.strip()}': cut says what a rollout's depth counts: step "
                             f"(steps of the rulebook's top level, a phase or a pass of a loop "
                             f"in one, so a rollout is never judged in the middle of an auction "
-                            f"or a turn; the default) or decision, not '{value}'")
+                            f"or a turn; the default), phase (a phase begins) or decision, "
+                            f"not '{value}'")
         return value
     if name in ("reward", "rollout"):
         allowed = REWARDS if name == "reward" else ROLLOUTS
@@ -282,7 +293,7 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         reward=spec.reward or d["reward"], rollout=spec.rollout or d["rollout"],
         pw=d["pw"] if spec.pw is None else spec.pw, evaluate=spec.eval or "estimate",
         estimate_depth=d["estimate_depth"] if spec.depth is None else None,
-        cut=spec.cut or d["cut"])
+        cut=spec.cut or d["cut"], prior=d["prior"] if spec.prior is None else spec.prior)
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
     n = spec.cores if spec.cores is not None else cores if cores is not None else \
