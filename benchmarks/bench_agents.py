@@ -503,8 +503,28 @@ def report(path: str) -> str:
                          f"games | {c['workers']} | {r['seconds']:.2f} | "
                          f"{b / r['seconds'] if b else 0:.2f}× |"
                          + ("" if same else " (winners differ!)"))
+    lines += stats_report(by, keys)
     lines += ["", *compare_report(by)]
     return "\n".join(head + lines)
+
+
+def stats_report(by: dict[str, list[dict]], keys: list[str]) -> list[str]:
+    """Per match, the mean per game of each stat its rulebook declares (Genoa's `deals`: the
+    offers accepted, by any seat), from the games that recorded them all."""
+    out = ["", "| rulebook, players | agent vs the others | games | mean per game |",
+           "|---|---|---:|---|"]
+    for k in keys:
+        rs = by[k]
+        c = rs[0]["config"]
+        names = _program(c["rulebook"]).stat_names
+        rs = [r for r in rs if len(r.get("stats", [])) == len(names)]
+        if not names or not rs:
+            continue
+        means = ", ".join(f"{name} {sum(r['stats'][i] for r in rs) / len(rs):.1f}"
+                          for i, name in enumerate(names))
+        out.append(f"| {os.path.basename(c['rulebook'])[:-6]}, {c['players']} | `{c['agent']}` "
+                   f"vs `{c['vs']}` | {len(rs)} | {means} |")
+    return out if len(out) > 3 else []
 
 
 def margin_text(rs: list[dict]) -> str:

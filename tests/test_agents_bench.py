@@ -99,6 +99,36 @@ def test_the_report_counts_the_recorded_games(tmp_path: Path) -> None:
     assert wins >= 3
 
 
+def test_the_report_gives_each_declared_stat_per_game(tmp_path: Path) -> None:
+    """Manila declares seven stats: the report's stats table has their mean over the games
+    recorded (here two, made up: 3 and 5 plunders give 4.0), and a rulebook without stats
+    (Nim) gets no row."""
+    results = tmp_path / "agents.jsonl"
+    config = B.match("rulebooks/manila.rules", 3, "ismcts:10", "heuristic")
+    names = B._program("rulebooks/manila.rules").stat_names
+    with open(results, "w") as f:
+        for seed, plunders in ((0, 3), (1, 5)):
+            stats = [plunders if n == "plunders" else 1 for n in names]
+            f.write(json.dumps({"config": config, "seed": seed, "seats": [], "tested": seed,
+                                "scores": [1, 2, 3], "winners": [2], "stats": stats,
+                                "agent": {"decisions": 1, "cpu": 0.1, "playouts": 10,
+                                          "rollout": 10, "fallbacks": 0}}) + "\n")
+    B.run_games(B.match(NIM, 2, "ismcts:10"), 2, str(results), workers=1)
+    table = B.report(str(results))
+    line = next(ln for ln in table.splitlines() if "mean per game" not in ln
+                and "plunders" in ln)
+    assert line.startswith("| manila, 3 | `ismcts:10` vs `heuristic` | 2 | ")
+    assert "plunders 4.0" in line and "boardings 1.0" in line
+    lines = table.splitlines()
+    start = next(i for i, ln in enumerate(lines) if "mean per game" in ln)
+    rows = []
+    for ln in lines[start + 2:]:
+        if not ln.startswith("|"):
+            break
+        rows.append(ln)
+    assert len(rows) == 1 and rows[0] == line             # Nim's games: no stats, no row
+
+
 @pytest.mark.parametrize("config", [c for c, _ in B.PLAN])
 def test_every_planned_config_names_a_rulebook_and_valid_seats(config: dict) -> None:
     assert (ROOT / config["rulebook"]).exists()
