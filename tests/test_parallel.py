@@ -55,7 +55,7 @@ def test_a_spec_names_a_player_and_its_budget(text: str, spec: AgentSpec) -> Non
     ("mcts:200:worlds=3", "mcts has no setting 'worlds'"),
     ("ismcts:200:speed=3", "ismcts has no setting 'speed'"),
     ("ismcts:200:depth", "'depth' is not a setting"),
-    ("ismcts:200:depth=0", "depth is the number of decisions"),
+    ("ismcts:200:depth=0", "depth is the number of steps .or with cut=decision, decisions."),
     ("ismcts:200:worlds=x", "worlds is the number of worlds"),
     ("ismcts:200:c=0", "c is the exploration constant"),
     ("ismcts:200:c=1e3", "c is the exploration constant"),
@@ -68,8 +68,8 @@ def test_a_bad_spec_says_what_is_accepted(text: str, why: str) -> None:
 
 
 def test_a_specs_settings_reach_its_bot() -> None:
-    """depth, c and worlds of a spec are the bot's: a cut rollout plays at most depth
-    decisions."""
+    """depth, c and worlds of a spec are the bot's: a rollout cut by decisions plays at most
+    depth decisions (by steps, the default, at least one a step)."""
     bot = make_agent(parse_spec("ismcts:20:depth=3:c=1.5:worlds=5"), 7)
     assert (bot.depth, bot.c, bot.worlds, bot.iterations) == (3, 1.5, 5, 20)
     bot = make_agent(parse_spec("mcts:2s:cores=1"), 7)
@@ -82,9 +82,12 @@ def test_a_specs_settings_reach_its_bot() -> None:
     assert make_agent(parse_spec("ismcts:2:deals=none"), 7).deals is False
     prog = compile_program(load(MANILA).rulebook)
     s = prog.new_game(3, 1)
-    bot = make_agent(parse_spec("mcts:5:depth=4"), 1)
+    bot = make_agent(parse_spec("mcts:5:depth=4:cut=decision"), 1)
     bot.choose(prog, s)
     assert 0 < bot.last_rollout_decisions <= 5 * 4
+    steps = make_agent(parse_spec("mcts:5:depth=4"), 1)
+    steps.choose(prog, s)
+    assert steps.cut == "step" and steps.last_rollout_decisions >= 5 * 4
 
 
 def test_seats_are_one_for_all_or_one_each() -> None:
