@@ -223,17 +223,23 @@ def test_a_step_of_the_top_level_is_a_phase_or_a_pass_of_its_loop_not_a_procedur
     the loop over the players, so each pledge there is a step of its own."""
     from mercator.interpreter.agents.search import top_step
     for path, players, changes in ((PLEDGES, 3, [0, 9, 18]), (BONDS, 2, list(range(12)))):
-        prog = program(path)
-        s = prog.new_game(players, 0)
-        seen, last, k = [], None, 0
-        while not s.over:
-            g = top_step(s)
-            if g != last:
-                seen.append(k)
-                last = g
-            prog.apply(s, k % s.pending.count)
-            k += 1
-        assert seen == changes, (path.name, seen)
+        assert where_it_changes(path, players, top_step) == changes, path.name
+
+
+def where_it_changes(path: Path, players: int, where) -> list[int]:
+    """The decisions (counted from 0) of a game at which where(state) differs from the last
+    decision's; the game is played by taking option k mod the count at decision k."""
+    prog = program(path)
+    s = prog.new_game(players, 0)
+    seen, last, k = [], None, 0
+    while not s.over:
+        g = where(s)
+        if g != last:
+            seen.append(k)
+            last = g
+        prog.apply(s, k % s.pending.count)
+        k += 1
+    return seen
 
 
 @pytest.mark.parametrize("agent_cls", [MCTSAgent, ISMCTSAgent], ids=["mcts", "ismcts"])
@@ -324,15 +330,5 @@ def test_a_phase_cut_counts_phases_only() -> None:
     """cut=phase: Bonds' phase loops over the players, but a year is one phase, so the phase
     changes at decisions 0, 2, 4, ... only (where each step changes at every decision)."""
     from mercator.interpreter.agents.search import top_phase
-    prog = program(BONDS)
-    s = prog.new_game(2, 0)
-    seen, last, k = [], None, 0
-    while not s.over:
-        g = top_phase(s)
-        if g != last:
-            seen.append(k)
-            last = g
-        prog.apply(s, 0)
-        k += 1
-    assert seen == [0, 2, 4, 6, 8, 10]
+    assert where_it_changes(BONDS, 2, top_phase) == [0, 2, 4, 6, 8, 10]
     assert str(parse_spec("ismcts:20:cut=phase")) == "ismcts:20:cut=phase"

@@ -415,13 +415,13 @@ class MCTSAgent:
         the options and squashed as a margin reward is; each option starts with `prior` visits
         of that reward, and progressive widening admits the options in its order. The search
         overturns it where its rollouts disagree."""
-        regular = node.count                    # (any-time actions too)
+        count = node.count                      # (any-time actions too)
         keys = option_keys(node)
-        sums = [0.0] * regular
+        sums = [0.0] * count
         sign = program.key_signs[0] if program.key_signs else 1
         for _ in range(PRIOR_WORLDS):
             w = self.world(program, state, seat)
-            for i in range(regular):
+            for i in range(count):
                 c = w.clone()
                 try:
                     program.apply(c, i)
@@ -429,10 +429,10 @@ class MCTSAgent:
                 except RuleError:           # a rule error on this path: no opinion
                     continue
                 sums[i] += v[seat] - max((v[q] for q in range(len(v)) if q != seat), default=0)
-        mean = sum(sums) / regular
-        sd = math.sqrt(sum((x - mean) ** 2 for x in sums) / regular)
+        mean = sum(sums) / count
+        sd = math.sqrt(sum((x - mean) ** 2 for x in sums) / count)
         root.rank = {}
-        for i in range(regular):
+        for i in range(count):
             r = 0.5 + 0.5 * math.tanh((sums[i] - mean) / sd) if sd > 1e-9 else 0.5
             root.rank[keys[i]] = r
             e = root.edges[keys[i]] = _Edge()
