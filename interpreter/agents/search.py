@@ -252,7 +252,7 @@ class MCTSAgent:
         # (to the end where it declares none)
         self.estimate_depth = estimate_depth
         self._depth = depth             # this decision's: depth, or estimate_depth if it applies
-        self.cut = cut                  # the depth counts top-level steps or decisions
+        self.cut = cut                  # the depth counts top-level steps, phases or decisions
         self.widen = widen
         self.deals = deals              # do the rollouts negotiate in deal windows
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
@@ -497,8 +497,9 @@ class MCTSAgent:
         are added to `moves`) or, with the random policy, uniformly; no any-time action, no deal
         unless `deals`. It stops at the end of the game or at the depth: after `depth` decisions
         (chance steps are not counted, as in Program.playout), or with cut="step" at the first
-        decision of the `depth`-th new step of the rulebook's top level (`top_step`), never
-        after more than STEP_CAP decisions. The decisions made."""
+        decision of the `depth`-th new step of the rulebook's top level (`top_step`; with
+        cut="phase", of its `depth`-th new phase, `top_phase`), never after more than STEP_CAP
+        decisions. The decisions made."""
         rng, mast, tau, limit = self.rng, self.mast, self.tau, self._depth
         by_mast = self._rollout == "mast" and moves is not None
         steps = self.cut != "decision" and limit is not None
