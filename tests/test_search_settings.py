@@ -332,3 +332,114 @@ def test_a_phase_cut_counts_phases_only() -> None:
     from mercator.interpreter.agents.search import top_phase
     assert where_it_changes(BONDS, 2, top_phase) == [0, 2, 4, 6, 8, 10]
     assert str(parse_spec("ismcts:20:cut=phase")) == "ismcts:20:cut=phase"
+
+
+TITHE = ROOT / "tests" / "fixtures" / "agents" / "tithe.rules"
+
+
+@pytest.mark.parametrize("pw", [0.0, 1.0], ids=["all", "pw"])
+def test_move_groups_weigh_a_pass_against_the_values_as_one(pw) -> None:
+    """Tithe: passing beats every one of 40 gifts by 5 coins, under luck of 0 to 60 coins a
+    seat. Searched as 41 options alike, a lucky gift looks best in most of 10 seeds; with
+    group=pass the pass is weighed against the gifts as one and is taken in every seed, the
+    gifts' shared visits (the node's group edge) summing their own."""
+    prog = program(TITHE)
+
+    def picks(group: str) -> list[str]:
+        out = []
+        for k in range(10):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = MCTSAgent(1000, seed=k, reward="margin", rollout="mast", pw=pw, group=group)
+            out.append(s.pending.option(bot.choose(prog, s)).label)
+            if group == "pass":
+                root = bot.last_root
+                gifts = [e for key, e in root.edges.items() if key != "pass"]
+                assert root.group.n == sum(e.n for e in gifts) == 1000 - root.edges["pass"].n
+                assert root.edges["pass"].n > root.group.n
+        return out
+    assert picks("none").count("pass") <= 5
+    assert picks("pass") == ["pass"] * 10
+
+
+def test_the_move_with_groups_is_the_most_visited_value_once_the_values_win() -> None:
+    """most_visited with groups: the pass (40 visits) loses to the gifts' 60 together although
+    no single gift has as many, and the move is then the most visited gift; without groups the
+    pass is the move."""
+    from mercator.interpreter.agents.search import _Edge, _Node, most_visited
+    prog = program(TITHE)
+    s = prog.new_game(2, 0)
+    root = _Node()
+    for key, n in [("pass", 40), ("3", 25), ("7", 35)]:
+        e = root.edges[key] = _Edge()
+        e.n, e.w = n, n * 0.5
+    labels = [o.label for o in s.pending.options]
+    assert labels[most_visited(s.pending, root, True)] == "7"
+    assert labels[most_visited(s.pending, root, False)] == "pass"
+    root.edges["pass"].n = 61
+    assert labels[most_visited(s.pending, root, True)] == "pass"
+
+
+def test_the_group_is_a_spec_setting() -> None:
+    assert make_agent(parse_spec("ismcts:10:group=pass"), 1).group is True
+    assert make_agent(parse_spec("ismcts:10:group=none"), 1).group is False
+    assert str(parse_spec("ismcts:10:group=pass")) == "ismcts:10:group=pass"
+    with pytest.raises(SpecError, match="group says how the tree searches"):
+        parse_spec("ismcts:10:group=values")
+    with pytest.raises(ValueError, match="groups moves by one of"):
+        MCTSAgent(10, group="all")
+
+
+def test_with_groups_a_rollout_weighs_the_pass_against_the_values_mean() -> None:
+    """Manila's first bid, the pass averaging 0.5, one bid 0.9 once, the 55 others 0.1 a
+    hundred times each: weighed against the best value (group=none) the rollout bids nearly
+    always; against the values' mean by their counts (group=pass, about 0.1) it nearly always
+    passes."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(3, 0)
+    pend = s.pending
+    m = pend.count - len(pend.actions)
+
+    def passes(group: str) -> int:
+        bot = MCTSAgent(10, seed=0, rollout="mast", depth=1, cut="decision", group=group)
+        bot._depth, bot._rollout = 1, "mast"
+        bot.mast[(0, move_key(pend, 0))] = [50.0, 100.0]
+        bot.mast[(0, move_key(pend, 1))] = [0.9, 1.0]
+        for j in range(2, m):
+            bot.mast[(0, move_key(pend, j))] = [10.0, 100.0]
+        n = 0
+        for _ in range(400):
+            moves: list = []
+            bot._stepped_playout(prog, s.clone(), moves)
+            n += moves[0][1][1] is None
+        return n
+    assert passes("none") < 40
+    assert passes("pass") > 360
+
+
+def test_a_move_is_settled_when_no_option_can_catch_up_in_the_iterations_left() -> None:
+    """settled(): the most visited option must lead the next by more visits than there are
+    iterations left — with groups, the pass against the values summed, then among the values."""
+    from mercator.interpreter.agents.search import _Edge, _Node, settled
+    prog = program(TITHE)
+    s = prog.new_game(2, 0)
+    root = _Node()
+    for key, n in [("pass", 100), ("3", 30), ("7", 25)]:
+        e = root.edges[key] = _Edge()
+        e.n, e.w = n, n * 0.5
+    assert settled(s.pending, root, False, 69) and not settled(s.pending, root, False, 70)
+    assert settled(s.pending, root, True, 44) and not settled(s.pending, root, True, 45)
+    root.edges["pass"].n = 10                 # the values lead by 45; among them "3" by 5
+    assert not settled(s.pending, root, True, 5) and settled(s.pending, root, True, 4)
+
+
+def test_a_time_budget_stops_once_the_move_is_settled() -> None:
+    """Tithe with 3 s a decision: the pass soon leads the gifts by more visits than the time
+    left could give them, and the search stops early with the pass."""
+    prog = program(TITHE)
+    s = prog.new_game(2, 0, narrate=True, explicit_chance=True)
+    bot = MCTSAgent(None, seconds=3.0, seed=0, reward="margin", rollout="mast", group="pass")
+    assert s.pending.option(bot.choose(prog, s)).label == "pass"
+    assert bot.last_settled
+    bot = MCTSAgent(300, seed=0, reward="margin", rollout="mast", group="pass")
+    bot.choose(prog, s)
+    assert bot.last_iterations == 300 and not bot.last_settled    # iterations: all of them

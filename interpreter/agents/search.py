@@ -89,8 +89,10 @@ TRIES = 50           # replays a world may take before the search makes do with 
 REWARDS = ("win", "margin", "rank")
 ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
 EVALS = ("estimate", "score")
+GROUPS = ("pass", "none")   # move groups in the tree: a pass against the values as one; none
 CUTS = ("step", "phase", "decision")   # what a rollout's depth counts: steps of the top level,
 # phases (a phase begins), decisions
+SETTLE_EVERY = 32   # a time budget asks every that many iterations whether the move is settled
 STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
 PRIOR_WORLDS = 4     # the worlds the root's prior judges each option in
 TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
@@ -109,11 +111,12 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges", "visits", "admitted", "rank")
+    __slots__ = ("edges", "visits", "admitted", "rank", "group")
 
     def __init__(self) -> None:
         self.edges: dict[str, _Edge] = {}
         self.visits = 0
+        self.group: Optional[_Edge] = None     # group="pass": the values of a decision as one
         self.admitted: Optional[dict[str, None]] = None   # progressive widening's, in order
         self.rank: Optional[dict[str, float]] = None      # the root's prior: option -> value
 
@@ -129,12 +132,67 @@ def option_keys(node: Decision) -> list[str]:
     return keys
 
 
-def most_visited(node: Decision, root: "_Node") -> int:
+def grouped(node: Decision) -> bool:
+    """Does a decision offer a pass beside two or more values (searched as two alternatives,
+    the pass and the values, with group="pass")?"""
+    return bool(node.allow_pass) and node.count - len(node.actions) > 2
+
+
+def most_visited(node: Decision, root: "_Node", group: bool = False) -> int:
     """The move: the index of the option most visited at the root (ties: the higher mean, then
-    the first in the menu); 0 if none was searched."""
+    the first in the menu); 0 if none was searched. With `group`, where the decision offers a
+    pass beside two or more values, the values' visits are summed against the pass's (and the
+    any-time actions'), and if they win, the most visited value is the move."""
+    keys = option_keys(node)
+    edges = root.edges
+    if group and grouped(node):
+        regular = node.count - len(node.actions)
+        n = w = 0.0
+        for k in keys[1:regular]:
+            e = edges.get(k)
+            if e is not None:
+                n += e.n
+                w += e.w
+        best, best_key = -1, (n, w / n if n else 0.0)
+        for i in (0, *range(regular, node.count)):
+            e = edges.get(keys[i])
+            if e is not None and (e.n, e.w / e.n if e.n else 0.0) > best_key:
+                best, best_key = i, (e.n, e.w / e.n if e.n else 0.0)
+        if best >= 0 or n == 0:
+            return max(best, 0)
+        return _most_visited(keys, edges, range(1, regular))
+    return _most_visited(keys, edges, range(len(keys)))
+
+
+def settled(node: Decision, root: "_Node", group: bool, more: float) -> bool:
+    """Can `more` iterations no longer change the move (`most_visited`)? True where the most
+    visited option leads the next by more visits than that — at both levels with `group`, the
+    pass against the values as one and, if the values lead, among the values. A time budget
+    stops there (the rest of its time could not change the move; a bot answers an obvious
+    decision at once)."""
+    keys = option_keys(node)
+    edges = root.edges
+
+    def lead(among: Any, extra: Optional[int] = None) -> tuple[bool, bool]:
+        ns = sorted((edges[keys[i]].n if keys[i] in edges else 0 for i in among), reverse=True)
+        if extra is not None:
+            ns = sorted([*ns, extra], reverse=True)
+        top_is_extra = extra is not None and ns[0] == extra
+        return len(ns) < 2 or ns[0] - ns[1] > more, top_is_extra
+    if group and grouped(node):
+        regular = node.count - len(node.actions)
+        values = sum(edges[k].n for k in keys[1:regular] if k in edges)
+        ok, values_lead = lead([0, *range(regular, node.count)], values)
+        if not ok:
+            return False
+        return lead(range(1, regular))[0] if values_lead else True
+    return lead(range(node.count))[0]
+
+
+def _most_visited(keys: list[str], edges: dict[str, "_Edge"], among: Any) -> int:
     best, best_key = 0, None
-    for i, k in enumerate(option_keys(node)):
-        e = root.edges.get(k)
+    for i in among:
+        e = edges.get(keys[i])
         if e is None:
             continue
         key = (e.n, e.w / e.n if e.n else 0.0)
@@ -206,7 +264,7 @@ class MCTSAgent:
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0):
+                 prior: float = 0.0, group: str = "none"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -233,6 +291,10 @@ class MCTSAgent:
             raise ValueError(f"the progressive widening factor cannot be negative, not {pw}")
         if prior < 0:
             raise ValueError(f"the prior's weight cannot be negative, not {prior}")
+        if group not in GROUPS:
+            raise ValueError(f"the tree groups moves by one of {', '.join(GROUPS)}, not "
+                             f"{group!r}")
+        self.group = group == "pass"    # a pass against the values as one, then a value
         self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
@@ -259,6 +321,7 @@ class MCTSAgent:
         self.fallbacks = 0              # decisions made at random: no world could be drawn
         self.last_root: Optional[_Node] = None
         self.last_rollout_decisions = 0
+        self.last_settled = False       # the last time-budget search stopped early (settled)
 
     # -- what an iteration starts from
     def prepare(self, program: Any, state: State, seat: int) -> None:
@@ -282,7 +345,9 @@ class MCTSAgent:
             return 0
         root = _Node()
         seat = node.player
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        started = time.perf_counter()
+        deadline = None if self.seconds is None else started + self.seconds
+        self.last_settled = False
         try:
             self.prepare(program, state, seat)
         except ResampleFailed:
@@ -301,16 +366,23 @@ class MCTSAgent:
                 st[1] *= 0.5
         if self.prior > 0 and node.count - len(node.actions) > 1:
             self._seed_root(program, state, seat, node, root)
+        looped = time.perf_counter()                  # (the iterations' rate counts from here)
         while True:
             self._iterate(program, self.world(program, state, seat), root)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                if done % SETTLE_EVERY == 0 and settled(
+                        node, root, self.group, done / (now - looped) * (deadline - now)):
+                    self.last_settled = True
+                    break
         self.last_iterations = done
         self.last_root = root           # (for tests and benchmarks: the tree searched)
-        return most_visited(node, root)
+        return most_visited(node, root, self.group)
 
     def _iterate(self, program: Any, s: State, root: _Node) -> None:
         rng = self.rng
@@ -319,6 +391,7 @@ class MCTSAgent:
         n = len(s.players)
         moves: Optional[list[tuple[int, Any]]] = \
             [] if self._rollout == "mast" or self.pw else None
+        groups: list[tuple[_Edge, int]] = []     # group="pass": the value groups on the path
         while tree is not None:
             pend = s.pending
             if pend.__class__ is Terminal:
@@ -334,11 +407,26 @@ class MCTSAgent:
                 continue
             keys = option_keys(pend)
             regular = pend.count - len(pend.actions)
+            if self.group and pend.allow_pass and regular > 2:
+                i, g, fresh_i = self._select_grouped(tree, pend, keys, regular)
+                e = tree.edges[keys[i]]
+                path.append((tree, e, pend.player))
+                if g is not None:
+                    groups.append((g, pend.player))
+                if moves is not None:
+                    moves.append((pend.player, move_key(pend, i)))
+                program.apply(s, i)
+                if fresh_i:
+                    break                   # expanded: the rollout takes over
+                if e.below is None:
+                    e.below = _Node()
+                tree = e.below
+                continue
             cand: Any = range(regular)
             if self.pw:
                 k = max(2, math.ceil(self.pw * math.sqrt(tree.visits + 1)))
                 if k < regular:
-                    cand = self._admitted(tree, pend, keys, regular, k)
+                    cand = self._admitted(tree, pend, keys, range(regular), k)
             if tree.visits >= self.widen * regular:      # (the whole menu's, with pw too)
                 cand = [*cand, *range(regular, pend.count)]
             edges = tree.edges
@@ -395,6 +483,9 @@ class MCTSAgent:
             node.visits += 1
             e.n += 1
             e.w += reward[seat]
+        for e, seat in groups:
+            e.n += 1
+            e.w += reward[seat]
         if moves is not None:
             mast = self.mast
             for seat, key in moves:
@@ -438,18 +529,83 @@ class MCTSAgent:
             e = root.edges[keys[i]] = _Edge()
             e.n = e.avail = int(self.prior)
             e.w = self.prior * r
+        if self.group and grouped(node):          # the values as one: as good as the best
+            g = root.group = _Edge()
+            g.n = g.avail = int(self.prior)
+            g.w = self.prior * max(root.rank[k] for k in keys[1:count - len(node.actions)])
 
-    def _admitted(self, tree: _Node, pend: Decision, keys: list[str], regular: int,
+    def _select_grouped(self, tree: _Node, pend: Decision, keys: list[str],
+                        regular: int) -> tuple[int, Optional[_Edge], bool]:
+        """group="pass" at a decision with a pass and two or more values: UCT first between the
+        pass, the values as one alternative (the node's group edge, credited with every visit
+        of a value) and the any-time actions (once widened); then, if the values won, UCT among
+        the values, progressive widening counting the group's visits. An option never tried is
+        tried first (the pass before the values). The option, the group edge if a value was
+        chosen, and whether the option was new (the tree is expanded there)."""
+        edges = tree.edges
+        g = tree.group
+        if g is None:
+            g = tree.group = _Edge()
+        top: list[tuple[int, _Edge]] = []
+        for i in (0, -1, *(range(regular, pend.count)
+                           if tree.visits >= self.widen * regular else ())):
+            if i < 0:
+                e = g
+            else:
+                e = edges.get(keys[i])
+                if e is None:
+                    e = edges[keys[i]] = _Edge()
+            e.avail += 1
+            top.append((i, e))
+        fresh = [x for x in top if x[1].n == 0]
+        if fresh:
+            i = (fresh[0] if self.pw else fresh[self.rng.randrange(len(fresh))])[0]
+        else:
+            c = self.c
+            i, best_v = 0, -1.0
+            for j, e in top:
+                v = e.w / e.n + c * math.sqrt(math.log(e.avail) / e.n)
+                if v > best_v:
+                    i, best_v = j, v
+        if i >= 0:
+            return i, None, edges[keys[i]].n == 0
+        values = range(1, regular)
+        cand: Any = values
+        if self.pw:
+            k = max(2, math.ceil(self.pw * math.sqrt(g.n + 1)))
+            if k < regular - 1:
+                cand = self._admitted(tree, pend, keys, values, k)
+        fresh_v = []
+        for j in cand:
+            e = edges.get(keys[j])
+            if e is None:
+                e = edges[keys[j]] = _Edge()
+            e.avail += 1
+            if e.n == 0:
+                fresh_v.append(j)
+        if fresh_v:
+            return (fresh_v[0] if self.pw else fresh_v[self.rng.randrange(len(fresh_v))]), g, True
+        c = self.c
+        i, best_v = cand[0], -1.0
+        for j in cand:
+            e = edges[keys[j]]
+            v = e.w / e.n + c * math.sqrt(math.log(e.avail) / e.n)
+            if v > best_v:
+                i, best_v = j, v
+        return i, g, False
+
+    def _admitted(self, tree: _Node, pend: Decision, keys: list[str], pool: Any,
                   k: int) -> list[int]:
-        """Progressive widening: the options this node searches, the k it admitted first
-        (once admitted, an option stays; the next admitted is the best by `_ranked` of those
-        not yet in). Options not on offer in this world are left out."""
+        """Progressive widening: the options this node searches (of `pool`, indices into the
+        menu), the k it admitted first (once admitted, an option stays; the next admitted is
+        the best by `_ranked` of those not yet in). Options not on offer in this world are
+        left out."""
         if tree.admitted is None:
             tree.admitted = {}
         adm = tree.admitted
-        cand = [i for i in range(regular) if keys[i] in adm]
+        cand = [i for i in pool if keys[i] in adm]
         if len(cand) < k:
-            order = self._ranked(pend, keys, regular)
+            order = self._ranked(pend, keys, pool)
             if tree.rank is not None:               # the root's prior first
                 rank = tree.rank
                 order.sort(key=lambda i: -rank.get(keys[i], 0.5))
@@ -462,7 +618,7 @@ class MCTSAgent:
             cand.sort(key=lambda i: list(adm).index(keys[i]))
         return cand
 
-    def _ranked(self, pend: Decision, keys: list[str], regular: int) -> list[int]:
+    def _ranked(self, pend: Decision, keys: list[str], pool: Any) -> list[int]:
         """The regular options of a decision, best first by the seat's MAST averages (an
         untried move counts 0.5; ties in an order fixed by the agent's seed, not the menu's)."""
         mast, seat, salt = self.mast, pend.player, self.salt
@@ -471,7 +627,7 @@ class MCTSAgent:
             st = mast.get((seat, move_key(pend, i)))
             q = st[0] / st[1] if st is not None and st[1] > 0 else 0.5
             return -q, zlib.crc32(f"{salt}:{keys[i]}".encode())
-        return sorted(range(regular), key=prior)
+        return sorted(pool, key=prior)
 
     def _rewards(self, program: Any, result: Terminal, n: int) -> list[float]:
         """Each seat's reward for a finished (or cut-off) rollout (see `reward`)."""
@@ -547,7 +703,16 @@ class MCTSAgent:
                     ws = [math.exp((q - top) / tau) for q in qs]
                     lo = 0
                     if pend.allow_pass and m > 2:
-                        best = max(ws[1:])
+                        if self.group:      # the values' mean (weighted by their counts)
+                            tn = tw = 0.0
+                            for k in keys[1:]:
+                                st = mast.get((seat, k))
+                                if st is not None and st[1] > 0:
+                                    tn += st[1]
+                                    tw += st[0]
+                            best = math.exp(((tw / tn if tn else 0.5) - top) / tau)
+                        else:               # the best value's
+                            best = max(ws[1:])
                         if rng.random() * (ws[0] + best) < ws[0]:
                             lo = m          # the pass
                         else:
@@ -602,9 +767,9 @@ class ISMCTSAgent(MCTSAgent):
                  deals: bool = False, reward: str = "win", rollout: str = "random",
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0):
+                 prior: float = 0.0, group: str = "none"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth, cut, prior)
+                         pw, evaluate, estimate_depth, cut, prior, group)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds

@@ -13,7 +13,8 @@ the best other seat, squashed; the share of seats outscored), `rollout=random|ma
 policy (the native uniform playout; move-average sampling; the default, MAST where rollouts are
 cut off, the native playout where they run to the end), `pw=X` progressive widening (a
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
-`eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
+`group=pass|none` whether the tree weighs a pass against a decision's values taken as one
+before it picks a value, `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
@@ -29,8 +30,8 @@ import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
-from mercator.interpreter.agents.search import (CUTS, DEFAULT_ITERATIONS, EVALS, REWARDS,
-                                                ROLLOUTS, UCT_C, WORLDS, ISMCTSAgent,
+from mercator.interpreter.agents.search import (CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
+                                                REWARDS, ROLLOUTS, UCT_C, WORLDS, ISMCTSAgent,
                                                 MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
@@ -42,7 +43,8 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
-                                    "estimate_depth": 4, "cut": "step", "prior": 0.0}
+                                    "estimate_depth": 4, "cut": "step", "prior": 0.0,
+                                    "group": "none"}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
@@ -79,6 +81,8 @@ class AgentSpec:
     cut: Optional[str] = None          # the depth counts top-level "step"s (None) or "decision"s
     prior: Optional[float] = None      # the root's options start with this many visits of their
                                        # one-step estimate (None: DEFAULT_SETTINGS; 0: none)
+    group: Optional[str] = None        # "pass": a pass searched against the values as one
+                                       # (None: DEFAULT_SETTINGS), "none": every option alike
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -145,8 +149,8 @@ def parse_spec(text: str) -> AgentSpec:
     return attrs.evolve(spec, **given)
 
 
-SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "cores",
-            "worlds")
+SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
+            "cores", "worlds")
 MAX_CORES = 1024
 DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
@@ -195,6 +199,13 @@ def _setting(text: str, name: str, value: str) -> Any:
             raise SpecError(f"'{text.strip()}': eval says how a rollout cut off by depth judges "
                             f"the position: estimate (the rulebook's 'estimate', or its score "
                             f"where it declares none; the default) or score, not '{value}'")
+        return value
+    if name == "group":
+        if value not in GROUPS:
+            raise SpecError(f"'{text.strip()}': group says how the tree searches a decision "
+                            f"with a pass beside several values: pass (the pass against the "
+                            f"values as one, then a value) or none (every option alike; "
+                            f"default {DEFAULT_SETTINGS['group']}), not '{value}'")
         return value
     if name == "cut":
         if value not in CUTS:
@@ -293,7 +304,8 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         reward=spec.reward or d["reward"], rollout=spec.rollout or d["rollout"],
         pw=d["pw"] if spec.pw is None else spec.pw, evaluate=spec.eval or "estimate",
         estimate_depth=d["estimate_depth"] if spec.depth is None else None,
-        cut=spec.cut or d["cut"], prior=d["prior"] if spec.prior is None else spec.prior)
+        cut=spec.cut or d["cut"], prior=d["prior"] if spec.prior is None else spec.prior,
+        group=spec.group or d["group"])
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
     n = spec.cores if spec.cores is not None else cores if cores is not None else \
