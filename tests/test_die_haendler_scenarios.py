@@ -1404,3 +1404,23 @@ def test_estimate_does_not_count_borrowed_money_twice(prog: Program) -> None:
     game.no_red_cards()
     game.prepare(money={0: 500, 1: 2500}, loans={1: 1})
     assert prog.estimated(game.s).scores == (1000, 500)
+
+
+def test_estimate_drops_the_levels_of_a_loan_holder_once_no_arrival_is_to_come(
+        prog: Program) -> None:
+    """Not a rule: once the round marker stands at the end (2 players: 6; no arrival to come,
+    seed 002 §遊戲結束), a player still holding a loan cannot win (§Phase 6 注意), so the
+    estimate counts his levels for nothing: P1 (level 3, 3,000, no loan) is worth 3 × 4,800 +
+    3,000 = 17,400; P2 (level 4, 3,000, one loan) 3,000 − 2,500 = 500, not 19,700. One arrival
+    earlier (marker 5) his levels still count: 4 × 4,800 + 3,000 + 1,000 (his money beyond the
+    loan's 2,000, counted again for a round's trade) − 2,500 − upkeep 500 = 20,200, and P1's
+    14,400 + 3,000 + 1,700 (1,000 + 3 × 100 + upkeep 400) − 400 = 18,700. Repaid at the end, P2
+    has 500 and level 4: 4 × 4,800 + 500 = 19,700."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    game.prepare(money={0: 3000, 1: 3000}, level={0: 3, 1: 4}, loans={1: 1}, round_marker=6)
+    assert prog.estimated(game.s).scores == (17400, 500)
+    game.prepare(round_marker=5)
+    assert prog.estimated(game.s).scores == (18700, 20200)
+    game.prepare(round_marker=6, money={0: 3000, 1: 500}, loans={1: 0})
+    assert prog.estimated(game.s).scores == (17400, 19700)
