@@ -433,7 +433,8 @@ class RootParallelAgent:
         self.carried = sum(r[6] for r in replies)
         if not root.edges:                # no worker found a world: worker 0's random move
             return replies[0][1]
-        return most_visited(node, root, self.settings.get("group", "none") == "pass")
+        group = self.settings.get("group", "none")
+        return most_visited(node, root, None if group == "none" else group)
 
 
 class _RemoteTraceback(MercatorError):

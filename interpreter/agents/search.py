@@ -89,7 +89,9 @@ TRIES = 50           # replays a world may take before the search makes do with 
 REWARDS = ("win", "margin", "rank")
 ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
 EVALS = ("estimate", "score")
-GROUPS = ("pass", "none")   # move groups in the tree: a pass against the values as one; none
+GROUPS = ("pass", "bins", "none")   # move groups in the tree: a pass against the values as
+# one; that, and whole-number values in bins by their distance from the smallest; none
+BIN_MIN = 8          # group=bins: whole-number values in bins only where there are more than this
 CUTS = ("step", "phase", "decision")   # what a rollout's depth counts: steps of the top level,
 # phases (a phase begins), decisions
 SETTLE_EVERY = 32   # a time budget asks every that many iterations whether the move is settled
@@ -111,12 +113,12 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges", "visits", "admitted", "rank", "group")
+    __slots__ = ("edges", "visits", "admitted", "rank", "groups")
 
     def __init__(self) -> None:
         self.edges: dict[str, _Edge] = {}
         self.visits = 0
-        self.group: Optional[_Edge] = None     # group="pass": the values of a decision as one
+        self.groups: dict[Any, _Edge] = {}     # move groups: "values", ("bin", b) -> their edge
         self.admitted: Optional[dict[str, None]] = None   # progressive widening's, in order
         self.rank: Optional[dict[str, float]] = None      # the root's prior: option -> value
 
@@ -134,59 +136,107 @@ def option_keys(node: Decision) -> list[str]:
 
 def grouped(node: Decision) -> bool:
     """Does a decision offer a pass beside two or more values (searched as two alternatives,
-    the pass and the values, with group="pass")?"""
+    the pass and the values, with group="pass" or "bins")?"""
     return bool(node.allow_pass) and node.count - len(node.actions) > 2
 
 
-def most_visited(node: Decision, root: "_Node", group: bool = False) -> int:
+def partition(node: Decision, group: Optional[str]) -> Optional[list]:
+    """The move groups of a decision's regular options, or None where it has none: a list of
+    the pass (index 0) and ("values", [...]) — with group="bins" and more than BIN_MIN
+    whole-number values, the values in bins ("bin", b), b the bit length of a value's distance
+    from the smallest in steps of the menu (the gcd of those distances: Die Händler bids in
+    hundreds): the smallest alone, the next, the next two, four, eight... — fine where the
+    values are cheap, coarse where they are dear — each item an option's index or a
+    (group key, [items]) pair."""
+    if group is None or not grouped(node):
+        return None
+    regular = node.count - len(node.actions)
+    values: list = list(range(1, regular))
+    if group == "bins" and len(values) > BIN_MIN:
+        vs = node.values
+        if all(type(v) is int for v in vs):
+            lo = min(vs)
+            step = 0
+            for v in vs:
+                step = math.gcd(step, v - lo)
+            bins: dict[int, list[int]] = {}
+            for i in values:
+                bins.setdefault(((vs[i - 1] - lo) // step).bit_length(), []).append(i)
+            values = [(("bin", b), js) if len(js) > 1 else js[0]
+                      for b, js in sorted(bins.items())]
+    return [0, ("values", values)]
+
+
+def _tally(item: Any, keys: list[str], edges: dict[str, "_Edge"]) -> tuple[float, float]:
+    """An option's (or a group's, summed over its options) visits and total reward."""
+    if isinstance(item, int):
+        e = edges.get(keys[item])
+        return (e.n, e.w) if e is not None else (0, 0.0)
+    n = w = 0.0
+    for x in item[1]:
+        a, b = _tally(x, keys, edges)
+        n += a
+        w += b
+    return n, w
+
+
+def _ranked_items(items: list, keys: list[str], edges: dict[str, "_Edge"]) -> list:
+    """Items by visits, then mean reward, most first; ties in menu order; (item, visits)."""
+    scored = []
+    for k, x in enumerate(items):
+        n, w = _tally(x, keys, edges)
+        scored.append(((n, w / n if n else 0.0, -k), x, n))
+    scored.sort(key=lambda t: t[0], reverse=True)
+    return [(x, n) for _, x, n in scored]
+
+
+def most_visited(node: Decision, root: "_Node", group: Optional[str] = None) -> int:
     """The move: the index of the option most visited at the root (ties: the higher mean, then
-    the first in the menu); 0 if none was searched. With `group`, where the decision offers a
-    pass beside two or more values, the values' visits are summed against the pass's (and the
-    any-time actions'), and if they win, the most visited value is the move."""
+    the first in the menu); 0 if none was searched. With move groups (`partition`) the most
+    visited item is taken level by level: the pass against the values summed (and the any-time
+    actions), then, if the values win, the most visited bin, then value."""
     keys = option_keys(node)
     edges = root.edges
-    if group and grouped(node):
-        regular = node.count - len(node.actions)
-        n = w = 0.0
-        for k in keys[1:regular]:
-            e = edges.get(k)
-            if e is not None:
-                n += e.n
-                w += e.w
-        best, best_key = -1, (n, w / n if n else 0.0)
-        for i in (0, *range(regular, node.count)):
-            e = edges.get(keys[i])
-            if e is not None and (e.n, e.w / e.n if e.n else 0.0) > best_key:
-                best, best_key = i, (e.n, e.w / e.n if e.n else 0.0)
-        if best >= 0 or n == 0:
-            return max(best, 0)
-        return _most_visited(keys, edges, range(1, regular))
-    return _most_visited(keys, edges, range(len(keys)))
+    part = partition(node, group)
+    if part is None:
+        return _most_visited(keys, edges, range(len(keys)))
+    items: list = [*part, *range(node.count - len(node.actions), node.count)]
+    while True:
+        ranked = _ranked_items(items, keys, edges)
+        x, n = ranked[0]
+        if isinstance(x, int):
+            return x
+        if n == 0:
+            return 0
+        items = x[1]
 
 
-def settled(node: Decision, root: "_Node", group: bool, more: float) -> bool:
+def settled(node: Decision, root: "_Node", group: Optional[str], more: float) -> bool:
     """Can `more` iterations no longer change the move (`most_visited`)? True where the most
-    visited option leads the next by more visits than that — at both levels with `group`, the
-    pass against the values as one and, if the values lead, among the values. A time budget
-    stops there (the rest of its time could not change the move; a bot answers an obvious
-    decision at once)."""
+    visited option leads the next by more visits than that — with move groups, at every level
+    on the way to the move. A time budget stops there (the rest of its time could not change
+    the move; a bot answers an obvious decision at once)."""
     keys = option_keys(node)
     edges = root.edges
-
-    def lead(among: Any, extra: Optional[int] = None) -> tuple[bool, bool]:
-        ns = sorted((edges[keys[i]].n if keys[i] in edges else 0 for i in among), reverse=True)
-        if extra is not None:
-            ns = sorted([*ns, extra], reverse=True)
-        top_is_extra = extra is not None and ns[0] == extra
-        return len(ns) < 2 or ns[0] - ns[1] > more, top_is_extra
-    if group and grouped(node):
-        regular = node.count - len(node.actions)
-        values = sum(edges[k].n for k in keys[1:regular] if k in edges)
-        ok, values_lead = lead([0, *range(regular, node.count)], values)
-        if not ok:
+    part = partition(node, group)
+    items: list = list(range(node.count)) if part is None else \
+        [*part, *range(node.count - len(node.actions), node.count)]
+    while True:
+        ranked = _ranked_items(items, keys, edges)
+        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] <= more:
             return False
-        return lead(range(1, regular))[0] if values_lead else True
-    return lead(range(node.count))[0]
+        x = ranked[0][0]
+        if isinstance(x, int):
+            return True
+        items = x[1]
+
+
+def _options_in(items: list) -> list[int]:
+    """The options in a list of items (options and groups), at any depth."""
+    out: list[int] = []
+    for x in items:
+        out.extend([x] if type(x) is int else _options_in(x[1]))
+    return out
 
 
 def _most_visited(keys: list[str], edges: dict[str, "_Edge"], among: Any) -> int:
@@ -294,7 +344,7 @@ class MCTSAgent:
         if group not in GROUPS:
             raise ValueError(f"the tree groups moves by one of {', '.join(GROUPS)}, not "
                              f"{group!r}")
-        self.group = group == "pass"    # a pass against the values as one, then a value
+        self.group = None if group == "none" else group    # the move groups (`partition`)
         self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
@@ -407,11 +457,14 @@ class MCTSAgent:
                 continue
             keys = option_keys(pend)
             regular = pend.count - len(pend.actions)
-            if self.group and pend.allow_pass and regular > 2:
-                i, g, fresh_i = self._select_grouped(tree, pend, keys, regular)
+            part = partition(pend, self.group) if self.group is not None else None
+            if part is not None:
+                top = [*part, *(range(regular, pend.count)
+                                if tree.visits >= self.widen * regular else ())]
+                i, gs, fresh_i = self._select_in(tree, pend, keys, top, tree.visits)
                 e = tree.edges[keys[i]]
                 path.append((tree, e, pend.player))
-                if g is not None:
+                for g in gs:
                     groups.append((g, pend.player))
                 if moves is not None:
                     moves.append((pend.player, move_key(pend, i)))
@@ -529,70 +582,59 @@ class MCTSAgent:
             e = root.edges[keys[i]] = _Edge()
             e.n = e.avail = int(self.prior)
             e.w = self.prior * r
-        if self.group and grouped(node):          # the values as one: as good as the best
-            g = root.group = _Edge()
+        part = partition(node, self.group)
+        stack = [] if part is None else [x for x in part if type(x) is not int]
+        while stack:                              # a group: as good as its best option
+            gkey, items = stack.pop()
+            g = root.groups[gkey] = _Edge()
             g.n = g.avail = int(self.prior)
-            g.w = self.prior * max(root.rank[k] for k in keys[1:count - len(node.actions)])
+            g.w = self.prior * max(root.rank[keys[i]] for i in _options_in(items))
+            stack.extend(x for x in items if type(x) is not int)
 
-    def _select_grouped(self, tree: _Node, pend: Decision, keys: list[str],
-                        regular: int) -> tuple[int, Optional[_Edge], bool]:
-        """group="pass" at a decision with a pass and two or more values: UCT first between the
-        pass, the values as one alternative (the node's group edge, credited with every visit
-        of a value) and the any-time actions (once widened); then, if the values won, UCT among
-        the values, progressive widening counting the group's visits. An option never tried is
-        tried first (the pass before the values). The option, the group edge if a value was
-        chosen, and whether the option was new (the tree is expanded there)."""
-        edges = tree.edges
-        g = tree.group
-        if g is None:
-            g = tree.group = _Edge()
-        top: list[tuple[int, _Edge]] = []
-        for i in (0, -1, *(range(regular, pend.count)
-                           if tree.visits >= self.widen * regular else ())):
-            if i < 0:
-                e = g
-            else:
-                e = edges.get(keys[i])
+    def _select_in(self, tree: _Node, pend: Decision, keys: list[str], items: list,
+                   visits: float) -> tuple[int, list[_Edge], bool]:
+        """Move groups (`partition`): UCT among `items` — options, and groups whose edges (in
+        tree.groups) are credited with every visit of an option inside — then, where a group
+        wins, among its items, down to an option. An item never tried is tried first (the pass
+        before the values; a group's first visit tries one of its options); progressive
+        widening applies among options (not groups), counting the visits of the group they are
+        in (`visits`). The option, the group edges on the way, and whether the option was new
+        (the tree is expanded there)."""
+        edges, groups = tree.edges, tree.groups
+        cand: Any = items
+        if self.pw and all(type(x) is int for x in items):
+            k = max(2, math.ceil(self.pw * math.sqrt(visits + 1)))
+            if k < len(items):
+                cand = self._admitted(tree, pend, keys, items, k)
+        entries = []
+        fresh = []
+        for x in cand:
+            if type(x) is int:
+                e = edges.get(keys[x])
                 if e is None:
-                    e = edges[keys[i]] = _Edge()
+                    e = edges[keys[x]] = _Edge()
+            else:
+                e = groups.get(x[0])
+                if e is None:
+                    e = groups[x[0]] = _Edge()
             e.avail += 1
-            top.append((i, e))
-        fresh = [x for x in top if x[1].n == 0]
+            entries.append((x, e))
+            if e.n == 0:
+                fresh.append((x, e))
         if fresh:
-            i = (fresh[0] if self.pw else fresh[self.rng.randrange(len(fresh))])[0]
+            x, e = fresh[0] if self.pw else fresh[self.rng.randrange(len(fresh))]
         else:
             c = self.c
-            i, best_v = 0, -1.0
-            for j, e in top:
-                v = e.w / e.n + c * math.sqrt(math.log(e.avail) / e.n)
+            x, e = entries[0]
+            best_v = -1.0
+            for y, f in entries:
+                v = f.w / f.n + c * math.sqrt(math.log(f.avail) / f.n)
                 if v > best_v:
-                    i, best_v = j, v
-        if i >= 0:
-            return i, None, edges[keys[i]].n == 0
-        values = range(1, regular)
-        cand: Any = values
-        if self.pw:
-            k = max(2, math.ceil(self.pw * math.sqrt(g.n + 1)))
-            if k < regular - 1:
-                cand = self._admitted(tree, pend, keys, values, k)
-        fresh_v = []
-        for j in cand:
-            e = edges.get(keys[j])
-            if e is None:
-                e = edges[keys[j]] = _Edge()
-            e.avail += 1
-            if e.n == 0:
-                fresh_v.append(j)
-        if fresh_v:
-            return (fresh_v[0] if self.pw else fresh_v[self.rng.randrange(len(fresh_v))]), g, True
-        c = self.c
-        i, best_v = cand[0], -1.0
-        for j in cand:
-            e = edges[keys[j]]
-            v = e.w / e.n + c * math.sqrt(math.log(e.avail) / e.n)
-            if v > best_v:
-                i, best_v = j, v
-        return i, g, False
+                    x, e, best_v = y, f, v
+        if type(x) is int:
+            return x, [], e.n == 0
+        i, gs, new = self._select_in(tree, pend, keys, x[1], e.n)
+        return i, [e, *gs], new
 
     def _admitted(self, tree: _Node, pend: Decision, keys: list[str], pool: Any,
                   k: int) -> list[int]:
@@ -703,7 +745,7 @@ class MCTSAgent:
                     ws = [math.exp((q - top) / tau) for q in qs]
                     lo = 0
                     if pend.allow_pass and m > 2:
-                        if self.group:      # the values' mean (weighted by their counts)
+                        if self.group is not None:   # the values' mean (by their counts)
                             tn = tw = 0.0
                             for k in keys[1:]:
                                 st = mast.get((seat, k))

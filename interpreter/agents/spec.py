@@ -13,8 +13,9 @@ the best other seat, squashed; the share of seats outscored), `rollout=random|ma
 policy (the native uniform playout; move-average sampling; the default, MAST where rollouts are
 cut off, the native playout where they run to the end), `pw=X` progressive widening (a
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
-`group=pass|none` whether the tree weighs a pass against a decision's values taken as one
-before it picks a value, `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
+`group=pass|bins|none` whether the tree weighs a pass against a decision's values taken as
+one before it picks a value (bins: whole-number values in bins by their distance from the
+smallest, then a value), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
@@ -81,8 +82,9 @@ class AgentSpec:
     cut: Optional[str] = None          # the depth counts top-level "step"s (None) or "decision"s
     prior: Optional[float] = None      # the root's options start with this many visits of their
                                        # one-step estimate (None: DEFAULT_SETTINGS; 0: none)
-    group: Optional[str] = None        # "pass": a pass searched against the values as one
-                                       # (None: DEFAULT_SETTINGS), "none": every option alike
+    group: Optional[str] = None        # "pass": a pass searched against the values as one,
+                                       # "bins": and the values in bins, "none": every option
+                                       # alike (None: DEFAULT_SETTINGS)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -204,8 +206,10 @@ def _setting(text: str, name: str, value: str) -> Any:
         if value not in GROUPS:
             raise SpecError(f"'{text.strip()}': group says how the tree searches a decision "
                             f"with a pass beside several values: pass (the pass against the "
-                            f"values as one, then a value) or none (every option alike; "
-                            f"default {DEFAULT_SETTINGS['group']}), not '{value}'")
+                            f"values as one, then a value), bins (the same, whole-number values "
+                            f"then in bins by their distance from the smallest) or none (every "
+                            f"option alike; default {DEFAULT_SETTINGS['group']}), not "
+                            f"'{value}'")
         return value
     if name == "cut":
         if value not in CUTS:
