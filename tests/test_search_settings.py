@@ -128,14 +128,15 @@ def test_the_settings_are_spec_settings() -> None:
     agent = make_agent(spec, 1)
     assert (agent.reward, agent.rollout, agent.depth, agent.pw) == ("margin", "mast", 20, 1.5)
     plain = make_agent(parse_spec("mcts:50"), 1)            # a spec's defaults: the strong ones
-    assert (plain.reward, plain.rollout, plain.pw, plain.depth, plain.estimate_depth) == \
-        ("margin", "auto", 1.0, None, 4)
+    assert (plain.reward, plain.rollout, plain.pw, plain.depth, plain.estimate_depth,
+            plain.group) == ("margin", "auto", 1.0, None, 4, "bins")
     before = make_agent(parse_spec("ismcts:200:" + BEFORE_36), 1)   # the searcher before them
-    assert (before.reward, before.rollout, before.pw, before.depth, before.estimate_depth) == \
-        ("win", "random", 0.0, None, None)
+    assert (before.reward, before.rollout, before.pw, before.depth, before.estimate_depth,
+            before.group) == ("win", "random", 0.0, None, None, None)
     assert str(parse_spec("ismcts:200:" + BEFORE_36)) == "ismcts:200:" + BEFORE_36
     bare = MCTSAgent(50)                                      # the Python API's: the plain search
-    assert (bare.reward, bare.rollout, bare.pw, bare.estimate_depth) == ("win", "random", 0.0, None)
+    assert (bare.reward, bare.rollout, bare.pw, bare.estimate_depth, bare.group) == \
+        ("win", "random", 0.0, None, None)
     assert make_agent(parse_spec("ismcts:10:depth=3:eval=score"), 1).evaluate == "score"
     assert str(parse_spec("ismcts:10:eval=score:depth=3")) == "ismcts:10:depth=3:eval=score"
     assert plain.evaluate == "estimate"

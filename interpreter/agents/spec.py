@@ -42,11 +42,13 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # move averages, and rollouts cut after `estimate_depth` steps of the top level (cut=step), played by MAST and judged by
 # the rulebook's `estimate` where it declares one (where it does not, the native random playout
 # to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
-# The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0`.
+# Move groups in bins (group=bins): a pass weighed against the values as one, whole-number
+# values then in bins by size (Die Händler's red-card auctions, docs/agents.md).
+# The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0:group=none`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
-                                    "group": "none"}
-BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0"
+                                    "group": "bins"}
+BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0:group=none"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
 # core (as any time budget does unless its spec says cores=N)
