@@ -950,3 +950,37 @@ def test_estimate_adds_the_voyage_expected_by_the_dice(prog: Program) -> None:
     assert est.scores[3] == 33
     assert est.ranking == (1, 0, 3, 2)
     assert prog.result(game.s).scores == (27, 27, 26, 30)
+
+
+def test_estimate_counts_a_pilot_until_the_pilots_act(prog: Program) -> None:
+    """Not a rule: the estimate's pilot (fn pilot_gain). As in the test above, but P4 takes the
+    large pilot for 5 (seed 003 §領航員如何執行任務: 2 spaces): after the first roll, two rolls
+    left, a space is worth one in six, 36 of 216 chances; his ginseng and jade shares would each
+    rise by 5 if that boat arrived, so the pilot adds 2 * 36 * 5 = 360 to the voyage's 750:
+    (750 + 360) / 216 = 5 on his 25 pesos, estimate 30 (without the pilot 25 + 3 = 28). When
+    the pilot acts, before the third roll, the lift comes from the last die: jade on 6 + 3 = 9
+    needs 5 more, 72 of 216 chances, 2 spaces on 144; the pilot adds (144 - 72) * 5 = 360 to
+    the jade share's 72 * 5: 720 / 216 = 3, estimate 28. Once the pilots have acted and the
+    last die is rolled (no boat arrives), nothing is under way: the estimate is the pesos."""
+    game = Game(prog)
+    game.begin_voyage_1()
+    placed = {0: "silk_boat", 1: "jade_boat", 2: "harbour_a", 3: "large_pilot"}
+    while isinstance(game.s.pending, Decision) and game.s.pending.prompt == PLACE:
+        p = game.s.pending.player
+        game.place(p, placed[p])
+    game.roll(6, 1, 1)
+    assert game.pesos()[3] == 25
+    assert prog.estimated(game.s).scores[3] == 30
+    assert prog.estimated(game.s).scores[:3] == (41, 45, 32)
+    while isinstance(game.s.pending, Decision) and game.s.pending.prompt == PLACE:
+        game.place(game.s.pending.player, "pass")
+    game.roll(1, 1, 3)                        # silk 7, ginseng 6, jade 9: one roll left
+    # everybody passed: no third placement round; the pilot acts before the last roll
+    assert game.s.pending.player == 3 and "large pilot" in game.s.pending.prompt
+    assert game.pesos()[3] == 25
+    # jade: 72 chances now (5 or more), 144 two spaces on: (72 * 5 + 72 * 5) / 216 = 3
+    assert prog.estimated(game.s).scores[3] == 28
+    game.decide(3, "pass")
+    game.roll(1, 1, 1)
+    assert game.s.pending.prompt.startswith("bid")          # the next voyage's auction
+    assert prog.estimated(game.s).scores == (27, 27, 26, 25)  # nothing under way, no pilot
