@@ -39,6 +39,7 @@ from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_seats, parse_spec  # noqa: E402
 from mercator.interpreter.compiler import compile_program  # noqa: E402
 from mercator.interpreter.engine.program import MercatorRuntimeError  # noqa: E402
+from mercator.interpreter.engine.nodes import Decision  # noqa: E402
 
 Z95 = 1.959963984540054
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -508,9 +509,37 @@ def report(path: str) -> str:
     return "\n".join(head + lines)
 
 
+def stats_by_seat(r: dict) -> Optional[list[list[int]]]:
+    """Each seat's share of the record's stats: what each counter gained in the steps that
+    seat's decisions started (a deal accepted, a boat plundered), by replaying the history;
+    chance steps count for no seat. None without a history, or if the replay does not end as
+    the game did."""
+    if "history" not in r:
+        return None
+    prog = _program(r["config"]["rulebook"])
+    n = r["config"]["players"]
+    record = any(seat_spec(x).needs_record for x in r.get("seats", []))
+    s = prog.new_game(n, r["seed"], narrate=record, explicit_chance=record)
+    out = [[0] * len(prog.stat_names) for _ in range(n)]
+    for i in r["history"]:
+        if s.over:
+            return None
+        node = s.pending
+        before = list(s.stats)
+        prog.apply(s, i)
+        if isinstance(node, Decision):
+            for k, (a, b) in enumerate(zip(before, s.stats)):
+                out[node.player][k] += b - a
+    if not s.over or list(s.pending.winners) != r["winners"]:
+        return None
+    return out
+
+
 def stats_report(by: dict[str, list[dict]], keys: list[str]) -> list[str]:
     """Per match, the mean per game of each stat its rulebook declares (Genoa's `deals`: the
-    offers accepted, by any seat), from the games that recorded them all."""
+    offers accepted), from the games that recorded them all; in a match, with the part that
+    came of the tested seat's own decisions and of each other seat's on average
+    (`stats_by_seat`)."""
     out = ["", "| rulebook, players | agent vs the others | games | mean per game |",
            "|---|---|---:|---|"]
     for k in keys:
@@ -520,8 +549,18 @@ def stats_report(by: dict[str, list[dict]], keys: list[str]) -> list[str]:
         rs = [r for r in rs if len(r.get("stats", [])) == len(names)]
         if not names or not rs:
             continue
-        means = ", ".join(f"{name} {sum(r['stats'][i] for r in rs) / len(rs):.1f}"
-                          for i, name in enumerate(names))
+        parts = [(r, stats_by_seat(r)) for r in rs] if c["kind"] == "match" else []
+        parts = [(r, x) for r, x in parts if x is not None]
+
+        def mean(i: int, name: str) -> str:
+            text = f"{name} {sum(r['stats'][i] for r in rs) / len(rs):.1f}"
+            if parts:
+                mine = sum(x[r["tested"]][i] for r, x in parts) / len(parts)
+                others = sum(sum(x[p][i] for p in range(len(x)) if p != r["tested"])
+                             / (len(x) - 1) for r, x in parts) / len(parts)
+                text += f" (the tested seat's decisions {mine:.1f}, another seat's {others:.1f})"
+            return text
+        means = ", ".join(mean(i, name) for i, name in enumerate(names))
         out.append(f"| {os.path.basename(c['rulebook'])[:-6]}, {c['players']} | `{c['agent']}` "
                    f"vs `{c['vs']}` | {len(rs)} | {means} |")
     return out if len(out) > 3 else []

@@ -192,3 +192,31 @@ def test_the_wait_benchmark_times_every_bot_move_of_a_game() -> None:
          "--bots", "ismcts:5", "--person", "random", "--games", "2", "--seed", "3",
          "--max-moves", "1"], capture_output=True, text=True, timeout=120, check=True).stdout
     assert "(at most 1 moves each)" in capped and capped.splitlines()[-1].split()[0] == "2"
+
+
+def test_each_seat_s_part_of_a_stat_is_what_its_own_decisions_started(tmp_path: Path) -> None:
+    """Nim with a stat of sticks taken: replayed, each seat's part is the sticks taken in the
+    steps its own decisions started (a last forced take of one stick, which the engine makes
+    without asking, falls in the step before it), the parts sum to the whole, and the report
+    gives the tested seat's part beside another seat's."""
+    rules = tmp_path / "nim.rules"
+    rules.write_text((ROOT / NIM).read_text().replace(
+        "score p:", "event took(p: player, k: int)\nstat taken counts took(p, k) as k\n"
+                    "score p:").replace(
+        "        sticks -= k\n", "        sticks -= k\n        emit took(p, k)\n"))
+    results = tmp_path / "agents.jsonl"
+    B.run_games(B.match(str(rules), 2, "random", "random"), 2, str(results), workers=1)
+    for r in B.read_results(str(results)):
+        parts = B.stats_by_seat(r)
+        assert parts is not None and parts[0][0] + parts[1][0] == r["stats"][0] == 10
+        prog = B._program(str(rules))
+        s = prog.new_game(2, r["seed"])
+        mine = [0, 0]
+        for i in r["history"]:
+            who, before = s.pending.player, s.table[0]       # table field 0: sticks
+            prog.apply(s, i)
+            mine[who] += before - s.table[0]
+        assert parts == [[mine[0]], [mine[1]]]
+    assert B.stats_by_seat({k: v for k, v in r.items() if k != "history"}) is None
+    report = B.report(str(results))
+    assert "taken 10.0 (the tested seat's decisions " in report
