@@ -921,6 +921,19 @@ def test_estimate_table_counts_the_dice(prog: Program) -> None:
             assert table[r][n] == ways * 6 ** (3 - r), (r, n)
 
 
+def placed_and_rolled(prog: Program, fourth: str) -> Game:
+    """The first voyage: P1 on the silk boat, P2 on the jade boat, P3 on harbour A, P4 on
+    `fourth`, then the first roll: silk, ginseng and jade boats 6, 1 and 1 on."""
+    game = Game(prog)
+    game.begin_voyage_1()
+    placed = {0: "silk_boat", 1: "jade_boat", 2: "harbour_a", 3: fourth}
+    while isinstance(game.s.pending, Decision) and game.s.pending.prompt == PLACE:
+        p = game.s.pending.player
+        game.place(p, placed[p])
+    game.roll(6, 1, 1)
+    return game
+
+
 def test_estimate_adds_the_voyage_expected_by_the_dice(prog: Program) -> None:
     """After the first roll, silk on 6, ginseng on 5, jade on 6, two rolls left: silk arrives
     with 90 of 216 chances (two dice of 8 or more), ginseng 60 (9 or more), jade 90.
@@ -932,13 +945,7 @@ def test_estimate_adds_the_voyage_expected_by_the_dice(prog: Program) -> None:
     shares ginseng and jade): the jade cargo 36 * 90, his jade share 5 * 90 and his ginseng share
     5 * 60: 3990 / 216 = 18, estimate 45, the best. P4 (30 pesos, passed; ginseng and jade
     shares): 750 / 216 = 3, estimate 33. The score sees none of it: 27, 27, 26, 30."""
-    game = Game(prog)
-    game.begin_voyage_1()
-    placed = {0: "silk_boat", 1: "jade_boat", 2: "harbour_a", 3: "pass"}
-    while isinstance(game.s.pending, Decision) and game.s.pending.prompt == PLACE:
-        p = game.s.pending.player
-        game.place(p, placed[p])
-    game.roll(6, 1, 1)
+    game = placed_and_rolled(prog, "pass")
     assert isinstance(game.s.pending, Decision)
     assert game.pesos()[0] == 27 and game.pesos()[2] == 26
     assert prog.result(game.s).scores[0] == 27
@@ -962,13 +969,7 @@ def test_estimate_counts_a_pilot_until_the_pilots_act(prog: Program) -> None:
     needs 5 more, 72 of 216 chances, 2 spaces on 144; the pilot adds (144 - 72) * 5 = 360 to
     the jade share's 72 * 5: 720 / 216 = 3, estimate 28. Once the pilots have acted and the
     last die is rolled (no boat arrives), nothing is under way: the estimate is the pesos."""
-    game = Game(prog)
-    game.begin_voyage_1()
-    placed = {0: "silk_boat", 1: "jade_boat", 2: "harbour_a", 3: "large_pilot"}
-    while isinstance(game.s.pending, Decision) and game.s.pending.prompt == PLACE:
-        p = game.s.pending.player
-        game.place(p, placed[p])
-    game.roll(6, 1, 1)
+    game = placed_and_rolled(prog, "large_pilot")
     assert game.pesos()[3] == 25
     assert prog.estimated(game.s).scores[3] == 30
     assert prog.estimated(game.s).scores[:3] == (41, 45, 32)

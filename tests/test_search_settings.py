@@ -363,17 +363,23 @@ def test_move_groups_weigh_a_pass_against_the_values_as_one(pw) -> None:
     assert picks("pass") == ["pass"] * 10
 
 
+def tithe_root(visits: list[tuple[str, int]]):
+    """Tithe's first decision and a made-up root: each option key with its visits, mean 0.5."""
+    from mercator.interpreter.agents.search import _Edge, _Node
+    s = program(TITHE).new_game(2, 0)
+    root = _Node()
+    for key, n in visits:
+        e = root.edges[key] = _Edge()
+        e.n, e.w = n, n * 0.5
+    return s, root
+
+
 def test_the_move_with_groups_is_the_most_visited_value_once_the_values_win() -> None:
     """most_visited with groups: the pass (40 visits) loses to the gifts' 60 together although
     no single gift has as many, and the move is then the most visited gift; without groups the
     pass is the move."""
-    from mercator.interpreter.agents.search import _Edge, _Node, most_visited
-    prog = program(TITHE)
-    s = prog.new_game(2, 0)
-    root = _Node()
-    for key, n in [("pass", 40), ("3", 25), ("7", 35)]:
-        e = root.edges[key] = _Edge()
-        e.n, e.w = n, n * 0.5
+    from mercator.interpreter.agents.search import most_visited
+    s, root = tithe_root([("pass", 40), ("3", 25), ("7", 35)])
     labels = [o.label for o in s.pending.options]
     assert labels[most_visited(s.pending, root, "pass")] == "7"
     assert labels[most_visited(s.pending, root, None)] == "pass"
@@ -422,13 +428,8 @@ def test_with_groups_a_rollout_weighs_the_pass_against_the_values_mean() -> None
 def test_a_move_is_settled_when_no_option_can_catch_up_in_the_iterations_left() -> None:
     """settled(): the most visited option must lead the next by more visits than there are
     iterations left — with groups, the pass against the values summed, then among the values."""
-    from mercator.interpreter.agents.search import _Edge, _Node, settled
-    prog = program(TITHE)
-    s = prog.new_game(2, 0)
-    root = _Node()
-    for key, n in [("pass", 100), ("3", 30), ("7", 25)]:
-        e = root.edges[key] = _Edge()
-        e.n, e.w = n, n * 0.5
+    from mercator.interpreter.agents.search import settled
+    s, root = tithe_root([("pass", 100), ("3", 30), ("7", 25)])
     assert settled(s.pending, root, None, 69) and not settled(s.pending, root, None, 70)
     assert settled(s.pending, root, "pass", 44) and not settled(s.pending, root, "pass", 45)
     root.edges["pass"].n = 10                 # the values lead by 45; among them "3" by 5

@@ -58,6 +58,13 @@ keep raising, and a searcher would learn that bidding high drives the others' pr
 carry from one decision to the next, halved in weight at each new decision. No game knowledge:
 only the rulebook's own sites and values.
 
+Move groups (`group`): where a decision offers a pass beside two or more values, "pass" weighs
+the pass against the values taken as one alternative before UCT picks a value, in the tree and
+in MAST's rollouts (the pass against the values' mean average); "bins" also groups more than
+BIN_MIN whole-number values in bins by their distance from the smallest (`partition`). The
+move is taken level by level (`most_visited`). A time budget stops early once no option could
+overtake the move in the time left (`settled`).
+
 Progressive widening (`pw`): a menu of 56 bids gets three or four visits per bid from 200
 iterations, so the most visited is close to a random one. With pw > 0 a tree node searches only
 ceil(pw * sqrt(visits + 1)) of its regular options (at least 2): as that number grows it admits
