@@ -469,8 +469,8 @@ class MCTSAgent:
                 top = [*part, *(range(regular, pend.count)
                                 if tree.visits >= self.widen * regular else ())]
                 i, gs, fresh_i = self._select_in(tree, pend, keys, top, tree.visits)
-                e = tree.edges[keys[i]]
-                path.append((tree, e, pend.player))
+                leaf = tree.edges[keys[i]]
+                path.append((tree, leaf, pend.player))
                 for g in gs:
                     groups.append((g, pend.player))
                 if moves is not None:
@@ -478,9 +478,9 @@ class MCTSAgent:
                 program.apply(s, i)
                 if fresh_i:
                     break                   # expanded: the rollout takes over
-                if e.below is None:
-                    e.below = _Node()
-                tree = e.below
+                if leaf.below is None:
+                    leaf.below = _Node()
+                tree = leaf.below
                 continue
             cand: Any = range(regular)
             if self.pw:
