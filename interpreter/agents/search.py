@@ -204,13 +204,9 @@ def most_visited(node: Decision, root: "_Node", group: Optional[str] = None) -> 
     actions), then, if the values win, the most visited bin, then value."""
     keys = option_keys(node)
     edges = root.edges
-    part = partition(node, group)
-    if part is None:
-        return _most_visited(keys, edges, range(len(keys)))
-    items: list = [*part, *range(node.count - len(node.actions), node.count)]
+    items = _top_items(node, group)
     while True:
-        ranked = _ranked_items(items, keys, edges)
-        x, n = ranked[0]
+        x, n = _ranked_items(items, keys, edges)[0]
         if isinstance(x, int):
             return x
         if n == 0:
@@ -225,9 +221,7 @@ def settled(node: Decision, root: "_Node", group: Optional[str], more: float) ->
     the move; a bot answers an obvious decision at once)."""
     keys = option_keys(node)
     edges = root.edges
-    part = partition(node, group)
-    items: list = list(range(node.count)) if part is None else \
-        [*part, *range(node.count - len(node.actions), node.count)]
+    items = _top_items(node, group)
     while True:
         ranked = _ranked_items(items, keys, edges)
         if len(ranked) > 1 and ranked[0][1] - ranked[1][1] <= more:
@@ -246,16 +240,13 @@ def _options_in(items: list) -> list[int]:
     return out
 
 
-def _most_visited(keys: list[str], edges: dict[str, "_Edge"], among: Any) -> int:
-    best, best_key = 0, None
-    for i in among:
-        e = edges.get(keys[i])
-        if e is None:
-            continue
-        key = (e.n, e.w / e.n if e.n else 0.0)
-        if best_key is None or key > best_key:
-            best, best_key = i, key
-    return best
+def _top_items(node: Decision, group: Optional[str]) -> list:
+    """The items a decision's move is chosen among first: its options, or with move groups the
+    pass, the values as one and the any-time actions."""
+    part = partition(node, group)
+    if part is None:
+        return list(range(node.count))
+    return [*part, *range(node.count - len(node.actions), node.count)]
 
 
 def win_shares(result: Terminal, n: int) -> list[float]:
