@@ -439,7 +439,7 @@ class MCTSAgent:
         n = len(s.players)
         moves: Optional[list[tuple[int, Any]]] = \
             [] if self._rollout == "mast" or self.pw else None
-        groups: list[tuple[_Edge, int]] = []     # group="pass": the value groups on the path
+        groups: list[tuple[_Edge, int]] = []     # the move groups' edges on the path
         while tree is not None:
             pend = s.pending
             if pend.__class__ is Terminal:
