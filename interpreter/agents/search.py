@@ -659,8 +659,9 @@ class MCTSAgent:
         return cand
 
     def _ranked(self, pend: Decision, keys: list[str], pool: Any) -> list[int]:
-        """The regular options of a decision, best first by the seat's MAST averages (an
-        untried move counts 0.5; ties in an order fixed by the agent's seed, not the menu's)."""
+        """The options of `pool` (indices into the menu), best first by the seat's MAST
+        averages (an untried move counts 0.5; ties in an order fixed by the agent's seed, not
+        the menu's)."""
         mast, seat, salt = self.mast, pend.player, self.salt
 
         def prior(i: int) -> tuple[float, int]:
