@@ -84,8 +84,9 @@ from typing import Any, Optional
 from mercator.dsl import ast as A
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.exprs import RuleError
-from mercator.interpreter.engine.nodes import Chance, Decision, Terminal, no_deal_index
-from mercator.interpreter.engine.resample import ResampleFailed, Trace
+from mercator.interpreter.engine.nodes import (Chance, Decision, Terminal, no_deal_index,
+                                               option_keys)
+from mercator.interpreter.engine.resample import HIDDEN, ResampleFailed, Trace
 from mercator.interpreter.engine.state import State
 
 DEFAULT_ITERATIONS = 200
@@ -101,6 +102,7 @@ GROUPS = ("pass", "bins", "none")   # move groups in the tree: a pass against th
 BIN_MIN = 8          # group=bins: whole-number values in bins only where there are more than this
 CUTS = ("step", "phase", "decision")   # what a rollout's depth counts: steps of the top level,
 # phases (a phase begins), decisions
+MIN_FRESH = 0.1      # reuse: a time budget searches at least this part of its time afresh
 SETTLE_EVERY = 32   # a time budget asks every that many iterations whether the move is settled
 STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
 PRIOR_WORLDS = 4     # the worlds the root's prior judges each option in
@@ -128,17 +130,6 @@ class _Node:
         self.groups: dict[Any, _Edge] = {}     # move groups: "values", ("bin", b) -> their edge
         self.admitted: Optional[dict[str, None]] = None   # progressive widening's, in order
         self.rank: Optional[dict[str, float]] = None      # the root's prior: option -> value
-
-
-def option_keys(node: Decision) -> list[str]:
-    """A key per option: its label, with '#k' added to the k-th repeat of a label."""
-    seen: dict[str, int] = {}
-    keys = []
-    for o in node.options:
-        k = seen.get(o.label, 0)
-        seen[o.label] = k + 1
-        keys.append(o.label if k == 0 else f"{o.label}#{k}")
-    return keys
 
 
 def grouped(node: Decision) -> bool:
@@ -312,7 +303,7 @@ class MCTSAgent:
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0, group: str = "none"):
+                 prior: float = 0.0, group: str = "none", reuse: bool = False):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -370,6 +361,10 @@ class MCTSAgent:
         self.last_root: Optional[_Node] = None
         self.last_rollout_decisions = 0
         self.last_settled = False       # the last time-budget search stopped early (settled)
+        self.reuse = reuse              # start from the last decision's tree where it goes on
+        self._last: Optional[tuple] = None   # (root, the move's key, where in the game) for it
+        self.last_reused = 0            # visits the last decision's root started with (reuse)
+        self._rate = 0.0                # iterations a second of the last time-budget search
 
     # -- what an iteration starts from
     def prepare(self, program: Any, state: State, seat: int) -> None:
@@ -402,23 +397,34 @@ class MCTSAgent:
             self.fallbacks += 1                       # no world found: an honest random move
             return self.rng.randrange(node.count - len(node.actions))
         done = 0
+        credit = 0                      # the visits a reused root brings toward the budget
+        carried = self._carried_root(state) if self.reuse else None
+        self._last = None
+        if carried is not None:
+            root, exact = carried
+            if exact:
+                credit = root.visits
+                if deadline is not None and self._rate > 0:
+                    deadline -= min(credit / self._rate, (1 - MIN_FRESH) * self.seconds)
+        self.last_reused = root.visits
         self._depth = self.depth if self.depth is not None or program.estimate_f is None \
             else self.estimate_depth
         if self.rollout == "auto":      # MAST's Python loop where rollouts are short, else the
             self._rollout = "mast" if self._depth is not None else "random"   # native playout
         self.last_rollout_decisions = 0
-        self._margins = [[0, 0.0, 0.0] for _ in state.players]
+        if carried is None:             # (a reused tree's rewards keep their scale)
+            self._margins = [[0, 0.0, 0.0] for _ in state.players]
         if self.mast:                                 # older averages weigh half as much
             for st in self.mast.values():
                 st[0] *= 0.5
                 st[1] *= 0.5
-        if self.prior > 0 and node.count - len(node.actions) > 1:
+        if self.prior > 0 and node.count - len(node.actions) > 1 and carried is None:
             self._seed_root(program, state, seat, node, root)
         looped = time.perf_counter()                  # (the iterations' rate counts from here)
         while True:
             self._iterate(program, self.world(program, state, seat), root)
             done += 1
-            if self.iterations is not None and done >= self.iterations:
+            if self.iterations is not None and done >= self.iterations - credit:
                 break
             if deadline is not None:
                 now = time.perf_counter()
@@ -430,7 +436,63 @@ class MCTSAgent:
                     break
         self.last_iterations = done
         self.last_root = root           # (for tests and benchmarks: the tree searched)
-        return most_visited(node, root, self.group)
+        if deadline is not None and done:
+            self._rate = done / max(time.perf_counter() - looped, 1e-6)
+        move = most_visited(node, root, self.group)
+        if self.reuse:
+            where = self._mark(state)
+            if where is not None:
+                self._last = (root, option_keys(node)[move], where)
+        return move
+
+    # -- tree reuse: the last decision's tree, followed through the steps since
+    def _mark(self, state: State) -> Any:
+        """Where in the game this decision stands, for `_carried_root` to follow on from
+        (None: no reuse; the plain search sees the true state and keeps no trace)."""
+        return None
+
+    def _steps_since(self, where: Any) -> Optional[list[tuple[bool, int, Optional[str]]]]:
+        """The steps of the game since the decision at `where` — the seat's move first — as
+        (chance?, options, the option's key, None where the seat did not see it); None where
+        the game does not go on from there."""
+        return None
+
+    def _carried_root(self, state: State) -> Optional[tuple[_Node, bool]]:
+        """Tree reuse (`reuse`): the node the last decision's tree reached by the seat's move
+        and every step since that the seat saw (other seats' choices by their labels; chance
+        and one-option steps make no node), as this decision's root, and whether its visits
+        count toward the budget (no chance step of several outcomes since: the tree does not
+        tell outcomes apart, so after a die roll its statistics are a prior, not a search of
+        this position). None where the game does not go on from the last decision, a step
+        since was hidden from the seat, or the tree never went there."""
+        last = self._last
+        if last is None:
+            return None
+        old, key, where = last
+        steps = self._steps_since(where)
+        if not steps:
+            return None
+        chance, _, first = steps[0]
+        if chance or first != key:
+            return None
+        e = old.edges.get(key)
+        node = e.below if e is not None else None
+        exact = True
+        for chance, count, option in steps[1:]:
+            if node is None:
+                return None
+            if chance:
+                exact = exact and count <= 1
+                continue
+            if count <= 1:
+                continue
+            if option is None or f"{option}#1" in node.edges:   # hidden, or not told apart
+                return None
+            e = node.edges.get(option)
+            node = e.below if e is not None else None
+        if node is None or node.visits == 0:
+            return None
+        return node, exact
 
     def _iterate(self, program: Any, s: State, root: _Node) -> None:
         rng = self.rng
@@ -808,9 +870,9 @@ class ISMCTSAgent(MCTSAgent):
                  deals: bool = False, reward: str = "win", rollout: str = "random",
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0, group: str = "none"):
+                 prior: float = 0.0, group: str = "none", reuse: bool = False):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth, cut, prior, group)
+                         pw, evaluate, estimate_depth, cut, prior, group, reuse)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds
@@ -840,6 +902,17 @@ class ISMCTSAgent(MCTSAgent):
         self.carried = len(self._drawn)
         if not self._drawn:
             self._drawn.append(tr.sample(self.rng, TRIES))  # ResampleFailed: not one world
+
+    def _mark(self, state: State) -> Any:
+        tr = self._trace
+        return None if tr is None else (tr, len(tr.steps))
+
+    def _steps_since(self, where: Any) -> Optional[list[tuple[bool, int, Optional[str]]]]:
+        tr, at = where
+        if tr is not self._trace or at >= len(tr.steps):
+            return None
+        return [(st.is_chance, st.count, st.option if st.is_chance or st.kind != HIDDEN
+                 else None) for st in tr.steps[at:]]
 
     @staticmethod
     def _extend(tr: Trace, state: State) -> bool:

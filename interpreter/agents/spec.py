@@ -13,7 +13,8 @@ the best other seat, squashed; the share of seats outscored), `rollout=random|ma
 policy (the native uniform playout; move-average sampling; the default, MAST where rollouts are
 cut off, the native playout where they run to the end), `pw=X` progressive widening (a
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
-`group=pass|bins|none` whether the tree weighs a pass against a decision's values taken as
+`reuse=yes|no` (ismcts only) whether a decision starts from the tree the seat's last decision
+searched, followed through the steps since, `group=pass|bins|none` whether the tree weighs a pass against a decision's values taken as
 one before it picks a value (bins: whole-number values in bins by their distance from the
 smallest, then a value), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
@@ -47,7 +48,7 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0:group=none`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
-                                    "group": "bins"}
+                                    "group": "bins", "reuse": False}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0:group=none"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
@@ -87,6 +88,8 @@ class AgentSpec:
     group: Optional[str] = None        # "pass": a pass searched against the values as one,
                                        # "bins": and the values in bins, "none": every option
                                        # alike (None: DEFAULT_SETTINGS)
+    reuse: Optional[str] = None        # "yes": start from the last decision's tree where the
+                                       # game goes on from it, ismcts (None: DEFAULT_SETTINGS)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -143,8 +146,8 @@ def parse_spec(text: str) -> AgentSpec:
             raise SpecError(f"'{text.strip()}': '{item}' is not a setting: after the budget "
                             f"come settings name=value ({', '.join(SETTINGS)}), e.g. "
                             f"{spec.kind}:200:depth=40")
-        if name not in SETTINGS or (name == "worlds" and spec.kind != "ismcts"):
-            known = [n for n in SETTINGS if n != "worlds" or spec.kind == "ismcts"]
+        if name not in SETTINGS or (name in ISMCTS_ONLY and spec.kind != "ismcts"):
+            known = [n for n in SETTINGS if n not in ISMCTS_ONLY or spec.kind == "ismcts"]
             raise SpecError(f"'{text.strip()}': {spec.kind} has no setting '{name}' (it has "
                             f"{', '.join(known)})")
         if name in given:
@@ -154,7 +157,9 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "cores", "worlds")
+            "cores", "worlds", "reuse")
+ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
+REUSE = ("yes", "no")
 MAX_CORES = 1024
 DEALS = ("none", "random")
 MAX_DEPTH = 10 ** 6
@@ -212,6 +217,13 @@ def _setting(text: str, name: str, value: str) -> Any:
                             f"then in bins by their distance from the smallest) or none (every "
                             f"option alike; default {DEFAULT_SETTINGS['group']}), not "
                             f"'{value}'")
+        return value
+    if name == "reuse":
+        if value not in REUSE:
+            raise SpecError(f"'{text.strip()}': reuse says whether a decision starts from the "
+                            f"tree the seat's last decision searched, where the game goes on "
+                            f"from it by steps the seat saw: yes or no (default "
+                            f"{'yes' if DEFAULT_SETTINGS['reuse'] else 'no'}), not '{value}'")
         return value
     if name == "cut":
         if value not in CUTS:
@@ -314,6 +326,7 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         group=spec.group or d["group"])
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
+        settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
     n = spec.cores if spec.cores is not None else cores if cores is not None else \
         1 if spec.iterations is not None or spec.level in ONE_CORE_LEVELS else available_cores()
     if n > 1:

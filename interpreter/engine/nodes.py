@@ -124,6 +124,19 @@ def no_deal_index(node: Decision) -> int:
     return -1
 
 
+def option_keys(node: Decision) -> list[str]:
+    """A key per option of a decision: its label, with '#k' added to the k-th repeat of a
+    label — what a search's tree keys an option by wherever it stands in the menu, and what the
+    seat's trace of the game records for a step it made or saw (engine/resample.py)."""
+    seen: dict[str, int] = {}
+    keys = []
+    for o in node.options:
+        k = seen.get(o.label, 0)
+        seen[o.label] = k + 1
+        keys.append(o.label if k == 0 else f"{o.label}#{k}")
+    return keys
+
+
 class Chance:
     """Chance must pick an outcome (only when explicit chance is on; otherwise the state's seeded
     generator picks). The outcomes are distinct; outcome i happens with probability

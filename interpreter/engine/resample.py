@@ -62,7 +62,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from mercator.dsl.errors import MercatorError
-from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.nodes import Chance, Decision, option_keys
 from mercator.interpreter.engine.seen import sees
 from mercator.interpreter.engine.state import State
 
@@ -78,7 +78,7 @@ class ResampleFailed(MercatorError):
 
 class _Step:
     __slots__ = ("kind", "base", "is_chance", "player", "index", "label", "key", "reserved",
-                 "tail", "alts")
+                 "tail", "alts", "count", "option")
 
     def __init__(self, kind: str, is_chance: bool, player: int, index: int, label: str,
                  key: Any):
@@ -92,6 +92,10 @@ class _Step:
         self.reserved: Optional[Counter] = None
         self.tail: Optional[Counter] = None     # a shuffle's leftover the seat sees
         self.alts: list[str] = []               # a chance step's other outcomes (a few)
+        self.count = 0                          # the options (outcomes) the step had
+        self.option: Optional[str] = None       # a decision the seat made: the option's key
+                                                # (nodes.option_keys); one it saw: the label
+                                                # (what a search's tree reuse follows)
 
 
 class Trace:
@@ -184,17 +188,26 @@ class Trace:
         ann = s.record[k] if len(s.record) > k else None
         if isinstance(node, Decision):
             if node.player == seat:
-                return _Step(OWN, False, seat, idx, label, None)
-            shown = ann is not None and (
-                (ann[0] == "choice" and sees(ann[4], seat) and not ann[6])
-                or (ann[0] == "action" and sees(ann[4], seat)))
-            step = _Step(SEEN if shown else HIDDEN, False, node.player, idx, label, None)
-            if ann is not None and ann[0] == "choice" and ann[6] and not shown:
-                self._sealed[node.player] = step
+                step = _Step(OWN, False, seat, idx, label, None)
+            else:
+                shown = ann is not None and (
+                    (ann[0] == "choice" and sees(ann[4], seat) and not ann[6])
+                    or (ann[0] == "action" and sees(ann[4], seat)))
+                step = _Step(SEEN if shown else HIDDEN, False, node.player, idx, label, None)
+                if ann is not None and ann[0] == "choice" and ann[6] and not shown:
+                    self._sealed[node.player] = step
+            step.count = node.count
+            if node.count > 1:          # the seat's own menu is its to see; of another's, the
+                if step.kind == OWN:    # label announced, not how often it stands in the menu
+                    step.option = option_keys(node)[idx]
+                elif step.kind == SEEN:
+                    step.option = label
             return step
         key = (node.what, node.span)
         if ann is not None and sees(ann[3], seat):
-            return _Step(SEEN, True, -1, idx, label, key)
+            step = _Step(SEEN, True, -1, idx, label, key)
+            step.count = node.count
+            return step
         kind = HIDDEN
         if before is not None:
             others = [j for j in range(node.count) if j != idx][:2]
@@ -208,6 +221,7 @@ class Trace:
             if forced:
                 kind = FORCED
         step = _Step(kind, True, -1, idx, label, key)
+        step.count = node.count
         step.alts = [node.option(j).label for j in range(node.count) if j != idx][:2]
         return step
 
