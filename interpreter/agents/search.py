@@ -303,7 +303,7 @@ class MCTSAgent:
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0, group: str = "none", reuse: bool = False):
+                 prior: float = 0.0, group: str = "none"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -361,7 +361,7 @@ class MCTSAgent:
         self.last_root: Optional[_Node] = None
         self.last_rollout_decisions = 0
         self.last_settled = False       # the last time-budget search stopped early (settled)
-        self.reuse = reuse              # start from the last decision's tree where it goes on
+        self.reuse = False              # start from the last decision's tree where it goes on
         self._last: Optional[tuple] = None   # (root, the move's key, where in the game) for it
         self.last_reused = 0            # visits the last decision's root started with (reuse)
         self._rate = 0.0                # iterations a second of the last time-budget search
@@ -872,7 +872,8 @@ class ISMCTSAgent(MCTSAgent):
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth, cut, prior, group, reuse)
+                         pw, evaluate, estimate_depth, cut, prior, group)
+        self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds
