@@ -21,7 +21,11 @@ had `widen` visits each on average (progressive widening), and the rollouts
 (`Program.playout(..., anytime=False)`) never take one. Nor do the rollouts negotiate: at a
 deal window their seats pass (`deals=False`; the tree still searches every step of a deal),
 because random offers would fill them (nine in ten of a random Genoa game's decisions) and
-say little about a position; `deals=True` (spec setting `deals=random`) restores them.
+say little about a position; `deals=True` (spec setting `deals=random`) restores them. With
+`deals="judge"` a rollout carried by the search's own loop finishes an offer it finds in the
+drafting (its draft posted as it stands, not cancelled) and a seat accepts a standing offer
+where that raises its estimate (`_judged_deal_step`), so that what a draft gives away costs
+the drafter in the rollouts too.
 
 An iteration: descend by UCT (an unvisited option first, chosen at random), expand one node,
 play on at random to the end (or `depth` decisions, then judge the position by the rulebook's
@@ -95,6 +99,7 @@ WIDEN = 2.0          # visits per other option before a node's any-time actions 
 WORLDS = 24          # worlds an information-set search draws per decision
 TRIES = 50           # replays a world may take before the search makes do with fewer worlds
 REWARDS = ("win", "margin", "rank")
+DEALS = (False, True, "none", "random", "judge")   # what rollouts do in a deal window
 ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
 EVALS = ("estimate", "score")
 GROUPS = ("pass", "bins", "none")   # move groups in the tree: a pass against the values as
@@ -135,34 +140,64 @@ class _Node:
 def grouped(node: Decision) -> bool:
     """Does a decision offer a pass beside two or more values (searched as two alternatives,
     the pass and the values, with group="pass" or "bins")?"""
-    return bool(node.allow_pass) and node.count - len(node.actions) > 2
+    return _pass_and_values(node) is not None
+
+
+def _pass_and_values(node: Decision) -> Optional[tuple[int, list[int], list[int]]]:
+    """A decision's (pass, values, other regular options) where the pass stands beside two or
+    more values, as option indices: the pass of a decision `with pass`; in the drafting of an
+    offer (a step of a deal window, node.vtype ("deal", ...)), its 'done' — stop adding —
+    beside the items it could add, 'cancel' among the others. None where there is none."""
+    regular = node.count - len(node.actions)
+    if node.allow_pass:
+        return (0, list(range(1, regular)), []) if regular > 2 else None
+    vt = node.vtype
+    if vt.__class__ is not tuple or vt[0] != "deal":
+        return None
+    done, adds, others = -1, [], []
+    for k, v in enumerate(node.values):
+        kind = v[0] if v.__class__ is tuple and v else None
+        if kind == "done":
+            done = k
+        elif kind == "add":
+            adds.append(k)
+        else:
+            others.append(k)
+    if done < 0 or len(adds) < 2:
+        return None
+    return done, adds, others
 
 
 def partition(node: Decision, group: Optional[str]) -> Optional[list]:
     """The move groups of a decision's regular options, or None where it has none: a list of
-    the pass (index 0) and ("values", [...]) — with group="bins" and more than BIN_MIN
+    the pass (`_pass_and_values`: a decision's pass, or the 'done' of an offer's drafting),
+    ("values", [...]) and the other regular options — with group="bins" and more than BIN_MIN
     whole-number values, the values in bins ("bin", b), b the bit length of a value's distance
     from the smallest in steps of the menu (the gcd of those distances: Die Händler bids in
     hundreds): the smallest alone, the next, the next two, four, eight... — fine where the
     values are cheap, coarse where they are dear — each item an option's index or a
     (group key, [items]) pair."""
-    if group is None or not grouped(node):
+    if group is None:
         return None
-    regular = node.count - len(node.actions)
-    values: list = list(range(1, regular))
+    split = _pass_and_values(node)
+    if split is None:
+        return None
+    pass_i, values_i, others = split
+    values: list = list(values_i)
     if group == "bins" and len(values) > BIN_MIN:
-        vs = node.values
+        off = 1 if node.allow_pass else 0
+        vs = [node.values[i - off] for i in values_i]
         if all(type(v) is int for v in vs):
             lo = min(vs)
             step = 0
             for v in vs:
                 step = math.gcd(step, v - lo)
             bins: dict[int, list[int]] = {}
-            for i in values:
-                bins.setdefault(((vs[i - 1] - lo) // step).bit_length(), []).append(i)
+            for i, v in zip(values_i, vs):
+                bins.setdefault(((v - lo) // step).bit_length(), []).append(i)
             values = [(("bin", b), js) if len(js) > 1 else js[0]
                       for b, js in sorted(bins.items())]
-    return [0, ("values", values)]
+    return [pass_i, ("values", values), *others]
 
 
 def _tally(item: Any, keys: list[str], edges: dict[str, "_Edge"]) -> tuple[float, float]:
@@ -299,7 +334,7 @@ class MCTSAgent:
 
     def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
-                 depth: Optional[int] = None, widen: float = WIDEN, deals: bool = False,
+                 depth: Optional[int] = None, widen: float = WIDEN, deals: Any = False,
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
@@ -355,7 +390,12 @@ class MCTSAgent:
         self._depth = depth             # this decision's: depth, or estimate_depth if it applies
         self.cut = cut                  # the depth counts top-level steps, phases or decisions
         self.widen = widen
-        self.deals = deals              # do the rollouts negotiate in deal windows
+        if deals not in DEALS:
+            raise ValueError(f"the rollouts' deals are one of False (none), True (random) or "
+                             f"'judge', not {deals!r}")
+        # do the rollouts negotiate at random in deal windows; or judge offers (see above)
+        self.deals = deals in (True, "random")
+        self.judge = deals == "judge"
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
         self.fallbacks = 0              # decisions made at random: no world could be drawn
         self.last_root: Optional[_Node] = None
@@ -788,6 +828,8 @@ class MCTSAgent:
             elif made == limit:
                 break
             i = -1 if self.deals else no_deal_index(pend)
+            if i >= 0 and self.judge:
+                i = self._judged_deal_step(program, s, pend, i)
             seat = pend.player
             if i < 0:
                 m = pend.count - len(pend.actions)
@@ -836,6 +878,34 @@ class MCTSAgent:
         return made
 
 
+    @staticmethod
+    def _judged_deal_step(program: Any, s: State, pend: Decision, i: int) -> int:
+        """deals="judge", at a step of a deal window where a rollout would pass or cancel (i):
+        a seat drafting an offer finishes it ('done', up to 'post') rather than cancel it; at
+        a turn's start it accepts the standing offer that raises its estimate most
+        (Program.estimates, the offer applied to a copy), if any does; else i."""
+        vals = pend.values
+        j = 1 if pend.allow_pass else 0
+        if not pend.allow_pass:
+            for k, v in enumerate(vals):
+                if v[0] == "done":
+                    return k
+            return i
+        best, best_v = i, None
+        seat = pend.player
+        for k, v in enumerate(vals):
+            if v[0] != "accept":
+                continue
+            if best_v is None:
+                best_v = program.estimates(s)[seat]
+            c = s.clone()
+            program.apply(c, k + j)
+            e = program.estimates(c)[seat]
+            if e > best_v:
+                best, best_v = k + j, e
+        return best
+
+
 def top_phase(s: State) -> bytes:
     """Where the game stands in its rounds: the round and the main frame's position (which phase
     runs). It changes when a phase begins, not within one."""
@@ -867,7 +937,7 @@ class ISMCTSAgent(MCTSAgent):
     def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
                  seconds: Optional[float] = None, seed: Any = 0, c: float = UCT_C,
                  depth: Optional[int] = None, widen: float = WIDEN, worlds: int = WORLDS,
-                 deals: bool = False, reward: str = "win", rollout: str = "random",
+                 deals: Any = False, reward: str = "win", rollout: str = "random",
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False):

@@ -7,7 +7,9 @@ searcher's settings: `depth=D` cuts each rollout after D steps of the rulebook's
 round — so a rollout is never judged in the middle of an auction or a trade) or D decisions
 (`cut=decision`; `cut=phase` counts only phases) and judges the position there, `prior=K`
 starts each option of a decision with K visits valued by the rulebook's estimate one step on, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
-in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False),
+in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False;
+`deals=judge`: a draft is posted as it stands and an offer accepted where it raises the taker's
+estimate),
 `reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
 the best other seat, squashed; the share of seats outscored), `rollout=random|mast|auto` the rollout
 policy (the native uniform playout; move-average sampling; the default, MAST where rollouts are
@@ -48,7 +50,7 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0:group=none`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
-                                    "group": "bins", "reuse": False}
+                                    "group": "bins", "reuse": False, "deals": "none"}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0:group=none"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
@@ -161,7 +163,7 @@ SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "pr
 ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
-DEALS = ("none", "random")
+DEALS = ("none", "random", "judge")
 MAX_DEPTH = 10 ** 6
 MAX_WORLDS = 10 ** 4
 
@@ -194,8 +196,10 @@ def _setting(text: str, name: str, value: str) -> Any:
     if name == "deals":
         if value not in DEALS:
             raise SpecError(f"'{text.strip()}': deals says how the rollouts play a deal window: "
-                            f"none (they pass; the default) or random (they negotiate at "
-                            f"random), not '{value}'")
+                            f"none (they pass and cancel a draft), random (they negotiate at "
+                            f"random) or judge (a draft is posted as it stands, a standing "
+                            f"offer accepted where it raises the taker's estimate; default "
+                            f"{DEFAULT_SETTINGS['deals']}), not '{value}'")
         return value
     if name == "cores":
         if not re.fullmatch(r"\d{1,4}", value) or not 1 <= int(value) <= MAX_CORES:
@@ -318,7 +322,7 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
     d = DEFAULT_SETTINGS
     settings: dict[str, Any] = dict(
         iterations=spec.iterations, seconds=spec.seconds, c=UCT_C if spec.c is None else spec.c,
-        depth=spec.depth or None, deals=spec.deals == "random",
+        depth=spec.depth or None, deals=spec.deals or d["deals"],
         reward=spec.reward or d["reward"], rollout=spec.rollout or d["rollout"],
         pw=d["pw"] if spec.pw is None else spec.pw, evaluate=spec.eval or "estimate",
         estimate_depth=d["estimate_depth"] if spec.depth is None else None,
