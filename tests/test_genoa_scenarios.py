@@ -357,6 +357,10 @@ def test_rule_11_the_tower_player_may_accept_any_offer(prog: Program) -> None:
     assert len(g.accepts()) == 2
     g.accept(0, "accept #2")
     assert (g.ducats(0), g.ducats(1), g.ducats(2)) == (135, 130, 125)
+    # the benchmarks' stats (not a rule): one deal, 5 ducats moved by it
+    names = prog.stat_names
+    assert g.s.stats[names.index("deals")] == 1
+    assert g.s.stats[names.index("deal_ducats")] == 5
 
 
 def test_rule_12_an_accepted_offer_binds_both_sides(prog: Program) -> None:
