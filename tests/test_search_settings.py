@@ -107,8 +107,9 @@ def test_progressive_widening_searches_a_few_options_of_a_large_menu() -> None:
 
 @pytest.mark.parametrize("kw", [dict(reward="margin"), dict(reward="rank"),
                                 dict(reward="margin", rollout="mast"),
-                                dict(reward="margin", rollout="mast", pw=1.0)],
-                         ids=["margin", "rank", "mast", "mast-pw"])
+                                dict(reward="margin", rollout="mast", pw=1.0),
+                                dict(reward="margin", rollout="mast", pw=1.0, rave=100.0)],
+                         ids=["margin", "rank", "mast", "mast-pw", "rave"])
 def test_the_settings_still_solve_nim(kw) -> None:
     found = [first_move(NIM, MCTSAgent(400, seed=k, **kw)) for k in range(6)]
     assert found.count("2") >= 5, found
@@ -477,3 +478,35 @@ def test_move_groups_in_bins_find_the_cheap_values_the_values_mean_hides() -> No
     assert [x if type(x) is int else x[1] for x in part[1][1]] == \
         [1, 2, [3, 4], [5, 6, 7, 8], list(range(9, 17)), list(range(17, 33)),
          list(range(33, 41))]                            # option k bids k (option 0 passes)
+
+
+def test_rave_credits_each_node_with_its_seats_later_moves_once() -> None:
+    """RAVE's all-moves-as-first statistics: the node of seat 0's first move is credited with
+    seat 0's moves from there on (each once), the node of seat 1's move with seat 1's."""
+    from mercator.interpreter.agents.search import _Edge, _Node
+    a, b = _Node(), _Node()
+    path = [(a, _Edge(), 0), (b, _Edge(), 1)]
+    moves = [(0, "x"), (1, "y"), (0, "z"), (1, "y"), (0, "x"), (0, None)]
+    MCTSAgent._credit_amaf(path, moves, [1.0, 0.25])
+    assert a.amaf == {"x": [1.0, 1.0], "z": [1.0, 1.0]}
+    assert b.amaf == {"y": [0.25, 1.0]}
+    MCTSAgent._credit_amaf(path, moves, [0.0, 0.75])
+    assert a.amaf["x"] == [1.0, 2.0] and b.amaf["y"] == [1.0, 2.0]
+
+
+def test_rave_weighs_the_average_by_the_options_visits() -> None:
+    """sqrt(k / (3n + k)): with k = 100 and 100 visits the average weighs a half, with none
+    all of it; a move with no average keeps its mean."""
+    prog = program(NIM)
+    s = prog.new_game(2, 0, narrate=True, explicit_chance=True)
+    node = s.pending
+    agent = MCTSAgent(10, rave=100.0)
+    am = {move_key(node, 0): [3.0, 4.0]}                     # an average of 0.75
+    assert agent._blend(am, node, 0, 100, 0.25) == pytest.approx(0.5)
+    assert agent._blend(am, node, 0, 0, 0.25) == pytest.approx(0.75)
+    assert agent._blend(am, node, 1, 100, 0.25) == 0.25
+    with pytest.raises(ValueError, match="RAVE"):
+        MCTSAgent(10, rave=-1.0)
+    assert make_agent(parse_spec("ismcts:10:rave=250"), 0).rave == 250.0
+    with pytest.raises(SpecError, match="rave is RAVE's equivalence parameter"):
+        parse_spec("ismcts:10:rave=-3")

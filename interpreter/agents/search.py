@@ -127,7 +127,7 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges", "visits", "admitted", "rank", "groups")
+    __slots__ = ("edges", "visits", "admitted", "rank", "groups", "amaf")
 
     def __init__(self) -> None:
         self.edges: dict[str, _Edge] = {}
@@ -135,6 +135,7 @@ class _Node:
         self.groups: dict[Any, _Edge] = {}     # move groups: "values", ("bin", b) -> their edge
         self.admitted: Optional[dict[str, None]] = None   # progressive widening's, in order
         self.rank: Optional[dict[str, float]] = None      # the root's prior: option -> value
+        self.amaf: Optional[dict[Any, list[float]]] = None  # rave: move -> [reward sum, count]
 
 
 def grouped(node: Decision) -> bool:
@@ -338,7 +339,7 @@ class MCTSAgent:
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0, group: str = "none"):
+                 prior: float = 0.0, group: str = "none", rave: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -363,6 +364,10 @@ class MCTSAgent:
             raise ValueError(f"MAST's temperature must be positive, not {tau}")
         if pw < 0:
             raise ValueError(f"the progressive widening factor cannot be negative, not {pw}")
+        if rave < 0:
+            raise ValueError(f"RAVE's equivalence cannot be negative, not {rave}")
+        self.rave = rave                # > 0: RAVE's equivalence parameter (the visits at which
+                                        # a move's all-moves-as-first average weighs a third)
         if prior < 0:
             raise ValueError(f"the prior's weight cannot be negative, not {prior}")
         if group not in GROUPS:
@@ -540,7 +545,7 @@ class MCTSAgent:
         tree: Optional[_Node] = root
         n = len(s.players)
         moves: Optional[list[tuple[int, Any]]] = \
-            [] if self._rollout == "mast" or self.pw else None
+            [] if self._rollout == "mast" or self.pw or self.rave else None
         groups: list[tuple[_Edge, int]] = []     # the move groups' edges on the path
         while tree is not None:
             pend = s.pending
@@ -602,9 +607,13 @@ class MCTSAgent:
                 break
             c = self.c
             best_i, best_v = -1, -1.0
+            am = tree.amaf if self.rave else None
             for i in cand:
                 e = edges[keys[i]]
-                v = e.w / e.n + c * math.sqrt(math.log(e.avail) / e.n)
+                q = e.w / e.n
+                if am is not None:
+                    q = self._blend(am, pend, i, e.n, q)
+                v = q + c * math.sqrt(math.log(e.avail) / e.n)
                 if v > best_v:
                     best_i, best_v = i, v
             e = edges[keys[best_i]]
@@ -639,6 +648,8 @@ class MCTSAgent:
         for e, seat in groups:
             e.n += 1
             e.w += reward[seat]
+        if self.rave and moves:
+            self._credit_amaf(path, moves, reward)
         if moves is not None:
             mast = self.mast
             for seat, key in moves:
@@ -727,14 +738,49 @@ class MCTSAgent:
             c = self.c
             x, e = entries[0]
             best_v = -1.0
+            am = tree.amaf if self.rave else None
             for y, f in entries:
-                v = f.w / f.n + c * math.sqrt(math.log(f.avail) / f.n)
+                q = f.w / f.n
+                if am is not None and type(y) is int:
+                    q = self._blend(am, pend, y, f.n, q)
+                v = q + c * math.sqrt(math.log(f.avail) / f.n)
                 if v > best_v:
                     x, e, best_v = y, f, v
         if type(x) is int:
             return x, [], e.n == 0
         i, gs, new = self._select_in(tree, pend, keys, x[1], e.n)
         return i, [e, *gs], new
+
+    def _blend(self, am: dict, pend: Decision, i: int, n: float, q: float) -> float:
+        """RAVE: an option's mean blended with its all-moves-as-first average at this node,
+        weight sqrt(k / (3n + k)) (k = `rave`): the average leads while the option has few
+        visits and fades as they grow."""
+        st = am.get(move_key(pend, i))
+        if st is None or st[1] <= 0:
+            return q
+        b = math.sqrt(self.rave / (3 * n + self.rave))
+        return (1 - b) * q + b * st[0] / st[1]
+
+    @staticmethod
+    def _credit_amaf(path: list, moves: list, reward: list[float]) -> None:
+        """RAVE: credit each node of the path with the moves its seat made from there on
+        (its own, later in the tree, in the rollout), each move once, as if played first."""
+        for j, (node, _, seat) in enumerate(path):
+            am = node.amaf
+            if am is None:
+                am = node.amaf = {}
+            r = reward[seat]
+            seen = set()
+            for who, key in moves[j:]:
+                if who != seat or key is None or key in seen:
+                    continue
+                seen.add(key)
+                st = am.get(key)
+                if st is None:
+                    am[key] = [r, 1.0]
+                else:
+                    st[0] += r
+                    st[1] += 1.0
 
     def _admitted(self, tree: _Node, pend: Decision, keys: list[str], pool: Any,
                   k: int) -> list[int]:
@@ -940,9 +986,10 @@ class ISMCTSAgent(MCTSAgent):
                  deals: Any = False, reward: str = "win", rollout: str = "random",
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0, group: str = "none", reuse: bool = False):
+                 prior: float = 0.0, group: str = "none", reuse: bool = False,
+                 rave: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth, cut, prior, group)
+                         pw, evaluate, estimate_depth, cut, prior, group, rave)
         self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")

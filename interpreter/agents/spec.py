@@ -15,7 +15,8 @@ the best other seat, squashed; the share of seats outscored), `rollout=random|ma
 policy (the native uniform playout; move-average sampling; the default, MAST where rollouts are
 cut off, the native playout where they run to the end), `pw=X` progressive widening (a
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
-`reuse=yes|no` (ismcts only) whether a decision starts from the tree the seat's last decision
+`rave=K` RAVE (an option's mean blended with its all-moves-as-first average at the node,
+weight sqrt(K / (3n + K)); 0: none), `reuse=yes|no` (ismcts only) whether a decision starts from the tree the seat's last decision
 searched, followed through the steps since, `group=pass|bins|none` whether the tree weighs a pass against a decision's values taken as
 one before it picks a value (bins: whole-number values in bins by their distance from the
 smallest, then a value), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
@@ -50,7 +51,8 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0:group=none`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
-                                    "group": "bins", "reuse": False, "deals": "none"}
+                                    "group": "bins", "reuse": False, "deals": "none",
+                                    "rave": 0.0}
 BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0:group=none"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
@@ -90,6 +92,8 @@ class AgentSpec:
     group: Optional[str] = None        # "pass": a pass searched against the values as one,
                                        # "bins": and the values in bins, "none": every option
                                        # alike (None: DEFAULT_SETTINGS)
+    rave: Optional[float] = None       # RAVE's equivalence parameter (None: DEFAULT_SETTINGS;
+                                       # 0: no RAVE)
     reuse: Optional[str] = None        # "yes": start from the last decision's tree where the
                                        # game goes on from it, ismcts (None: DEFAULT_SETTINGS)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
@@ -159,7 +163,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "cores", "worlds", "reuse")
+            "cores", "worlds", "reuse", "rave")
 ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -222,6 +226,14 @@ def _setting(text: str, name: str, value: str) -> Any:
                             f"option alike; default {DEFAULT_SETTINGS['group']}), not "
                             f"'{value}'")
         return value
+    if name == "rave":
+        if not re.fullmatch(r"\d{1,6}", value) or not 0 <= int(value) <= 100000:
+            raise SpecError(f"'{text.strip()}': rave is RAVE's equivalence parameter, the visits "
+                            f"at which an option's all-moves-as-first average weighs a third "
+                            f"beside its own mean (0: no RAVE; default "
+                            f"{DEFAULT_SETTINGS['rave']:g}), a whole number from 0 to 100000, "
+                            f"not '{value}'")
+        return float(value)
     if name == "reuse":
         if value not in REUSE:
             raise SpecError(f"'{text.strip()}': reuse says whether a decision starts from the "
@@ -327,7 +339,7 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         pw=d["pw"] if spec.pw is None else spec.pw, evaluate=spec.eval or "estimate",
         estimate_depth=d["estimate_depth"] if spec.depth is None else None,
         cut=spec.cut or d["cut"], prior=d["prior"] if spec.prior is None else spec.prior,
-        group=spec.group or d["group"])
+        group=spec.group or d["group"], rave=d["rave"] if spec.rave is None else spec.rave)
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
