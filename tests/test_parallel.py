@@ -60,7 +60,7 @@ def test_a_spec_names_a_player_and_its_budget(text: str, spec: AgentSpec) -> Non
     ("ismcts:200:c=0", "c is the exploration constant"),
     ("ismcts:200:c=1e3", "c is the exploration constant"),
     ("ismcts:200:depth=3:depth=4", "'depth' is given twice"),
-    ("ismcts:200:deals=yes", "none .they pass; the default. or random"),
+    ("ismcts:200:deals=yes", "none .they pass and cancel a draft., random .* or judge .*default judge"),
 ])
 def test_a_bad_spec_says_what_is_accepted(text: str, why: str) -> None:
     with pytest.raises(SpecError, match=why):

@@ -266,7 +266,7 @@ def test_any_time_actions_are_searched_only_after_the_other_options() -> None:
 def test_a_searchs_rollouts_make_no_deals_unless_told(deals: bool,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """At a deal window (Bazaar's swaps) the rollouts of a search are playouts without deals
-    (spec setting deals=none, the default; tests/test_playout.py shows such a playout makes
+    (spec setting deals=none; tests/test_playout.py shows such a playout makes
     none) and with deals=random ones with them."""
     prog = shipped_program("bazaar")
     s = prog.new_game(2, 3, narrate=True)

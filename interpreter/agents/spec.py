@@ -7,7 +7,7 @@ searcher's settings: `depth=D` cuts each rollout after D steps of the rulebook's
 round — so a rollout is never judged in the middle of an auction or a trade) or D decisions
 (`cut=decision`; `cut=phase` counts only phases) and judges the position there, `prior=K`
 starts each option of a decision with K visits valued by the rulebook's estimate one step on, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
-in a deal window (by default, `deals=none`, their seats pass: Program.playout's deals=False;
+in a deal window (`deals=none`: their seats pass, Program.playout's deals=False; the default,
 `deals=judge`: a draft is posted as it stands and an offer accepted where it raises the taker's
 estimate),
 `reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
@@ -47,13 +47,14 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # the rulebook's `estimate` where it declares one (where it does not, the native random playout
 # to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
 # Move groups in bins (group=bins): a pass weighed against the values as one, whole-number
-# values then in bins by size (Die Händler's red-card auctions, docs/agents.md).
+# values then in bins by size (Die Händler's red-card auctions, docs/agents.md). Rollouts that
+# judge offers in a deal window (deals=judge: Genoa's drafts, docs/agents.md).
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0:group=none`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
-                                    "group": "bins", "reuse": False, "deals": "none",
+                                    "group": "bins", "reuse": False, "deals": "judge",
                                     "rave": 0.0}
-BEFORE_36 = "depth=end:reward=win:rollout=random:pw=0:group=none"
+BEFORE_36 = "depth=end:deals=none:reward=win:rollout=random:pw=0:group=none"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
 # core (as any time budget does unless its spec says cores=N)
