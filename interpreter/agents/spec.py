@@ -198,35 +198,12 @@ def _setting(text: str, name: str, value: str) -> Any:
             raise SpecError(f"'{text.strip()}': c is the exploration constant, a number above 0 "
                             f"and at most 100 (default {UCT_C:g}), not '{value}'")
         return c
-    if name == "deals":
-        if value not in DEALS:
-            raise SpecError(f"'{text.strip()}': deals says how the rollouts play a deal window: "
-                            f"none (they pass and cancel a draft), random (they negotiate at "
-                            f"random) or judge (a draft is posted as it stands, a standing "
-                            f"offer accepted where it raises the taker's estimate; default "
-                            f"{DEFAULT_SETTINGS['deals']}), not '{value}'")
-        return value
     if name == "cores":
         if not re.fullmatch(r"\d{1,4}", value) or not 1 <= int(value) <= MAX_CORES:
             raise SpecError(f"'{text.strip()}': cores is the number of processes that search a "
                             f"decision at once (default: every core for a time budget, 1 for "
                             f"iterations), 1 to {MAX_CORES}, not '{value}'")
         return int(value)
-    if name == "eval":
-        if value not in EVALS:
-            raise SpecError(f"'{text.strip()}': eval says how a rollout cut off by depth judges "
-                            f"the position: estimate (the rulebook's 'estimate', or its score "
-                            f"where it declares none; the default) or score, not '{value}'")
-        return value
-    if name == "group":
-        if value not in GROUPS:
-            raise SpecError(f"'{text.strip()}': group says how the tree searches a decision "
-                            f"with a pass beside several values: pass (the pass against the "
-                            f"values as one, then a value), bins (the same, whole-number values "
-                            f"then in bins by their distance from the smallest) or none (every "
-                            f"option alike; default {DEFAULT_SETTINGS['group']}), not "
-                            f"'{value}'")
-        return value
     if name == "rave":
         if not re.fullmatch(r"\d{1,6}", value) or not 0 <= int(value) <= 100000:
             raise SpecError(f"'{text.strip()}': rave is RAVE's equivalence parameter, the visits "
@@ -235,20 +212,32 @@ def _setting(text: str, name: str, value: str) -> Any:
                             f"{DEFAULT_SETTINGS['rave']:g}), a whole number from 0 to 100000, "
                             f"not '{value}'")
         return float(value)
-    if name == "reuse":
-        if value not in REUSE:
-            raise SpecError(f"'{text.strip()}': reuse says whether a decision starts from the "
-                            f"tree the seat's last decision searched, where the game goes on "
-                            f"from it by steps the seat saw: yes or no (default "
-                            f"{'yes' if DEFAULT_SETTINGS['reuse'] else 'no'}), not '{value}'")
-        return value
-    if name == "cut":
-        if value not in CUTS:
-            raise SpecError(f"'{text.strip()}': cut says what a rollout's depth counts: step "
-                            f"(steps of the rulebook's top level, a phase or a pass of a loop "
-                            f"in one, so a rollout is never judged in the middle of an auction "
-                            f"or a turn; the default), phase (a phase begins) or decision, "
-                            f"not '{value}'")
+    choices = {
+        "deals": (DEALS, "deals says how the rollouts play a deal window: none (they pass and "
+                         "cancel a draft), random (they negotiate at random) or judge (a draft "
+                         "is posted as it stands, a standing offer accepted where it raises "
+                         f"the taker's estimate; default {DEFAULT_SETTINGS['deals']})"),
+        "eval": (EVALS, "eval says how a rollout cut off by depth judges the position: "
+                        "estimate (the rulebook's 'estimate', or its score where it declares "
+                        "none; the default) or score"),
+        "group": (GROUPS, "group says how the tree searches a decision with a pass beside "
+                          "several values: pass (the pass against the values as one, then a "
+                          "value), bins (the same, whole-number values then in bins by their "
+                          "distance from the smallest) or none (every option alike; default "
+                          f"{DEFAULT_SETTINGS['group']})"),
+        "reuse": (REUSE, "reuse says whether a decision starts from the tree the seat's last "
+                         "decision searched, where the game goes on from it by steps the seat "
+                         "saw: yes or no (default "
+                         f"{'yes' if DEFAULT_SETTINGS['reuse'] else 'no'})"),
+        "cut": (CUTS, "cut says what a rollout's depth counts: step (steps of the rulebook's "
+                      "top level, a phase or a pass of a loop in one, so a rollout is never "
+                      "judged in the middle of an auction or a turn; the default), phase (a "
+                      "phase begins) or decision"),
+    }
+    if name in choices:
+        allowed, what = choices[name]
+        if value not in allowed:
+            raise SpecError(f"'{text.strip()}': {what}, not '{value}'")
         return value
     if name in ("reward", "rollout"):
         allowed = REWARDS if name == "reward" else ROLLOUTS
