@@ -923,7 +923,6 @@ class MCTSAgent:
             made += 1
         return made
 
-
     @staticmethod
     def _judged_deal_step(program: Any, s: State, pend: Decision, i: int) -> int:
         """deals="judge", at a step of a deal window where a rollout would pass or cancel (i):
