@@ -449,7 +449,7 @@ class MCTSAgent:
             root, exact = carried
             if exact:
                 credit = root.visits
-                if deadline is not None and self._rate > 0:
+                if deadline is not None and self.seconds is not None and self._rate > 0:
                     deadline -= min(credit / self._rate, (1 - MIN_FRESH) * self.seconds)
         self.last_reused = root.visits
         self._depth = self.depth if self.depth is not None or program.estimate_f is None \
@@ -1026,10 +1026,11 @@ class ISMCTSAgent(MCTSAgent):
 
     def _steps_since(self, where: Any) -> Optional[list[tuple[bool, int, Optional[str]]]]:
         tr, at = where
-        if tr is not self._trace or at >= len(tr.steps):
+        cur = self._trace
+        if cur is None or tr is not cur or at >= len(cur.steps):
             return None
         return [(st.is_chance, st.count, st.option if st.is_chance or st.kind != HIDDEN
-                 else None) for st in tr.steps[at:]]
+                 else None) for st in cur.steps[at:]]
 
     @staticmethod
     def _extend(tr: Trace, state: State) -> bool:
