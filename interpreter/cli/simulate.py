@@ -44,7 +44,8 @@ def add_bot_flags(parser: argparse.ArgumentParser) -> None:
                         help="the bots: one for every seat or one per seat, comma-separated: "
                              "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
                              "(N iterations or T seconds a decision; default 200 iterations; "
-                             "then settings :depth=D, :c=X, :deals=random, :worlds=W, "
+                             "then settings :depth=D, :c=X, :deals=none|random|judge, "
+                             ":worlds=W, :reuse=yes, :rave=K, "
                              "docs/agents.md), "
                              "e.g. ismcts:200,random,random (default: random)")
     parser.add_argument("--workers", type=int, metavar="N",
