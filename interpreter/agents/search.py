@@ -138,12 +138,6 @@ class _Node:
         self.amaf: Optional[dict[Any, list[float]]] = None  # rave: move -> [reward sum, count]
 
 
-def grouped(node: Decision) -> bool:
-    """Does a decision offer a pass beside two or more values (searched as two alternatives,
-    the pass and the values, with group="pass" or "bins")?"""
-    return _pass_and_values(node) is not None
-
-
 def _pass_and_values(node: Decision) -> Optional[tuple[int, list[int], list[int]]]:
     """A decision's (pass, values, other regular options) where the pass stands beside two or
     more values, as option indices: the pass of a decision `with pass`; in the drafting of an
@@ -443,7 +437,7 @@ class MCTSAgent:
             return self.rng.randrange(node.count - len(node.actions))
         done = 0
         credit = 0                      # the visits a reused root brings toward the budget
-        carried = self._carried_root(state) if self.reuse else None
+        carried = self._carried_root() if self.reuse else None
         self._last = None
         if carried is not None:
             root, exact = carried
@@ -485,13 +479,13 @@ class MCTSAgent:
             self._rate = done / max(time.perf_counter() - looped, 1e-6)
         move = most_visited(node, root, self.group)
         if self.reuse:
-            where = self._mark(state)
+            where = self._mark()
             if where is not None:
                 self._last = (root, option_keys(node)[move], where)
         return move
 
     # -- tree reuse: the last decision's tree, followed through the steps since
-    def _mark(self, state: State) -> Any:
+    def _mark(self) -> Any:
         """Where in the game this decision stands, for `_carried_root` to follow on from
         (None: no reuse; the plain search sees the true state and keeps no trace)."""
         return None
@@ -502,7 +496,7 @@ class MCTSAgent:
         the game does not go on from there."""
         return None
 
-    def _carried_root(self, state: State) -> Optional[tuple[_Node, bool]]:
+    def _carried_root(self) -> Optional[tuple[_Node, bool]]:
         """Tree reuse (`reuse`): the node the last decision's tree reached by the seat's move
         and every step since that the seat saw (other seats' choices by their labels; chance
         and one-option steps make no node), as this decision's root, and whether its visits
@@ -1020,7 +1014,7 @@ class ISMCTSAgent(MCTSAgent):
         if not self._drawn:
             self._drawn.append(tr.sample(self.rng, TRIES))  # ResampleFailed: not one world
 
-    def _mark(self, state: State) -> Any:
+    def _mark(self) -> Any:
         tr = self._trace
         return None if tr is None else (tr, len(tr.steps))
 
