@@ -511,3 +511,63 @@ def test_rave_weighs_the_average_by_the_options_visits() -> None:
     assert make_agent(parse_spec("ismcts:10:rave=250"), 0).rave == 250.0
     with pytest.raises(SpecError, match="rave is RAVE's equivalence parameter"):
         parse_spec("ismcts:10:rave=-3")
+
+
+STALL = ROOT / "tests" / "fixtures" / "agents" / "stall.rules"
+
+
+def test_any_time_actions_searched_below_the_root_look_better_than_they_are() -> None:
+    """Stall: four picks in a row, a good one worth 3 coins, a poor one 1; at any decision the
+    seat may also cash one of three tokens for a coin's loss, once. Searched at every node
+    (anytime=all), the cashing looks best in every seed: below it no cashing is left to try,
+    while below a pick every node spends visits on three losing cashings, so the pick's mean
+    is diluted. Searched at the root only (anytime=root, the default) the good pick wins in
+    every seed, and the cashing's mean is below it."""
+    prog = program(STALL)
+
+    def picks(anytime: str) -> list[str]:
+        out = []
+        for k in range(10):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = MCTSAgent(1000, seed=k, reward="margin", rollout="mast", pw=1.0,
+                            anytime=anytime)
+            out.append(s.pending.option(bot.choose(prog, s)).label)
+            if anytime == "root":
+                root = bot.last_root
+                below = root.edges["good"].below
+                assert below is not None and not any(k.startswith("cash") for k in below.edges)
+                good = root.edges["good"]
+                assert all(e.w / e.n < good.w / good.n
+                           for key, e in root.edges.items() if key.startswith("cash") and e.n)
+        return out
+    assert all(x.startswith("cash(") for x in picks("all"))
+    assert picks("root") == ["good"] * 10
+
+
+def test_where_any_time_actions_are_searched_is_a_spec_setting() -> None:
+    assert make_agent(parse_spec("ismcts:10"), 1).anytime_below is False
+    assert make_agent(parse_spec("ismcts:10:anytime=all"), 1).anytime_below is True
+    assert str(parse_spec("mcts:10:anytime=root")) == "mcts:10:anytime=root"
+    with pytest.raises(SpecError, match="anytime says where the tree searches"):
+        parse_spec("ismcts:10:anytime=never")
+    with pytest.raises(ValueError, match="any-time actions are searched at one of"):
+        MCTSAgent(10, anytime="leaves")
+
+
+def test_move_groups_by_amounts_group_only_a_pass_beside_whole_numbers() -> None:
+    """group=amounts: a pass beside whole numbers (Haggle's bids) is grouped as with bins; a
+    pass beside places (Manila's accomplices, an enum, whole numbers only as the engine runs
+    them) is not grouped at all, where bins groups them as one, never in bins by index."""
+    from mercator.interpreter.agents.search import partition
+    s = program(HAGGLE).new_game(2, 0)
+    assert partition(s.pending, "amounts") == partition(s.pending, "bins")
+    assert partition(s.pending, "amounts")[1][0] == "values"
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(3, 0)
+    while "place an accomplice" not in getattr(s.pending, "prompt", ""):
+        prog.apply(s, 0 if s.pending.__class__.__name__ != "Decision" or s.pending.count == 1
+                   or not s.pending.allow_pass else 1)
+    n = s.pending.count - len(s.pending.actions)
+    assert partition(s.pending, "bins") == [0, ("values", list(range(1, n)))] and n > 9
+    assert partition(s.pending, "amounts") is None
+    assert make_agent(parse_spec("ismcts:10:group=amounts"), 1).group == "amounts"

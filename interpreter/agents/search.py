@@ -69,6 +69,10 @@ BIN_MIN whole-number values in bins by their distance from the smallest (`partit
 move is taken level by level (`most_visited`). A time budget stops early once no option could
 overtake the move in the time left (`settled`).
 
+Any-time actions (`anytime`): searched at the root only by default ("root"); at every node
+("all") a move that closes them for the rest of the search looks better than it is, because
+below it no node spends visits on them (tests/fixtures/agents/stall.rules).
+
 Progressive widening (`pw`): a menu of 56 bids gets three or four visits per bid from 200
 iterations, so the most visited is close to a random one. With pw > 0 a tree node searches only
 ceil(pw * sqrt(visits + 1)) of its regular options (at least 2): as that number grows it admits
@@ -102,9 +106,12 @@ REWARDS = ("win", "margin", "rank")
 DEALS = (False, True, "none", "random", "judge")   # what rollouts do in a deal window
 ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
 EVALS = ("estimate", "score")
-GROUPS = ("pass", "bins", "none")   # move groups in the tree: a pass against the values as
-# one; that, and whole-number values in bins by their distance from the smallest; none
+GROUPS = ("pass", "bins", "amounts", "none")   # move groups in the tree: a pass against the
+# values as one; that, and whole-number values in bins by their distance from the smallest;
+# that only where the values beside a pass are whole numbers (amounts); none
 BIN_MIN = 8          # group=bins: whole-number values in bins only where there are more than this
+ANYTIME = ("root", "all")   # where the tree searches any-time actions: at the root only, or at
+# every node (then a move that leaves fewer of them open below looks better than it is)
 CUTS = ("step", "phase", "decision")   # what a rollout's depth counts: steps of the top level,
 # phases (a phase begins), decisions
 MIN_FRESH = 0.1      # reuse: a time budget searches at least this part of its time afresh
@@ -163,6 +170,16 @@ def _pass_and_values(node: Decision) -> Optional[tuple[int, list[int], list[int]
     return done, adds, others
 
 
+def _amounts(node: Decision) -> bool:
+    """Whether a decision's values are whole numbers (a bid, an amount) by their type in the
+    rulebook — not an enum's members (Manila's places), which run as whole numbers too."""
+    vt = node.vtype
+    kind = getattr(vt, "kind", None)
+    if kind is not None:
+        return kind == "int"
+    return all(type(v) is int for v in node.values)
+
+
 def partition(node: Decision, group: Optional[str]) -> Optional[list]:
     """The move groups of a decision's regular options, or None where it has none: a list of
     the pass (`_pass_and_values`: a decision's pass, or the 'done' of an offer's drafting),
@@ -179,9 +196,10 @@ def partition(node: Decision, group: Optional[str]) -> Optional[list]:
         return None
     pass_i, values_i, others = split
     values: list = list(values_i)
-    if group == "bins" and len(values) > BIN_MIN:
-        off = 1 if node.allow_pass else 0
-        vs = [node.values[i - off] for i in values_i]
+    if group == "amounts" and node.allow_pass and not _amounts(node):
+        return None
+    if group != "pass" and len(values) > BIN_MIN and node.allow_pass and _amounts(node):
+        vs = [node.values[i - 1] for i in values_i]
         if all(type(v) is int for v in vs):
             lo = min(vs)
             step = 0
@@ -333,7 +351,8 @@ class MCTSAgent:
                  reward: str = "win", rollout: str = "random", tau: float = TAU,
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
-                 prior: float = 0.0, group: str = "none", rave: float = 0.0):
+                 prior: float = 0.0, group: str = "none", rave: float = 0.0,
+                 anytime: str = "all"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -368,6 +387,10 @@ class MCTSAgent:
             raise ValueError(f"the tree groups moves by one of {', '.join(GROUPS)}, not "
                              f"{group!r}")
         self.group = None if group == "none" else group    # the move groups (`partition`)
+        if anytime not in ANYTIME:
+            raise ValueError(f"any-time actions are searched at one of {', '.join(ANYTIME)}, "
+                             f"not {anytime!r}")
+        self.anytime_below = anytime == "all"   # any-time actions searched below the root too
         self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
@@ -559,7 +582,8 @@ class MCTSAgent:
             part = partition(pend, self.group) if self.group is not None else None
             if part is not None:
                 top = [*part, *(range(regular, pend.count)
-                                if tree.visits >= self.widen * regular else ())]
+                                if (tree is root or self.anytime_below)
+                                and tree.visits >= self.widen * regular else ())]
                 i, gs, fresh_i = self._select_in(tree, pend, keys, top, tree.visits)
                 leaf = tree.edges[keys[i]]
                 path.append((tree, leaf, pend.player))
@@ -579,7 +603,8 @@ class MCTSAgent:
                 k = max(2, math.ceil(self.pw * math.sqrt(tree.visits + 1)))
                 if k < regular:
                     cand = self._admitted(tree, pend, keys, range(regular), k)
-            if tree.visits >= self.widen * regular:      # (the whole menu's, with pw too)
+            if (tree is root or self.anytime_below) \
+                    and tree.visits >= self.widen * regular:   # (the whole menu's, with pw too)
                 cand = [*cand, *range(regular, pend.count)]
             edges = tree.edges
             fresh = []
@@ -888,7 +913,9 @@ class MCTSAgent:
                     ws = [math.exp((q - top) / tau) for q in qs]
                     lo = 0
                     if pend.allow_pass and m > 2:
-                        if self.group is not None:   # the values' mean (by their counts)
+                        if self.group is not None and (self.group != "amounts"
+                                                       or _amounts(pend)):
+                            # the values' mean (by their counts)
                             tn = tw = 0.0
                             for k in keys[1:]:
                                 st = mast.get((seat, k))
@@ -980,9 +1007,9 @@ class ISMCTSAgent(MCTSAgent):
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
-                 rave: float = 0.0):
+                 rave: float = 0.0, anytime: str = "all"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth, cut, prior, group, rave)
+                         pw, evaluate, estimate_depth, cut, prior, group, rave, anytime)
         self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")

@@ -17,9 +17,10 @@ cut off, the native playout where they run to the end), `pw=X` progressive widen
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
 `rave=K` RAVE (an option's mean blended with its all-moves-as-first average at the node,
 weight sqrt(K / (3n + K)); 0: none), `reuse=yes|no` (ismcts only) whether a decision starts from the tree the seat's last decision
-searched, followed through the steps since, `group=pass|bins|none` whether the tree weighs a pass against a decision's values taken as
+searched, followed through the steps since, `group=pass|bins|amounts|none` whether the tree weighs a pass against a decision's values taken as
 one before it picks a value (bins: whole-number values in bins by their distance from the
-smallest, then a value), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
+smallest, then a value; amounts: only where the values are whole numbers), `anytime=root|all`
+whether the tree searches any-time actions at the root only or at every node, `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
@@ -35,7 +36,7 @@ import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
-from mercator.interpreter.agents.search import (CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
+from mercator.interpreter.agents.search import (ANYTIME, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
                                                 REWARDS, ROLLOUTS, UCT_C, WORLDS, ISMCTSAgent,
                                                 MCTSAgent)
 from mercator.dsl.errors import MercatorError
@@ -53,8 +54,8 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
                                     "group": "bins", "reuse": False, "deals": "judge",
-                                    "rave": 0.0}
-BEFORE_36 = "depth=end:deals=none:reward=win:rollout=random:pw=0:group=none"
+                                    "rave": 0.0, "anytime": "root"}
+BEFORE_36 = "depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
 # core (as any time budget does unless its spec says cores=N)
@@ -97,6 +98,8 @@ class AgentSpec:
                                        # 0: no RAVE)
     reuse: Optional[str] = None        # "yes": start from the last decision's tree where the
                                        # game goes on from it, ismcts (None: DEFAULT_SETTINGS)
+    anytime: Optional[str] = None      # "root": any-time actions searched at the root only,
+                                       # "all": at every node (None: DEFAULT_SETTINGS)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -164,7 +167,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "cores", "worlds", "reuse", "rave")
+            "anytime", "cores", "worlds", "reuse", "rave")
 ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -223,8 +226,14 @@ def _setting(text: str, name: str, value: str) -> Any:
         "group": (GROUPS, "group says how the tree searches a decision with a pass beside "
                           "several values: pass (the pass against the values as one, then a "
                           "value), bins (the same, whole-number values then in bins by their "
-                          "distance from the smallest) or none (every option alike; default "
+                          "distance from the smallest), amounts (as bins, but only where the "
+                          "values beside the pass are whole numbers: a bid, an amount) or none "
+                          "(every option alike; default "
                           f"{DEFAULT_SETTINGS['group']})"),
+        "anytime": (ANYTIME, "anytime says where the tree searches the any-time actions "
+                             "(a mortgage, a sale, a repayment): root (at the decision being "
+                             "answered only; the default) or all (at every node below it "
+                             "too)"),
         "reuse": (REUSE, "reuse says whether a decision starts from the tree the seat's last "
                          "decision searched, where the game goes on from it by steps the seat "
                          "saw: yes or no (default "
@@ -329,7 +338,8 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         pw=d["pw"] if spec.pw is None else spec.pw, evaluate=spec.eval or "estimate",
         estimate_depth=d["estimate_depth"] if spec.depth is None else None,
         cut=spec.cut or d["cut"], prior=d["prior"] if spec.prior is None else spec.prior,
-        group=spec.group or d["group"], rave=d["rave"] if spec.rave is None else spec.rave)
+        group=spec.group or d["group"], rave=d["rave"] if spec.rave is None else spec.rave,
+        anytime=spec.anytime or d["anytime"])
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
