@@ -432,3 +432,38 @@ def test_play_locates_a_rule_error_in_the_score(tmp_path, capsys):
                      r"computed \(division by zero\)$", err, re.M), err
     assert f"reproduce with: mercator play {rules} --players 2 --seed 1 --seats random,random" in err
     assert "internal error" not in err
+
+
+def test_resume_seats_the_players_the_game_was_saved_with(tmp_path, capsys, monkeypatch):
+    """issue 39 (8): the save records each seat's player, and `play --resume` without --seats
+    seats them again (it used to seat P2 as random whatever it was); --seats still overrides;
+    a save whose seats are malformed is refused with the field named."""
+    import json
+    answers = iter(["1"])
+
+    def eof_after(prompt: str = "") -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", eof_after)
+    path = str(tmp_path / "mid.json")
+    assert main(["play", TINY, "--players", "2", "--seed", "2", "--seats", "human,ismcts:20",
+                 "--save", path]) == 1
+    err = capsys.readouterr().err
+    assert f"resume with: mercator play {TINY} --resume {path}" in err
+    data = load_save(path)
+    assert data.seats == ["human", "ismcts:20"]
+    monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    assert main(["play", TINY, "--resume", path]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "P1 human · P2 ismcts:20" in out
+    assert main(["play", TINY, "--resume", path, "--seats", "random,random"]) == 0
+    assert "P1 random · P2 random" in capsys.readouterr().out
+    doc = json.loads(open(path).read())
+    doc["seats"] = ["human"]
+    from mercator.interpreter.tools.saves import _checksum
+    doc["checksum"] = _checksum(doc)
+    open(path, "w").write(json.dumps(doc))
+    with pytest.raises(SaveError, match="field 'seats' is malformed"):
+        load_save(path)

@@ -133,7 +133,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         err(f"mercator play: {args.resume}: not a Mercator save of this rulebook: "
             f"{prog.name} is not played by {players} players")
         raise Failed(EXIT_RULES)
-    specs = play_seats(args.seats, players, prog)
+    seats_text = args.seats
+    if args.resume and seats_text is None and data.seats is not None:
+        seats_text = ",".join(data.seats)     # the seats the game was saved with
+        where = f"{args.resume}: the seats it was saved with: "
+    else:
+        where = ""
+    try:
+        specs = play_seats(seats_text, players, prog)
+    except UsageError as exc:
+        if not where:
+            raise
+        err(f"mercator play: {where}{exc}")
+        err("  name the seats again with --seats")
+        raise Failed(EXIT_USAGE) from None
     seats = [sp.kind if sp.kind in ("human", "random") else str(sp) for sp in specs]
     record = any(sp.needs_record for sp in specs)     # ismcts resamples: chance as steps
     if args.resume:
@@ -216,7 +229,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     def write_save() -> bool:
         try:
             save(args.save, args.path, res.sources, players, seed, decisions, labels,
-                 explicit_chance=record)
+                 explicit_chance=record, seats=[str(sp) for sp in specs])
             return True
         except OSError as exc:
             err(f"mercator play: cannot write {args.save}: {exc.strerror or exc}")

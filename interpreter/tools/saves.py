@@ -36,7 +36,9 @@ OLDEST_FORMAT = 1                     # format 1 logs also hold the one-option d
 MAX_SAVE_BYTES = 64 * 1024 * 1024     # a save of millions of decisions is still far smaller
 # the fields a save of formats 1 and 2 has (any other: a save this Mercator cannot read)
 FIELDS = ("mercator_save", "engine_version", "rulebook", "rulebook_sha256", "uses_sha256",
-          "players", "seed", "decisions", "labels", "explicit_chance", "checksum")
+          "players", "seed", "decisions", "labels", "explicit_chance", "seats", "checksum")
+# ("seats", each seat's player as its spec, `human`, `random`, `ismcts:1s`...: written since
+# 2026-12-05 and optional, so a save without it is read; `play --resume` seats them again)
 
 
 class SaveError(MercatorError):
@@ -63,6 +65,7 @@ class SaveData:
     engine_version: str = ""
     path: str = ""                # the save file itself
     format: int = SAVE_FORMAT     # 1: the log also holds the decisions made without asking
+    seats: Optional[list[str]] = None   # each seat's player spec, where the save records them
 
 
 def _checksum(doc: dict[str, Any]) -> str:
@@ -90,8 +93,10 @@ def _relative(target: str, save_path: str) -> str:
 
 
 def save(path: str, rulebook_path: str, sources: dict[str, str], players: int, seed: int,
-         decisions: list[int], labels: list[str], explicit_chance: bool = False) -> None:
-    """Write a save file (atomically) for a game of the rulebook at rulebook_path."""
+         decisions: list[int], labels: list[str], explicit_chance: bool = False,
+         seats: Optional[list[str]] = None) -> None:
+    """Write a save file (atomically) for a game of the rulebook at rulebook_path; `seats`,
+    each seat's player spec, is recorded where given."""
     main_text = sources.get(rulebook_path)
     if main_text is None:
         with open(rulebook_path, encoding="utf-8") as f:
@@ -108,6 +113,8 @@ def save(path: str, rulebook_path: str, sources: dict[str, str], players: int, s
         "labels": list(labels),
         "explicit_chance": bool(explicit_chance),
     }
+    if seats is not None:
+        doc["seats"] = [str(x) for x in seats]
     doc["checksum"] = _checksum(doc)
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -214,13 +221,19 @@ def load_save(path: str) -> SaveData:
         raise SaveError(f"{path}: not a Mercator save: field "
                         f"'{'explicit_chance' if not isinstance(chance, bool) else 'engine_version'}'"
                         " is malformed")
+    seats = doc.get("seats")
+    if seats is not None and (not isinstance(seats, list) or len(seats) != players
+                              or not all(isinstance(x, str) and 0 < len(x) <= 200
+                                         for x in seats)):
+        raise SaveError(f"{path}: not a Mercator save: field 'seats' is malformed (one player "
+                        f"spec a seat, {players} in all)")
     newer_engine(path, version)
     if "\0" in rel or not rel:
         raise SaveError(f"{path}: not a Mercator save: field 'rulebook' is malformed")
     rb_path = rel if os.path.isabs(rel) else os.path.join(os.path.dirname(path), rel)
     data = SaveData(os.path.normpath(rb_path), _need(doc, "rulebook_sha256", str, path), uses,
                     players, _need(doc, "seed", int, path), decisions, labels, chance, version,
-                    path, fmt)
+                    path, fmt, seats)
     verify_rulebook(data)
     return data
 
