@@ -571,3 +571,27 @@ def test_move_groups_by_amounts_group_only_a_pass_beside_whole_numbers() -> None
     assert partition(s.pending, "bins") == [0, ("values", list(range(1, n)))] and n > 9
     assert partition(s.pending, "amounts") is None
     assert make_agent(parse_spec("ismcts:10:group=amounts"), 1).group == "amounts"
+
+
+def test_sequential_halving_shares_the_budget_in_rounds_and_drops_the_worse_half() -> None:
+    """root=halving on Haggle's first bid (41 options: the pass and bids 1..40; a bid of 1 gains
+    11 coins over the pass, dear bids lose): 6 rounds of about 166 iterations; every option
+    gets the same visits in the first round, the survivors of each round twice as many per
+    round as before, and the move is a cheap bid (1 to 4) in every seed; an iteration budget
+    is spent exactly."""
+    prog = program(HAGGLE)
+    moves = []
+    for k in range(6):
+        s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+        bot = MCTSAgent(1000, seed=k, reward="margin", rollout="mast", pw=1.0, root="halving")
+        move = s.pending.option(bot.choose(prog, s)).label
+        moves.append(move)
+        assert bot.last_iterations == 1000
+        visits = sorted((e.n for e in bot.last_root.edges.values()), reverse=True)
+        assert len(visits) == 41 and min(visits) == 166 // 41     # round 1: 4 each
+        assert visits[0] == bot.last_root.edges[move].n         # the survivor: the most visits
+        assert visits[0] >= 8 * visits[-1]
+    assert all(m in ("1", "2", "3", "4") for m in moves)
+    with pytest.raises(SpecError, match="root says how the options"):
+        parse_spec("ismcts:10:root=best")
+    assert make_agent(parse_spec("ismcts:10:root=halving"), 1).root == "halving"

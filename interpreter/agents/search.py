@@ -112,6 +112,8 @@ GROUPS = ("pass", "bins", "amounts", "none")   # move groups in the tree: a pass
 BIN_MIN = 8          # group=bins: whole-number values in bins only where there are more than this
 ANYTIME = ("root", "all")   # where the tree searches any-time actions: at the root only, or at
 # every node (then a move that leaves fewer of them open below looks better than it is)
+ROOTS = ("uct", "halving")   # how the root's options share the budget: UCT, or sequential
+# halving (rounds of equal visits, the worse half dropped after each)
 CUTS = ("step", "phase", "decision")   # what a rollout's depth counts: steps of the top level,
 # phases (a phase begins), decisions
 MIN_FRESH = 0.1      # reuse: a time budget searches at least this part of its time afresh
@@ -352,7 +354,7 @@ class MCTSAgent:
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
-                 anytime: str = "all"):
+                 anytime: str = "all", root: str = "uct"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -391,6 +393,11 @@ class MCTSAgent:
             raise ValueError(f"any-time actions are searched at one of {', '.join(ANYTIME)}, "
                              f"not {anytime!r}")
         self.anytime_below = anytime == "all"   # any-time actions searched below the root too
+        if root not in ROOTS:
+            raise ValueError(f"the root's options share the budget by one of {', '.join(ROOTS)}, "
+                             f"not {root!r}")
+        self.root = root
+        self._forced: Optional[int] = None   # halving: the root option this iteration takes
         self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
@@ -483,6 +490,18 @@ class MCTSAgent:
         if self.prior > 0 and node.count - len(node.actions) > 1 and carried is None:
             self._seed_root(program, state, seat, node, root)
         looped = time.perf_counter()                  # (the iterations' rate counts from here)
+        if self.root == "halving" and node.count > 2:
+            done = self._halving(program, state, seat, node, root, credit, deadline)
+            self.last_iterations = done
+            self.last_root = root
+            if deadline is not None and done:
+                self._rate = done / max(time.perf_counter() - looped, 1e-6)
+            move = self._survivor
+            if self.reuse:
+                where = self._mark()
+                if where is not None:
+                    self._last = (root, option_keys(node)[move], where)
+            return move
         while True:
             self._iterate(program, self.world(program, state, seat), root)
             done += 1
@@ -506,6 +525,61 @@ class MCTSAgent:
             if where is not None:
                 self._last = (root, option_keys(node)[move], where)
         return move
+
+    def _halving(self, program: Any, state: State, seat: int, node: Decision, root: "_Node",
+                 credit: int, deadline: Optional[float]) -> int:
+        """Sequential halving at the root (`root=halving`): every option of the decision (any-time
+        actions too) gets the same number of iterations in a round, the round's share of the
+        budget; then the half with the lower mean reward is dropped, until one is left or the
+        budget is spent (the move: the best mean among those left, `self._survivor`). Below the
+        root the search is UCT as ever. A best-of-many choice by UCT's visits goes to an option
+        that was lucky in its few rollouts; here the last rounds compare few options on many
+        rollouts each. A time budget gives each round an equal share of the time left."""
+        keys = option_keys(node)
+        alive = list(range(node.count))
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        total = None if self.iterations is None else max(0, self.iterations - credit)
+        done = 0
+        edges = root.edges
+
+        def mean(i: int) -> float:
+            e = edges.get(keys[i])
+            return e.w / e.n if e is not None and e.n else -1.0
+        try:
+            for r in range(rounds):
+                if len(alive) == 1:
+                    break
+                if total is not None:
+                    share = (total - done) // (rounds - r)
+                    each = max(1, share // len(alive))
+                    stop_at = None
+                else:
+                    assert deadline is not None
+                    each = None
+                    now = time.perf_counter()
+                    stop_at = now + (deadline - now) / (rounds - r)
+                k = 0
+                while True:
+                    if each is not None and k >= each * len(alive):
+                        break
+                    if total is not None and done >= total:
+                        break
+                    if stop_at is not None and k % len(alive) == 0 and k and \
+                            time.perf_counter() >= stop_at:
+                        break
+                    self._forced = alive[k % len(alive)]
+                    self._iterate(program, self.world(program, state, seat), root)
+                    done += 1
+                    k += 1
+                if k < len(alive) and r > 0:        # not one more visit each: the budget is out
+                    break
+                alive.sort(key=lambda i: (mean(i), edges[keys[i]].n if keys[i] in edges
+                                          else 0), reverse=True)
+                alive = alive[:max(1, (len(alive) + 1) // 2)]
+        finally:
+            self._forced = None
+        self._survivor = max(alive, key=lambda i: (mean(i), -alive.index(i)))
+        return done
 
     # -- tree reuse: the last decision's tree, followed through the steps since
     def _mark(self) -> Any:
@@ -579,6 +653,22 @@ class MCTSAgent:
                 continue
             keys = option_keys(pend)
             regular = pend.count - len(pend.actions)
+            if tree is root and self._forced is not None:    # halving: the round's option
+                i = self._forced
+                e = tree.edges.get(keys[i])
+                if e is None:
+                    e = tree.edges[keys[i]] = _Edge()
+                e.avail += 1
+                path.append((tree, e, pend.player))
+                if moves is not None:
+                    moves.append((pend.player, move_key(pend, i)))
+                program.apply(s, i)
+                if e.n == 0:
+                    break                   # expanded: the rollout takes over
+                if e.below is None:
+                    e.below = _Node()
+                tree = e.below
+                continue
             part = partition(pend, self.group) if self.group is not None else None
             if part is not None:
                 top = [*part, *(range(regular, pend.count)
@@ -1007,9 +1097,10 @@ class ISMCTSAgent(MCTSAgent):
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
-                 rave: float = 0.0, anytime: str = "all"):
+                 rave: float = 0.0, anytime: str = "all", root: str = "uct"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
-                         pw, evaluate, estimate_depth, cut, prior, group, rave, anytime)
+                         pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
+                         root)
         self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")

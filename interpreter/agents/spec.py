@@ -37,8 +37,8 @@ import attrs
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
 from mercator.interpreter.agents.search import (ANYTIME, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
-                                                REWARDS, ROLLOUTS, UCT_C, WORLDS, ISMCTSAgent,
-                                                MCTSAgent)
+                                                REWARDS, ROLLOUTS, ROOTS, UCT_C, WORLDS,
+                                                ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
 KINDS = ("random", "human", "mcts", "ismcts", "bot")
@@ -54,7 +54,7 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
                                     "group": "bins", "reuse": False, "deals": "judge",
-                                    "rave": 0.0, "anytime": "root"}
+                                    "rave": 0.0, "anytime": "root", "root": "uct"}
 BEFORE_36 = "depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
@@ -98,6 +98,8 @@ class AgentSpec:
                                        # 0: no RAVE)
     reuse: Optional[str] = None        # "yes": start from the last decision's tree where the
                                        # game goes on from it, ismcts (None: DEFAULT_SETTINGS)
+    root: Optional[str] = None         # "uct": the root's options share the budget by UCT,
+                                       # "halving": by sequential halving (None: DEFAULT_SETTINGS)
     anytime: Optional[str] = None      # "root": any-time actions searched at the root only,
                                        # "all": at every node (None: DEFAULT_SETTINGS)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
@@ -167,7 +169,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "anytime", "cores", "worlds", "reuse", "rave")
+            "anytime", "root", "cores", "worlds", "reuse", "rave")
 ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -230,6 +232,9 @@ def _setting(text: str, name: str, value: str) -> Any:
                           "values beside the pass are whole numbers: a bid, an amount) or none "
                           "(every option alike; default "
                           f"{DEFAULT_SETTINGS['group']})"),
+        "root": (ROOTS, "root says how the options of the decision being answered share the "
+                        "budget: uct (the default) or halving (sequential halving: rounds of "
+                        "equal visits, the worse half dropped after each)"),
         "anytime": (ANYTIME, "anytime says where the tree searches the any-time actions "
                              "(a mortgage, a sale, a repayment): root (at the decision being "
                              "answered only; the default) or all (at every node below it "
@@ -339,7 +344,7 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
         estimate_depth=d["estimate_depth"] if spec.depth is None else None,
         cut=spec.cut or d["cut"], prior=d["prior"] if spec.prior is None else spec.prior,
         group=spec.group or d["group"], rave=d["rave"] if spec.rave is None else spec.rave,
-        anytime=spec.anytime or d["anytime"])
+        anytime=spec.anytime or d["anytime"], root=spec.root or d["root"])
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
