@@ -237,16 +237,20 @@ def test_illegal_decision_in_save_names_the_step(tmp_path, prog):
         replay(prog, load_save(path))
 
 
-def test_quit_mid_game_saves_and_resumes(tmp_path, capsys, monkeypatch):
-    answers = iter(["1"])   # one bid, then end of input
+def _answers_then_eof(*given: str):
+    """An input() that gives these answers, then ends (EOFError)."""
+    answers = iter(given)
 
     def eof_after(prompt: str = "") -> str:
         try:
             return next(answers)
         except StopIteration:
             raise EOFError from None
+    return eof_after
 
-    monkeypatch.setattr("builtins.input", eof_after)
+
+def test_quit_mid_game_saves_and_resumes(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", _answers_then_eof("1"))   # one bid, then the end
     path = str(tmp_path / "mid.json")
     assert main(["play", TINY, "--players", "2", "--seed", "2", "--save", path]) == 1
     assert "input ended" in capsys.readouterr().err
@@ -439,14 +443,7 @@ def test_resume_seats_the_players_the_game_was_saved_with(tmp_path, capsys, monk
     seats them again (it used to seat P2 as random whatever it was); --seats still overrides;
     a save whose seats are malformed is refused with the field named."""
     import json
-    answers = iter(["1"])
-
-    def eof_after(prompt: str = "") -> str:
-        try:
-            return next(answers)
-        except StopIteration:
-            raise EOFError from None
-    monkeypatch.setattr("builtins.input", eof_after)
+    monkeypatch.setattr("builtins.input", _answers_then_eof("1"))
     path = str(tmp_path / "mid.json")
     assert main(["play", TINY, "--players", "2", "--seed", "2", "--seats", "human,ismcts:20",
                  "--save", path]) == 1
@@ -454,7 +451,7 @@ def test_resume_seats_the_players_the_game_was_saved_with(tmp_path, capsys, monk
     assert f"resume with: mercator play {TINY} --resume {path}" in err
     data = load_save(path)
     assert data.seats == ["human", "ismcts:20"]
-    monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError))
+    monkeypatch.setattr("builtins.input", _answers_then_eof())
     assert main(["play", TINY, "--resume", path]) in (0, 1)
     out = capsys.readouterr().out
     assert "P1 human · P2 ismcts:20" in out

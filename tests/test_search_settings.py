@@ -130,11 +130,12 @@ def test_the_settings_are_spec_settings() -> None:
     assert (agent.reward, agent.rollout, agent.depth, agent.pw) == ("margin", "mast", 20, 1.5)
     plain = make_agent(parse_spec("mcts:50"), 1)            # a spec's defaults: the strong ones
     assert (plain.reward, plain.rollout, plain.pw, plain.depth, plain.estimate_depth,
-            plain.group, plain.judge) == ("margin", "auto", 1.0, None, 4, "bins", True)
+            plain.group, plain.judge, plain.anytime_below, plain.root) == \
+        ("margin", "auto", 1.0, None, 4, "bins", True, False, "halving")
     before = make_agent(parse_spec("ismcts:200:" + BEFORE_36), 1)   # the searcher before them
     assert (before.reward, before.rollout, before.pw, before.depth, before.estimate_depth,
-            before.group, before.judge, before.deals) == \
-        ("win", "random", 0.0, None, None, None, False, False)
+            before.group, before.judge, before.deals, before.anytime_below, before.root) == \
+        ("win", "random", 0.0, None, None, None, False, False, True, "uct")
     assert str(parse_spec("ismcts:200:" + BEFORE_36)) == "ismcts:200:" + BEFORE_36
     bare = MCTSAgent(50)                                      # the Python API's: the plain search
     assert (bare.reward, bare.rollout, bare.pw, bare.estimate_depth, bare.group) == \

@@ -20,7 +20,9 @@ weight sqrt(K / (3n + K)); 0: none), `reuse=yes|no` (ismcts only) whether a deci
 searched, followed through the steps since, `group=pass|bins|amounts|none` whether the tree weighs a pass against a decision's values taken as
 one before it picks a value (bins: whole-number values in bins by their distance from the
 smallest, then a value; amounts: only where the values are whole numbers), `anytime=root|all`
-whether the tree searches any-time actions at the root only or at every node, `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
+whether the tree searches any-time actions at the root only or at every node,
+`root=uct|halving` how the options of the decision being answered share the budget (UCT, or
+sequential halving), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
@@ -49,13 +51,16 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 # to the end of the game: MAST's rollouts go through `apply`, several times slower a decision).
 # Move groups in bins (group=bins): a pass weighed against the values as one, whole-number
 # values then in bins by size (Die Händler's red-card auctions, docs/agents.md). Rollouts that
-# judge offers in a deal window (deals=judge: Genoa's drafts, docs/agents.md).
+# judge offers in a deal window (deals=judge: Genoa's drafts, docs/agents.md). Any-time actions
+# searched at the root only (anytime=root), and the root's options sharing the budget by
+# sequential halving (root=halving; session 21, docs/agents.md).
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0:group=none`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
                                     "group": "bins", "reuse": False, "deals": "judge",
-                                    "rave": 0.0, "anytime": "root", "root": "uct"}
-BEFORE_36 = "depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
+                                    "rave": 0.0, "anytime": "root", "root": "halving"}
+BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
+             ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
 # core (as any time budget does unless its spec says cores=N)
@@ -233,8 +238,8 @@ def _setting(text: str, name: str, value: str) -> Any:
                           "(every option alike; default "
                           f"{DEFAULT_SETTINGS['group']})"),
         "root": (ROOTS, "root says how the options of the decision being answered share the "
-                        "budget: uct (the default) or halving (sequential halving: rounds of "
-                        "equal visits, the worse half dropped after each)"),
+                        "budget: uct or halving (sequential halving: rounds of equal visits, the "
+                        "worse half dropped after each; the default)"),
         "anytime": (ANYTIME, "anytime says where the tree searches the any-time actions "
                              "(a mortgage, a sale, a repayment): root (at the decision being "
                              "answered only; the default) or all (at every node below it "
