@@ -490,19 +490,10 @@ class MCTSAgent:
         if self.prior > 0 and node.count - len(node.actions) > 1 and carried is None:
             self._seed_root(program, state, seat, node, root)
         looped = time.perf_counter()                  # (the iterations' rate counts from here)
-        if self.root == "halving" and node.count > 2:
-            done = self._halving(program, state, seat, node, root, credit, deadline)
-            self.last_iterations = done
-            self.last_root = root
-            if deadline is not None and done:
-                self._rate = done / max(time.perf_counter() - looped, 1e-6)
-            move = self._survivor
-            if self.reuse:
-                where = self._mark()
-                if where is not None:
-                    self._last = (root, option_keys(node)[move], where)
-            return move
-        while True:
+        halving = self.root == "halving" and node.count > 2
+        if halving:
+            done, move = self._halving(program, state, seat, node, root, credit, deadline)
+        while not halving:
             self._iterate(program, self.world(program, state, seat), root)
             done += 1
             if self.iterations is not None and done >= self.iterations - credit:
@@ -519,7 +510,8 @@ class MCTSAgent:
         self.last_root = root           # (for tests and benchmarks: the tree searched)
         if deadline is not None and done:
             self._rate = done / max(time.perf_counter() - looped, 1e-6)
-        move = most_visited(node, root, self.group)
+        if not halving:
+            move = most_visited(node, root, self.group)
         if self.reuse:
             where = self._mark()
             if where is not None:
@@ -527,11 +519,11 @@ class MCTSAgent:
         return move
 
     def _halving(self, program: Any, state: State, seat: int, node: Decision, root: "_Node",
-                 credit: int, deadline: Optional[float]) -> int:
+                 credit: int, deadline: Optional[float]) -> tuple[int, int]:
         """Sequential halving at the root (`root=halving`): every option of the decision (any-time
         actions too) gets the same number of iterations in a round, the round's share of the
         budget; then the half with the lower mean reward is dropped, until one is left or the
-        budget is spent (the move: the best mean among those left, `self._survivor`). Below the
+        budget is spent; (the iterations, the move: the best mean among those left). Below the
         root the search is UCT as ever. A best-of-many choice by UCT's visits goes to an option
         that was lucky in its few rollouts; here the last rounds compare few options on many
         rollouts each. A time budget gives each round an equal share of the time left."""
@@ -578,8 +570,7 @@ class MCTSAgent:
                 alive = alive[:max(1, (len(alive) + 1) // 2)]
         finally:
             self._forced = None
-        self._survivor = max(alive, key=lambda i: (mean(i), -alive.index(i)))
-        return done
+        return done, max(alive, key=mean)
 
     # -- tree reuse: the last decision's tree, followed through the steps since
     def _mark(self) -> Any:
