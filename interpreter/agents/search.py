@@ -201,17 +201,16 @@ def partition(node: Decision, group: Optional[str]) -> Optional[list]:
     if group == "amounts" and node.allow_pass and not _amounts(node):
         return None
     if group != "pass" and len(values) > BIN_MIN and node.allow_pass and _amounts(node):
-        vs = [node.values[i - 1] for i in values_i]
-        if all(type(v) is int for v in vs):
-            lo = min(vs)
-            step = 0
-            for v in vs:
-                step = math.gcd(step, v - lo)
-            bins: dict[int, list[int]] = {}
-            for i, v in zip(values_i, vs):
-                bins.setdefault(((v - lo) // step).bit_length(), []).append(i)
-            values = [(("bin", b), js) if len(js) > 1 else js[0]
-                      for b, js in sorted(bins.items())]
+        vs = [node.values[i - 1] for i in values_i]      # (distinct whole numbers)
+        lo = min(vs)
+        step = 0
+        for v in vs:
+            step = math.gcd(step, v - lo)
+        bins: dict[int, list[int]] = {}
+        for i, v in zip(values_i, vs):
+            bins.setdefault(((v - lo) // step).bit_length(), []).append(i)
+        values = [(("bin", b), js) if len(js) > 1 else js[0]
+                  for b, js in sorted(bins.items())]
     return [pass_i, ("values", values), *others]
 
 
