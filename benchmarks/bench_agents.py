@@ -3,10 +3,13 @@ interval) against other bots, its time per decision and the playouts per second 
 search; `compare` of rulebooks with searching seats; the speed-up of `simulate` on workers.
 
 Every finished game appends one JSON line to the results file (benchmarks/results/agents.jsonl
-by default): its config, seed, seats, scores, winners, decisions, seconds, and the tested
-agent's decisions, CPU seconds, playouts and rollout decisions. A rerun skips the games whose
-config and seed are already there, so a long measurement can be stopped and taken up again;
-`--report` prints the tables (markdown) from whatever the file holds.
+by default): its config, seed, seats (and every setting each searching seat's spec means),
+scores, winners, decisions, seconds, and the tested agent's decisions, CPU seconds, playouts
+and rollout decisions. A rerun skips the games whose config and seed are already there, so a
+long measurement can be stopped and taken up again — unless the spec meant other settings
+when they were played (a default changed since): then it stops and says so. `--report` prints
+the tables (markdown) from whatever the file holds, games of one spec played with different
+settings in rows of their own.
 
 In a match the agent sits at seat g mod N in game g, the others are `--vs` (every seat equally
 often over a multiple of N games); each game's randomness comes from its seed (as in
@@ -36,7 +39,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
-from mercator.interpreter.agents.spec import make_agent, parse_seats, parse_spec  # noqa: E402
+from mercator.interpreter.agents.spec import (SEARCHERS, make_agent, parse_seats,  # noqa: E402
+                                             parse_spec, search_settings)
 from mercator.interpreter.compiler import compile_program  # noqa: E402
 from mercator.interpreter.engine.program import MercatorRuntimeError  # noqa: E402
 from mercator.interpreter.engine.nodes import Decision  # noqa: E402
@@ -183,6 +187,46 @@ def seat_agent(spec: Any, seed: int, prog: Any) -> Any:
     return make_agent(spec, seed)
 
 
+def seat_settings(spec: Any) -> Optional[dict]:
+    """What a searching seat's spec means with today's defaults (spec.search_settings), stored
+    with each game: a spec's text means other settings once a default changes. None for a
+    seat that does not search (random, the anchor)."""
+    if getattr(spec, "kind", None) not in SEARCHERS:
+        return None
+    return search_settings(spec)
+
+
+def tested_settings(r: dict) -> Optional[str]:
+    """The tested seat's settings in a game's record, as one line of text; None where the
+    record predates them (before 2026-12-05, session 22) or the seat does not search."""
+    settings = r.get("settings")
+    if not settings:
+        return None
+    mine = settings[r.get("tested", 0)]
+    return None if mine is None else json.dumps(mine, sort_keys=True)
+
+
+def settings_conflict(config: dict, results: list[dict]) -> Optional[str]:
+    """Why the games of `config` in `results` cannot be added to: the tested seat's spec
+    meant other settings when they were played (None: they can, or no record says)."""
+    if config["kind"] != "match":
+        return None
+    now = seat_settings(seat_spec(config["agent"]))
+    if now is None:
+        return None
+    key = key_of(config)
+    for r in results:
+        was = tested_settings(r) if key_of(r["config"]) == key else None
+        if was is not None and json.loads(was) != now:
+            old = json.loads(was)
+            diff = ", ".join(f"{k}={old.get(k)} then, {now.get(k)} now"
+                             for k in sorted(set(old) | set(now)) if old.get(k) != now.get(k))
+            return (f"the file's games of {config['agent']!r} were played with other settings "
+                    f"({diff}; seed {r['seed']}): today the spec means something else. Write to a "
+                    f"new results file, or spell the settings out in the spec")
+    return None
+
+
 def other_seats(vs: str, players: int, cycle: int) -> list[Any]:
     """The specs of the seats after the tested one, clockwise: `vs` is one spec for all of them
     or one per seat (comma-separated, e.g. `ismcts:200,random`), taken in reverse order every
@@ -267,6 +311,7 @@ def one_game(job: tuple[str, int]) -> dict:
                 "seconds": round(time.perf_counter() - t0, 3)}
     node = state.pending
     return {"config": config, "seed": seed, "seats": [str(sp) for sp in specs], "tested": me,
+            "settings": [seat_settings(sp) for sp in specs],
             "scores": list(node.scores), "winners": list(node.winners),
             "stats": list(state.stats), "rounds": state.round, "history": list(state.history),
             "decisions": len(state.history), "seconds": round(time.perf_counter() - t0, 3),
@@ -385,6 +430,9 @@ def run_games(config: dict, games: int, path: str, workers: int) -> None:
     results = read_results(path)
     todo = sorted(set(range(games)) - done_seeds(results).get(key, set()))
     label = describe(config)
+    conflict = settings_conflict(config, results) if todo else None
+    if conflict:
+        raise SystemExit(f"{path}: {label}: {conflict}")
     if not todo:
         print(f"{label}: {games} games done", file=sys.stderr)
         return
@@ -462,6 +510,8 @@ def report(path: str) -> str:
     by: dict[str, list[dict]] = defaultdict(list)
     for r in results:
         by[key_of(r["config"])].append(r)
+    notes: list[str] = []
+    by = split_by_settings(by, notes)
     lines = ["| rulebook, players | agent vs the others | games | agent's win rate [95% CI] "
              "| fair share | s per decision (CPU) | playouts/s | rollout decisions/s "
              "| random fallbacks | score margin [95% CI] |",
@@ -481,7 +531,8 @@ def report(path: str) -> str:
         seats_even = len({r["tested"] for r in rs}) == c["players"] and \
             len({sum(1 for r in rs if r["tested"] == p) for p in range(c["players"])}) == 1
         lines.append(
-            f"| {os.path.basename(c['rulebook'])[:-6]}, {c['players']} | `{c['agent']}` vs "
+            f"| {os.path.basename(c['rulebook'])[:-6]}, {c['players']} | `{c['agent']}`"
+            f"{c.get('as_played', '')} vs "
             f"`{c['vs']}` | {n}{'' if seats_even else ' *'} | {100 * wins / n:.1f}% "
             f"[{100 * lo:.1f}, {100 * hi:.1f}] | {100 / c['players']:.1f}% | "
             f"{cpu / max(1, dec):.3f} | {sum(x['playouts'] for x in a) / cpu if cpu else 0:,.0f} "
@@ -489,6 +540,9 @@ def report(path: str) -> str:
             f"| {sum(x['fallbacks'] for x in a)} | {margin_text(rs)} |")
     if any(ln.split("|")[3].endswith("* ") for ln in lines[2:]):
         lines += ["", "(* the tested seat has not sat at every position equally often yet)"]
+    if notes:
+        lines += ["", "The same spec played with different settings (a default changed between "
+                  "runs):", *notes]
     speed = [r for r in results if r["config"]["kind"] == "speedup"]
     if speed:
         lines += ["", "| simulate | workers | seconds | speed-up |", "|---|---:|---:|---:|"]
@@ -507,6 +561,27 @@ def report(path: str) -> str:
     lines += stats_report(by, keys)
     lines += ["", *compare_report(by)]
     return "\n".join(head + lines)
+
+
+def split_by_settings(by: dict[str, list[dict]], notes: list[str]) -> dict[str, list[dict]]:
+    """The games of one config apart where the tested seat's spec meant different settings
+    when they were played (a default changed between runs): each part its own row, marked
+    (settings 1), (settings 2), ..., with a note of what each meant. Games recorded before
+    settings were stored stay with the first part."""
+    out: dict[str, list[dict]] = {}
+    for k, rs in by.items():
+        kinds = sorted({t for t in map(tested_settings, rs) if t is not None})
+        if len(kinds) < 2:
+            out[k] = rs
+            continue
+        for i, t in enumerate(kinds, 1):
+            part = [r for r in rs if tested_settings(r) == t or
+                    (i == 1 and tested_settings(r) is None)]
+            tag = f" (settings {i})"
+            config = dict(part[0]["config"], as_played=tag)
+            out[json.dumps(config, sort_keys=True)] = [dict(r, config=config) for r in part]
+            notes.append(f"{describe(config)}{tag}: {t}")
+    return out
 
 
 def stats_by_seat(r: dict) -> Optional[list[list[int]]]:

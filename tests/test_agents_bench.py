@@ -84,6 +84,37 @@ def test_a_rerun_plays_only_the_games_not_yet_recorded(tmp_path: Path) -> None:
     assert len(B.read_results(str(results))) == 6
 
 
+def test_a_default_changed_since_the_games_were_played_is_not_mixed_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game stores what the tested seat's spec meant (every search setting); once a
+    default changes, the same spec's text means another searcher: the run refuses to add its
+    games to the old ones (naming the setting), and the report shows the two apart."""
+    from mercator.interpreter.agents import spec as S
+    results = tmp_path / "agents.jsonl"
+    config = B.match(NIM, 2, "ismcts:30")
+    B.run_games(config, 2, str(results), workers=1)
+    rows = B.read_results(str(results))
+    assert all(r["settings"][r["tested"]]["root"] == S.DEFAULT_SETTINGS["root"] for r in rows)
+    assert all(r["settings"][1 - r["tested"]] is None for r in rows)        # random
+    B.run_games(config, 2, str(results), workers=1)      # nothing to play: no complaint
+    before = S.DEFAULT_SETTINGS["root"]
+    other = "uct" if before == "halving" else "halving"
+    monkeypatch.setitem(S.DEFAULT_SETTINGS, "root", other)
+    with pytest.raises(SystemExit) as exc:
+        B.run_games(config, 4, str(results), workers=1)
+    assert f"root={before} then, {other} now" in str(exc.value) and "new results file" in str(exc.value)
+    assert len(B.read_results(str(results))) == 2
+    # a new file takes them; the report of both files' games splits the two meanings
+    fresh = tmp_path / "fresh.jsonl"
+    B.run_games(config, 2, str(fresh), workers=1)
+    with open(results, "a") as f:
+        f.write(fresh.read_text())
+    table = B.report(str(results))
+    assert "`ismcts:30` (settings 1) vs `random` | 2 |" in table
+    assert "`ismcts:30` (settings 2) vs `random` | 2 |" in table
+    assert sum(1 for ln in table.splitlines() if '"root": "' in ln and "(settings" in ln) == 2
+
+
 def test_the_report_counts_the_recorded_games(tmp_path: Path) -> None:
     """Nim from 10 sticks: the first player wins by taking 2 (a searcher finds it, and from
     the second seat it wins whenever random play errs); the report shows each win counted."""

@@ -64,6 +64,28 @@ def test_searching_bots_and_two_workers_resume_to_the_same_games(tmp_path: Path)
     assert rest == whole and heard[0] == 1 and heard[-1] == 3
 
 
+def test_a_searcher_whose_default_changed_starts_afresh(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seats' text stays `ismcts:3` when a default of the searcher changes, but the games
+    in the file were played by another searcher: they are not this run's."""
+    from mercator.interpreter.agents import spec as S
+    prog = program(MANILA)
+    specs = parse_seats("ismcts:3,random,random", 3)
+    path = str(tmp_path / "r.jsonl")
+    run_resumable(ResultsFile(path, run_key(prog, 3, specs, 2000)), MANILA, prog, 3, range(2),
+                  specs, 2000, 1)
+    assert sorted(ResultsFile(path, run_key(prog, 3, specs, 2000)).done()) == [0, 1]
+    assert lines(Path(path))[0]["run"]["settings"][0]["root"] == S.DEFAULT_SETTINGS["root"]
+    assert lines(Path(path))[0]["run"]["settings"][1:] == [None, None]
+    monkeypatch.setitem(S.DEFAULT_SETTINGS, "root",
+                        "uct" if S.DEFAULT_SETTINGS["root"] == "halving" else "halving")
+    assert ResultsFile(path, run_key(prog, 3, specs, 2000)).done() == {}
+    # spelled out, the old meaning is the old one's settings again
+    before = "halving" if S.DEFAULT_SETTINGS["root"] == "uct" else "uct"
+    again = parse_seats(f"ismcts:3:root={before},random,random", 3)
+    assert run_key(prog, 3, again, 2000)["settings"] == lines(Path(path))[0]["run"]["settings"]
+
+
 def test_an_interrupted_run_keeps_the_games_it_finished(tmp_path: Path) -> None:
     prog = program(MANILA)
     specs = parse_seats("random", 3)

@@ -331,15 +331,12 @@ def parse_seats(text: str, players: int) -> list[AgentSpec]:
     return specs
 
 
-def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
-    """The bot of a spec, seeded (a human is made by the interface, not here). `cores`: the
-    processes a searcher whose spec names none searches on (None: every core for a time
-    budget, 1 for an iteration budget); more than one is a root-parallel search
-    (agents/root_parallel.py)."""
-    if spec.kind == "random":
-        return RandomAgent(seed)
+def search_settings(spec: AgentSpec) -> dict[str, Any]:
+    """What a searcher's spec means today: every setting of MCTSAgent / ISMCTSAgent with the
+    value it takes (DEFAULT_SETTINGS where the spec names none). A results file stores it beside
+    the spec's text, whose meaning changes when a default does."""
     if spec.kind not in SEARCHERS:
-        raise SpecError(f"a '{spec.kind}' seat is not a bot")
+        raise SpecError(f"a '{spec.kind}' seat is not a searcher")
     d = DEFAULT_SETTINGS
     settings: dict[str, Any] = dict(
         iterations=spec.iterations, seconds=spec.seconds, c=UCT_C if spec.c is None else spec.c,
@@ -353,6 +350,19 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
+    return settings
+
+
+def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
+    """The bot of a spec, seeded (a human is made by the interface, not here). `cores`: the
+    processes a searcher whose spec names none searches on (None: every core for a time
+    budget, 1 for an iteration budget); more than one is a root-parallel search
+    (agents/root_parallel.py)."""
+    if spec.kind == "random":
+        return RandomAgent(seed)
+    if spec.kind not in SEARCHERS:
+        raise SpecError(f"a '{spec.kind}' seat is not a bot")
+    settings = search_settings(spec)
     n = spec.cores if spec.cores is not None else cores if cores is not None else \
         1 if spec.iterations is not None or spec.level in ONE_CORE_LEVELS else available_cores()
     if n > 1:

@@ -2,7 +2,8 @@
 long run (searching bots take minutes a game) can be stopped and taken up again.
 
 With `--results FILE` a run first reads FILE: the games it holds of the same run (the same
-rulebook text, player count, seats and `--max-decisions`) are taken as they are, and only the
+rulebook text, player count, seats with what each searching seat's spec means, and
+`--max-decisions`) are taken as they are, and only the
 other seeds are played; each game is appended as soon as its batch finishes. Since every game's
 randomness comes from its seed (tools/parallel.py), a run taken up again reports exactly what
 one uninterrupted run would have (with bots on an iteration budget; a time budget such as
@@ -21,7 +22,7 @@ import json
 import os
 from typing import Any, Callable, Optional, Sequence
 
-from mercator.interpreter.agents.spec import AgentSpec
+from mercator.interpreter.agents.spec import SEARCHERS, AgentSpec, search_settings
 from mercator.interpreter.engine.encoding import rulebook_sha256
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.parallel import Outcome, run_games
@@ -42,9 +43,13 @@ class ResultsError(MercatorError):
 def run_key(prog: Program, players: int, specs: Sequence[AgentSpec],
             max_decisions: Optional[int]) -> dict[str, Any]:
     """What makes two games of a file the same run's: the rulebook (by the hash of its texts,
-    so a changed rule starts afresh), the players, the seats and the decision limit."""
+    so a changed rule starts afresh), the players, the seats — as written and, for a
+    searching seat, every setting its spec means (so that a searcher whose defaults changed
+    starts afresh too) — and the decision limit."""
     return {"game": prog.name, "rulebook_sha256": rulebook_sha256(prog.rb), "players": players,
-            "seats": [str(sp) for sp in specs], "max_decisions": max_decisions}
+            "seats": [str(sp) for sp in specs],
+            "settings": [search_settings(sp) if sp.kind in SEARCHERS else None for sp in specs],
+            "max_decisions": max_decisions}
 
 
 class ResultsFile:
