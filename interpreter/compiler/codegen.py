@@ -78,6 +78,7 @@ def _extreme_of(name: str, xs: str) -> str:
 
 
 INLINE_MAX_DEPTH = 6     # small fns are written inline up to this depth of fns in fns
+_LITERAL = re.compile(r"-?\d+")
 CHECKED_READS = {"some": ("{} is not None", "{}"), "first": ("{}", "{}[0]"),
                  "last": ("{}", "{}[-1]")}   # name: (test that it can be read, the read)
 TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
@@ -1022,6 +1023,8 @@ class CodeGen:
     def _checked_read(self, name: str, arg: Any, code: str) -> str:
         """some(x), first(xs), last(xs) written out, the built-in called only to raise its
         error; the argument evaluated once (bound with ':=' unless it is a plain name)."""
+        if name == "some" and _LITERAL.fullmatch(code):
+            return code            # a member written out by an unrolled loop: never none
         if ":=" in code or not isinstance(arg, A.Name) or \
                 self.rb.refs[id(arg)][0] not in SIMPLE_REFS:
             if self._in_iter:
