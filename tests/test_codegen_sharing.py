@@ -213,3 +213,30 @@ def test_every_shipped_rulebook_plays_the_same_games_with_sharing_on_and_off(pat
     on, off = progs
     n = on.min_players
     assert games(on, n, range(3)) == games(off, n, range(3))
+
+
+@pytest.mark.parametrize("name", ["felinia", "manila", "die_haendler", "genoa"])
+def test_every_seat_s_estimate_is_the_same_with_the_fns_remembered_across_seats(
+        name: str) -> None:
+    """Program.estimates keeps the fns' memory on while it computes every seat's estimate (the
+    state does not change in between): the values are those computed without it, at positions
+    of random games, and the memory is off again afterwards (a rule run next starts clean)."""
+    prog = compile_program(load(os.path.join(ROOT, "rulebooks", f"{name}.rules")).rulebook)
+    assert prog.ex.memo
+    rng = random.Random(7)
+    compared = 0
+    for seed in range(2):
+        s = prog.new_game(3, seed)
+        while not s.over and compared < 40 * (seed + 1):
+            node = s.pending
+            if rng.random() < 0.3:
+                remembered = prog.estimates(s)
+                assert prog.ex.memo_on[0] is None
+                kept, prog.ex.memo = prog.ex.memo, []      # no memory: each fn computed anew
+                try:
+                    assert prog.estimates(s) == remembered
+                finally:
+                    prog.ex.memo = kept
+                compared += 1
+            prog.apply(s, rng.randrange(len(node.options)))
+    assert compared >= 40

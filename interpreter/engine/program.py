@@ -551,7 +551,16 @@ class Program:
             f, k = self.estimate_f
             where = self.rb.estimate.span if self.rb.estimate is not None else A.NOSPAN
             what = "estimate"
-        return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
+        memo_on = self.ex.memo_on
+        if not self.ex.memo or memo_on[0] is not None:
+            return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
+        # the state does not change while every seat's value is computed: the fns they call
+        # are remembered across the seats (interpreter/compiler/memo.py), then forgotten
+        memo_on[0] = Memo(len(self.ex.memo))
+        try:
+            return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
+        finally:
+            memo_on[0] = None
 
     def _scored(self, s: State, f: Callable, p: int, nslots: int, span: A.Span,
                 what: str) -> Any:
