@@ -657,6 +657,17 @@ class ViewBookkeeping:
 
 
 @attrs.frozen
+class ViewReveal:
+    """`reveal at end: f, g`: owner-only or secret state fields every seat is shown once the game
+    is over (the final count)."""
+
+    word: str                      # 'reveal' as written
+    at: str                        # 'at' as written
+    names: tuple[str, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class ViewLabel:
     """`label s: Space = "costs", space_cost(s), "pesos"`: what an option of a type does."""
 
@@ -684,7 +695,8 @@ class ViewActionLabel:
 class ViewDecl:
     """`view { ... }`: what a person sees of the game."""
 
-    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping, ViewLabel, ViewActionLabel], ...]
+    items: tuple[Union[ViewSection, ViewPanel, ViewBookkeeping, ViewReveal, ViewLabel,
+                       ViewActionLabel], ...]
     span: Span = _span()
 
 

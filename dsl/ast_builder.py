@@ -400,6 +400,9 @@ class AstBuilder:
     def view_bookkeeping(self, sp: A.Span, c: list[Any]) -> A.ViewBookkeeping:
         return A.ViewBookkeeping(str(c[0]), tuple(str(t) for t in c[1:]), span=sp)
 
+    def view_reveal(self, sp: A.Span, c: list[Any]) -> A.ViewReveal:
+        return A.ViewReveal(str(c[0]), str(c[1]), tuple(str(t) for t in c[2:]), span=sp)
+
     def view_section(self, sp: A.Span, c: list[Any]) -> A.ViewSection:
         return A.ViewSection(str(c[0]), _unquote(c[1]), tuple(c[2:]), span=sp)
 

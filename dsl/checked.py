@@ -68,6 +68,7 @@ class ViewLine:
     shown: str = "public"
     extra: Optional[A.Expr] = None          # a graph's `with`: node -> what stands on it
     extra_type: Optional[Type] = None
+    owned: frozenset[str] = frozenset()     # a computed row's owner-only fields (shown = 'owner')
 
 
 @attrs.define
@@ -121,6 +122,11 @@ class CheckedView:
     labels: list[OptionLabel] = attrs.field(factory=list)
     scoring: list[ViewLine] = attrs.field(factory=list)   # `scoring p { ... }`: the score's parts
     scoring_var: str = ""
+    revealed: frozenset[str] = frozenset()    # `reveal at end: ...`: hidden fields every seat
+                                              # sees once the game is over
+    # who may see each tie-break's value, for the final screen (dsl/flow_views.py): ("public" |
+    # "owner" | "secret", the owner-only fields it reads)
+    tiebreaks: list[tuple[str, frozenset[str]]] = attrs.field(factory=list)
 
 
 @attrs.define

@@ -13,7 +13,7 @@ from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.types import PLAYER, Type, strip_opt
 
 ROW_WORDS = ("row", "track", "grid", "graph")
-ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label")
+ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label", "reveal")
 
 
 def grid_cells(t: Type) -> Optional[Type]:
@@ -63,6 +63,7 @@ class ViewChecker(ExprChecker):
         panel: list[ViewLine] = []
         panel_var = ""
         bookkeeping: set[str] = set()
+        revealed: set[str] = set()
         panels = 0
         labels: list[OptionLabel] = []
         scoring: list[ViewLine] = []
@@ -81,6 +82,9 @@ class ViewChecker(ExprChecker):
             elif isinstance(it, A.ViewBookkeeping):
                 if self._word(it.word, "bookkeeping", it.span):
                     bookkeeping |= self._bookkeeping(it)
+            elif isinstance(it, A.ViewReveal):
+                if self._word(it.word, "reveal", it.span):
+                    revealed |= self._reveal(it, revealed)
             elif isinstance(it, A.ViewSection):
                 if self._word(it.word, "section", it.span):
                     if any(t == it.title for t, _ in sections):
@@ -123,7 +127,7 @@ class ViewChecker(ExprChecker):
             if r.extra is not None:
                 covered |= self._reads(r.extra)
         return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
-                           decl, labels, scoring, scoring_var)
+                           decl, labels, scoring, scoring_var, frozenset(revealed))
 
     def _label(self, it: A.ViewLabel, done: list[OptionLabel]) -> Optional[OptionLabel]:
         """`label v: T = parts`: the decisions offering options of type T (E161 if none)."""
@@ -200,7 +204,8 @@ class ViewChecker(ExprChecker):
         shape = {"bookkeeping": "bookkeeping FIELD, FIELD", "section": 'section "Title" { rows }',
                  "panel": "panel p { rows }",
                  "label": 'label v: Type = "text", expression, ...',
-                 "scoring": 'scoring p { row "part" = expression }'}[want]
+                 "scoring": 'scoring p { row "part" = expression }',
+                 "reveal": "reveal at end: FIELD, FIELD"}[want]
         self.err("E160", f"unexpected '{word}' in a view", span,
                  (did_you_mean(word, ITEM_WORDS) or f"did you mean '{want}'?") + f" write: {shape}")
         return False
@@ -213,6 +218,29 @@ class ViewChecker(ExprChecker):
                 self.err("E160", f"'{n}' is not a state field: only player and table fields can "
                          "be bookkeeping", it.span,
                          did_you_mean(n, fields) or "name fields of 'player { }' or 'table { }'")
+            out.add(n)
+        return out
+
+    def _reveal(self, it: A.ViewReveal, done: set[str]) -> set[str]:
+        """`reveal at end: f, g`: hidden (owner-only or secret) player or table fields."""
+        if it.at != "at":
+            self.err("E160", f"'reveal {it.at} end' is not a time a view knows", it.span,
+                     "write: reveal at end: FIELD, FIELD (shown to every seat once the game "
+                     "is over)")
+            return set()
+        out = set()
+        for n in it.names:
+            f = self.player_fields.get(n) or self.table_fields.get(n)
+            if f is None:
+                fields = set(self.player_fields) | set(self.table_fields)
+                self.err("E160", f"'{n}' is not a state field: only player and table fields can "
+                         "be revealed", it.span,
+                         did_you_mean(n, fields) or "name fields of 'player { }' or 'table { }'")
+            elif f.visibility == "public":
+                self.err("E160", f"'{n}' is public: every seat sees it already", it.span,
+                         "reveal names owner-only and secret fields only; take it off the list")
+            elif n in done or n in out:
+                self.err("E160", f"'{n}' is revealed twice", it.span, "name it once")
             out.add(n)
         return out
 

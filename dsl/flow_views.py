@@ -33,6 +33,15 @@ def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
         out += _label(flow, r, 0, f"panel {view.panel_var}")
     for r in view.scoring:
         out += _label(flow, r, 0, f"scoring {view.scoring_var}")
+    # the tie-breaks' values, for the final screen: shown like a panel row of the tied player
+    view.tiebreaks = []
+    for b in rb.tiebreaks:
+        assert b.expr is not None
+        t = flow.expr(b.expr).const
+        if t.secret or t.owners - {0}:
+            view.tiebreaks.append(("secret", frozenset()))
+        else:
+            view.tiebreaks.append(("owner" if t.owners else "public", t.owned))
     for lab in view.labels:
         for e, _ in lab.parts:
             t = flow.expr(e).const    # the option itself is a local: the chooser sees it
@@ -74,6 +83,7 @@ def _label(flow: ExprFlow, r: ViewLine, player_slot: int | None, where: str) -> 
         t = t.join(flow.expr(r.extra).const)
     if not t.secret and not (t.owners - ({player_slot} if player_slot is not None else set())):
         r.shown = "owner" if t.owners else "public"
+        r.owned = t.owned
         return []
     if t.hidden or t.drawn:
         why = f"the secret {names(t.hidden | t.drawn)}, which no player may see"

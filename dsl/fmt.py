@@ -463,6 +463,9 @@ def _view(d: A.ViewDecl) -> list[Line]:
         if isinstance(it, A.ViewBookkeeping):
             lines.extend(_one(f"{it.word} {_fill(it.names)}", 1, it))
             continue
+        if isinstance(it, A.ViewReveal):
+            lines.extend(_one(f"{it.word} {it.at} end: {_fill(it.names)}", 1, it))
+            continue
         if isinstance(it, A.ViewActionLabel):
             head = f"{it.word} {it.action}({', '.join(it.params)}) ="
             lines.extend(_one(group(head, _fill([_fx(p) for p in it.parts])), 1, it))

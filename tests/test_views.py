@@ -19,7 +19,7 @@ from mercator.dsl.parser import parse
 from mercator.interpreter.engine.declared_view import declared_view
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.state import State
-from mercator.interpreter.engine.view import view_fields, visible
+from mercator.interpreter.engine.view import revealed_now, shown_as, view_fields, visible
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,18 +171,20 @@ def _changed(v: Any, t: Any) -> Any:
 
 
 def _hide_differently(prog: Program, s: State, viewer: Optional[int]) -> State:
-    """A copy of s with every value `viewer` may not see replaced by another of its size."""
+    """A copy of s with every value `viewer` may not see replaced by another of its size (what
+    the view reveals at the end counts as seen once the game is over)."""
     t = s.clone()
     rb = prog.rb
+    rv = revealed_now(prog, s)
     for i, f in enumerate(rb.table_fields):
-        if f.visibility == "secret":
+        if shown_as(f, rv) == "secret":
             t.table[i] = _changed(t.table[i], f.type)
-        elif f.visibility == "owner" and t.table[i]:
+        elif shown_as(f, rv) == "owner" and t.table[i]:
             t.table[i] = {k: (x if k == viewer else _changed(x, f.type.args[1]))
                           for k, x in t.table[i].items()}
     for p, row in enumerate(t.players):
         for i, f in enumerate(rb.player_fields):
-            if not visible(f.visibility, p, viewer):
+            if not visible(shown_as(f, rv), p, viewer):
                 row[i] = _changed(row[i], f.type)
     return t
 
@@ -351,3 +353,91 @@ def test_sizes_of_hidden_fields_and_the_panel_players_own_fields_are_allowed() -
     prog = program_text(SMALL.split("view {")[0] + 'view {\n  panel p {\n'
                         '    row "salt" = p.hand[salt] + p.coins\n  }\n}\n')
     assert prog.view is not None and [r.shown for r in prog.view.panel] == ["owner"]
+
+
+# ---------------------------------------------------------------- reveal at end
+REVEAL = SMALL.replace("view {\n  bookkeeping busy", "tiebreak p: p.hand[salt]\nview {\n"
+                       "  bookkeeping busy\n  reveal at end: hand").replace(
+    "p.coins += 1", "let k = choose p one of [1, 2]  p.coins += k")
+
+
+def test_what_the_view_reveals_at_the_end_is_hidden_until_then_and_shown_to_all_after() -> None:
+    """`reveal at end: hand`: before the end P2's hand is hidden from P1 and the spectator (the
+    field, the panel row computed from it, the observation, the tie-break); once the game is
+    over every seat and the spectator see it, the computed row too."""
+    from mercator.interpreter.engine.view import observe
+    from mercator.interpreter.engine.view_summary import score_breakdown
+    prog = program_text(REVEAL)
+    s = prog.new_game(2, 0)
+    assert not s.over
+
+    def row(v: dict, seat: int, label: str) -> dict:
+        i = v["panel"]["labels"].index(label)
+        return v["panel"]["seats"][seat]["rows"][i]
+    for viewer in (0, None):
+        v = declared_view(prog, s, viewer)
+        assert v is not None
+        assert row(v, 1, "hand")["hidden"] and row(v, 1, "salt in hand")["hidden"]
+        assert observe(prog, s, viewer)["players"][1]["hand"] == {"hidden": True, "size": 2}
+    while not s.over:
+        prog.apply(s, 0)
+    for viewer in (0, 1, None):
+        v = declared_view(prog, s, viewer)
+        assert v is not None
+        assert row(v, 1, "hand") == {**row(v, 1, "hand"), "hidden": False,
+                                     "text": "{salt, silk}"}
+        assert row(v, 1, "salt in hand")["text"] == "1" and not row(v, 0, "hand")["hidden"]
+        assert observe(prog, s, viewer)["players"][1]["hand"] == {"salt": 1, "silk": 1}
+        tb = [r["tiebreaks"][0] for r in score_breakdown(prog, s, viewer)]
+        assert [t["text"] for t in tb] == ["1", "1"] and not any(t["hidden"] for t in tb)
+    # without the reveal, the other seat's tie-break stays hidden at the end
+    plain = program_text(REVEAL.replace("  reveal at end: hand\n", ""))
+    t = plain.new_game(2, 0)
+    while not t.over:
+        plain.apply(t, 0)
+    rows = {r["seat"]: r["tiebreaks"][0] for r in score_breakdown(plain, t, 0)}
+    assert rows["P1"]["text"] == "1" and rows["P2"] == {**rows["P2"], "hidden": True,
+                                                         "text": "(hidden)"}
+
+
+def test_manila_s_final_count_shows_every_seat_s_shares() -> None:
+    """Manila reveals the shares and the mortgages at the end (seed 003 §遊戲目標, a reading):
+    in a random game's last position every seat, and the spectator, see P2's shares and the
+    score's parts computed from them; a position before the end hides them from P1."""
+    from mercator.interpreter.engine.view_summary import score_lines
+    prog = shipped_program("manila")
+    s = random_steps(prog, 3, 5, 10_000)
+    assert s.over
+    before = random_steps(prog, 3, 5, 30)
+    assert not before.over
+    v = declared_view(prog, before, 0)
+    assert v is not None
+    i = v["panel"]["labels"].index("shares")
+    assert v["panel"]["seats"][1]["rows"][i]["hidden"]
+    for viewer in (0, 2, None):
+        v = declared_view(prog, s, viewer)
+        assert v is not None
+        assert not any(r["hidden"] for seat in v["panel"]["seats"] for r in seat["rows"])
+        lines = score_lines(prog, s, viewer)
+        assert len(lines) == 3 and "(hidden)" not in " ".join(lines)
+        assert all("tie-break: p.pesos" in line for line in lines)
+
+
+def test_the_final_lines_say_who_may_not_win_and_why() -> None:
+    """A seat the rulebook's `eligible` bars is marked on the final screen with the condition
+    it fails, as written; the others are not."""
+    from mercator.interpreter.cli.main import print_result
+    from mercator.interpreter.engine.view_summary import score_breakdown, score_lines
+    prog = program_text(REVEAL + "eligible p: p.coins < 5\n")
+    s = prog.new_game(2, 0)
+    prog.apply(s, 1)           # P1 takes 2 coins: 5, barred
+    prog.apply(s, 0)           # P2 takes 1: 4
+    assert s.over
+    rows = {r["seat"]: r for r in score_breakdown(prog, s, None)}
+    assert rows["P1"]["why_not"] == "p.coins < 5" and not rows["P1"]["may_win"]
+    assert rows["P2"]["why_not"] is None and rows["P2"]["may_win"]
+    lines = score_lines(prog, s, 1)
+    assert any(ln.startswith("P1") and "may not win (p.coins < 5 does not hold)" in ln
+               for ln in lines)
+    assert not any(ln.startswith("P2") and "may not win" in ln for ln in lines)
+    print_result(prog, s.pending, s, 1)

@@ -179,6 +179,23 @@ def test_a_game_plays_to_the_end_over_http():
     assert page.count("winner</span>") == len(s.state.pending.winners)
 
 
+def test_the_final_screen_shows_every_seat_s_revealed_parts_and_tie_break(manila):
+    """Manila reveals the shares at the end: P1's final page shows P2's and P3's parts (no
+    "(hidden)" in the table of parts) and a column for the tie-break."""
+    s, links, c = client_for(manila, ["human", "random", "random"], seed=4)
+    rng = random.Random(4)
+    for _ in range(5000):
+        v = c.get(f"{links.path(0)}/view.json").json()
+        if v["over"]:
+            break
+        c.post(f"{links.path(0)}/move", json={"option": rng.choice(v["options"])["index"]})
+    page = html.unescape(c.get(links.path(0)).text)
+    assert s.state.over
+    table = page.split('id="breakdown"')[1].split("</table>")[0]
+    assert "<th>tie-break: p.pesos</th>" in table and "shares are worth" in table
+    assert "(hidden)" not in table and table.count("<tr") == 4
+
+
 # ------------------------------------------------------------------ the command
 @pytest.mark.parametrize("argv, message", [
     (["--seats", "human,robot"], "unknown player 'robot'"),

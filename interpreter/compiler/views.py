@@ -18,7 +18,8 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
     def row(r: ViewLine) -> ViewRowSpec:
         return ViewRowSpec(r.kind, r.label, r.unit, r.type, ex.compile(r.expr), r.nslots,
                            index[r.field] if r.field is not None else None, r.shown,
-                           ex.compile(r.extra) if r.extra is not None else None, r.extra_type)
+                           ex.compile(r.extra) if r.extra is not None else None, r.extra_type,
+                           r.owned)
 
     omit = frozenset(v.bookkeeping) | frozenset(name for _, name in v.covered)
     labels: dict[Any, LabelSpec] = {
@@ -30,4 +31,5 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
                                                      lab.nslots, True, lab.shown)
                    for lab in v.labels if lab.action is not None})
     return ViewSpec([(title, [row(r) for r in rows]) for title, rows in v.sections],
-                    [row(r) for r in v.panel], omit, labels, [row(r) for r in v.scoring])
+                    [row(r) for r in v.panel], omit, labels, [row(r) for r in v.scoring],
+                    v.revealed, list(v.tiebreaks))

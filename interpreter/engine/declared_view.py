@@ -16,7 +16,8 @@ import attrs
 from mercator.dsl.infoflow import is_owner_map
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
-from mercator.interpreter.engine.view import describe, size_of, typed_json, view_fields, visible
+from mercator.interpreter.engine.view import (describe, revealed_now, shown_as, size_of,
+                                             typed_json, view_fields, visible)
 from mercator.interpreter.engine.values import fmt
 
 RowFn = Callable[[Any, list], Any]
@@ -37,6 +38,7 @@ class ViewRowSpec:
     shown: str
     extra: Optional[RowFn] = None        # a graph's `with`: node -> what stands on it
     extra_type: Optional[Type] = None
+    owned: frozenset[str] = frozenset()  # the owner-only fields a computed row reads
 
 
 @attrs.define
@@ -63,6 +65,9 @@ class ViewSpec:
     # by the (path, line, col) of a decision, or ("action", NAME) for an any-time action
     labels: dict[tuple, LabelSpec] = attrs.field(factory=dict)
     scoring: list[ViewRowSpec] = attrs.field(factory=list)   # the score's parts, per player
+    revealed: frozenset[str] = frozenset()   # hidden fields every seat sees once the game is over
+    # who may see each tie-break's value: ("public" | "owner" | "secret", owner-only fields read)
+    tiebreaks: list[tuple[str, frozenset[str]]] = attrs.field(factory=list)
 
 
 def option_notes(program: Any, state: Any, decision: Any,
@@ -238,22 +243,24 @@ def _hidden(r: ViewRowSpec, text: str) -> dict[str, Any]:
 def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
             viewer: Optional[int]) -> dict[str, Any]:
     """Row r for the panel's `player` (None in a section) as seat `viewer` sees it."""
+    rv = revealed_now(program, state)
     if r.field is not None:
         where, i = r.field
         if where == "table":
             f, v = program.rb.table_fields[i], state.table[i]
-            if is_owner_map(f.type, f.visibility):
+            if is_owner_map(f.type, shown_as(f, rv)):
                 own = {viewer: v[viewer]} if viewer is not None and v and viewer in v else {}
                 if not own:
                     return _hidden(r, _hidden_text(v, f.type))
                 return {**_shown(r, own), "text": _with_unit(fmt(own, f.type), r.unit)}
-            ok = visible(f.visibility, None, viewer)
+            ok = visible(shown_as(f, rv), None, viewer)
         else:
             assert player is not None
             f, v = program.rb.player_fields[i], state.players[player][i]
-            ok = visible(f.visibility, player, viewer)
+            ok = visible(shown_as(f, rv), player, viewer)
         return _shown(r, v) if ok else _hidden(r, _hidden_text(v, f.type))
-    if r.shown == "owner" and (viewer is None or viewer != player):
+    if r.shown == "owner" and (viewer is None or viewer != player) and \
+            not (r.owned and r.owned <= rv):
         return _hidden(r, "(hidden)")
     try:
         L = [player] + [None] * max(r.nslots - 1, 0)

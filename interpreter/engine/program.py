@@ -513,15 +513,20 @@ class Program:
         signs = self.key_signs + (1,) * (1 + len(self.tiebreak_fs) - len(self.key_signs))
         # what ranks: the true values, negated where the lowest wins (Terminal keeps them true)
         keys = [tuple(sg * v for sg, v in zip(signs, (scores[p],) + tbs[p])) for p in range(n)]
-        can_win = list(range(n))
-        if self.eligible_f is not None:
-            f, k = self.eligible_f
-            where = self.rb.eligible.span if self.rb.eligible is not None else A.NOSPAN
-            can_win = [p for p in range(n) if self._scored(s, f, p, k, where, "eligibility")]
+        can_win = [p for p, ok in enumerate(self.may_win(s)) if ok]
         best = max((keys[p] for p in can_win), default=None)
         winners = tuple(p for p in can_win if keys[p] == best)
         ranking = tuple(sorted(range(n), key=lambda p: tuple(-x for x in keys[p]) + (p,)))
         return Terminal(scores, tbs, winners, ranking)
+
+    def may_win(self, s: State) -> tuple[bool, ...]:
+        """For each seat, whether the rulebook's `eligible` lets it win in s (all, without one)."""
+        n = len(s.players)
+        if self.eligible_f is None:
+            return (True,) * n
+        f, k = self.eligible_f
+        where = self.rb.eligible.span if self.rb.eligible is not None else A.NOSPAN
+        return tuple(bool(self._scored(s, f, p, k, where, "eligibility")) for p in range(n))
 
     def estimated(self, s: State) -> Terminal:
         """The position judged by the rulebook's `estimate` (docs/language.md §2.19b), for a

@@ -29,6 +29,20 @@ def visible(visibility: str, owner: Optional[int], viewer: Optional[int]) -> boo
     return False
 
 
+def revealed_now(program: Any, state: Any) -> frozenset[str]:
+    """The hidden fields every seat is shown in `state`: those the view reveals at the end
+    (`reveal at end: ...`, docs/language.md §2.20a), once the game is over; none before."""
+    spec = getattr(program, "view", None)
+    if spec is None or not spec.revealed or not state.over:
+        return frozenset()
+    return spec.revealed
+
+
+def shown_as(f: Any, revealed: frozenset[str]) -> str:
+    """The visibility field f has for the seats now: public once it is revealed."""
+    return "public" if f.name in revealed else f.visibility
+
+
 def typed_json(v: Any, t: Type) -> Any:
     """A readable JSON form of a value: enum members and players by name, maps with string keys."""
     if t.kind == "opt":
@@ -79,10 +93,10 @@ def _owner_map_json(v: Any, t: Type, viewer: Optional[int]) -> Any:
             "seen": typed_json(_own_entry(v, viewer), t)}
 
 
-def _table_json(f: Any, v: Any, viewer: Optional[int]) -> Any:
-    if is_owner_map(f.type, f.visibility):
+def _table_json(f: Any, v: Any, viewer: Optional[int], vis: str) -> Any:
+    if is_owner_map(f.type, vis):
         return _owner_map_json(v, f.type, viewer)
-    return _field(v, f.type, visible(f.visibility, None, viewer))
+    return _field(v, f.type, visible(vis, None, viewer))
 
 
 def _pending(node: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
@@ -130,12 +144,14 @@ def position_view(program: Any, state: Any, viewer: int) -> Any:
 def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
     """The JSON-able observation of `state` by seat `viewer` (0-based; None = spectator)."""
     rb = program.rb
-    table = {f.name: _table_json(f, v, viewer) for f, v in zip(rb.table_fields, state.table)}
+    rv = revealed_now(program, state)
+    table = {f.name: _table_json(f, v, viewer, shown_as(f, rv))
+             for f, v in zip(rb.table_fields, state.table)}
     players = []
     for p, row in enumerate(state.players):
         entry: dict[str, Any] = {"seat": f"P{p + 1}", "you": p == viewer}
         for f, v in zip(rb.player_fields, row):
-            entry[f.name] = _field(v, f.type, visible(f.visibility, p, viewer))
+            entry[f.name] = _field(v, f.type, visible(shown_as(f, rv), p, viewer))
         players.append(entry)
     obs: dict[str, Any] = {"game": program.name, "viewer": None if viewer is None else f"P{viewer + 1}",
                            "round": state.round, "over": state.over, "table": table,
@@ -157,9 +173,9 @@ def _text(v: Any, t: Type, shown: bool) -> str:
     return f"(hidden, {n} item{'s' if n != 1 else ''})"
 
 
-def _table_text(f: Any, v: Any, viewer: Optional[int]) -> str:
-    if not is_owner_map(f.type, f.visibility):
-        return _text(v, f.type, visible(f.visibility, None, viewer))
+def _table_text(f: Any, v: Any, viewer: Optional[int], vis: str) -> str:
+    if not is_owner_map(f.type, vis):
+        return _text(v, f.type, visible(vis, None, viewer))
     own = _own_entry(v, viewer)
     n = (len(v) if v else 0) - len(own)
     if not own:
@@ -180,10 +196,12 @@ def view_fields(program: Any, state: Any,
     """What `viewer` sees, as text cells: the table's (field, value) rows, the player fields'
     names, and for each seat its values of those fields (hidden ones as '(hidden ...)')."""
     rb = program.rb
+    rv = revealed_now(program, state)
     table = [(f.name, _offers_text(f, v) if is_offer_table(f.type) and f.visibility == "public"
-              else _table_text(f, v, viewer)) for f, v in zip(rb.table_fields, state.table)]
+              else _table_text(f, v, viewer, shown_as(f, rv)))
+             for f, v in zip(rb.table_fields, state.table)]
     names = [f.name for f in rb.player_fields]
-    seats = [[_text(v, f.type, visible(f.visibility, p, viewer))
+    seats = [[_text(v, f.type, visible(shown_as(f, rv), p, viewer))
               for f, v in zip(rb.player_fields, row)] for p, row in enumerate(state.players)]
     return table, names, seats
 

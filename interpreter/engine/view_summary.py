@@ -7,16 +7,23 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from mercator.interpreter.engine.declared_view import ViewSpec, row_for
+from mercator.interpreter.engine.view import revealed_now
 
 def score_breakdown(program: Any, state: Any, viewer: Optional[int]) -> list[dict[str, Any]]:
     """The final score of each player, in ranking order, broken into the parts the view's
     `scoring` declares, as seat `viewer` may see them (the others' hidden parts hidden):
-    [{"seat", "you", "winner", "score", "parts": [{"label", "text", "hidden"}], "rest"}].
+    [{"seat", "you", "winner", "score", "parts": [{"label", "text", "hidden"}], "rest",
+    "tiebreaks": [{"label", "text", "hidden"}], "may_win", "why_not"}].
     "rest" is what the parts leave out of the score (None when they add up, or when a part is
-    hidden); without a `scoring`, no parts: the score alone. (Tie-break values are not shown:
-    they may be hidden, as Die Händler's money is.)"""
+    hidden); without a `scoring`, no parts: the score alone. A tie-break's value is shown as a
+    panel row would be (a value computed from the player's own hidden fields to him only,
+    unless the view reveals them at the end); "may_win" is False for a seat the rulebook's
+    `eligible` bars from winning, "why_not" then the condition it fails, as written."""
     node = state.pending
     spec: Optional[ViewSpec] = getattr(program, "view", None)
+    may = program.may_win(state) if hasattr(program, "may_win") else None
+    why = _eligible_text(program)
+    rv = revealed_now(program, state)
     out = []
     for p in node.ranking:
         parts = []
@@ -30,22 +37,67 @@ def score_breakdown(program: Any, state: Any, viewer: Optional[int]) -> list[dic
                     "score": str(node.scores[p]),
                     "parts": [{"label": r["label"], "text": r["text"], "hidden": r["hidden"]}
                               for r in parts],
-                    "rest": rest})
+                    "rest": rest,
+                    "tiebreaks": _tiebreaks(program, spec, node, p, viewer, rv),
+                    "may_win": True if may is None else may[p],
+                    "why_not": None if may is None or may[p] else why})
     return out
+
+
+def _tiebreaks(program: Any, spec: Optional[ViewSpec], node: Any, p: int,
+               viewer: Optional[int], rv: frozenset[str]) -> list[dict[str, Any]]:
+    """Seat p's tie-break values as `viewer` may see them ('tie-break 1', ... or the
+    expression's text as the label)."""
+    out = []
+    for i, b in enumerate(program.rb.tiebreaks):
+        shown, owned = spec.tiebreaks[i] if spec is not None and i < len(spec.tiebreaks) \
+            else ("secret", frozenset())
+        ok = shown == "public" or (shown == "owner" and (viewer == p or bool(owned and owned <= rv)))
+        label = f"tie-break: {_source(program, b.expr)}"
+        value = node.tiebreaks[p][i] if i < len(node.tiebreaks[p]) else None
+        out.append({"label": label, "text": str(value) if ok else "(hidden)", "hidden": not ok})
+    return out
+
+
+def _source(program: Any, e: Any) -> str:
+    """An expression's text as the rulebook writes it (one line)."""
+    sp = getattr(e, "span", None)
+    text = program.rb.sources.get(sp.path, "") if sp is not None else ""
+    if not text or sp.line < 1:
+        return "?"
+    lines = text.split("\n")[sp.line - 1:sp.end_line]
+    if not lines:
+        return "?"
+    if len(lines) == 1:
+        part = lines[0][sp.col - 1:sp.end_col - 1]
+    else:
+        part = "\n".join([lines[0][sp.col - 1:]] + lines[1:-1] + [lines[-1][:sp.end_col - 1]])
+    return " ".join(part.split()) or "?"
+
+
+def _eligible_text(program: Any) -> Optional[str]:
+    """The `eligible` condition as written, for a seat it bars from winning."""
+    el = getattr(program.rb, "eligible", None)
+    if el is None or el.expr is None:
+        return None
+    return _source(program, el.expr)
 
 
 def score_lines(program: Any, state: Any, viewer: Optional[int]) -> list[str]:
     """The final score's parts as text lines, one a player in ranking order ('P2  58: cash 20
     pesos · shares are worth 38 pesos'), as `viewer` may see them; nothing when the view
     declares no `scoring`."""
-    spec: Optional[ViewSpec] = getattr(program, "view", None)
-    if spec is None or not spec.scoring:
+    rows = score_breakdown(program, state, None if viewer is None else viewer)
+    if not any(r["parts"] or r["tiebreaks"] or r["why_not"] for r in rows):
         return []
     lines = []
-    for row in score_breakdown(program, state, viewer):
+    for row in rows:
         parts = [f"{p['label']} {p['text']}" for p in row["parts"]]
         if row["rest"] is not None:
             parts.append(f"the rest {row['rest']}")
+        parts += [f"{t['label']} {t['text']}" for t in row["tiebreaks"]]
+        if row["why_not"]:
+            parts.append(f"may not win ({row['why_not']} does not hold)")
         lines.append(f"{row['seat']:<3} {row['score']:>5}: " + " · ".join(parts))
     return lines
 
