@@ -908,6 +908,559 @@ def test_ties_go_to_the_most_silver_then_are_shared(prog: Program) -> None:
 # The bots' position estimate (not a rule)
 # =====================================================================================
 
+def test_estimate_counts_discs_not_yet_resolved_and_the_boarding_goods_bring_nearer(
+        prog: Program) -> None:
+    """Not a rule: the estimate's things under way before a merchant boards (twelfths of a
+    point).  Ships in port: tile 5 (glass 2 + wine 1, to purple), 14 (books 2, brown), 2 (wine
+    2, yellow), 3 (watches 2 + glass 1, green), every seat free; a landing anywhere is worth 9
+    (the average yield) + 12 (a merchant that stays, no group yet) + 12 (a token: 1 in every
+    set of a colour he has none of) = 33.  market_1 holds one glass.
+    - P1 (no goods) puts his first disc on market_1: it pays 1 (4 twelfths) for the glass, a
+      point (12), which makes him hold 1 of the 3 goods of tile 5 or tile 3: 33 × 1 / 6 = 5
+      more.  Worth 12 + 5 - 4 = 13.
+    - P2 (1 wine: half of tile 2, 33 × 1 / 4 = 8, his boarding hope) puts his disc on
+      market_1 too, on top: his turn comes first, he pays 2 (8) for the glass, which lifts his
+      best ship to tile 5, 2 of 3 goods: 33 × 2 / 6 = 11, 3 more.  Worth 12 + 3 - 8 = 7.
+      P1's disc below is left without a good: 0.
+    - Both put their second disc on the guild, P2's on top.  P1 has no good to give: 0.  P2
+      pays 2 (8) and takes a spice (6) and the bag's best good, a wine, which makes tile 2
+      whole, 33 × 2 / 4 = 16, 8 more: 6 + 8 - 8 = 6.
+    P2's estimate: a point for his wine (12) + 3 silver (12) + his discs (13) + his hope (8).
+    """
+    game = Game(prog, 2)
+    game.set_market("market_1", {"glass": 1})
+    game.set_player(0, silver=2, goods={"glass": 1, "wine": 1, "books": 2})
+    game.set_player(1, silver=2, goods={})
+    game.set_ships([(5, [None, None]), (14, [None]), (2, [None, None]), (3, [None, None])])
+    game.ready()
+    game.place_all([["market_1", "income"], ["market_3", "income"], ["market_5", "income"]])
+    game.decide(0, "glass", BUY)                       # price 1: 1 silver left
+    assert game.goods(0) == {"books": 2, "wine": 1, "glass": 2}
+    # ship 1: glass 2 + wine 1, either seat; ship 2: books 2 + his last silver;
+    # ship 3 needs 2 wine, ship 4 2 watches
+    assert game.labels() == ["pass", "{ship: 1, seat: 1}", "{ship: 1, seat: 2}", "{ship: 2, seat: 1}"]
+    game.decide(0, "{ship: 1, seat: 2}", BOARD)        # the stern seat, though the bow is free
+    assert game.goods(0) == {"books": 2}
+    assert game.silver()[0] == 1
+    assert game.get("merchants", 0) == 11
+    assert game.get("ships")[0][1] == [None, 0]
+    # the bag held 10 glass (one was in the row, one with P1); the 2 paid go back into it
+    assert game.named(game.get("bag"))["glass"] == 10 + 2
+    assert "P1 boards ship 1 seat 2 for purple" in game.s.messages
+    game.check()
+
+
+def test_one_boarding_per_purchase_and_none_without_the_goods(prog: Program) -> None:
+    """seed 004 §遊戲回合 2): 每一次執行完購買或交易後 ... 就可以立即跟港口的一艘貿易船兌換 (after each
+    purchase or trade, one ship; choice 7).  A player without a ship's goods is not asked."""
+    game = Game(prog, 2)
+    game.set_market("market_1", {"books": 1, "wine": 1})
+    game.set_player(0, silver=6, goods={"books": 4, "watches": 2})
+    game.set_player(1, silver=6, goods={"cloth": 1})
+    game.set_ships([(1, [None, None]), (10, [None, None]), (2, [None, None]), (3, [None, None])])
+    game.ready()
+    game.place_all([["market_1", "market_1"], ["market_3", "market_3"], ["market_5", "market_5"]])
+    game.decide(1, "wine", BUY)                        # P2 (top, price 2): no ship wants cloth+wine
+    assert game.pending.player == 0 and game.pending.prompt == BUY
+    game.decide(0, "books", BUY)                       # P1, price 1: books 5, watches 2
+    # tile 1 {books 2, watches 1}; tile 10 {books 2} + 1 silver
+    assert game.labels() == ["pass", "{ship: 1, seat: 1}", "{ship: 1, seat: 2}",
+                             "{ship: 2, seat: 1}", "{ship: 2, seat: 2}"]
+    game.decide(0, "{ship: 1, seat: 1}", BOARD)
+    # he could pay for another seat, but the day goes on: no second boarding.  No ship is full,
+    # so the earliest (tile 1, his) sails and he is asked to move his landed merchant.
+    assert game.get("merchants", 0) == 11 and game.goods(0) == {"books": 3, "watches": 1}
+    assert game.pending.player == 0 and game.pending.prompt == MOVE
+    assert [prompt for _, prompt in game.asked].count(BOARD) == 1
+    game.check()
+
+
+# =====================================================================================
+# 3) To Felinia — seed 004 §遊戲回合 3)
+# =====================================================================================
+
+def test_full_ships_sail_in_departure_time_order(prog: Program) -> None:
+    """seed 004 §遊戲回合 2): 當某一艘船隻滿載後，就會依照出航時間順序，前往新大陸; 3) d. 出航時間：船隻
+    的出航從上到下、依照上面標示的時間先後順序結算出航; 當購買與交易都結算完後，依照出航時間結算已經滿載
+    的船隻的出航事件.  (After all purchases and trades, the full ships sail in order of their
+    departure times; a ship that is not full stays, even with an earlier time.)  Ships: berth 1
+    tile 12 (1 seat, yellow) full; berth 2 tile 9 (brown) full; berth 3 tile 1 (red) half full;
+    berth 4 tile 3 empty."""
+    game = Game(prog, 2)
+    game.set_ships([(12, [1]), (9, [0, 1]), (1, [0, None]), (3, [None, None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    landings = []
+    while isinstance(game.pending, Decision) and game.pending.prompt == MOVE:
+        landings.append((game.pending.player, game.walker_at()))
+        game.stop(game.pending.player)
+    # berth 2 (time 9) first, bow to stern; then berth 1 (time 12)
+    assert landings == [(0, "brown_1"), (1, "brown_1"), (1, "yellow_1")]
+    sails = [m for m in game.s.messages if "sails for" in m]
+    assert sails == ["ship 2 with departure time 9 sails for brown",
+                     "ship 1 with departure time 12 sails for yellow"]
+    ships = game.get("ships")
+    assert ships[2][1] == [0, None]                   # the red ship (time 1) is still in port
+    # the two departed berths got the next tiles from the deck, in berth order
+    assert ships[2][0] == game.tile(1) and ships[3][0] == game.tile(3)
+    game.check()
+
+
+def test_no_full_ship_the_earliest_sails(prog: Program) -> None:
+    """rules-data "Round (basic game)" 5: "every completely full ship departs; if none is full, only
+    the ship with the earliest departure time departs (so at least one ship leaves every round)"
+    [F4,F5 | HIGH] — seed 004 does not speak of this case (choice 9)."""
+    game = Game(prog, 2)
+    game.set_ships([(12, [None]), (9, [None, 1]), (6, [0, None]), (7, [None, None])])
+    game.set_deck([15, 16])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    assert game.pending.player == 0 and game.walker_at() == "red_1"     # tile 6 sails for red
+    game.stop(0)
+    assert [m for m in game.s.messages if "sails for" in m] == \
+        ["ship 3 with departure time 6 sails for red"]
+    game.draw_refills()
+    ships = game.get("ships")
+    assert [s[0] for s in ships] == [game.tile(t) for t in (12, 9, 15, 7)]
+    assert ships[1][1] == [None, 1]
+    assert game.get("ship_deck") == [game.tile(16)]
+    game.check()
+
+
+def test_merchants_land_from_the_bow(prog: Program) -> None:
+    """seed 004 §遊戲回合 3) c. 著陸順序：越靠近船頭的商人，擁有先抵達岸邊開始行動的權利; 從船頭的玩家
+    開始、執行該玩家商人標示物的著陸與最多3次的移動行動.  (Merchants land in seat order from the bow;
+    each finishes his moves before the next lands.)  P2 sits at the bow (seat 1), P1 behind."""
+    game = Game(prog, 2)
+    game.set_ships([(6, [1, 0]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    assert game.pending.player == 1 and game.walker_at() == "red_1"
+    game.walk(1, "red_5")
+    assert game.walker_at() == "red_5"
+    game.stop(1)                                       # P2's merchant is done ...
+    assert game.pending.player == 0 and game.walker_at() == "red_1"   # ... before P1 lands
+    game.stop(0)
+    assert [p for p, prompt in game.asked if prompt == MOVE] == [1, 1, 0]
+    game.check()
+
+
+def test_up_to_three_moves_along_roads_and_the_region_yields(prog: Program) -> None:
+    """seed 004 §遊戲回合 3): 執行該玩家商人標示物的著陸與最多3次的移動行動; c. 沿著道路移動，每移動1步
+    花費1點移動行動; 根據玩家停留的位置上的標示，執行以下行動: 黃金 + 1, 香料 + 1, 銀幣: 資金 + 1銀幣,
+    物資: 從袋中隨機抽取1張物資標示物; ※如果玩家的商人最後停留的地方不是貿易站 ... 就必須回手.  (Up
+    to 3 steps along roads; where he stops he gets the region's gold, spice, silver or a good from
+    the bag; not on a trade post, the merchant comes back.)  PLACEHOLDER map: X1 harbour, X2 good,
+    X3 silver, X4 gold, X5 spice; roads X1–X2–X3–X4, X1–X5, X2–green_2 ...  Ships: tile 1 red
+    [P1, P2], tile 12 yellow [P1], tile 14 brown [P2]."""
+    game = Game(prog, 2)
+    game.set_player(0, silver=2, goods={})
+    game.set_player(1, silver=5, goods={})
+    game.set_ships([(1, [0, 1]), (12, [0]), (14, [1]), (3, [None, None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    # P1 from red_1: three steps, then no move is left and he stops by himself
+    assert game.labels() == ["stop", "walk", "reveal"]
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_2", "red_5"]
+    game.decide(0, "red_2", WALK)
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_1", "red_3", "green_2"]
+    game.decide(0, "red_3", WALK)
+    game.walk(0, "red_4")
+    assert game.get("gold", 0) == 1                    # red_4: gold
+    assert game.get("merchants", 0) == 11              # came back (one still on the yellow ship)
+    # P2 from red_1 to red_5: spice
+    game.walk(1, "red_5")
+    game.stop(1)
+    assert game.get("spice", 1) == 1 and game.get("merchants", 1) == 11
+    # tile 12 (yellow) sails next: P1 to yellow_2, a good drawn from the bag
+    game.walk(0, "yellow_2")
+    game.stop(0)
+    game.chance("watches")
+    assert game.goods(0) == {"watches": 1}
+    # tile 14 (brown): P2 to brown_3 — silver, capped at 6
+    game.walk(1, "brown_2", "brown_3")
+    game.stop(1)
+    assert game.silver() == [2, 6]
+    assert [game.get("merchants", p) for p in range(2)] == [12, 12]
+    assert "P1 gets gold on red_4" in game.s.messages
+    game.check()
+
+
+def test_revealing_costs_a_move_and_a_trade_post_keeps_the_merchant(prog: Program) -> None:
+    """seed 004 §遊戲回合 3) a. (基本版) 玩家可花費1次的移動行動，將該區域中任2片的貿易標示物翻開;
+    ※如果玩家的商人最後停留的地方不是貿易站(翻開的貿易標示物所在)，就必須回手; ※如果玩家有得到一片
+    貿易標示物，就將貿易標示物拿到手上、然後將商人留在該處.  (A move may be spent revealing any 2
+    face-down tokens of the country; a merchant who stops on a revealed token takes it and stays
+    there.)"""
+    game = Game(prog, 2)
+    game.set_ships([(1, [0, None]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.set_caps({"red_2": 3, "red_5": 1})
+    game.place_all(EMPTY_DAY_2P)
+    game.decide(0, "reveal", MOVE)
+    assert game.labels()[:5] == ["red_2+red_3", "red_2+red_4", "red_2+red_5", "red_2+red_6",
+                                 "red_2+red_7"]
+    assert len(game.labels()) == 15                    # any 2 of the 6
+    game.decide(0, "red_2+red_5", REVEAL)
+    assert sorted(t[2] for t in game.get("face_up")) == [game.m("red_2"), game.m("red_5")]
+    assert len(game.get("covered")) == 28
+    game.walk(0, "red_2")                              # the 2nd move
+    game.stop(0)                                       # red_2 gives a good
+    game.chance("cloth")
+    assert game.get("tokens", 0) == [[game.m("red"), 3, game.m("red_2")]]
+    assert game.get("occupant") == {game.m("red_2"): 0}
+    assert game.get("merchants", 0) == 11              # the merchant stays on red_2
+    assert game.goods(0)["cloth"] == 1
+    assert [t[2] for t in game.get("face_up")] == [game.m("red_5")]
+    assert "P1 takes the red 3 trade token and stays on red_2" in game.s.messages
+    game.check()
+
+
+def test_a_merchant_passes_through_regions_where_others_stay(prog: Program) -> None:
+    """seed 004 §遊戲回合 3): c. 沿著道路移動，每移動1步花費1點移動行動; 根據玩家停留的位置上的標示，執行
+    以下行動; ※每一區域最多只能停留1名商人; ※如果玩家的商人最後停留的地方不是貿易站 ... 就必須回手.
+    (He moves step by step; he stays (停留) where his movement ends; at most one merchant may stay
+    in a region.)  Choice 13: he may pass through a region where another merchant stays, never
+    stop there, and a region passed through gives nothing.  P2 stays on red_2 (a good) and red_3
+    (silver); P1 lands at red_1 with 2 silver and no goods and walks red_2, red_3, red_4 (gold).
+    PLACEHOLDER map: red_1–red_2–red_3–red_4, red_1–red_5, red_2–green_2, red_3–red_6,
+    red_3–yellow_3 ..."""
+    game = Game(prog, 2)
+    game.settle(1, "red_2", "red_3")
+    game.set_player(0, silver=2, goods={})
+    game.set_ships([(1, [0, None]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_2", "red_5"]         # red_2 is taken, but 2 moves remain after it
+    game.decide(0, "red_2", WALK)
+    assert game.labels() == ["walk", "reveal"]         # P2 stays here: no "stop"
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_1", "red_3", "green_2"]   # red_3 taken too; 1 move remains after it
+    game.decide(0, "red_3", WALK)
+    # 1 move left: neither stop nor reveal here, so "walk" is his only option: not asked
+    assert game.made_without_asking(game.mark) == [(0, MOVE, "walk")]
+    assert game.labels() == ["red_4", "red_6", "yellow_3"]   # not back to red_2: he would end there
+    game.decide(0, "red_4", WALK)                      # third move: he stops on red_4
+    assert game.get("gold", 0) == 1                    # red_4: gold
+    assert game.silver()[0] == 2 and game.goods(0) == {}   # red_3 (silver), red_2 (good): passed, nothing
+    assert game.get("merchants", 0) == 12              # no trade post on red_4: he came back
+    assert game.get("occupant") == {game.m("red_2"): 1, game.m("red_3"): 1}
+    assert [m for m in game.s.messages if m.startswith("P1 walks")] == \
+        ["P1 walks to red_2", "P1 walks to red_3", "P1 walks to red_4"]
+    game.check()
+
+
+def test_a_merchant_may_not_end_where_another_stays(prog: Program) -> None:
+    """seed 004 §遊戲回合 3): ※每一區域最多只能停留1名商人 (at most one merchant may stay in a region).
+    Choice 13: a step into a region where another merchant stays is offered only while moves remain
+    to walk on from it; with his last move he goes only where nobody stays.  P2 stays on red_3 and
+    red_7; P1 lands at red_1 and walks red_5 (spice), red_6 (a good); from red_6 (1 move left) the
+    roads lead to red_5, red_3 and red_7."""
+    game = Game(prog, 2)
+    game.settle(1, "red_3", "red_7")
+    game.set_ships([(1, [0, None]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    game.walk(0, "red_5", "red_6")
+    assert game.labels() == ["stop", "walk", "reveal"]  # nobody stays on red_6
+    game.decide(0, "walk", MOVE)
+    assert game.labels() == ["red_5"]                  # red_3, red_7: he would end where P2 stays
+    game.decide(0, "red_5", WALK)
+    assert game.get("spice", 0) == 1                   # red_5: spice (red_6 passed: no good)
+    assert game.get("merchants", 0) == 12
+    assert game.get("occupant") == {game.m("red_3"): 1, game.m("red_7"): 1}
+    game.check()
+
+
+def test_every_merchant_of_a_ship_lands_at_the_harbour(prog: Program) -> None:
+    """seed 004 §遊戲回合 3): 依照舢舨的顏色，將該艘船隻上的商人移動到相對應區域的港口邊；從船頭的玩家開始、
+    執行該玩家商人標示物的著陸與最多3次的移動行動; ※如果玩家的商人最後停留的地方不是貿易站 ... 就必須回手.
+    (All merchants of the ship are brought to the harbour together; then each, from the bow,
+    lands and moves.)  No trade token lies on a harbour (PLACEHOLDER: X_1 is no trade region), so
+    nobody stays there and a harbour never blocks a landing: P1 (bow) stops at once on red_1 and
+    comes back; P2 then lands on red_1 and may stop there too."""
+    game = Game(prog, 2)
+    harbours = prog.consts["harbour"]
+    assert all(h not in spaces for h in harbours.values() for spaces in prog.consts["trade_spaces"].values())
+    game.set_ships([(1, [0, 1]), (12, [None]), (13, [None]), (14, [None])])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    assert game.pending.player == 0 and game.walker_at() == "red_1"
+    assert game.labels() == ["stop", "walk", "reveal"]
+    game.stop(0)                                       # no move: he stays on the harbour ...
+    assert game.get("merchants", 0) == 12 and game.get("occupant") == {}   # ... and comes back
+    assert game.pending.player == 1 and game.walker_at() == "red_1"
+    assert game.labels() == ["stop", "walk", "reveal"]
+    game.stop(1)
+    assert [game.get("merchants", p) for p in range(2)] == [12, 12]
+    assert "P1 gets nothing on red_1" in game.s.messages and "P2 gets nothing on red_1" in game.s.messages
+    game.check()
+
+
+def test_storage_three_free_a_fourth_for_two_silver_the_rest_sold_for_one(prog: Program) -> None:
+    """seed 004 §遊戲回合 4): 玩家可免費保留3張、花費2銀幣可保留第4張；剩下的必須強制賣出 = +1銀幣;
+    §遊戲回合 2): 賣出的貨物丟回袋子中.  (3 goods kept free, a 4th for 2 silver, each other good sold
+    for 1 silver — capped at 6 — back into the bag.)  Choice 11: first the 4th, then the sales."""
+    game = Game(prog, 3)
+    game.set_player(0, silver=2, goods={"books": 2, "wine": 2, "glass": 2})
+    game.set_player(1, silver=1, goods={"cloth": 5})
+    game.set_player(2, silver=6, goods={"watches": 4})
+    game.set_ships([(12, [None]), (13, [None]), (14, [None]), (15, [None])])
+    game.ready()
+    bag = sum(game.get("bag").values())
+    game.place_all([["market_1", "market_1", "market_1"], ["market_2", "market_2", "market_2"],
+                    ["market_3", "market_3", "market_3"]])
+    # the time-12 ship sails empty; then storage, clockwise from the start player
+    assert game.pending.player == 0 and game.labels() == ["3", "4"]
+    game.decide(0, "4", KEEP)
+    assert game.silver()[0] == 0
+    assert game.labels() == ["books", "wine", "glass"]
+    assert "sell_good(books)" not in [o.label for o in game.pending.options]
+    game.decide(0, "wine", SELL)
+    game.decide(0, "glass", SELL)
+    assert game.goods(0) == {"books": 2, "wine": 1, "glass": 1} and game.silver()[0] == 2
+    assert game.labels() == ["3"]                      # P2 cannot pay for a 4th
+    game.decide(1, "3", KEEP)
+    # cloth is all he has to sell (and no any-time sale while selling off): not asked
+    assert game.made_without_asking(game.mark) == [(1, SELL, "cloth")] * 2
+    assert game.goods(1) == {"cloth": 3} and game.silver()[1] == 3
+    game.decide(2, "3", KEEP)
+    assert game.made_without_asking(game.mark) == [(2, SELL, "watches")]
+    assert game.goods(2) == {"watches": 3} and game.silver()[2] == 6    # +1 over 6 is lost
+    game.draw_refills()
+    assert sum(game.get("bag").values()) == bag + 5 - 3 * 4   # 5 sold; 4 rows refilled to 3
+    game.check()
+
+
+def test_markets_refilled_to_three_and_the_start_player_passes(prog: Program) -> None:
+    """seed 004 §遊戲回合 4): ※如果遊戲尚未結束：將每個未關閉市場區的物資從袋子中補充到3張; 將起始
+    玩家卡交給順時針的下一家.  (Each open row is refilled to 3 from the bag; the start player card
+    passes clockwise.)"""
+    game = Game(prog, 2, start=1)
+    game.set_market("market_1", {"glass": 2})
+    game.set_market("market_3", {"books": 3})
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    while isinstance(game.pending, Decision) and game.pending.prompt == BUY:
+        game.decide(game.pending.player, "pass", BUY)
+    game.chance("wine")                                # market_1: 2 + 1
+    game.chance("cloth")                               # market_5: 0 + 3
+    game.chance("cloth")
+    game.chance("books")
+    market = game.get("market")
+    assert game.named(market[game.m("market_1")]) == {"glass": 2, "wine": 1}
+    assert game.named(market[game.m("market_3")]) == {"books": 3}
+    assert game.named(market[game.m("market_5")]) == {"books": 1, "cloth": 2}
+    assert market[game.m("market_2")] == {} and market[game.m("market_4")] == {}   # closed
+    assert game.get("start_player") == 0
+    assert game.pending.player == 0 and game.pending.prompt == PLACE
+    assert game.s.round == 2
+    game.check()
+
+
+def test_goods_convert_to_silver_at_any_time(prog: Program) -> None:
+    """seed 004 §遊戲回合 1) a.: 玩家手上所擁有的物資也可以隨時兌換成資金: 黃金 = +2銀幣, 香料 = +1銀幣,
+    其他物資 = +1銀幣.  (Gold 2, spice 1, any other good 1, at any time — offered at every decision
+    of the player; the track stops at 6, choice 6.)"""
+    game = Game(prog, 2)
+    game.set_player(0, silver=3, goods={"wine": 1}, gold=2, spice=1)
+    game.ready()
+    assert [o.label for o in game.pending.options][-3:] == ["sell_good(wine)", "sell_gold", "sell_spice"]
+    game.decide(0, "sell_good(wine)", PLACE)
+    assert game.silver()[0] == 4 and game.goods(0) == {}
+    assert game.named(game.get("bag"))["wine"] == 12 - 1 + 1 - 0   # back into the bag
+    game.decide(0, "sell_spice", PLACE)
+    assert game.silver()[0] == 5 and game.get("spice", 0) == 0
+    game.decide(0, "sell_gold", PLACE)
+    assert game.silver()[0] == 6 and game.get("gold", 0) == 1     # 5 + 2, capped
+    assert [o.label for o in game.pending.options if o.action is not None] == []   # at 6: none
+    assert game.pending.prompt == PLACE and game.pending.player == 0
+    game.check()
+
+
+# =====================================================================================
+# The end and the score — seed 004 §遊戲流程, §遊戲結束
+# =====================================================================================
+
+def test_boarding_the_last_merchant_ends_the_game_after_the_day(prog: Program) -> None:
+    """seed 004 §遊戲流程: 直到: 1. 有玩家在這一輪中將最後一名商人派往菲利尼亞的船隻 ... 這一輪結束後，
+    遊戲就結束了; §遊戲回合 3): ※如果有玩家將自己最後一個商人標示物上船，這輪結束後遊戲結束.  (A
+    player boards his last merchant: the day is played out, then the game ends.)  P1 has 11
+    merchants on the island and one in his supply."""
+    game = Game(prog, 2)
+    regions = [f"{c}_{k}" for c in ("yellow", "green") for k in range(2, 8)][:11]
+    game.settle(0, *regions)
+    assert game.get("merchants", 0) == 1
+    game.set_market("market_1", {"glass": 1})
+    game.set_market("market_3", {"books": 1})
+    game.set_player(0, silver=2, goods={"glass": 1, "wine": 1})
+    game.set_player(1, silver=2, goods={})
+    game.set_ships([(5, [None, None]), (2, [None, None]), (3, [None, None]), (4, [None, None])])
+    game.ready()
+    game.place_all([["market_1", "market_3"], ["income", "income"], ["income", "income"]])
+    game.decide(0, "glass", BUY)
+    game.decide(0, "{ship: 1, seat: 1}", BOARD)
+    assert game.get("merchants", 0) == 0 and game.get("last_merchant_boarded") is True
+    assert not isinstance(game.pending, Terminal)
+    game.decide(1, "books", BUY)                       # the day goes on
+    # no ship is full: the time-2 ship sails empty; the end of the day; the game ends
+    res = game.pending
+    assert isinstance(res, Terminal) and game.s.round == 1
+    assert game.get("ships")[0][1] == [0, None]        # P1's last merchant never landed
+    assert "P1 has boarded his last merchant: the game ends after this day" in game.s.messages
+    game.check()
+
+
+def test_ship_tiles_run_out_all_ships_sail_and_the_game_ends(prog: Program) -> None:
+    """seed 004 §遊戲流程 2. 下回合沒有足夠的貿易船舢舨可以補充時 ... 這一輪結束後，遊戲就結束了;
+    §遊戲回合 4): 然後將已經出航的舢舨移出遊戲；從牌庫頂由上到下再補充新的舢舨 ※如果這時發現不能補滿
+    的話，就將所有船隻立即出航、結束遊戲.  (Two ships left, one tile in the deck: every ship still in
+    port sails at once, in departure-time order, and the game ends.)"""
+    game = Game(prog, 2)
+    game.set_ships([(7, [0, 1]), (13, [1]), (19, [None, None]), (8, [0, None])])
+    game.set_deck([20])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    # the full ships (times 7, 13) sail and land
+    for p in (0, 1, 1):
+        game.stop(p)
+    assert not isinstance(game.pending, Terminal)
+    # no tile for the second gap: the ships of times 8 and 19 sail too
+    assert game.pending.player == 0 and game.walker_at() == "green_1"     # tile 8: green
+    game.stop(0)
+    res = game.pending
+    assert isinstance(res, Terminal) and game.s.round == 1 and game.get("fleet_exhausted") is True
+    assert [m for m in game.s.messages if "sails for" in m] == [
+        "ship 1 with departure time 7 sails for yellow",
+        "ship 2 with departure time 13 sails for green",
+        "ship 4 with departure time 8 sails for green",
+        "ship 3 with departure time 19 sails for brown"]
+    assert "the ship tiles run out: every ship sails and the game ends" in game.s.messages
+    assert [game.get("merchants", p) for p in range(2)] == [12, 12]
+    game.check()
+
+
+def test_enough_tiles_left_the_game_goes_on(prog: Program) -> None:
+    """seed 004 §遊戲流程 2 (the contrast): with as many tiles as gaps the ships are replaced and a
+    new day begins."""
+    game = Game(prog, 2)
+    game.set_ships([(7, [0, 1]), (13, [1]), (19, [None, None]), (8, [0, None])])
+    game.set_deck([20, 18])
+    game.ready()
+    game.place_all(EMPTY_DAY_2P)
+    for p in (0, 1, 1):
+        game.stop(p)
+    game.draw_refills()
+    assert game.get("fleet_exhausted") is False and game.s.round == 2
+    assert [s[0] for s in game.get("ships")] == [game.tile(t) for t in (20, 18, 19, 8)]
+    assert game.get("ship_deck") == []
+    assert game.pending.prompt == PLACE and game.pending.player == 1   # P2 starts day 2
+    game.check()
+
+
+def test_connected_merchants_score_n_each(prog: Program) -> None:
+    """(Scores are the rulebook's `score` and `tiebreak` evaluated on the position.)  seed 004 §遊戲結束 4. 在地圖上每有 n 個商人連接在一起，每個商人都值 = +n分 (each merchant in a
+    group of n connected merchants is worth n, so the group scores n × n; a lone merchant 1 —
+    advanced rule 10: 落單的商人 ... 原本：+1分).  Connected = same player, regions joined by a road
+    (choice 15).  The tokens taken on those regions have maximum 1, so each adds exactly 1 (rule 5);
+    nobody has anything else.  P1: red_2–red_3–red_4 and red_3–yellow_3 (a group of 4),
+    green_5–green_6 (2), purple_6 (alone); P2: red_6–red_7 (2) — red_6 borders P1's red_3, but
+    merchants of different players do not connect."""
+    game = Game(prog, 2)
+    p1 = ["red_2", "red_3", "red_4", "yellow_3", "green_5", "green_6", "purple_6"]
+    p2 = ["red_6", "red_7"]
+    game.set_caps({r: 1 for r in p1 + p2})
+    game.settle(0, *p1)
+    game.settle(1, *p2)
+    for p in range(2):
+        game.set_player(p, goods={})
+    game.ready()
+    res = prog.result(game.s)
+    # P1: 4×4 + 2×2 + 1 = 21 for merchants, + 7 tokens × 1; P2: 2×2 + 2
+    assert res.scores == (21 + 7, 4 + 2)
+    game.check()
+
+
+def test_colour_sets_with_bonus_cards(prog: Program) -> None:
+    """seed 004 §遊戲結束 5. 每有 m 片標示 1 ~ n 分的同色貿易標示物，每片貿易標示物就值 = +m分 (最多n)
+    ※同色的額外貿易加成卡也要算進去 (with m tokens of a colour, each token is worth m, at most the n
+    printed on it; the bonus cards of that colour count in m — choice 16); 1. gold +1 each; 2. +1
+    per 2 spices; 3. +1 per good.  P1: red tokens n = 2, 3, 4 and the red bonus card (m = 4),
+    yellow tokens n = 1, 4 (m = 2); 3 gold, 5 spices, 2 goods; his merchants stand apart (5 × 1)."""
+    game = Game(prog, 2)
+    game.set_caps({"red_2": 2, "red_4": 3, "red_6": 4, "yellow_2": 1, "yellow_7": 4})
+    game.settle(0, "red_2", "red_4", "red_6", "yellow_2", "yellow_7")
+    game.set_player(0, gold=3, spice=5, goods={"books": 2}, bonus={"red": 1})
+    game.set_player(1, goods={}, bonus={"yellow": 1})
+    game.set("bonus_supply", game.bag_of({"green": 1, "brown": 1, "purple": 1}))
+    game.ready()
+    sets = (2 + 3 + 4) + (1 + 2)
+    assert prog.result(game.s).scores == (3 + 5 // 2 + 2 + 5 + sets, 0)
+    # without the bonus card m = 3 for red: 2 + 3 + 3
+    game.set_player(0, bonus={})
+    game.set("bonus_supply", game.bag_of({"red": 1, "green": 1, "brown": 1, "purple": 1}))
+    assert prog.result(game.s).scores == (3 + 2 + 2 + 5 + (2 + 3 + 3) + (1 + 2), 0)
+    game.check()
+
+
+def test_ties_go_to_the_most_silver_then_are_shared(prog: Program) -> None:
+    """seed 004 §遊戲結束: 最後分數最多者獲勝；平手時以資金剩下最多者獲勝；再平手時不分勝負 (most
+    points wins; a tie goes to the most money left; still tied, nobody wins alone)."""
+    game = Game(prog, 3)
+    for p, (gold, silver) in enumerate([(4, 2), (4, 5), (3, 6)]):
+        game.set_player(p, goods={}, gold=gold, silver=silver)
+    game.ready()
+    res = prog.result(game.s)
+    assert res.scores == (4, 4, 3) and res.winners == (1,)
+    game.set_player(0, silver=5)
+    assert prog.result(game.s).winners == (0, 1)
+
+
+# =====================================================================================
+# The bots' position estimate (not a rule)
+# =====================================================================================
+
+def test_estimate_counts_discs_not_yet_resolved_and_the_boarding_goods_bring_nearer(
+        prog: Program) -> None:
+    """Not a rule: the estimate's things under way before a merchant boards (twelfths of a
+    point).  Ships in port: tile 5 (glass 2 + wine 1, to purple), 14 (books 2, brown), 2 (wine
+    2, yellow), 3 (watches 2 + glass 1, green), every seat free; a landing anywhere is worth 9
+    (the average yield) + 12 (a merchant that stays, no group yet) + 12 (a token: 1 in every
+    set of a colour he has none of) = 33.  market_1 holds one glass.
+    - P1 (no goods) puts his first disc on market_1: it pays 1 (4 twelfths) for the glass, a
+      point (12), which makes him hold 1 of the 3 goods of tile 5 or tile 3: 33 × 1 / 6 = 5
+      more.  Worth 12 + 5 - 4 = 13.
+    - P2 (1 wine) puts his on market_1 too, on top: his turn comes first, he pays 2 (8) and the
+      glass is his: 12 + 5 - 8 = 9 (his wine already holds half of tile 2: 33 × 1 / 4 = 8;
+      glass lifts tile 5 to 2 of 3: 33 × 2 / 6 = 11, 3 more — no: the best ship with glass is
+      still 11 against 8 without, so 3; worth 12 + 3 - 8 = 7).  P1's disc below is left
+      without a good: 0.
+    - P1's second disc goes to the guild (he has no goods to give: 0); P2's second disc to the
+      guild on top: price 2 (8), a spice (6) and the bag's best good for his wine's
+      hope... he holds one wine: wine makes tile 2 whole, 33 × 2 / 4 = 16, 8 more: 6 + 8 - 8 = 6.
+    """
+    game = Game(prog, 2)
+    game.set_market("market_1", {"glass": 1})
+    game.set_player(0, silver=3, goods={})
+    game.set_player(1, silver=3, goods={"wine": 1})
+    game.set_ships([(5, [None, None]), (14, [None]), (2, [None, None]), (3, [None, None])])
+    game.ready()
+    F = prog.ex.ns
+
+    def under_way(p: int) -> tuple[int, int]:
+        return F["F_discs_worth"](game.s, p), F["F_boarding_hope"](game.s, p)
+    assert under_way(0) == (0, 0) and under_way(1) == (0, 8)
+    game.place_all([["market_1"]])
+    assert under_way(0) == (13, 0)
+    game.place_all([["market_1"]])
+    assert under_way(0) == (0, 0) and under_way(1) == (7, 8)
+    game.place_all([["guild", "guild"]])
+    assert under_way(0) == (0, 0) and under_way(1) == (7 + 6, 8)
+    assert prog.estimates(game.s)[1] == 12 + 12 + 13 + 8
+
 def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> None:
     """Not a rule: the rulebook's `estimate` (docs/language.md §2.19b), what a searching bot
     judges a cut-off position by, in twelfths of a point.  A trade region
@@ -920,10 +1473,12 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     At P2's first move: P1's score is 1 gold + 3 // 2 spice + 2 goods + 1 merchant + 1 set
     = 6.  His merchant aboard is worth 9 + the merchant that stays, 12 × (1 + 1) (his largest
     group with a merchant in purple has 1) + the token: m = 1, so 12 × (1 + 2 + 2 + 2 + 2 + 2)
-    / 6 = 22, and +12 as his purple token (maximum 3) grows to 2: 67 twelfths.  Estimate
-    72 + 6 for the odd spice + 4 for the silver + 67 = 149.  P2 scores 0; his merchant walking
-    in yellow (no merchant of his there) is worth 9 + 12 + 12 × 6 / 6 = 33, his silver 24:
-    estimate 57."""
+    / 6 = 22, and +12 as his purple token (maximum 3) grows to 2: 67 twelfths.  His 2 books
+    are all that ship 2 (tile 14, to brown, its seat free) needs: half a landing in brown, 9 +
+    12 + 12 = 33, for 2 of its 2 goods: 33 × 2 / 4 = 16 (the boarding he gathers goods for).
+    Estimate 72 + 6 for the odd spice + 4 for the silver + 67 + 16 = 165.  P2 scores 0; his
+    merchant walking in yellow (no merchant of his there) is worth 9 + 12 + 12 × 6 / 6 = 33,
+    his silver 24: estimate 57."""
     game = Game(prog, 2)
     game.set_caps({"purple_2": 3})
     game.settle(0, "purple_2")
@@ -940,5 +1495,5 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     assert game.goods(0) == {"books": 2} and game.silver() == [1, 6]
     assert prog.result(game.s).scores == (6, 0)
     est = prog.estimated(game.s)
-    assert est.scores == (149, 57)
+    assert est.scores == (165, 57)
     assert est.winners == (0,)
