@@ -18,7 +18,7 @@ from shipped import shipped_program
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.engine.seen import ALL, log_for
+from mercator.interpreter.engine.seen import ALL, log_for, readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import observe
 
@@ -127,8 +127,12 @@ def test_observe_holds_the_seats_own_log() -> None:
     prog = program_text(CARDS)
     s = prog.new_game(2, 0, narrate=True)
     prog.apply(s, 1)
-    assert observe(prog, s, 0)["log"] == log_for(s.record, 0)
-    assert observe(prog, s, 1)["log"] == log_for(s.record, 1)
+    # as a person reads it: P1's pick is told once, by the rules ("P1 keeps 7"); P2 is told
+    # that P1 chose, face down
+    assert observe(prog, s, 0)["log"] == readable_log(s.record, 0) == \
+        ["P1 keeps 7", "you kept 7", "P1 has 1 cards left"]
+    assert observe(prog, s, 1)["log"] == readable_log(s.record, 1) == \
+        ["P1 has chosen  (pick a card face down)", "P1 keeps", "P1 has 1 cards left"]
     assert "7" not in " ".join(observe(prog, s, 1)["log"])
 
 

@@ -206,11 +206,12 @@ def test_each_seat_sees_only_its_own_log_since_its_last_decision(tmp_path: Path)
     (p1a, r1a), (p1b, r1b), (p2a, r2a), (p2b, r2b) = screen.turns
     assert (p1a, p1b, p2a, p2b) == (0, 0, 1, 1)
     assert r1a == []
-    assert r1b == ["P1 chooses 7  (pick a card face down)", "you kept 7", "P1 has 1 cards left"]
+    # the rules tell P1 his own pick ("you kept 7"): the choice's line is not repeated
+    assert r1b == ["you kept 7", "P1 has 1 cards left"]
     assert r2a == ["P1 has chosen  (pick a card face down)", "P1 has 1 cards left",
                    "P1 chooses 2  (bid)"]
     assert not any("kept 7" in line or "chooses 7" in line for line in r2a + r2b)
-    assert r2b == ["P2 chooses 4  (pick a card face down)", "you kept 4", "P2 has 1 cards left"]
+    assert r2b == ["you kept 4", "P2 has 1 cards left"]
 
 
 LOUD = """

@@ -20,8 +20,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence
 from mercator.interpreter.agents.bundles import bundle_steps, step_index
 from mercator.interpreter.agents.typed_offer import offer_steps
 from mercator.interpreter.engine.nodes import Decision, Option
-from mercator.interpreter.engine.seen import render as render_entry
-from mercator.interpreter.engine.seen import sees
+from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.declared_view import declared_view, describe_view, option_notes
 from mercator.interpreter.engine.view_summary import view_changes
@@ -347,13 +346,6 @@ class PlainScreen:
         self._out(f"── P{seat + 1}'s turn ──")
 
 
-def _silent(entry: list, seat: int) -> bool:
-    """A step of a shuffle the seat cannot see (kept as steps when a seat searches: each
-    position of the pile is one): 'chance (shuffle)' lines, dozens at a time, tell a person
-    nothing the view does not."""
-    return entry[0] == "chance" and entry[1] == "shuffle" and not sees(entry[3], seat)
-
-
 class HumanAgent:
     """A player at the terminal: sees their own view and what happened since their last
     decision, picks by the input rule, is asked again after a refused input."""
@@ -383,8 +375,7 @@ class HumanAgent:
     def _log(self, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
             return []
-        lines = (render_entry(e, seat) for e in state.record[start:] if not _silent(e, seat))
-        return [line for line in lines if line is not None]
+        return readable_log(state.record[start:], seat)
 
     def choose(self, program: Any, state: State) -> int:
         """Ask the human until they give a legal choice; QuitGame on end of input or 'quit'."""

@@ -27,8 +27,7 @@ from mercator.interpreter.engine.program import Program
 from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.tools.saves import SaveError, load_save, replay, save
 from mercator.interpreter.tools.version import engine_version
-from mercator.interpreter.engine.seen import ALL, log_for
-from mercator.interpreter.engine.seen import render as render_entry
+from mercator.interpreter.engine.seen import ALL, readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable
 
@@ -198,7 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         state = start_game(prog, res, players, seed, narrate=True, explicit_chance=record)
         if human is None:
-            for line in log_for(state.record, viewer):
+            for line in readable_log(state.record, viewer):
                 out(line)
     seen = len(state.record)
     if human is not None:
@@ -209,10 +208,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     def tell(s: Any) -> None:
         nonlocal told
-        for entry in s.record[told:]:       # what happened, as the narration's viewer saw it
-            line = render_entry(entry, viewer)
-            if line is not None:
-                out(line)
+        for line in readable_log(s.record[told:], viewer):   # as the narration's viewer saw it
+            out(line)
         told = len(s.record)
 
     def on_step(s: Any, node: Any, idx: int, label: str) -> None:

@@ -26,6 +26,7 @@ The viewer of a rendering is a seat (0-based), ``None`` for a spectator (public 
 from __future__ import annotations
 
 import hashlib
+import re
 import marshal
 from typing import Any, Callable, Optional, Sequence
 
@@ -124,6 +125,73 @@ def log_for(entries: Sequence[list], viewer: Viewer) -> list[str]:
         if line is not None:
             out.append(line)
     return out
+
+
+def readable_log(entries: Sequence[list], viewer: Viewer) -> list[str]:
+    """The lines of a record as a person at seat `viewer` reads them (the terminal, the
+    browser): as log_for renders them, less what only repeats. A choice or an any-time action
+    the viewer sees and the rules narrate themselves — a line the viewer sees, before the next
+    step, that begins with the chooser ("P2 …", or "you …" in a line to him) and names what
+    was chosen ("P2 places an accomplice on silk_boat" after "P2 chooses silk_boat", "P2
+    passes" after "P2 chooses pass", "P1 mortgages a silk share" after "P1 chooses
+    mortgage(silk)") — is told once, in the rules' words; a choice hidden from the viewer keeps
+    its "has chosen" line; a step of a shuffle the viewer cannot see is left out (the
+    view shows the pile); a line repeated at once is written once with its count ("the die
+    shows 6 (×2)"). log_for stays what a seat has seen, entry by entry (its digest, the bots'
+    information state)."""
+    lines: list[str] = []
+    counts: list[int] = []
+    n = len(entries)
+    for i, e in enumerate(entries):
+        kind = e[0]
+        if kind == "chance" and e[1] == "shuffle" and not sees(e[3], viewer):
+            continue
+        line = render(e, viewer)
+        if line is not None and kind in ("choice", "action") and \
+                _narrated(entries, i, e[1], _chosen(e, line), viewer, n):
+            continue
+        if line is None:
+            continue
+        if lines and lines[-1] == line:
+            counts[-1] += 1
+            continue
+        lines.append(line)
+        counts.append(1)
+    return [line if k == 1 else f"{line} (×{k})" for line, k in zip(lines, counts)]
+
+
+_WORDS = re.compile(r"-?\w+")
+
+
+def _chosen(entry: list, line: str) -> Optional[list[str]]:
+    """The words of what the line says was chosen (a record's field names left out), or None
+    when the viewer is not told what (a hidden or secret choice)."""
+    head = f"P{entry[1] + 1} chooses "
+    if not line.startswith(head):
+        return None
+    label = line[len(head):].split("  (")[0]
+    keys = set(re.findall(r"(\w+):", label))
+    return [w.lower() for w in _WORDS.findall(label) if w not in keys]
+
+
+def _narrated(entries: Sequence[list], i: int, seat: int, chosen: Optional[list[str]],
+              viewer: Viewer, n: int) -> bool:
+    """Do the rules narrate the step at entries[i] — in a line `viewer` sees, before the next
+    step, that begins with the chooser and names every word of what was chosen (a word of
+    three letters or more may end differently: 'pass', 'passes')?"""
+    if not chosen:
+        return False
+    heads = (f"P{seat + 1} ", "you ")
+    for e in entries[i + 1:n]:
+        if e[0] != "log":
+            return False
+        line = render(e, viewer)
+        if line is None or not line.startswith(heads):
+            continue
+        words = [w.lower() for w in _WORDS.findall(line)]
+        if all(any(w == c or (len(c) >= 3 and w.startswith(c)) for w in words) for c in chosen):
+            return True
+    return False
 
 
 def _mix(old: str, data: Any) -> str:

@@ -14,7 +14,7 @@ from mercator.dsl.infoflow import is_owner_map
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
-from mercator.interpreter.engine.seen import log_for
+from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.values import fmt
 
 HIDDEN = "hidden"
@@ -157,7 +157,7 @@ def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
                            "round": state.round, "over": state.over, "table": table,
                            "players": players, "pending": _pending(state.pending, viewer)}
     if state.narrate:
-        obs["log"] = log_for(state.record, viewer)
+        obs["log"] = readable_log(state.record, viewer)     # as a person reads it
     if isinstance(state.pending, Terminal):
         obs["scores"] = list(state.pending.scores)
         obs["winners"] = [f"P{w + 1}" for w in state.pending.winners]

@@ -88,8 +88,9 @@ def score_lines(program: Any, state: Any, viewer: Optional[int]) -> list[str]:
     pesos · shares are worth 38 pesos'), as `viewer` may see them; nothing when the view
     declares no `scoring`."""
     rows = score_breakdown(program, state, None if viewer is None else viewer)
-    if not any(r["parts"] or r["tiebreaks"] or r["why_not"] for r in rows):
-        return []
+    if not any(any(not x["hidden"] for x in r["parts"] + r["tiebreaks"]) or r["why_not"]
+               for r in rows):
+        return []           # nothing the viewer may see beyond the scores
     lines = []
     for row in rows:
         parts = [f"{p['label']} {p['text']}" for p in row["parts"]]

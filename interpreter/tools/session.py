@@ -26,7 +26,7 @@ from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import IllegalChoice
 from mercator.interpreter.engine.state import State
-from mercator.interpreter.engine.seen import log_for
+from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.declared_view import declared_view, option_notes
 from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
 from mercator.interpreter.engine.view import observe
@@ -344,7 +344,7 @@ class GameSession:
             return 0
         for j in range(k - 1, -1, -1):
             if self.movers[j] == seat:
-                return len(log_for(self.steps[j + 1].record, seat))
+                return len(readable_log(self.steps[j + 1].record, seat))
         return 0
 
     def _changes(self, seat: Optional[int], k: int, now: Any) -> list[str]:
@@ -359,7 +359,7 @@ class GameSession:
 
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
         """The game's log up to a step as `seat` saw it (None: as a spectator)."""
-        return log_for(self.steps[self.step_index(step)].record, seat)
+        return readable_log(self.steps[self.step_index(step)].record, seat)
 
     def view(self, seat: Optional[int], step: Optional[int] = None) -> dict[str, Any]:
         """What `seat` (0-based; None = spectator) sees at a step: the engine's observation (and

@@ -1,0 +1,69 @@
+"""The log as a person reads it (engine/seen.py `readable_log`, issue 39's finding 7): a move the
+rules narrate is told once, in their words; a hidden choice keeps its line; unseen shuffles are
+left out; a line repeated at once is written once with its count. `log_for`, what the bots'
+information state is built from, is unchanged."""
+from __future__ import annotations
+
+from game_driver import program_text, random_steps
+from shipped import shipped_program
+
+from mercator.interpreter.engine.seen import log_for, readable_log
+
+RULES = """game "Quiet" players 2..2
+player { coins: int = 0  hand: list<int> owner }
+setup { for p in players { add 4 to p.hand  add 5 to p.hand } }
+round r limit 1 { phase a {
+  for p in players {
+    let k = choose p one of [1, 2, 3] prompt "take coins"
+    p.coins += k
+    log p, "takes", k, "coins"
+    let h = choose p one of p.hand prompt "play a card"
+    remove h from p.hand
+    log p, "plays a card"
+    let z = choose p one of [7, 8] prompt "say nothing"
+    log "a bell rings"
+    log "a bell rings"
+  }
+} }
+score p: p.coins
+"""
+
+
+def test_a_narrated_choice_is_told_once_a_hidden_one_keeps_its_line() -> None:
+    prog = program_text(RULES)
+    s = prog.new_game(2, 0, narrate=True)
+    for i in (2, 0, 1):         # P1 takes 3 coins, plays the 4 (hidden), says 8
+        prog.apply(s, i)
+    mine, theirs = readable_log(s.record, 0), readable_log(s.record, 1)
+    # "P1 chooses 3" is told by "P1 takes 3 coins"; the card played from the hidden hand is
+    # not named by "P1 plays a card", so P1's own choice of it stays, and P2 is told that P1
+    # chose; a choice nobody narrates stays
+    assert mine == ["P1 takes 3 coins", "P1 chooses 4  (play a card)", "P1 plays a card",
+                    "P1 chooses 8  (say nothing)", "a bell rings (×2)"]
+    assert theirs == ["P1 takes 3 coins", "P1 has chosen  (play a card)", "P1 plays a card",
+                      "P1 chooses 8  (say nothing)", "a bell rings (×2)"]
+    # what a seat has seen, entry by entry, is as before
+    assert log_for(s.record, 0)[:2] == ["P1 chooses 3  (take coins)", "P1 takes 3 coins"]
+    assert log_for(s.record, 1).count("a bell rings") == 2
+
+
+def test_manila_s_log_tells_each_bid_and_placement_once() -> None:
+    """In a random Manila game, a seat's readable log has no "P2 chooses 5 (bid ...)" beside
+    "P2 bids 5": every bid and placement line the rules write stands alone, and nothing the
+    seat saw in words is lost (each rules line of log_for is in it)."""
+    prog = shipped_program("manila")
+    s = random_steps(prog, 3, 11, 120, narrate=True)
+    for viewer in (0, None):
+        full, short = log_for(s.record, viewer), readable_log(s.record, viewer)
+        assert len(short) < len(full)
+        assert not any(line.startswith(("P1 chooses", "P2 chooses", "P3 chooses")) and
+                       "(bid (or pass))" in line for line in short)
+        said = [ln for ln in full if " chooses " not in ln and "has chosen" not in ln
+                and not ln.startswith("chance (shuffle)")]
+        unfolded = []
+        for x in short:
+            text, _, k = x.rpartition(" (×")
+            unfolded += [text] * int(k[:-1]) if text and k.endswith(")") and k[:-1].isdigit() \
+                else [x]
+        rest = iter(unfolded)
+        assert all(any(ln == x for x in rest) for ln in said)
