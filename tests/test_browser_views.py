@@ -81,6 +81,10 @@ def test_the_end_shows_the_score_in_its_parts(browser) -> None:
                    if tr.text.startswith(mine["seat"]))
         cells = [td.text for td in row.find_elements("css selector", "td")]
         assert cells[1] == mine["score"]
-        assert sum(int(c) for c in cells[2:-1]) == int(mine["score"])
+        k = len(mine["parts"])
+        assert sum(int(c) for c in cells[2:2 + k]) == int(mine["score"])
+        # after the parts, the rest (none here), then the tie-break: the seat's silver
+        assert cells[2 + k] == "" and head[3 + k] == "tie-break: p.silver"
+        assert cells[3 + k] == mine["tiebreaks"][0]["text"] != "(hidden)"
     finally:
         served.stop()

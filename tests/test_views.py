@@ -441,3 +441,26 @@ def test_the_final_lines_say_who_may_not_win_and_why() -> None:
                for ln in lines)
     assert not any(ln.startswith("P2") and "may not win" in ln for ln in lines)
     print_result(prog, s.pending, s, 1)
+
+
+def test_a_truth_value_reads_yes_or_no_and_an_empty_collection_none() -> None:
+    """Issue 39, finding 6: 'has passed false', 'axle broken false', 'plundered []'. A view's
+    rows and a track's cells say yes / no and none; the JSON value stays the value."""
+    prog = program_text(SMALL.replace('    row "coins" in pesos = p.coins',
+                                      '    row "coins" in pesos = p.coins\n'
+                                      '    row "rich" = p.coins > 3\n'
+                                      '    track "has each" = {g: p.hand[g] > 0 for g in Good}')
+                        .replace('    row "deck" = deck', '    row "deck" = deck\n'
+                                 '    row "pool" = pool'))
+    s = prog.new_game(2, 0)
+    v = declared_view(prog, s, 0)
+    assert v is not None
+    pool = next(r for r in v["sections"][0]["rows"] if r["label"] == "pool")
+    assert pool["text"] == "none" and pool["value"] == {}
+    labels = v["panel"]["labels"]
+    mine = v["panel"]["seats"][0]["rows"]
+    rich = mine[labels.index("rich")]
+    assert rich["text"] in ("yes", "no") and rich["value"] in (True, False)
+    assert rich["text"] == ("yes" if rich["value"] else "no")
+    each = mine[labels.index("has each")]
+    assert each["cells"] == [["salt", "yes"], ["silk", "yes"]]

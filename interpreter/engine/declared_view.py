@@ -17,7 +17,7 @@ from mercator.dsl.infoflow import is_owner_map
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
 from mercator.interpreter.engine.view import (describe, revealed_now, shown_as, size_of,
-                                             typed_json, view_fields, visible)
+                                             typed_json, view_fields, visible, words)
 from mercator.interpreter.engine.values import fmt
 
 RowFn = Callable[[Any, list], Any]
@@ -136,12 +136,12 @@ def _cells(v: Any, t: Type, unit: Optional[str]) -> list[list[str]]:
     if v is None:
         return []
     if t.kind == "map":
-        return [[fmt(k, t.args[0]), _with_unit(fmt(x, t.args[1]), unit)]
+        return [[fmt(k, t.args[0]), _with_unit(words(x, t.args[1]), unit)]
                 for k, x in sorted(v.items())]
     if t.kind == "bag":
         return [[fmt(k, t.args[0]), _with_unit(str(n), unit)] for k, n in sorted(v.items())]
     if t.kind == "list":
-        return [[str(i + 1), _with_unit(fmt(x, t.args[0]), unit)] for i, x in enumerate(v)]
+        return [[str(i + 1), _with_unit(words(x, t.args[0]), unit)] for i, x in enumerate(v)]
     return []
 
 
@@ -224,7 +224,7 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None) -> dict[str, Any]:
     if is_offer_table(r.type):
         return _offers_row(r, v)
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
-            "text": _with_unit(fmt(v, r.type), r.unit), "value": typed_json(v, r.type)}
+            "text": _with_unit(words(v, r.type), r.unit), "value": typed_json(v, r.type)}
 
 
 def _offers_row(r: ViewRowSpec, v: Any) -> dict[str, Any]:

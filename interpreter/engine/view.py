@@ -164,9 +164,20 @@ def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
     return obs
 
 
+def words(v: Any, t: Type) -> str:
+    """A shown value as a person reads it: a truth value as yes or no, an empty collection as
+    none, anything else as the log writes it (issue 39: 'has passed false', 'plundered []')."""
+    k = t.args[0].kind if t.kind == "opt" and v is not None else t.kind
+    if k == "bool" and isinstance(v, bool):
+        return "yes" if v else "no"
+    if k in ("list", "bag", "map") and v is not None and len(v) == 0:
+        return "none"
+    return fmt(v, t)
+
+
 def _text(v: Any, t: Type, shown: bool) -> str:
     if shown:
-        return fmt(v, t)
+        return words(v, t)
     n = size_of(v, t)
     if n is None:
         return "(hidden)"
