@@ -179,3 +179,38 @@ def test_play_prints_the_score_in_its_parts_at_the_end() -> None:
     tail = r.stdout.split("game over")[1]
     assert "the score in its parts:" in tail
     assert "points: gold" in tail
+
+
+def test_many_changes_are_told_a_line_a_player_and_a_section_never_cut(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39, finding 7: a voyage's end was cut to '… and 17 more changes'. Over
+    MAX_CHANGES, the changes are joined a line per player and per section: every change is
+    there, in at most one line a seat and a section."""
+    from mercator.interpreter.engine import view_summary
+    from shipped import shipped_program
+    import random
+    prog = shipped_program("manila")
+    s = prog.new_game(3, 2)
+    rng = random.Random(2)
+    last = None
+    found = 0
+    while not s.over and found < 3:
+        if s.pending.player == 0:
+            now = declared_view(prog, s, 0)
+            if last is not None:
+                told = view_changes(last, now, 0)
+                monkeypatch.setattr(view_summary, "MAX_CHANGES", 10 ** 6)
+                flat = view_changes(last, now, 0)
+                monkeypatch.setattr(view_summary, "MAX_CHANGES", 14)
+                if len(flat) > 14:
+                    found += 1
+                    assert len(told) <= 3 + len(now["sections"])
+                    assert not any("more changes" in t for t in told)
+                    for change in flat:
+                        who, _, what = change.partition(": ")
+                        assert any(what in t or change in t for t in told), change
+                else:
+                    assert told == flat
+            last = now
+        prog.apply(s, rng.randrange(s.pending.count))
+    assert found

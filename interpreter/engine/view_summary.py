@@ -134,26 +134,35 @@ def view_changes(before: Optional[dict[str, Any]], after: Optional[dict[str, Any
     """What changed between two declared views of the same seat (its view at its last
     decision and now): the seat's own column first ('you: cash: 17 → 56 pesos'), then the
     other players', then the table's rows. Both views are the seat's own, so this says nothing
-    it may not see. At most MAX_CHANGES lines, then how many more."""
+    it may not see. A line a change; when there are more than MAX_CHANGES (a voyage's end, a
+    round's sales), a line a player and a line a section, their changes joined by ' · ', so
+    that nothing is cut."""
     if before is None or after is None:
         return []
-    mine: list[str] = []
-    others: list[str] = []
-    table: list[str] = []
+    groups: dict[str, list[str]] = {}      # who or which section -> its changes, in order
+    order: list[str] = []
+
+    def add(group: str, lines: list[str]) -> None:
+        if group not in groups:
+            groups[group] = []
+            order.append(group)
+        groups[group].extend(x for x in lines if x not in groups[group])
+
     if before["panel"] and after["panel"] and \
             before["panel"]["labels"] == after["panel"]["labels"]:
-        for col_a, col_b in zip(before["panel"]["seats"], after["panel"]["seats"]):
+        cols = list(zip(before["panel"]["seats"], after["panel"]["seats"]))
+        for col_a, col_b in sorted(cols, key=lambda c: not c[1]["you"]):   # yours first
             who = "you" if col_b["you"] else col_b["seat"]
             for ra, rb in zip(col_a["rows"], col_b["rows"]):
-                lines = _row_changes(f"{who}: {rb['label']}", ra, rb)
-                (mine if col_b["you"] else others).extend(lines)
+                add(who, _row_changes(rb["label"], ra, rb))
     olds = {(s["title"], r["label"]): r for s in before["sections"] for r in s["rows"]}
     for sec in after["sections"]:
         for r in sec["rows"]:
             old = olds.get((sec["title"], r["label"]))
             if old is not None:
-                table.extend(_row_changes(r["label"], old, r))
-    out = list(dict.fromkeys(mine + others + table))     # a row in the panel and the scoring
-    if len(out) > MAX_CHANGES:
-        out = out[:MAX_CHANGES] + [f"… and {len(out) - MAX_CHANGES} more changes"]
-    return out
+                add("\0" + sec["title"], _row_changes(r["label"], old, r))
+    flat = [(f"{g}: {x}" if not g.startswith("\0") else x) for g in order for x in groups[g]]
+    if len(flat) <= MAX_CHANGES:
+        return flat
+    return [f"{g[1:] if g.startswith(chr(0)) else g}: " + " · ".join(groups[g])
+            for g in order if groups[g]]
