@@ -210,16 +210,19 @@ class ViewChecker(ExprChecker):
                  (did_you_mean(word, ITEM_WORDS) or f"did you mean '{want}'?") + f" write: {shape}")
         return False
 
+    def _field(self, n: str, span: A.Span, what: str) -> Any:
+        """The player or table field named n (E160 with 'did you mean' if there is none)."""
+        f = self.player_fields.get(n) or self.table_fields.get(n)
+        if f is None:
+            self.err("E160", f"'{n}' is not a state field: only player and table fields can {what}",
+                     span, did_you_mean(n, set(self.player_fields) | set(self.table_fields))
+                     or "name fields of 'player { }' or 'table { }'")
+        return f
+
     def _bookkeeping(self, it: A.ViewBookkeeping) -> set[str]:
-        fields = set(self.player_fields) | set(self.table_fields)
-        out = set()
         for n in it.names:
-            if n not in fields:
-                self.err("E160", f"'{n}' is not a state field: only player and table fields can "
-                         "be bookkeeping", it.span,
-                         did_you_mean(n, fields) or "name fields of 'player { }' or 'table { }'")
-            out.add(n)
-        return out
+            self._field(n, it.span, "be bookkeeping")
+        return set(it.names)
 
     def _reveal(self, it: A.ViewReveal, done: set[str]) -> set[str]:
         """`reveal at end: f, g`: hidden (owner-only or secret) player or table fields."""
@@ -228,21 +231,14 @@ class ViewChecker(ExprChecker):
                      "write: reveal at end: FIELD, FIELD (shown to every seat once the game "
                      "is over)")
             return set()
-        out = set()
-        for n in it.names:
-            f = self.player_fields.get(n) or self.table_fields.get(n)
-            if f is None:
-                fields = set(self.player_fields) | set(self.table_fields)
-                self.err("E160", f"'{n}' is not a state field: only player and table fields can "
-                         "be revealed", it.span,
-                         did_you_mean(n, fields) or "name fields of 'player { }' or 'table { }'")
-            elif f.visibility == "public":
+        for k, n in enumerate(it.names):
+            f = self._field(n, it.span, "be revealed")
+            if f is not None and f.visibility == "public":
                 self.err("E160", f"'{n}' is public: every seat sees it already", it.span,
                          "reveal names owner-only and secret fields only; take it off the list")
-            elif n in done or n in out:
+            elif f is not None and (n in done or n in it.names[:k]):
                 self.err("E160", f"'{n}' is revealed twice", it.span, "name it once")
-            out.add(n)
-        return out
+        return set(it.names)
 
     def _rows(self, rows: tuple[A.ViewRow, ...], var: Optional[str]) -> list[ViewLine]:
         out: list[ViewLine] = []

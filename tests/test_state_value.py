@@ -191,19 +191,19 @@ def test_an_internal_error_in_play_saves_the_game_first(tmp_path: Path,
     rules.write_text(HAND)
     save = tmp_path / "game.json"
     calls = {"n": 0}
-    real = cli.render_entry
+    real = cli.readable_log
 
-    def failing(entry: list, viewer: object) -> object:
+    def failing(entries: list, viewer: object) -> object:
         calls["n"] += 1
         if calls["n"] == 3:
             raise RuntimeError("planted")
-        return real(entry, viewer)
-    monkeypatch.setattr(cli, "render_entry", failing)
+        return real(entries, viewer)
+    monkeypatch.setattr(cli, "readable_log", failing)
     code = main(["play", str(rules), "--players", "2", "--seats", "random,random",
                  "--seed", "4", "--save", str(save)])
     err = capsys.readouterr().err
     assert code == 1 and "internal error" in err and "game saved to" in err
-    monkeypatch.setattr(cli, "render_entry", real)
+    monkeypatch.setattr(cli, "readable_log", real)
     assert main(["play", str(rules), "--seats", "random,random", "--resume", str(save)]) == 0
 
 

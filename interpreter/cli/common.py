@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import math
 import os
 import sys
 from typing import Any, Optional, Sequence, TextIO
@@ -15,6 +14,7 @@ from mercator.dsl.diagnostics import Diagnostic, RulebookError, render
 from mercator.dsl.loader import LoadResult, load, refusal
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.values import NUMBER_DIGITS, number_text
 from mercator.interpreter.engine.view import printable
 from mercator.interpreter.tools.game import game_of, load_game
 from mercator.interpreter.tools.rulebooks import games, shipped
@@ -74,21 +74,8 @@ def render_safe(d: Diagnostic, source: Optional[str], color: bool) -> str:
     return render(clean_diagnostic(d), src, color=color)
 
 
-SCORE_DIGITS = 30          # scores longer than this are shown in scientific form
-
-
-def score_text(n: Any) -> str:
-    """A score as text; a huge one (Python cannot print ints of over 4300 digits) as 1.234e+5000."""
-    if not isinstance(n, int) or abs(n) < 10 ** SCORE_DIGITS:
-        return str(n)
-    e = int(math.log10(abs(n)))
-    while 10 ** e > abs(n):
-        e -= 1
-    while 10 ** (e + 1) <= abs(n):
-        e += 1
-    lead = abs(n) // 10 ** (e - 3)
-    head = str(lead)
-    return f"{'-' if n < 0 else ''}{head[0]}.{head[1:4]}e+{e}"
+SCORE_DIGITS = NUMBER_DIGITS      # scores longer than this are shown in scientific form
+score_text = number_text           # a score as text (engine/values.py)
 
 
 MAX_REPORTED = 10 ** 150   # statistics square scores as floats, which end near 1.8e308

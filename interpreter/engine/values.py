@@ -6,6 +6,7 @@ bool, str, None, list (lists and records), dict (maps, and bags as item -> count
 from __future__ import annotations
 
 import marshal
+import math
 from typing import Any
 
 from mercator.dsl.types import Type
@@ -102,3 +103,21 @@ def _hashable(k: Any) -> Any:
 def _key(kv: tuple) -> tuple:
     k = kv[0]
     return (type(k).__name__, k)
+
+
+NUMBER_DIGITS = 30         # numbers longer than this are shown in scientific form
+
+
+def number_text(n: Any) -> str:
+    """A number as text; a huge one (Python cannot print ints of over 4300 digits) as
+    1.234e+5000 (a score, a tie-break)."""
+    if not isinstance(n, int) or abs(n) < 10 ** NUMBER_DIGITS:
+        return str(n)
+    e = int(math.log10(abs(n)))
+    while 10 ** e > abs(n):
+        e -= 1
+    while 10 ** (e + 1) <= abs(n):
+        e += 1
+    lead = abs(n) // 10 ** (e - 3)
+    head = str(lead)
+    return f"{'-' if n < 0 else ''}{head[0]}.{head[1:4]}e+{e}"

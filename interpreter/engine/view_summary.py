@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from mercator.interpreter.engine.declared_view import ViewSpec, row_for
+from mercator.interpreter.engine.values import number_text
 from mercator.interpreter.engine.view import revealed_now
 
 def score_breakdown(program: Any, state: Any, viewer: Optional[int]) -> list[dict[str, Any]]:
@@ -34,7 +35,7 @@ def score_breakdown(program: Any, state: Any, viewer: Optional[int]) -> list[dic
             left = node.scores[p] - sum(r["value"] for r in parts)
             rest = str(left) if left else None
         out.append({"seat": f"P{p + 1}", "you": p == viewer, "winner": p in node.winners,
-                    "score": str(node.scores[p]),
+                    "score": number_text(node.scores[p]),
                     "parts": [{"label": r["label"], "text": r["text"], "hidden": r["hidden"]}
                               for r in parts],
                     "rest": rest,
@@ -55,14 +56,17 @@ def _tiebreaks(program: Any, spec: Optional[ViewSpec], node: Any, p: int,
         ok = shown == "public" or (shown == "owner" and (viewer == p or bool(owned and owned <= rv)))
         label = f"tie-break: {_source(program, b.expr)}"
         value = node.tiebreaks[p][i] if i < len(node.tiebreaks[p]) else None
-        out.append({"label": label, "text": str(value) if ok else "(hidden)", "hidden": not ok})
+        out.append({"label": label, "text": number_text(value) if ok else "(hidden)",
+                    "hidden": not ok})
     return out
 
 
 def _source(program: Any, e: Any) -> str:
     """An expression's text as the rulebook writes it (one line)."""
     sp = getattr(e, "span", None)
-    text = program.rb.sources.get(sp.path, "") if sp is not None else ""
+    if sp is None:
+        return "?"
+    text = program.rb.sources.get(sp.path, "")
     if not text or sp.line < 1:
         return "?"
     lines = text.split("\n")[sp.line - 1:sp.end_line]
