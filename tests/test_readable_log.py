@@ -38,10 +38,10 @@ def test_a_narrated_choice_is_told_once_a_hidden_one_keeps_its_line() -> None:
     # "P1 chooses 3" is told by "P1 takes 3 coins"; the card played from the hidden hand is
     # not named by "P1 plays a card", so P1's own choice of it stays, and P2 is told that P1
     # chose; a choice nobody narrates stays
-    assert mine == ["P1 takes 3 coins", "P1 chooses 4  (play a card)", "P1 plays a card",
-                    "P1 chooses 8  (say nothing)", "a bell rings (×2)"]
-    assert theirs == ["P1 takes 3 coins", "P1 has chosen  (play a card)", "P1 plays a card",
-                      "P1 chooses 8  (say nothing)", "a bell rings (×2)"]
+    assert mine == ["P1 takes 3 coins", "P1 chooses 4 (play a card)", "P1 plays a card",
+                    "P1 chooses 8 (say nothing)", "a bell rings (×2)"]
+    assert theirs == ["P1 takes 3 coins", "P1 has chosen (play a card)", "P1 plays a card",
+                      "P1 chooses 8 (say nothing)", "a bell rings (×2)"]
     # what a seat has seen, entry by entry, is as before
     assert log_for(s.record, 0)[:2] == ["P1 chooses 3  (take coins)", "P1 takes 3 coins"]
     assert log_for(s.record, 1).count("a bell rings") == 2

@@ -208,8 +208,8 @@ def test_each_seat_sees_only_its_own_log_since_its_last_decision(tmp_path: Path)
     assert r1a == []
     # the rules tell P1 his own pick ("you kept 7"): the choice's line is not repeated
     assert r1b == ["you kept 7", "P1 has 1 cards left"]
-    assert r2a == ["P1 has chosen  (pick a card face down)", "P1 has 1 cards left",
-                   "P1 chooses 2  (bid)"]
+    assert r2a == ["P1 has chosen (pick a card face down)", "P1 has 1 cards left",
+                   "P1 chooses 2 (bid)"]
     assert not any("kept 7" in line or "chooses 7" in line for line in r2a + r2b)
     assert r2b == ["you kept 4", "P2 has 1 cards left"]
 

@@ -135,7 +135,8 @@ def readable_log(entries: Sequence[list], viewer: Viewer) -> list[str]:
     was chosen ("P2 places an accomplice on silk_boat" after "P2 chooses silk_boat", "P2
     passes" after "P2 chooses pass", "P1 mortgages a silk share" after "P1 chooses
     mortgage(silk)") — is told once, in the rules' words; a choice hidden from the viewer keeps
-    its "has chosen" line; a step of a shuffle the viewer cannot see is left out (the
+    its "has chosen (…)" line (one space before the prompt: log_for keeps two); a step of a
+    shuffle the viewer cannot see is left out (the
     view shows the pile); a line repeated at once is written once with its count ("the die
     shows 6 (×2)"). log_for stays what a seat has seen, entry by entry (its digest, the bots'
     information state)."""
@@ -152,6 +153,8 @@ def readable_log(entries: Sequence[list], viewer: Viewer) -> list[str]:
             continue
         if line is None:
             continue
+        if kind == "choice":
+            line = line.replace("  (", " (", 1)       # "P2 has chosen (bid)"
         if lines and lines[-1] == line:
             counts[-1] += 1
             continue
