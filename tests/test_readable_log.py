@@ -21,6 +21,8 @@ round r limit 1 { phase a {
     remove h from p.hand
     log p, "plays a card"
     let z = choose p one of [7, 8] prompt "say nothing"
+    let w = choose p one of [1] with pass prompt "wave"
+    if w == none { log p, "stays still" }
     log "a bell rings"
     log "a bell rings"
   }
@@ -32,16 +34,16 @@ score p: p.coins
 def test_a_narrated_choice_is_told_once_a_hidden_one_keeps_its_line() -> None:
     prog = program_text(RULES)
     s = prog.new_game(2, 0, narrate=True)
-    for i in (2, 0, 1):         # P1 takes 3 coins, plays the 4 (hidden), says 8
+    for i in (2, 0, 1, 0):      # P1 takes 3 coins, plays the 4 (hidden), says 8, passes
         prog.apply(s, i)
     mine, theirs = readable_log(s.record, 0), readable_log(s.record, 1)
     # "P1 chooses 3" is told by "P1 takes 3 coins"; the card played from the hidden hand is
     # not named by "P1 plays a card", so P1's own choice of it stays, and P2 is told that P1
-    # chose; a choice nobody narrates stays
+    # chose; a choice nobody narrates stays; a pass is told by the rules' line of the passer
     assert mine == ["P1 takes 3 coins", "P1 chooses 4 (play a card)", "P1 plays a card",
-                    "P1 chooses 8 (say nothing)", "a bell rings (×2)"]
+                    "P1 chooses 8 (say nothing)", "P1 stays still", "a bell rings (×2)"]
     assert theirs == ["P1 takes 3 coins", "P1 has chosen (play a card)", "P1 plays a card",
-                      "P1 chooses 8 (say nothing)", "a bell rings (×2)"]
+                      "P1 chooses 8 (say nothing)", "P1 stays still", "a bell rings (×2)"]
     # what a seat has seen, entry by entry, is as before
     assert log_for(s.record, 0)[:2] == ["P1 chooses 3  (take coins)", "P1 takes 3 coins"]
     assert log_for(s.record, 1).count("a bell rings") == 2

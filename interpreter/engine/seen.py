@@ -134,7 +134,8 @@ def readable_log(entries: Sequence[list], viewer: Viewer) -> list[str]:
     step, that begins with the chooser ("P2 …", or "you …" in a line to him) and names what
     was chosen ("P2 places an accomplice on silk_boat" after "P2 chooses silk_boat", "P2
     passes" after "P2 chooses pass", "P1 mortgages a silk share" after "P1 chooses
-    mortgage(silk)") — is told once, in the rules' words; a choice hidden from the viewer keeps
+    mortgage(silk)"; for a pass, any line of his: "P1 places no more accomplices this voyage")
+    — is told once, in the rules' words; a choice hidden from the viewer keeps
     its "has chosen (…)" line (one space before the prompt: log_for keeps two); a step of a
     shuffle the viewer cannot see is left out (the
     view shows the pile); a line repeated at once is written once with its count ("the die
@@ -191,6 +192,8 @@ def _narrated(entries: Sequence[list], i: int, seat: int, chosen: Optional[list[
         line = render(e, viewer)
         if line is None or not line.startswith(heads):
             continue
+        if chosen == ["pass"]:
+            return True          # a pass has no words of its own: the rules' line tells it
         words = [w.lower() for w in _WORDS.findall(line)]
         if all(any(w == c or (len(c) >= 3 and w.startswith(c)) for w in words) for c in chosen):
             return True
