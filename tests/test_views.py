@@ -464,3 +464,11 @@ def test_a_truth_value_reads_yes_or_no_and_an_empty_collection_none() -> None:
     assert rich["text"] == ("yes" if rich["value"] else "no")
     each = mine[labels.index("has each")]
     assert each["cells"] == [["salt", "yes"], ["silk", "yes"]]
+    # an empty track says none as a row does
+    prog2 = program_text(SMALL.replace('    row "deck" = deck', '    row "deck" = deck\n'
+                                       '    track "in the pool" = {g: pool[g] for g in Good '
+                                       'if g in pool}'))
+    v2 = declared_view(prog2, prog2.new_game(2, 0), 0)
+    assert v2 is not None
+    track = next(r for r in v2["sections"][0]["rows"] if r["label"] == "in the pool")
+    assert track["text"] == "none" and track["cells"] == []

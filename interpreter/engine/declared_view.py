@@ -212,15 +212,15 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None) -> dict[str, Any]:
         g = _grid(v, r.type, r.unit)
         text = "\n".join(f"{k}: " + " | ".join(row) for k, row in zip(g["keys"], g["rows"]))
         return {"label": r.label, "kind": "grid", "unit": r.unit, "hidden": False,
-                "text": text or "(none)", **g}
+                "text": text or "none", **g}
     if r.kind == "graph":
         g = _graph(v, r.type, extra, r.extra_type)
         return {"label": r.label, "kind": "graph", "unit": r.unit, "hidden": False,
-                "text": "\n".join(g["lines"]) or "(none)", **g}
+                "text": "\n".join(g["lines"]) or "none", **g}
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit)
         return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
-                "text": " · ".join(f"{k}: {x}" for k, x in cells) or "(none)"}
+                "text": " · ".join(f"{k}: {x}" for k, x in cells) or "none"}
     if is_offer_table(r.type):
         return _offers_row(r, v)
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
