@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from mercator.interpreter.engine.declared_view import ViewSpec, row_for
+from mercator.dsl.fmt import format_expr
 from mercator.interpreter.engine.values import number_text
 from mercator.interpreter.engine.view import revealed_now
 
@@ -22,7 +23,7 @@ def score_breakdown(program: Any, state: Any, viewer: Optional[int]) -> list[dic
     `eligible` bars from winning, "why_not" then the condition it fails, as written."""
     node = state.pending
     spec: Optional[ViewSpec] = getattr(program, "view", None)
-    may = program.may_win(state) if hasattr(program, "may_win") else None
+    may = program.may_win(state) if program.eligible_f is not None else None
     why = _eligible_text(program)
     rv = revealed_now(program, state)
     out = []
@@ -54,29 +55,19 @@ def _tiebreaks(program: Any, spec: Optional[ViewSpec], node: Any, p: int,
         shown, owned = spec.tiebreaks[i] if spec is not None and i < len(spec.tiebreaks) \
             else ("secret", frozenset())
         ok = shown == "public" or (shown == "owner" and (viewer == p or bool(owned and owned <= rv)))
-        label = f"tie-break: {_source(program, b.expr)}"
+        label = f"tie-break: {_source(b.expr)}"
         value = node.tiebreaks[p][i] if i < len(node.tiebreaks[p]) else None
         out.append({"label": label, "text": number_text(value) if ok else "(hidden)",
                     "hidden": not ok})
     return out
 
 
-def _source(program: Any, e: Any) -> str:
-    """An expression's text as the rulebook writes it (one line)."""
-    sp = getattr(e, "span", None)
-    if sp is None:
+def _source(e: Any) -> str:
+    """An expression as the rulebook writes it, on one line (the formatter's text)."""
+    try:
+        return " ".join(format_expr(e).split())
+    except Exception:        # noqa: BLE001 - a construct the formatter cannot show alone
         return "?"
-    text = program.rb.sources.get(sp.path, "")
-    if not text or sp.line < 1:
-        return "?"
-    lines = text.split("\n")[sp.line - 1:sp.end_line]
-    if not lines:
-        return "?"
-    if len(lines) == 1:
-        part = lines[0][sp.col - 1:sp.end_col - 1]
-    else:
-        part = "\n".join([lines[0][sp.col - 1:]] + lines[1:-1] + [lines[-1][:sp.end_col - 1]])
-    return " ".join(part.split()) or "?"
 
 
 def _eligible_text(program: Any) -> Optional[str]:
@@ -84,14 +75,14 @@ def _eligible_text(program: Any) -> Optional[str]:
     el = getattr(program.rb, "eligible", None)
     if el is None or el.expr is None:
         return None
-    return _source(program, el.expr)
+    return _source(el.expr)
 
 
 def score_lines(program: Any, state: Any, viewer: Optional[int]) -> list[str]:
     """The final score's parts as text lines, one a player in ranking order ('P2  58: cash 20
     pesos · shares are worth 38 pesos'), as `viewer` may see them; nothing when the view
     declares no `scoring`."""
-    rows = score_breakdown(program, state, None if viewer is None else viewer)
+    rows = score_breakdown(program, state, viewer)
     if not any(any(not x["hidden"] for x in r["parts"] + r["tiebreaks"]) or r["why_not"]
                for r in rows):
         return []           # nothing the viewer may see beyond the scores
