@@ -86,6 +86,7 @@ class OptionLabel:
     shown: str = "public"           # 'owner': reads the chooser's hidden fields (dsl/flow_views.py)
     action: Optional[str] = None    # `label NAME(p, ...)`: the any-time action it describes
                                     # (its arguments the locals, p in local 0, the one taking it)
+    text: bool = False              # `text v: T = parts`: how a value of T is written for people
 
     @property
     def chooser_slot(self) -> Optional[int]:
@@ -127,6 +128,8 @@ class CheckedView:
     # who may see each tie-break's value, for the final screen (dsl/flow_views.py): ("public" |
     # "owner" | "secret", the owner-only fields it reads)
     tiebreaks: list[tuple[str, frozenset[str]]] = attrs.field(factory=list)
+    # `text v: T = parts`: how values of an enum or record type are written for people
+    texts: list[OptionLabel] = attrs.field(factory=list)
 
 
 @attrs.define

@@ -8,12 +8,12 @@ from typing import Any, Optional
 from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedView, OptionLabel, ViewLine
 from mercator.dsl.checker_base import Scope
-from mercator.dsl.checker_exprs import ExprChecker
+from mercator.dsl.checker_view_labels import LabelChecker
 from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.types import PLAYER, Type, strip_opt
 
 ROW_WORDS = ("row", "track", "grid", "graph")
-ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label", "reveal")
+ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label", "reveal", "text")
 
 
 def grid_cells(t: Type) -> Optional[Type]:
@@ -46,7 +46,7 @@ def graph_node(t: Type) -> Optional[Type]:
     return None
 
 
-class ViewChecker(ExprChecker):
+class ViewChecker(LabelChecker):
     """Checks the one `view { ... }` of a rulebook into a CheckedView."""
 
     def check_view(self, items: tuple[Any, ...]) -> Optional[CheckedView]:
@@ -66,10 +66,15 @@ class ViewChecker(ExprChecker):
         revealed: set[str] = set()
         panels = 0
         labels: list[OptionLabel] = []
+        texts: list[OptionLabel] = []
         scoring: list[ViewLine] = []
         scoring_var = ""
         for it in decl.items:
-            if isinstance(it, A.ViewLabel):
+            if isinstance(it, A.ViewLabel) and it.word == "text":
+                txt = self._text(it, texts)
+                if txt is not None:
+                    texts.append(txt)
+            elif isinstance(it, A.ViewLabel):
                 if self._word(it.word, "label", it.span):
                     lab = self._label(it, labels)
                     if lab is not None:
@@ -127,63 +132,8 @@ class ViewChecker(ExprChecker):
             if r.extra is not None:
                 covered |= self._reads(r.extra)
         return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
-                           decl, labels, scoring, scoring_var, frozenset(revealed))
-
-    def _label(self, it: A.ViewLabel, done: list[OptionLabel]) -> Optional[OptionLabel]:
-        """`label v: T = parts`: the decisions offering options of type T (E161 if none)."""
-        t = self.resolve_type(it.type)
-        sc = Scope("expr")
-        self._no_shadow(it.var, it.span)
-        sc.declare(it.var, t)
-        if it.chooser is not None:
-            self._no_shadow(it.chooser, it.span)
-            sc.declare(it.chooser, PLAYER)
-        parts = [(e, self.expr(e, sc, None)) for e in it.parts]
-        if t.kind == "any":
-            return None
-        if any(d.type == t for d in done):
-            self.err("E161", f"a second label for options of type {t}", it.span,
-                     "each type has one label: join the two into one")
-            return None
-        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
-        if not sites:
-            offered = sorted({str(st) for _, st in self.choice_sites})
-            self.err("E161", f"no decision offers options of type {t}", it.type.span,
-                     did_you_mean(str(t), offered) or
-                     ("the decisions offer: " + ", ".join(offered[:8]) if offered else
-                      "a label describes the options of a 'choose': this rulebook has none"))
-            return None
-        return OptionLabel(it.var, t, parts, sc.nslots, it.span, sites, it.chooser is not None)
-
-    def _action_label(self, it: A.ViewActionLabel, done: list[OptionLabel],
-                      items: tuple[Any, ...]) -> Optional[OptionLabel]:
-        """`label NAME(p, x) = parts`: what the any-time action NAME does; its parameters
-        named as written, the first the player taking it (E161 for an unknown action, a
-        different number of parameters or a second label)."""
-        acts = {d.name: d for d in items if isinstance(d, A.ActionDecl)}
-        d = acts.get(it.action)
-        if d is None:
-            self.err("E161", f"no any-time action '{it.action}' to label", it.span,
-                     did_you_mean(it.action, sorted(acts)) or
-                     ("the any-time actions: " + ", ".join(sorted(acts)) if acts else
-                      "this rulebook declares no 'anytime' action"))
-            return None
-        if len(it.params) != len(d.params):
-            self.err("E161", f"the any-time action '{d.name}' has {len(d.params)} parameter"
-                     f"{'' if len(d.params) == 1 else 's'}, the label names {len(it.params)}",
-                     it.span, f"write: label {d.name}({', '.join(p.name for p in d.params)}) = ...")
-            return None
-        sc = Scope("expr")
-        for name, p in zip(it.params, d.params):
-            self._no_shadow(name, it.span)
-            sc.declare(name, self.resolve_type(p.type))
-        parts = [(e, self.expr(e, sc, None)) for e in it.parts]
-        if any(x.action == d.name for x in done):
-            self.err("E161", f"a second label for the any-time action '{d.name}'", it.span,
-                     "each action has one label: join the two into one")
-            return None
-        return OptionLabel(it.params[0], PLAYER, parts, sc.nslots, it.span, frozenset(),
-                           action=d.name)
+                           decl, labels, scoring, scoring_var, frozenset(revealed),
+                           texts=texts)
 
     def _reads(self, e: Any) -> set[tuple[str, str]]:
         """The state fields an expression reads, through the fns it calls: a view that shows

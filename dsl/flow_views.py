@@ -42,7 +42,7 @@ def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
             view.tiebreaks.append(("secret", frozenset()))
         else:
             view.tiebreaks.append(("owner" if t.owners else "public", t.owned))
-    for lab in view.labels:
+    for lab in view.labels + view.texts:
         for e, _ in lab.parts:
             t = flow.expr(e).const    # the option itself is a local: the chooser sees it
             slot = lab.chooser_slot
@@ -59,6 +59,12 @@ def label_view(rb: CheckedRulebook) -> list[Diagnostic]:
                         "E161", f"the label of {what_of(lab)} is computed from the {kind} "
                         f"{what}: it reads only what every seat may see and {who}", e.span,
                         f"compute it from public fields, the action's arguments and {who}"))
+                    continue
+                if lab.text:
+                    out.append(error(
+                        "E161", f"the text of values of type {lab.type} is computed from the "
+                        f"{kind} {what}: a text reads only what every seat may see", e.span,
+                        "compute it from public fields and the value itself"))
                     continue
                 out.append(error(
                     "E161", f"the label of {what_of(lab)} is computed from the "

@@ -15,6 +15,7 @@ from genoa_driver import Game, genoa_program
 
 from mercator.interpreter.cli.terminal import view_renderable
 from mercator.interpreter.engine.declared_view import declared_view, describe_view
+from mercator.interpreter.engine.people import people
 from mercator.interpreter.engine.program import Program
 
 STALLS = """
@@ -109,15 +110,18 @@ def test_genoa_shows_what_can_be_accepted_now_the_counter_offers_and_the_hints()
     prog, g = _table_of_offers()
     msg = next(c for c in g.cards(1) if c.startswith("message_"))
     rows = _rows(prog, g.s, 3)
+    # the names in words, a card by the view's text (message: its two buildings)
+    said = people(prog, g.s).label(msg)
+    assert said.startswith("message: ") and " and " in said and "_" not in said
     assert rows["the tower player may accept now"]["lines"] == \
-        [f"#1 P2 to P1 about city_hall: gives 10 ducats + silk + {msg}"]
+        [f"#1 P2 to P1 about city hall: gives 10 ducats + silk + {said}"]
     assert rows["his counter-offers, to accept now"]["lines"] == \
         ["#2 P1 to P3 about tavern: gives 5 ducats"]
     assert rows["hints (not acceptable yet)"]["lines"] == \
-        ["#3 P3 to P1 about villa_colini: gives 5 ducats"]
+        ["#3 P3 to P1 about villa colini: gives 5 ducats"]
     screen = _screen(prog, g, 3)
-    assert re.search(r"the tower player may accept now\s+#1 P2 to P1 about city_hall", screen)
-    assert re.search(r"hints \(not acceptable yet\)\s+#3 P3 to P1 about villa_colini", screen)
+    assert re.search(r"the tower player may accept now\s+#1 P2 to P1 about city hall", screen)
+    assert re.search(r"hints \(not acceptable yet\)\s+#3 P3 to P1 about villa colini", screen)
     # the tower player's accept options are exactly the first row's offers
     assert g.s.pending.player == 0              # (the window: P1, P2, P1, P3, P1, …)
     assert [a.split(":")[0] for a in g.accepts()] == ["accept #1 P2 to P1 about city_hall"]
@@ -129,12 +133,13 @@ def test_genoa_offers_never_show_a_purse_or_a_hand() -> None:
     of a hand — not in the rows of offers, not anywhere on its screen."""
     prog, g = _table_of_offers()
     msg = next(c for c in g.cards(1) if c.startswith("message_"))
+    w = people(prog, g.s)
     for seat in (0, 2, 3):
         screen = _screen(prog, g, seat) + describe_view(prog, g.s, seat)
-        assert msg in screen                     # offered openly
+        assert w.label(msg) in screen            # offered openly (in words)
         for c in g.cards(1):
             if c != msg:
-                assert c not in screen, (seat, c)
+                assert c not in screen and w.label(c) not in screen, (seat, c)
         assert f"ducats {g.ducats(seat)}" in screen      # his own purse
         for p in range(4):
             if p != seat:
@@ -175,5 +180,5 @@ def test_the_browser_page_shows_genoa_offers_one_line_each() -> None:
     while s.to_decide() == 1 and ("post" in labels() or "done" in labels()):
         s.move(1, "post" if "post" in labels() else "done")
     page = TestClient(make_app(s, links)).get(links.path(3)).text
-    line = f"#1 P2 to P1 {about}: gives 5 ducats"
+    line = f"#1 P2 to P1 {people(s.program, s.steps[-1]).label(about)}: gives 5 ducats"
     assert f'<div class="offer">{line}</div>' in page

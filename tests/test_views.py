@@ -75,7 +75,7 @@ def test_each_seat_sees_its_own_hand_and_the_others_hands_hidden(small: Program)
     s = small.new_game(2, 1)
     v = declared_view(small, s, 0)
     assert v is not None
-    assert rows(v, 0) == {"coins": "4 pesos", "hand": "{salt, silk}", "hand size": "2",
+    assert rows(v, 0) == {"coins": "4 pesos", "hand": "salt, silk", "hand size": "2",
                           "salt in hand": "1"}
     assert rows(v, 1) == {"coins": "4 pesos", "hand": "(hidden, 2 items)", "hand size": "2",
                           "salt in hand": "(hidden)"}
@@ -385,7 +385,7 @@ def test_what_the_view_reveals_at_the_end_is_hidden_until_then_and_shown_to_all_
         v = declared_view(prog, s, viewer)
         assert v is not None
         assert row(v, 1, "hand") == {**row(v, 1, "hand"), "hidden": False,
-                                     "text": "{salt, silk}"}
+                                     "text": "salt, silk"}
         assert row(v, 1, "salt in hand")["text"] == "1" and not row(v, 0, "hand")["hidden"]
         assert observe(prog, s, viewer)["players"][1]["hand"] == {"salt": 1, "silk": 1}
         tb = [r["tiebreaks"][0] for r in score_breakdown(prog, s, viewer)]

@@ -139,7 +139,7 @@ def test_the_terminal_shows_an_action_label() -> None:
     s = prog.new_game(2, 1, narrate=True)
     out = io.StringIO()
     RichScreen(console_for(out)).turn(prog, s, s.pending, [], 0)
-    assert "sell(silk) — get 3 coins" in out.getvalue()
+    assert "sell: silk — get 3 coins" in out.getvalue()       # the action in words
     pytest.importorskip("starlette")
     from mercator.interpreter.tools.session import GameSession
     text = SHOP.replace("VIEW", 'view { label sell(p, g) = "get", worth[g], "coins" }')

@@ -176,7 +176,7 @@ def test_a_grid_shows_genoas_board_with_the_buildings_names() -> None:
     g = next(r for sec in v["sections"] for r in sec["rows"] if r["kind"] == "grid")
     assert len(g["rows"]) == 8 and all(len(r) == 8 for r in g["rows"])
     names = {c for r in g["rows"] for c in r}
-    assert {"city_hall", "cathedral", "harbour"} <= names
+    assert {"city hall", "cathedral", "harbour"} <= names
     assert not any(re.fullmatch(r"r\dc\d", c) for c in names)
 
 

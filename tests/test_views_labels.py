@@ -204,7 +204,10 @@ def test_felinia_disc_spots_show_the_income_and_the_price_there() -> None:
     notes = dict(zip([o.label for o in d.options], option_notes(prog, s, d, d.player)))
     assert notes["income"] == "take 1 silver"
     row = next(k for k in notes if k.startswith("market_"))
-    assert notes[row].startswith("price 1 silver · the row holds {")
+    held = s.table[prog._tindex("market")][prog.rb.enums["Spot"].members.index(row)]
+    goods = prog.rb.enums["Good"].members       # the row's goods in words: 'books, cloth×2'
+    assert notes[row] == "price 1 silver · the row holds " + ", ".join(
+        goods[g] + (f"×{n}" if n != 1 else "") for g, n in sorted(held.items()))
     prog.apply(s, row)                       # P1's disc on that row: P2 would pay 2 there
     d2 = s.pending
     assert isinstance(d2, Decision) and d2.player != d.player

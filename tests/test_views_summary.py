@@ -71,7 +71,7 @@ def test_the_changes_since_the_last_decision_are_the_seats_own_view(market: Prog
     market.apply(s, "salt")        # P2 pays 1
     now = declared_view(market, s, 0)
     assert view_changes(before, now, 0) == [
-        "you: coins: 9 → 7", "you: hand: none → {silk}", "you: goods are worth: 0 → 3",
+        "you: coins: 9 → 7", "you: hand: none → silk", "you: goods are worth: 0 → 3",
         "you: score if the game ended now: 9 → 10",
         "P2: coins: 9 → 8", "P2: hand: (hidden, 0 items) → (hidden, 1 item)", "sold: 0 → 2"]
     # the others' goods and score are hidden before and after: nothing is said of them
@@ -86,7 +86,7 @@ def test_the_panel_shows_the_scoring_parts_and_their_sum_to_whom_may_see_them(
     assert v["panel"]["labels"] == ["coins", "hand", "goods are worth",
                                     "score if the game ended now"]
     mine, theirs = (v["panel"]["seats"][p]["rows"] for p in (0, 1))
-    assert [r["text"] for r in mine] == ["7", "{silk}", "3", "10"]
+    assert [r["text"] for r in mine] == ["7", "silk", "3", "10"]
     assert [r["hidden"] for r in theirs] == [False, True, True, True]
 
 

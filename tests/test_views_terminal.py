@@ -71,16 +71,16 @@ def test_felinia_shows_each_ship_its_time_destination_and_demand_and_the_island(
     text = _screen(shipped_program(name), 7, 20)
     assert re.search(r"the ship sails at time\s+1: \d+", text)
     assert re.search(r"it goes to\s+1: (red|yellow|green|brown|purple)", text)
-    assert re.search(r"it demands\s+1: \{(books|wine|watches|cloth|glass)", text)
+    assert re.search(r"it demands\s+1: (books|wine|watches|cloth|glass)", text)
     assert re.search(r"it pays\s+1: \d+ silver", text)
-    assert re.search(r"red_1 — red_2\b", text)          # rules-data: the island's roads
+    assert re.search(r"red 1 — red 2\b", text)          # rules-data: the island's roads
 
 
 @pytest.mark.parametrize("name", ["die_haendler", "variants/die_haendler_fixed_pairs"])
 def test_die_haendler_shows_the_roads_with_the_wagons_on_them(name: str) -> None:
     text = _screen(shipped_program(name), 7, 30)
-    assert re.search(r"paris\b.* — r1, r22", text)
-    assert len(re.findall(r"\[wagon[123]", text)) >= 1
+    assert re.search(r"paris\b.* — road space 1, road space 22", text)
+    assert len(re.findall(r"\[wagon [123]", text)) >= 1
     assert re.search(r"the bank sells at \(phase 1\)\s+cloth: \d+", text)
 
 
@@ -102,7 +102,7 @@ def test_genoa_shows_the_board_by_its_buildings_names(name: str) -> None:
         cells = [[text for _, text in tracks[f"r{k}"]["cells"]] for k in range(1, 9)]
     assert len(cells) == 8 and all(len(row) == 8 for row in cells)
     names = {c for row in cells for c in row}
-    assert {"city_hall", "cathedral", "harbour"} <= names
+    assert {"city hall", "cathedral", "harbour"} <= names
     assert not any(re.fullmatch(r"r\dc\d", c) for c in names)
     text = _screen(prog, 7, 0)
-    assert "city_hall" in text and "cathedral" in text
+    assert "city hall" in text and "cathedral" in text and "city_hall" not in text

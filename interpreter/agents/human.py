@@ -22,7 +22,8 @@ from mercator.interpreter.agents.typed_offer import offer_steps
 from mercator.interpreter.engine.nodes import Decision, Option
 from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.state import State
-from mercator.interpreter.engine.declared_view import declared_view, describe_view, option_notes
+from mercator.interpreter.engine.declared_view import (declared_view, describe_view, option_notes,
+                                                       option_words)
 from mercator.interpreter.engine.view_summary import view_changes
 from mercator.interpreter.engine.view import printable
 
@@ -80,9 +81,31 @@ def command_of(text: str, options: Sequence[Option]) -> Optional[str]:
     return {"?": "help", "exit": "quit"}.get(word, word)
 
 
-def match_choice(text: str, options: Sequence[Option]) -> tuple[Optional[int], str]:
+def match_choice(text: str, options: Sequence[Option],
+                 words: Optional[Sequence[str]] = None) -> tuple[Optional[int], str]:
     """Resolve typed text to an option index by the input rule (see the module's docstring):
-    (index, "") or (None, why it does not match, with what to type instead)."""
+    (index, "") or (None, why it does not match, with what to type instead). `words`: each
+    option as the person is shown it ('move the silk boat 1 space forward'); typed in full or
+    by a start that only one option has, they name the option as its label does."""
+    idx, why = _match_label(text, options)
+    if idx is not None or not words or text.strip().startswith("#"):
+        return idx, why
+    low = " ".join(text.lower().split())
+    said = [w.lower() for w in words]
+    same = [i for i, w in enumerate(said) if w == low]
+    if len(same) == 1:
+        return same[0], ""
+    hits = same or [i for i, w in enumerate(said) if low and w.startswith(low)]
+    if len(hits) == 1:
+        return hits[0], ""
+    if hits:
+        shown = ", ".join(words[i] for i in hits[:6]) + (", …" if len(hits) > 6 else "")
+        return None, f"'{_short(text.strip(), 40)}' could be any of: {shown}"
+    return idx, why
+
+
+def _match_label(text: str, options: Sequence[Option]) -> tuple[Optional[int], str]:
+    """match_choice by the options' labels alone."""
     t = text.strip()
     n = len(options)
     if not t:
@@ -149,15 +172,17 @@ def option_runs(options: Sequence[Option],
     return runs
 
 
-def menu_rows(options: Sequence[Option], notes: Optional[Sequence[Optional[str]]] = None
-              ) -> list[tuple[str, str, str]]:
-    """The menu as (number, label, note) cells: '#3', 'silk_boat', 'seat 2 · 4 pesos' (the
-    note: what the view's `label` says the option does, or ""); a long run of numbers as one
-    cell, '#2–#11', '1 to 10'."""
+def menu_rows(options: Sequence[Option], notes: Optional[Sequence[Optional[str]]] = None,
+              words: Optional[Sequence[str]] = None) -> list[tuple[str, str, str]]:
+    """The menu as (number, words, note) cells: '#3', 'silk boat', 'seat 2 · 4 pesos' (the
+    words: the option as a person is shown it, engine/people.py, else its label; the note:
+    what the view's `label` says the option does, or ""); a long run of numbers as one cell,
+    '#2–#11', '1 to 10'."""
     cells = []
     for i, j in option_runs(options, notes):
         if j - i == 1:
-            cells.append((f"#{i + 1}", options[i].label, (notes[i] or "") if notes else ""))
+            cells.append((f"#{i + 1}", words[i] if words else options[i].label,
+                          (notes[i] or "") if notes else ""))
         else:
             cells.append((f"#{i + 1}–#{j}", f"{options[i].label} to {options[j - 1].label}",
                           ""))
@@ -171,10 +196,11 @@ def menu_cells(options: Sequence[Option]) -> list[tuple[str, str]]:
 
 
 def format_menu(options: Sequence[Option], width: int = 80,
-                notes: Optional[Sequence[Optional[str]]] = None) -> str:
+                notes: Optional[Sequence[Optional[str]]] = None,
+                words: Optional[Sequence[str]] = None) -> str:
     """The options numbered from #1 in columns; long runs of numbers shown as one range; an
-    option with a note (what it does) on a line of its own, 'label — note'."""
-    rows_ = menu_rows(options, notes)
+    option with a note (what it does) on a line of its own, 'words — note'."""
+    rows_ = menu_rows(options, notes, words)
     if any(note for _, _, note in rows_):
         return "\n".join(f"  {num:>3} {label}" + (f" — {note}" if note else "")
                          for num, label, note in rows_)
@@ -288,7 +314,8 @@ class PlainScreen:
     def __init__(self, output_fn: Callable[[str], None] = print, show_view: bool = True):
         self.output_fn = output_fn
         self.show_view = show_view
-        self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
+        # (decision, its notes, its options in words)
+        self.notes: tuple[Any, list[Optional[str]], list[str]] = (None, [], [])
         self.changes: list[str] = []      # what changed in the view since the last decision
 
     def set_changes(self, lines: list[str]) -> None:
@@ -312,15 +339,17 @@ class PlainScreen:
                 self._out(f"  {line}")
         if self.show_view:
             self._out(describe_view(program, state, node.player))
-        self.notes = (node, option_notes(program, state, node, node.player))
+        self.notes = (node, option_notes(program, state, node, node.player),
+                      option_words(program, state, node))
         self.options(node)
 
     def options(self, node: Decision) -> None:
         """The prompt, the menu (with what each option does, where the view says) and the
         input hint."""
         self._out(prompt_line(node))
-        notes = self.notes[1] if self.notes[0] is node else None
-        self._out(format_menu(node.options, shutil.get_terminal_size((80, 24)).columns, notes))
+        notes, words = (self.notes[1], self.notes[2]) if self.notes[0] is node else (None, None)
+        self._out(format_menu(node.options, shutil.get_terminal_size((80, 24)).columns, notes,
+                              words))
         self._out(f"  ({input_hint(node.options)})")
 
     def view(self, program: Any, state: State, seat: int) -> None:
@@ -448,7 +477,8 @@ class HumanAgent:
                         return idx
                     why = f"'{steps[0]}' is not an option now"
                 elif not why:
-                    idx, why = match_choice(text, options)
+                    idx, why = match_choice(text, options,
+                                            option_words(program, state, node))
                     if idx is not None:
                         return idx
                 self.screen.say(f"{why} — try again ('help' explains what to type)")

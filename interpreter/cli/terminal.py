@@ -22,7 +22,7 @@ from rich.text import Text
 
 from mercator.interpreter.agents.human import input_hint, menu_rows, prompt_line
 from mercator.interpreter.cli.common import color_ok
-from mercator.interpreter.engine.declared_view import declared_view, option_notes
+from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable, view_fields
@@ -168,11 +168,11 @@ def view_renderable(program: Any, state: State, seat: Optional[int]) -> Renderab
                  title_align="left", box=box.ROUNDED)
 
 
-def options_renderable(node: Decision,
-                       notes: Optional[list[Optional[str]]] = None) -> RenderableType:
-    """The prompt, the numbered options (in columns when there are many, one a line when the
-    view says what they do: 'silk_boat — seat 2 · 4 pesos') and the input hint."""
-    rows = menu_rows(node.options, notes)
+def options_renderable(node: Decision, notes: Optional[list[Optional[str]]] = None,
+                       words: Optional[list[str]] = None) -> RenderableType:
+    """The prompt, the numbered options in words (in columns when there are many, one a line
+    when the view says what they do: 'silk boat — seat 2 · 4 pesos') and the input hint."""
+    rows = menu_rows(node.options, notes, words)
     cells = []
     for num, label, note in rows:
         cell = Text.assemble((num, "bold magenta"), " ", _t(label))
@@ -195,7 +195,8 @@ class RichScreen:
 
     def __init__(self, console: Console):
         self.console = console
-        self.notes: tuple[Any, list[Optional[str]]] = (None, [])   # (decision, its notes)
+        # (decision, its notes, its options in words)
+        self.notes: tuple[Any, list[Optional[str]], list[str]] = (None, [], [])
         self.changes: list[str] = []      # what changed in the view since the last decision
 
     def set_changes(self, lines: list[str]) -> None:
@@ -217,13 +218,16 @@ class RichScreen:
                                                 style="bold"),
                                      title_align="left", box=box.ROUNDED))
         self.view(program, state, node.player)
-        self.notes = (node, option_notes(program, state, node, node.player))
+        self.notes = (node, option_notes(program, state, node, node.player),
+                      option_words(program, state, node))
         self.options(node)
 
     def options(self, node: Decision) -> None:
-        """The prompt and the options (with what each does, where the view's labels say)."""
+        """The prompt and the options in words (with what each does, where the view's labels
+        say)."""
+        mine = self.notes[0] is node
         self.console.print(options_renderable(
-            node, self.notes[1] if self.notes[0] is node else None))
+            node, self.notes[1] if mine else None, self.notes[2] if mine else None))
 
     def view(self, program: Any, state: State, seat: int) -> None:
         """The seat's view as tables."""

@@ -30,6 +30,8 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
     labels.update({("action", lab.action): LabelSpec([(ex.compile(e), t) for e, t in lab.parts],
                                                      lab.nslots, True, lab.shown)
                    for lab in v.labels if lab.action is not None})
+    texts = {t.type.name: ([(ex.compile(e), pt) for e, pt in t.parts], t.nslots)
+             for t in v.texts}
     return ViewSpec([(title, [row(r) for r in rows]) for title, rows in v.sections],
                     [row(r) for r in v.panel], omit, labels, [row(r) for r in v.scoring],
-                    v.revealed, list(v.tiebreaks))
+                    v.revealed, list(v.tiebreaks), texts)

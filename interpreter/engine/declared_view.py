@@ -17,8 +17,8 @@ from mercator.dsl.infoflow import is_owner_map
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
 from mercator.interpreter.engine.view import (describe, revealed_now, shown_as, size_of,
-                                             typed_json, view_fields, visible, words)
-from mercator.interpreter.engine.values import fmt
+                                             typed_json, view_fields, visible)
+from mercator.interpreter.engine.people import People, join_parts, people
 
 RowFn = Callable[[Any, list], Any]
 
@@ -68,6 +68,8 @@ class ViewSpec:
     revealed: frozenset[str] = frozenset()   # hidden fields every seat sees once the game is over
     # who may see each tie-break's value: ("public" | "owner" | "secret", owner-only fields read)
     tiebreaks: list[tuple[str, frozenset[str]]] = attrs.field(factory=list)
+    # `text v: T = ...` by the type's name: ([(function (state, locals) -> value, type)], locals)
+    texts: dict[str, Any] = attrs.field(factory=dict)
 
 
 def option_notes(program: Any, state: Any, decision: Any,
@@ -85,6 +87,7 @@ def option_notes(program: Any, state: Any, decision: Any,
     if lab is not None and lab.shown == "owner" and viewer != decision.player:
         lab = None
     names = getattr(program, "body_names", [])
+    w = people(program, state)
     out: list[Optional[str]] = []
     for o in decision.options:
         if o.action is not None:            # an any-time action: `label NAME(p, ...)`
@@ -96,26 +99,45 @@ def option_notes(program: Any, state: Any, decision: Any,
                 out.append(None)
             else:
                 L = [decision.player, *args]      # the player taking it, then its arguments
-                out.append(_note(alab, state, L + [None] * max(alab.nslots - len(L), 0)))
+                out.append(_note(alab, state, L + [None] * max(alab.nslots - len(L), 0), w))
             continue
         if lab is None or (o.value is None and o.label == "pass"):
             out.append(None)
             continue
         out.append(_note(lab, state, [o.value, decision.player if lab.chooser else None] +
-                         [None] * max(lab.nslots - 2, 0)))
+                         [None] * max(lab.nslots - 2, 0), w))
     return out
 
 
-def _note(lab: LabelSpec, state: Any, L: list) -> Optional[str]:
+def option_words(program: Any, state: Any, decision: Any) -> list[str]:
+    """Each option of `decision` as a person is shown it, in the order of its options: its
+    value in words (the view's `text` for its type, else plain words: engine/people.py), a
+    label the engine wrote (a step of a deal, an any-time action) with its names in words.
+    The option's own label stays its name for saves, `#N` and bots."""
+    w = people(program, state)
+    vt = getattr(decision, "vtype", None)
+    out = []
+    for o in decision.options:
+        if o.action is None and o.value is None and o.label == "pass":
+            out.append("pass")
+        elif o.action is None and isinstance(vt, Type):
+            out.append(w.text(o.value, vt))
+        else:
+            out.append(w.label(o.label))
+    return out
+
+
+def _note(lab: LabelSpec, state: Any, L: list, w: Optional[People] = None) -> Optional[str]:
     """A label's text with its locals L, or None when it fails (a label never stops a game:
     the option shows bare)."""
+    w = w if w is not None else People(state=state)
     try:
         vals = [(f(state, L), t) for f, t in lab.parts]
     except Exception:    # noqa: BLE001
         return None
     # a part that is "" or none is left out (`if ... then "seat" else ""`)
-    return " ".join(v if isinstance(v, str) else fmt(v, t)
-                    for v, t in vals if v is not None and v != "")
+    return join_parts([v if isinstance(v, str) else w.text(v, t)
+                       for v, t in vals if v is not None and v != ""])
 
 
 def _hidden_text(v: Any, t: Type) -> str:
@@ -129,24 +151,26 @@ def _with_unit(text: str, unit: Optional[str]) -> str:
     return f"{text} {unit}" if unit else text
 
 
-def _cells(v: Any, t: Type, unit: Optional[str]) -> list[list[str]]:
+def _cells(v: Any, t: Type, unit: Optional[str], w: People) -> list[list[str]]:
     """A track's entries: [key, value text] per entry (a list's keys count from 1)."""
     if t.kind == "opt":
         t = t.args[0]
     if v is None:
         return []
     if t.kind == "map":
-        return [[fmt(k, t.args[0]), _with_unit(words(x, t.args[1]), unit)]
+        return [[w.text(k, t.args[0]), _with_unit(w.text(x, t.args[1]), unit)]
                 for k, x in sorted(v.items())]
     if t.kind == "bag":
-        return [[fmt(k, t.args[0]), _with_unit(str(n), unit)] for k, n in sorted(v.items())]
+        return [[w.text(k, t.args[0]), _with_unit(str(n), unit)] for k, n in sorted(v.items())]
     if t.kind == "list":
-        return [[str(i + 1), _with_unit(words(x, t.args[0]), unit)] for i, x in enumerate(v)]
+        return [[str(i + 1), _with_unit(w.text(x, t.args[0]), unit)] for i, x in enumerate(v)]
     return []
 
 
 def _grid(v: Any, t: Type, unit: Optional[str]) -> dict[str, Any]:
-    """A grid's rows of cells as text, each row with its name (a list's rows count from 1)."""
+    """A grid's rows of cells as text, each row with its name (a list's rows count from 1):
+    the cells in plain words, short (a `text` is for rows and options)."""
+    w = People()
     t = t.args[0] if t.kind == "opt" else t
     if v is None or t.kind == "any":
         return {"keys": [], "rows": [], "columns": 0}
@@ -154,12 +178,12 @@ def _grid(v: Any, t: Type, unit: Optional[str]) -> dict[str, Any]:
     kt = t.args[0] if t.kind == "map" else None
     rt = t.args[-1].args[0] if t.args[-1].kind == "opt" else t.args[-1]
     ct = rt.args[0]
-    keys = [fmt(k, kt) if kt is not None else str(k + 1) for k, _ in items]
-    rows = [[_with_unit(fmt(x, ct), unit) for x in (row or [])] for _, row in items]
+    keys = [w.text(k, kt) if kt is not None else str(k + 1) for k, _ in items]
+    rows = [[_with_unit(w.text(x, ct), unit) for x in (row or [])] for _, row in items]
     return {"keys": keys, "rows": rows, "columns": max((len(r) for r in rows), default=0)}
 
 
-def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type]) -> dict[str, Any]:
+def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type], w: People) -> dict[str, Any]:
     """A graph's nodes (in order of first appearance), its edges (each once, as pairs of node
     names) and what stands on each node (`with`)."""
     t = t.args[0] if t.kind == "opt" else t
@@ -187,16 +211,16 @@ def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type]) -> dict[str, Any]
         key = frozenset((a, b))
         if key not in seen_edges:
             seen_edges.add(key)
-            edges.append([fmt(a, nt), fmt(b, nt)])
+            edges.append([w.text(a, nt), w.text(b, nt)])
     on: dict[str, str] = {}
     if contents and ct is not None and ct.kind == "map":
         for n, x in sorted(contents.items()):
             if n not in nodes:
                 nodes.append(n)
             xt = ct.args[1]
-            on[fmt(n, nt)] = ", ".join(fmt(y, xt.args[0]) for y in x) \
-                if xt.kind == "list" else fmt(x, xt)
-    names = [fmt(n, nt) for n in nodes]
+            on[w.text(n, nt)] = ", ".join(w.text(y, xt.args[0]) for y in x) \
+                if xt.kind == "list" else w.text(x, xt)
+    names = [w.text(n, nt) for n in nodes]
     near: dict[str, list[str]] = {n: [] for n in names}
     for a, b in edges:
         near[a].append(b)
@@ -206,31 +230,34 @@ def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type]) -> dict[str, Any]
     return {"nodes": names, "edges": edges, "on": on, "lines": lines}
 
 
-def _shown(r: ViewRowSpec, v: Any, extra: Any = None) -> dict[str, Any]:
-    """A row whose value the seat may see."""
+def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None
+           ) -> dict[str, Any]:
+    """A row whose value the seat may see, in words (`w`: the view's texts in this state)."""
+    w = w if w is not None else People()
     if r.kind == "grid":
         g = _grid(v, r.type, r.unit)
         text = "\n".join(f"{k}: " + " | ".join(row) for k, row in zip(g["keys"], g["rows"]))
         return {"label": r.label, "kind": "grid", "unit": r.unit, "hidden": False,
                 "text": text or "none", **g}
     if r.kind == "graph":
-        g = _graph(v, r.type, extra, r.extra_type)
+        g = _graph(v, r.type, extra, r.extra_type, w)
         return {"label": r.label, "kind": "graph", "unit": r.unit, "hidden": False,
                 "text": "\n".join(g["lines"]) or "none", **g}
     if r.kind == "track":
-        cells = _cells(v, r.type, r.unit)
+        cells = _cells(v, r.type, r.unit, w)
         return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
                 "text": " · ".join(f"{k}: {x}" for k, x in cells) or "none"}
     if is_offer_table(r.type):
-        return _offers_row(r, v)
+        return _offers_row(r, v, w)
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
-            "text": _with_unit(words(v, r.type), r.unit), "value": typed_json(v, r.type)}
+            "text": _with_unit(w.text(v, r.type), r.unit), "value": typed_json(v, r.type)}
 
 
-def _offers_row(r: ViewRowSpec, v: Any) -> dict[str, Any]:
+def _offers_row(r: ViewRowSpec, v: Any, w: People) -> dict[str, Any]:
     """A row of deal offers (a `list<offer<...>>`): one line per offer, as the generic view shows
-    a deal's table ('#2 P3 to P1 about x: gives 10 coins + silk'), in "lines" and in "text"."""
-    lines = offer_lines(v or [], r.type)
+    a deal's table ('#2 P3 to P1 about x: gives 10 coins + silk'), in "lines" and in "text",
+    its names in words."""
+    lines = [w.label(x) for x in offer_lines(v or [], r.type)]
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
             "text": "\n".join(lines) if lines else "(no offers)", "lines": lines,
             "value": typed_json(v, r.type)}
@@ -244,6 +271,7 @@ def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
             viewer: Optional[int]) -> dict[str, Any]:
     """Row r for the panel's `player` (None in a section) as seat `viewer` sees it."""
     rv = revealed_now(program, state)
+    w = people(program, state)
     if r.field is not None:
         where, i = r.field
         if where == "table":
@@ -252,13 +280,13 @@ def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
                 own = {viewer: v[viewer]} if viewer is not None and v and viewer in v else {}
                 if not own:
                     return _hidden(r, _hidden_text(v, f.type))
-                return {**_shown(r, own), "text": _with_unit(fmt(own, f.type), r.unit)}
+                return {**_shown(r, own, None, w), "text": _with_unit(w.text(own, f.type), r.unit)}
             ok = visible(shown_as(f, rv), None, viewer)
         else:
             assert player is not None
             f, v = program.rb.player_fields[i], state.players[player][i]
             ok = visible(shown_as(f, rv), player, viewer)
-        return _shown(r, v) if ok else _hidden(r, _hidden_text(v, f.type))
+        return _shown(r, v, None, w) if ok else _hidden(r, _hidden_text(v, f.type))
     if r.shown == "owner" and (viewer is None or viewer != player) and \
             not (r.owned and r.owned <= rv):
         return _hidden(r, "(hidden)")
@@ -268,7 +296,7 @@ def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
         extra = r.extra(state, L) if r.extra is not None else None
     except Exception as exc:     # noqa: BLE001 - a view never stops a game; say what failed
         return _hidden(r, f"(cannot be computed: {exc})")
-    return _shown(r, v, extra)
+    return _shown(r, v, extra, w)
 
 
 SCORE_NOW = "score if the game ended now"

@@ -15,6 +15,7 @@ from mercator.dsl.types import Type
 from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.seen import readable_log
+from mercator.interpreter.engine.people import People, people
 from mercator.interpreter.engine.values import fmt
 
 HIDDEN = "hidden"
@@ -164,41 +165,38 @@ def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
     return obs
 
 
-def words(v: Any, t: Type) -> str:
-    """A shown value as a person reads it: a truth value as yes or no, an empty collection as
-    none, anything else as the log writes it (issue 39: 'has passed false', 'plundered []')."""
-    k = t.args[0].kind if t.kind == "opt" and v is not None else t.kind
-    if k == "bool" and isinstance(v, bool):
-        return "yes" if v else "no"
-    if k in ("list", "bag", "map") and v is not None and len(v) == 0:
-        return "none"
-    return fmt(v, t)
+def words(v: Any, t: Type, w: Optional[People] = None) -> str:
+    """A shown value as a person reads it (engine/people.py): the view's `text` of its type (with
+    `w`, the texts of a state), else plain words — a truth value as yes or no, an empty
+    collection as none, names with spaces, no braces (issue 39: 'has passed false',
+    'plundered []', '{jade×2}')."""
+    return (w if w is not None else People()).text(v, t)
 
 
-def _text(v: Any, t: Type, shown: bool) -> str:
+def _text(v: Any, t: Type, shown: bool, w: Optional[People] = None) -> str:
     if shown:
-        return words(v, t)
+        return words(v, t, w)
     n = size_of(v, t)
     if n is None:
         return "(hidden)"
     return f"(hidden, {n} item{'s' if n != 1 else ''})"
 
 
-def _table_text(f: Any, v: Any, viewer: Optional[int], vis: str) -> str:
+def _table_text(f: Any, v: Any, viewer: Optional[int], vis: str, w: People) -> str:
     if not is_owner_map(f.type, vis):
-        return _text(v, f.type, visible(vis, None, viewer))
+        return _text(v, f.type, visible(vis, None, viewer), w)
     own = _own_entry(v, viewer)
     n = (len(v) if v else 0) - len(own)
     if not own:
         return _text(v, f.type, False)
     if n == 0:
-        return fmt(own, f.type)
-    return f"{fmt(own, f.type)} (and hidden, {n} item{'s' if n != 1 else ''})"
+        return words(own, f.type, w)
+    return f"{words(own, f.type, w)} (and hidden, {n} item{'s' if n != 1 else ''})"
 
 
-def _offers_text(f: Any, v: Any) -> str:
+def _offers_text(f: Any, v: Any, w: People) -> str:
     """A deal's table of offers: a line per offer (after an empty first line), or none."""
-    offers = offer_lines(v, f.type)
+    offers = [w.label(x) for x in offer_lines(v, f.type)]
     return "\n".join([""] + offers) if offers else "(no offers)"
 
 
@@ -208,11 +206,12 @@ def view_fields(program: Any, state: Any,
     names, and for each seat its values of those fields (hidden ones as '(hidden ...)')."""
     rb = program.rb
     rv = revealed_now(program, state)
-    table = [(f.name, _offers_text(f, v) if is_offer_table(f.type) and f.visibility == "public"
-              else _table_text(f, v, viewer, shown_as(f, rv)))
+    w = people(program, state)
+    table = [(f.name, _offers_text(f, v, w) if is_offer_table(f.type) and f.visibility == "public"
+              else _table_text(f, v, viewer, shown_as(f, rv), w))
              for f, v in zip(rb.table_fields, state.table)]
     names = [f.name for f in rb.player_fields]
-    seats = [[_text(v, f.type, visible(shown_as(f, rv), p, viewer))
+    seats = [[_text(v, f.type, visible(shown_as(f, rv), p, viewer), w)
               for f, v in zip(rb.player_fields, row)] for p, row in enumerate(state.players)]
     return table, names, seats
 

@@ -27,7 +27,7 @@ from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import IllegalChoice
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.seen import readable_log
-from mercator.interpreter.engine.declared_view import declared_view, option_notes
+from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
 from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
 from mercator.interpreter.engine.view import observe
 from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
@@ -331,10 +331,13 @@ class GameSession:
             return []
         out = []
         notes = option_notes(self.program, self.steps[k], node, seat)
+        words = option_words(self.program, self.steps[k], node)
         for i, o in enumerate(node.options):
             kind = "action" if o.action is not None else "pass" if (i == 0 and node.allow_pass) \
                 else "value"
-            out.append({"index": i, "label": o.label, "kind": kind, "note": notes[i] or ""})
+            # label: the option's name (saves, '#N'); words: what a person is shown
+            out.append({"index": i, "label": o.label, "words": words[i], "kind": kind,
+                        "note": notes[i] or ""})
         return out
 
     def _since_last_move(self, seat: Optional[int], k: int) -> int:
