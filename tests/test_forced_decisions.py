@@ -20,6 +20,7 @@ from mercator.interpreter.agents.base import RandomAgent, agent_seed, play_out
 from mercator.interpreter.cli.main import main
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.people import people
 from mercator.interpreter.engine.seen import ALL, log_for, readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.tools.saves import SAVE_FORMAT, SaveError, _checksum, load_save, replay, save
@@ -241,7 +242,7 @@ def test_a_save_replays_exactly_and_a_format_1_save_is_converted(dh: Program,
     assert json.loads(path.read_text())["mercator_save"] == SAVE_FORMAT == 2
     got, lines = replay(dh, load_save(str(path)))
     assert got.record == s.record and got.history == s.history and got.result == s.result
-    assert lines == readable_log(s.record, ALL)
+    assert lines == readable_log(s.record, ALL, people(dh, s).label)    # in words
 
     old_d, old_l, at = _old_log(s, dh, 3, 11)
     assert len(old_d) == len(s.history) + len(forced(s))

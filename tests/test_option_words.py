@@ -16,7 +16,8 @@ from mercator.interpreter.agents.human import format_menu, match_choice
 from mercator.interpreter.engine.declared_view import (describe_view, option_notes,
                                                        option_words)
 from mercator.interpreter.engine.nodes import Decision, Terminal
-from mercator.interpreter.engine.people import People, join_parts, name_words
+from mercator.interpreter.engine.people import People, join_parts, name_words, people
+from mercator.interpreter.engine.seen import readable_log
 
 from game_driver import program_text
 from shipped import shipped_program
@@ -48,6 +49,9 @@ def test_plain_words_of_records_collections_and_truth_values() -> None:
         "boat nutmeg, steps 1; boat silk cloth, steps 3"      # items with commas: semicolons
     assert w.label("sell_good(silk_cloth)") == "sell good: silk cloth"
     assert w.label("about street_r3c3: gives 5 ducats") == "about street r3c3: gives 5 ducats"
+    assert w.label("P2 chooses {boat: silk, steps: 1}") == "P2 chooses boat silk, steps 1"
+    assert w.label("the row holds [] and {books×2, cloth}") == \
+        "the row holds none and books×2, cloth"
 
 
 TEXTS = """
@@ -107,7 +111,7 @@ def test_a_text_writes_every_value_of_its_type_and_a_label_says_what_it_does() -
 
 def _state(name: str, seed: int, steps: int):
     prog = shipped_program(name)
-    s = prog.new_game(3 if prog.max_players >= 3 else prog.min_players, seed)
+    s = prog.new_game(3 if prog.max_players >= 3 else prog.min_players, seed, narrate=True)
     rng = random.Random(seed)
     for _ in range(steps):
         if isinstance(s.pending, Terminal):
@@ -130,6 +134,9 @@ def _decision_after(name: str, prompt: str, seed: int = 0, limit: int = 3000):
             break
         n = d.count if isinstance(d, Decision) else len(d.weights)
         prog.apply(s, rng.randrange(n))
+    for seat in (None, 0):
+        for line in readable_log(s.record, seat, people(prog, s).label):
+            assert not RAW.search(line), (name, line)
     pytest.skip(f"no '{prompt}' in seed {seed}")
 
 
@@ -186,8 +193,6 @@ def test_genoa_streets_and_cards_in_words() -> None:
     """rules-data "Board": a street is a square of the 8 by 8 board; a card by its kind, its
     building(s) and goods."""
     prog, s = _state("genoa", 1, 0)
-    w = option_words  # noqa: F841 - the module's words, below through People
-    from mercator.interpreter.engine.people import people
     ppl = people(prog, s)
     space = prog.rb.enums["Space"]
     card = prog.rb.enums["Card"]
@@ -207,7 +212,7 @@ PROPS = settings(max_examples=int(__import__("os").environ.get("WORDS_EXAMPLES",
 @PROPS
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000),
        steps=st.integers(0, 400))
-def test_no_option_or_row_a_person_sees_is_a_raw_record_or_a_snake_case_name(
+def test_no_option_row_or_log_line_a_person_sees_is_a_raw_record_or_a_snake_case_name(
         name: str, seed: int, steps: int) -> None:
     prog, s = _state(name, seed, steps)
     rng = random.Random(seed)
@@ -225,3 +230,6 @@ def test_no_option_or_row_a_person_sees_is_a_raw_record_or_a_snake_case_name(
                 assert not RAW.search(line), (name, line)
         n = d.count if isinstance(d, Decision) else len(d.weights)
         prog.apply(s, rng.randrange(n))
+    for seat in (None, 0):
+        for line in readable_log(s.record, seat, people(prog, s).label):
+            assert not RAW.search(line), (name, line)

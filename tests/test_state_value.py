@@ -193,11 +193,11 @@ def test_an_internal_error_in_play_saves_the_game_first(tmp_path: Path,
     calls = {"n": 0}
     real = cli.readable_log
 
-    def failing(entries: list, viewer: object) -> object:
+    def failing(entries: list, viewer: object, words: object = None) -> object:
         calls["n"] += 1
         if calls["n"] == 3:
             raise RuntimeError("planted")
-        return real(entries, viewer)
+        return real(entries, viewer, words)
     monkeypatch.setattr(cli, "readable_log", failing)
     code = main(["play", str(rules), "--players", "2", "--seats", "random,random",
                  "--seed", "4", "--save", str(save)])

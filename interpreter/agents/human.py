@@ -24,6 +24,7 @@ from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.declared_view import (declared_view, describe_view, option_notes,
                                                        option_words)
+from mercator.interpreter.engine.people import people
 from mercator.interpreter.engine.view_summary import view_changes
 from mercator.interpreter.engine.view import printable
 
@@ -401,10 +402,10 @@ class HumanAgent:
         self.seen = {s: min(n, record_length) for s, n in self.seen.items()}
         self.queue = []
 
-    def _log(self, state: State, seat: int, start: int) -> list[str]:
+    def _log(self, program: Any, state: State, seat: int, start: int) -> list[str]:
         if not state.narrate:
             return []
-        return readable_log(state.record[start:], seat)
+        return readable_log(state.record[start:], seat, people(program, state).label)
 
     def choose(self, program: Any, state: State) -> int:
         """Ask the human until they give a legal choice; QuitGame on end of input or 'quit'."""
@@ -426,7 +427,7 @@ class HumanAgent:
             except EOFError:
                 raise QuitGame("input ended before the game did") from None
         self.last_seat = seat
-        recent = self._log(state, seat, self.seen.get(seat, self.log_from))
+        recent = self._log(program, state, seat, self.seen.get(seat, self.log_from))
         earlier = max(0, len(recent) - RECENT_LINES)
         self.seen[seat] = len(state.record) if state.narrate else 0
         now = declared_view(program, state, seat)
@@ -461,8 +462,8 @@ class HumanAgent:
             elif command == "view":
                 self.screen.view(program, state, seat)
             elif command == "log":
-                self.screen.lines(f"what P{seat + 1} has seen", self._log(state, seat, 0)
-                                  or ["(nothing yet)"])
+                self.screen.lines(f"what P{seat + 1} has seen",
+                                  self._log(program, state, seat, 0) or ["(nothing yet)"])
             elif command == "rules":
                 self.screen.lines("the rules in brief", self.rules or
                                   ["no summary of this rulebook is available"])

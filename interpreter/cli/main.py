@@ -27,6 +27,7 @@ from mercator.interpreter.engine.program import Program
 from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.tools.saves import SaveError, load_save, replay, save
 from mercator.interpreter.tools.version import engine_version
+from mercator.interpreter.engine.people import people
 from mercator.interpreter.engine.seen import ALL, readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable
@@ -197,7 +198,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         state = start_game(prog, res, players, seed, narrate=True, explicit_chance=record)
         if human is None:
-            for line in readable_log(state.record, viewer):
+            for line in readable_log(state.record, viewer, people(prog, state).label):
                 out(line)
     seen = len(state.record)
     if human is not None:
@@ -208,7 +209,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     def tell(s: Any) -> None:
         nonlocal told
-        for line in readable_log(s.record[told:], viewer):   # as the narration's viewer saw it
+        # as the narration's viewer saw it, in words
+        for line in readable_log(s.record[told:], viewer, people(prog, s).label):
             out(line)
         told = len(s.record)
 

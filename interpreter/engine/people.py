@@ -106,9 +106,12 @@ class People:
             self._open.discard(name)
 
     def label(self, label: str) -> str:
-        """A label the engine wrote (a step of a deal, an any-time action's `name(args)`) in
-        words: each name in it that is an enum member written as the member's text, any other
-        name with underscores as words; `name(args)` as 'name: args'."""
+        """A label or a line the engine wrote (a step of a deal, an any-time action's
+        `name(args)`, a log line) in words: each name in it that is an enum member written as
+        the member's text, any other name with underscores as words; `name(args)` as 'name:
+        args'; a record, bag, map or list written as the log writes one ('{boat: silk, steps:
+        1}', '[r1, r2]') without its brackets ('boat silk, steps 1'), an empty one as none."""
+        label = _unbracket(label)
         m = re.fullmatch(r"([a-z][a-z0-9_]*)\((.*)\)", label)
         if m:
             return f"{name_words(m.group(1))}: {self.label(m.group(2))}" if m.group(2) \
@@ -121,6 +124,23 @@ class People:
                 return self.text(t.members.index(w), t)
             return name_words(w) if _ID.fullmatch(w) else w
         return _NAME.sub(one, label)
+
+
+_BRACKETS = re.compile(r"\{([^{}\[\]]*)\}|\[([^{}\[\]]*)\]")
+_KEY = re.compile(r"(?<![\w:])([A-Za-z_][A-Za-z0-9_]*): ")
+
+
+def _unbracket(text: str) -> str:
+    """Records, bags, maps and lists as engine/values.py's fmt writes them, innermost first,
+    without brackets: '{boat: silk, steps: 1}' -> 'boat silk, steps 1', '[]' -> 'none'."""
+    for _ in range(8):
+        new = _BRACKETS.sub(lambda m: _KEY.sub(r"\1 ", (m.group(1) if m.group(1) is not None
+                                                         else m.group(2)).strip()) or "none",
+                            text)
+        if new == text:
+            break
+        text = new
+    return text
 
 
 def people(program: Any, state: Any) -> People:

@@ -127,7 +127,8 @@ def log_for(entries: Sequence[list], viewer: Viewer) -> list[str]:
     return out
 
 
-def readable_log(entries: Sequence[list], viewer: Viewer) -> list[str]:
+def readable_log(entries: Sequence[list], viewer: Viewer,
+                 words: Optional[Callable[[str], str]] = None) -> list[str]:
     """The lines of a record as a person at seat `viewer` reads them (the terminal, the
     browser): as log_for renders them, less what only repeats. A choice or an any-time action
     the viewer sees and the rules narrate themselves — a line the viewer sees, before the next
@@ -140,7 +141,8 @@ def readable_log(entries: Sequence[list], viewer: Viewer) -> list[str]:
     shuffle the viewer cannot see is left out (the
     view shows the pile); a line repeated at once is written once with its count ("the die
     shows 6 (×2)"). log_for stays what a seat has seen, entry by entry (its digest, the bots'
-    information state)."""
+    information state). `words` rewrites each line in the words a person reads
+    (engine/people.py: `silk_boat` as 'silk boat', a record without braces)."""
     lines: list[str] = []
     counts: list[int] = []
     n = len(entries)
@@ -161,6 +163,8 @@ def readable_log(entries: Sequence[list], viewer: Viewer) -> list[str]:
             continue
         lines.append(line)
         counts.append(1)
+    if words is not None:
+        lines = [words(line) for line in lines]
     return [line if k == 1 else f"{line} (×{k})" for line, k in zip(lines, counts)]
 
 

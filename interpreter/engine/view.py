@@ -158,7 +158,8 @@ def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
                            "round": state.round, "over": state.over, "table": table,
                            "players": players, "pending": _pending(state.pending, viewer)}
     if state.narrate:
-        obs["log"] = readable_log(state.record, viewer)     # as a person reads it
+        obs["log"] = readable_log(state.record, viewer,      # as a person reads it
+                                  people(program, state).label)
     if isinstance(state.pending, Terminal):
         obs["scores"] = list(state.pending.scores)
         obs["winners"] = [f"P{w + 1}" for w in state.pending.winners]

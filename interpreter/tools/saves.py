@@ -26,6 +26,7 @@ from mercator.dsl.limits import MAX_PLAYERS   # no rulebook seats more (E123)
 from mercator.dsl.loader import refusal
 
 from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.people import people
 from mercator.interpreter.engine.seen import ALL, readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.tools.version import engine_version
@@ -342,4 +343,4 @@ def replay(program: Any, data: SaveData, stop: Optional[int] = None,
     if old and stop is None:
         data.decisions, data.labels = [d for d, _ in kept], [lb for _, lb in kept]
         data.format = SAVE_FORMAT
-    return state, readable_log(state.record, viewer)
+    return state, readable_log(state.record, viewer, people(program, state).label)

@@ -26,6 +26,7 @@ from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import IllegalChoice
 from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.people import people
 from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
 from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
@@ -362,7 +363,8 @@ class GameSession:
 
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
         """The game's log up to a step as `seat` saw it (None: as a spectator)."""
-        return readable_log(self.steps[self.step_index(step)].record, seat)
+        s = self.steps[self.step_index(step)]
+        return readable_log(s.record, seat, people(self.program, s).label)
 
     def view(self, seat: Optional[int], step: Optional[int] = None) -> dict[str, Any]:
         """What `seat` (0-based; None = spectator) sees at a step: the engine's observation (and
