@@ -676,6 +676,8 @@ class ViewLabel:
     type: TypeExpr
     chooser: Optional[str]         # `for p`: the player choosing, as a name for the parts
     parts: tuple[Expr, ...]
+    at_word: Optional[str] = None  # 'at' as written, in `label b: T at "prompt" = ...`
+    at: Optional[str] = None       # the start of the prompts of the decisions it describes
     span: Span = _span()
 
 

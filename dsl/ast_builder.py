@@ -411,7 +411,8 @@ class AstBuilder:
 
     def view_label(self, sp: A.Span, c: list[Any]) -> A.ViewLabel:
         return A.ViewLabel(str(c[0]), str(c[1]), c[2], None if c[3] is None else str(c[3]),
-                           tuple(c[4:]), span=sp)
+                           tuple(c[6:]), None if c[4] is None else str(c[4]),
+                           None if c[5] is None else _unquote(c[5]), span=sp)
 
     def view_action_label(self, sp: A.Span, c: list[Any]) -> A.ViewActionLabel:
         names = [x for x in c if isinstance(x, Token)]

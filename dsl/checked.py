@@ -87,6 +87,7 @@ class OptionLabel:
     action: Optional[str] = None    # `label NAME(p, ...)`: the any-time action it describes
                                     # (its arguments the locals, p in local 0, the one taking it)
     text: bool = False              # `text v: T = parts`: how a value of T is written for people
+    at: Optional[str] = None        # `label v: T at "prompt"`: the decisions whose prompt begins so
 
     @property
     def chooser_slot(self) -> Optional[int]:

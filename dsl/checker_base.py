@@ -98,6 +98,9 @@ class CheckerBase:
         self.globals: dict[str, A.Span] = {}
         self.at: A.Span = A.Span(path, 1, 1, 1, 2)   # the statement or expression being checked
         self.choice_sites: list[tuple[A.Span, Type]] = []   # each decision: where, the type chosen
+        # each `choose` statement's prompt text, by its (path, line, col): what a view's
+        # `label b: T at "prompt"` picks its decisions by
+        self.choice_prompts: dict[tuple[str, int, int], str] = {}
 
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None) -> None:
         """Record an error."""

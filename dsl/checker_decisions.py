@@ -92,6 +92,8 @@ class DecisionChecker(PlaceChecker):
             return opt(res) if c.allow_pass else res
         t = self.choice_type(c.kind, c.allow_pass, sc)
         self.choice_sites.append((c.span, strip_opt(t) if c.allow_pass else t))
+        if c.prompt is not None:
+            self.choice_prompts[(c.span.path, c.span.line, c.span.col)] = c.prompt
         return t
 
     def choose_record(self, k: A.ChoiceRecord, sc: Scope) -> Type:

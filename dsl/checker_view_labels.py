@@ -30,11 +30,28 @@ class LabelChecker(ExprChecker):
         parts = [(e, self.expr(e, sc, None)) for e in it.parts]
         if t.kind == "any":
             return None
-        if any(d.type == t for d in done):
-            self.err("E161", f"a second label for options of type {t}", it.span,
-                     "each type has one label: join the two into one")
+        if any(d.type == t and d.at == it.at for d in done):
+            where = f' at "{it.at}"' if it.at is not None else ""
+            self.err("E161", f"a second label for options of type {t}{where}", it.span,
+                     "each type has one label (and one for each 'at \"prompt\"'): join the two "
+                     "into one")
             return None
         sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
+        if it.at is not None and it.at_word != "at":
+            self.err("E161", f"'{it.at_word} \"{it.at}\"' in a label", it.span,
+                     'write: label v: Type at "the start of a prompt" = ...')
+            return None
+        if it.at is not None and sites:
+            prompts = sorted({self.choice_prompts[s] for s in sites if s in self.choice_prompts})
+            sites = frozenset(s for s in sites
+                              if self.choice_prompts.get(s, "").startswith(it.at))
+            if not sites:
+                self.err("E161", f'no decision offering {t} has a prompt that begins "{it.at}"',
+                         it.span, did_you_mean(it.at, prompts) or
+                         ("the prompts of those decisions: " + "; ".join(
+                             f'"{x}"' for x in prompts[:6]) if prompts else
+                          "those decisions have no prompt to tell them apart"))
+                return None
         if not sites:
             offered = sorted({str(st) for _, st in self.choice_sites})
             self.err("E161", f"no decision offers options of type {t}", it.type.span,
@@ -42,7 +59,8 @@ class LabelChecker(ExprChecker):
                      ("the decisions offer: " + ", ".join(offered[:8]) if offered else
                       "a label describes the options of a 'choose': this rulebook has none"))
             return None
-        return OptionLabel(it.var, t, parts, sc.nslots, it.span, sites, it.chooser is not None)
+        return OptionLabel(it.var, t, parts, sc.nslots, it.span, sites, it.chooser is not None,
+                           at=it.at)
 
     def _text(self, it: A.ViewLabel, done: list[OptionLabel]) -> Optional[OptionLabel]:
         """`text v: T = parts`: how a value of the enum or record type T is written for

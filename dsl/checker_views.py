@@ -118,6 +118,11 @@ class ViewChecker(LabelChecker):
                 self._no_shadow(it.var, it.span)
                 panel_var = it.var
                 panel = self._rows(it.rows, it.var)
+        # a label 'at "prompt"' describes its decisions; the type's plain label, the others
+        for lab in labels:
+            if lab.at is None and lab.action is None:
+                lab.sites = lab.sites - frozenset(
+                    s for x in labels if x.at is not None and x.type == lab.type for s in x.sites)
         for r in [r for _, rows in sections for r in rows] + panel + scoring:
             if r.field is not None and r.field[1] in bookkeeping:
                 self.err("E160", f"row \"{r.label}\" shows the field '{r.field[1]}', which the view "

@@ -472,6 +472,8 @@ def _view(d: A.ViewDecl) -> list[Line]:
             continue
         if isinstance(it, A.ViewLabel):
             chooser = f" for {it.chooser}" if it.chooser else ""
+            if it.at is not None:
+                chooser += f" {it.at_word} {escape_string(it.at)}"
             head = f"{it.word} {it.var}: {format_type(it.type)}{chooser} ="
             lines.extend(_one(group(head, _fill([_fx(p) for p in it.parts])), 1, it))
             continue

@@ -233,3 +233,56 @@ def test_no_option_row_or_log_line_a_person_sees_is_a_raw_record_or_a_snake_case
     for seat in (None, 0):
         for line in readable_log(s.record, seat, people(prog, s).label):
             assert not RAW.search(line), (name, line)
+
+
+def test_a_warehouse_sale_says_what_it_brings_and_a_purchase_what_it_costs() -> None:
+    """Finding 3: Lagerverkauf (seed 002 §Phase 4: sell a stored barrel at the buy price) was
+    labelled "costs ... · into the warehouse" as a purchase is; a label `at "Lagerverkauf"`
+    describes those decisions, the type's plain label the purchases."""
+    sold = bought = False
+    for seed in range(60):
+        prog, s = _state("die_haendler", seed, 0)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            d = s.pending
+            if isinstance(d, Terminal):
+                break
+            if isinstance(d, Decision) and d.count > 1 and (
+                    d.prompt.startswith("Lagerverkauf") or d.prompt.startswith("buy a barrel")):
+                goods = prog.rb.enums["Good"].members
+                step = s.table[prog._tindex("step")]
+                for o, n in zip(d.options[1:], option_notes(prog, s, d, d.player)[1:]):
+                    g = o.value[0]
+                    price = prog.consts["buy_price"][step[g]]
+                    if d.prompt.startswith("Lagerverkauf"):
+                        assert n == f"sells for {price} · from your warehouse", (goods[g], n)
+                        sold = True
+                    else:
+                        assert n.startswith("costs ") and "sells" not in n
+                        bought = True
+            if sold and bought:
+                return
+            n = d.count if isinstance(d, Decision) else len(d.weights)
+            prog.apply(s, rng.randrange(n))
+    assert bought, "no purchase of a barrel in 60 random games"
+    pytest.skip("no Lagerverkauf with barrels to sell in 60 random games")
+
+
+def test_manila_insurance_and_the_pirate_say_what_they_do() -> None:
+    """Finding 3: insurance said "costs 0 pesos" and not the claims it pays (seed 003 §保險:
+    10 pesos at once; §保險理賠: the shipyard's offices' pay for the boats that end there)."""
+    prog, s = _state("manila", 3, 0)
+    rng = random.Random(3)
+    for _ in range(400):
+        d = s.pending
+        if isinstance(d, Decision) and d.prompt.startswith("place an accomplice"):
+            notes = dict(zip([o.label for o in d.options], option_notes(prog, s, d, d.player)))
+            if "insurance" in notes:
+                assert notes["insurance"] == (
+                    "costs 0 pesos · get 10 pesos now; pay the shipyard's offices 6, 8, 15 "
+                    "pesos for the boats that end in the shipyard")
+                assert notes["pirate"].startswith("costs 5 pesos · board a boat on space 13")
+                return
+        n = d.count if isinstance(d, Decision) else len(d.weights)
+        prog.apply(s, rng.randrange(n))
+    pytest.fail("insurance never offered")
