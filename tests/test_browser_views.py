@@ -3,6 +3,7 @@ notes on their buttons, a graph drawn as SVG, the score's parts at the end."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -86,5 +87,45 @@ def test_the_end_shows_the_score_in_its_parts(browser) -> None:
         # after the parts, the rest (none here), then the tie-break: the seat's silver
         assert cells[2 + k] == "" and head[3 + k] == "tie-break: p.silver"
         assert cells[3 + k] == mine["tiebreaks"][0]["text"] != "(hidden)"
+    finally:
+        served.stop()
+
+
+RAW = re.compile(r"\{|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z]+[0-9]+\b")
+
+
+@pytest.fixture(scope="module")
+def phone():
+    """A browser 400 px wide (the window's own minimum is larger: the device is emulated)."""
+    from browser import Browser
+    b = Browser(width=400, height=900)
+    b.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                             {"width": 400, "height": 900, "deviceScaleFactor": 1,
+                              "mobile": False})
+    yield b
+    b.close()
+
+
+@pytest.mark.parametrize("name", ["manila", "die_haendler", "felinia", "genoa"])
+def test_every_game_fits_a_phone_and_speaks_in_words(phone, name: str) -> None:
+    """Issue 39, findings 2 and 5: at 400 px the page of each game at its start, in the middle
+    and at the end is no wider than the window (a wide board scrolls in its own box, if at all),
+    and nothing on it reads as a raw record, a snake_case name or a glued id."""
+    s, served, links = _served(name, 3, 11)
+    rng = random.Random(11)
+    try:
+        for stop in (0, 40, None):
+            k = 0
+            while not s.state.over and (stop is None or k < stop):
+                opts = s.options(0)
+                s.move(0, rng.choice([o for o in opts if o["kind"] != "action"] or opts)["index"])
+                k += 1
+            phone.driver.get(served.url + links.path(0))
+            wide, window = phone.driver.execute_script(
+                "return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert window == 400 and wide <= window, (name, stop, wide)
+            text = phone.driver.execute_script("return document.body.innerText")
+            raw = [ln for ln in text.splitlines() if RAW.search(ln)]
+            assert not raw, (name, stop, raw[:5])
     finally:
         served.stop()

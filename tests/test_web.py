@@ -311,7 +311,7 @@ def test_values_are_shown_escaped_with_hidden_marks_and_records_as_tables():
     assert rows.count("<tr>") == 3 and "&lt;i&gt;" in rows
     keyed = str(show({"ship_1": {"tile": 5}, "ship_2": {"tile": 8}}))
     assert "<th>ship 1</th><td>5</td>" in keyed
-    assert str(show([])) == '<span class="none">empty</span>'
+    assert str(show([])) == '<span class="none">none</span>'        # as the terminal says it
     assert "nutmeg" in show({"nutmeg": 2}) and '<span class="k">nutmeg</span> 2' in show({"nutmeg": 2})
 
 

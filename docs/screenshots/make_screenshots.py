@@ -8,7 +8,8 @@ Run from the repository root, with Debian's chromium and chromium-driver install
 
 For each game it serves a new game (P1 human, the others random bots, a fixed seed), opens P1's
 secret link in headless Chromium (tests/browser.py, the browser tests' own), plays some moves by
-clicking the page's buttons (on to a decision with a few options), and saves the whole page as docs/screenshots/GAME.png.
+clicking the page's buttons (on to a decision with a few options), and saves the whole page as docs/screenshots/GAME.png;
+then the same games on a phone, 400 px wide, as GAME_phone.png.
 Then handover.png (a hot-seat game's shared screen between two players) and terminal_manila.png,
 terminal_felinia.png (the terminal at a decision: what happened, what changed, the view, the
 options with what they do).
@@ -67,7 +68,38 @@ def main() -> int:
             _terminal(browser, out, name, players, seed, until)
     finally:
         browser.close()
+    _phone(out)
     return 0
+
+
+def _phone(out: Path) -> None:
+    """Each game on a phone, 400 px wide (the device emulated: a window cannot be that
+    narrow), in the middle of a game: GAME_phone.png, the top of the page."""
+    browser = Browser(width=400, height=900)
+    try:
+        browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                       {"width": 400, "height": 1600, "deviceScaleFactor": 1,
+                                        "mobile": False})
+        for name, players, seed, moves in GAMES:
+            session = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
+                                  ["human"] + ["random"] * (players - 1))
+            rng = random.Random(seed)
+            for _ in range(moves):
+                if session.to_decide() != 0:
+                    break
+                opts = session.options(0)
+                session.move(0, rng.choice([o for o in opts if o["kind"] != "action"]
+                                           or opts)["index"])
+            served, links = serve_session(session)
+            try:
+                browser.driver.get(served.url + links.path(0))
+                path = out / f"{name}_phone.png"
+                browser.driver.save_screenshot(str(path))
+                print(f"{path.relative_to(ROOT)}: {session.program.name} at 400 px")
+            finally:
+                served.stop()
+    finally:
+        browser.close()
 
 
 # game, players, seed, the decision to show (its prompt's start)
@@ -100,16 +132,16 @@ def _terminal(browser: Browser, out: Path, name: str, players: int, seed: int,
 
     from rich.console import Console
 
-    from interpreter.agents.human import HumanAgent
-    from interpreter.cli.terminal import RichScreen
-    from interpreter.engine.nodes import Decision
+    from mercator.interpreter.agents.human import HumanAgent
+    from mercator.interpreter.cli.terminal import RichScreen
+    from mercator.interpreter.engine.nodes import Decision
     session = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
                           ["human"] + ["random"] * (players - 1))
     prog, state = session.program, session.state.clone()
     console = Console(record=True, width=110, force_terminal=True, color_system="truecolor",
                       highlight=False, markup=False, emoji=False, file=open(os.devnull, "w"))
     screen = RichScreen(console)
-    from interpreter.engine.declared_view import declared_view
+    from mercator.interpreter.engine.declared_view import declared_view
     rng = random.Random(seed)
     human = HumanAgent(screen=screen)
     while True:
@@ -117,8 +149,8 @@ def _terminal(browser: Browser, out: Path, name: str, players: int, seed: int,
         node = state.pending
         if isinstance(node, Decision) and node.player == 0 and node.prompt.startswith(until):
             # the human's screen as HumanAgent draws it before asking
-            recent = human._log(state, 0, human.seen.get(0, 0))
-            from interpreter.engine.view_summary import view_changes
+            recent = human._log(prog, state, 0, human.seen.get(0, 0))
+            from mercator.interpreter.engine.view_summary import view_changes
             screen.set_changes(view_changes(human.views.get(0), declared_view(prog, state, 0), 0))
             screen.turn(prog, state, node, recent[-8:], max(0, len(recent) - 8))
             break

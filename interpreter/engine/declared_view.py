@@ -250,7 +250,8 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None
     if is_offer_table(r.type):
         return _offers_row(r, v, w)
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
-            "text": _with_unit(w.text(v, r.type), r.unit), "value": typed_json(v, r.type)}
+            "text": _with_unit(w.text(v, r.type), r.unit), "value": typed_json(v, r.type),
+            "shown": typed_json(v, r.type, w.text)}      # the value in words, for a page
 
 
 def _offers_row(r: ViewRowSpec, v: Any, w: People) -> dict[str, Any]:

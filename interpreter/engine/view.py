@@ -44,23 +44,25 @@ def shown_as(f: Any, revealed: frozenset[str]) -> str:
     return "public" if f.name in revealed else f.visibility
 
 
-def typed_json(v: Any, t: Type) -> Any:
-    """A readable JSON form of a value: enum members and players by name, maps with string keys."""
+def typed_json(v: Any, t: Type, name: Any = fmt) -> Any:
+    """A readable JSON form of a value: enum members and players by name, maps with string keys
+    (`name(value, type)` writes a member, a player or a key: by default its name in the
+    rulebook; a person's page passes engine/people.py's words)."""
     if t.kind == "opt":
-        return None if v is None else typed_json(v, t.args[0])
+        return None if v is None else typed_json(v, t.args[0], name)
     if v is None:
         return None
     k = t.kind
     if k in ("player", "enum"):
-        return fmt(v, t)
+        return name(v, t)
     if k == "list":
-        return [typed_json(x, t.args[0]) for x in v]
+        return [typed_json(x, t.args[0], name) for x in v]
     if k == "bag":
-        return {fmt(x, t.args[0]): n for x, n in sorted(v.items())}
+        return {name(x, t.args[0]): n for x, n in sorted(v.items())}
     if k == "map":
-        return {fmt(a, t.args[0]): typed_json(b, t.args[1]) for a, b in sorted(v.items())}
+        return {name(a, t.args[0]): typed_json(b, t.args[1], name) for a, b in sorted(v.items())}
     if k == "record":
-        return {n: typed_json(x, ft) for n, x, ft in zip(t.members, v, t.field_types)}
+        return {n: typed_json(x, ft, name) for n, x, ft in zip(t.members, v, t.field_types)}
     return v
 
 

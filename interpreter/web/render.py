@@ -10,7 +10,10 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from mercator.interpreter.engine.people import People
+
 INLINE_ITEMS = 12        # a map of at most this many scalars is shown on one line
+_WORDS = People()        # a name of the rulebook in a value, in words (engine/people.py)
 
 
 def is_hidden(v: Any) -> bool:
@@ -27,7 +30,7 @@ def _text(v: Any) -> Markup:
         return Markup('<span class="none">none</span>')
     if isinstance(v, bool):
         return Markup("yes") if v else Markup('<span class="none">no</span>')
-    return escape(str(v))
+    return escape(_WORDS.label(str(v)) if isinstance(v, str) else str(v))
 
 
 def _hidden(v: Any) -> Markup:
@@ -49,7 +52,7 @@ def show(v: Any) -> Markup:
         return _text(v)
     if isinstance(v, list):
         if not v:
-            return Markup('<span class="none">empty</span>')
+            return Markup('<span class="none">none</span>')
         if _records(v):
             return _rows([(None, x) for x in v])
         if all(_scalar(x) for x in v):
@@ -59,7 +62,7 @@ def show(v: Any) -> Markup:
             Markup("").join(Markup("<li>{}</li>").format(show(x)) for x in v))
     if isinstance(v, dict):
         if not v:
-            return Markup('<span class="none">empty</span>')
+            return Markup('<span class="none">none</span>')
         if _records(list(v.values())):
             return _rows(list(v.items()))
         if all(_scalar(x) for x in v.values()) and len(v) <= INLINE_ITEMS:
@@ -95,8 +98,9 @@ def _rows(items: list) -> Markup:
 
 
 def label(name: str) -> str:
-    """A field name for people: underscores as spaces."""
-    return name.replace("_", " ")
+    """A field name or a key for people, in words: underscores as spaces, a number glued to a
+    name set apart."""
+    return _WORDS.label(name)
 
 
 def grid_html(row: dict[str, Any]) -> Markup:
