@@ -182,3 +182,33 @@ def test_the_browser_page_shows_genoa_offers_one_line_each() -> None:
     page = TestClient(make_app(s, links)).get(links.path(3)).text
     line = f"#1 P2 to P1 {people(s.program, s.steps[-1]).label(about)}: gives 5 ducats"
     assert f'<div class="offer">{line}</div>' in page
+
+
+def test_the_offer_being_built_is_shown_to_its_maker_alone() -> None:
+    """Issue 39, finding 9: while P2 builds an offer (seed 000 07–08: offers of ducats, goods,
+    cards), his screen says what it holds so far, step by step; no other seat's observation,
+    screen or log shows any of it."""
+    from mercator.interpreter.cli.terminal import options_renderable
+    from mercator.interpreter.engine.view import observe
+    prog = genoa_program()
+    g = Game(prog)
+    g.give_goods(1, "silk")
+    g.start("r2c4")
+    g.passes(0)
+    g.do(1, "post an offer")
+    g.do(1, "about city_hall")
+    node = g.s.pending
+    assert node.draft == "your offer so far: to P1 about city_hall: gives nothing"
+    g.do(1, "add 5 ducats")
+    g.do(1, "add silk")
+    node = g.s.pending
+    want = "your offer so far: to P1 about city hall: gives 5 ducats + silk"
+    assert observe(prog, g.s, 1)["pending"]["draft"] == want
+    out = io.StringIO()
+    Console(file=out, width=200, no_color=True).print(options_renderable(node))
+    assert want in out.getvalue()
+    for seat in (None, 0, 2, 3):
+        seen = str(observe(prog, g.s, seat))
+        assert "draft" not in seen and "silk" not in seen.split("'pending'")[1], seat
+        screen = _screen(prog, g, seat) if seat is not None else ""
+        assert "your offer so far" not in screen and "gives 5 ducats" not in screen

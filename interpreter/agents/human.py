@@ -24,7 +24,7 @@ from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.declared_view import (declared_view, describe_view, option_notes,
                                                        option_words)
-from mercator.interpreter.engine.people import people
+from mercator.interpreter.engine.people import People, people
 from mercator.interpreter.engine.view_summary import view_changes
 from mercator.interpreter.engine.view import printable
 
@@ -348,6 +348,8 @@ class PlainScreen:
         """The prompt, the menu (with what each option does, where the view says) and the
         input hint."""
         self._out(prompt_line(node))
+        if node.draft:                      # the offer he is building (engine/deals.py)
+            self._out(f"  {People().label(node.draft)}")
         notes, words = (self.notes[1], self.notes[2]) if self.notes[0] is node else (None, None)
         self._out(format_menu(node.options, shutil.get_terminal_size((80, 24)).columns, notes,
                               words))

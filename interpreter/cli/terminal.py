@@ -24,6 +24,7 @@ from mercator.interpreter.agents.human import input_hint, menu_rows, prompt_line
 from mercator.interpreter.cli.common import color_ok
 from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
 from mercator.interpreter.engine.nodes import Decision
+from mercator.interpreter.engine.people import People
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable, view_fields
 
@@ -183,7 +184,9 @@ def options_renderable(node: Decision, notes: Optional[list[Optional[str]]] = No
     noted = any(note for _, _, note in rows)
     body: RenderableType = Columns(cells, padding=(0, 3)) if len(cells) > 8 and not noted \
         else Group(*cells)
-    return Group(_t(prompt_line(node), "bold"), Padding(body, (0, 0, 0, 2), expand=False),
+    draft = [_t(People().label(node.draft), "cyan")] if node.draft else []   # his offer so far
+    return Group(_t(prompt_line(node), "bold"), *draft,
+                 Padding(body, (0, 0, 0, 2), expand=False),
                  _t(f"({input_hint(node.options)})", "dim"))
 
 

@@ -131,6 +131,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
             # seats see the posted offer, or the cancel, and nothing in between)
             d.prompt_parts = [[prompt, [who]]]
             d.private = spec.private_steps(W, labeller)
+            d.draft = spec.draft_text(st, L, who, W[DRAFT])
         return d
 
     def full(st: Any, L: list, W: list) -> Decision:

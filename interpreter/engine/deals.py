@@ -79,6 +79,32 @@ class DealSpec:
         body = "; ".join(f"{verbs[t]} {self.bundle_text(o[at[t]])}" for t in self.terms)
         return f"{head}: {body}"
 
+    def draft_text(self, st: Any, L: list, who: int, d: list) -> str:
+        """The offer `who` is building, as far as it goes, for his eyes only ('your offer so
+        far: to P2 about harbour: gives 5 ducats'), and at the last step why it cannot be
+        posted as it stands, if it cannot."""
+        at = self.at
+        bits = []
+        if d[D_TAKER] is not None and d[D_TAKER] >= 0:
+            bits.append(f"to P{d[D_TAKER] + 1}")
+        if "subject" in at and d[D_SUBJECT] is not None:
+            bits.append(f"about {fmt(d[D_SUBJECT], self.subject_type)}")
+        head = " ".join(bits) or "nothing chosen yet"
+        stage = d[D_STAGE]
+        verbs = {"give": "gives", "get": "gets", "promise": "promises"}
+        body = "; ".join(f"{verbs[t]} {self.bundle_text(d[D_BUNDLE + TERMS.index(t)])}"
+                         for k, t in enumerate(self.terms) if k <= stage - 2)
+        text = f"your offer so far: {head}" + (f": {body}" if body else "")
+        k = stage - 2
+        if 0 <= k < len(self.terms) and self.last_stage(st, L, who, d, k):
+            o = self.make_offer(st, who, d, False)
+            if not self.rule("valid", st, L, o, True):
+                text += " · it cannot be posted as it stands: the rules' 'valid' does not hold"
+            elif not self.promise_covered(st, L, o):
+                text += (" · it cannot be posted as it stands: it promises more than the "
+                         "proceeds")
+        return text
+
     def rule(self, kind: str, st: Any, L: list, o: list, default: Any) -> Any:
         """A clause's value for offer o (`default` when the deal has no such clause)."""
         r = self.rules.get(kind)

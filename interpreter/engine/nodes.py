@@ -22,7 +22,8 @@ class Decision:
     """A player must choose among options (pass first, then values, then any-time actions)."""
 
     __slots__ = ("player", "values", "labeller", "allow_pass", "prompt", "actions", "simultaneous",
-                 "commit", "span", "_options", "prompt_parts", "vis", "vtype", "private")
+                 "commit", "span", "_options", "prompt_parts", "vis", "vtype", "private",
+                 "draft")
 
     def __init__(self, player: int, values: list, labeller: Callable[[Any], str], allow_pass: bool,
                  prompt: str, actions: list, simultaneous: bool,
@@ -48,6 +49,9 @@ class Decision:
         # seeing nothing of the step (a step of building a deal's offer, engine/deals.py);
         # None: every value is announced by `vis`
         self.private: Optional[Callable[[Any], bool]] = None
+        # with narration, at a step of building a deal's offer: the offer so far, for the
+        # chooser's eyes only (engine/deals.py, DealSpec.draft_text)
+        self.draft: Optional[str] = None
 
     @property
     def count(self) -> int:

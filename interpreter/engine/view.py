@@ -102,12 +102,15 @@ def _table_json(f: Any, v: Any, viewer: Optional[int], vis: str) -> Any:
     return _field(v, f.type, visible(vis, None, viewer))
 
 
-def _pending(node: Any, viewer: Optional[int]) -> Optional[dict[str, Any]]:
+def _pending(node: Any, viewer: Optional[int], w: Optional[People] = None
+             ) -> Optional[dict[str, Any]]:
     if isinstance(node, Decision):
         d: dict[str, Any] = {"kind": "decision", "player": f"P{node.player + 1}",
                              "prompt": node.prompt_for(viewer), "simultaneous": node.simultaneous}
         if viewer == node.player:
             d["options"] = [o.label for o in node.options]
+            if node.draft is not None:      # the offer he is building: his eyes only
+                d["draft"] = (w if w is not None else People()).label(node.draft)
         return d
     if isinstance(node, Chance):
         return {"kind": "chance", "what": node.what}
@@ -158,7 +161,8 @@ def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
         players.append(entry)
     obs: dict[str, Any] = {"game": program.name, "viewer": None if viewer is None else f"P{viewer + 1}",
                            "round": state.round, "over": state.over, "table": table,
-                           "players": players, "pending": _pending(state.pending, viewer)}
+                           "players": players,
+           "pending": _pending(state.pending, viewer, people(program, state))}
     if state.narrate:
         obs["log"] = readable_log(state.record, viewer,      # as a person reads it
                                   people(program, state).label)
