@@ -121,23 +121,47 @@ def test_the_options_show_numbers_runs_and_the_hint(tiny: Program):
 
 
 def test_the_rules_summary(tiny: Program):
+    """Without `##` words a declaration is named in words, never shown as source."""
     lines = rules_summary(tiny, TINY)
     assert lines[0] == f"Tiny, for 2 to 4 players (rulebook: {TINY})"
-    assert "round turn (at most 5 rounds): phases bid, dice" in lines
-    assert "  the game ends: end after turn when pot > 20" in lines
-    assert "score: score p: worth(p)" in lines
-    assert any(line.startswith("at any of your decisions you may: anytime cash_in(")
-               for line in lines)
+    assert lines[1:5] == ["each turn:", "  1. bid", "  2. dice", "the end: after a turn, by the rules"]
+    assert "at any of your decisions you may cash in" in lines
+    assert not any("(" in ln or ">" in ln or "p." in ln for ln in lines[1:])
 
 
-def test_the_rules_summary_of_every_game_names_its_rounds():
+def test_the_rules_summary_tells_the_rulebooks_words_for_players(tmp_path: Path):
+    """`##` lines above a declaration are its words for players (dsl/player_docs.py); plain
+    comments between them and the declaration are passed over, a blank line ends a block."""
+    text = Path(TINY).read_text(encoding="utf-8")
+    text = text.replace("round turn", "## Each turn everyone bids, then rolls.\n"
+                        "# (a designer's note, not shown)\nround turn", 1)
+    assert "score p:" in text
+    text = text.replace("score p:", "## (words cut off by a blank line)\n\nscore p:", 1)
+    path = tmp_path / "t.rules"
+    path.write_text(text, encoding="utf-8")
+    res = load(str(path))
+    assert res.ok, [str(d) for d in res.diagnostics]
+    lines = rules_summary(compile_program(res.rulebook), str(path))
+    assert "each turn: Each turn everyone bids, then rolls." in lines
+    assert not any("designer" in ln or "cut off" in ln for ln in lines)
+
+
+RAW_RULES = re.compile(r"\{|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z]+[0-9]+\b|==|\bp\.|\(p\)")
+
+
+def test_the_rules_summary_of_every_game_is_in_words():
+    """Issue 39, finding 7: `rules` printed rulebook source; now each shipped game tells its
+    rounds, every phase, the end, the any-time actions, the score and the tie-break in words."""
     for path in sorted((ROOT / "rulebooks").glob("*.rules")):
         res = load(str(path))
         prog = compile_program(res.rulebook)
         lines = rules_summary(prog, str(path))
-        assert any(line.startswith("round ") for line in lines), path
-        assert any(line.startswith("score: ") for line in lines), path
-        assert not any("(see the rulebook)" in line for line in lines), (path, lines)
+        body = [ln for ln in lines[1:] if not ln.startswith("the full rules")]
+        assert not [ln for ln in body if RAW_RULES.search(ln)], (path.name, body)
+        phases = [ln for ln in body if re.match(r"  \d+\. ", ln)]
+        assert phases and all(" — " in ln for ln in phases), (path.name, phases)   # each has words
+        assert any(ln.startswith("the end: ") and "by the rules" not in ln for ln in body)
+        assert any(ln.startswith("score: ") for ln in body), path
 
 
 # ------------------------------------------------------------------ progress

@@ -24,7 +24,7 @@ from mercator.interpreter.agents.human import input_hint, menu_rows, prompt_line
 from mercator.interpreter.cli.common import color_ok
 from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
 from mercator.interpreter.engine.nodes import Decision
-from mercator.interpreter.engine.people import People
+from mercator.interpreter.engine.people import People, name_words
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable, view_fields
 
@@ -266,36 +266,50 @@ class RichScreen:
 
 
 def rules_summary(program: Any, path: str) -> list[str]:
-    """What `rules` shows at a prompt: the players, each round with its phases, when the game
-    ends, how it is scored, the actions allowed at any time, and where the full rules are."""
-    from mercator.dsl.fmt import format_decl
+    """What `rules` shows at a prompt, in words, never the rulebook's source: the players, each
+    round with its phases in order, the actions allowed at any time, when the game ends, how
+    it is scored and ties broken — each with the rulebook's `##` words for players above its
+    declaration (dsl/player_docs.py), else its name in words — and where the full rules are."""
+    from mercator.dsl.player_docs import doc_above
     rb = program.rb
+    src = getattr(rb, "sources", {}) or {}
     lo, hi = program.min_players, program.max_players
     lines = [f"{program.name}, for {lo if lo == hi else f'{lo} to {hi}'} players "
              f"(rulebook: {path})"]
 
-    def text(decl: Any) -> str:
-        try:
-            return " ".join(format_decl(decl).split())
-        except Exception:           # a construct the formatter cannot show on its own
-            return "(see the rulebook)"
+    def doc(decl: Any) -> Optional[str]:
+        return doc_above(src, getattr(decl, "span", None))
 
+    game_doc = doc(getattr(rb.game, "decl", None) or rb.game)
+    if game_doc:
+        lines.append(f"  {game_doc}")
     for stage in rb.stages:
-        limit = stage.decl.max_rounds
-        phases = ", ".join(b.name for b in stage.phases) or "no phases"
-        lines.append(f"round {stage.name}" + (f" (at most {limit} rounds)" if limit else "")
-                     + f": phases {phases}")
+        said = doc(stage.decl)
+        lines.append(f"each {name_words(stage.name)}"
+                     + (f": {said}" if said else ":"))
+        for k, b in enumerate(stage.phases, 1):
+            said = doc(b.decl)
+            lines.append(f"  {k}. {name_words(b.name)}" + (f" — {said}" if said else ""))
         if stage.end is not None and stage.end.decl is not None:
-            lines.append(f"  the game ends: {text(stage.end.decl)}")
+            lines.append("the end: " + (doc(stage.end.decl) or
+                                        f"after a {name_words(stage.name)}, by the rules"))
     for act in rb.actions:
         if act.decl is not None:
-            head = text(act.decl).split("{")[0].strip()
-            lines.append(f"at any of your decisions you may: {head}")
+            said = doc(act.decl)
+            lines.append(f"at any of your decisions you may {name_words(act.name)}"
+                         + (f": {said}" if said else ""))
     if rb.score is not None and rb.score.decl is not None:
-        lines.append(f"score: {text(rb.score.decl)}")
+        view = getattr(program, "view", None)
+        parts = " + ".join(r.label for r in view.scoring) if view is not None and \
+            view.scoring else ""
+        lines.append("score: " + (doc(rb.score.decl) or parts or "see the end of the game"))
     for tb in rb.tiebreaks:
         if tb.decl is not None:
-            lines.append(f"ties broken by: {text(tb.decl)}")
+            lines.append("ties: " + (doc(tb.decl) or "broken as the end of the game shows"))
+    if rb.eligible is not None and getattr(rb.eligible, "decl", None) is not None:
+        said = doc(rb.eligible.decl)
+        if said:
+            lines.append(f"who may win: {said}")
     base = os.path.splitext(os.path.basename(path))[0]
     page = os.path.join(os.path.dirname(os.path.abspath(path)), os.pardir, "docs", "games",
                         f"{base}.md")
