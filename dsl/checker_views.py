@@ -229,9 +229,17 @@ class ViewChecker(LabelChecker):
                          "first two fields are the ends of an edge, or a map node -> neighbours")
             if r.extra is not None:
                 xt = strip_opt(self.expr(r.extra, sc, None))
-                if r.kind != "graph":
-                    self.err("E160", f"'with' on a {r.kind}: only a graph has what stands on its "
-                             "nodes", r.extra.span, "remove 'with ...', or make the line a graph")
+                cell = grid_cells(t) if r.kind == "grid" else None
+                if r.kind not in ("graph", "grid"):
+                    self.err("E160", f"'with' on a {r.kind}: only a graph or a grid has what stands "
+                             "on its nodes or squares", r.extra.span,
+                             "remove 'with ...', or make the line a graph or a grid")
+                elif r.kind == "grid":
+                    if cell is not None and not (xt.kind == "map" and strip_opt(cell) ==
+                                                 xt.args[0]) and xt.kind != "any":
+                        self.err("E160", f"grid \"{r.label}\": 'with' needs a map from its squares "
+                                 f"({cell}) to what stands on them, got {xt}", r.extra.span,
+                                 "e.g. with {x: marks(x) for x in Space if has_marks(x)}")
                 elif node is not None and not (xt.kind == "map" and xt.args[0] == node) and \
                         xt.kind != "any":
                     self.err("E160", f"graph \"{r.label}\": 'with' needs a map from its nodes "

@@ -146,7 +146,11 @@ def _errors(view: str) -> list[str]:
 @pytest.mark.parametrize("line, says", [
     ('grid "g" = board', "not rows of cells"),
     ('graph "g" = board', "not edges"),
-    ('row "r" = board with occupant', "only a graph"),
+    ('row "r" = board with occupant', "only a graph or a grid"),
+    ('grid "g" = [[cell(r, c) for c in 1..side] for r in 1..2] with occupant',
+     "needs a map from its squares"),
+    ('grid "g" = [[cell(r, c) for c in 1..side] for r in 1..2] with {x: hidden_at[north] '
+     'for x in Place}', "secret 'hidden_at'"),
     ('graph "g" = roads with {p: 1 for p in players}', "needs a map from its nodes"),
     ('graph "g" = roads with hidden_at', "secret 'hidden_at'"),
     ('grid "g" = [players[0].hand]', "owner-only 'hand'"),
@@ -191,3 +195,35 @@ def test_fmt_round_trips_grids_graphs_and_labels() -> None:
     assert again == rb
     assert 'graph "the roads" = roads with occupant' in text
     assert 'label s: Spot for p = "goes to", s, p.coins' in text
+
+
+def test_a_grid_shows_what_stands_on_its_squares() -> None:
+    """`grid ... with MAP` (issue 39, finding 4: "Genoa a grid of names with no tower, discs or
+    owners"): each square shows what stands on it, in the view's words; Genoa marks the trade
+    tower, the discs it left and the buildings' owners (fn board_mark)."""
+    prog = program_text(TOWN + VIEW.replace(
+        'grid "the board" = [[cell(r, c) for c in 1..side] for r in 1..2]',
+        'grid "the board" = [[cell(r, c) for c in 1..side] for r in 1..2] '
+        'with {x: index_of(board, x) for x in Place if x == mill or x == well}'))
+    s = prog.new_game(2, 1)
+    g = _rows_of(prog, s)["the board"]
+    assert g["rows"] == [["inn", "mill", "road"], ["well", "road", "tower"]]
+    assert g["marks"] == [["", "1", ""], ["3", "", ""]]
+    assert "1: inn | mill [1] | road" in g["text"] and "2: well [3] | road | tower" in g["text"]
+    from shipped import shipped_program
+    from genoa_driver import Game
+    genoa = shipped_program("genoa")
+    game = Game(genoa, 3)
+    game.start("r2c4")
+    v = declared_view(genoa, game.s, 1)
+    assert v is not None
+    board = next(r for sec in v["sections"] for r in sec["rows"] if r["kind"] == "grid")
+    marked = {(c, m) for row, mk in zip(board["rows"], board["marks"])
+              for c, m in zip(row, mk) if m}
+    assert marked == {("street r2c4", "tower")}
+
+
+def _rows_of(prog: Program, s) -> dict[str, dict]:
+    v = declared_view(prog, s, 0)
+    assert v is not None
+    return {r["label"]: r for sec in v["sections"] for r in sec["rows"]}

@@ -167,9 +167,12 @@ def _cells(v: Any, t: Type, unit: Optional[str], w: People) -> list[list[str]]:
     return []
 
 
-def _grid(v: Any, t: Type, unit: Optional[str]) -> dict[str, Any]:
+def _grid(v: Any, t: Type, unit: Optional[str], contents: Any = None,
+          xt: Optional[Type] = None, words: Optional[People] = None) -> dict[str, Any]:
     """A grid's rows of cells as text, each row with its name (a list's rows count from 1):
-    the cells in plain words, short (a `text` is for rows and options)."""
+    the cells in plain words, short (a `text` is for rows and options); with `with`, what
+    stands on each square ("marks": a row of texts per row, "" where nothing stands), in the
+    view's words."""
     w = People()
     t = t.args[0] if t.kind == "opt" else t
     if v is None or t.kind == "any":
@@ -180,7 +183,14 @@ def _grid(v: Any, t: Type, unit: Optional[str]) -> dict[str, Any]:
     ct = rt.args[0]
     keys = [w.text(k, kt) if kt is not None else str(k + 1) for k, _ in items]
     rows = [[_with_unit(w.text(x, ct), unit) for x in (row or [])] for _, row in items]
-    return {"keys": keys, "rows": rows, "columns": max((len(r) for r in rows), default=0)}
+    out: dict[str, Any] = {"keys": keys, "rows": rows,
+                           "columns": max((len(r) for r in rows), default=0)}
+    if contents is not None and xt is not None and xt.kind == "map":
+        said = words if words is not None else w
+        mt = xt.args[1]
+        marks = {x: said.text(m, mt) for x, m in contents.items()}
+        out["marks"] = [[marks.get(x, "") for x in (row or [])] for _, row in items]
+    return out
 
 
 def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type], w: People) -> dict[str, Any]:
@@ -235,8 +245,11 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None
     """A row whose value the seat may see, in words (`w`: the view's texts in this state)."""
     w = w if w is not None else People()
     if r.kind == "grid":
-        g = _grid(v, r.type, r.unit)
-        text = "\n".join(f"{k}: " + " | ".join(row) for k, row in zip(g["keys"], g["rows"]))
+        g = _grid(v, r.type, r.unit, extra, r.extra_type, w)
+        marks = g.get("marks") or [[""] * len(row) for row in g["rows"]]
+        text = "\n".join(f"{k}: " + " | ".join(c + (f" [{m}]" if m else "")
+                                                 for c, m in zip(row, mk))
+                         for k, row, mk in zip(g["keys"], g["rows"], marks))
         return {"label": r.label, "kind": "grid", "unit": r.unit, "hidden": False,
                 "text": text or "none", **g}
     if r.kind == "graph":
