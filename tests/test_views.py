@@ -17,6 +17,7 @@ from mercator.dsl.fmt import format_rulebook
 from mercator.dsl.loader import load
 from mercator.dsl.parser import parse
 from mercator.interpreter.engine.declared_view import declared_view
+from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import revealed_now, shown_as, view_fields, visible
@@ -472,3 +473,27 @@ def test_a_truth_value_reads_yes_or_no_and_an_empty_collection_none() -> None:
     assert v2 is not None
     track = next(r for r in v2["sections"][0]["rows"] if r["label"] == "in the pool")
     assert track["text"] == "none" and track["cells"] == []
+
+
+def test_manila_says_which_pass_a_player_has_made() -> None:
+    """Issue 39, finding 6: "has passed: no" right after P2 passed — in the auction, where a
+    pass sets nothing. The row is about the placements (seed 003 §放置同夥: a player who passes
+    places no more this voyage) and says so; it turns yes when he passes there."""
+    from shipped import shipped_program
+    prog = shipped_program("manila")
+    s = prog.new_game(3, 1)
+    row = "places no more accomplices this voyage"
+    for _ in range(2000):
+        d = s.pending
+        if isinstance(d, Decision) and d.prompt.startswith("place an accomplice"):
+            break
+        prog.apply(s, 0)
+    assert isinstance(s.pending, Decision)
+    who = s.pending.player
+    v = declared_view(prog, s, who)
+    assert v is not None and row in v["panel"]["labels"] and "has passed" not in v["panel"]["labels"]
+    k = v["panel"]["labels"].index(row)
+    assert v["panel"]["seats"][who]["rows"][k]["text"] == "no"
+    prog.apply(s, 0)                                  # pass: no more accomplices this voyage
+    v = declared_view(prog, s, who)
+    assert v is not None and v["panel"]["seats"][who]["rows"][k]["text"] == "yes"
