@@ -198,6 +198,8 @@ def test_genoa_streets_and_cards_in_words() -> None:
     card = prog.rb.enums["Card"]
     assert ppl.text(space.members.index("street_r3c6"), space) == "street at row 3, column 6"
     assert ppl.text(space.members.index("city_hall"), space) == "city hall"
+    # issue 39, finding 9: an offer "about market" bought nothing; the market gives no action
+    assert ppl.text(space.members.index("market"), space) == "market (no action)"
     assert ppl.text(card.members.index("large_colini_5"), card) == \
         "large order for villa colini: silver, linen, wine"
     assert ppl.text(card.members.index("message_monetti_inn"), card) == \
