@@ -212,3 +212,25 @@ def test_the_offer_being_built_is_shown_to_its_maker_alone() -> None:
         assert "draft" not in seen and "silk" not in seen.split("'pending'")[1], seat
         screen = _screen(prog, g, seat) if seat is not None else ""
         assert "your offer so far" not in screen and "gives 5 ducats" not in screen
+
+
+def test_each_step_of_a_deal_says_what_it_does() -> None:
+    """Issue 39, finding 9: the buttons of Genoa's negotiation say what each does (the deal
+    construct's steps, the same in every rulebook: docs/language.md §4.17)."""
+    from mercator.interpreter.engine.declared_view import option_notes
+    prog = genoa_program()
+    g = Game(prog)
+    g.give_goods(1, "silk")
+    g.start("r2c4")
+    d = g.s.pending
+    notes = dict(zip([o.label for o in d.options], option_notes(prog, g.s, d, d.player)))
+    assert notes["pass"] == "say nothing this turn"
+    assert notes["post an offer"].startswith("build an offer to another player")
+    assert notes["close: none"] == "end the bargaining here with no deal; the rules go on with this"
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    d = g.s.pending
+    assert d.player == 0                        # the tower player, to answer P2's offer
+    notes = dict(zip([o.label for o in d.options], option_notes(prog, g.s, d, d.player)))
+    accept = next(k for k in notes if k.startswith("accept #1"))
+    assert notes[accept].startswith("take this offer: both sides hand over")

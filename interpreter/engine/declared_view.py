@@ -79,6 +79,9 @@ def option_notes(program: Any, state: Any, decision: Any,
     label; pass and any-time actions have none). A label reads only public state, the option,
     and with `for p` the chooser's own fields (the checker makes sure: E161); one that reads
     the chooser's hidden fields is computed for the chooser only."""
+    vt = getattr(decision, "vtype", None)
+    if isinstance(vt, tuple) and vt and vt[0] == "deal":
+        return [deal_note(o) for o in decision.options]
     spec: Optional[ViewSpec] = getattr(program, "view", None)
     span = getattr(decision, "span", None)
     if spec is None or span is None or not spec.labels:
@@ -107,6 +110,32 @@ def option_notes(program: Any, state: Any, decision: Any,
         out.append(_note(lab, state, [o.value, decision.player if lab.chooser else None] +
                          [None] * max(lab.nslots - 2, 0), w))
     return out
+
+
+# what each step of a deal window does (docs/language.md §4.17): the same in every rulebook
+DEAL_STEPS = {
+    "post": "build an offer to another player, step by step; nobody sees it until it is posted",
+    "accept": "take this offer: both sides hand over what it names at once, and it binds",
+    "replace": "take your offer off the table and build a new one in its place",
+    "withdraw": "take your offer off the table",
+    "close": "end the bargaining here, with no deal",
+    "to": "the player the offer is made to",
+    "about": "what the offer is for",
+    "cancel": "drop the offer being built; nobody learns of it",
+}
+
+
+def deal_note(o: Any) -> Optional[str]:
+    """What a step of a deal window does, for its button (None: pass, an any-time action)."""
+    v = o.value
+    if o.action is not None or not isinstance(v, tuple) or not v:
+        return "say nothing this turn" if o.label == "pass" and o.action is None else None
+    if v[0] == "close" and len(v) > 1:
+        return "end the bargaining here with no deal; the rules go on with this"
+    if v[0] == "done":
+        return "put the offer on the table: the other may accept it" if o.label == "post" \
+            else "this part of the offer is complete: go on to the next"
+    return DEAL_STEPS.get(v[0])
 
 
 def option_words(program: Any, state: Any, decision: Any) -> list[str]:
