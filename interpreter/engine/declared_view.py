@@ -119,8 +119,6 @@ DEAL_STEPS = {
     "replace": "take your offer off the table and build a new one in its place",
     "withdraw": "take your offer off the table",
     "close": "end the bargaining here, with no deal",
-    "to": "the player the offer is made to",
-    "about": "what the offer is for",
     "cancel": "drop the offer being built; nobody learns of it",
 }
 
