@@ -227,3 +227,14 @@ def _rows_of(prog: Program, s) -> dict[str, dict]:
     v = declared_view(prog, s, 0)
     assert v is not None
     return {r["label"]: r for sec in v["sections"] for r in sec["rows"]}
+
+
+def test_a_long_run_of_numbered_spaces_is_drawn_by_its_numbers() -> None:
+    """Die Händler's map drew "road space 1" ... "road space 25" beside every dot, and the
+    names ran over each other; a long run of names alike but for their number shows the
+    number (the whole name is the dot's tooltip and in the list), a few of a kind keep theirs."""
+    from mercator.interpreter.web.render import short_names
+    nodes = [f"road space {k}" for k in range(1, 10)] + ["paris", "city 4", "city 5", "city 6"]
+    short = short_names(nodes)
+    assert short["road space 7"] == "7" and short["paris"] == "paris"
+    assert short["city 5"] == "city 5"

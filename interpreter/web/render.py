@@ -6,6 +6,7 @@ from anyone.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -179,19 +180,37 @@ def _layout(nodes_: tuple[str, ...],
                       pad + (p[1] - min(ys)) / span_y * size)) for v, p in pos.items())
 
 
+def short_names(nodes: list[str]) -> dict[str, str]:
+    """Each node's name on the picture: a long run (eight or more) of nodes named alike but
+    for a number at the end ("road space 1", "road space 2", ...) shows the number alone (the
+    full name is its tooltip and in the list under the picture); any other name as it is
+    ("city 4", "red 3": a few of a kind keep their names)."""
+    runs: dict[str, int] = {}
+    for n in nodes:
+        m = re.fullmatch(r"(.*\D) (\d+)", n)
+        if m:
+            runs[m.group(1)] = runs.get(m.group(1), 0) + 1
+    out = {}
+    for n in nodes:
+        m = re.fullmatch(r"(.*\D) (\d+)", n)
+        out[n] = m.group(2) if m and runs[m.group(1)] >= 8 else n
+    return out
+
+
 def graph_svg(row: dict[str, Any]) -> Markup:
     """A declared graph as an SVG drawing: the edges as lines, each node a dot with its name,
     what stands on it (`with`) beside it, highlighted; and, for a reader without the picture,
     the same as a list."""
     at = layout(row["nodes"], row["edges"])
+    short = short_names(row["nodes"])
     lines = Markup("").join(
         Markup('<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>').format(
             *at[a], *at[b]) for a, b in row["edges"])
     dots = Markup("").join(
-        Markup('<g class="node{}"><circle cx="{:.1f}" cy="{:.1f}" r="{}"/>'
+        Markup('<g class="node{}"><title>{}</title><circle cx="{:.1f}" cy="{:.1f}" r="{}"/>'
                '<text x="{:.1f}" y="{:.1f}">{}</text>{}</g>').format(
-            " on" if v in row["on"] else "", x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
-            v, Markup('<text class="on" x="{:.1f}" y="{:.1f}">{}</text>').format(
+            " on" if v in row["on"] else "", v, x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
+            short[v], Markup('<text class="on" x="{:.1f}" y="{:.1f}">{}</text>').format(
                 x + 6, y + 12, row["on"][v]) if v in row["on"] else Markup(""))
         for v, (x, y) in at.items())
     listing = Markup("").join(Markup("<li>{}</li>").format(line) for line in row["lines"])
