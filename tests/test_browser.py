@@ -155,7 +155,7 @@ def test_the_timeline_steps_through_a_saved_game(browser, tmp_path):
         assert len(_by(d, "#log li")) >= n0
         d.get(served.url + links.path(1) + "?step=4")
         assert [li.text for li in _by(d, "#log li")] == [" ".join(x.split())
-                                                         for x in r.view(1, 4)["log"]]
+                                                         for x in r.view(1, 4)["log_words"]]
         assert not _by(d, "#options")
     finally:
         served.stop()

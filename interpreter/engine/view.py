@@ -164,8 +164,9 @@ def observe(program: Any, state: Any, viewer: Optional[int]) -> dict[str, Any]:
                            "players": players,
            "pending": _pending(state.pending, viewer, people(program, state))}
     if state.narrate:
-        obs["log"] = readable_log(state.record, viewer,      # as a person reads it
-                                  people(program, state).label)
+        # as a person reads it, less the words (a program parses these lines: the Die Händler
+        # anchor reads the wagon under the hammer from them); a page adds the words
+        obs["log"] = readable_log(state.record, viewer)
     if isinstance(state.pending, Terminal):
         obs["scores"] = list(state.pending.scores)
         obs["winners"] = [f"P{w + 1}" for w in state.pending.winners]

@@ -364,7 +364,7 @@ class GameSession:
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
         """The game's log up to a step as `seat` saw it (None: as a spectator)."""
         s = self.steps[self.step_index(step)]
-        return readable_log(s.record, seat, people(self.program, s).label)
+        return readable_log(s.record, seat)
 
     def view(self, seat: Optional[int], step: Optional[int] = None) -> dict[str, Any]:
         """What `seat` (0-based; None = spectator) sees at a step: the engine's observation (and
@@ -372,6 +372,9 @@ class GameSession:
         all of it (changes exactly when the view does)."""
         k = self.step_index(step)
         obs = observe(self.program, self.steps[k], seat)
+        if "log" in obs:                        # the page's log in words (engine/people.py)
+            words = people(self.program, self.steps[k]).label
+            obs["log_words"] = [words(line) for line in obs["log"]]
         obs["declared"] = declared_view(self.program, self.steps[k], seat)
         obs["seats"] = [{"seat": f"P{i + 1}", "kind": kind} for i, kind in enumerate(self.seats)]
         obs["step"] = k
