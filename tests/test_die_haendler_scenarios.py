@@ -1394,31 +1394,6 @@ def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) ->
     assert prog.result(game.s).scores == (0, 1)
 
 
-def test_estimate_counts_a_stored_barrel_by_who_owns_the_wagon_beside_it(prog: Program) -> None:
-    """Not a rule: a barrel in a warehouse where a wagon stands counts halfway to its sale for
-    the wagon's loading master, who loads it (seed 002 §Phase 2: three barrels of one good),
-    and a quarter of the way for another player, who may only ride as a guest.  Two players,
-    each buys one wine in Paris (buy 100; expected sale one row up, 700); P1, the start player,
-    owns wagon1 there for free and loads nothing; P2 asks to load nothing.  Everything else
-    alike (money 4,900, twice the trade reserve, level 0): P1's wine (100 + 700) / 2 = 400,
-    P2's (3 × 100 + 700) / 4 = 250."""
-    game = Game(prog, 2)
-    game.no_red_cards()
-    game.prepare(money={0: 5000, 1: 5000})
-    game.decide(0, "{good: wine, city: paris}", BUY)
-    game.decide(0, "pass", BUY)
-    game.decide(1, "{good: wine, city: paris}", BUY)
-    while game.pending.prompt == BUY:                         # the other rounds of buying
-        game.decide(game.pending.player, "pass", BUY)
-    own_wagons_free(game)                                     # wagon1, in Paris: P1's
-    game.decide(0, "pass", OWN_LOAD)
-    game.decide(1, "pass", GUEST_LOAD)
-    assert game.warehouse(0, "paris") == {"wine": 1} == game.warehouse(1, "paris")
-    assert game.money() == [4900, 4900]
-    a, b = prog.estimated(game.s).scores
-    assert a - b == 400 - 250
-
-
 def test_estimate_does_not_count_borrowed_money_twice(prog: Program) -> None:
     """Not a rule: the estimate counts up to a round's trade needs (here 1,000 + 3 × 100 +
     upkeep 0 = 1,300) of a player's money twice, but not money he borrowed: P1 with 500 and no

@@ -140,3 +140,23 @@ def test_in_the_last_round_it_climbs_as_far_as_its_money_goes(dh: Any) -> None:
         game.until(CLIMB, 0)
         game.prepare(round_marker=7, money={0: money}, level={0: 2})
         assert _choice(game) == climb
+
+
+def test_with_narration_it_bids_for_the_wagons_it_can_load(dh: Any) -> None:
+    """The anchor learns which wagon is under the hammer from its seat's log ("auction of
+    wagon1 in paris"): the engine's observation keeps the log as the rules wrote it. With the
+    log rewritten in a person's words ("wagon 1") it read no wagon and passed in every wagon
+    auction (session 23), which made the searcher look strong. Three anchors, narrated as the
+    benchmark plays them: they bid in a good share of the wagon auctions."""
+    bots = [_heuristic(dh) for _ in range(3)]
+    s = dh.new_game(3, 4, narrate=True, explicit_chance=True)
+    asked = bid = 0
+
+    def count(state: Any, node: Any, i: int, label: str) -> None:
+        nonlocal asked, bid
+        if isinstance(node, Decision) and node.prompt.startswith("sealed bid"):
+            asked += 1
+            bid += label != "pass"
+    play_out(dh, s, bots, on_step=count, max_decisions=5000)
+    assert s.over and asked > 20
+    assert bid >= asked // 5, (bid, asked)
