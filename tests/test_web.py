@@ -353,3 +353,16 @@ def test_a_page_says_it_waits_for_the_searching_bots_after_a_move(manila):
     assert 'getElementById("waiting")' in page
     _, links, c = client_for(manila, ["human", "random", "random"])
     assert 'id="waiting"' not in c.get(links.path(0)).text
+
+
+def test_the_page_tells_the_rules_in_brief(manila):
+    """Issue 39, finding 7: the browser had no `rules`; the page tells the rules in brief, in
+    the rulebook's words for players (the same lines as the terminal's `rules`)."""
+    from mercator.interpreter.tools.rules_text import rules_summary
+    s, links, client = client_for(manila, ["human", "random", "random"])
+    v = s.view(0)
+    assert v["rules"] == rules_summary(manila, MANILA)
+    assert any("harbour master" in line for line in v["rules"])
+    page = client.get(links.path(0)).text
+    assert 'id="rules"' in page and "The rules in brief" in page
+    assert "Bid to be the harbour master" in page

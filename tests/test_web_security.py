@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = {name: str(ROOT / "rulebooks" / f"{name}.rules")
          for name in ("manila", "die_haendler", "genoa", "felinia")}
 EXTRA_KEYS = {"seats", "step", "steps", "live", "replay", "options", "can_undo", "digest",
-              "new_from", "declared", "changes", "breakdown", "log_words"}
+              "new_from", "declared", "changes", "breakdown", "log_words", "rules"}
 
 
 def served(name: str, players: int, seed: int, seats: Optional[list[str]] = None):

@@ -6,7 +6,6 @@ Everything a rulebook wrote (labels, log lines, values, names) goes through view
 into rich as plain Text, never as markup: a label '[red]x' prints as '[red]x'."""
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any, Callable, Optional, TextIO
 
@@ -24,9 +23,10 @@ from mercator.interpreter.agents.human import input_hint, menu_rows, prompt_line
 from mercator.interpreter.cli.common import color_ok
 from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
 from mercator.interpreter.engine.nodes import Decision
-from mercator.interpreter.engine.people import People, name_words
+from mercator.interpreter.engine.people import People
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable, view_fields
+from mercator.interpreter.tools.rules_text import rules_summary  # noqa: F401 (the terminal's `rules`)
 
 
 def console_for(stream: TextIO) -> Console:
@@ -263,59 +263,6 @@ class RichScreen:
         self.console.print(_t(f"Pass the keyboard to P{seat + 1}.", "bold"))
         self.console.file.flush()
         input_fn(f"P{seat + 1}, press Enter when only you can see the screen ")
-
-
-def rules_summary(program: Any, path: str) -> list[str]:
-    """What `rules` shows at a prompt, in words, never the rulebook's source: the players, each
-    round with its phases in order, the actions allowed at any time, when the game ends, how
-    it is scored and ties broken — each with the rulebook's `##` words for players above its
-    declaration (dsl/player_docs.py), else its name in words — and where the full rules are."""
-    from mercator.dsl.player_docs import doc_above
-    rb = program.rb
-    src = getattr(rb, "sources", {}) or {}
-    lo, hi = program.min_players, program.max_players
-    lines = [f"{program.name}, for {lo if lo == hi else f'{lo} to {hi}'} players "
-             f"(rulebook: {path})"]
-
-    def doc(decl: Any) -> Optional[str]:
-        return doc_above(src, getattr(decl, "span", None))
-
-    game_doc = doc(getattr(rb.game, "decl", None) or rb.game)
-    if game_doc:
-        lines.append(f"  {game_doc}")
-    for stage in rb.stages:
-        said = doc(stage.decl)
-        lines.append(f"each {name_words(stage.name)}"
-                     + (f": {said}" if said else ":"))
-        for k, b in enumerate(stage.phases, 1):
-            said = doc(b.decl)
-            lines.append(f"  {k}. {name_words(b.name)}" + (f" — {said}" if said else ""))
-        if stage.end is not None and stage.end.decl is not None:
-            lines.append("the end: " + (doc(stage.end.decl) or
-                                        f"after a {name_words(stage.name)}, by the rules"))
-    for act in rb.actions:
-        if act.decl is not None:
-            said = doc(act.decl)
-            lines.append(f"at any of your decisions you may {name_words(act.name)}"
-                         + (f": {said}" if said else ""))
-    if rb.score is not None and rb.score.decl is not None:
-        view = getattr(program, "view", None)
-        parts = " + ".join(r.label for r in view.scoring) if view is not None and \
-            view.scoring else ""
-        lines.append("score: " + (doc(rb.score.decl) or parts or "see the end of the game"))
-    for tb in rb.tiebreaks:
-        if tb.decl is not None:
-            lines.append("ties: " + (doc(tb.decl) or "broken as the end of the game shows"))
-    if rb.eligible is not None and getattr(rb.eligible, "decl", None) is not None:
-        said = doc(rb.eligible.decl)
-        if said:
-            lines.append(f"who may win: {said}")
-    base = os.path.splitext(os.path.basename(path))[0]
-    page = os.path.join(os.path.dirname(os.path.abspath(path)), os.pardir, "docs", "games",
-                        f"{base}.md")
-    if os.path.isfile(page):
-        lines.append(f"the full rules, mapped to the rulebook: docs/games/{base}.md")
-    return lines
 
 
 class Progress:

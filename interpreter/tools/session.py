@@ -27,6 +27,7 @@ from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import IllegalChoice
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.people import people
+from mercator.interpreter.tools.rules_text import rules_summary
 from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
 from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
@@ -376,6 +377,7 @@ class GameSession:
             words = people(self.program, self.steps[k]).label
             obs["log_words"] = [words(line) for line in obs["log"]]
         obs["declared"] = declared_view(self.program, self.steps[k], seat)
+        obs["rules"] = rules_summary(self.program, self.rulebook_path or "the rulebook")
         obs["seats"] = [{"seat": f"P{i + 1}", "kind": kind} for i, kind in enumerate(self.seats)]
         obs["step"] = k
         obs["steps"] = len(self.steps) - 1
