@@ -1,0 +1,85 @@
+"""Which of a searcher's decisions cost it most? Play it against two of the game's anchors, with
+one kind of its decisions (those whose prompt contains one of the given texts) answered by the
+anchor in its place, and write each game's margin; compared seed by seed with the searcher
+alone (`--anchor-answers none`), the difference says what the searcher loses at that kind of
+decision (docs/agents.md, "Asking the searcher's decisions kind by kind").
+
+    .venv/bin/python benchmarks/anchor_answers.py rulebooks/manila.rules \\
+        --agent ismcts:300:cores=1 --anchor-answers "place an accomplice" --seeds 0-12 \\
+        --out manila_place.jsonl
+
+The tested seat is seat g mod 3 in game g (3 players), the others the anchor; a line of JSON a
+game: seed, seat, the prompts handed over, scores, margin (the seat's score less the best
+other's), won, and how many decisions each side answered.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_agents import _program, heuristic_for  # noqa: E402
+
+from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
+from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+
+PLAYERS = 3
+
+
+class Handing:
+    """The searcher, with the decisions whose prompt contains one of `texts` answered by the
+    anchor instead; counts who answered how many."""
+
+    def __init__(self, spec: str, anchor: type, texts: list[str], seed: int):
+        self.searcher = make_agent(parse_spec(spec), seed)
+        self.anchor = anchor(seed)
+        self.texts = texts
+        self.answered = [0, 0]            # by the searcher, by the anchor
+
+    def choose(self, program, state) -> int:
+        prompt = state.pending.prompt
+        if any(t in prompt for t in self.texts):
+            self.answered[1] += 1
+            return self.anchor.choose(program, state)
+        self.answered[0] += 1
+        return self.searcher.choose(program, state)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("rulebook")
+    ap.add_argument("--agent", default="ismcts:300:cores=1", help="the searcher's spec")
+    ap.add_argument("--anchor-answers", default="none",
+                    help="comma-separated texts of the prompts the anchor answers ('none')")
+    ap.add_argument("--seeds", default="0-12", help="A-B: the games' seeds, B excluded")
+    ap.add_argument("--out", required=True, help="a JSON-lines file the games are added to")
+    a = ap.parse_args(argv)
+    texts = [] if a.anchor_answers == "none" else [t for t in a.anchor_answers.split(",") if t]
+    lo, hi = (int(x) for x in a.seeds.split("-"))
+    prog = _program(a.rulebook)
+    anchor = heuristic_for(prog)
+    for seed in range(lo, hi):
+        me = seed % PLAYERS
+        seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
+        seats[me] = tested = Handing(a.agent, anchor, texts, agent_seed(seed, me))
+        state = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
+        t0 = time.time()
+        play_out(prog, state, seats, max_decisions=20000)
+        scores = list(state.pending.scores)
+        line = {"seed": seed, "seat": me, "anchor_answers": texts, "agent": a.agent,
+                "scores": scores, "margin": scores[me] - max(x for i, x in enumerate(scores)
+                                                             if i != me),
+                "won": me in state.pending.winners, "answered": tested.answered,
+                "seconds": round(time.time() - t0)}
+        print(json.dumps(line), flush=True)
+        with open(a.out, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

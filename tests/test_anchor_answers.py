@@ -1,0 +1,35 @@
+"""benchmarks/anchor_answers.py: a searcher with one kind of its decisions answered by the game's
+anchor, a game a line (docs/agents.md, "Asking the searcher's decisions kind by kind")."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def anchor_answers():
+    from bench_module import bench_agents
+    bench_agents()                      # (the script imports it by name: one copy)
+    spec = importlib.util.spec_from_file_location("anchor_answers",
+                                                  ROOT / "benchmarks" / "anchor_answers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_anchor_answers_the_named_decisions_and_the_searcher_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    m = anchor_answers()
+    assert m.main(["rulebooks/manila.rules", "--agent", "ismcts:10:cores=1", "--anchor-answers",
+                   "place an accomplice", "--seeds", "1-2", "--out", str(out)]) == 0
+    assert m.main(["rulebooks/manila.rules", "--agent", "ismcts:10:cores=1", "--anchor-answers",
+                   "none", "--seeds", "1-2", "--out", str(out)]) == 0
+    handed, alone = [json.loads(x) for x in out.read_text().splitlines()]
+    assert handed["seat"] == alone["seat"] == 1
+    assert handed["answered"][1] > 0 and alone["answered"][1] == 0
+    for g in (handed, alone):
+        others = [x for i, x in enumerate(g["scores"]) if i != g["seat"]]
+        assert g["margin"] == g["scores"][g["seat"]] - max(others)
+        assert not g["won"] or g["scores"][g["seat"]] >= max(others)   # (ties: the tie-break)
