@@ -21,3 +21,14 @@ def bench_agents() -> ModuleType:
         sys.modules["bench_agents"] = module
         spec.loader.exec_module(module)
     return module
+
+
+def script(name: str) -> ModuleType:
+    """A script of benchmarks/ that imports bench_agents by name (decisions_by_seat.py,
+    anchor_answers.py), loaded after the one bench_agents module so that it shares it."""
+    bench_agents()
+    spec = importlib.util.spec_from_file_location(name, PATH.parent / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -2,21 +2,14 @@
 anchor, a game a line (docs/agents.md, "Asking the searcher's decisions kind by kind")."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def anchor_answers():
-    from bench_module import bench_agents
-    bench_agents()                      # (the script imports it by name: one copy)
-    spec = importlib.util.spec_from_file_location("anchor_answers",
-                                                  ROOT / "benchmarks" / "anchor_answers.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from bench_module import script
+    return script("anchor_answers")
 
 
 def test_the_anchor_answers_the_named_decisions_and_the_searcher_the_rest(tmp_path: Path) -> None:

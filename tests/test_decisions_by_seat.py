@@ -2,7 +2,6 @@
 replaying a results file's games."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from collections import Counter
@@ -15,13 +14,8 @@ NIM = "tests/fixtures/agents/nim.rules"
 
 
 def decisions_by_seat():
-    from bench_module import bench_agents
-    bench_agents()                      # (the script imports it by name: one copy)
-    spec = importlib.util.spec_from_file_location("decisions_by_seat",
-                                                  ROOT / "benchmarks" / "decisions_by_seat.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from bench_module import script
+    return script("decisions_by_seat")
 
 
 def random_games(n: int) -> tuple[list[dict], Counter, Counter]:
