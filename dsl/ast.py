@@ -625,6 +625,7 @@ class ViewRow:
     span: Span = _span()
     unit_quoted: bool = False      # the unit was written as a string ("in \"pesos a share\"")
     extra: Optional[Expr] = None   # a graph's `with` map: node -> what stands on it
+    extra_word: str = "with"       # `with` (a graph's or grid's contents) or `on` (a track's spaces)
 
 
 @attrs.frozen

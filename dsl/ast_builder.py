@@ -19,7 +19,7 @@ from mercator.dsl.errors import MercatorError
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",
                    "removable", "where_kw", "params", "names", "log_public", "log_to", "prompt",
                    "or_pass", "openly", "args", "win_order", "bound_int",
-                   "bound_word"})
+                   "bound_word", "view_on"})
 
 
 class AstBuilder:
@@ -423,8 +423,14 @@ class AstBuilder:
         unit = c[2]
         quoted = unit is not None and getattr(unit, "type", "") == "STRING"
         text = None if unit is None else (_unquote(unit) if quoted else str(unit))
+        extra, word = c[4], "with"
+        if isinstance(extra, tuple):                  # view_on: ("on", spaces)
+            word, extra = extra
         return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted,
-                         extra=c[4])
+                         extra=extra, extra_word=word)
+
+    def view_on(self, c: list[Any]) -> tuple[str, Any]:
+        return ("on", c[0])
 
     def eligible_decl(self, sp: A.Span, c: list[Any]) -> A.EligibleDecl:
         return A.EligibleDecl(str(c[0]), c[1], span=sp)

@@ -227,7 +227,10 @@ class ViewChecker(LabelChecker):
                 self.err("E160", f"graph \"{r.label}\" has type {t}, not edges", r.expr.span,
                          "a graph is a list of paths (lists of nodes), a list of records whose "
                          "first two fields are the ends of an edge, or a map node -> neighbours")
-            if r.extra is not None:
+            if r.extra is not None and r.extra_word == "on":
+                xt = strip_opt(self.expr(r.extra, sc, None))
+                self._spaces(r, t, xt)
+            elif r.extra is not None:
                 xt = strip_opt(self.expr(r.extra, sc, None))
                 cell = grid_cells(t) if r.kind == "grid" else None
                 if r.kind not in ("graph", "grid"):
@@ -249,6 +252,32 @@ class ViewChecker(LabelChecker):
                                 field=None if r.extra is not None else
                                 self._whole_field(r.expr, var), extra=r.extra, extra_type=xt))
         return out
+
+    def _spaces(self, r: A.ViewRow, t: Type, xt: Type) -> None:
+        """`track ... on SPACES`: the spaces are a list of plain values (numbers, names), and the
+        track's entries (a map's values, a list's items) are values of that type, each drawn on
+        the space equal to it."""
+        assert r.extra is not None
+        if r.kind != "track":
+            self.err("E160", f"'on' on a {r.kind}: only a track is drawn on a strip of spaces",
+                     r.extra.span, "remove 'on ...', or make the line a track: "
+                     "track \"boats\" = {g: position[g] for g in Good} on 0..13")
+            return
+        if xt.kind == "any":
+            return
+        space = strip_opt(xt.args[0]) if xt.kind == "list" and xt.args else None
+        if space is None or space.kind in ("list", "map", "bag", "record", "tuple"):
+            self.err("E160", f"track \"{r.label}\": its spaces have type {xt}, not a list of "
+                     "plain values", r.extra.span,
+                     "name the spaces as a list of numbers or names: on 0..13, or on price_track")
+            return
+        entry = strip_opt(t.args[1]) if t.kind == "map" else \
+            strip_opt(t.args[0]) if t.kind == "list" else None
+        if entry is not None and entry.kind != "any" and entry != space:
+            self.err("E160", f"track \"{r.label}\": its entries have type {entry} and its spaces "
+                     f"{space}: an entry is drawn on the space equal to it", r.expr.span,
+                     "make the entries the spaces' values (a position, a price): "
+                     "{g: position[g] for g in Good} on 0..13")
 
     def _whole_field(self, e: Any, var: Optional[str]) -> Optional[tuple[str, str]]:
         """The state field a row shows whole: a table field by name, or `p.f` in a panel."""

@@ -450,7 +450,7 @@ def _view_row(r: A.ViewRow) -> str:
     unit = "" if r.unit is None else \
         f" in {escape_string(r.unit) if r.unit_quoted else r.unit}"
     if r.extra is not None:
-        return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr), "with",
+        return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr), r.extra_word,
                      _fx(r.extra))
     return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr))
 

@@ -59,7 +59,10 @@ def test_no_bookkeeping_field_and_no_raw_record_on_the_screen(name: str, steps: 
 def test_manila_shows_prices_and_seats_in_pesos(name: str) -> None:
     """rules-data "Black-market price track" (0, 5, 10, 20, 30 pesos) and "Punt seats"."""
     text = _screen(shipped_program(name), 7, 300, until="place")
-    assert re.search(r"share value\s+nutmeg: (0|5|10|20|30) pesos · silk: \d+ pesos", text)
+    # the share values as a strip of the price track (a track on spaces), a dot a good
+    assert re.search(r"share value[\s│]+pesos\s+0\s+5\s+10\s+20\s+30", text), text
+    assert all(len(re.findall(g + r"(?:\s+[●·]){5}\s+│", text)) == 1
+               for g in ("nutmeg", "silk", "ginseng", "jade")), text
     assert re.search(r"a share costs\s+nutmeg: (5|10|20|30) pesos", text)
     assert re.search(r"next boat seat costs\s+\w+: \d+ pesos", text), text
 

@@ -95,6 +95,23 @@ def _grid_table(row: dict[str, Any]) -> Table:
     return t
 
 
+def _lane_table(row: dict[str, Any]) -> Table:
+    """A track on spaces (`on`) as a strip a line per entry: a column per space (its name on
+    top), a dot where the entry stands; an entry on no space shows its value after the strip."""
+    t = Table(box=box.SIMPLE_HEAD, show_header=True, pad_edge=False, show_lines=False,
+              collapse_padding=True)
+    t.add_column(row.get("unit") or "", style="bold", header_style="dim")
+    for name in row["spaces"]:
+        t.add_column(name, header_style="bold", justify="center")
+    off = dict((k, x) for k, x in row["off"])
+    if off:
+        t.add_column("")
+    for key in row["lane_keys"]:
+        cells = [_t("●", "green") if key in on else _t("·", "dim") for on in row["at"]]
+        t.add_row(_t(key), *cells, *([_t(off.get(key, ""))] if off else []))
+    return t
+
+
 def _graph_text(row: dict[str, Any]) -> Text:
     """A graph as its nodes, one a line, each with what stands on it and its neighbours."""
     near: dict[str, list[str]] = {n: [] for n in row["nodes"]}
@@ -115,11 +132,14 @@ def _graph_text(row: dict[str, Any]) -> Text:
 
 
 def _row_value(row: dict[str, Any]) -> RenderableType:
-    """A declared row's value, a grid as a table and a graph as its nodes."""
+    """A declared row's value, a grid as a table, a graph as its nodes, a track on spaces as a
+    strip."""
     if not row["hidden"] and row["kind"] == "grid":
         return _grid_table(row)
     if not row["hidden"] and row["kind"] == "graph":
         return _graph_text(row)
+    if not row["hidden"] and row.get("spaces") is not None and row.get("lane_keys"):
+        return _lane_table(row)
     return _view_value(row)
 
 

@@ -194,6 +194,35 @@ def _cells(v: Any, t: Type, unit: Optional[str], w: People) -> list[list[str]]:
     return []
 
 
+def _lane(v: Any, t: Type, spaces: Any, st: Optional[Type], unit: Optional[str],
+          w: People) -> dict[str, Any]:
+    """A track drawn on a strip of spaces (`on`): each space's name ("spaces", without the
+    unit), the entries' keys standing on each ("at": a list of key texts per space, in the
+    entries' order), every entry's key in order ("lane_keys"), and the entries whose value is
+    on no space ("off": [key, value text with the unit])."""
+    t = t.args[0] if t.kind == "opt" else t
+    spaces = list(spaces or [])
+    sp_t = st.args[0] if st is not None and st.kind == "list" else Type("any")
+    if v is None:
+        entries: list[tuple[str, Any]] = []
+    elif t.kind == "map":
+        entries = [(w.text(k, t.args[0]), x) for k, x in sorted(v.items())]
+    else:
+        entries = [(str(i + 1), x) for i, x in enumerate(v)]
+    vt = t.args[1] if t.kind == "map" else t.args[0] if t.args else Type("any")
+    at: list[list[str]] = [[] for _ in spaces]
+    off: list[list[str]] = []
+    for key, x in entries:
+        if x is None:
+            continue
+        if x in spaces:
+            at[spaces.index(x)].append(key)
+        else:
+            off.append([key, _with_unit(w.text(x, vt), unit)])
+    return {"spaces": [w.text(x, sp_t) for x in spaces], "at": at, "off": off,
+            "lane_keys": [k for k, _ in entries]}
+
+
 def _grid(v: Any, t: Type, unit: Optional[str], contents: Any = None,
           xt: Optional[Type] = None, words: Optional[People] = None) -> dict[str, Any]:
     """A grid's rows of cells as text, each row with its name (a list's rows count from 1):
@@ -285,8 +314,11 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None
                 "text": "\n".join(g["lines"]) or "none", **g}
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit, w)
-        return {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
-                "text": " · ".join(f"{k}: {x}" for k, x in cells) or "none"}
+        out = {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
+               "text": " · ".join(f"{k}: {x}" for k, x in cells) or "none"}
+        if r.extra is not None:
+            out.update(_lane(v, r.type, extra, r.extra_type, r.unit, w))
+        return out
     if is_offer_table(r.type):
         return _offers_row(r, v, w)
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,

@@ -44,7 +44,8 @@ from starlette.routing import Route
 
 from mercator.interpreter.tools.session import GameSession, RuleFailure, SessionError
 from mercator.interpreter.web.guard import MAX_BODY_BYTES, Guard, HostRule, policy
-from mercator.interpreter.web.render import graph_svg, grid_html, is_hidden, label, show
+from mercator.interpreter.web.render import (graph_svg, grid_html, is_hidden, label, lane_svg,
+                                              show)
 from mercator.dsl.errors import MercatorError
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
@@ -133,6 +134,7 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "",
     env.filters["label"] = label
     env.filters["grid"] = grid_html
     env.filters["graph"] = graph_svg
+    env.filters["lane"] = lane_svg
     env.tests["hidden"] = is_hidden
     lock = threading.Lock()
     game = title or session.program.name

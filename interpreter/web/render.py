@@ -218,3 +218,45 @@ def graph_svg(row: dict[str, Any]) -> Markup:
                   '<g class="edges">{2}</g>{3}</svg>'
                   '<details><summary>as a list</summary><ul class="graph-list">{4}</ul>'
                   '</details>').format(GRAPH_SIZE, row["label"], lines, dots, listing)
+
+
+LANE_KEY_WIDTH = 96          # a track on spaces: the column of the entries' names, in SVG units
+LANE_SPACE = 30              # the width of a space
+LANE_ROW = 22                # the height of an entry's line
+
+
+def lane_svg(row: dict[str, Any]) -> Markup:
+    """A track on spaces (`on`) as an SVG strip: the spaces' names on top, a line per entry
+    with a dot on the space where it stands (an entry on no space: its value at the line's
+    end), and the same as a list for a reader without the picture."""
+    spaces, keys = row["spaces"], row["lane_keys"]
+    off = {k: x for k, x in row["off"]}
+    width = LANE_KEY_WIDTH + LANE_SPACE * len(spaces) + (LANE_KEY_WIDTH if off else 0)
+    height = LANE_ROW * (len(keys) + 1)
+    head = Markup("").join(
+        Markup('<text class="space" x="{:.1f}" y="{:.1f}">{}</text>').format(
+            LANE_KEY_WIDTH + LANE_SPACE * (i + .5), LANE_ROW * .7, name)
+        for i, name in enumerate(spaces))
+    lines = []
+    for j, key in enumerate(keys):
+        y = LANE_ROW * (j + 1)
+        cells = Markup("").join(
+            Markup('<rect class="{}" x="{:.1f}" y="{:.1f}" width="{}" height="{}"/>').format(
+                "on" if key in on else "", LANE_KEY_WIDTH + LANE_SPACE * i + 1, y + 2,
+                LANE_SPACE - 2, LANE_ROW - 4)
+            for i, on in enumerate(row["at"]))
+        dots = Markup("").join(
+            Markup('<circle cx="{:.1f}" cy="{:.1f}" r="6"><title>{} on {}</title></circle>').format(
+                LANE_KEY_WIDTH + LANE_SPACE * (i + .5), y + LANE_ROW / 2, key, spaces[i])
+            for i, on in enumerate(row["at"]) if key in on)
+        rest = Markup('<text class="off" x="{:.1f}" y="{:.1f}">{}</text>').format(
+            LANE_KEY_WIDTH + LANE_SPACE * len(spaces) + 6, y + LANE_ROW * .7, off[key]) \
+            if key in off else Markup("")
+        lines.append(Markup('<g class="lane"><text class="key" x="0" y="{:.1f}">{}</text>{}{}{}</g>')
+                     .format(y + LANE_ROW * .7, key, cells, dots, rest))
+    listing = Markup("").join(
+        Markup("<li>{}: {}</li>").format(k, x) for k, x in row["cells"])
+    return Markup('<svg class="lane" viewBox="0 0 {} {}" role="img" aria-label="{}">{}{}</svg>'
+                  '<details><summary>as a list</summary><ul class="graph-list">{}</ul>'
+                  '</details>').format(width, height, row["label"], head,
+                                       Markup("").join(lines), listing)
