@@ -168,3 +168,31 @@ def test_the_shipped_games_draw_their_tracks_on_spaces(path: str, label: str, sp
     row = next(r for sec in declared_view(prog, s, 0)["sections"] for r in sec["rows"]
                if r["label"] == label)
     assert len(row["spaces"]) == spaces
+
+
+def test_the_page_marks_what_changed_since_the_seats_last_move() -> None:
+    """The rows of a seat's view that changed since its last decision are marked (and
+    highlighted on the page); a lane's markers that moved are ringed; rows that did not
+    change are not marked."""
+    pytest.importorskip("starlette")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from mercator.interpreter.tools.session import GameSession
+    from mercator.interpreter.web.app import SeatLinks, make_app
+    text = RIVER.replace("round r limit 1", "round r limit 2") + VIEW
+    prog = program_text(text)
+    session = GameSession(prog, 2, 1, ["human", "human"], "t.rules", {"t.rules": text})
+    session.move(0, "jade")                       # P1: jade 0 -> 1
+    session.move(1, "silk")                       # P2: silk 2 -> 3
+    rows = {r["label"]: r for r in session.view(0)["declared"]["sections"][0]["rows"]}
+    assert rows["boats"].get("changed") is True
+    assert rows["boats"]["moved"] == ["jade", "silk"]
+    assert "changed" not in rows["prices"] and "changed" not in rows["cargo"]
+    links = SeatLinks([0, 1])
+    page = TestClient(make_app(session, links)).get(links.path(0)).text
+    assert page.count('<tr class="changed"') == 1       # the boats (the view has no panel)
+    svg = page[page.index('<svg class="lane"'):]
+    svg = svg[:svg.index("</svg>")]
+    assert svg.count('<circle class="moved"') == 2
+    assert "<title>silk on 3 (moved since your last move)</title>" in svg

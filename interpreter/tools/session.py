@@ -30,7 +30,7 @@ from mercator.interpreter.engine.people import people
 from mercator.interpreter.tools.rules_text import rules_summary
 from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
-from mercator.interpreter.engine.view_summary import score_breakdown, view_changes
+from mercator.interpreter.engine.view_summary import mark_changed, score_breakdown, view_changes
 from mercator.interpreter.engine.view import observe
 from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
 from mercator.dsl.errors import MercatorError
@@ -354,12 +354,15 @@ class GameSession:
 
     def _changes(self, seat: Optional[int], k: int, now: Any) -> list[str]:
         """What changed in `seat`'s declared view between its last decision before step k and
-        step k (nothing for a spectator, or before the seat's first decision)."""
+        step k (nothing for a spectator, or before the seat's first decision); the rows that
+        changed are marked in `now` (view_summary.mark_changed)."""
         if seat is None or now is None:
             return []
         for j in range(k - 1, -1, -1):
             if self.movers[j] == seat:
-                return view_changes(declared_view(self.program, self.steps[j], seat), now, seat)
+                before = declared_view(self.program, self.steps[j], seat)
+                mark_changed(before, now)              # for the page to highlight
+                return view_changes(before, now, seat)
         return []
 
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:

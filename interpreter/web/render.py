@@ -207,9 +207,10 @@ def graph_svg(row: dict[str, Any]) -> Markup:
         Markup('<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>').format(
             *at[a], *at[b]) for a, b in row["edges"])
     dots = Markup("").join(
-        Markup('<g class="node{}"><title>{}</title><circle cx="{:.1f}" cy="{:.1f}" r="{}"/>'
+        Markup('<g class="node{}{}"><title>{}</title><circle cx="{:.1f}" cy="{:.1f}" r="{}"/>'
                '<text x="{:.1f}" y="{:.1f}">{}</text>{}</g>').format(
-            " on" if v in row["on"] else "", v, x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
+            " on" if v in row["on"] else "", " moved" if v in row.get("moved", ()) else "", v,
+            x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
             short[v], Markup('<text class="on" x="{:.1f}" y="{:.1f}">{}</text>').format(
                 x + 6, y + 12, row["on"][v]) if v in row["on"] else Markup(""))
         for v, (x, y) in at.items())
@@ -228,7 +229,8 @@ LANE_ROW = 22                # the height of an entry's line
 def lane_svg(row: dict[str, Any]) -> Markup:
     """A track on spaces (`on`) as an SVG strip: the spaces' names on top, a line per entry
     with a dot on the space where it stands (an entry on no space: its value at the line's
-    end), and the same as a list for a reader without the picture."""
+    end; a dot that moved since the seat's last move, "moved", ringed), and the same as a
+    list for a reader without the picture."""
     spaces, keys = row["spaces"], row["lane_keys"]
     off = {k: x for k, x in row["off"]}
     width = LANE_KEY_WIDTH + LANE_SPACE * len(spaces) + (LANE_KEY_WIDTH if off else 0)
@@ -245,9 +247,12 @@ def lane_svg(row: dict[str, Any]) -> Markup:
                 "on" if key in on else "", LANE_KEY_WIDTH + LANE_SPACE * i + 1, y + 2,
                 LANE_SPACE - 2, LANE_ROW - 4)
             for i, on in enumerate(row["at"]))
+        moved = key in row.get("moved", ())
         dots = Markup("").join(
-            Markup('<circle cx="{:.1f}" cy="{:.1f}" r="6"><title>{} on {}</title></circle>').format(
-                LANE_KEY_WIDTH + LANE_SPACE * (i + .5), y + LANE_ROW / 2, key, spaces[i])
+            Markup('<circle{} cx="{:.1f}" cy="{:.1f}" r="6"><title>{} on {}{}</title></circle>').format(
+                Markup(' class="moved"') if moved else Markup(""),
+                LANE_KEY_WIDTH + LANE_SPACE * (i + .5), y + LANE_ROW / 2, key, spaces[i],
+                " (moved since your last move)" if moved else "")
             for i, on in enumerate(row["at"]) if key in on)
         rest = Markup('<text class="off" x="{:.1f}" y="{:.1f}">{}</text>').format(
             LANE_KEY_WIDTH + LANE_SPACE * len(spaces) + 6, y + LANE_ROW * .7, off[key]) \
