@@ -191,7 +191,8 @@ def test_the_page_marks_what_changed_since_the_seats_last_move() -> None:
     assert "changed" not in rows["prices"] and "changed" not in rows["cargo"]
     links = SeatLinks([0, 1])
     page = TestClient(make_app(session, links)).get(links.path(0)).text
-    assert page.count('<tr class="changed"') == 1       # the boats (the view has no panel)
+    assert page.count('<tr class="drawing changed"') == 1   # the boats (the view has no panel)
+    assert page.count('class="changed"') == 0                # nothing else changed
     svg = page[page.index('<svg class="lane"'):]
     svg = svg[:svg.index("</svg>")]
     assert svg.count('<circle class="moved"') == 2

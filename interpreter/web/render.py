@@ -261,7 +261,8 @@ def lane_svg(row: dict[str, Any]) -> Markup:
                      .format(y + LANE_ROW * .7, key, cells, dots, rest))
     listing = Markup("").join(
         Markup("<li>{}: {}</li>").format(k, x) for k, x in row["cells"])
-    return Markup('<svg class="lane" viewBox="0 0 {} {}" role="img" aria-label="{}">{}{}</svg>'
-                  '<details><summary>as a list</summary><ul class="graph-list">{}</ul>'
+    return Markup('<svg class="lane" width="{0}" height="{1}" viewBox="0 0 {0} {1}" role="img" '
+                  'aria-label="{2}">{3}{4}</svg>'
+                  '<details><summary>as a list</summary><ul class="graph-list">{5}</ul>'
                   '</details>').format(width, height, row["label"], head,
                                        Markup("").join(lines), listing)
