@@ -9,7 +9,8 @@ Run from the repository root, with Debian's chromium and chromium-driver install
 For each game it serves a new game (P1 human, the others random bots, a fixed seed), opens P1's
 secret link in headless Chromium (tests/browser.py, the browser tests' own), plays some moves by
 clicking the page's buttons (on to a decision with a few options), and saves the whole page as docs/screenshots/GAME.png;
-then the same games on a phone, 400 px wide, as GAME_phone.png.
+then the same games on a phone, 400 px wide, as GAME_phone.png, and each game at its start
+and its end, 1280 px wide, as GAME_start.png and GAME_end.png.
 Then handover.png (a hot-seat game's shared screen between two players) and terminal_manila.png,
 terminal_felinia.png (the terminal at a decision: what happened, what changed, the view, the
 options with what they do).
@@ -69,7 +70,36 @@ def main() -> int:
     finally:
         browser.close()
     _phone(out)
+    _start_and_end(out)
     return 0
+
+
+def _start_and_end(out: Path) -> None:
+    """Each game at its start and at its end, 1280 px wide (GAME_start.png, GAME_end.png): the
+    first decision, and the final screen with the scores in their parts and what the view
+    reveals at the end (P1 plays at random, as the others do)."""
+    browser = Browser(width=1280, height=900)
+    try:
+        for name, players, seed, _ in GAMES:
+            session = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
+                                  ["human"] + ["random"] * (players - 1))
+            rng = random.Random(seed)
+            for when in ("start", "end"):
+                if when == "end":
+                    while not session.state.over and session.to_decide() == 0:
+                        opts = session.options(0)
+                        session.move(0, rng.choice([o for o in opts if o["kind"] != "action"]
+                                                   or opts)["index"])
+                served, links = serve_session(session)
+                try:
+                    browser.driver.get(served.url + links.path(0))
+                    path = out / f"{name}_{when}.png"
+                    browser.full_screenshot(str(path))
+                    print(f"{path.relative_to(ROOT)}: {session.program.name} at its {when}")
+                finally:
+                    served.stop()
+    finally:
+        browser.close()
 
 
 def _phone(out: Path) -> None:
