@@ -129,3 +129,35 @@ def test_every_game_fits_a_phone_and_speaks_in_words(phone, name: str) -> None:
             assert not raw, (name, stop, raw[:5])
     finally:
         served.stop()
+
+
+def test_pointing_at_an_option_marks_what_it_acts_on(browser) -> None:
+    """A button's targets (the named things its value is about) are marked in the view while
+    it is pointed at, and no longer when the pointer leaves (tests/test_views_lanes.py: the
+    targets themselves)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from browser import serve_session
+    from game_driver import program_text
+    from test_views_lanes import RIVER, VIEW
+
+    from mercator.interpreter.tools.session import GameSession
+    prog = program_text(RIVER + VIEW)
+    s = GameSession(prog, 2, 1, ["human", "random"], "t.rules", {"t.rules": RIVER + VIEW})
+    served, links = serve_session(s)
+    try:
+        d = browser.driver
+        d.get(served.url + links.path(0))
+
+        def marked() -> set[str]:
+            return {e.get_attribute("data-key") for e in d.find_elements("css selector", ".target")}
+        assert marked() == set()
+        silk = d.find_element("css selector", '#options button[data-label="silk"]')
+        ActionChains(d).move_to_element(silk).perform()
+        assert marked() == {"silk"}                  # its lane, and its cells in the tracks
+        assert d.find_element("css selector", 'g.lane[data-key="silk"]').get_attribute("class") \
+            == "lane target"
+        ActionChains(d).move_to_element(d.find_element("css selector", "h2")).perform()
+        assert marked() == set()
+    finally:
+        served.stop()

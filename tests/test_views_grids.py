@@ -121,7 +121,8 @@ def test_the_browser_draws_the_grid_as_a_table_and_the_graph_as_svg(town: Progra
     links = SeatLinks([0])
     page = TestClient(make_app(session, links)).get(links.path(0)).text
     assert '<table class="grid">' in page
-    assert "<tr><th>2</th><td>well</td><td>road</td><td>tower</td></tr>" in page
+    assert ('<tr><th>2</th><td data-key="well">well</td><td data-key="road">road</td>'
+            '<td data-key="tower">tower</td></tr>') in page
     svg = page[page.index('<svg class="graph"'):]
     svg = svg[:svg.index("</svg>")]
     assert svg.count("<line") == 3 and svg.count("<circle") == 3

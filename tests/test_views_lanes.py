@@ -114,7 +114,7 @@ def test_the_browser_draws_an_svg_strip() -> None:
     svg = page[page.index('<svg class="lane"'):]
     svg = svg[:svg.index("</svg>")]
     assert 'aria-label="boats"' in svg
-    assert svg.count('<text class="space"') == 4 and svg.count('<g class="lane">') == 3
+    assert svg.count('<text class="space"') == 4 and svg.count('<g class="lane" data-key=') == 3
     assert svg.count("<circle") == 2                   # jade and silk; tea is off the strip
     assert "<title>silk on 2</title>" in svg and '<text class="off"' in svg
 
@@ -197,3 +197,33 @@ def test_the_page_marks_what_changed_since_the_seats_last_move() -> None:
     svg = svg[:svg.index("</svg>")]
     assert svg.count('<circle class="moved"') == 2
     assert "<title>silk on 3 (moved since your last move)</title>" in svg
+
+
+def test_each_option_names_what_it_acts_on_and_the_view_marks_it(river: Program) -> None:
+    """An option's targets are the named things in its value (enum members, players, inside
+    records and lists); the page's buttons carry them and the view's drawings carry the same
+    words as keys, so pointing at an option can mark what it acts on (tests/test_browser_views.py
+    does, in Chromium)."""
+    from mercator.interpreter.engine.declared_view import option_targets
+    from mercator.interpreter.engine.people import People
+    from mercator.dsl.types import Type
+    s = river.new_game(2, 1)
+    assert option_targets(river, s, s.pending) == [["jade"], ["silk"], ["tea"]]
+    good = Type("enum", name="Good", members=("jade", "silk", "tea"))
+    pair = Type("record", name="Move", members=("boat", "steps"),
+                field_types=(good, Type("int")))
+    assert People().atoms((1, 3), pair) == {"silk"}                    # numbers name nothing
+    assert People().atoms([0, 2], Type("list", args=(good,))) == {"jade", "tea"}
+    assert People().atoms(1, Type("player")) == {"P2"}
+    assert People().atoms(None, Type("opt", args=(good,))) == set()
+    pytest.importorskip("starlette")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from mercator.interpreter.tools.session import GameSession
+    from mercator.interpreter.web.app import SeatLinks, make_app
+    session = GameSession(river, 2, 1, ["human", "random"], "t.rules", {"t.rules": RIVER + VIEW})
+    links = SeatLinks([0])
+    page = TestClient(make_app(session, links)).get(links.path(0)).text
+    assert 'data-label="silk" data-targets="silk"' in page
+    assert '<g class="lane" data-key="silk">' in page

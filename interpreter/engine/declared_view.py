@@ -154,6 +154,16 @@ def option_words(program: Any, state: Any, decision: Any) -> list[str]:
     return out
 
 
+def option_targets(program: Any, state: Any, decision: Any) -> list[list[str]]:
+    """Each option of `decision`: the named things its value is about, in words (People.atoms:
+    enum members and players), sorted — what a page highlights in the view while the option
+    is pointed at. A pass and an any-time action name nothing here."""
+    w = people(program, state)
+    vt = getattr(decision, "vtype", None)
+    return [sorted(w.atoms(o.value, vt)) if o.action is None and isinstance(vt, Type) else []
+            for o in decision.options]
+
+
 def _note(lab: LabelSpec, state: Any, L: list, w: Optional[People] = None) -> Optional[str]:
     """A label's text with its locals L, or None when it fails (a label never stops a game:
     the option shows bare)."""

@@ -89,6 +89,27 @@ class People:
                              for n, x, ft in zip(t.members, v, t.field_types))
         return str(v)
 
+    def atoms(self, v: Any, t: Type) -> set[str]:
+        """The named things a value of type t is about, in words: each enum member and player
+        in it (inside records, lists, bags and maps too), as its plain words and as the view's
+        `text` writes it — what a page highlights where an option acts (a boat on its lane, a
+        building on the board, a city on the map). Numbers and truth values name nothing."""
+        if v is None:
+            return set()
+        k = t.kind
+        if k == "opt":
+            return self.atoms(v, t.args[0])
+        if k in ("enum", "player"):
+            return {self.text(v, t), People().text(v, t)}
+        if k in ("list", "bag"):
+            return set().union(*(self.atoms(x, t.args[0]) for x in v)) if v else set()
+        if k == "map":
+            return set().union(*(self.atoms(a, t.args[0]) | self.atoms(b, t.args[1])
+                                 for a, b in v.items())) if v else set()
+        if k == "record":
+            return set().union(*(self.atoms(x, ft) for x, ft in zip(v, t.field_types)))
+        return set()
+
     def _declared(self, name: str, v: Any) -> Optional[str]:
         """The declared `text` of v, of the type `name`: its parts joined with spaces (a part
         "" or none left out; a part of the type itself in plain words); None where a part

@@ -29,7 +29,8 @@ from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.people import people
 from mercator.interpreter.tools.rules_text import rules_summary
 from mercator.interpreter.engine.seen import readable_log
-from mercator.interpreter.engine.declared_view import declared_view, option_notes, option_words
+from mercator.interpreter.engine.declared_view import (declared_view, option_notes, option_targets,
+                                                          option_words)
 from mercator.interpreter.engine.view_summary import mark_changed, score_breakdown, view_changes
 from mercator.interpreter.engine.view import observe
 from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
@@ -334,12 +335,14 @@ class GameSession:
         out = []
         notes = option_notes(self.program, self.steps[k], node, seat)
         words = option_words(self.program, self.steps[k], node)
+        targets = option_targets(self.program, self.steps[k], node)
         for i, o in enumerate(node.options):
             kind = "action" if o.action is not None else "pass" if (i == 0 and node.allow_pass) \
                 else "value"
             # label: the option's name (saves, '#N'); words: what a person is shown
+            # targets: the named things it acts on, for the page to highlight in the view
             out.append({"index": i, "label": o.label, "words": words[i], "kind": kind,
-                        "note": notes[i] or ""})
+                        "note": notes[i] or "", "targets": targets[i]})
         return out
 
     def _since_last_move(self, seat: Optional[int], k: int) -> int:

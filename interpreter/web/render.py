@@ -112,8 +112,9 @@ def grid_html(row: dict[str, Any]) -> Markup:
 
     def cell(c: str, m: str) -> Markup:
         if not m:
-            return Markup("<td>{}</td>").format(c)
-        return Markup('<td class="on">{}<span class="mark">{}</span></td>').format(c, m)
+            return Markup('<td data-key="{}">{}</td>').format(c, c)
+        return Markup('<td class="on" data-key="{}">{}<span class="mark">{}</span></td>').format(
+            c, c, m)
     body = Markup("").join(
         Markup("<tr><th>{}</th>{}</tr>").format(
             key, Markup("").join(cell(c, m) for c, m in zip(cells, mk)))
@@ -207,9 +208,9 @@ def graph_svg(row: dict[str, Any]) -> Markup:
         Markup('<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>').format(
             *at[a], *at[b]) for a, b in row["edges"])
     dots = Markup("").join(
-        Markup('<g class="node{}{}"><title>{}</title><circle cx="{:.1f}" cy="{:.1f}" r="{}"/>'
-               '<text x="{:.1f}" y="{:.1f}">{}</text>{}</g>').format(
-            " on" if v in row["on"] else "", " moved" if v in row.get("moved", ()) else "", v,
+        Markup('<g class="node{}{}" data-key="{}"><title>{}</title><circle cx="{:.1f}" cy="{:.1f}" '
+               'r="{}"/><text x="{:.1f}" y="{:.1f}">{}</text>{}</g>').format(
+            " on" if v in row["on"] else "", " moved" if v in row.get("moved", ()) else "", v, v,
             x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
             short[v], Markup('<text class="on" x="{:.1f}" y="{:.1f}">{}</text>').format(
                 x + 6, y + 12, row["on"][v]) if v in row["on"] else Markup(""))
@@ -257,8 +258,9 @@ def lane_svg(row: dict[str, Any]) -> Markup:
         rest = Markup('<text class="off" x="{:.1f}" y="{:.1f}">{}</text>').format(
             LANE_KEY_WIDTH + LANE_SPACE * len(spaces) + 6, y + LANE_ROW * .7, off[key]) \
             if key in off else Markup("")
-        lines.append(Markup('<g class="lane"><text class="key" x="0" y="{:.1f}">{}</text>{}{}{}</g>')
-                     .format(y + LANE_ROW * .7, key, cells, dots, rest))
+        lines.append(Markup('<g class="lane" data-key="{}"><text class="key" x="0" y="{:.1f}">{}'
+                            '</text>{}{}{}</g>')
+                     .format(key, y + LANE_ROW * .7, key, cells, dots, rest))
     listing = Markup("").join(
         Markup("<li>{}: {}</li>").format(k, x) for k, x in row["cells"])
     return Markup('<svg class="lane" width="{0}" height="{1}" viewBox="0 0 {0} {1}" role="img" '
