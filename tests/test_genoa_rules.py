@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from genoa_driver import (ACQUIRE, GOODS_TILE, MARKER, MARKER2, SMALL, TURN, Game,
+from genoa_driver import (ACQUIRE, GOODS_TILE, MARKER, MARKER2, SMALL, TILE, TURN, Game,
                           genoa_program)
 
 from mercator.interpreter.engine.nodes import Chance, Terminal
@@ -317,6 +317,56 @@ def test_building_action_tile_takes_an_owned_building_without_the_tower(prog: Pr
     g.do(1, "metals_warehouse")
     assert g.goods(1) == {"silver": 1, "copper": 1} and int(g.get("acted", 1)) == 1
     assert g.get("taken") == [g.m("city_hall"), g.m("metals_warehouse")]
+    g.check()
+
+
+def test_building_action_tiles_take_the_same_building_twice(prog: Program) -> None:
+    """rules-data §Special tiles, building action: "several copies may be used in one turn (same
+    building repeatedly allowed)" — P2 owns the Metals warehouse and holds two tiles; after
+    buying the City Hall he takes its action twice: silver 2, copper 2, both tiles back in the
+    stock, still one action (issue 38: the second tile had never been offered)."""
+    g = Game(prog)
+    g.own(1, "metals_warehouse")
+    g.give_tiles(1, "building_action", "building_action")
+    stock = g.bag("tile_supply", enum="Tile")["building_action"]
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    g.until(TILE)
+    assert g.labels() == ["pass", "metals_warehouse"]
+    g.do(1, "metals_warehouse")
+    assert g.s.pending.prompt == TILE and g.labels() == ["pass", "metals_warehouse"]
+    g.do(1, "metals_warehouse")
+    assert g.goods(1) == {"silver": 2, "copper": 2} and g.tiles(1) == {}
+    assert g.bag("tile_supply", enum="Tile")["building_action"] == stock + 2
+    assert int(g.get("acted", 1)) == 1
+    g.check()
+
+
+def test_a_building_action_tile_on_a_building_another_player_used_this_turn(
+        prog: Program) -> None:
+    """rules-data §Special tiles, building action ("a building YOU OWN; the tower need not be
+    there"); seed 000 voids only an action nobody bid for — P3 owns the Fabric warehouse; P2
+    buys its action (linen and silk); in the next window P3 buys the Park's, and then his tile
+    takes the Fabric warehouse's action too: linen 1, silk 1 (issue 38: refused before, as
+    its action had been taken this turn)."""
+    g = Game(prog)
+    g.own(2, "fabric_warehouse")
+    g.give_tiles(2, "building_action")
+    g.start("r3c2")
+    g.passes(0)
+    g.post(1, "fabric_warehouse", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    assert g.goods(1) == {"linen": 1, "silk": 1} and g.tower() == "fabric_warehouse"
+    g.passes(0, 1, 0)
+    g.post(2, "park", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    g.until(TILE)
+    assert g.s.pending.player == 2 and "fabric_warehouse" in g.labels()
+    g.do(2, "fabric_warehouse")
+    assert g.goods(2) == {"linen": 1, "silk": 1}
+    assert "building_action" not in g.tiles(2)
     g.check()
 
 
