@@ -1,5 +1,6 @@
 """The log as a person reads it (engine/seen.py `readable_log`, issue 39's finding 7): a move the
-rules narrate is told once, in their words; a hidden choice keeps its line; unseen shuffles are
+rules narrate is told once, in their words; a hidden choice keeps its line unless the chooser's
+next line tells it; unseen shuffles are
 left out; a line repeated at once is written once with its count. `log_for`, what the bots'
 information state is built from, is unchanged."""
 from __future__ import annotations
@@ -31,7 +32,7 @@ score p: p.coins
 """
 
 
-def test_a_narrated_choice_is_told_once_a_hidden_one_keeps_its_line() -> None:
+def test_a_narrated_choice_is_told_once_a_hidden_one_by_the_choosers_line() -> None:
     prog = program_text(RULES)
     s = prog.new_game(2, 0, narrate=True)
     for i in (2, 0, 1, 0):      # P1 takes 3 coins, plays the 4 (hidden), says 8, passes
@@ -39,10 +40,11 @@ def test_a_narrated_choice_is_told_once_a_hidden_one_keeps_its_line() -> None:
     mine, theirs = readable_log(s.record, 0), readable_log(s.record, 1)
     # "P1 chooses 3" is told by "P1 takes 3 coins"; the card played from the hidden hand is
     # not named by "P1 plays a card", so P1's own choice of it stays, and P2 is told that P1
-    # chose; a choice nobody narrates stays; a pass is told by the rules' line of the passer
+    # chose — by "P1 plays a card", his next line (no "P1 has chosen (play a card)" beside
+    # it); a choice nobody narrates stays; a pass is told by the rules' line of the passer
     assert mine == ["P1 takes 3 coins", "P1 chooses 4 (play a card)", "P1 plays a card",
                     "P1 chooses 8 (say nothing)", "P1 stays still", "a bell rings (×2)"]
-    assert theirs == ["P1 takes 3 coins", "P1 has chosen (play a card)", "P1 plays a card",
+    assert theirs == ["P1 takes 3 coins", "P1 plays a card",
                       "P1 chooses 8 (say nothing)", "P1 stays still", "a bell rings (×2)"]
     # what a seat has seen, entry by entry, is as before
     assert log_for(s.record, 0)[:2] == ["P1 chooses 3  (take coins)", "P1 takes 3 coins"]
@@ -69,3 +71,37 @@ def test_manila_s_log_tells_each_bid_and_placement_once() -> None:
                 else [x]
         rest = iter(unfolded)
         assert all(any(ln == x for x in rest) for ln in said)
+
+
+NESTED = """game "Nested" players 2..2
+player { coins: int = 1  stock: list<int> = [5, 6] owner }
+round r limit 1 { phase a {
+  for p in players {
+    let g = choose p one of [10, 20] prompt "buy a boat"
+    if p.coins < 2 {
+      let x = choose p one of p.stock prompt "sell a share to raise the money"
+      remove x from p.stock
+      log p, "sells a share"
+      p.coins += 5
+    }
+    log p, "buys the boat", g
+  }
+} }
+score p: p.coins
+"""
+
+
+def test_a_choice_told_after_the_choosers_own_nested_step_is_told_once() -> None:
+    """A purchase paid for by a forced sale: the rules tell the sale, then the purchase ("P1
+    buys the boat 20" after "P1 sells a share"); the purchase's own "P1 chooses 20" line goes
+    (the scan for its narration passes over the chooser's own nested step), and the other
+    seat, who may not see which share was sold, reads the sale in the rules' words only."""
+    prog = program_text(NESTED)
+    s = prog.new_game(2, 0, narrate=True)
+    prog.apply(s, 1)                 # P1 buys the 20 boat ...
+    prog.apply(s, 0)                 # ... selling his first share (hidden from P2)
+    assert readable_log(s.record, 0) == ["P1 chooses 5 (sell a share to raise the money)",
+                                         "P1 sells a share", "P1 buys the boat 20"]
+    assert readable_log(s.record, 1) == ["P1 sells a share", "P1 buys the boat 20"]
+    assert log_for(s.record, 1)[:2] == ["P1 chooses 20  (buy a boat)",
+                                        "P1 has chosen  (sell a share to raise the money)"]

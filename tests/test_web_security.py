@@ -36,7 +36,7 @@ from mercator.interpreter.web.app import SeatLinks, make_app  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {name: str(ROOT / "rulebooks" / f"{name}.rules")
          for name in ("manila", "die_haendler", "genoa", "felinia")}
-EXTRA_KEYS = {"seats", "step", "steps", "live", "replay", "options", "can_undo", "digest",
+EXTRA_KEYS = {"seats", "step", "steps", "live", "replay", "options", "can_undo", "digest", "marks",
               "new_from", "declared", "changes", "breakdown", "log_words", "rules"}
 
 

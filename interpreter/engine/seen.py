@@ -136,8 +136,11 @@ def readable_log(entries: Sequence[list], viewer: Viewer,
     was chosen ("P2 places an accomplice on silk_boat" after "P2 chooses silk_boat", "P2
     passes" after "P2 chooses pass", "P1 mortgages a silk share" after "P1 chooses
     mortgage(silk)"; for a pass, any line of his: "P1 places no more accomplices this voyage")
-    — is told once, in the rules' words; a choice hidden from the viewer keeps
-    its "has chosen (…)" line (one space before the prompt: log_for keeps two); a step of a
+    — is told once, in the rules' words (the chooser's own steps in between passed over: a
+    placement paid for by a forced mortgage is told after the mortgage); a choice hidden from
+    the viewer keeps its "has chosen (…)" line (one space before the prompt: log_for keeps two)
+    unless the chooser's next line tells it with the prompt's first word ("P3 mortgages a
+    share" after "P3 has chosen (mortgage a share …)"); a step of a
     shuffle the viewer cannot see is left out (the
     view shows the pile); a line repeated at once is written once with its count ("the die
     shows 6 (×2)"). log_for stays what a seat has seen, entry by entry (its digest, the bots'
@@ -152,7 +155,8 @@ def readable_log(entries: Sequence[list], viewer: Viewer,
             continue
         line = render(e, viewer)
         if line is not None and kind in ("choice", "action") and \
-                _narrated(entries, i, e[1], _chosen(e, line), viewer, n):
+                _narrated(entries, i, e[1], _chosen(e, line), viewer, n,
+                          _verb(e, viewer) if kind == "choice" else None):
             continue
         if line is None:
             continue
@@ -182,16 +186,40 @@ def _chosen(entry: list, line: str) -> Optional[list[str]]:
     return [w.lower() for w in _WORDS.findall(label) if w not in keys]
 
 
+def _verb(entry: list, viewer: Viewer) -> Optional[str]:
+    """The first word of a choice's prompt as `viewer` sees it ("mortgage" in "mortgage a share
+    to raise the money"), lower case; None without one."""
+    words = _WORDS.findall(parts_text(entry[2], viewer))
+    return words[0].lower() if words else None
+
+
 def _narrated(entries: Sequence[list], i: int, seat: int, chosen: Optional[list[str]],
-              viewer: Viewer, n: int) -> bool:
-    """Do the rules narrate the step at entries[i] — in a line `viewer` sees, before the next
-    step, that begins with the chooser and names every word of what was chosen (a word of
-    three letters or more may end differently: 'pass', 'passes')?"""
+              viewer: Viewer, n: int, verb: Optional[str] = None) -> bool:
+    """Do the rules narrate the step at entries[i] — in a line `viewer` sees, before another
+    seat's step or a chance step (the chooser's own steps in between are passed over: a
+    placement paid for by a forced mortgage is told after the mortgage), that begins with the
+    chooser and names every word of what was chosen (a word of three letters or more may end
+    differently: 'pass', 'passes')? A choice hidden from the viewer (`chosen` None) counts as
+    narrated by the chooser's next line before any other step if that line has the prompt's
+    first word, `verb` ("P3 mortgages a share" after "P3 has chosen (mortgage a share …)"; not
+    "P1 keeps" after "P1 has chosen (pick a card face down)")."""
+    heads = (f"P{seat + 1} ", "you ")
+    if chosen is None:
+        if verb is None or len(verb) < 3:
+            return False
+        for e in entries[i + 1:n]:
+            if e[0] != "log":
+                return False
+            line = render(e, viewer)
+            if line is not None and line.startswith(heads):
+                return any(w.lower().startswith(verb) for w in _WORDS.findall(line))
+        return False
     if not chosen:
         return False
-    heads = (f"P{seat + 1} ", "you ")
     for e in entries[i + 1:n]:
         if e[0] != "log":
+            if e[0] in ("choice", "forced", "action") and e[1] == seat:
+                continue         # his own next step within this one
             return False
         line = render(e, viewer)
         if line is None or not line.startswith(heads):

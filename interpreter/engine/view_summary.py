@@ -124,37 +124,48 @@ def _row_changes(label: str, old: dict[str, Any], new: dict[str, Any]) -> list[s
     return []
 
 
-def mark_changed(before: Optional[dict[str, Any]], after: Optional[dict[str, Any]]) -> None:
-    """Mark in `after` (a seat's declared view now) what changed since `before` (its view at its
-    last decision), for a page to highlight: each changed row gets "changed": True; a track
-    also "moved", the keys whose entry changed (a lane's markers), a graph "moved", the nodes
-    where what stands changed. Both views are the seat's own: nothing it may not see."""
-    if before is None or after is None:
-        return
+def mark_key(where: str, label: str) -> str:
+    """The key of a row in `changed_marks`: a section's title or a seat ("P2"), and the row's
+    label."""
+    return f"{where}\x1f{label}"
 
-    def mark(old: Optional[dict[str, Any]], new: dict[str, Any]) -> None:
+
+def changed_marks(before: Optional[dict[str, Any]], after: Optional[dict[str, Any]]
+                  ) -> dict[str, list[str]]:
+    """What changed in a seat's declared view since its last decision (`before`: its view then;
+    `after`: now), for a page to highlight: for each row that changed (mark_key: its section's
+    title, or the panel's seat, and its label), the keys of a track whose entry changed (a
+    lane's markers that moved) or the nodes of a graph where what stands changed; [] for any
+    other row. Both views are the seat's own: nothing it may not see. The views themselves are
+    left as the engine made them."""
+    out: dict[str, list[str]] = {}
+    if before is None or after is None:
+        return out
+
+    def mark(where: str, old: Optional[dict[str, Any]], new: dict[str, Any]) -> None:
         if old is None or old.get("kind") != new.get("kind") or old["text"] == new["text"] \
                 and old.get("on") == new.get("on"):
             return
-        new["changed"] = True
-        if new["hidden"] or old["hidden"]:
-            return
-        if new["kind"] == "track":
-            a, b = dict(old.get("cells") or []), dict(new.get("cells") or [])
-            new["moved"] = [k for k in b if a.get(k) != b[k]]
-        elif new["kind"] == "graph":
-            a, b = old["on"], new["on"]
-            new["moved"] = [n for n in new["nodes"] if a.get(n) != b.get(n)]
+        moved: list[str] = []
+        if not new["hidden"] and not old["hidden"]:
+            if new["kind"] == "track":
+                a, b = dict(old.get("cells") or []), dict(new.get("cells") or [])
+                moved = [k for k in b if a.get(k) != b[k]]
+            elif new["kind"] == "graph":
+                a, b = old["on"], new["on"]
+                moved = [n for n in new["nodes"] if a.get(n) != b.get(n)]
+        out[mark_key(where, new["label"])] = moved
 
     if before["panel"] and after["panel"] and \
             before["panel"]["labels"] == after["panel"]["labels"]:
         for col_a, col_b in zip(before["panel"]["seats"], after["panel"]["seats"]):
             for ra, rb in zip(col_a["rows"], col_b["rows"]):
-                mark(ra, rb)
+                mark(col_b["seat"], ra, rb)
     olds = {(s["title"], r["label"]): r for s in before["sections"] for r in s["rows"]}
     for sec in after["sections"]:
         for r in sec["rows"]:
-            mark(olds.get((sec["title"], r["label"])), r)
+            mark(sec["title"], olds.get((sec["title"], r["label"])), r)
+    return out
 
 
 def view_changes(before: Optional[dict[str, Any]], after: Optional[dict[str, Any]],

@@ -31,7 +31,7 @@ from mercator.interpreter.tools.rules_text import rules_summary
 from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.declared_view import (declared_view, option_notes, option_targets,
                                                           option_words)
-from mercator.interpreter.engine.view_summary import mark_changed, score_breakdown, view_changes
+from mercator.interpreter.engine.view_summary import changed_marks, score_breakdown, view_changes
 from mercator.interpreter.engine.view import observe
 from mercator.interpreter.tools.saves import SaveData, load_save, replay, save
 from mercator.dsl.errors import MercatorError
@@ -355,18 +355,18 @@ class GameSession:
                 return len(readable_log(self.steps[j + 1].record, seat))
         return 0
 
-    def _changes(self, seat: Optional[int], k: int, now: Any) -> list[str]:
+    def _changes(self, seat: Optional[int], k: int, now: Any
+                 ) -> tuple[list[str], dict[str, list[str]]]:
         """What changed in `seat`'s declared view between its last decision before step k and
-        step k (nothing for a spectator, or before the seat's first decision); the rows that
-        changed are marked in `now` (view_summary.mark_changed)."""
+        step k, in lines, and as marks for the page to highlight (view_summary.changed_marks);
+        nothing for a spectator, or before the seat's first decision."""
         if seat is None or now is None:
-            return []
+            return [], {}
         for j in range(k - 1, -1, -1):
             if self.movers[j] == seat:
                 before = declared_view(self.program, self.steps[j], seat)
-                mark_changed(before, now)              # for the page to highlight
-                return view_changes(before, now, seat)
-        return []
+                return view_changes(before, now, seat), changed_marks(before, now)
+        return [], {}
 
     def log(self, seat: Optional[int], step: Optional[int] = None) -> list[str]:
         """The game's log up to a step as `seat` saw it (None: as a spectator)."""
@@ -392,7 +392,7 @@ class GameSession:
         obs["options"] = self.options(seat, k)
         obs["can_undo"] = obs["live"] and self.undo_refusal(seat) is None
         obs["new_from"] = self._since_last_move(seat, k)
-        obs["changes"] = self._changes(seat, k, obs["declared"])
+        obs["changes"], obs["marks"] = self._changes(seat, k, obs["declared"])
         obs["breakdown"] = score_breakdown(self.program, self.steps[k], seat) \
             if self.steps[k].over else None
         obs["digest"] = _digest(obs)

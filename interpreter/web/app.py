@@ -44,6 +44,7 @@ from starlette.routing import Route
 
 from mercator.interpreter.tools.session import GameSession, RuleFailure, SessionError
 from mercator.interpreter.web.guard import MAX_BODY_BYTES, Guard, HostRule, policy
+from mercator.interpreter.engine.view_summary import mark_key
 from mercator.interpreter.web.render import (graph_svg, grid_html, is_hidden, label, lane_svg,
                                               show)
 from mercator.dsl.errors import MercatorError
@@ -136,6 +137,7 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "",
     env.filters["graph"] = graph_svg
     env.filters["lane"] = lane_svg
     env.tests["hidden"] = is_hidden
+    env.globals["mark_key"] = mark_key
     lock = threading.Lock()
     game = title or session.program.name
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, Optional
 
 from markupsafe import Markup, escape
 
@@ -198,7 +198,7 @@ def short_names(nodes: list[str]) -> dict[str, str]:
     return out
 
 
-def graph_svg(row: dict[str, Any]) -> Markup:
+def graph_svg(row: dict[str, Any], moved: Optional[list[str]] = None) -> Markup:
     """A declared graph as an SVG drawing: the edges as lines, each node a dot with its name,
     what stands on it (`with`) beside it, highlighted; and, for a reader without the picture,
     the same as a list."""
@@ -210,7 +210,7 @@ def graph_svg(row: dict[str, Any]) -> Markup:
     dots = Markup("").join(
         Markup('<g class="node{}{}" data-key="{}"><title>{}</title><circle cx="{:.1f}" cy="{:.1f}" '
                'r="{}"/><text x="{:.1f}" y="{:.1f}">{}</text>{}</g>').format(
-            " on" if v in row["on"] else "", " moved" if v in row.get("moved", ()) else "", v, v,
+            " on" if v in row["on"] else "", " moved" if v in (moved or ()) else "", v, v,
             x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
             short[v], Markup('<text class="on" x="{:.1f}" y="{:.1f}">{}</text>').format(
                 x + 6, y + 12, row["on"][v]) if v in row["on"] else Markup(""))
@@ -227,10 +227,10 @@ LANE_SPACE = 30              # the width of a space
 LANE_ROW = 22                # the height of an entry's line
 
 
-def lane_svg(row: dict[str, Any]) -> Markup:
+def lane_svg(row: dict[str, Any], moved: Optional[list[str]] = None) -> Markup:
     """A track on spaces (`on`) as an SVG strip: the spaces' names on top, a line per entry
     with a dot on the space where it stands (an entry on no space: its value at the line's
-    end; a dot that moved since the seat's last move, "moved", ringed), and the same as a
+    end; a dot that moved since the seat's last move, `moved`, ringed), and the same as a
     list for a reader without the picture."""
     spaces, keys = row["spaces"], row["lane_keys"]
     off = {k: x for k, x in row["off"]}
@@ -248,12 +248,12 @@ def lane_svg(row: dict[str, Any]) -> Markup:
                 "on" if key in on else "", LANE_KEY_WIDTH + LANE_SPACE * i + 1, y + 2,
                 LANE_SPACE - 2, LANE_ROW - 4)
             for i, on in enumerate(row["at"]))
-        moved = key in row.get("moved", ())
+        ringed = key in (moved or ())
         dots = Markup("").join(
             Markup('<circle{} cx="{:.1f}" cy="{:.1f}" r="6"><title>{} on {}{}</title></circle>').format(
-                Markup(' class="moved"') if moved else Markup(""),
+                Markup(' class="moved"') if ringed else Markup(""),
                 LANE_KEY_WIDTH + LANE_SPACE * (i + .5), y + LANE_ROW / 2, key, spaces[i],
-                " (moved since your last move)" if moved else "")
+                " (moved since your last move)" if ringed else "")
             for i, on in enumerate(row["at"]) if key in on)
         rest = Markup('<text class="off" x="{:.1f}" y="{:.1f}">{}</text>').format(
             LANE_KEY_WIDTH + LANE_SPACE * len(spaces) + 6, y + LANE_ROW * .7, off[key]) \
