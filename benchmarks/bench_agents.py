@@ -37,6 +37,7 @@ from typing import Any, Iterable, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from mercator.dsl.errors import MercatorError  # noqa: E402
 from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
 from mercator.interpreter.agents.spec import (SEARCHERS, make_agent, parse_seats,  # noqa: E402
@@ -588,7 +589,8 @@ def stats_by_seat(r: dict) -> Optional[list[list[int]]]:
     """Each seat's share of the record's stats: what each counter gained in the steps that
     seat's decisions started (a deal accepted, a boat plundered), by replaying the history;
     chance steps count for no seat. None without a history, or if the replay does not end as
-    the game did."""
+    the game did (the rulebook was changed since: a step of the history is no longer an
+    option, or the game ends elsewhere)."""
     if "history" not in r:
         return None
     prog = _program(r["config"]["rulebook"])
@@ -601,7 +603,10 @@ def stats_by_seat(r: dict) -> Optional[list[list[int]]]:
             return None
         node = s.pending
         before = list(s.stats)
-        prog.apply(s, i)
+        try:
+            prog.apply(s, i)
+        except MercatorError:           # the rulebook has changed since the game was played
+            return None
         if isinstance(node, Decision):
             for k, (a, b) in enumerate(zip(before, s.stats)):
                 out[node.player][k] += b - a

@@ -249,5 +249,7 @@ def test_each_seat_s_part_of_a_stat_is_what_its_own_decisions_started(tmp_path: 
             mine[who] += before - s.table[0]
         assert parts == [[mine[0]], [mine[1]]]
     assert B.stats_by_seat({k: v for k, v in r.items() if k != "history"}) is None
+    # a history the rulebook no longer accepts (it was edited since): no parts, no traceback
+    assert B.stats_by_seat(dict(r, history=[99] + r["history"])) is None
     report = B.report(str(results))
     assert "taken 10.0 (the tested seat's decisions " in report
