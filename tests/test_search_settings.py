@@ -18,6 +18,7 @@ BEHIND = ROOT / "tests" / "fixtures" / "agents" / "behind.rules"
 NIM = ROOT / "tests" / "fixtures" / "agents" / "nim.rules"
 AUCTION = ROOT / "tests" / "fixtures" / "agents" / "auction.rules"
 BONDS = ROOT / "tests" / "fixtures" / "agents" / "bonds.rules"
+LOAN = ROOT / "tests" / "fixtures" / "agents" / "loan.rules"
 
 
 def first_move(path: Path, agent) -> str:
@@ -121,6 +122,26 @@ def test_margins_and_ranks_follow_the_winning_direction() -> None:
     assert score_margins(t, 3, -1) == [-6.0, 6.0, -6.0]          # the lowest score wins
     assert rank_rewards(t, 3, 1) == [0.75, 0.0, 0.75]
     assert rank_rewards(t, 3, -1) == [0.25, 1.0, 0.25]
+
+
+def test_a_seat_barred_from_winning_is_no_rival_and_has_the_worst_margin() -> None:
+    """`eligible` bars seat 1 (the 12): seat 0 and seat 2 are measured against each other, and
+    seat 1's margin is the lowest score less the highest, less one; by rank it is outscored."""
+    t = Terminal((10, 12, 4), ((), (), ()), (0,), (1, 0, 2), barred=(1,))
+    assert score_margins(t, 3, 1) == [6.0, -9.0, -6.0]
+    assert rank_rewards(t, 3, 1) == [1.0, 0.0, 0.5]
+    alone = Terminal((10, 12), ((), ()), (0,), (1, 0), barred=(1,))
+    assert score_margins(alone, 2, 1) == [3.0, -3.0]          # no rival left: the spread and one
+
+
+@pytest.mark.parametrize("reward", ["margin", "rank"])
+@pytest.mark.parametrize("agent_cls", [MCTSAgent, ISMCTSAgent], ids=["mcts", "ismcts"])
+def test_the_searcher_declines_a_gain_that_bars_it_from_winning(agent_cls, reward) -> None:
+    """tests/fixtures/agents/loan.rules: 5 coins with a loan outscore 3 coins, but the loan's
+    holder cannot win; by score margin or rank (the rulebook declares no estimate) the
+    searcher takes the 3 coins."""
+    found = [first_move(LOAN, agent_cls(300, seed=k, reward=reward)) for k in range(4)]
+    assert found == ["three_coins"] * 4, found
 
 
 def test_the_settings_are_spec_settings() -> None:

@@ -324,8 +324,9 @@ def test_the_browser_page_shows_the_declared_view_and_no_bookkeeping(path: Path)
     page = html.unescape(client.get(links.path(0)).text)
     for title, rows_ in prog.rb.view.sections:
         assert f"<h2>{title}</h2>" in page
-        for r in rows_:
-            assert f"<th>{r.label}</th>" in page
+        for r in rows_:         # a row's label heads it; a drawing's (a strip) stands above it
+            assert f"<th>{r.label}</th>" in page or \
+                f'<div class="drawing-label">{r.label}' in page, r.label
     for r in prog.rb.view.panel:
         assert page.count(f"<th>{r.label}</th>") >= len(seats)
     for name in prog.rb.view.bookkeeping:

@@ -301,17 +301,34 @@ def win_shares(result: Terminal, n: int) -> list[float]:
 
 def score_margins(result: Terminal, n: int, sign: int) -> list[float]:
     """Each seat's score less the best other seat's (sign -1: the lowest score wins, and the
-    margin is taken the other way round)."""
+    margin is taken the other way round). A seat the rulebook's `eligible` bars from winning
+    (`result.barred`) is no rival: the others' margins leave it out (one with no rival left
+    wins by the table's spread and one more), and its own margin is below any other's (the
+    lowest score less the highest, less one)."""
     v = [sign * x for x in result.scores]
-    return [float(v[p] - max((v[q] for q in range(n) if q != p), default=0))
-            for p in range(n)]
+    barred = set(result.barred)
+    if not barred:
+        return [float(v[p] - max((v[q] for q in range(n) if q != p), default=0))
+                for p in range(n)]
+    spread = max(v) - min(v) + 1
+    out = []
+    for p in range(n):
+        if p in barred:
+            out.append(float(-spread))
+            continue
+        rivals = [v[q] for q in range(n) if q != p and q not in barred]
+        out.append(float(v[p] - max(rivals) if rivals else spread))
+    return out
 
 
 def rank_rewards(result: Terminal, n: int, sign: int) -> list[float]:
-    """Each seat's share of the other seats it outscores (a tie counts half)."""
+    """Each seat's share of the other seats it outscores (a tie counts half); a seat the
+    rulebook's `eligible` bars from winning is outscored by every other seat (by each barred
+    one too: a tie among them)."""
     if n < 2:
         return [1.0] * n
-    v = [sign * x for x in result.scores]
+    barred = set(result.barred)
+    v = [(0, 0) if p in barred else (1, sign * x) for p, x in enumerate(result.scores)]
     return [(sum(1.0 for q in range(n) if v[q] < v[p])
              + 0.5 * sum(1 for q in range(n) if q != p and v[q] == v[p])) / (n - 1)
             for p in range(n)]

@@ -210,6 +210,7 @@ class Terminal:
     tiebreaks: tuple[tuple[int, ...], ...]
     winners: tuple[int, ...]
     ranking: tuple[int, ...]
+    barred: tuple[int, ...] = ()        # the seats the rulebook's `eligible` bars from winning
 
     @property
     def player(self) -> int:

@@ -513,11 +513,12 @@ class Program:
         signs = self.key_signs + (1,) * (1 + len(self.tiebreak_fs) - len(self.key_signs))
         # what ranks: the true values, negated where the lowest wins (Terminal keeps them true)
         keys = [tuple(sg * v for sg, v in zip(signs, (scores[p],) + tbs[p])) for p in range(n)]
-        can_win = [p for p, ok in enumerate(self.may_win(s)) if ok]
+        may = self.may_win(s)
+        can_win = [p for p, ok in enumerate(may) if ok]
         best = max((keys[p] for p in can_win), default=None)
         winners = tuple(p for p in can_win if keys[p] == best)
         ranking = tuple(sorted(range(n), key=lambda p: tuple(-x for x in keys[p]) + (p,)))
-        return Terminal(scores, tbs, winners, ranking)
+        return Terminal(scores, tbs, winners, ranking, tuple(p for p in range(n) if not may[p]))
 
     def may_win(self, s: State) -> tuple[bool, ...]:
         """For each seat, whether the rulebook's `eligible` lets it win in s (all, without one)."""
