@@ -10,9 +10,9 @@ r2   fabric   colini  S         S         S         S         monetti  drinks
 r3   fabric   S       S         cityhall  cityhall  S         S        drinks
 r4   park     S       cathedr.  market    market    postoff.  S        zasteri
 r5   park     S       cathedr.  market    market    postoff.  S        zasteri
-r6   metals   S       S         guildh.   guildh.   S         S        zasteri
-r7   metals   ricci   S         S         S         S         spice    spice
-r8   ricci    ricci   palace    palace    coachh.   coachh.   inn      inn
+r6   ricci    S       S         guildh.   guildh.   S         S        zasteri
+r7   ricci    metals  S         S         S         S         spice    spice
+r8   metals   metals  palace    palace    coachh.   coachh.   inn      inn
 
 With 4 players and P1 (seat 0) the tower player, a window's turns go P1, P2, P1, P3, P1, P4
 (the tower player answers after each of the others), then again from P1.

@@ -135,3 +135,24 @@ def test_f_the_grid_is_play_area_only(board: Board) -> None:
     fields), so every square of the 8 × 8 grid is a building, a street or the market — the
     buildings of columns 1 and 8 are play-area buildings."""
     assert all(x in board.buildings | board.streets | {"market"} for x in board.cells)
+
+
+def test_five_buildings_with_contract_cards_can_touch(board: Board, prog: Program) -> None:
+    """rules-data §Cards: "each adjacent building beyond the fourth +50" must be reachable: some
+    group of buildings that contract cards name, each touching the next, has five or more (the
+    board's Metals warehouse, Palace, Coach House, Inn and Spices warehouse; issue 38)."""
+    space = next(t for _, (t, _) in prog.rb.member_of.items() if t.name == "Space")
+    kind = next(t for _, (t, _) in prog.rb.member_of.items() if t.name == "CardKind")
+    named = {space.members[prog.consts["card_place"][c]] for c in prog.consts["card_place"]
+             if kind.members[prog.consts["card_kind"][c]] == "contract"}
+    left, largest = set(named), 0
+    while left:
+        group = {left.pop()}
+        grow = True
+        while grow:
+            more = {y for y in left if any(y in board.neighbours(x) for x in group)}
+            group |= more
+            left -= more
+            grow = bool(more)
+        largest = max(largest, len(group))
+    assert largest >= 5

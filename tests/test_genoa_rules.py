@@ -148,19 +148,35 @@ def test_contracts_score_by_groups_of_adjacent_buildings(prog: Program) -> None:
     """rules-data §Cards: contracts "scored at game end by groups of ADJACENT buildings for which
     the player holds cards: isolated building 10; 4 adjacent buildings 100" (2 → 30 and 3 → 60
     are PLACEHOLDER).  P1: Palace, Coach House, Inn and Spices warehouse (a row of 4: 100) and
-    the City Hall (alone: 10).  P2: Park, Fabric and Metals warehouses (3 in a row: 60).  Both
-    also score 10 per marker on a building (rules-data §End and scoring): P1 owns the Inn."""
+    the City Hall (alone: 10).  P2: Park and Fabric warehouse (2 side by side: 30) and the
+    Drinks warehouse (alone: 10).  Both also score 10 per marker on a building (rules-data §End
+    and scoring): P1 owns the Inn."""
     g = Game(prog)
     g.hand(0, "contract_palace", "contract_coach_house", "contract_inn", "contract_spice",
            "contract_city_hall")
-    g.hand(1, "contract_park", "contract_fabric", "contract_metals")
+    g.hand(1, "contract_park", "contract_fabric", "contract_drinks")
     g.own(0, "inn")
     last_round(g)
     quiet_turns(g, ["r2c3", "r2c4", "r2c5", "r2c6"])
     t = g.s.pending
     assert isinstance(t, Terminal)
     assert t.scores[0] == 130 + 10 + 100 + 10
-    assert t.scores[1] == 130 + 60
+    assert t.scores[1] == 130 + 30 + 10
+
+
+def test_a_fifth_adjacent_building_adds_50(prog: Program) -> None:
+    """rules-data §Cards: "4 adjacent buildings 100; each adjacent building beyond the fourth
+    +50 (5 → 150 …)" — P1 holds the contracts of the Metals warehouse, the Palace, the Coach
+    House, the Inn and the Spices warehouse, five in a row on the PLACEHOLDER board (issue 38:
+    before the Metals warehouse and Villa Ricci were swapped, no group exceeded four): 150."""
+    g = Game(prog)
+    g.hand(0, "contract_metals", "contract_palace", "contract_coach_house", "contract_inn",
+           "contract_spice")
+    last_round(g)
+    quiet_turns(g, ["r2c3", "r2c4", "r2c5", "r2c6"])
+    t = g.s.pending
+    assert isinstance(t, Terminal)
+    assert t.scores[0] == 130 + 150
 
 
 def test_the_tie_break_is_the_most_goods(prog: Program) -> None:
