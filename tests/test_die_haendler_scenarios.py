@@ -1348,7 +1348,7 @@ def test_a_loan_blocks_victory(prog: Program) -> None:
 def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) -> None:
     """Not a rule: the rulebook's `estimate` (docs/language.md §2.19b), what a searching bot
     judges a cut-off position by, in Taler.  Two players: the end is at marker 6, so a level is
-    worth 2 × climb_cost[7] = 2 × 2,400 = 4,800, and 6 arrivals are still to come.  Cloth on
+    worth 3/2 × climb_cost[7] = 3/2 × 2,400 = 3,600, and 6 arrivals are still to come.  Cloth on
     the top row (buy 400; a raise drops it to the bottom: expected sale (1,000 + 600) / 2 =
     800), the rest on the bottom row (buy 100, expected sale one row up: 700).  The money a
     round's trade needs, counted twice: 1,000 (a wagon) + 3 × 100 (barrels) + the level's upkeep.
@@ -1360,7 +1360,7 @@ def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) ->
     P2 (level 1, one loan) buys 2 iron in Köln (200) and a food in city6 (100), and loads the
     iron onto wagon2 for 300: money 4,400, and 1,300 + 200 of it again; the iron 2 × 700 = 1,400
     (wagon2 has not arrived: no bonus); the food, where no wagon stands, 100 / 2 = 50; the
-    level 4,800; the loan −2,500; the upkeep of level 1, 200 × 6 = −1,200: estimate 8,450.
+    level 3,600; the loan −2,500; the upkeep of level 1, 200 × 6 = −1,200: estimate 7,250.
     The score sees only the levels, 0 and 1."""
     game = Game(prog, 2)
     game.no_red_cards()
@@ -1389,7 +1389,7 @@ def test_estimate_counts_levels_money_barrels_loans_and_upkeep(prog: Program) ->
     assert game.warehouse(0, "paris") == {"wine": 1} and game.warehouse(1, "city6") == {"food": 1}
     assert game.get("arrived")[game.m("wagon3")] and game.bonus()["city4"] == 200
     est = prog.estimated(game.s)
-    assert est.scores == (8700, 8450)
+    assert est.scores == (8700, 7250)
     assert est.winners == (0,)
     assert prog.result(game.s).scores == (0, 1)
 
@@ -1410,17 +1410,17 @@ def test_estimate_drops_the_levels_of_a_loan_holder_once_no_arrival_is_to_come(
         prog: Program) -> None:
     """Not a rule: once the round marker stands at the end (2 players: 6; no arrival to come,
     seed 002 §遊戲結束), a player still holding a loan cannot win (§Phase 6 注意), so the
-    estimate counts his levels for nothing: P1 (level 3, 3,000, no loan) is worth 3 × 4,800 +
-    3,000 = 17,400; P2 (level 4, 3,000, one loan) 3,000 − 2,500 = 500, not 19,700. One arrival
-    earlier (marker 5) his levels still count: 4 × 4,800 + 3,000 + 1,000 (his money beyond the
-    loan's 2,000, counted again for a round's trade) − 2,500 − upkeep 500 = 20,200, and P1's
-    14,400 + 3,000 + 1,700 (1,000 + 3 × 100 + upkeep 400) − 400 = 18,700. Repaid at the end, P2
-    has 500 and level 4: 4 × 4,800 + 500 = 19,700."""
+    estimate counts his levels for nothing (a level is worth 3/2 × 2,400 = 3,600): P1 (level 3,
+    3,000, no loan) is worth 3 × 3,600 + 3,000 = 13,800; P2 (level 4, 3,000, one loan) 3,000 −
+    2,500 = 500, not 14,900. One arrival earlier (marker 5) his levels still count: 4 × 3,600 +
+    3,000 + 1,000 (his money beyond the loan's 2,000, counted again for a round's trade) −
+    2,500 − upkeep 500 = 15,400, and P1's 10,800 + 3,000 + 1,700 (1,000 + 3 × 100 + upkeep 400)
+    − 400 = 15,100. Repaid at the end, P2 has 500 and level 4: 4 × 3,600 + 500 = 14,900."""
     game = Game(prog, 2)
     game.no_red_cards()
     game.prepare(money={0: 3000, 1: 3000}, level={0: 3, 1: 4}, loans={1: 1}, round_marker=6)
-    assert prog.estimated(game.s).scores == (17400, 500)
+    assert prog.estimated(game.s).scores == (13800, 500)
     game.prepare(round_marker=5)
-    assert prog.estimated(game.s).scores == (18700, 20200)
+    assert prog.estimated(game.s).scores == (15100, 15400)
     game.prepare(round_marker=6, money={0: 3000, 1: 500}, loans={1: 0})
-    assert prog.estimated(game.s).scores == (17400, 19700)
+    assert prog.estimated(game.s).scores == (13800, 14900)
