@@ -615,8 +615,9 @@ class BundlePart:
 
 @attrs.frozen
 class ViewRow:
-    """`row "label" [in unit] = expr` (or `track ...`: a list or map, one entry a cell; `grid`:
-    rows of cells; `graph ... [with contents]`: nodes and edges)."""
+    """`row "label" [in unit] = expr` (or `track ... [on spaces]`: a list or map, one entry a
+    cell; `grid ... [with contents]`: rows of cells; `graph ... [with contents] [on positions]`:
+    nodes and edges)."""
 
     kind: str                      # row | track | grid | graph (as written: the checker says if neither)
     label: str
@@ -624,8 +625,8 @@ class ViewRow:
     expr: Expr
     span: Span = _span()
     unit_quoted: bool = False      # the unit was written as a string ("in \"pesos a share\"")
-    extra: Optional[Expr] = None   # a graph's `with` map: node -> what stands on it
-    extra_word: str = "with"       # `with` (a graph's or grid's contents) or `on` (a track's spaces)
+    extra: Optional[Expr] = None   # `with`: a graph's or grid's map node -> what stands on it
+    on: Optional[Expr] = None      # `on`: a track's spaces, or a graph's map node -> [x, y]
 
 
 @attrs.frozen

@@ -423,11 +423,9 @@ class AstBuilder:
         unit = c[2]
         quoted = unit is not None and getattr(unit, "type", "") == "STRING"
         text = None if unit is None else (_unquote(unit) if quoted else str(unit))
-        extra, word = c[4], "with"
-        if isinstance(extra, tuple):                  # view_on: ("on", spaces)
-            word, extra = extra
+        on = c[5][1] if c[5] is not None else None      # view_on: ("on", spaces or positions)
         return A.ViewRow(str(c[0]), _unquote(c[1]), text, c[3], span=sp, unit_quoted=quoted,
-                         extra=extra, extra_word=word)
+                         extra=c[4], on=on)
 
     def view_on(self, c: list[Any]) -> tuple[str, Any]:
         return ("on", c[0])

@@ -57,7 +57,7 @@ class ViewLine:
     the computed value: 'public' (every seat) or 'owner' (only the panel's player), set by
     dsl/flow_views.py from the information-flow analysis."""
 
-    kind: str                       # row | track
+    kind: str                       # row | track | grid | graph
     label: str
     unit: Optional[str]
     expr: A.Expr
@@ -66,8 +66,10 @@ class ViewLine:
     span: A.Span
     field: Optional[tuple[str, str]] = None
     shown: str = "public"
-    extra: Optional[A.Expr] = None          # a graph's `with`: node -> what stands on it
+    extra: Optional[A.Expr] = None          # `with`: a graph's or grid's node -> what stands on it
     extra_type: Optional[Type] = None
+    on: Optional[A.Expr] = None             # `on`: a track's spaces, a graph's node -> [x, y]
+    on_type: Optional[Type] = None
     owned: frozenset[str] = frozenset()     # a computed row's owner-only fields (shown = 'owner')
 
 

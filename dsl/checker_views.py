@@ -134,8 +134,9 @@ class ViewChecker(LabelChecker):
         covered: set[tuple[str, str]] = set()
         for r in [r for _, rows in sections for r in rows] + panel + scoring:
             covered |= self._reads(r.expr)
-            if r.extra is not None:
-                covered |= self._reads(r.extra)
+            for more in (r.extra, r.on):
+                if more is not None:
+                    covered |= self._reads(more)
         return CheckedView(sections, panel, panel_var, frozenset(bookkeeping), frozenset(covered),
                            decl, labels, scoring, scoring_var, frozenset(revealed),
                            texts=texts)
@@ -227,10 +228,7 @@ class ViewChecker(LabelChecker):
                 self.err("E160", f"graph \"{r.label}\" has type {t}, not edges", r.expr.span,
                          "a graph is a list of paths (lists of nodes), a list of records whose "
                          "first two fields are the ends of an edge, or a map node -> neighbours")
-            if r.extra is not None and r.extra_word == "on":
-                xt = strip_opt(self.expr(r.extra, sc, None))
-                self._spaces(r, t, xt)
-            elif r.extra is not None:
+            if r.extra is not None:
                 xt = strip_opt(self.expr(r.extra, sc, None))
                 cell = grid_cells(t) if r.kind == "grid" else None
                 if r.kind not in ("graph", "grid"):
@@ -248,27 +246,51 @@ class ViewChecker(LabelChecker):
                     self.err("E160", f"graph \"{r.label}\": 'with' needs a map from its nodes "
                              f"({node}) to what stands on them, got {xt}", r.extra.span,
                              "e.g. with {wagon_at[w]: w for w in Wagon}")
+            ot: Optional[Type] = None
+            if r.on is not None:
+                ot = strip_opt(self.expr(r.on, sc, None))
+                if r.kind == "graph":
+                    self._positions(r, node, ot)
+                else:
+                    self._spaces(r, t, ot)
             out.append(ViewLine(r.kind, r.label, r.unit, r.expr, t, sc.nslots, r.span,
-                                field=None if r.extra is not None else
-                                self._whole_field(r.expr, var), extra=r.extra, extra_type=xt))
+                                field=None if r.extra is not None or r.on is not None else
+                                self._whole_field(r.expr, var), extra=r.extra, extra_type=xt,
+                                on=r.on, on_type=ot))
         return out
+
+    def _positions(self, r: A.ViewRow, node: Optional[Type], ot: Type) -> None:
+        """`graph ... on POSITIONS`: a map from the graph's nodes to [x, y] (list<int>), where
+        the browser draws each node."""
+        assert r.on is not None
+        if node is None or node.kind == "any" or ot.kind == "any":
+            return
+        if not (ot.kind == "map" and strip_opt(ot.args[0]) == node and
+                strip_opt(ot.args[1]).kind == "list" and
+                strip_opt(strip_opt(ot.args[1]).args[0]).kind in ("int", "any")):
+            self.err("E160", f"graph \"{r.label}\": 'on' needs a map from its nodes ({node}) to "
+                     f"their positions [x, y] (list<int>), got {ot}", r.on.span,
+                     f"give each node its [x, y]: table positions: map<{node}, list<int>> = "
+                     f"{{...}}, then graph \"{r.label}\" = ... on positions")
 
     def _spaces(self, r: A.ViewRow, t: Type, xt: Type) -> None:
         """`track ... on SPACES`: the spaces are a list of plain values (numbers, names), and the
         track's entries (a map's values, a list's items) are values of that type, each drawn on
         the space equal to it."""
-        assert r.extra is not None
+        assert r.on is not None
         if r.kind != "track":
-            self.err("E160", f"'on' on a {r.kind}: only a track is drawn on a strip of spaces",
-                     r.extra.span, "remove 'on ...', or make the line a track: "
-                     "track \"boats\" = {g: position[g] for g in Good} on 0..13")
+            self.err("E160", f"'on' on a {r.kind}: only a track is drawn on a strip of spaces "
+                     "(and a graph on its nodes' positions)",
+                     r.on.span, "remove 'on ...', or make the line a track: "
+                     "track \"boats\" = {g: position[g] for g in Good} on 0..13 (a graph: "
+                     "graph \"roads\" = roads on positions, a map node -> [x, y])")
             return
         if xt.kind == "any":
             return
         space = strip_opt(xt.args[0]) if xt.kind == "list" and xt.args else None
         if space is None or space.kind in ("list", "map", "bag", "record", "tuple"):
             self.err("E160", f"track \"{r.label}\": its spaces have type {xt}, not a list of "
-                     "plain values", r.extra.span,
+                     "plain values", r.on.span,
                      "name the spaces as a list of numbers or names: on 0..13, or on price_track")
             return
         entry = strip_opt(t.args[1]) if t.kind == "map" else \

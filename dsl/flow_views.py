@@ -85,8 +85,9 @@ def _label(flow: ExprFlow, r: ViewLine, player_slot: int | None, where: str) -> 
     if r.field is not None:
         return []
     t = flow.expr(r.expr).const       # a view's locals (the panel's player) are public values
-    if r.extra is not None:
-        t = t.join(flow.expr(r.extra).const)
+    for more in (r.extra, r.on):       # what stands on the nodes, the spaces, the positions
+        if more is not None:
+            t = t.join(flow.expr(more).const)
     if not t.secret and not (t.owners - ({player_slot} if player_slot is not None else set())):
         r.shown = "owner" if t.owners else "public"
         r.owned = t.owned

@@ -449,10 +449,12 @@ def _bundle_part(p: A.BundlePart) -> str:
 def _view_row(r: A.ViewRow) -> str:
     unit = "" if r.unit is None else \
         f" in {escape_string(r.unit) if r.unit_quoted else r.unit}"
+    parts = [_fx(r.expr)]
     if r.extra is not None:
-        return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr), r.extra_word,
-                     _fx(r.extra))
-    return group(f"{r.kind} {escape_string(r.label)}{unit} =", _fx(r.expr))
+        parts += ["with", _fx(r.extra)]
+    if r.on is not None:
+        parts += ["on", _fx(r.on)]
+    return group(f"{r.kind} {escape_string(r.label)}{unit} =", *parts)
 
 
 def _view(d: A.ViewDecl) -> list[Line]:

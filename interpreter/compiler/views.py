@@ -19,7 +19,7 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
         return ViewRowSpec(r.kind, r.label, r.unit, r.type, ex.compile(r.expr), r.nslots,
                            index[r.field] if r.field is not None else None, r.shown,
                            ex.compile(r.extra) if r.extra is not None else None, r.extra_type,
-                           r.owned)
+                           r.owned, ex.compile(r.on) if r.on is not None else None, r.on_type)
 
     omit = frozenset(v.bookkeeping) | frozenset(name for _, name in v.covered)
     labels: dict[Any, LabelSpec] = {

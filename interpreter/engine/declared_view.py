@@ -36,9 +36,11 @@ class ViewRowSpec:
     nslots: int
     field: Optional[tuple[str, int]]
     shown: str
-    extra: Optional[RowFn] = None        # a graph's `with`: node -> what stands on it
+    extra: Optional[RowFn] = None        # `with`: a graph's or grid's node -> what stands on it
     extra_type: Optional[Type] = None
     owned: frozenset[str] = frozenset()  # the owner-only fields a computed row reads
+    on: Optional[RowFn] = None           # `on`: a track's spaces, a graph's node -> [x, y]
+    on_type: Optional[Type] = None
 
 
 @attrs.define
@@ -259,9 +261,12 @@ def _grid(v: Any, t: Type, unit: Optional[str], contents: Any = None,
     return out
 
 
-def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type], w: People) -> dict[str, Any]:
+def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type], w: People,
+           positions: Any = None) -> dict[str, Any]:
     """A graph's nodes (in order of first appearance), its edges (each once, as pairs of node
-    names) and what stands on each node (`with`)."""
+    names), what stands on each node (`with`) and, with `on`, where each node is drawn ("at":
+    {node name: [x, y]} for the nodes that have a position; a position for a node that is not
+    in the graph is left out)."""
     t = t.args[0] if t.kind == "opt" else t
     pairs: list[tuple[Any, Any]] = []
     nt: Type = Type("any")
@@ -303,12 +308,30 @@ def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type], w: People) -> dic
         near[b].append(a)
     lines = [f"{n}{f' [{on[n]}]' if n in on else ''}: {', '.join(near[n]) or '(no road)'}"
              for n in names]
-    return {"nodes": names, "edges": edges, "on": on, "lines": lines}
+    out: dict[str, Any] = {"nodes": names, "edges": edges, "on": on, "lines": lines}
+    if positions is not None:
+        out["at"] = {w.text(n, nt): _position(positions[n], w.text(n, nt))
+                     for n in nodes if n in positions}
+    return out
 
 
-def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None
-           ) -> dict[str, Any]:
-    """A row whose value the seat may see, in words (`w`: the view's texts in this state)."""
+class BadPosition(ValueError):
+    """A graph's `on` gives a node something other than [x, y]."""
+
+
+def _position(xy: Any, name: str) -> list[int]:
+    """A node's position [x, y] from a graph's `on` map (BadPosition, naming the node,
+    otherwise: the row then says it cannot be computed)."""
+    if not isinstance(xy, (list, tuple)) or len(xy) != 2 or \
+            not all(isinstance(c, int) and not isinstance(c, bool) for c in xy):
+        raise BadPosition(f"the position of {name} is {xy!r}, not [x, y]")
+    return [xy[0], xy[1]]
+
+
+def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None,
+           on: Any = None) -> dict[str, Any]:
+    """A row whose value the seat may see, in words (`w`: the view's texts in this state;
+    `extra`: the value of its `with`, `on`: of its `on`)."""
     w = w if w is not None else People()
     if r.kind == "grid":
         g = _grid(v, r.type, r.unit, extra, r.extra_type, w)
@@ -319,15 +342,15 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None
         return {"label": r.label, "kind": "grid", "unit": r.unit, "hidden": False,
                 "text": text or "none", **g}
     if r.kind == "graph":
-        g = _graph(v, r.type, extra, r.extra_type, w)
+        g = _graph(v, r.type, extra, r.extra_type, w, on if r.on is not None else None)
         return {"label": r.label, "kind": "graph", "unit": r.unit, "hidden": False,
                 "text": "\n".join(g["lines"]) or "none", **g}
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit, w)
         out = {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
                "text": " · ".join(f"{k}: {x}" for k, x in cells) or "none"}
-        if r.extra is not None:
-            out.update(_lane(v, r.type, extra, r.extra_type, r.unit, w))
+        if r.on is not None:
+            out.update(_lane(v, r.type, on, r.on_type, r.unit, w))
         return out
     if is_offer_table(r.type):
         return _offers_row(r, v, w)
@@ -377,9 +400,13 @@ def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
         L = [player] + [None] * max(r.nslots - 1, 0)
         v = r.fn(state, L)
         extra = r.extra(state, L) if r.extra is not None else None
+        on = r.on(state, L) if r.on is not None else None
     except Exception as exc:     # noqa: BLE001 - a view never stops a game; say what failed
         return _hidden(r, f"(cannot be computed: {exc})")
-    return _shown(r, v, extra, w)
+    try:
+        return _shown(r, v, extra, w, on)
+    except BadPosition as exc:
+        return _hidden(r, f"(cannot be computed: {exc})")
 
 
 SCORE_NOW = "score if the game ended now"

@@ -181,6 +181,107 @@ def _layout(nodes_: tuple[str, ...],
                       pad + (p[1] - min(ys)) / span_y * size)) for v, p in pos.items())
 
 
+MAP_PAD = 30                 # a map on the rulebook's positions: the margin around it ...
+MAP_NAMES = 60               # ... and more on the right, where the last nodes' names are written
+
+
+def layout_on(nodes: list[str], edges: list[list[str]],
+              at: dict[str, list[int]]) -> tuple[dict[str, tuple[float, float]], float]:
+    """Where to draw each node of a graph drawn on the rulebook's positions (`on`, "at") and
+    the drawing's height: the positions scaled, the aspect ratio kept, so that the map fills
+    the drawing's GRAPH_SIZE less the margins (MAP_PAD, and MAP_NAMES on the right for the
+    names) in its longer direction (y grows downward; a wide map makes a short drawing, a tall
+    one is centred across). A node without a position is placed by the
+    force-directed layout of `layout` among the placed ones, which stay where they are
+    (`_free_nodes`). Without any position, `layout` and a square drawing."""
+    key = tuple((n, (float(at[n][0]), float(at[n][1]))) for n in nodes if n in at)
+    if not key:
+        return layout(nodes, edges), float(GRAPH_SIZE)
+    placed = _layout_on(tuple(nodes), tuple(tuple(e) for e in edges), key)
+    return dict(placed[0]), placed[1]
+
+
+@functools.lru_cache(maxsize=64)
+def _layout_on(nodes_: tuple[str, ...], edges_: tuple[tuple[str, ...], ...],
+               fixed_: tuple[tuple[str, tuple[float, float]], ...]
+               ) -> tuple[tuple[tuple[str, tuple[float, float]], ...], float]:
+    fixed = dict(fixed_)
+    pos = _free_nodes(list(nodes_), [list(e) for e in edges_], fixed)
+    wide = GRAPH_SIZE - 2 * MAP_PAD - MAP_NAMES
+    high = GRAPH_SIZE - 2 * MAP_PAD
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
+    scale = min(wide / span_x if span_x > 0 else float("inf"),
+                high / span_y if span_y > 0 else float("inf"))
+    if scale == float("inf"):         # every node on one spot
+        scale = 0.0
+    left = MAP_PAD + (wide - span_x * scale) / 2
+    height = 2 * MAP_PAD + span_y * scale
+    return tuple((v, (left + (p[0] - min(xs)) * scale, MAP_PAD + (p[1] - min(ys)) * scale))
+                 for v, p in pos.items()), height
+
+
+def _free_nodes(nodes: list[str], edges: list[list[str]],
+                fixed: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Every node's position in the units of `fixed` (the nodes that have one keep it): a
+    node without one starts near its positioned neighbours (in the nodes' order; one with
+    none in a row under the map), then the free nodes alone move as in `layout` (edges of
+    the placed nodes' usual length pull, every node repels), so the same graph is always
+    drawn the same way. Only nodes within three edge lengths push."""
+    import math
+    near: dict[str, list[str]] = {v: [] for v in nodes}
+    for a, b in edges:
+        near[a].append(b)
+        near[b].append(a)
+    lengths = sorted(math.dist(fixed[a], fixed[b]) for a, b in edges
+                     if a in fixed and b in fixed and fixed[a] != fixed[b])
+    xs = [p[0] for p in fixed.values()]
+    ys = [p[1] for p in fixed.values()]
+    unit = lengths[len(lengths) // 2] if lengths else \
+        max(max(xs) - min(xs), max(ys) - min(ys), 1.0) / max(math.sqrt(len(fixed)), 1.0)
+    pos: dict[str, list[float]] = {v: list(fixed[v]) for v in nodes if v in fixed}
+    free = [v for v in nodes if v not in fixed]
+    for turn in range(len(free)):
+        for i, v in enumerate(free):
+            known = [pos[u] for u in near[v] if u in pos]
+            if v in pos or not known:
+                continue
+            angle = 2 * math.pi * (i + 1) / (len(free) + 1)
+            pos[v] = [sum(p[0] for p in known) / len(known) + unit / 2 * math.cos(angle),
+                      sum(p[1] for p in known) / len(known) + unit / 2 * math.sin(angle)]
+    for k, v in enumerate(w for w in free if w not in pos):   # no way to a placed node
+        pos[v] = [min(xs) + k * unit, max(ys) + unit]
+    temp = unit / 4
+    for _ in range(_LAYOUT_ROUNDS if free else 0):
+        move = {v: [0.0, 0.0] for v in free}
+        for v in free:
+            for u in nodes:
+                if u == v:
+                    continue
+                dx, dy = pos[v][0] - pos[u][0], pos[v][1] - pos[u][1]
+                d = max(math.hypot(dx, dy), 1e-3 * unit)
+                if d > 3 * unit:          # only nodes nearby push: the map stays as it is
+                    continue
+                f = unit * unit / 4 / d       # half `layout`'s reach: a leaf stays close
+                move[v][0] += dx / d * f
+                move[v][1] += dy / d * f
+            for u in near[v]:
+                dx, dy = pos[v][0] - pos[u][0], pos[v][1] - pos[u][1]
+                d = max(math.hypot(dx, dy), 1e-3 * unit)
+                f = d * d / unit
+                move[v][0] -= dx / d * f
+                move[v][1] -= dy / d * f
+        for v in free:
+            dx, dy = move[v]
+            d = max(math.hypot(dx, dy), 1e-9)
+            step = min(d, temp)
+            pos[v][0] += dx / d * step
+            pos[v][1] += dy / d * step
+        temp = max(temp * 0.985, unit / 500)
+    return {v: (pos[v][0], pos[v][1]) for v in nodes}
+
+
 def short_names(nodes: list[str]) -> dict[str, str]:
     """Each node's name on the picture: a long run (eight or more) of nodes named alike but
     for a number at the end ("road space 1", "road space 2", ...) shows the number alone (the
@@ -201,8 +302,12 @@ def short_names(nodes: list[str]) -> dict[str, str]:
 def graph_svg(row: dict[str, Any], moved: Optional[list[str]] = None) -> Markup:
     """A declared graph as an SVG drawing: the edges as lines, each node a dot with its name,
     what stands on it (`with`) beside it, highlighted; and, for a reader without the picture,
-    the same as a list."""
-    at = layout(row["nodes"], row["edges"])
+    the same as a list. With the rulebook's positions ("at", `on`) the nodes stand where they
+    say (`layout_on`), else where the force-directed `layout` puts them."""
+    if row.get("at"):
+        at, height = layout_on(row["nodes"], row["edges"], row["at"])
+    else:
+        at, height = layout(row["nodes"], row["edges"]), float(GRAPH_SIZE)
     short = short_names(row["nodes"])
     lines = Markup("").join(
         Markup('<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>').format(
@@ -216,10 +321,11 @@ def graph_svg(row: dict[str, Any], moved: Optional[list[str]] = None) -> Markup:
                 x + 6, y + 12, row["on"][v]) if v in row["on"] else Markup(""))
         for v, (x, y) in at.items())
     listing = Markup("").join(Markup("<li>{}</li>").format(line) for line in row["lines"])
-    return Markup('<svg class="graph" viewBox="0 0 {0} {0}" role="img" aria-label="{1}">'
-                  '<g class="edges">{2}</g>{3}</svg>'
-                  '<details><summary>as a list</summary><ul class="graph-list">{4}</ul>'
-                  '</details>').format(GRAPH_SIZE, row["label"], lines, dots, listing)
+    return Markup('<svg class="graph" viewBox="0 0 {0} {1}" role="img" aria-label="{2}">'
+                  '<g class="edges">{3}</g>{4}</svg>'
+                  '<details><summary>as a list</summary><ul class="graph-list">{5}</ul>'
+                  '</details>').format(GRAPH_SIZE, f"{round(height, 1):g}", row["label"], lines, dots,
+                                       listing)
 
 
 LANE_KEY_WIDTH = 96          # a track on spaces: the column of the entries' names, in SVG units
