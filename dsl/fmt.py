@@ -449,12 +449,19 @@ def _bundle_part(p: A.BundlePart) -> str:
 def _view_row(r: A.ViewRow) -> str:
     unit = "" if r.unit is None else \
         f" in {escape_string(r.unit) if r.unit_quoted else r.unit}"
-    parts = [_fx(r.expr)]
+    head = f"{r.kind} {escape_string(r.label)}{unit} ="
+    value = _fx(r.expr)
+    if r.extra is None and r.on is None:
+        return group(head, value)
+    # too long for one line: `with ...` and `on ...` each on a line of its own, after the
+    # value (on the label's line when it is short)
+    parts = [f"{head} {value}"] if len(flat(value)) < 40 and flat(value) == value else \
+        [head, value]
     if r.extra is not None:
-        parts += ["with", _fx(r.extra)]
+        parts.append("with " + _fx(r.extra))
     if r.on is not None:
-        parts += ["on", _fx(r.on)]
-    return group(f"{r.kind} {escape_string(r.label)}{unit} =", *parts)
+        parts.append("on " + _fx(r.on))
+    return group(*parts)
 
 
 def _view(d: A.ViewDecl) -> list[Line]:

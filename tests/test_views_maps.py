@@ -135,6 +135,21 @@ def test_without_positions_the_force_layout_draws_as_before(town: Program) -> No
     assert _dots(svg) == {k: (round(x, 1), round(y, 1)) for k, (x, y) in want.items()}
 
 
+def test_a_name_is_written_where_no_edge_of_its_node_runs() -> None:
+    """A node's name goes to its upper right, else where none of its edges crosses it: lower
+    right (not under a node with something on it: its contents are written there), upper left,
+    lower left; never out of the drawing."""
+    from mercator.interpreter.web.render import name_side
+    assert name_side((100, 100), [(140, 100), (100, 140)], 5, False) == (6, -6, False)
+    assert name_side((100, 100), [(120, 80)], 5, False) == (6, 14, False)
+    assert name_side((100, 100), [(120, 80)], 5, True) == (-6, -6, True)
+    assert name_side((100, 100), [(120, 80), (120, 120), (80, 80)], 5, False) == (-6, 14, True)
+    assert name_side((10, 100), [(30, 80), (30, 120)], 5, False) == (6, -6, False)   # no room
+    svg = _svg({"label": "g", "nodes": ["a", "b"], "edges": [["a", "b"]], "on": {},
+                "lines": [], "at": {"a": [0, 10], "b": [10, 0]}})
+    assert '<text x="36.0" y="444.0">a</text>' in svg         # a's road runs up to the right
+
+
 def test_a_moved_node_is_ringed_on_the_map(town: Program) -> None:
     from mercator.interpreter.web.render import graph_svg
     svg = str(graph_svg(_rows(town)["the roads"], ["east"]))
@@ -207,16 +222,40 @@ def test_fmt_round_trips_a_graph_with_contents_and_positions() -> None:
     assert again == rb
     assert 'graph "the roads" = roads with occupant on spots' in text
     assert 'graph "the paths" = paths on spots' in text
+    long = VIEW.replace("roads with occupant on spots", "roads with {s: occupant[s] for s in Spot "
+                        "if s in occupant and s != west and s != south} on spots")
+    rb, diags = parse(TOWN + long)
+    assert rb is not None, diags
+    text = format_rulebook(rb)                  # too long for a line: 'with' and 'on' below it
+    assert ('    graph "the roads" = roads\n'
+            '      with {s: occupant[s] for s in Spot if s in occupant and s != west and s != south}\n'
+            '      on spots\n') in text
+    assert parse(text)[0] == rb
+
+
+@pytest.mark.parametrize("game, label", [
+    ("felinia", "the island's roads"),
+    ("die_haendler", "the roads"),
+])
+def test_the_shipped_maps_place_every_node(game: str, label: str) -> None:
+    """Felinia's island and Die Händler's roads are drawn on a layout of their own (an invented
+    one, PLACEHOLDER: no printed board to copy): every node has a position, no two the same."""
+    from shipped import shipped_program
+    prog = shipped_program(game)
+    row = _rows_of(prog, prog.new_game(3, 1))[label]
+    assert set(row["at"]) == set(row["nodes"]) and row["nodes"]
+    assert len({tuple(xy) for xy in row["at"].values()}) == len(row["nodes"])
 
 
 def test_the_advanced_island_is_drawn_too() -> None:
-    """Felinia's advanced variant replaces the island: its regions are drawn, each once."""
+    """Felinia's advanced variant replaces the island, and its layout (the narrow coast): its
+    regions are drawn, each once."""
     from shipped import shipped_program
     prog = shipped_program("felinia_advanced")
     row = _rows_of(prog, prog.new_game(3, 1))["the island's roads"]
+    assert set(row["at"]) == set(row["nodes"]) and len(row["nodes"]) == 50   # its own layout
     svg = _svg(row)
-    assert svg.count("<circle") == len(row["nodes"]) == 50
-    assert len(set(_dots(svg).values())) == 50
+    assert svg.count("<circle") == 50 and len(set(_dots(svg).values())) == 50
 
 
 def _rows_of(prog: Program, s) -> dict[str, dict]:

@@ -299,9 +299,43 @@ def short_names(nodes: list[str]) -> dict[str, str]:
     return out
 
 
+# Where a node's name may go, in order of preference: the start (or, written leftward, the end)
+# of the text from the dot, whether it is written leftward, and the directions (degrees, y
+# downward) an edge of the node leaves in that would cross it.
+_NAME_SIDES = (
+    (6, -6, False, -75, -3),        # upper right
+    (6, 14, False, 3, 70),          # lower right
+    (-6, -6, True, -177, -105),     # upper left
+    (-6, 14, True, 110, 177),       # lower left
+)
+_CHAR = 6                     # about the width of a character of a name, in SVG units
+
+
+def name_side(at: tuple[float, float], neighbours: list[tuple[float, float]], chars: int,
+              contents: bool) -> tuple[int, int, bool]:
+    """Where the name (`chars` long) of the node drawn `at` is written, its edges going to
+    `neighbours`: dx, dy from its dot, and whether the name ends there (written leftward).
+    Upper right, unless an edge of the node runs through that place or the name would leave
+    the drawing; then the first free of lower right (not for a node with something on it,
+    `contents`, written under its name), upper left, lower left; upper right if none is."""
+    import math
+    angles = [math.degrees(math.atan2(y - at[1], x - at[0])) for x, y in neighbours]
+    for dx, dy, end, lo, hi in _NAME_SIDES:
+        if contents and dy > 0:
+            continue
+        if any(lo < a < hi for a in angles):
+            continue
+        if (end and at[0] - 6 - _CHAR * chars < 0) or \
+                (not end and at[0] + 6 + _CHAR * chars > GRAPH_SIZE):
+            continue
+        return dx, dy, end
+    return _NAME_SIDES[0][:3]
+
+
 def graph_svg(row: dict[str, Any], moved: Optional[list[str]] = None) -> Markup:
-    """A declared graph as an SVG drawing: the edges as lines, each node a dot with its name,
-    what stands on it (`with`) beside it, highlighted; and, for a reader without the picture,
+    """A declared graph as an SVG drawing: the edges as lines, each node a dot with its name
+    (where no edge of it crosses the name: `name_side`), what stands on it (`with`) under the
+    name, highlighted; and, for a reader without the picture,
     the same as a list. With the rulebook's positions ("at", `on`) the nodes stand where they
     say (`layout_on`), else where the force-directed `layout` puts them."""
     if row.get("at"):
@@ -312,14 +346,22 @@ def graph_svg(row: dict[str, Any], moved: Optional[list[str]] = None) -> Markup:
     lines = Markup("").join(
         Markup('<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>').format(
             *at[a], *at[b]) for a, b in row["edges"])
-    dots = Markup("").join(
-        Markup('<g class="node{}{}" data-key="{}"><title>{}</title><circle cx="{:.1f}" cy="{:.1f}" '
-               'r="{}"/><text x="{:.1f}" y="{:.1f}">{}</text>{}</g>').format(
+    near: dict[str, list[str]] = {v: [] for v in at}
+    for a, b in row["edges"]:
+        near[a].append(b)
+        near[b].append(a)
+
+    def dot(v: str, x: float, y: float) -> Markup:
+        dx, dy, end = name_side((x, y), [at[u] for u in near[v]],
+                                max(len(short[v]), len(row["on"].get(v, ""))), v in row["on"])
+        anchor = Markup(' text-anchor="end"') if end else Markup("")
+        on = Markup('<text class="on" x="{:.1f}" y="{:.1f}"{}>{}</text>').format(
+            x + dx, y + dy + 18, anchor, row["on"][v]) if v in row["on"] else Markup("")
+        return Markup('<g class="node{}{}" data-key="{}"><title>{}</title><circle cx="{:.1f}" '
+                      'cy="{:.1f}" r="{}"/><text x="{:.1f}" y="{:.1f}"{}>{}</text>{}</g>').format(
             " on" if v in row["on"] else "", " moved" if v in (moved or ()) else "", v, v,
-            x, y, 7 if v in row["on"] else 4, x + 6, y - 6,
-            short[v], Markup('<text class="on" x="{:.1f}" y="{:.1f}">{}</text>').format(
-                x + 6, y + 12, row["on"][v]) if v in row["on"] else Markup(""))
-        for v, (x, y) in at.items())
+            x, y, 7 if v in row["on"] else 4, x + dx, y + dy, anchor, short[v], on)
+    dots = Markup("").join(dot(v, x, y) for v, (x, y) in at.items())
     listing = Markup("").join(Markup("<li>{}</li>").format(line) for line in row["lines"])
     return Markup('<svg class="graph" viewBox="0 0 {0} {1}" role="img" aria-label="{2}">'
                   '<g class="edges">{3}</g>{4}</svg>'
