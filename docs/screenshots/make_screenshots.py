@@ -21,6 +21,7 @@ import os
 import random
 import sys
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -74,6 +75,17 @@ def main() -> int:
     return 0
 
 
+def _play_at_random(session, rng: random.Random, moves: Optional[int] = None) -> None:
+    """P1's moves at random (no any-time action where there is another choice; the bots move
+    in between) until the game ends, another seat is to decide, or after `moves` of them."""
+    made = 0
+    while not session.state.over and session.to_decide() == 0 and \
+            (moves is None or made < moves):
+        opts = session.options(0)
+        session.move(0, rng.choice([o for o in opts if o["kind"] != "action"] or opts)["index"])
+        made += 1
+
+
 def _start_and_end(out: Path) -> None:
     """Each game at its start and at its end, 1280 px wide (GAME_start.png, GAME_end.png): the
     first decision, and the final screen with the scores in their parts and what the view
@@ -86,10 +98,7 @@ def _start_and_end(out: Path) -> None:
             rng = random.Random(seed)
             for when in ("start", "end"):
                 if when == "end":
-                    while not session.state.over and session.to_decide() == 0:
-                        opts = session.options(0)
-                        session.move(0, rng.choice([o for o in opts if o["kind"] != "action"]
-                                                   or opts)["index"])
+                    _play_at_random(session, rng)
                 served, links = serve_session(session)
                 try:
                     browser.driver.get(served.url + links.path(0))
@@ -113,13 +122,7 @@ def _phone(out: Path) -> None:
         for name, players, seed, moves in GAMES:
             session = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
                                   ["human"] + ["random"] * (players - 1))
-            rng = random.Random(seed)
-            for _ in range(moves):
-                if session.to_decide() != 0:
-                    break
-                opts = session.options(0)
-                session.move(0, rng.choice([o for o in opts if o["kind"] != "action"]
-                                           or opts)["index"])
+            _play_at_random(session, random.Random(seed), moves)
             served, links = serve_session(session)
             try:
                 browser.driver.get(served.url + links.path(0))

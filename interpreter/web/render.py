@@ -164,12 +164,7 @@ def _layout(nodes_: tuple[str, ...],
             move[a][1] -= dy / d * f
             move[b][0] += dx / d * f
             move[b][1] += dy / d * f
-        for v in nodes:
-            dx, dy = move[v]
-            d = max(math.hypot(dx, dy), 1e-9)
-            step = min(d, temp)
-            pos[v][0] += dx / d * step
-            pos[v][1] += dy / d * step
+        _nudge(pos, move, temp)
         temp = max(temp * 0.985, 0.002)
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
@@ -222,6 +217,17 @@ def _layout_on(nodes_: tuple[str, ...], edges_: tuple[tuple[str, ...], ...],
                  for v, p in pos.items()), height
 
 
+def _nudge(pos: dict[str, list[float]], move: dict[str, list[float]], temp: float) -> None:
+    """One round of a force layout: each node in `move` goes the way its forces push it, at
+    most `temp` far."""
+    import math
+    for v, (dx, dy) in move.items():
+        d = max(math.hypot(dx, dy), 1e-9)
+        step = min(d, temp)
+        pos[v][0] += dx / d * step
+        pos[v][1] += dy / d * step
+
+
 def _free_nodes(nodes: list[str], edges: list[list[str]],
                 fixed: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
     """Every node's position in the units of `fixed` (the nodes that have one keep it): a
@@ -272,12 +278,7 @@ def _free_nodes(nodes: list[str], edges: list[list[str]],
                 f = d * d / unit
                 move[v][0] -= dx / d * f
                 move[v][1] -= dy / d * f
-        for v in free:
-            dx, dy = move[v]
-            d = max(math.hypot(dx, dy), 1e-9)
-            step = min(d, temp)
-            pos[v][0] += dx / d * step
-            pos[v][1] += dy / d * step
+        _nudge(pos, move, temp)
         temp = max(temp * 0.985, unit / 500)
     return {v: (pos[v][0], pos[v][1]) for v in nodes}
 
