@@ -1,0 +1,56 @@
+"""The checks of a view's drawings (docs/language.md, "Views"): a track drawn on a strip of
+spaces (`track ... on SPACES`) and a graph drawn on its nodes' positions (`graph ... on
+POSITIONS`) — E160 where the spaces or positions do not fit the line they draw."""
+from __future__ import annotations
+
+from typing import Optional
+
+from mercator.dsl import ast as A
+from mercator.dsl.checker_view_labels import LabelChecker
+from mercator.dsl.types import Type, strip_opt
+
+
+class DrawingChecker(LabelChecker):
+    """The view checker's part for `on`: what a track's spaces and a graph's positions must be."""
+
+    def _positions(self, r: A.ViewRow, node: Optional[Type], ot: Type) -> None:
+        """`graph ... on POSITIONS`: a map from the graph's nodes to [x, y] (list<int>), where
+        the browser draws each node."""
+        assert r.on is not None
+        if node is None or node.kind == "any" or ot.kind == "any":
+            return
+        if not (ot.kind == "map" and strip_opt(ot.args[0]) == node and
+                strip_opt(ot.args[1]).kind == "list" and
+                strip_opt(strip_opt(ot.args[1]).args[0]).kind in ("int", "any")):
+            self.err("E160", f"graph \"{r.label}\": 'on' needs a map from its nodes ({node}) to "
+                     f"their positions [x, y] (list<int>), got {ot}", r.on.span,
+                     f"give each node its [x, y]: table positions: map<{node}, list<int>> = "
+                     f"{{...}}, then graph \"{r.label}\" = ... on positions")
+
+    def _spaces(self, r: A.ViewRow, t: Type, xt: Type) -> None:
+        """`track ... on SPACES`: the spaces are a list of plain values (numbers, names), and the
+        track's entries (a map's values, a list's items) are values of that type, each drawn on
+        the space equal to it."""
+        assert r.on is not None
+        if r.kind != "track":
+            self.err("E160", f"'on' on a {r.kind}: only a track is drawn on a strip of spaces "
+                     "(and a graph on its nodes' positions)",
+                     r.on.span, "remove 'on ...', or make the line a track: "
+                     "track \"boats\" = {g: position[g] for g in Good} on 0..13 (a graph: "
+                     "graph \"roads\" = roads on positions, a map node -> [x, y])")
+            return
+        if xt.kind == "any":
+            return
+        space = strip_opt(xt.args[0]) if xt.kind == "list" and xt.args else None
+        if space is None or space.kind in ("list", "map", "bag", "record", "tuple"):
+            self.err("E160", f"track \"{r.label}\": its spaces have type {xt}, not a list of "
+                     "plain values", r.on.span,
+                     "name the spaces as a list of numbers or names: on 0..13, or on price_track")
+            return
+        entry = strip_opt(t.args[1]) if t.kind == "map" else \
+            strip_opt(t.args[0]) if t.kind == "list" else None
+        if entry is not None and entry.kind != "any" and entry != space:
+            self.err("E160", f"track \"{r.label}\": its entries have type {entry} and its spaces "
+                     f"{space}: an entry is drawn on the space equal to it", r.expr.span,
+                     "make the entries the spaces' values (a position, a price): "
+                     "{g: position[g] for g in Good} on 0..13")
