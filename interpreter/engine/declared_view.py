@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 
 import attrs
 
+from mercator.dsl.errors import MercatorError
 from mercator.dsl.infoflow import is_owner_map
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
@@ -315,7 +316,7 @@ def _graph(v: Any, t: Type, contents: Any, ct: Optional[Type], w: People,
     return out
 
 
-class BadPosition(ValueError):
+class BadPosition(MercatorError, ValueError):
     """A graph's `on` gives a node something other than [x, y]."""
 
 
