@@ -983,3 +983,18 @@ def test_estimate_counts_merchants_under_way_spice_and_silver(prog: Program) -> 
     est = prog.estimated(game.s)
     assert est.scores == (165, 57)
     assert est.winners == (0,)
+
+
+def test_estimate_counts_goods_beyond_the_storage_limit_at_a_silver(prog: Program) -> None:
+    """Not a rule: goods beyond the three kept free (seed 004 §遊戲回合 2), 4): 免費保存的上限是3片)
+    count at what the storage limit fetches for them at the day's end, a silver (4 twelfths),
+    not a point (12).  P1 holds 3 books, then 5 (no ship in port, so no boarding hope): his
+    estimate grows by 2 × 4 = 8 twelfths, not 2 × 12, while his score grows by 2 points."""
+    game = Game(prog, 2)
+    game.set_ships([])
+    game.set_player(0, silver=0, goods={"books": 3})
+    game.ready()
+    three, score3 = prog.estimates(game.s)[0], prog.result(game.s).scores[0]
+    game.set_player(0, silver=0, goods={"books": 5})
+    five, score5 = prog.estimates(game.s)[0], prog.result(game.s).scores[0]
+    assert (score5 - score3, five - three) == (2, 8)
