@@ -1,0 +1,45 @@
+"""benchmarks/positions_by_round.py: each seat's player fields at the start of each round, the
+tested seat's beside the others', by replaying a results file's games."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from game_driver import program
+
+ROOT = Path(__file__).resolve().parent.parent
+LOAN = "tests/fixtures/agents/loan.rules"
+
+
+def positions_by_round():
+    from bench_module import script
+    return script("positions_by_round")
+
+
+def test_the_fields_at_each_rounds_start_and_at_the_end_of_the_log(tmp_path: Path) -> None:
+    """Loan (tests/fixtures/agents/loan.rules): the tested seat (seat g mod 2) takes 5 coins
+    with a loan, the other 3 coins; one round, so each seat is read once, at its start
+    (coins 0, loans 0) — what happens inside the round does not show, and nothing is read
+    after the log's last step."""
+    prog = program(ROOT / LOAN)
+    records = []
+    for g in range(4):
+        s = prog.new_game(2, g, narrate=True, explicit_chance=True)
+        history = []
+        while s.pending.__class__.__name__ != "Terminal":
+            i = 1 if s.pending.player == g % 2 else 0       # loan_and_five, three_coins
+            history.append(i)
+            prog.apply(s, i)
+        records.append({"config": {"kind": "match", "rulebook": LOAN, "players": 2,
+                                   "agent": "random", "vs": "random"},
+                        "seed": g, "tested": g % 2, "history": history})
+    P = positions_by_round()
+    games, acc = P.tabulate(records, ["coins", "loans"])
+    assert games == 4
+    assert dict(acc) == {(1, True): [0.0, 0.0, 4.0], (1, False): [0.0, 0.0, 4.0]}
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert P.main([str(path), "--field", "coins"]) == 0
+    assert P.amount({"a": 2, "b": 3}) == 5.0 and P.amount([1, 2]) == 2.0 and P.amount(True) == 1.0
+    broken = dict(records[0], history=[7] + records[0]["history"])
+    assert P.tabulate([broken], ["coins"])[0] == 0               # no longer replays: left out
