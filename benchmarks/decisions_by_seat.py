@@ -48,6 +48,15 @@ def tabulate(records: Iterable[dict], width: int = 30,
     return games, mine, others
 
 
+def load_matches(path: str, agent: Optional[str] = None) -> list[dict]:
+    """The match games of a results file (of `agent`'s tested spec, if given); OSError or
+    ValueError when the file cannot be read."""
+    with open(path, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    return [r for r in records if r.get("config", {}).get("kind") == "match"
+            and (agent is None or r["config"].get("agent") == agent)]
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a results file of benchmarks/bench_agents.py (matches)")
@@ -57,13 +66,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--width", type=int, default=30, help="characters of a prompt and a label")
     a = ap.parse_args(argv)
     try:
-        with open(a.results, encoding="utf-8") as f:
-            records = [json.loads(line) for line in f if line.strip()]
+        records = load_matches(a.results, a.agent)
     except (OSError, ValueError) as e:
         print(f"{a.results}: cannot read the results: {e}", file=sys.stderr)
         return 2
-    records = [r for r in records if r.get("config", {}).get("kind") == "match"
-               and (a.agent is None or r["config"].get("agent") == a.agent)]
     if not records:
         print(f"{a.results}: no match games{' of ' + a.agent if a.agent else ''}",
               file=sys.stderr)

@@ -12,7 +12,6 @@ silver, goods, gold and spice in Felinia, docs/agents.md).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import defaultdict
@@ -22,6 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_agents import _program                                     # noqa: E402
+from decisions_by_seat import load_matches                           # noqa: E402
 from mercator.dsl.errors import MercatorError                         # noqa: E402
 
 
@@ -85,12 +85,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--games", type=int, help="only the first N games")
     a = ap.parse_args(argv)
     try:
-        with open(a.results, encoding="utf-8") as f:
-            records = [json.loads(line) for line in f if line.strip()]
+        records = [r for r in load_matches(a.results) if "history" in r]
     except (OSError, ValueError) as e:
         print(f"{a.results}: cannot read the results: {e}", file=sys.stderr)
         return 2
-    records = [r for r in records if r.get("config", {}).get("kind") == "match" and "history" in r]
     records = records[:a.games] if a.games else records
     if not records:
         print(f"{a.results}: no match games with their decision logs", file=sys.stderr)
