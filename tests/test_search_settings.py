@@ -164,7 +164,7 @@ def test_the_settings_are_spec_settings() -> None:
     assert make_agent(parse_spec("ismcts:10:depth=3:eval=score"), 1).evaluate == "score"
     assert str(parse_spec("ismcts:10:eval=score:depth=3")) == "ismcts:10:depth=3:eval=score"
     assert plain.evaluate == "estimate"
-    for bad in ("ismcts:reward=score", "mcts:rollout=greedy", "random:reward=margin",
+    for bad in ("ismcts:reward=score", "mcts:rollout=smart", "random:reward=margin",
                 "ismcts:pw=-1", "ismcts:pw=101", "ismcts:eval=win", "ismcts:eval=",
                 "ismcts:depth=0", "ismcts:depth=start"):
         with pytest.raises(SpecError):
@@ -617,3 +617,42 @@ def test_sequential_halving_shares_the_budget_in_rounds_and_drops_the_worse_half
     with pytest.raises(SpecError, match="root says how the options"):
         parse_spec("ismcts:10:root=best")
     assert make_agent(parse_spec("ismcts:10:root=halving"), 1).root == "halving"
+
+
+ERRAND = ROOT / "tests" / "fixtures" / "agents" / "errand.rules"
+
+
+def test_greedy_rollouts_answer_a_small_menu_by_the_estimate_one_step_on() -> None:
+    """Errand: the safe road pays 10 coins; the market six picks of ten stalls, the paying one
+    (8 coins, the others cost 1) named by a fresh die each time. Played by move averages the
+    market is worth -0.6 (no stall is better on average), so MAST's rollouts send the seat down
+    the safe road in every seed; rollouts that judge each stall by the estimate one step on
+    pick the paying one, and the market wins in every seed."""
+    prog = program(ERRAND)
+
+    def road(rollout: str) -> list[str]:
+        out = []
+        for k in range(8):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = MCTSAgent(300, seed=k, reward="margin", rollout=rollout, pw=1.0)
+            out.append(s.pending.option(bot.choose(prog, s)).label)
+        return out
+    assert road("mast") == ["safe"] * 8
+    assert road("greedy") == ["market"] * 8
+
+
+def test_a_greedy_step_takes_the_option_that_raises_the_seats_lead_most() -> None:
+    """At a stall of Errand the greedy step picks the die's stall (the only one that raises the
+    lead), whatever the seed; the state it judges from is not changed."""
+    prog = program(ERRAND)
+    for k in range(5):
+        s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+        prog.apply(s, 1)                                   # to market
+        while s.pending.__class__.__name__ == "Chance":
+            prog.apply(s, k % 10)                          # the die shows k % 10 + 1
+        bot = MCTSAgent(10, seed=k, rollout="greedy")
+        before = prog.estimates(s)
+        i = bot._greedy_step(prog, s, 0, s.pending.count)
+        assert s.pending.option(i).label == str(k % 10 + 1)
+        assert prog.estimates(s) == before
+    assert make_agent(parse_spec("ismcts:10:rollout=greedy"), 1).rollout == "greedy"

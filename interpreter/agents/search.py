@@ -104,7 +104,10 @@ WORLDS = 24          # worlds an information-set search draws per decision
 TRIES = 50           # replays a world may take before the search makes do with fewer worlds
 REWARDS = ("win", "margin", "rank")
 DEALS = (False, True, "none", "random", "judge")   # what rollouts do in a deal window
-ROLLOUTS = ("random", "mast", "auto")   # auto: mast for a rollout cut off, random to the end
+ROLLOUTS = ("random", "mast", "greedy", "auto")   # auto: mast for a rollout cut off, random to
+# the end; greedy: MAST, but a small menu is answered by the rulebook's estimate one step on
+GREEDY_MENU = 12     # rollout=greedy: menus of at most this many options are judged option by option
+GREEDY_EPS = 0.2     # ... except this share of them, drawn by MAST as ever
 EVALS = ("estimate", "score")
 GROUPS = ("pass", "bins", "amounts", "none")   # move groups in the tree: a pass against the
 # values as one; that, and whole-number values in bins by their distance from the smallest;
@@ -643,7 +646,7 @@ class MCTSAgent:
         tree: Optional[_Node] = root
         n = len(s.players)
         moves: Optional[list[tuple[int, Any]]] = \
-            [] if self._rollout == "mast" or self.pw or self.rave else None
+            [] if self._rollout in ("mast", "greedy") or self.pw or self.rave else None
         groups: list[tuple[_Edge, int]] = []     # the move groups' edges on the path
         while tree is not None:
             pend = s.pending
@@ -741,7 +744,8 @@ class MCTSAgent:
                 e.below = _Node()
             tree = e.below
         if s.pending.__class__ is not Terminal:
-            if self._rollout == "mast" or (self.cut != "decision" and self._depth is not None):
+            if self._rollout in ("mast", "greedy") or (self.cut != "decision"
+                                                       and self._depth is not None):
                 self.last_rollout_decisions += self._stepped_playout(program, s, moves)
             else:
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
@@ -962,7 +966,8 @@ class MCTSAgent:
         cut="phase", of its `depth`-th new phase, `top_phase`), never after more than STEP_CAP
         decisions. The decisions made."""
         rng, mast, tau, limit = self.rng, self.mast, self.tau, self._depth
-        by_mast = self._rollout == "mast" and moves is not None
+        by_mast = self._rollout in ("mast", "greedy") and moves is not None
+        greedy = self._rollout == "greedy" and moves is not None
         steps = self.cut != "decision" and limit is not None
         step_limit = limit if limit is not None else 0
         where = top_step if self.cut == "step" else top_phase
@@ -997,6 +1002,9 @@ class MCTSAgent:
                 m = pend.count - len(pend.actions)
                 if m == 1:
                     i = 0
+                elif greedy and m <= GREEDY_MENU and rng.random() >= GREEDY_EPS:
+                    i = self._greedy_step(program, s, seat, m)
+                    moves.append((seat, move_key(pend, i)))
                 elif not by_mast:
                     i = rng.randrange(m)
                 else:
@@ -1040,6 +1048,25 @@ class MCTSAgent:
             program.apply(s, i)
             made += 1
         return made
+
+    def _greedy_step(self, program: Any, s: State, seat: int, m: int) -> int:
+        """rollout=greedy at a small menu: the option after which the seat's estimate leads the
+        best other seat's by most (each option applied to a copy, `Program.estimates`; in the
+        score's direction), ties at random."""
+        sign = program.key_signs[0] if program.key_signs else 1
+        best: list[int] = []
+        top = -math.inf
+        for j in range(m):
+            c = s.clone()
+            program.apply(c, j)
+            e = program.estimates(c)
+            mine = sign * e[seat]
+            d = mine - max((sign * v for q, v in enumerate(e) if q != seat), default=0)
+            if d > top:
+                top, best = d, [j]
+            elif d == top:
+                best.append(j)
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
     @staticmethod
     def _judged_deal_step(program: Any, s: State, pend: Decision, i: int) -> int:

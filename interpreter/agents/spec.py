@@ -11,9 +11,10 @@ in a deal window (`deals=none`: their seats pass, Program.playout's deals=False;
 `deals=judge`: a draft is posted as it stands and an offer accepted where it raises the taker's
 estimate),
 `reward=win|margin|rank` what a rollout is worth to each seat (the win; the score margin over
-the best other seat, squashed; the share of seats outscored), `rollout=random|mast|auto` the rollout
-policy (the native uniform playout; move-average sampling; the default, MAST where rollouts are
-cut off, the native playout where they run to the end), `pw=X` progressive widening (a
+the best other seat, squashed; the share of seats outscored), `rollout=random|mast|greedy|auto`
+the rollout policy (the native uniform playout; move-average sampling; MAST with a menu of at
+most 12 options answered, 4 times in 5, by the option whose estimate one step on leads most; the
+default, MAST where rollouts are cut off, the native playout where they run to the end), `pw=X` progressive widening (a
 node searches X·sqrt(visits) of its options, admitted best first by their move averages),
 `rave=K` RAVE (an option's mean blended with its all-moves-as-first average at the node,
 weight sqrt(K / (3n + K)); 0: none), `reuse=yes|no` (ismcts only) whether a decision starts from the tree the seat's last decision
