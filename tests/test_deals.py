@@ -84,6 +84,54 @@ def test_the_window_closes_at_its_turn_limit_and_offers_stand_into_the_next() ->
                                                     "replace #3", "withdraw #3"]
 
 
+def test_an_offer_posted_in_the_limits_last_turn_gets_a_last_answer() -> None:
+    """The safety bound never leaves an offer unanswerable (§4.17, issue 38): P2 posts in the
+    sixth and last turn; before the window closes P1, to whom it stands and who has had no
+    turn since, gets one last answer — he accepts, and the cards and coins change hands. A
+    seat that has had its turn since the last change (P2 here) is not asked again."""
+    prog = program_text(CARDS)
+    s = prog.new_game(players=2, seed=0)
+    for step in ("post an offer", "add {suit: blue, value: 5}", "done", "post"):
+        prog.apply(s, step)                                  # P1, turn 1: a gift, #1
+    prog.apply(s, "pass")                                    # P2
+    prog.apply(s, "withdraw #1")                             # P1, turn 3
+    prog.apply(s, "pass")                                    # P2
+    prog.apply(s, "pass")                                    # P1, turn 5
+    prog.apply(s, "post an offer")                           # P2, turn 6: his card for 3 coins
+    for step in ("add {suit: blue, value: 1}", "done", "add 3 coins", "post"):
+        prog.apply(s, step)
+    assert prog.get(s, "windows") == 1 and s.pending.player == 0
+    assert s.pending.prompt == ("market: the window is closing: accept an offer made to you, "
+                                "or pass (the offers lapse)")
+    assert labels(s) == ["pass", "accept #1 P2 to P1: gives {suit: blue, value: 1}; gets 3 coins"]
+    prog.apply(s, labels(s)[1])
+    assert (prog.get(s, "coins", player=0), prog.get(s, "coins", player=1)) == (6, 12)
+    assert card(prog, "blue", 1) in prog.get(s, "cards", player=0)
+    assert prog.get(s, "windows") == 2                       # the deal closed round 1's window
+
+
+def test_a_window_without_limit_closes_at_the_engines_safety_bound() -> None:
+    """No `limit`: the window closes after DEAL_PASSES full passes (interpreter/engine/
+    limits.py, docs/diagnostics.md "Run-time limits") however the seats keep changing the
+    table — P1 posts a gift and withdraws it in turn, so no pass is quiet; P2 has had his turn
+    after the last change, so nobody is owed a last answer."""
+    from mercator.interpreter.engine.limits import DEAL_PASSES
+    prog = program_text(CARDS.replace("limit = 6\n", "").replace("round r limit 2",
+                                                                  "round r limit 1"))
+    s = prog.new_game(players=2, seed=0)
+    turns = 0
+    while not s.over:
+        if "withdraw #1" in labels(s) and s.pending.player == 0:
+            prog.apply(s, "withdraw #1")
+        elif s.pending.player == 0:
+            for step in ("post an offer", "add {suit: blue, value: 5}", "done", "post"):
+                prog.apply(s, step)
+        else:
+            prog.apply(s, "pass")
+        turns += 1
+    assert turns == DEAL_PASSES * 2 == 20
+
+
 # ------------------------------------------------------------------ grown for Genoa (issue 16)
 MARKET = """
 game "Market" players 3..3
@@ -184,6 +232,8 @@ def test_quiet_and_limit_are_read_when_the_window_opens() -> None:
                    "add {suit: red, value: 3}")
         prog.apply(s, "post")
     assert len(prog.get(s, "market")) == 4
+    assert s.pending.player == 0 and labels(s)[0] == "pass"  # P1's last answer to P2's #4
+    prog.apply(s, "pass")
     assert s.over                                            # closed after the fourth turn
 
 

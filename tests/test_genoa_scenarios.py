@@ -175,6 +175,28 @@ def test_rule_07_offers_change_withdrawn_replaced_and_a_third_round(prog: Progra
     assert g.tower() == "city_hall" and len(g.cards(2)) == 6
 
 
+def test_rule_07_an_offer_in_the_last_turn_of_the_third_round_is_acceptable(
+        prog: Program) -> None:
+    """07 出價可以隨時改變 — the window closes when a full round changes nothing (quiet = 1), not
+    after three rounds (issue 38): P2 bids in round 1 and withdraws in round 2; P4 bids 10 for
+    the City Hall in the last turn of round 3 (where the old cap of 3 rounds closed the window
+    and left P1 "move the tower (no deal)"), and P1, in the first turn of round 4, accepts."""
+    g = Game(prog)
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.passes(0, 2, 0, 3)
+    g.passes(0)                                             # round 2
+    g.do(1, "withdraw #1")
+    g.passes(0, 2, 0, 3)
+    g.passes(0, 1, 0, 2, 0)                                 # round 3
+    g.post(3, "city_hall", give=["5 ducats"] * 2)
+    g.until(TURN)
+    g.accept(0, "accept #1 P4")
+    assert (g.ducats(0), g.ducats(3)) == (140, 120)
+    assert g.tower() == "city_hall"
+
+
 def test_rule_08_the_tower_player_gives_25_ducats_and_a_card(prog: Program) -> None:
     """08 出價可以包含商人將金幣或物品給對方。 — P1 offers P3 25 ducats and his message card if P3
     takes the City Hall's action; P3 accepts."""

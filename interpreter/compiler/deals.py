@@ -86,8 +86,8 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                     L[spec.accept_slot] = o
                 fr[1] += 1
                 return None
-            if W[DRAFT] is None:
-                spec.drop_void(st, L)
+            if W[DRAFT] is None and spec.drop_void(st, L) and not spec.answering(W):
+                spec.owe_all(W)
             if memo_on is None:
                 d = turn(st, fr, L, W)
             else:
@@ -113,15 +113,15 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                 fr[1] = end[0]
             return None
         if quick[0] and W[DRAFT] is None and not spec.forced(W):
-            who = W[ORDER][W[TURN]]
-            if spec.takers(st, L, W, who):     # 'post' is there: a decision, passed
+            who = spec.seat(W)
+            if spec.answering(W) or spec.takers(st, L, W, who):   # a decision, passed
                 return QuickPass(who, commit, lambda: full(st, L, W))
         return decision(st, L, W)
 
     def decision(st: Any, L: list, W: list) -> Any:
         """The window's decision (False: there is nothing to decide, only pass)."""
         who, vals, labeller, prompt = spec.options(st, L, W)
-        if not vals and W[DRAFT] is None:
+        if not vals and W[DRAFT] is None and not spec.answering(W):
             return False
         d = Decision(who, vals, labeller, W[DRAFT] is None and not spec.forced(W), prompt,
                      prog.actions_for(st, who), False, commit, span)

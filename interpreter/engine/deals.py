@@ -22,18 +22,23 @@ from typing import Any, Callable, Optional
 
 from mercator.interpreter.engine.bundles import Part, covers, gained, minus, move, only
 from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.limits import DEAL_PASSES
 from mercator.interpreter.engine.seen import ALL, record, render
 from mercator.interpreter.engine.values import deep_copy, fmt
 
 Fn = Callable[[Any, list], Any]
 
 # the window, kept in a local slot: [order, turn, quiet passes, changed this pass, turns, draft,
-# accepted, forced, closed with, quiet, limit, dealer] (the last three as read when the window
-# opened; a window saved by an older engine lacks them and reads them again); a draft: [replacing id or -1, stage, taker, subject, give, get,
-# promise]; forced: the window would have closed, but the dealer must accept one of the offers
-# `must` names; closed with: the value of `close` its closer chose (quiet passes are then -1)
+# accepted, forced, closed with, quiet, limit, dealer, owed, last answers] (quiet, limit and
+# dealer as read when the window opened; a window saved by an older engine lacks the later
+# entries and reads them again, or goes without); a draft: [replacing id or -1, stage, taker,
+# subject, give, get, promise]; forced: the window would have closed, but the dealer must accept
+# one of the offers `must` names; closed with: the value of `close` its closer chose (quiet
+# passes are then -1); owed: the seats that have not had a turn since the table last changed;
+# last answers: None, or (once the window has reached its end) the seats of `owed` still to be
+# asked, one by one, to accept an offer made to them or let it lapse
 ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH, QUIET_N, LIMIT_N, \
-    DEALER_N = range(12)
+    DEALER_N, OWED, LAST = range(14)
 D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
 D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
 TERMS = ("give", "get", "promise")
@@ -190,8 +195,9 @@ class DealSpec:
                 order.append(d)
         if not order:
             raise RuleError("a deal among no players")
-        return [order, 0, 0, False, 0, None, None, False, None, self.quiet(st, L),
-                None if self.limit is None else self.limit(st, L), d]
+        limit = DEAL_PASSES * len(order) if self.limit is None else self.limit(st, L)
+        return [order, 0, 0, False, 0, None, None, False, None, self.quiet(st, L), limit, d,
+                [], None]
 
     def _dealer(self, st: Any, L: list, W: Optional[list]) -> Any:
         """The dealer as the window read him when it opened (an older window: read now)."""
@@ -217,10 +223,17 @@ class DealSpec:
         (None) is always the first option at a turn's start. A label is made from its value
         when asked for (a rollout never asks), except an acceptance's, which shows the offer
         as it stands now."""
-        who = W[ORDER][W[TURN]]
+        who = self.seat(W)
         d = W[DRAFT]
         at = self.at
         accepts: dict[int, str] = {}
+        if self.answering(W):
+            offers = self.acceptable(st, L, who)
+            accepts = {o[at["id"]]: f"accept {self.offer_text(o)}" for o in offers}
+            return who, [("accept", o[at["id"]]) for o in offers], \
+                self._labeller(accepts, False), \
+                f"{self.name}: the window is closing: accept an offer made to you, or pass " \
+                "(the offers lapse)"
         if self.forced(W):
             dealer = self._dealer(st, L, W) if self.dealer is not None else who
             offers = self.must_offers(st, L, W)
@@ -232,9 +245,10 @@ class DealSpec:
             vals: list = []
             if self.takers(st, L, W, who):
                 vals.append(("post",))
+            takes = [o[at["id"]] for o in self.acceptable(st, L, who)]
             for o in st.table[self.table]:
                 i = o[at["id"]]
-                if o[at["taker"]] == who and self.rule("binding", st, L, o, True):
+                if i in takes:
                     vals.append(("accept", i))
                     accepts[i] = f"accept {self.offer_text(o)}"
                 if o[at["maker"]] == who:
@@ -265,6 +279,35 @@ class DealSpec:
         verb = {"give": "what you give", "get": "what you ask for",
                 "promise": "what you promise of the proceeds"}[term]
         return who, vals, self._labeller(accepts, last), f"{self.name}: {verb}"
+
+    def seat(self, W: list) -> int:
+        """The seat whose decision the window is waiting for (the dealer's, when forced, is
+        worked out by options())."""
+        if self.answering(W):
+            return W[LAST][0]
+        return W[ORDER][W[TURN]]
+
+    @staticmethod
+    def answering(W: list) -> bool:
+        """Is the window, at its end, asking the seats owed an answer for their last one?"""
+        return len(W) > LAST and bool(W[LAST])
+
+    def binding_to(self, st: Any, L: list, who: int) -> list:
+        """The standing offers made to `who` that bind now (whether he may accept them is a
+        public fact: acceptable() may narrow them by what only he can see)."""
+        at = self.at
+        return [o for o in st.table[self.table]
+                if o[at["taker"]] == who and self.rule("binding", st, L, o, True)]
+
+    def acceptable(self, st: Any, L: list, who: int) -> list:
+        """The standing offers `who` may accept now."""
+        return self.binding_to(st, L, who)
+
+    def owe_all(self, W: list, but: Optional[int] = None) -> None:
+        """The table changed (by `but`, or by the rules): every other seat of the order is
+        owed a turn in which to answer it."""
+        if len(W) > OWED:
+            W[OWED] = [p for p in dict.fromkeys(W[ORDER]) if p != but]
 
     @staticmethod
     def private_steps(W: list, labeller: Callable[[Any], str]) -> Optional[Callable[[Any], bool]]:
@@ -377,10 +420,17 @@ class DealSpec:
 
     def commit(self, st: Any, L: list, W: list, v: Any) -> None:
         """Carry out the chosen step v (None: pass)."""
-        who = W[ORDER][W[TURN]]
+        who = self.seat(W)
         d = W[DRAFT]
         table = st.table[self.table]
         at = self.at
+        if self.answering(W):           # a last answer: accept, or let the offers lapse
+            W[LAST].pop(0)
+            if v is not None:
+                W[ACCEPTED] = deep_copy(next(o for o in table if o[at["id"]] == v[1]))
+            else:
+                self.log(st, f"P{who + 1} lets the offers made to him lapse")
+            return
         if v is None or v[0] == "cancel":
             W[DRAFT] = None
             self.end_turn(st, L, W)
@@ -398,6 +448,7 @@ class DealSpec:
             st.table[self.table] = [o for o in table if o[at["id"]] != v[1]]
             self.log(st, f"P{who + 1} withdraws offer #{v[1]}")
             W[CHANGED] = True
+            self.owe_all(W, who)
             self.end_turn(st, L, W)
         elif v[0] == "accept":
             o = next(o for o in table if o[at["id"]] == v[1])
@@ -433,6 +484,7 @@ class DealSpec:
             self.log(st, f"P{who + 1} {what} {self.offer_text(o)}")
             W[DRAFT] = None
             W[CHANGED] = True
+            self.owe_all(W, who)
             self.end_turn(st, L, W)
 
     def skip_stages(self, st: Any, L: list, W: list) -> None:
@@ -449,6 +501,8 @@ class DealSpec:
 
     def end_turn(self, st: Any, L: list, W: list) -> None:
         """The next seat's turn; count quiet passes."""
+        if len(W) > OWED and W[ORDER][W[TURN]] in W[OWED]:
+            W[OWED].remove(W[ORDER][W[TURN]])
         W[TURN] += 1
         W[TURNS] += 1
         if W[TURN] == len(W[ORDER]):
@@ -458,7 +512,7 @@ class DealSpec:
 
     def closed(self, st: Any, L: list, W: list) -> bool:
         """Has the window closed without a deal?"""
-        if W[DRAFT] is not None or self.forced(W):
+        if W[DRAFT] is not None or self.forced(W) or self.answering(W):
             return False
         if W[QUIET] == -1:
             return True                 # closed by its closer
@@ -468,6 +522,16 @@ class DealSpec:
         else:                           # (a window opened by an older engine, in a save)
             done = W[QUIET] >= self.quiet(st, L) or \
                 (self.limit is not None and W[TURNS] >= self.limit(st, L))
+        if done and len(W) > LAST:
+            # the safety bound, or the stated rule, has been reached: each seat that has not
+            # had a turn since the table last changed, and to whom an offer binds, gets one
+            # last answer before the window closes (an offer is never left unanswerable)
+            if W[LAST] is None:
+                W[LAST] = list(W[OWED])
+            while W[LAST] and not self.binding_to(st, L, W[LAST][0]):
+                W[LAST].pop(0)
+            if W[LAST]:
+                return False
         if done and self.must_offers(st, L, W):
             W[FORCED] = True
             return False
