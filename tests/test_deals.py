@@ -253,3 +253,47 @@ def test_the_dealer_is_read_when_the_window_opens() -> None:
     for step in ("add 1 purse", "done", "post"):
         prog.apply(s, step)
     assert [o[2] for o in prog.get(s, "bids")] == [0, 0]         # both to P1
+
+
+# ------------------------------------------------------------------ asks(o) (issue 38)
+ASKING = MARKET.replace("must(o) = o.give.purse >= 4",
+                        "asks(o) = {purse: 12, goods: {}}")
+
+
+def test_the_dealer_names_his_price_in_the_others_hidden_money() -> None:
+    """`asks(o)`: the boss (dealer) asks P2 for 5 of his hidden purse for nothing but the deal
+    itself — "I move to the Harbour for 20 ducats" — one unit at a time up to the public bound
+    12; P2, who holds 10, accepts, and 5 changes hands."""
+    prog = program_text(ASKING)
+    s = prog.new_game(players=3, seed=0)
+    prog.apply(s, "post an offer")
+    prog.apply(s, "to P2")
+    assert labels(s) == ["add 1 purse", "add salt", "done", "cancel"]   # what he gives
+    prog.apply(s, "done")
+    assert labels(s) == ["add 1 purse", "add salt", "post", "cancel"]   # what he asks
+    for _ in range(5):
+        prog.apply(s, "add 1 purse")
+    prog.apply(s, "post")
+    assert prog.get(s, "bids")[0][3:5] == [[0, {}], [5, {}]]
+    assert labels(s) == ["pass", "post an offer",
+                         "accept #1 P1 to P2: gives nothing; gets 5 purse"]
+    prog.apply(s, labels(s)[2])
+    assert (prog.get(s, "purse", player=0), prog.get(s, "purse", player=1)) == (15, 5)
+
+
+def test_an_ask_beyond_the_takers_hidden_money_stands_but_he_cannot_accept_it() -> None:
+    """The boss asks P2 for 12 (the bound of asks(o)) while P2 holds 10: the offer stays on
+    the table — whether P2 can pay is his own secret — and P2 alone is not offered to accept
+    it; the bound stops the boss's steps at 12."""
+    prog = program_text(ASKING)
+    s = prog.new_game(players=3, seed=0)
+    for step in ("post an offer", "to P2", "done"):
+        prog.apply(s, step)
+    for _ in range(12):
+        prog.apply(s, "add 1 purse")
+    assert labels(s) == ["add salt", "post", "cancel"]             # 12: no more purse to ask
+    prog.apply(s, "post")
+    assert labels(s) == ["pass", "post an offer"]                  # P2: no acceptance
+    prog.apply(s, "pass")
+    prog.apply(s, "pass")                                          # P3
+    assert [o[0] for o in prog.get(s, "bids")] == [1]              # it stands, not void

@@ -121,7 +121,8 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
     def decision(st: Any, L: list, W: list) -> Any:
         """The window's decision (False: there is nothing to decide, only pass)."""
         who, vals, labeller, prompt = spec.options(st, L, W)
-        if not vals and W[DRAFT] is None and not spec.answering(W):
+        if not vals and W[DRAFT] is None and not spec.answering(W) \
+                and not spec.binding_to(st, L, who):
             return False
         d = Decision(who, vals, labeller, W[DRAFT] is None and not spec.forced(W), prompt,
                      prog.actions_for(st, who), False, commit, span)

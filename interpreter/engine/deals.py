@@ -127,9 +127,23 @@ class DealSpec:
         at, P = self.at, st.players
         for term, who in (("give", "maker"), ("get", "taker")):
             have = P[o[at[who]]]
-            if not all(covers(p, have[p.field], v) for p, v in zip(self.parts, o[at[term]])):
+            if not all(covers(p, have[p.field], v) for p, v in zip(self.parts, o[at[term]])
+                       if term == "give" or not p.openly):
                 return False
         return True
+
+    def asks_hidden(self, o: list) -> bool:
+        """Does offer o ask the taker for some of a hidden (`openly`) part? (Only he knows
+        whether he holds it: the offer stands whatever he holds, and only he is offered to
+        accept it, when he holds it.)"""
+        return any(p.openly and p.text(v) for p, v in zip(self.parts, o[self.at["get"]])) \
+            if "get" in self.at else False
+
+    def taker_holds(self, st: Any, o: list) -> bool:
+        """Does the taker of o hold what it asks of his hidden parts? (For his eyes only.)"""
+        have = st.players[o[self.at["taker"]]]
+        return all(covers(p, have[p.field], v) for p, v in zip(self.parts, o[self.at["get"]])
+                   if p.openly)
 
     def standing(self, st: Any, L: list, o: list) -> bool:
         """May offer o stay on the table? (Both sides still hold what they name, `valid(o)`
@@ -300,8 +314,10 @@ class DealSpec:
                 if o[at["taker"]] == who and self.rule("binding", st, L, o, True)]
 
     def acceptable(self, st: Any, L: list, who: int) -> list:
-        """The standing offers `who` may accept now."""
-        return self.binding_to(st, L, who)
+        """The standing offers `who` may accept now: those that bind, and of those that ask
+        for some of his hidden holding, those he holds it for (his options are his alone)."""
+        return [o for o in self.binding_to(st, L, who)
+                if not self.asks_hidden(o) or self.taker_holds(st, o)]
 
     def owe_all(self, W: list, but: Optional[int] = None) -> None:
         """The table changed (by `but`, or by the rules): every other seat of the order is
@@ -361,8 +377,13 @@ class DealSpec:
         if term == "give":
             pool = [st.players[who][p.field] for p in self.parts]
         elif term == "get":
-            pool = [p.empty() if p.openly else st.players[d[D_TAKER]][p.field]
-                    for p in self.parts]
+            # a hidden (`openly`) part of the taker's is asked for within what `asks(o)`
+            # says (public), never within what he holds (the maker cannot see it)
+            asks = [p.empty() for p in self.parts]
+            if "asks" in self.rules and any(p.openly for p in self.parts):
+                asks = list(self.rule("asks", st, L, self.make_offer(st, who, d, False), asks))
+            pool = [a if p.openly else st.players[d[D_TAKER]][p.field]
+                    for p, a in zip(self.parts, asks)]
         else:
             o = self.make_offer(st, who, d, False)
             pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
@@ -410,8 +431,9 @@ class DealSpec:
             return []
         d = self._dealer(st, L, W)
         at = self.at
-        return [o for o in st.table[self.table] if o[at["taker"]] == d
-                and self.rule("binding", st, L, o, True) and self.rule("must", st, L, o, False)]
+        return [o for o in st.table[self.table] if o[at["taker"]] == d and not
+                self.asks_hidden(o) and self.rule("binding", st, L, o, True)
+                and self.rule("must", st, L, o, False)]
 
     @staticmethod
     def forced(W: list) -> bool:
