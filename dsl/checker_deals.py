@@ -13,7 +13,7 @@ from mercator.dsl.checker_bundles import OFFER, TERMS, BundleChecker
 from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, strip_opt
 
-SETTINGS = ("among", "dealer", "about", "terms", "quiet", "limit", "closer", "close")
+SETTINGS = ("among", "dealer", "about", "terms", "quiet", "limit", "closer", "close", "accepts")
 RULES = ("valid", "binding", "proceeds", "must", "asks")
 BLOCKS = ("accepted", "closed")
 CLAUSES = RULES + BLOCKS
@@ -91,7 +91,7 @@ class DealChecker(BundleChecker):
             elif ct.kind != "any":
                 self.err("E151", f"'close' needs a list, got {ct}", close.span,
                          "for example: close = legal_steps()")
-        for name in ("quiet", "limit"):
+        for name in ("quiet", "limit", "accepts"):
             e = s.setting(name)
             if e is not None:
                 self.expect(self.expr(e, sc, INT), INT, e.span, f"'{name}'")

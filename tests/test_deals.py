@@ -297,3 +297,31 @@ def test_an_ask_beyond_the_takers_hidden_money_stands_but_he_cannot_accept_it() 
     prog.apply(s, "pass")
     prog.apply(s, "pass")                                          # P3
     assert [o[0] for o in prog.get(s, "bids")] == [1]              # it stands, not void
+
+
+# ------------------------------------------------------------------ accepts = N (issue 38)
+def test_a_window_that_accepts_two_offers_goes_on_after_the_first() -> None:
+    """`accepts = 2`: after P2 accepts P1's first offer the window goes on (P1's turn, the
+    acceptance a change of the table); after the second acceptance it closes, and round 2's
+    window opens. Cards and coins: P1 gives both red 3s for 3 coins each time."""
+    prog = program_text(CARDS.replace("limit = 6", "limit = 6\n      accepts = 2"))
+    s = prog.new_game(players=2, seed=0)
+    for k in (1, 2):
+        assert prog.get(s, "windows") == 1 and s.pending.player == 0
+        for step in ("post an offer", "add {suit: red, value: 3}", "done", "add 3 coins", "post"):
+            prog.apply(s, step)
+        prog.apply(s, f"accept #1 P1 to P2: gives {{suit: red, value: 3}}; gets 3 coins")
+        assert (prog.get(s, "coins", player=0), prog.get(s, "coins", player=1)) == \
+            (9 + 3 * k, 9 - 3 * k)
+    assert prog.get(s, "windows") == 2                       # two deals closed round 1's
+    assert prog.get(s, "cards", player=0) == [card(prog, "blue", 5)]
+
+
+def test_one_accepted_offer_closes_a_window_by_default() -> None:
+    """Without `accepts`, the first acceptance closes the window (round 2's opens)."""
+    prog = program_text(CARDS)
+    s = prog.new_game(players=2, seed=0)
+    for step in ("post an offer", "add {suit: red, value: 3}", "done", "add 3 coins", "post"):
+        prog.apply(s, step)
+    prog.apply(s, "accept #1 P1 to P2: gives {suit: red, value: 3}; gets 3 coins")
+    assert prog.get(s, "windows") == 2

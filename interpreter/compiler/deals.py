@@ -62,7 +62,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         s.table, ti, _parts(bc, bundle), list(ot.members), s.terms(), opt("among"),
         opt("dealer"), opt("about"), ot.field("subject"), opt("quiet"), opt("limit"),
         rules, wslot, rb.refs[id(acc)] if acc is not None else None, opt("closer"),
-        opt("close"), close_type)
+        opt("close"), close_type, opt("accepts"))
     prog = bc.p
     span = s.span
     end: list[int] = []             # the pc after the deal's ops (known once they are made)
@@ -152,20 +152,23 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         fr2 = st2.stack[-1]
         spec.commit(st2, fr2[2], fr2[2][wslot], v)
 
-    bc.emit(window, span)
-    if acc is not None:
-        assert isinstance(acc, A.DealAccepted)
-        bc.block(acc.body)
-
     def settle(st: Any, fr: list) -> None:
         L = fr[2]
         W = L[wslot]
         o, before = W[ACCEPTED]
         spec.settle(st, o, before)
-        L[wslot] = None
         if spec.accept_slot is not None:
             L[spec.accept_slot] = None
+        if spec.goes_on(st, L, W):
+            fr[1] = window_at[0]        # several deals a window (`accepts`): the next turn
+            return
+        L[wslot] = None
         fr[1] = end[0]
+    window_at = [bc.here()]
+    bc.emit(window, span)
+    if acc is not None:
+        assert isinstance(acc, A.DealAccepted)
+        bc.block(acc.body)
     bc.emit(settle, span)
     if closed is not None:
         assert isinstance(closed, A.DealAccepted)

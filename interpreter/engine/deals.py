@@ -36,9 +36,10 @@ Fn = Callable[[Any, list], Any]
 # one of the offers `must` names; closed with: the value of `close` its closer chose (quiet
 # passes are then -1); owed: the seats that have not had a turn since the table last changed;
 # last answers: None, or (once the window has reached its end) the seats of `owed` still to be
-# asked, one by one, to accept an offer made to them or let it lapse
+# asked, one by one, to accept an offer made to them or let it lapse; made: the offers accepted
+# in this window so far; accepts: how many may be (the setting, read when the window opened)
 ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH, QUIET_N, LIMIT_N, \
-    DEALER_N, OWED, LAST = range(14)
+    DEALER_N, OWED, LAST, MADE, ACCEPTS_N = range(16)
 D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
 D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
 TERMS = ("give", "get", "promise")
@@ -52,7 +53,7 @@ class DealSpec:
                  subject_type: Any, quiet: Fn, limit: Optional[Fn],
                  rules: dict[str, tuple[int, Fn]], wslot: int, accept_slot: Optional[int],
                  closer: Optional[Fn] = None, close: Optional[Fn] = None,
-                 close_type: Any = None):
+                 close_type: Any = None, accepts: Optional[Fn] = None):
         self.name = name
         self.table = table
         self.parts = parts
@@ -67,6 +68,7 @@ class DealSpec:
         self.accept_slot = accept_slot
         self.closer = closer          # the seat who may close the window in his turn
         self.close, self.close_type = close, close_type   # what he closes it with
+        self.accepts = accepts        # how many offers one window may see accepted (None: 1)
 
     # -- offers
     def bundle_text(self, b: list) -> str:
@@ -210,8 +212,11 @@ class DealSpec:
         if not order:
             raise RuleError("a deal among no players")
         limit = DEAL_PASSES * len(order) if self.limit is None else self.limit(st, L)
+        accepts = 1 if self.accepts is None else self.accepts(st, L)
+        if accepts < 1:
+            raise RuleError(f"a deal that accepts {accepts} offers (at least 1)")
         return [order, 0, 0, False, 0, None, None, False, None, self.quiet(st, L), limit, d,
-                [], None]
+                [], None, 0, accepts]
 
     def _dealer(self, st: Any, L: list, W: Optional[list]) -> Any:
         """The dealer as the window read him when it opened (an older window: read now)."""
@@ -560,6 +565,23 @@ class DealSpec:
         return done
 
     # -- an accepted offer
+    def goes_on(self, st: Any, L: list, W: list) -> bool:
+        """After an accepted offer is settled: does the window go on (fewer offers accepted
+        than `accepts` allows)? If so, the acceptance counts as a change of the table, and the
+        turn (or the last answers) goes on to the next seat."""
+        if len(W) <= ACCEPTS_N:
+            return False
+        W[MADE] += 1
+        W[ACCEPTED] = None
+        if W[MADE] >= W[ACCEPTS_N] or self.forced(W):
+            return False
+        if not self.answering(W):
+            who = W[ORDER][W[TURN]]
+            W[CHANGED] = True
+            self.owe_all(W, who)
+            self.end_turn(st, L, W)
+        return True
+
     def carry_out(self, st: Any, L: list, o: list) -> list:
         """Hand over both sides of the accepted offer o (taking it off the table); what the
         maker holds afterwards of each promised part (to measure the proceeds against)."""
