@@ -35,7 +35,8 @@ from mercator.interpreter.engine.view import describe, observe
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = {"genoa": ROOT / "rulebooks" / "genoa.rules",
-         "bazaar": ROOT / "rulebooks" / "examples" / "bazaar.rules"}
+         "bazaar": ROOT / "rulebooks" / "examples" / "bazaar.rules",
+         "isles": ROOT / "rulebooks" / "examples" / "isles.rules"}
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # a step of building an offer, as another seat would have been told it
 DRAFT_STEP = re.compile(r"^P(\d+) (?:chooses|has chosen) (?:add |to P\d|about |done\b)")
@@ -214,7 +215,8 @@ def _pick(node: Any, rng: random.Random) -> int:
 
 
 GAMES = [("genoa", n, seed) for n in (2, 3, 4, 5) for seed in (1, 2)] + \
-        [("bazaar", n, seed) for n in (2, 3, 4) for seed in (1, 2, 3)]
+        [("bazaar", n, seed) for n in (2, 3, 4) for seed in (1, 2, 3)] + \
+        [("isles", n, seed) for n in (3, 4) for seed in (1, 2)]
 
 
 @pytest.mark.parametrize("name, players, seed", GAMES)
