@@ -213,8 +213,9 @@ class DealChecker(BundleChecker):
         self.writes.add(("table", s.table))
         bundle = self.bundles.get(ot.name[6:].split(",")[0].rstrip(">"))
         for part in bundle.parts if bundle is not None else ():
-            self.reads.add(("player", part.field))
-            self.writes.add(("player", part.field))
+            for f in (part.field, part.to or part.field):
+                self.reads.add(("player", f))
+                self.writes.add(("player", f))
         return ot
 
     def _deal_clauses(self, s: A.Deal, sc: Scope, ot: Optional[Type]) -> None:

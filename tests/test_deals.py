@@ -325,3 +325,57 @@ def test_one_accepted_offer_closes_a_window_by_default() -> None:
         prog.apply(s, step)
     prog.apply(s, "accept #1 P1 to P2: gives {suit: red, value: 3}; gets 3 coins")
     assert prog.get(s, "windows") == 2
+
+
+# ------------------------------------------------------------------ `to F`, where items come from
+SETS = """
+game "Sets" players 2..2
+enum Suit { red, blue }
+player { hand: list<Suit> owner  board: list<Suit>  aside: list<Suit> owner }
+bundle Swap { hand: items of hand to aside openly  shown: items of board }
+table { market: list<offer<Swap>> }
+setup {
+  first(players).hand = [blue]
+  first(players).board = [blue]
+  last(players).hand = [red]
+}
+round r limit 1 {
+  phase trade {
+    deal on market {
+      among = players
+      terms = [give, get]
+      quiet = 1
+      asks(o) = {hand: [red, blue], shown: []}
+      valid(o) = len(o.give.hand) + len(o.give.shown) > 0
+    }
+  }
+}
+score p: len(p.aside)
+"""
+
+
+def test_received_cards_land_in_the_field_the_bundle_names_and_offers_say_from_where() -> None:
+    """`hand: items of hand to aside`: what a seat receives of the part lands in his `aside`,
+    not his hand; an offer shows where each item comes from ("blue (hand → aside)"; "blue
+    (board)" beside it, the two parts holding suits alike), on the option and in the view. P1
+    gives a blue of his hand and the blue on his board for P2's red, asked of P2's hidden hand
+    (asks): P2 holds it and accepts."""
+    from mercator.interpreter.engine.view import observe
+    prog = program_text(SETS)
+    s = prog.new_game(players=2, seed=0, narrate=True)
+    prog.apply(s, "post an offer")
+    assert labels(s) == ["add blue (hand)", "add blue (shown)", "done", "cancel"]
+    for step in ("add blue (hand)", "add blue (shown)", "done"):
+        prog.apply(s, step)
+    assert labels(s) == ["add red (hand)", "add blue (hand)", "post", "cancel"]
+    prog.apply(s, "add red (hand)")
+    prog.apply(s, "post")
+    text = "#1 P1 to P2: gives blue (hand → aside) + blue (board); gets red (hand → aside)"
+    assert labels(s) == ["pass", "post an offer", f"accept {text}"]
+    assert text in str(observe(prog, s, 0))
+    prog.apply(s, f"accept {text}")
+    blue, red = prog.member("blue"), prog.member("red")
+    assert (prog.get(s, "hand", player=0), prog.get(s, "board", player=0),
+            prog.get(s, "aside", player=0)) == ([], [], [red])
+    assert (prog.get(s, "hand", player=1), prog.get(s, "board", player=1),
+            prog.get(s, "aside", player=1)) == ([], [blue], [blue])

@@ -33,9 +33,12 @@ def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:
         unit = p.unit if isinstance(p.unit, int) else \
             bc.p.consts[p.unit] if isinstance(p.unit, str) else 1
         elem = t.elem if p.kind == "items" else None
+        shared = p.kind == "items" and elems.count(elem) > 1
+        where = f"{p.field} → {p.to}" if p.to is not None else p.field if shared else ""
         out.append(Part(p.name, p.kind, pindex[p.field], unit, elem, t.kind == "bag",
-                        p.kind == "items" and elems.count(elem) > 1, p.openly,
-                        elem is not None and scalar(elem)))
+                        shared, p.openly, elem is not None and scalar(elem),
+                        pindex[p.to] if p.to is not None else None, where))
+    bc.p.bundle_parts[bundle] = out
     return out
 
 
