@@ -360,6 +360,28 @@ def test_building_action_tiles_take_the_same_building_twice(prog: Program) -> No
     g.check()
 
 
+def test_a_building_action_tile_spent_at_the_palace_is_not_spent_again_at_once(
+        prog: Program) -> None:
+    """rules-data §Special tiles, building action ("several copies may be used in one turn"):
+    the copies he holds when he starts (issue 38 reading). P2 owns the Palace, whose action
+    yields a building-action tile, and holds one: after buying the City Hall he spends it at
+    the Palace and takes a tile back — he is not asked again (before, the tile came back and
+    could be spent there without end: a rule error after the 'while' limit of 5)."""
+    g = Game(prog)
+    g.own(1, "palace")
+    g.give_tiles(1, "building_action")
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    g.until(TILE)
+    assert g.labels() == ["pass", "palace"]
+    g.do(1, "palace")
+    assert g.tiles(1) == {"building_action": 1}
+    assert not (g.s.pending.prompt == TILE and g.s.pending.player == 1)
+    g.check()
+
+
 def test_a_building_action_tile_on_a_building_another_player_used_this_turn(
         prog: Program) -> None:
     """rules-data §Special tiles, building action ("a building YOU OWN; the tower need not be
