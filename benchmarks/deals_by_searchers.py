@@ -29,6 +29,7 @@ from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.compiler import compile_program  # noqa: E402
+from mercator.interpreter.engine.exprs import RuleError  # noqa: E402
 
 ACCEPT = re.compile(r"accept #\d+ P(\d+) to P(\d+)")
 COUNTS = ("posted", "accepted", "taken", "last answers")
@@ -87,16 +88,26 @@ def main() -> None:
     specs = [parse_spec(t) for t in texts]
     total = [dict.fromkeys(COUNTS, 0) for _ in range(a.players)]
     t0 = time.perf_counter()
+    played = 0
     for i in range(a.games):
-        for seat, c in enumerate(play(prog, a.players, a.seed + i, specs)):
+        try:
+            counts = play(prog, a.players, a.seed + i, specs)
+        except RuleError as exc:            # a rule error is a finding: say it, go on
+            print(f"game {a.seed + i}: rule error: {exc.message}", file=sys.stderr)
+            continue
+        played += 1
+        for seat, c in enumerate(counts):
             for k in COUNTS:
                 total[seat][k] += c[k]
     secs = time.perf_counter() - t0
-    print(f"{os.path.basename(a.rulebook)} · {a.players} players · {a.games} games from seed "
-          f"{a.seed} · {secs / a.games:.1f} s a game")
+    if not played:
+        sys.exit("no game ended")
+    print(f"{os.path.basename(a.rulebook)} · {a.players} players · {played} games from seed "
+          f"{a.seed} ({a.games - played} stopped by a rule error) · "
+          f"{secs / a.games:.1f} s a game")
     print(f"{'seat':<6}{'bot':<14}" + "".join(f"{k + '/game':>18}" for k in COUNTS))
     for seat, (t, c) in enumerate(zip(texts, total)):
-        print(f"P{seat + 1:<5}{t:<14}" + "".join(f"{c[k] / a.games:>18.2f}" for k in COUNTS))
+        print(f"P{seat + 1:<5}{t:<14}" + "".join(f"{c[k] / played:>18.2f}" for k in COUNTS))
 
 
 if __name__ == "__main__":
