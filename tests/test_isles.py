@@ -164,6 +164,32 @@ def test_an_offer_in_the_last_turn_gets_its_last_answer(prog: Program) -> None:
     assert g.hand(0) == {"ore": 1} and g.hand(2) == {"grain": 1, "ore": 4}
 
 
+def test_two_last_answers_at_the_bound_make_two_trades(prog: Program) -> None:
+    """At the safety bound both P1 and P2 are owed an answer (P3 replaced his offer in the very
+    last turn, after P1 had posted one to P2): each gets his last answer in turn, and as the
+    window accepts up to three trades, both acceptances are trades."""
+    from mercator.interpreter.engine.limits import DEAL_PASSES
+    g = Isles(prog, [{"grain": 1, "brick": 1}, {"wool": 1}, {"ore": 5}])
+    for turn in range(3 * DEAL_PASSES):
+        who = g.s.pending.player
+        mine = [o[0] for o in g.prog.get(g.s, "offers") if o[1] == 2]
+        if who == 2 and mine:
+            g.do(2, f"replace #{mine[0]}", "add ore", "done", "add grain", "post")
+        elif who == 2:
+            g.offer(2, ["ore"], ["grain"])
+        elif who == 0 and turn == 3 * DEAL_PASSES - 3:       # the last pass: P1 offers P2
+            g.offer(0, ["brick"], ["wool"], to=1)
+        else:
+            g.do(who, "pass")
+    assert g.s.pending.prompt == CLOSING and g.s.pending.player == 0
+    g.do(0, "accept #3 P3 to P1: gives ore; gets grain")
+    assert g.s.pending.prompt == CLOSING and g.s.pending.player == 1
+    g.do(1, "accept #2 P1 to P2: gives brick; gets wool")
+    assert g.prog.get(g.s, "turn_trades") == 2
+    assert g.hand(0) == {"wool": 1, "ore": 1} and g.hand(1) == {"brick": 1}
+    assert g.hand(2) == {"grain": 1, "ore": 4}
+
+
 # ------------------------------------------------------------------ the bank and building
 def test_three_alike_to_the_bank_for_one_then_a_village(prog: Program) -> None:
     """Rule: 3 alike to the bank for 1 of his choice; a village costs brick, lumber, wool and
