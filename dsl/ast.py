@@ -611,6 +611,7 @@ class BundlePart:
     span: Span = _span()
     unit_word: str = "units"       # the word of 'in units of N' as written
     openly: bool = False           # an owner-only field, shown in every offer that names it
+    to: Optional[str] = None       # the receiver's field what he receives lands in (`to F`)
 
 
 @attrs.frozen

@@ -56,12 +56,13 @@ class AstBuilder:
         return A.BundleDecl(str(c[0]), tuple(c[1:]), span=sp)
 
     def bundle_part(self, sp: A.Span, c: list[Any]) -> A.BundlePart:
-        unit = c[4]
+        unit = c[5]
         if unit is not None:
             unit = _int(unit) if unit.type == "INT" else str(unit)
         return A.BundlePart(str(c[0]), str(c[1]), str(c[2]), unit, span=sp,
-                            unit_word=str(c[3]) if c[3] is not None else "units",
-                            openly=len(c) > 5 and c[5] is not None)
+                            unit_word=str(c[4]) if c[4] is not None else "units",
+                            openly=len(c) > 6 and c[6] is not None,
+                            to=str(c[3]) if c[3] is not None else None)
 
     def player_state(self, sp: A.Span, c: list[Any]) -> A.PlayerState:
         return A.PlayerState(tuple(c), span=sp)

@@ -106,6 +106,25 @@ class BundleChecker(StmtChecker):
                              f"write '{part.name}: amount of {part.field}' for an int")
                 if part.kind == "amount" and part.unit is not None:
                     self.unit_of(part)
+                if part.to is not None:
+                    self.check_destination(part, info)
+
+    def check_destination(self, part: A.BundlePart, info: Any) -> None:
+        """E150 unless `to F` names a player field of the part's own field's type."""
+        dest = self.player_fields.get(part.to or "")
+        if dest is None:
+            self.err("E150", f"bundle part '{part.name}': what is received goes to '{part.to}', "
+                     "which is not a player field", part.span,
+                     did_you_mean(part.to or "", list(self.player_fields)) or
+                     "name a player field of the same type as the part's")
+        elif strip_opt(dest.type) != strip_opt(info.type):
+            self.err("E150", f"bundle part '{part.name}': what is received goes to '{part.to}', "
+                     f"which is {dest.type}, not {info.type} like '{part.field}'", part.span,
+                     f"declare '{part.to}' as {info.type}, or name another field")
+        elif dest.visibility == "secret":
+            self.err("E150", f"bundle part '{part.name}': what is received goes to '{part.to}', "
+                     "which is secret: nobody would see what he holds", part.span,
+                     "make it owner-only or public")
 
     def unit_of(self, part: A.BundlePart) -> int:
         """The unit of an amount part (1 if none); E150 unless a positive constant."""

@@ -13,8 +13,8 @@ from mercator.dsl.checker_bundles import OFFER, TERMS, BundleChecker
 from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.types import ANY, BOOL, INT, PLAYER, Type, is_collection, iter_elem, strip_opt
 
-SETTINGS = ("among", "dealer", "about", "terms", "quiet", "limit", "closer", "close")
-RULES = ("valid", "binding", "proceeds", "must")
+SETTINGS = ("among", "dealer", "about", "terms", "quiet", "limit", "closer", "close", "accepts")
+RULES = ("valid", "binding", "proceeds", "must", "asks")
 BLOCKS = ("accepted", "closed")
 CLAUSES = RULES + BLOCKS
 
@@ -91,7 +91,7 @@ class DealChecker(BundleChecker):
             elif ct.kind != "any":
                 self.err("E151", f"'close' needs a list, got {ct}", close.span,
                          "for example: close = legal_steps()")
-        for name in ("quiet", "limit"):
+        for name in ("quiet", "limit", "accepts"):
             e = s.setting(name)
             if e is not None:
                 self.expect(self.expr(e, sc, INT), INT, e.span, f"'{name}'")
@@ -213,8 +213,9 @@ class DealChecker(BundleChecker):
         self.writes.add(("table", s.table))
         bundle = self.bundles.get(ot.name[6:].split(",")[0].rstrip(">"))
         for part in bundle.parts if bundle is not None else ():
-            self.reads.add(("player", part.field))
-            self.writes.add(("player", part.field))
+            for f in (part.field, part.to or part.field):
+                self.reads.add(("player", f))
+                self.writes.add(("player", f))
         return ot
 
     def _deal_clauses(self, s: A.Deal, sc: Scope, ot: Optional[Type]) -> None:
@@ -242,7 +243,7 @@ class DealChecker(BundleChecker):
             self._no_shadow(c.var, c.span)
             self.refs[id(c)] = sc.declare(c.var, self.close_elem if c.kind == "closed" else otype)
             if isinstance(c, A.DealRule):
-                want = bundle if c.kind == "proceeds" and bundle is not None else BOOL
+                want = bundle if c.kind in ("proceeds", "asks") and bundle is not None else BOOL
                 self.expect(self.expr(c.expr, sc, want), want, c.expr.span, f"'{c.kind}'")
             elif c.kind == "closed":
                 self.block(c.body, sc)
@@ -270,6 +271,11 @@ class DealChecker(BundleChecker):
         if must is not None and s.setting("dealer") is None:
             self.err("E151", "'must' without a dealer", must.span,
                      "must(o) names the offers a dealer must accept one of: add dealer = ...")
+        asks = s.clause("asks")
+        if asks is not None and "get" not in s.terms():
+            self.err("E151", "'asks' without 'get' in the terms", asks.span,
+                     "asks(o) bounds what an offer may ask of the taker's hidden parts: add get "
+                     "to the terms, or remove the clause")
         promise = "promise" in s.terms()
         if promise and "proceeds" not in seen:
             self.err("E151", "a deal whose terms promise proceeds needs a 'proceeds' clause",

@@ -441,7 +441,7 @@ def _fields(head: str, d: Any, fields: tuple[A.FieldDecl, ...]) -> list[Line]:
 
 
 def _bundle_part(p: A.BundlePart) -> str:
-    return f"{p.name}: {p.kind} of {p.field}" + \
+    return f"{p.name}: {p.kind} of {p.field}" + ("" if p.to is None else f" to {p.to}") + \
         ("" if p.unit is None else f" in {p.unit_word} of {p.unit}") + \
         (" openly" if p.openly else "")
 

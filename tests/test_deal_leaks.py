@@ -35,7 +35,8 @@ from mercator.interpreter.engine.view import describe, observe
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = {"genoa": ROOT / "rulebooks" / "genoa.rules",
-         "bazaar": ROOT / "rulebooks" / "examples" / "bazaar.rules"}
+         "bazaar": ROOT / "rulebooks" / "examples" / "bazaar.rules",
+         "isles": ROOT / "rulebooks" / "examples" / "isles.rules"}
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # a step of building an offer, as another seat would have been told it
 DRAFT_STEP = re.compile(r"^P(\d+) (?:chooses|has chosen) (?:add |to P\d|about |done\b)")
@@ -214,7 +215,8 @@ def _pick(node: Any, rng: random.Random) -> int:
 
 
 GAMES = [("genoa", n, seed) for n in (2, 3, 4, 5) for seed in (1, 2)] + \
-        [("bazaar", n, seed) for n in (2, 3, 4) for seed in (1, 2, 3)]
+        [("bazaar", n, seed) for n in (2, 3, 4) for seed in (1, 2, 3)] + \
+        [("isles", n, seed) for n in (3, 4) for seed in (1, 2)]
 
 
 @pytest.mark.parametrize("name, players, seed", GAMES)
@@ -317,3 +319,35 @@ def test_a_cancelled_draft_leaves_the_others_information_state_as_it_was() -> No
         assert len(keys) == (3 if seat == drafter else 1), seat
         if seat != drafter:
             assert observe(prog, a, seat) == observe(prog, c, seat)
+
+
+def test_whether_the_taker_can_pay_an_ask_of_his_hidden_ducats_is_his_alone() -> None:
+    """Issue 38, asks(o): P1 (the tower player) asks P3 for 130 of his secret ducats. In one game
+    P3 holds 130, in the other he paid 5 away before (to P2, who then holds 135 or 130: the
+    seats that see neither purse are P1 and P4). Up to P3's answer, P1 and P4 have observed
+    the same in both games — the offer stands in both (never void for P3's purse), and P3's
+    options, which differ (accept, or not), are shown to P3 alone."""
+    from genoa_driver import Game, genoa_program
+    prog = genoa_program()
+    games = []
+    for paid in (0, 5):
+        g = Game(prog)
+        if paid:
+            g.pay(2, 1, paid)
+        g.start("r2c4")
+        g.post(0, "city_hall", get=["5 ducats"] * 26, to=2)
+        g.passes(1, 0)
+        games.append(g)
+    rich, poor = games
+    assert [lb for lb in rich.labels() if lb.startswith("accept")] == \
+        ["accept #1 P1 to P3 about city_hall: gives nothing; gets 130 ducats; promises nothing"]
+    assert [lb for lb in poor.labels() if lb.startswith("accept")] == []
+    for seat in (0, 3):
+        assert rich.s.information_state(seat) == poor.s.information_state(seat), seat
+        assert observe(prog, rich.s, seat) == observe(prog, poor.s, seat)
+    for g in games:
+        g.passes(2)
+    assert rich.offers() == poor.offers() == \
+        ["#1 P1 to P3 about city_hall: gives nothing; gets 130 ducats"]
+    for seat in (0, 3):
+        assert rich.s.information_state(seat) == poor.s.information_state(seat), seat

@@ -84,6 +84,54 @@ def test_the_window_closes_at_its_turn_limit_and_offers_stand_into_the_next() ->
                                                     "replace #3", "withdraw #3"]
 
 
+def test_an_offer_posted_in_the_limits_last_turn_gets_a_last_answer() -> None:
+    """The safety bound never leaves an offer unanswerable (§4.17, issue 38): P2 posts in the
+    sixth and last turn; before the window closes P1, to whom it stands and who has had no
+    turn since, gets one last answer — he accepts, and the cards and coins change hands. A
+    seat that has had its turn since the last change (P2 here) is not asked again."""
+    prog = program_text(CARDS)
+    s = prog.new_game(players=2, seed=0)
+    for step in ("post an offer", "add {suit: blue, value: 5}", "done", "post"):
+        prog.apply(s, step)                                  # P1, turn 1: a gift, #1
+    prog.apply(s, "pass")                                    # P2
+    prog.apply(s, "withdraw #1")                             # P1, turn 3
+    prog.apply(s, "pass")                                    # P2
+    prog.apply(s, "pass")                                    # P1, turn 5
+    prog.apply(s, "post an offer")                           # P2, turn 6: his card for 3 coins
+    for step in ("add {suit: blue, value: 1}", "done", "add 3 coins", "post"):
+        prog.apply(s, step)
+    assert prog.get(s, "windows") == 1 and s.pending.player == 0
+    assert s.pending.prompt == ("market: the window is closing: accept an offer made to you, "
+                                "or pass (the offers lapse)")
+    assert labels(s) == ["pass", "accept #1 P2 to P1: gives {suit: blue, value: 1}; gets 3 coins"]
+    prog.apply(s, labels(s)[1])
+    assert (prog.get(s, "coins", player=0), prog.get(s, "coins", player=1)) == (6, 12)
+    assert card(prog, "blue", 1) in prog.get(s, "cards", player=0)
+    assert prog.get(s, "windows") == 2                       # the deal closed round 1's window
+
+
+def test_a_window_without_limit_closes_at_the_engines_safety_bound() -> None:
+    """No `limit`: the window closes after DEAL_PASSES full passes (interpreter/engine/
+    limits.py, docs/diagnostics.md "Run-time limits") however the seats keep changing the
+    table — P1 posts a gift and withdraws it in turn, so no pass is quiet; P2 has had his turn
+    after the last change, so nobody is owed a last answer."""
+    from mercator.interpreter.engine.limits import DEAL_PASSES
+    prog = program_text(CARDS.replace("limit = 6\n", "").replace("round r limit 2",
+                                                                  "round r limit 1"))
+    s = prog.new_game(players=2, seed=0)
+    turns = 0
+    while not s.over:
+        if "withdraw #1" in labels(s) and s.pending.player == 0:
+            prog.apply(s, "withdraw #1")
+        elif s.pending.player == 0:
+            for step in ("post an offer", "add {suit: blue, value: 5}", "done", "post"):
+                prog.apply(s, step)
+        else:
+            prog.apply(s, "pass")
+        turns += 1
+    assert turns == DEAL_PASSES * 2 == 20
+
+
 # ------------------------------------------------------------------ grown for Genoa (issue 16)
 MARKET = """
 game "Market" players 3..3
@@ -184,6 +232,8 @@ def test_quiet_and_limit_are_read_when_the_window_opens() -> None:
                    "add {suit: red, value: 3}")
         prog.apply(s, "post")
     assert len(prog.get(s, "market")) == 4
+    assert s.pending.player == 0 and labels(s)[0] == "pass"  # P1's last answer to P2's #4
+    prog.apply(s, "pass")
     assert s.over                                            # closed after the fourth turn
 
 
@@ -203,3 +253,129 @@ def test_the_dealer_is_read_when_the_window_opens() -> None:
     for step in ("add 1 purse", "done", "post"):
         prog.apply(s, step)
     assert [o[2] for o in prog.get(s, "bids")] == [0, 0]         # both to P1
+
+
+# ------------------------------------------------------------------ asks(o) (issue 38)
+ASKING = MARKET.replace("must(o) = o.give.purse >= 4",
+                        "asks(o) = {purse: 12, goods: {}}")
+
+
+def test_the_dealer_names_his_price_in_the_others_hidden_money() -> None:
+    """`asks(o)`: the boss (dealer) asks P2 for 5 of his hidden purse for nothing but the deal
+    itself — "I move to the Harbour for 20 ducats" — one unit at a time up to the public bound
+    12; P2, who holds 10, accepts, and 5 changes hands."""
+    prog = program_text(ASKING)
+    s = prog.new_game(players=3, seed=0)
+    prog.apply(s, "post an offer")
+    prog.apply(s, "to P2")
+    assert labels(s) == ["add 1 purse", "add salt", "done", "cancel"]   # what he gives
+    prog.apply(s, "done")
+    assert labels(s) == ["add 1 purse", "add salt", "post", "cancel"]   # what he asks
+    for _ in range(5):
+        prog.apply(s, "add 1 purse")
+    prog.apply(s, "post")
+    assert prog.get(s, "bids")[0][3:5] == [[0, {}], [5, {}]]
+    assert labels(s) == ["pass", "post an offer",
+                         "accept #1 P1 to P2: gives nothing; gets 5 purse"]
+    prog.apply(s, labels(s)[2])
+    assert (prog.get(s, "purse", player=0), prog.get(s, "purse", player=1)) == (15, 5)
+
+
+def test_an_ask_beyond_the_takers_hidden_money_stands_but_he_cannot_accept_it() -> None:
+    """The boss asks P2 for 12 (the bound of asks(o)) while P2 holds 10: the offer stays on
+    the table — whether P2 can pay is his own secret — and P2 alone is not offered to accept
+    it; the bound stops the boss's steps at 12."""
+    prog = program_text(ASKING)
+    s = prog.new_game(players=3, seed=0)
+    for step in ("post an offer", "to P2", "done"):
+        prog.apply(s, step)
+    for _ in range(12):
+        prog.apply(s, "add 1 purse")
+    assert labels(s) == ["add salt", "post", "cancel"]             # 12: no more purse to ask
+    prog.apply(s, "post")
+    assert labels(s) == ["pass", "post an offer"]                  # P2: no acceptance
+    prog.apply(s, "pass")
+    prog.apply(s, "pass")                                          # P3
+    assert [o[0] for o in prog.get(s, "bids")] == [1]              # it stands, not void
+
+
+# ------------------------------------------------------------------ accepts = N (issue 38)
+def test_a_window_that_accepts_two_offers_goes_on_after_the_first() -> None:
+    """`accepts = 2`: after P2 accepts P1's first offer the window goes on (P1's turn, the
+    acceptance a change of the table); after the second acceptance it closes, and round 2's
+    window opens. Cards and coins: P1 gives both red 3s for 3 coins each time."""
+    prog = program_text(CARDS.replace("limit = 6", "limit = 6\n      accepts = 2"))
+    s = prog.new_game(players=2, seed=0)
+    for k in (1, 2):
+        assert prog.get(s, "windows") == 1 and s.pending.player == 0
+        for step in ("post an offer", "add {suit: red, value: 3}", "done", "add 3 coins", "post"):
+            prog.apply(s, step)
+        prog.apply(s, f"accept #1 P1 to P2: gives {{suit: red, value: 3}}; gets 3 coins")
+        assert (prog.get(s, "coins", player=0), prog.get(s, "coins", player=1)) == \
+            (9 + 3 * k, 9 - 3 * k)
+    assert prog.get(s, "windows") == 2                       # two deals closed round 1's
+    assert prog.get(s, "cards", player=0) == [card(prog, "blue", 5)]
+
+
+def test_one_accepted_offer_closes_a_window_by_default() -> None:
+    """Without `accepts`, the first acceptance closes the window (round 2's opens)."""
+    prog = program_text(CARDS)
+    s = prog.new_game(players=2, seed=0)
+    for step in ("post an offer", "add {suit: red, value: 3}", "done", "add 3 coins", "post"):
+        prog.apply(s, step)
+    prog.apply(s, "accept #1 P1 to P2: gives {suit: red, value: 3}; gets 3 coins")
+    assert prog.get(s, "windows") == 2
+
+
+# ------------------------------------------------------------------ `to F`, where items come from
+SETS = """
+game "Sets" players 2..2
+enum Suit { red, blue }
+player { hand: list<Suit> owner  board: list<Suit>  aside: list<Suit> owner }
+bundle Swap { hand: items of hand to aside openly  shown: items of board }
+table { market: list<offer<Swap>> }
+setup {
+  first(players).hand = [blue]
+  first(players).board = [blue]
+  last(players).hand = [red]
+}
+round r limit 1 {
+  phase trade {
+    deal on market {
+      among = players
+      terms = [give, get]
+      quiet = 1
+      asks(o) = {hand: [red, blue], shown: []}
+      valid(o) = len(o.give.hand) + len(o.give.shown) > 0
+    }
+  }
+}
+score p: len(p.aside)
+"""
+
+
+def test_received_cards_land_in_the_field_the_bundle_names_and_offers_say_from_where() -> None:
+    """`hand: items of hand to aside`: what a seat receives of the part lands in his `aside`,
+    not his hand; an offer shows where each item comes from ("blue (hand → aside)"; "blue
+    (board)" beside it, the two parts holding suits alike), on the option and in the view. P1
+    gives a blue of his hand and the blue on his board for P2's red, asked of P2's hidden hand
+    (asks): P2 holds it and accepts."""
+    from mercator.interpreter.engine.view import observe
+    prog = program_text(SETS)
+    s = prog.new_game(players=2, seed=0, narrate=True)
+    prog.apply(s, "post an offer")
+    assert labels(s) == ["add blue (hand)", "add blue (shown)", "done", "cancel"]
+    for step in ("add blue (hand)", "add blue (shown)", "done"):
+        prog.apply(s, step)
+    assert labels(s) == ["add red (hand)", "add blue (hand)", "post", "cancel"]
+    prog.apply(s, "add red (hand)")
+    prog.apply(s, "post")
+    text = "#1 P1 to P2: gives blue (hand → aside) + blue (board); gets red (hand → aside)"
+    assert labels(s) == ["pass", "post an offer", f"accept {text}"]
+    assert text in str(observe(prog, s, 0))
+    prog.apply(s, f"accept {text}")
+    blue, red = prog.member("blue"), prog.member("red")
+    assert (prog.get(s, "hand", player=0), prog.get(s, "board", player=0),
+            prog.get(s, "aside", player=0)) == ([], [], [red])
+    assert (prog.get(s, "hand", player=1), prog.get(s, "board", player=1),
+            prog.get(s, "aside", player=1)) == ([], [blue], [blue])

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CODES = ROOT / "tests" / "fixtures" / "encoding" / "codes.rules"
 SHIPPED = ["rulebooks/manila.rules", "rulebooks/die_haendler.rules", "rulebooks/felinia.rules",
            "rulebooks/genoa.rules",
-           "rulebooks/examples/bazaar.rules"]
+           "rulebooks/examples/bazaar.rules", "rulebooks/examples/isles.rules"]
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,8 @@ from mercator.interpreter.engine.state import State
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
     sorted((ROOT / "rulebooks" / "variants").glob("*.rules")) + \
-    [ROOT / "rulebooks" / "examples" / "bazaar.rules"]     # deals (docs/games/bazaar.md)
+    [ROOT / "rulebooks" / "examples" / "bazaar.rules",     # deals (docs/games/bazaar.md)
+     ROOT / "rulebooks" / "examples" / "isles.rules"]      # trades of hidden hands (isles.md)
 MAX_DECISIONS = 20_000
 PROPS = settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 

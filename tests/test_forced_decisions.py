@@ -272,7 +272,7 @@ SKIPPED = {"die_haendler.rules": {"Lagerverkauf: sell a barrel at the buy price 
 
 
 @pytest.mark.parametrize("rules, players, seed", [("die_haendler.rules", 4, 3),
-                                                  ("genoa.rules", 4, 47)])
+                                                  ("genoa.rules", 4, 116)])
 def test_a_seeded_game_asks_fewer_decisions(rules: str, players: int, seed: int,
                                             capsys: pytest.CaptureFixture) -> None:
     """A seeded random game: the engine made some decisions by itself, each of which the same

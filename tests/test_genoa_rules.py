@@ -318,18 +318,25 @@ def test_trade_tile_a_special_tile_for_a_marker_from_storage(prog: Program) -> N
     g.check()
 
 
+def _owner_buys_the_city_hall(prog: Program, building: str, *tiles: str) -> Game:
+    """P2 owns `building` and holds `tiles`; he buys the City Hall's action for 5 ducats (the
+    tower on r2c4) and is about to be asked about his tiles."""
+    g = Game(prog)
+    g.own(1, building)
+    g.give_tiles(1, *tiles)
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.accept(0, "accept #1")
+    return g
+
+
 def test_building_action_tile_takes_an_owned_building_without_the_tower(prog: Program) -> None:
     """rules-data §Special tiles, building action: "immediately perform the action of a building
     YOU OWN; the tower need not be there; it does not use up your one action" — P2 owns the
     Metals warehouse; after buying the City Hall he takes silver and copper with the tile, and
     still counts one action."""
-    g = Game(prog)
-    g.own(1, "metals_warehouse")
-    g.give_tiles(1, "building_action")
-    g.start("r2c4")
-    g.passes(0)
-    g.post(1, "city_hall", give=["5 ducats"])
-    g.accept(0, "accept #1")
+    g = _owner_buys_the_city_hall(prog, "metals_warehouse", "building_action")
     g.do(1, "metals_warehouse")
     assert g.goods(1) == {"silver": 1, "copper": 1} and int(g.get("acted", 1)) == 1
     assert g.get("taken") == [g.m("city_hall"), g.m("metals_warehouse")]
@@ -341,14 +348,9 @@ def test_building_action_tiles_take_the_same_building_twice(prog: Program) -> No
     building repeatedly allowed)" — P2 owns the Metals warehouse and holds two tiles; after
     buying the City Hall he takes its action twice: silver 2, copper 2, both tiles back in the
     stock, still one action (issue 38: the second tile had never been offered)."""
-    g = Game(prog)
-    g.own(1, "metals_warehouse")
-    g.give_tiles(1, "building_action", "building_action")
+    g = _owner_buys_the_city_hall(prog, "metals_warehouse", "building_action",
+                                  "building_action")
     stock = g.bag("tile_supply", enum="Tile")["building_action"]
-    g.start("r2c4")
-    g.passes(0)
-    g.post(1, "city_hall", give=["5 ducats"])
-    g.accept(0, "accept #1")
     g.until(TILE)
     assert g.labels() == ["pass", "metals_warehouse"]
     g.do(1, "metals_warehouse")
@@ -357,6 +359,22 @@ def test_building_action_tiles_take_the_same_building_twice(prog: Program) -> No
     assert g.goods(1) == {"silver": 2, "copper": 2} and g.tiles(1) == {}
     assert g.bag("tile_supply", enum="Tile")["building_action"] == stock + 2
     assert int(g.get("acted", 1)) == 1
+    g.check()
+
+
+def test_a_building_action_tile_spent_at_the_palace_is_not_spent_again_at_once(
+        prog: Program) -> None:
+    """rules-data §Special tiles, building action ("several copies may be used in one turn"):
+    the copies he holds when he starts (issue 38 reading). P2 owns the Palace, whose action
+    yields a building-action tile, and holds one: after buying the City Hall he spends it at
+    the Palace and takes a tile back — he is not asked again (before, the tile came back and
+    could be spent there without end: a rule error after the 'while' limit of 5)."""
+    g = _owner_buys_the_city_hall(prog, "palace", "building_action")
+    g.until(TILE)
+    assert g.labels() == ["pass", "palace"]
+    g.do(1, "palace")
+    assert g.tiles(1) == {"building_action": 1}
+    assert not (g.s.pending.prompt == TILE and g.s.pending.player == 1)
     g.check()
 
 

@@ -37,7 +37,7 @@ def test_rule_01_only_the_tower_player_and_one_other_player_deal(prog: Program) 
     g.do(1, "post an offer")
     g.until(ABOUT)                              # no "make the offer to": it is P1
     g.do(1, "about street_r2c3")
-    g.do(1, "add 5 ducats", "post")
+    g.do(1, "add 5 ducats", "done", "post")             # (done: nothing asked of P1)
     assert g.offers() == ["#1 P2 to P1 about street_r2c3: gives 5 ducats"]
     g.do(0, "post an offer")
     g.until(TO)
@@ -59,7 +59,7 @@ def test_rule_02_an_offer_names_its_space_and_its_price(prog: Program) -> None:
     g.until(ABOUT)
     g.do(1, "about city_hall")
     g.until(GIVE)
-    g.do(1, "add 5 ducats", "add 5 ducats", "add silk", "done", "post")
+    g.do(1, "add 5 ducats", "add 5 ducats", "add silk", "done", "done", "post")
     assert g.offers() == ["#1 P2 to P1 about city_hall: gives 10 ducats + silk"]
 
 
@@ -119,7 +119,7 @@ def test_rule_06_a_player_who_cannot_act_bids_only_for_streets_and_the_market(
     g.set("acted", 1, 1)
     g.prog.resume(g.s)
     g.passes(0)
-    g.do(1, "post an offer", "about street_r2c3", "add 5 ducats", "post")
+    g.do(1, "post an offer", "about street_r2c3", "add 5 ducats", "done", "post")
     assert g.offers() == ["#1 P2 to P1 about street_r2c3: gives 5 ducats"]
     g.passes(0, 2, 0, 3, 0)
     g.do(1, "post an offer", "about city_hall", "add 5 ducats", "done")
@@ -167,12 +167,34 @@ def test_rule_07_offers_change_withdrawn_replaced_and_a_third_round(prog: Progra
     g.passes(0)
     g.post(1, "city_hall", give=["5 ducats"] * 3)
     g.passes(0)
-    g.do(2, "replace #2", "about city_hall", *["add 5 ducats"] * 4, "done", "post")
+    g.do(2, "replace #2", "about city_hall", *["add 5 ducats"] * 4, "done", "done", "post")
     assert g.offers() == ["#3 P2 to P1 about city_hall: gives 15 ducats",
                           "#4 P3 to P1 about city_hall: gives 20 ducats"]
     g.accept(0, "accept #4")
     assert (g.ducats(0), g.ducats(1), g.ducats(2)) == (150, 130, 110)
     assert g.tower() == "city_hall" and len(g.cards(2)) == 6
+
+
+def test_rule_07_an_offer_in_the_last_turn_of_the_third_round_is_acceptable(
+        prog: Program) -> None:
+    """07 出價可以隨時改變 — the window closes when a full round changes nothing (quiet = 1), not
+    after three rounds (issue 38): P2 bids in round 1 and withdraws in round 2; P4 bids 10 for
+    the City Hall in the last turn of round 3 (where the old cap of 3 rounds closed the window
+    and left P1 "move the tower (no deal)"), and P1, in the first turn of round 4, accepts."""
+    g = Game(prog)
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["5 ducats"])
+    g.passes(0, 2, 0, 3)
+    g.passes(0)                                             # round 2
+    g.do(1, "withdraw #1")
+    g.passes(0, 2, 0, 3)
+    g.passes(0, 1, 0, 2, 0)                                 # round 3
+    g.post(3, "city_hall", give=["5 ducats"] * 2)
+    g.until(TURN)
+    g.accept(0, "accept #1 P4")
+    assert (g.ducats(0), g.ducats(3)) == (140, 120)
+    assert g.tower() == "city_hall"
 
 
 def test_rule_08_the_tower_player_gives_25_ducats_and_a_card(prog: Program) -> None:
@@ -203,6 +225,50 @@ def test_rule_08_a_bidder_asks_the_tower_player_for_a_good(prog: Program) -> Non
     assert g.goods(0) == {} and g.goods(1) == {"pepper": 1}
 
 
+def test_rule_08_the_tower_player_names_his_price_in_ducats(prog: Program) -> None:
+    """08 出價可以包含商人將金幣或物品給對方; 07 出價可以隨時改變 (offers go both ways) — issue 38:
+    "I move to the City Hall for 20 ducats": P1 posts to P3, giving nothing and asking 20 of
+    P3's secret ducats; P3 accepts, pays 20 and takes the City Hall's action."""
+    g = Game(prog)
+    g.start("r2c4")
+    g.post(0, "city_hall", get=["5 ducats"] * 4, to=2)
+    assert g.offers() == ["#1 P1 to P3 about city_hall: gives nothing; gets 20 ducats"]
+    g.passes(1, 0)
+    g.accept(2, "accept #1")
+    assert (g.ducats(0), g.ducats(2)) == (150, 110)
+    assert g.tower() == "city_hall" and int(g.get("acted", 2)) == 1
+
+
+def test_rule_08_a_bidder_asks_the_tower_player_for_ducats(prog: Program) -> None:
+    """08 — P2 offers his pepper for the City Hall and asks the tower player for 15 ducats
+    (the tower player buys the good and lets P2 act); P1 accepts: 15 ducats go to P2."""
+    g = Game(prog)
+    g.give_goods(1, "pepper")
+    g.start("r2c4")
+    g.passes(0)
+    g.post(1, "city_hall", give=["pepper"], get=["5 ducats"] * 3)
+    assert g.offers() == ["#1 P2 to P1 about city_hall: gives pepper; gets 15 ducats"]
+    g.accept(0, "accept #1")
+    assert (g.ducats(0), g.ducats(1)) == (115, 145)
+    assert g.goods(0) == {"pepper": 1} and g.goods(1) == {}
+
+
+def test_rule_08_an_ask_beyond_the_others_ducats_is_his_secret(prog: Program) -> None:
+    """08 — P1 asks P3 for 130 ducats (ask_most) after P3 paid 5 away: P3 holds 125, so he alone
+    is not offered to accept; the offer stands (nobody learns he cannot pay) and P2's options
+    are the same as they would be if P3 could pay."""
+    g = Game(prog)
+    g.pay(2, 1, 5)
+    g.start("r2c4")
+    g.post(0, "city_hall", get=["5 ducats"] * 26, to=2)
+    assert "add 5 ducats" not in g.labels()                 # (posted: the bound is 130)
+    assert g.offers() == ["#1 P1 to P3 about city_hall: gives nothing; gets 130 ducats"]
+    g.passes(1, 0)
+    assert g.accepts() == []                                # P3's turn: 125 < 130
+    g.passes(2, 0, 3)
+    assert len(g.offers()) == 1
+
+
 def test_rule_09_55_ducats_two_goods_and_two_markers_together(prog: Program) -> None:
     """09 出價可以包含遊戲中可以得到的任意數量或組合的物品…以金幣出價時，最小單位為5金幣。當所有人
     指示物被交易，出價的玩家將其指示物放回供應區，而另一方拿取自己顏色的所有人指示物 — P2 offers
@@ -217,7 +283,7 @@ def test_rule_09_55_ducats_two_goods_and_two_markers_together(prog: Program) -> 
     assert "add 5 ducats" in g.labels() and not any(lb in g.labels() for lb in
                                                      ("add 1 ducats", "add 10 ducats"))
     g.do(1, *["add 5 ducats"] * 11, "add pepper", "add ale", "add 1 markers", "add 1 markers",
-         "done", "post")
+         "done", "done", "post")
     assert g.offers() == ["#1 P2 to P1 about fabric_warehouse: gives 55 ducats + pepper + ale + "
                           "2 markers"]
     g.accept(0, "accept #1")
@@ -259,7 +325,7 @@ def test_rule_10_money_proceeds_20_of_the_100_ducats_are_paid(prog: Program) -> 
     g.give_goods(1, "pepper", "copper", "ale")
     g.start("r2c3")
     g.passes(0)
-    g.do(1, "post an offer", "about villa_colini", "add 5 ducats", "done")
+    g.do(1, "post an offer", "about villa_colini", "add 5 ducats", "done", "done")
     g.until(PROMISE)
     assert "add 5 ducats" in g.labels()
     g.do(1, *["add 5 ducats"] * 4, "post")
@@ -289,7 +355,7 @@ def test_rule_10_a_promise_of_the_small_orders_ducats_leaves_out_the_goods_it_re
     assert g.offers() == ["#1 P2 to P1 about drinks_warehouse: gives 5 ducats; "
                           "promises 5 ducats + wine"]
     g.passes(0, 2, 0, 3, 0)
-    g.do(1, "post an offer", "about drinks_warehouse", "add 5 ducats", "done")
+    g.do(1, "post an offer", "about drinks_warehouse", "add 5 ducats", "done", "done")
     g.until(PROMISE)
     assert {"add ale", "add wine", "add 5 ducats"} <= set(g.labels())
     g.do(1, "add ale", "add wine")
@@ -337,11 +403,12 @@ def test_rule_10_the_cathedrals_markers_promised_are_those_left_in_storage_after
 
 def test_rule_10_no_promise_for_a_street(prog: Program) -> None:
     """10 — a street yields nothing: an offer for it has no promise to make (the step is skipped
-    and the give step posts it)."""
+    and the step of what he asks — the tower player's ducats, issue 38 — posts it)."""
     g = Game(prog)
     g.start("r2c4")
     g.passes(0)
-    g.do(1, "post an offer", "about street_r2c3", "add 5 ducats")
+    g.do(1, "post an offer", "about street_r2c3", "add 5 ducats", "done")
+    g.until(GET)
     assert "post" in g.labels() and "done" not in g.labels()
 
 

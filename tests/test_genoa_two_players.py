@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from genoa_driver import GIVE, Game, genoa_program
+from genoa_driver import GET, GIVE, Game, genoa_program
 
 from mercator.dsl.loader import load
 from mercator.interpreter.engine.program import Program
@@ -59,10 +59,14 @@ def test_a_offer_of_money_alone_is_allowed_in_the_base_only(base: Program, two: 
         g.give_goods(1, "pepper")
         g.start("r2c4")
         g.passes(0)
-        g.do(1, "post an offer", "about street_r2c3", "add 5 ducats", "add 5 ducats")
-        g.until(GIVE)
+        g.do(1, "post an offer", "about street_r2c3", "add 5 ducats", "add 5 ducats", "done")
+        g.until(GET)                                    # (asking the tower player: issue 38)
         assert ("post" in g.labels()) == money_alone
-        g.do(1, "add pepper", "post")
+        g = Game(prog, 2)                               # again, with the pepper
+        g.give_goods(1, "pepper")
+        g.start("r2c4")
+        g.passes(0)
+        g.post(1, "street_r2c3", give=["5 ducats", "5 ducats", "pepper"])
         assert g.offers() == ["#1 P2 to P1 about street_r2c3: gives 10 ducats + pepper"]
 
 

@@ -24,7 +24,8 @@ from mercator.interpreter.engine.view import observe
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*.rules")) + \
-    sorted((ROOT / "rulebooks" / "variants").glob("*.rules"))
+    sorted((ROOT / "rulebooks" / "variants").glob("*.rules")) + \
+    [ROOT / "rulebooks" / "examples" / "isles.rules"]     # hidden hands asked for (asks)
 
 
 def random_game(prog: Program, players: int, seed: int, limit: int = 100_000) -> State:

@@ -33,9 +33,12 @@ def _parts(bc: "BodyCompiler", bundle: str) -> list[Part]:
         unit = p.unit if isinstance(p.unit, int) else \
             bc.p.consts[p.unit] if isinstance(p.unit, str) else 1
         elem = t.elem if p.kind == "items" else None
+        shared = p.kind == "items" and elems.count(elem) > 1
+        where = f"{p.field} → {p.to}" if p.to is not None else p.field if shared else ""
         out.append(Part(p.name, p.kind, pindex[p.field], unit, elem, t.kind == "bag",
-                        p.kind == "items" and elems.count(elem) > 1, p.openly,
-                        elem is not None and scalar(elem)))
+                        shared, p.openly, elem is not None and scalar(elem),
+                        pindex[p.to] if p.to is not None else None, where))
+    bc.p.bundle_parts[bundle] = out
     return out
 
 
@@ -62,7 +65,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         s.table, ti, _parts(bc, bundle), list(ot.members), s.terms(), opt("among"),
         opt("dealer"), opt("about"), ot.field("subject"), opt("quiet"), opt("limit"),
         rules, wslot, rb.refs[id(acc)] if acc is not None else None, opt("closer"),
-        opt("close"), close_type)
+        opt("close"), close_type, opt("accepts"))
     prog = bc.p
     span = s.span
     end: list[int] = []             # the pc after the deal's ops (known once they are made)
@@ -86,8 +89,8 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                     L[spec.accept_slot] = o
                 fr[1] += 1
                 return None
-            if W[DRAFT] is None:
-                spec.drop_void(st, L)
+            if W[DRAFT] is None and spec.drop_void(st, L) and not spec.answering(W):
+                spec.owe_all(W)
             if memo_on is None:
                 d = turn(st, fr, L, W)
             else:
@@ -113,15 +116,16 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                 fr[1] = end[0]
             return None
         if quick[0] and W[DRAFT] is None and not spec.forced(W):
-            who = W[ORDER][W[TURN]]
-            if spec.takers(st, L, W, who):     # 'post' is there: a decision, passed
+            who = spec.seat(W)
+            if spec.answering(W) or spec.takers(st, L, W, who):   # a decision, passed
                 return QuickPass(who, commit, lambda: full(st, L, W))
         return decision(st, L, W)
 
     def decision(st: Any, L: list, W: list) -> Any:
         """The window's decision (False: there is nothing to decide, only pass)."""
         who, vals, labeller, prompt = spec.options(st, L, W)
-        if not vals and W[DRAFT] is None:
+        if not vals and W[DRAFT] is None and not spec.answering(W) \
+                and not spec.binding_to(st, L, who):
             return False
         d = Decision(who, vals, labeller, W[DRAFT] is None and not spec.forced(W), prompt,
                      prog.actions_for(st, who), False, commit, span)
@@ -151,20 +155,23 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         fr2 = st2.stack[-1]
         spec.commit(st2, fr2[2], fr2[2][wslot], v)
 
-    bc.emit(window, span)
-    if acc is not None:
-        assert isinstance(acc, A.DealAccepted)
-        bc.block(acc.body)
-
     def settle(st: Any, fr: list) -> None:
         L = fr[2]
         W = L[wslot]
         o, before = W[ACCEPTED]
         spec.settle(st, o, before)
-        L[wslot] = None
         if spec.accept_slot is not None:
             L[spec.accept_slot] = None
+        if spec.goes_on(st, L, W):
+            fr[1] = window_at[0]        # several deals a window (`accepts`): the next turn
+            return
+        L[wslot] = None
         fr[1] = end[0]
+    window_at = [bc.here()]
+    bc.emit(window, span)
+    if acc is not None:
+        assert isinstance(acc, A.DealAccepted)
+        bc.block(acc.body)
     bc.emit(settle, span)
     if closed is not None:
         assert isinstance(closed, A.DealAccepted)

@@ -4,7 +4,7 @@ over; and each offer of a deal's table as a line for people (interpreter/engine/
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from mercator.interpreter.engine.values import deep_copy, fmt
 
@@ -13,10 +13,16 @@ class Part:
     """One part of the bundle: an amount of an int field or items of a bag or list field."""
 
     def __init__(self, name: str, kind: str, field: int, unit: int, elem: Any, is_bag: bool,
-                 label_with_part: bool, openly: bool = False, scalar_items: bool = False):
+                 label_with_part: bool, openly: bool = False, scalar_items: bool = False,
+                 dest: Optional[int] = None, where: str = ""):
         self.name = name
         self.kind = kind            # amount | items
         self.field = field          # index of the player field
+        self.dest = field if dest is None else dest   # ... and of the receiver's (`to F`)
+        # how an offer says where the part's items come from (and land), when it is not plain:
+        # "hand → aside" for a part with `to`, the field's name beside another part of its
+        # item type ("gives blue (hand); gets blue (table)")
+        self.where = where
         self.unit = unit
         self.elem = elem            # the item type (items parts)
         self.is_bag = is_bag
@@ -30,10 +36,11 @@ class Part:
 
     def text(self, v: Any) -> list[str]:
         """The pieces of a bundle's text for this part's value."""
+        where = f" ({self.where})" if self.where else ""
         if self.kind == "amount":
-            return [f"{v} {self.name}"] if v else []
+            return [f"{v} {self.name}{where}"] if v else []
         items = sorted(v.items()) if self.is_bag else [(x, 1) for x in v]
-        return [fmt(x, self.elem) + (f"×{n}" if n != 1 else "") for x, n in items]
+        return [fmt(x, self.elem) + (f"×{n}" if n != 1 else "") + where for x, n in items]
 
     def item_label(self, x: Any) -> str:
         """An item as an option shows it (with the part's name when two parts hold such items)."""
@@ -75,10 +82,10 @@ def minus(part: Part, have: Any, taken: Any) -> Any:
 
 def move(part: Part, src: list, dst: list, what: Any) -> None:
     """Move `what` (an amount or items) of this part's field from one player to another."""
-    f = part.field
+    f, t = part.field, part.dest        # (what is received lands in the part's `to` field)
     if part.kind == "amount":
         src[f] -= what
-        dst[f] += what
+        dst[t] += what
     elif part.is_bag:
         for x, n in what.items():
             left = src[f].get(x, 0) - n
@@ -86,11 +93,11 @@ def move(part: Part, src: list, dst: list, what: Any) -> None:
                 src[f][x] = left
             else:
                 src[f].pop(x, None)
-            dst[f][x] = dst[f].get(x, 0) + n
+            dst[t][x] = dst[t].get(x, 0) + n
     else:
         for x in what:
             src[f].remove(x)
-            dst[f].append(deep_copy(x))
+            dst[t].append(deep_copy(x))
 
 
 def is_offer_table(t: Any) -> bool:
@@ -98,11 +105,16 @@ def is_offer_table(t: Any) -> bool:
     return t.kind == "list" and t.elem.kind == "record" and t.elem.name.startswith("offer<")
 
 
-def offer_lines(offers: list, t: Any) -> list[str]:
+def offer_lines(offers: list, t: Any, parts: Optional[list[Part]] = None,
+                bundle_parts: Optional[dict[str, list[Part]]] = None) -> list[str]:
     """Each offer of a table of type t as one line for people: '#1 P2 to P1 about left: gives
-    2 coins + salt; promises silk' (empty bundles but `give` left out)."""
+    2 coins + salt; promises silk' (empty bundles but `give` left out); with the bundle's
+    `parts` (or the map of them by bundle, Program.bundle_parts), items say where they come
+    from as an offer's label does."""
     ot = t.elem
     out = []
+    if parts is None and bundle_parts:
+        parts = bundle_parts.get(ot.field("give").name)
     for o in offers:
         f = dict(zip(ot.members, o))
         head = f"#{f['id']} P{f['maker'] + 1} to P{f['taker'] + 1}"
@@ -112,8 +124,10 @@ def offer_lines(offers: list, t: Any) -> list[str]:
         for term, verb in (("give", "gives"), ("get", "gets"), ("promise", "promises")):
             bt = ot.field(term)
             bits = []
-            for name, v, pt in zip(bt.members, f[term], bt.field_types):
-                if pt.kind == "int":
+            for k, (name, v, pt) in enumerate(zip(bt.members, f[term], bt.field_types)):
+                if parts is not None and k < len(parts):
+                    bits += parts[k].text(v)
+                elif pt.kind == "int":
                     bits += [f"{v} {name}"] if v else []
                 else:
                     items = sorted(v.items()) if pt.kind == "bag" else [(x, 1) for x in v]

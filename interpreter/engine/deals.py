@@ -22,18 +22,24 @@ from typing import Any, Callable, Optional
 
 from mercator.interpreter.engine.bundles import Part, covers, gained, minus, move, only
 from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.limits import DEAL_PASSES
 from mercator.interpreter.engine.seen import ALL, record, render
 from mercator.interpreter.engine.values import deep_copy, fmt
 
 Fn = Callable[[Any, list], Any]
 
 # the window, kept in a local slot: [order, turn, quiet passes, changed this pass, turns, draft,
-# accepted, forced, closed with, quiet, limit, dealer] (the last three as read when the window
-# opened; a window saved by an older engine lacks them and reads them again); a draft: [replacing id or -1, stage, taker, subject, give, get,
-# promise]; forced: the window would have closed, but the dealer must accept one of the offers
-# `must` names; closed with: the value of `close` its closer chose (quiet passes are then -1)
+# accepted, forced, closed with, quiet, limit, dealer, owed, last answers] (quiet, limit and
+# dealer as read when the window opened; a window saved by an older engine lacks the later
+# entries and reads them again, or goes without); a draft: [replacing id or -1, stage, taker,
+# subject, give, get, promise]; forced: the window would have closed, but the dealer must accept
+# one of the offers `must` names; closed with: the value of `close` its closer chose (quiet
+# passes are then -1); owed: the seats that have not had a turn since the table last changed;
+# last answers: None, or (once the window has reached its end) the seats of `owed` still to be
+# asked, one by one, to accept an offer made to them or let it lapse; made: the offers accepted
+# in this window so far; accepts: how many may be (the setting, read when the window opened)
 ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH, QUIET_N, LIMIT_N, \
-    DEALER_N = range(12)
+    DEALER_N, OWED, LAST, MADE, ACCEPTS_N = range(16)
 D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
 D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
 TERMS = ("give", "get", "promise")
@@ -47,7 +53,7 @@ class DealSpec:
                  subject_type: Any, quiet: Fn, limit: Optional[Fn],
                  rules: dict[str, tuple[int, Fn]], wslot: int, accept_slot: Optional[int],
                  closer: Optional[Fn] = None, close: Optional[Fn] = None,
-                 close_type: Any = None):
+                 close_type: Any = None, accepts: Optional[Fn] = None):
         self.name = name
         self.table = table
         self.parts = parts
@@ -62,6 +68,7 @@ class DealSpec:
         self.accept_slot = accept_slot
         self.closer = closer          # the seat who may close the window in his turn
         self.close, self.close_type = close, close_type   # what he closes it with
+        self.accepts = accepts        # how many offers one window may see accepted (None: 1)
 
     # -- offers
     def bundle_text(self, b: list) -> str:
@@ -122,9 +129,23 @@ class DealSpec:
         at, P = self.at, st.players
         for term, who in (("give", "maker"), ("get", "taker")):
             have = P[o[at[who]]]
-            if not all(covers(p, have[p.field], v) for p, v in zip(self.parts, o[at[term]])):
+            if not all(covers(p, have[p.field], v) for p, v in zip(self.parts, o[at[term]])
+                       if term == "give" or not p.openly):
                 return False
         return True
+
+    def asks_hidden(self, o: list) -> bool:
+        """Does offer o ask the taker for some of a hidden (`openly`) part? (Only he knows
+        whether he holds it: the offer stands whatever he holds, and only he is offered to
+        accept it, when he holds it.)"""
+        return any(p.openly and p.text(v) for p, v in zip(self.parts, o[self.at["get"]])) \
+            if "get" in self.at else False
+
+    def taker_holds(self, st: Any, o: list) -> bool:
+        """Does the taker of o hold what it asks of his hidden parts? (For his eyes only.)"""
+        have = st.players[o[self.at["taker"]]]
+        return all(covers(p, have[p.field], v) for p, v in zip(self.parts, o[self.at["get"]])
+                   if p.openly)
 
     def standing(self, st: Any, L: list, o: list) -> bool:
         """May offer o stay on the table? (Both sides still hold what they name, `valid(o)`
@@ -190,8 +211,12 @@ class DealSpec:
                 order.append(d)
         if not order:
             raise RuleError("a deal among no players")
-        return [order, 0, 0, False, 0, None, None, False, None, self.quiet(st, L),
-                None if self.limit is None else self.limit(st, L), d]
+        limit = DEAL_PASSES * len(order) if self.limit is None else self.limit(st, L)
+        accepts = 1 if self.accepts is None else self.accepts(st, L)
+        if accepts < 1:
+            raise RuleError(f"a deal that accepts {accepts} offers (at least 1)")
+        return [order, 0, 0, False, 0, None, None, False, None, self.quiet(st, L), limit, d,
+                [], None, 0, accepts]
 
     def _dealer(self, st: Any, L: list, W: Optional[list]) -> Any:
         """The dealer as the window read him when it opened (an older window: read now)."""
@@ -217,10 +242,17 @@ class DealSpec:
         (None) is always the first option at a turn's start. A label is made from its value
         when asked for (a rollout never asks), except an acceptance's, which shows the offer
         as it stands now."""
-        who = W[ORDER][W[TURN]]
+        who = self.seat(W)
         d = W[DRAFT]
         at = self.at
         accepts: dict[int, str] = {}
+        if self.answering(W):
+            offers = self.acceptable(st, L, who)
+            accepts = {o[at["id"]]: f"accept {self.offer_text(o)}" for o in offers}
+            return who, [("accept", o[at["id"]]) for o in offers], \
+                self._labeller(accepts, False), \
+                f"{self.name}: the window is closing: accept an offer made to you, or pass " \
+                "(the offers lapse)"
         if self.forced(W):
             dealer = self._dealer(st, L, W) if self.dealer is not None else who
             offers = self.must_offers(st, L, W)
@@ -232,9 +264,10 @@ class DealSpec:
             vals: list = []
             if self.takers(st, L, W, who):
                 vals.append(("post",))
+            takes = [o[at["id"]] for o in self.acceptable(st, L, who)]
             for o in st.table[self.table]:
                 i = o[at["id"]]
-                if o[at["taker"]] == who and self.rule("binding", st, L, o, True):
+                if i in takes:
                     vals.append(("accept", i))
                     accepts[i] = f"accept {self.offer_text(o)}"
                 if o[at["maker"]] == who:
@@ -265,6 +298,37 @@ class DealSpec:
         verb = {"give": "what you give", "get": "what you ask for",
                 "promise": "what you promise of the proceeds"}[term]
         return who, vals, self._labeller(accepts, last), f"{self.name}: {verb}"
+
+    def seat(self, W: list) -> int:
+        """The seat whose decision the window is waiting for (the dealer's, when forced, is
+        worked out by options())."""
+        if self.answering(W):
+            return W[LAST][0]
+        return W[ORDER][W[TURN]]
+
+    @staticmethod
+    def answering(W: list) -> bool:
+        """Is the window, at its end, asking the seats owed an answer for their last one?"""
+        return len(W) > LAST and bool(W[LAST])
+
+    def binding_to(self, st: Any, L: list, who: int) -> list:
+        """The standing offers made to `who` that bind now (whether he may accept them is a
+        public fact: acceptable() may narrow them by what only he can see)."""
+        at = self.at
+        return [o for o in st.table[self.table]
+                if o[at["taker"]] == who and self.rule("binding", st, L, o, True)]
+
+    def acceptable(self, st: Any, L: list, who: int) -> list:
+        """The standing offers `who` may accept now: those that bind, and of those that ask
+        for some of his hidden holding, those he holds it for (his options are his alone)."""
+        return [o for o in self.binding_to(st, L, who)
+                if not self.asks_hidden(o) or self.taker_holds(st, o)]
+
+    def owe_all(self, W: list, but: Optional[int] = None) -> None:
+        """The table changed (by `but`, or by the rules): every other seat of the order is
+        owed a turn in which to answer it."""
+        if len(W) > OWED:
+            W[OWED] = [p for p in dict.fromkeys(W[ORDER]) if p != but]
 
     @staticmethod
     def private_steps(W: list, labeller: Callable[[Any], str]) -> Optional[Callable[[Any], bool]]:
@@ -318,8 +382,13 @@ class DealSpec:
         if term == "give":
             pool = [st.players[who][p.field] for p in self.parts]
         elif term == "get":
-            pool = [p.empty() if p.openly else st.players[d[D_TAKER]][p.field]
-                    for p in self.parts]
+            # a hidden (`openly`) part of the taker's is asked for within what `asks(o)`
+            # says (public), never within what he holds (the maker cannot see it)
+            asks = [p.empty() for p in self.parts]
+            if "asks" in self.rules and any(p.openly for p in self.parts):
+                asks = list(self.rule("asks", st, L, self.make_offer(st, who, d, False), asks))
+            pool = [a if p.openly else st.players[d[D_TAKER]][p.field]
+                    for p, a in zip(self.parts, asks)]
         else:
             o = self.make_offer(st, who, d, False)
             pool = list(self.rule("proceeds", st, L, o, [p.empty() for p in self.parts]))
@@ -367,8 +436,9 @@ class DealSpec:
             return []
         d = self._dealer(st, L, W)
         at = self.at
-        return [o for o in st.table[self.table] if o[at["taker"]] == d
-                and self.rule("binding", st, L, o, True) and self.rule("must", st, L, o, False)]
+        return [o for o in st.table[self.table] if o[at["taker"]] == d and not
+                self.asks_hidden(o) and self.rule("binding", st, L, o, True)
+                and self.rule("must", st, L, o, False)]
 
     @staticmethod
     def forced(W: list) -> bool:
@@ -377,10 +447,17 @@ class DealSpec:
 
     def commit(self, st: Any, L: list, W: list, v: Any) -> None:
         """Carry out the chosen step v (None: pass)."""
-        who = W[ORDER][W[TURN]]
+        who = self.seat(W)
         d = W[DRAFT]
         table = st.table[self.table]
         at = self.at
+        if self.answering(W):           # a last answer: accept, or let the offers lapse
+            W[LAST].pop(0)
+            if v is not None:
+                W[ACCEPTED] = deep_copy(next(o for o in table if o[at["id"]] == v[1]))
+            else:
+                self.log(st, f"P{who + 1} lets the offers made to him lapse")
+            return
         if v is None or v[0] == "cancel":
             W[DRAFT] = None
             self.end_turn(st, L, W)
@@ -398,6 +475,7 @@ class DealSpec:
             st.table[self.table] = [o for o in table if o[at["id"]] != v[1]]
             self.log(st, f"P{who + 1} withdraws offer #{v[1]}")
             W[CHANGED] = True
+            self.owe_all(W, who)
             self.end_turn(st, L, W)
         elif v[0] == "accept":
             o = next(o for o in table if o[at["id"]] == v[1])
@@ -433,6 +511,7 @@ class DealSpec:
             self.log(st, f"P{who + 1} {what} {self.offer_text(o)}")
             W[DRAFT] = None
             W[CHANGED] = True
+            self.owe_all(W, who)
             self.end_turn(st, L, W)
 
     def skip_stages(self, st: Any, L: list, W: list) -> None:
@@ -449,6 +528,8 @@ class DealSpec:
 
     def end_turn(self, st: Any, L: list, W: list) -> None:
         """The next seat's turn; count quiet passes."""
+        if len(W) > OWED and W[ORDER][W[TURN]] in W[OWED]:
+            W[OWED].remove(W[ORDER][W[TURN]])
         W[TURN] += 1
         W[TURNS] += 1
         if W[TURN] == len(W[ORDER]):
@@ -458,7 +539,7 @@ class DealSpec:
 
     def closed(self, st: Any, L: list, W: list) -> bool:
         """Has the window closed without a deal?"""
-        if W[DRAFT] is not None or self.forced(W):
+        if W[DRAFT] is not None or self.forced(W) or self.answering(W):
             return False
         if W[QUIET] == -1:
             return True                 # closed by its closer
@@ -468,12 +549,39 @@ class DealSpec:
         else:                           # (a window opened by an older engine, in a save)
             done = W[QUIET] >= self.quiet(st, L) or \
                 (self.limit is not None and W[TURNS] >= self.limit(st, L))
+        if done and len(W) > LAST:
+            # the safety bound, or the stated rule, has been reached: each seat that has not
+            # had a turn since the table last changed, and to whom an offer binds, gets one
+            # last answer before the window closes (an offer is never left unanswerable)
+            if W[LAST] is None:
+                W[LAST] = list(W[OWED])
+            while W[LAST] and not self.binding_to(st, L, W[LAST][0]):
+                W[LAST].pop(0)
+            if W[LAST]:
+                return False
         if done and self.must_offers(st, L, W):
             W[FORCED] = True
             return False
         return done
 
     # -- an accepted offer
+    def goes_on(self, st: Any, L: list, W: list) -> bool:
+        """After an accepted offer is settled: does the window go on (fewer offers accepted
+        than `accepts` allows)? If so, the acceptance counts as a change of the table, and the
+        turn (or the last answers) goes on to the next seat."""
+        if len(W) <= ACCEPTS_N:
+            return False
+        W[MADE] += 1
+        W[ACCEPTED] = None
+        if W[MADE] >= W[ACCEPTS_N] or self.forced(W):
+            return False
+        if not self.answering(W):
+            who = W[ORDER][W[TURN]]
+            W[CHANGED] = True
+            self.owe_all(W, who)
+            self.end_turn(st, L, W)
+        return True
+
     def carry_out(self, st: Any, L: list, o: list) -> list:
         """Hand over both sides of the accepted offer o (taking it off the table); what the
         maker holds afterwards of each promised part (to measure the proceeds against)."""

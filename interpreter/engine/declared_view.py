@@ -364,7 +364,7 @@ def _offers_row(r: ViewRowSpec, v: Any, w: People) -> dict[str, Any]:
     """A row of deal offers (a `list<offer<...>>`): one line per offer, as the generic view shows
     a deal's table ('#2 P3 to P1 about x: gives 10 coins + silk'), in "lines" and in "text",
     its names in words."""
-    lines = [w.label(x) for x in offer_lines(v or [], r.type)]
+    lines = [w.label(x) for x in offer_lines(v or [], r.type, bundle_parts=w.bundle_parts)]
     return {"label": r.label, "kind": "row", "unit": r.unit, "hidden": False,
             "text": "\n".join(lines) if lines else "(no offers)", "lines": lines,
             "value": typed_json(v, r.type)}

@@ -19,6 +19,7 @@ MAX_INT_BITS = 256              # an integer result must lie within ±2^256
 CONST_STEP_BUDGET = 2_000_000   # steps for evaluating all of a rulebook's constants
 SHORT_LIST = 1024               # a list joined by '+' shorter than this is not charged
 SMALL_ITER = 64                 # a comprehension over at most this many static items is free
+DEAL_PASSES = 10                # a deal window without `limit` closes after this many full passes
 BUDGET_MESSAGE = ("step budget of {} steps exhausted without a decision "
                   "(a loop that never ends, or one too big?)")
 

@@ -53,6 +53,7 @@ class People:
         self.texts = texts or {}
         self.state = state
         self.members = members or {}     # an enum member's name -> its enum (for label strings)
+        self.bundle_parts: dict[str, list] = {}   # Program.bundle_parts (offers' lines)
         self._open: set[str] = set()     # the texts being written: in its own text, plain words
 
     def text(self, v: Any, t: Type) -> str:
@@ -173,7 +174,9 @@ def people(program: Any, state: Any) -> People:
         members = enum_members(rb.enums.values()) if rb is not None else {}
         program._people_members = members
     spec = getattr(program, "view", None)
-    return People(spec.texts if spec is not None else None, state, members)
+    w = People(spec.texts if spec is not None else None, state, members)
+    w.bundle_parts = getattr(program, "bundle_parts", {})
+    return w
 
 
 def enum_members(types: Any) -> dict[str, Type]:

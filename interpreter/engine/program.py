@@ -123,6 +123,8 @@ class Program:
         # set while a compiled rollout that makes no deals runs: a deal window's op may then
         # answer a turn the seat passes at by a nodes.QuickPass instead of a Decision
         self.quick_pass = [False]
+        # each deal's bundle, by the bundle's name: its parts as offers show them (views)
+        self.bundle_parts: dict[str, list] = {}
         self.start_values: Callable[[], tuple[list, list]] = lambda: ([], [])
         self.actions: CompiledActions
         self.fused: FusedOps

@@ -204,7 +204,7 @@ def _table_text(f: Any, v: Any, viewer: Optional[int], vis: str, w: People) -> s
 
 def _offers_text(f: Any, v: Any, w: People) -> str:
     """A deal's table of offers: a line per offer (after an empty first line), or none."""
-    offers = [w.label(x) for x in offer_lines(v, f.type)]
+    offers = [w.label(x) for x in offer_lines(v, f.type, bundle_parts=w.bundle_parts)]
     return "\n".join([""] + offers) if offers else "(no offers)"
 
 
