@@ -85,13 +85,22 @@ def _view_value(row: dict[str, Any]) -> RenderableType:
 
 
 def _grid_table(row: dict[str, Any]) -> Table:
-    """A grid as a table: a column per cell, each row headed by its name."""
+    """A grid as a table: a column per cell, each row headed by its name; what stands on a
+    square (`with`) after its name, in brackets and green ("market [tower]")."""
     t = Table(box=box.SQUARE, show_header=True, pad_edge=False, show_lines=False)
     t.add_column("", style="bold")
     for c in range(row["columns"]):
         t.add_column(str(c + 1), header_style="bold")
-    for key, cells in zip(row["keys"], row["rows"]):
-        t.add_row(_t(key), *[_t(c) for c in cells])
+    marks = row.get("marks") or [[""] * len(cells) for cells in row["rows"]]
+
+    def square(c: str, m: str) -> Text:
+        out = _t(c)
+        if m:
+            out.append(" ")
+            out.append_text(_t(f"[{m}]", "bold green"))
+        return out
+    for key, cells, mk in zip(row["keys"], row["rows"], marks):
+        t.add_row(_t(key), *[square(c, m) for c, m in zip(cells, mk)])
     return t
 
 

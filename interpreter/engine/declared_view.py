@@ -20,6 +20,7 @@ from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
 from mercator.interpreter.engine.view import (describe, revealed_now, shown_as, size_of,
                                              typed_json, view_fields, visible)
 from mercator.interpreter.engine.people import People, join_parts, people
+from mercator.interpreter.engine.view_boards import flag_names, grid_tokens
 
 RowFn = Callable[[Any, list], Any]
 
@@ -241,7 +242,8 @@ def _grid(v: Any, t: Type, unit: Optional[str], contents: Any = None,
     """A grid's rows of cells as text, each row with its name (a list's rows count from 1):
     the cells in plain words, short (a `text` is for rows and options); with `with`, what
     stands on each square ("marks": a row of texts per row, "" where nothing stands), in the
-    view's words."""
+    view's words, and as tokens for a drawing ("tokens": per square a list of {"seat"},
+    {"flag"} or {"text"}, and "flags": the flags' names in order: engine/view_boards.py)."""
     w = People()
     t = t.args[0] if t.kind == "opt" else t
     if v is None or t.kind == "any":
@@ -259,6 +261,8 @@ def _grid(v: Any, t: Type, unit: Optional[str], contents: Any = None,
         mt = xt.args[1]
         marks = {x: said.text(m, mt) for x, m in contents.items()}
         out["marks"] = [[marks.get(x, "") for x in (row or [])] for _, row in items]
+        out["tokens"] = grid_tokens(contents, xt, items, said)
+        out["flags"] = flag_names(mt)
     return out
 
 
