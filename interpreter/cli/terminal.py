@@ -26,6 +26,7 @@ from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.people import People
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable, view_fields
+from mercator.interpreter.engine.view_boards import pile_words
 from mercator.interpreter.tools.rules_text import rules_summary  # noqa: F401 (the terminal's `rules`)
 
 
@@ -140,9 +141,33 @@ def _graph_text(row: dict[str, Any]) -> Text:
     return out
 
 
+def _cards_text(row: dict[str, Any]) -> Text:
+    """A hand as its cards, each in brackets ("[silk] [jade]"); a pile as its piles, one a line
+    ("contract: 12 cards, top: ..."); hidden from the seat, as many backs as its size ("▮▮▮▮
+    (hidden, 4 items)", at most 12 drawn)."""
+    out = Text()
+    if row["hidden"]:
+        n = min(int(row.get("size") or 0), 12)
+        if n:
+            out.append("▮" * n + " ", style="blue")
+        out.append_text(_t(row["text"], "dim"))
+        return out
+    if row["kind"] == "pile":
+        for i, p in enumerate(row["piles"]):
+            out.append("\n" if i else "")
+            out.append_text(_t(pile_words(p)))
+        return out
+    for i, card in enumerate(row["cards"]):
+        out.append(" " if i else "")
+        out.append_text(_t(f"[{card}]", "bold"))
+    return out if row["cards"] else _t("none", "dim")
+
+
 def _row_value(row: dict[str, Any]) -> RenderableType:
     """A declared row's value, a grid as a table, a graph as its nodes, a track on spaces as a
-    strip."""
+    strip, a hand as its cards and a pile as its count and top card."""
+    if row["kind"] in ("hand", "pile"):
+        return _cards_text(row)
     if not row["hidden"] and row["kind"] == "grid":
         return _grid_table(row)
     if not row["hidden"] and row["kind"] == "graph":
@@ -170,7 +195,8 @@ def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list
     if v["panel"]:
         for k, label in enumerate(v["panel"]["labels"]):
             cells = [col["rows"][k] for col in v["panel"]["seats"]]
-            rows.append((label, [_t(c["text"], "dim" if c["hidden"] else "") for c in cells]))
+            rows.append((label, [_cards_text(c) if c["kind"] in ("hand", "pile") else
+                                 _t(c["text"], "dim" if c["hidden"] else "") for c in cells]))
     for k, name in enumerate(other["names"]):
         rows.append((name, [_t(values[k]) for values in other["seats"]]))
     if rows:

@@ -1,11 +1,13 @@
-"""What a drawing needs beyond a row's words (docs/language.md §2.20a): the things standing on a
-grid's square as tokens a picture can draw — a player (drawn in his seat's colour), a named
-flag (a true field of a record: Genoa's `tower`, `disc`), a word — computed from the same value
-the row's words are written from, so a drawing shows nothing its row does not.
+"""What a drawing needs beyond a row's words (docs/language.md §2.20a): a hand's cards, piles
+with their counts and top cards, and the things standing on a grid's square as tokens a
+picture can draw — a player (drawn in his seat's colour), a named flag (a true field of a
+record: Genoa's `tower`, `disc`), a word. Each is computed from the same value the row's
+words are written from (a hidden hand: from the size its row says), so a drawing shows
+nothing its row does not.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.people import People, name_words
@@ -62,3 +64,62 @@ def grid_tokens(contents: Any, xt: Type, items: list[tuple[Any, Any]],
     mt = xt.args[1]
     per = {x: tokens(m, mt, w) for x, m in contents.items()}
     return [[per.get(x, []) for x in (row or [])] for _, row in items]
+
+
+def _cards_of(v: Any, t: Type) -> tuple[list[Any], Type]:
+    """The cards of a list (in order) or a bag (sorted, each as often as it is held)."""
+    t = t.args[0] if t.kind == "opt" else t
+    if v is None:
+        return [], Type("any")
+    if t.kind == "bag":
+        return [x for x, n in sorted(v.items()) for _ in range(n)], t.args[0]
+    return list(v), t.args[0]
+
+
+def hand(v: Any, t: Type, w: People) -> dict[str, Any]:
+    """A hand (`hand`: a list or a bag of cards) shown to a seat that may see it: each card in
+    the view's words ("cards"), and its plain words ("keys": what an option's targets name)."""
+    cards, ct = _cards_of(v, t)
+    return {"cards": [w.text(c, ct) for c in cards], "keys": [People().text(c, ct) for c in cards]}
+
+
+def _one_pile(v: Any, t: Type, w: People, key: Optional[str]) -> dict[str, Any]:
+    t = t.args[0] if t.kind == "opt" else t
+    if t.kind in ("list", "bag"):
+        cards, ct = _cards_of(v, t)
+        top = w.text(cards[0], ct) if cards and t.kind == "list" else None
+        items = [w.text(c, ct) for c in cards] if t.kind == "list" else \
+            [w.text(x, ct) + (f"×{n}" if n != 1 else "") for x, n in sorted((v or {}).items())]
+        return {"key": key, "count": len(cards), "top": top, "items": items}
+    return {"key": key, "count": int(v or 0), "top": None, "items": []}     # a count, face down
+
+
+def piles(v: Any, t: Type, w: People) -> list[dict[str, Any]]:
+    """The piles of a `pile` row shown to a seat that may see it: one, or one a key of a map
+    (in key order); each {"key" (the map's key in words, or None), "count", "top" (a list's
+    first card in words: what `draw from` takes; None for a bag, a count, an empty pile),
+    "items" (its cards in words, a bag's by kind)}."""
+    t = t.args[0] if t.kind == "opt" else t
+    if t.kind == "map":
+        return [_one_pile(x, t.args[1], w, w.text(k, t.args[0])) for k, x in sorted((v or {}).items())]
+    return [_one_pile(v, t, w, None)]
+
+
+def hidden_cards(v: Any, t: Type) -> Optional[int]:
+    """How many cards a hand or a pile the seat may not see holds, as its row's "(hidden, N
+    items)" says (the generic view's size); None where the row says no size (a map of piles:
+    its size is how many piles, not cards)."""
+    t = t.args[0] if t.kind == "opt" else t
+    if v is None or t.kind not in ("list", "bag"):
+        return None
+    return sum(v.values()) if t.kind == "bag" else len(v)
+
+
+def pile_words(p: dict[str, Any]) -> str:
+    """A pile in words: "contract: 12 cards, top: message for inn" ("1 card", "empty"; a bag
+    face up with its cards by kind: "3 cards (red×2, blue)")."""
+    n = p["count"]
+    size = "empty" if n == 0 else f"{n} card{'s' if n != 1 else ''}"
+    top = f", top: {p['top']}" if p["top"] is not None else \
+        f" ({', '.join(p['items'])})" if p["items"] else ""     # a bag face up: by kind
+    return f"{p['key']}: {size}{top}" if p["key"] is not None else size + top

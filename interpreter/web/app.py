@@ -46,6 +46,7 @@ from mercator.interpreter.tools.session import GameSession, RuleFailure, Session
 from mercator.interpreter.web.guard import MAX_BODY_BYTES, Guard, HostRule, policy
 from mercator.interpreter.engine.view_summary import mark_key
 from mercator.interpreter.web.boards import grid_svg
+from mercator.interpreter.web.cards import hand_svg, pile_svg
 from mercator.interpreter.web.render import graph_svg, is_hidden, label, lane_svg, show
 from mercator.dsl.errors import MercatorError
 
@@ -136,6 +137,8 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "",
     env.filters["grid"] = grid_svg
     env.filters["graph"] = graph_svg
     env.filters["lane"] = lane_svg
+    env.filters["hand"] = hand_svg
+    env.filters["pile"] = pile_svg
     env.tests["hidden"] = is_hidden
     env.globals["mark_key"] = mark_key
     lock = threading.Lock()
