@@ -18,10 +18,9 @@ import warnings
 
 import pytest
 
-from game_driver import program_text
+from game_driver import error_lines, program_text
 from test_views import _hide_differently
 
-from mercator.dsl.loader import load_text
 from mercator.interpreter.engine.declared_view import declared_view
 from mercator.interpreter.engine.program import Program
 
@@ -202,8 +201,7 @@ def test_no_seat_sees_another_seats_hand_in_the_page_or_the_terminal(cards: Prog
 
 
 def _errors(view: str) -> list[str]:
-    res = load_text(CARDS + view, "t.rules")
-    return [f"{d.code} {d.message}" for d in res.diagnostics if d.is_error]
+    return error_lines(CARDS + view)
 
 
 @pytest.mark.parametrize("line, says", [

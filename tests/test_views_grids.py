@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game_driver import program_text
+from game_driver import error_lines, program_text
 from test_views import _hide_differently
 
 from mercator.dsl.loader import load_text
@@ -147,8 +147,7 @@ def test_the_layout_is_the_same_every_time_and_inside_the_drawing() -> None:
 
 
 def _errors(view: str) -> list[str]:
-    res = load_text(TOWN + view, "t.rules")
-    return [f"{d.code} {d.message}" for d in res.diagnostics if d.is_error]
+    return error_lines(TOWN + view)
 
 
 @pytest.mark.parametrize("line, says", [
