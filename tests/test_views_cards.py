@@ -140,6 +140,10 @@ def test_a_pile_in_the_browser_is_a_stack_with_its_count(cards: Program) -> None
     deck = str(pile_svg(t["deck"]))
     assert deck.count('class="edge"') == 2 and '<g class="back">' in deck
     assert "queen" not in deck and "jack" not in deck and "(hidden, 3 items)" in deck
+    # P1's tricks as a pile: a bag face up shows what it holds, by kind
+    bag = {"label": "tricks", "kind": "pile", "hidden": False, "piles": [
+        {"key": None, "count": 3, "top": None, "items": ["king×2", "jack"]}]}
+    assert "<title>king×2, jack</title>" in str(pile_svg(bag))
     left = str(pile_svg(t["left"]))
     assert '<text class="pile-name" x="50.0" y="13">red</text>' in left
     assert ">4 cards</text>" in left and ">empty</text>" in left and 'class="empty"' in left

@@ -70,9 +70,9 @@ def hand_svg(row: dict[str, Any]) -> Markup:
 
 def pile_svg(row: dict[str, Any]) -> Markup:
     """A row of piles: each a stack (an edge a card under the top, at most STACK) with its top
-    card face up where there is one to see (a list's first), else a back (a count, a bag); its
-    count under it and, for a map's pile, its name over it. Under the picture, each pile's
-    cards in words."""
+    card face up where there is one to see (a list's first; a bag's cards by kind), else a
+    back (a count of cards); its count under it and, for a map's pile, its name over it.
+    Under the picture, each pile's cards in words."""
     if row["hidden"]:
         n = row.get("size")
         pic = _svg(row["label"], CARD_W + STACK * 3, CARD_H + STACK * 3 + 20,
@@ -89,7 +89,10 @@ def pile_svg(row: dict[str, Any]) -> Markup:
         if named:
             body.append(Markup('<text class="pile-name" x="{:.1f}" y="13">{}</text>').format(
                 x + CARD_W / 2, p["key"]))
-        body.append(_stack(p["top"], p["count"], x, top, p["key"]))
+        # a list's top card face up; a bag face up shows what it holds, by kind; a count of
+        # cards (int) is face down
+        face = p["top"] if p["top"] is not None else ", ".join(p["items"]) or None
+        body.append(_stack(face, p["count"], x, top, p["key"]))
     listing = Markup("").join(
         Markup("<li>{}{} card{}{}</li>").format(
             f"{p['key']}: " if p["key"] is not None else "", p["count"],
