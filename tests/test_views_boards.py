@@ -242,3 +242,25 @@ def test_pointing_at_a_move_of_the_tower_outlines_its_square() -> None:
     targets = [t for t in option_targets(genoa, g.s, g.s.pending) if t]
     assert targets and all(set(t) & keys for t in targets)
     assert {"street r2c3", "street r2c5", "tavern"} <= {k for t in targets for k in t} & keys
+
+
+def test_genoa_terminal_board_takes_the_width_and_cuts_no_square() -> None:
+    """In the terminal the board stands under its label, the whole width of the screen: at 110
+    columns every square's name and what stands on it are written whole (beside the label,
+    they were cut to "tave…", "[tow…")."""
+    import io
+    from genoa_driver import Game
+    from shipped import shipped_program
+    from mercator.interpreter.cli.terminal import console_for, view_renderable
+    genoa = shipped_program("genoa")
+    g = Game(genoa, 3)
+    g.start("r2c4")
+    out = io.StringIO()
+    console = console_for(out)
+    console.width = 110
+    console.print(view_renderable(genoa, g.s, 0))
+    text = out.getvalue()
+    assert "…" not in text.split("owned buildings")[0]
+    assert re.search(r"│2 │ fabric\s+│ villa\s+│ street\s+│ street\s+│", text), text
+    assert re.search(r"│  │ warehouse\s+│ colini\s+│ r2c3\s+│ r2c4\s+│", text), text
+    assert re.search(r"│  │\s+│\s+│\s+│ \[tower\]\s+│", text), text      # under r2c4

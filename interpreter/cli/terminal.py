@@ -91,7 +91,7 @@ def _grid_table(row: dict[str, Any]) -> Table:
     t = Table(box=box.SQUARE, show_header=True, pad_edge=False, show_lines=False)
     t.add_column("", style="bold")
     for c in range(row["columns"]):
-        t.add_column(str(c + 1), header_style="bold")
+        t.add_column(str(c + 1), header_style="bold", overflow="fold")
     marks = row.get("marks") or [[""] * len(cells) for cells in row["rows"]]
 
     def square(c: str, m: str) -> Text:
@@ -182,12 +182,24 @@ def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list
     other player fields, then the other table fields."""
     parts: list[RenderableType] = []
     for sec in v["sections"]:
-        t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-        t.add_column(_t(sec["title"]), style="bold", header_style="bold underline")
-        t.add_column("")
-        for row in sec["rows"]:
+        t: Optional[Table] = None
+        for k, row in enumerate(sec["rows"]):
+            if row["kind"] == "grid" and not row["hidden"]:
+                # a board takes the whole width under its label (beside it, its squares
+                # were cut to a few letters each)
+                if k == 0:
+                    parts.append(_t(sec["title"], "bold underline"))
+                parts.append(_t(row["label"], "bold"))
+                parts.append(_grid_table(row))
+                t = None
+                continue
+            if t is None:
+                t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False,
+                          show_header=k == 0)
+                t.add_column(_t(sec["title"]), style="bold", header_style="bold underline")
+                t.add_column("")
+                parts.append(t)
             t.add_row(_t(row["label"]), _row_value(row))
-        parts.append(t)
     other = v["other"]
     if other["table"]:
         parts.append(_table_fields(other["table"]))
