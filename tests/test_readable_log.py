@@ -126,3 +126,23 @@ def test_each_round_begins_with_a_heading_that_no_digest_sees() -> None:
         assert not [ln for ln in log_for(s.record, viewer) if ln.startswith("— ")]
     quiet = random_steps(prog, 3, 5, 200)            # no narration: no record, same game
     assert quiet.round == s.round and quiet.record == []
+
+
+def test_the_page_sets_a_rounds_heading_apart() -> None:
+    """In the browser the heading is a line of the log of its own kind (bold: class heading)."""
+    import warnings
+
+    import pytest
+    pytest.importorskip("starlette")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from shipped import shipped_program
+    from mercator.interpreter.tools.session import GameSession
+    from mercator.interpreter.web.app import SeatLinks, make_app
+    prog = shipped_program("manila")
+    session = GameSession(prog, 3, 1, ["human", "random", "random"], "manila.rules", {})
+    links = SeatLinks([0])
+    page = TestClient(make_app(session, links)).get(links.path(0)).text
+    # before P1's first decision nothing is "new" (since his last move): the heading alone
+    assert '<li class="heading">— voyage 1 —</li>' in page
