@@ -1,6 +1,7 @@
 """The checks of a view's drawings (docs/language.md, "Views"): a track drawn on a strip of
-spaces (`track ... on SPACES`) and a graph drawn on its nodes' positions (`graph ... on
-POSITIONS`) — E160 where the spaces or positions do not fit the line they draw."""
+spaces (`track ... on SPACES`), a graph drawn on its nodes' positions (`graph ... on
+POSITIONS`), a hand of cards and piles (`hand`, `pile`) — E160 where the value does not fit
+the line that draws it."""
 from __future__ import annotations
 
 from typing import Optional
@@ -10,8 +11,37 @@ from mercator.dsl.checker_view_labels import LabelChecker
 from mercator.dsl.types import Type, strip_opt
 
 
+PLAIN = ("list", "map", "bag", "tuple")        # a card is a value, not a collection
+
+
+def pile_of(t: Type) -> bool:
+    """Is t one pile: a list (its first item on top, as `draw from` takes it), a bag, or a
+    count of face-down items (int)?"""
+    t = strip_opt(t)
+    return t.kind in ("int", "any") or (t.kind in ("list", "bag") and
+                                        strip_opt(t.args[0]).kind not in PLAIN)
+
+
 class DrawingChecker(LabelChecker):
-    """The view checker's part for `on`: what a track's spaces and a graph's positions must be."""
+    """The view checker's part for drawings: what a track's spaces and a graph's positions
+    must be, and what a hand and a pile hold."""
+
+    def _cards(self, r: A.ViewRow, t: Type) -> None:
+        """`hand`: a list or a bag of cards (plain values or records); `pile`: one pile
+        (`pile_of`) or a map from a name to one (a pile a key)."""
+        t = strip_opt(t)
+        if t.kind == "any":
+            return
+        if r.kind == "hand" and not (t.kind in ("list", "bag") and
+                                     strip_opt(t.args[0]).kind not in PLAIN):
+            self.err("E160", f"hand \"{r.label}\" has type {t}, not a list or a bag of cards",
+                     r.expr.span, "a hand is the cards one holds: hand \"cards\" = p.cards "
+                     "(a list<Card> or a bag<Card>)")
+        elif r.kind == "pile" and not (pile_of(t) or (t.kind == "map" and pile_of(t.args[1]))):
+            self.err("E160", f"pile \"{r.label}\" has type {t}, not a pile: a list (its first "
+                     "item on top), a bag, a count (int), or a map from a name to one of them",
+                     r.expr.span, "pile \"deck\" = deck, or a pile a kind: pile \"discards\" "
+                     "= discards (a map<Kind, list<Card>>)")
 
     def _positions(self, r: A.ViewRow, node: Optional[Type], ot: Type) -> None:
         """`graph ... on POSITIONS`: a map from the graph's nodes to [x, y] (list<int>), where

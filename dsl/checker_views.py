@@ -12,7 +12,7 @@ from mercator.dsl.checker_view_drawings import DrawingChecker
 from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.types import PLAYER, Type, strip_opt
 
-ROW_WORDS = ("row", "track", "grid", "graph")
+ROW_WORDS = ("row", "track", "grid", "graph", "hand", "pile")
 ITEM_WORDS = ("bookkeeping", "section", "panel", "scoring", "label", "reveal", "text")
 
 
@@ -203,7 +203,7 @@ class ViewChecker(DrawingChecker):
             if r.kind not in ROW_WORDS:
                 self.err("E160", f"unexpected '{r.kind}' in a view", r.span,
                          (did_you_mean(r.kind, ROW_WORDS) or
-                          "a line of a view is a row, a track, a grid or a graph")
+                          "a line of a view is a row, a track, a grid, a graph, a hand or a pile")
                          + ': row "label" [in unit] = expression')
                 continue
             if r.label in labels:
@@ -228,6 +228,8 @@ class ViewChecker(DrawingChecker):
                 self.err("E160", f"graph \"{r.label}\" has type {t}, not edges", r.expr.span,
                          "a graph is a list of paths (lists of nodes), a list of records whose "
                          "first two fields are the ends of an edge, or a map node -> neighbours")
+            if r.kind in ("hand", "pile"):
+                self._cards(r, t)
             if r.extra is not None:
                 xt = strip_opt(self.expr(r.extra, sc, None))
                 cell = grid_cells(t) if r.kind == "grid" else None

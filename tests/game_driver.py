@@ -33,6 +33,12 @@ def random_steps(prog: Program, players: int, seed: int, steps: int,
     return s
 
 
+def error_lines(text: str) -> list[str]:
+    """The errors of a rulebook given as text (named t.rules), each "CODE message"."""
+    res = load_text(text, "t.rules")
+    return [f"{d.code} {d.message}" for d in res.diagnostics if d.is_error]
+
+
 def program_text(text: str) -> Program:
     """The compiled program of a rulebook given as text (named t.rules)."""
     res = load_text(text, "t.rules")

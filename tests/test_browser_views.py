@@ -161,3 +161,56 @@ def test_pointing_at_an_option_marks_what_it_acts_on(browser) -> None:
         assert marked() == set()
     finally:
         served.stop()
+
+
+def test_genoa_board_is_drawn_whole_at_1280_px(browser) -> None:
+    """Issue 39, finding 4: "Genoa a grid of names with no tower, discs or owners, cut off at
+    column 5 at 1280 px". The board is an SVG of its 8 columns inside its section, the tower
+    on its square, every column's number on the screen."""
+    s, served, links = _served("genoa", 3, 2)
+    try:
+        d = browser.driver
+        d.set_window_size(1280, 1000)
+        d.get(served.url + links.path(0))
+        board = d.find_element("css selector", "svg.board")
+        right = d.execute_script("var r = arguments[0].getBoundingClientRect(); "
+                                 "var s = arguments[0].closest('section').getBoundingClientRect();"
+                                 " return [r.left, r.right, s.left, s.right, window.innerWidth]",
+                                 board)
+        assert right[2] <= right[0] and right[1] <= right[3] <= right[4], right
+        cols = d.find_elements("css selector", "svg.board text.col")
+        assert [c.text for c in cols] == [str(i) for i in range(1, 9)]
+        assert all(c.rect["x"] + c.rect["width"] <= right[1] + 1 for c in cols)
+        towers = d.find_elements("css selector", "svg.board g.flag")
+        assert any(t.text == "tower" for t in towers)
+    finally:
+        served.stop()
+
+
+def test_pointing_at_an_option_outlines_its_square_on_the_board(browser) -> None:
+    """A button whose option names a square outlines that piece of the board while pointed at
+    (the piece's data-key: tests/test_views_boards.py)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from browser import serve_session
+    from game_driver import program_text
+    from test_views_boards import TOWN
+
+    from mercator.interpreter.tools.session import GameSession
+    prog = program_text(TOWN)
+    s = GameSession(prog, 2, 1, ["human", "random"], "t.rules", {"t.rules": TOWN})
+    served, links = serve_session(s)
+    try:
+        d = browser.driver
+        d.get(served.url + links.path(0))
+        yard = d.find_element("css selector", '#options button[data-label="yard"]')
+        ActionChains(d).move_to_element(yard).perform()
+        piece = d.find_element("css selector", 'svg.board g.square[data-key="yard"]')
+        assert piece.get_attribute("class") == "square target"
+        edge = piece.find_element("css selector", "path.edge")
+        assert d.execute_script("return getComputedStyle(arguments[0]).stroke", edge) == \
+            "rgb(31, 111, 235)"                      # #1f6feb, as the other drawings
+        ActionChains(d).move_to_element(d.find_element("css selector", "h2")).perform()
+        assert piece.get_attribute("class") == "square"
+    finally:
+        served.stop()

@@ -41,10 +41,11 @@ def test_a_narrated_choice_is_told_once_a_hidden_one_by_the_choosers_line() -> N
     # "P1 chooses 3" is told by "P1 takes 3 coins"; the card played from the hidden hand is
     # not named by "P1 plays a card", so P1's own choice of it stays, and P2 is told that P1
     # chose — by "P1 plays a card", his next line (no "P1 has chosen (play a card)" beside
-    # it); a choice nobody narrates stays; a pass is told by the rules' line of the passer
-    assert mine == ["P1 takes 3 coins", "P1 chooses 4 (play a card)", "P1 plays a card",
+    # it); a choice nobody narrates stays; a pass is told by the rules' line of the passer;
+    # the round (`round r`) begins with a heading
+    assert mine == ["— r 1 —", "P1 takes 3 coins", "P1 chooses 4 (play a card)", "P1 plays a card",
                     "P1 chooses 8 (say nothing)", "P1 stays still", "a bell rings (×2)"]
-    assert theirs == ["P1 takes 3 coins", "P1 plays a card",
+    assert theirs == ["— r 1 —", "P1 takes 3 coins", "P1 plays a card",
                       "P1 chooses 8 (say nothing)", "P1 stays still", "a bell rings (×2)"]
     # what a seat has seen, entry by entry, is as before
     assert log_for(s.record, 0)[:2] == ["P1 chooses 3  (take coins)", "P1 takes 3 coins"]
@@ -100,8 +101,48 @@ def test_a_choice_told_after_the_choosers_own_nested_step_is_told_once() -> None
     s = prog.new_game(2, 0, narrate=True)
     prog.apply(s, 1)                 # P1 buys the 20 boat ...
     prog.apply(s, 0)                 # ... selling his first share (hidden from P2)
-    assert readable_log(s.record, 0) == ["P1 chooses 5 (sell a share to raise the money)",
+    assert readable_log(s.record, 0) == ["— r 1 —",
+                                         "P1 chooses 5 (sell a share to raise the money)",
                                          "P1 sells a share", "P1 buys the boat 20"]
-    assert readable_log(s.record, 1) == ["P1 sells a share", "P1 buys the boat 20"]
+    assert readable_log(s.record, 1) == ["— r 1 —", "P1 sells a share", "P1 buys the boat 20"]
     assert log_for(s.record, 1)[:2] == ["P1 chooses 20  (buy a boat)",
                                         "P1 has chosen  (sell a share to raise the money)"]
+
+
+def test_each_round_begins_with_a_heading_that_no_digest_sees() -> None:
+    """Issue 39, "a log to read": round headings. Each round of a stage opens the readable log
+    with its stage's name and the round's number ("— voyage 2 —" in Manila), for every seat;
+    what a seat has seen entry by entry (log_for, its digest, the bots' information state)
+    has no such line."""
+    from shipped import shipped_program
+    from game_driver import random_steps
+    prog = shipped_program("manila")
+    s = random_steps(prog, 3, 5, 200, narrate=True)
+    for viewer in (0, 1, None):
+        lines = readable_log(s.record, viewer)
+        heads = [ln for ln in lines if ln.startswith("— ")]
+        assert heads == [f"— voyage {k} —" for k in range(1, s.round + 1)]
+        assert lines[0] == "— voyage 1 —"
+        assert not [ln for ln in log_for(s.record, viewer) if ln.startswith("— ")]
+    quiet = random_steps(prog, 3, 5, 200)            # no narration: no record, same game
+    assert quiet.round == s.round and quiet.record == []
+
+
+def test_the_page_sets_a_rounds_heading_apart() -> None:
+    """In the browser the heading is a line of the log of its own kind (bold: class heading)."""
+    import warnings
+
+    import pytest
+    pytest.importorskip("starlette")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from shipped import shipped_program
+    from mercator.interpreter.tools.session import GameSession
+    from mercator.interpreter.web.app import SeatLinks, make_app
+    prog = shipped_program("manila")
+    session = GameSession(prog, 3, 1, ["human", "random", "random"], "manila.rules", {})
+    links = SeatLinks([0])
+    page = TestClient(make_app(session, links)).get(links.path(0)).text
+    # before P1's first decision nothing is "new" (since his last move): the heading alone
+    assert '<li class="heading">— voyage 1 —</li>' in page

@@ -131,9 +131,9 @@ def test_observe_holds_the_seats_own_log() -> None:
     # as a person reads it: P1's pick is told once, by the rules ("P1 keeps 7"); P2 is told
     # that P1 chose, face down
     assert observe(prog, s, 0)["log"] == readable_log(s.record, 0) == \
-        ["P1 keeps 7", "you kept 7", "P1 has 1 cards left"]
+        ["— r 1 —", "P1 keeps 7", "you kept 7", "P1 has 1 cards left"]
     assert observe(prog, s, 1)["log"] == readable_log(s.record, 1) == \
-        ["P1 has chosen (pick a card face down)", "P1 keeps", "P1 has 1 cards left"]
+        ["— r 1 —", "P1 has chosen (pick a card face down)", "P1 keeps", "P1 has 1 cards left"]
     assert "7" not in " ".join(observe(prog, s, 1)["log"])
 
 

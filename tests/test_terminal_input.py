@@ -205,10 +205,10 @@ def test_each_seat_sees_only_its_own_log_since_its_last_decision(tmp_path: Path)
     play_out(prog, s, [agent, agent])
     (p1a, r1a), (p1b, r1b), (p2a, r2a), (p2b, r2b) = screen.turns
     assert (p1a, p1b, p2a, p2b) == (0, 0, 1, 1)
-    assert r1a == []
+    assert r1a == ["— r 1 —"]                   # the round's heading only
     # the rules tell P1 his own pick ("you kept 7"): the choice's line is not repeated
     assert r1b == ["you kept 7", "P1 has 1 cards left"]
-    assert r2a == ["P1 has chosen (pick a card face down)", "P1 has 1 cards left",
+    assert r2a == ["— r 1 —", "P1 has chosen (pick a card face down)", "P1 has 1 cards left",
                    "P1 chooses 2 (bid)"]
     assert not any("kept 7" in line or "chooses 7" in line for line in r2a + r2b)
     assert r2b == ["you kept 4", "P2 has 1 cards left"]
@@ -236,9 +236,10 @@ def test_only_the_last_lines_are_shown_with_a_count_of_the_earlier(tmp_path: Pat
     agent, screen = _agent(["log", "1"])
     agent.choose(prog, s)
     recent = screen.turns[0][1]
-    assert len(recent) == RECENT_LINES and recent[-1] == "setup line 20"
+    # the 20 lines of the setup, then the round's heading: 21 lines
+    assert len(recent) == RECENT_LINES and recent[-2:] == ["setup line 20", "— r 1 —"]
     text = "\n".join(screen.text)
-    assert f"({20 - RECENT_LINES} earlier: type 'log')" in text
+    assert f"({21 - RECENT_LINES} earlier: type 'log')" in text
     assert "setup line 1\n" in text                     # 'log' shows them all
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game_driver import program_text
+from game_driver import error_lines, program_text
 from test_views import _hide_differently
 
 from mercator.dsl.loader import load_text
@@ -109,7 +109,7 @@ def test_the_terminal_draws_the_grid_as_a_table_and_the_graph_as_its_nodes(town:
     assert "1: inn | mill | road" in plain and "2: well | road | tower" in plain
 
 
-def test_the_browser_draws_the_grid_as_a_table_and_the_graph_as_svg(town: Program) -> None:
+def test_the_browser_draws_the_grid_and_the_graph_as_svg(town: Program) -> None:
     pytest.importorskip("starlette")
     import warnings
     with warnings.catch_warnings():
@@ -120,9 +120,16 @@ def test_the_browser_draws_the_grid_as_a_table_and_the_graph_as_svg(town: Progra
     session = GameSession(town, 2, 1, ["human", "random"], "t.rules", {"t.rules": TOWN + VIEW})
     links = SeatLinks([0])
     page = TestClient(make_app(session, links)).get(links.path(0)).text
-    assert '<table class="grid">' in page
-    assert ('<tr><th>2</th><td data-key="well">well</td><td data-key="road">road</td>'
-            '<td data-key="tower">tower</td></tr>') in page
+    board = page[page.index('<svg class="board"'):]
+    board = board[:board.index("</svg>")]
+    # a square 80 units a side, after 18 for the names of the rows and columns: row 2's
+    # well at x 18, y 98, its name centred on it: a line 14 high about its middle (y 138), the
+    # baseline 12 below the line's top (tests/test_views_boards.py: the rest)
+    assert ('<g class="square" data-key="well"><title>well</title><rect x="18" y="98" '
+            'width="80" height="80" fill="#f7f4ea"/>') in board
+    assert '<text class="name" x="58.0" y="143.0"><tspan x="58.0" dy="0">well</tspan>' in board
+    assert board.count('<g class="square"') == 6 and '<table class="grid">' not in page
+    assert "<li>2: well | road | tower</li>" in page          # and as a list, under it
     svg = page[page.index('<svg class="graph"'):]
     svg = svg[:svg.index("</svg>")]
     assert svg.count("<line") == 3 and svg.count("<circle") == 3
@@ -140,8 +147,7 @@ def test_the_layout_is_the_same_every_time_and_inside_the_drawing() -> None:
 
 
 def _errors(view: str) -> list[str]:
-    res = load_text(TOWN + view, "t.rules")
-    return [f"{d.code} {d.message}" for d in res.diagnostics if d.is_error]
+    return error_lines(TOWN + view)
 
 
 @pytest.mark.parametrize("line, says", [

@@ -11,10 +11,9 @@ import warnings
 
 import pytest
 
-from game_driver import program_text
+from game_driver import error_lines, program_text
 from test_views import _hide_differently
 
-from mercator.dsl.loader import load_text
 from mercator.interpreter.engine.declared_view import declared_view
 from mercator.interpreter.engine.program import Program
 
@@ -120,8 +119,7 @@ def test_the_browser_draws_an_svg_strip() -> None:
 
 
 def _errors(view: str) -> list[str]:
-    res = load_text(RIVER + view, "t.rules")
-    return [f"{d.code} {d.message}" for d in res.diagnostics if d.is_error]
+    return error_lines(RIVER + view)
 
 
 @pytest.mark.parametrize("line, says", [

@@ -11,10 +11,9 @@ import warnings
 
 import pytest
 
-from game_driver import program_text
+from game_driver import error_lines, program_text
 from test_views import _hide_differently
 
-from mercator.dsl.loader import load_text
 from mercator.interpreter.engine.declared_view import declared_view
 from mercator.interpreter.engine.program import Program
 
@@ -189,8 +188,7 @@ def test_the_page_is_the_same_in_every_world_a_seat_cannot_tell_apart(town: Prog
 
 
 def _errors(view: str) -> list[str]:
-    res = load_text(TOWN + view, "t.rules")
-    return [f"{d.code} {d.message}" for d in res.diagnostics if d.is_error]
+    return error_lines(TOWN + view)
 
 
 @pytest.mark.parametrize("line, says", [

@@ -8,9 +8,10 @@ Run from the repository root, with Debian's chromium and chromium-driver install
 
 For each game it serves a new game (P1 human, the others random bots, a fixed seed), opens P1's
 secret link in headless Chromium (tests/browser.py, the browser tests' own), plays some moves by
-clicking the page's buttons (on to a decision with a few options), and saves the whole page as docs/screenshots/GAME.png;
-then the same games on a phone, 400 px wide, as GAME_phone.png, and each game at its start
-and its end, 1280 px wide, as GAME_start.png and GAME_end.png.
+clicking the page's buttons (on to a decision with a few options), and saves the whole page as
+docs/screenshots/GAME.png; then each game on a phone, 400 px wide, at its start, in the middle
+and at its end, as GAME_phone_start.png, GAME_phone.png and GAME_phone_end.png, and each game
+at its start and its end, 1280 px wide, as GAME_start.png and GAME_end.png.
 Then handover.png (a hot-seat game's shared screen between two players) and terminal_manila.png,
 terminal_felinia.png (the terminal at a decision: what happened, what changed, the view, the
 options with what they do).
@@ -113,24 +114,29 @@ def _start_and_end(out: Path) -> None:
 
 def _phone(out: Path) -> None:
     """Each game on a phone, 400 px wide (the device emulated: a window cannot be that
-    narrow), in the middle of a game: GAME_phone.png, the top of the page."""
+    narrow), the top of the page: at its start (GAME_phone_start.png), in the middle of a game
+    (GAME_phone.png) and at its end (GAME_phone_end.png, the final scores)."""
     browser = Browser(width=400, height=900)
     try:
         browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                        {"width": 400, "height": 1600, "deviceScaleFactor": 1,
                                         "mobile": False})
         for name, players, seed, moves in GAMES:
-            session = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
-                                  ["human"] + ["random"] * (players - 1))
-            _play_at_random(session, random.Random(seed), moves)
-            served, links = serve_session(session)
-            try:
-                browser.driver.get(served.url + links.path(0))
-                path = out / f"{name}_phone.png"
-                browser.driver.save_screenshot(str(path))
-                print(f"{path.relative_to(ROOT)}: {session.program.name} at 400 px")
-            finally:
-                served.stop()
+            for when in ("start", "middle", "end"):
+                session = new_session(str(ROOT / "rulebooks" / f"{name}.rules"), players, seed,
+                                      ["human"] + ["random"] * (players - 1))
+                if when != "start":
+                    _play_at_random(session, random.Random(seed),
+                                    moves if when == "middle" else None)
+                served, links = serve_session(session)
+                try:
+                    browser.driver.get(served.url + links.path(0))
+                    path = out / (f"{name}_phone.png" if when == "middle" else
+                                  f"{name}_phone_{when}.png")
+                    browser.driver.save_screenshot(str(path))
+                    print(f"{path.relative_to(ROOT)}: {session.program.name} at 400 px, {when}")
+                finally:
+                    served.stop()
     finally:
         browser.close()
 

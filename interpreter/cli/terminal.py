@@ -26,6 +26,7 @@ from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.people import People
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable, view_fields
+from mercator.interpreter.engine.view_boards import pile_words
 from mercator.interpreter.tools.rules_text import rules_summary  # noqa: F401 (the terminal's `rules`)
 
 
@@ -85,13 +86,22 @@ def _view_value(row: dict[str, Any]) -> RenderableType:
 
 
 def _grid_table(row: dict[str, Any]) -> Table:
-    """A grid as a table: a column per cell, each row headed by its name."""
+    """A grid as a table: a column per cell, each row headed by its name; what stands on a
+    square (`with`) after its name, in brackets and green ("market [tower]")."""
     t = Table(box=box.SQUARE, show_header=True, pad_edge=False, show_lines=False)
     t.add_column("", style="bold")
     for c in range(row["columns"]):
-        t.add_column(str(c + 1), header_style="bold")
-    for key, cells in zip(row["keys"], row["rows"]):
-        t.add_row(_t(key), *[_t(c) for c in cells])
+        t.add_column(str(c + 1), header_style="bold", overflow="fold")
+    marks = row.get("marks") or [[""] * len(cells) for cells in row["rows"]]
+
+    def square(c: str, m: str) -> Text:
+        out = _t(c)
+        if m:
+            out.append(" ")
+            out.append_text(_t(f"[{m}]", "bold green"))
+        return out
+    for key, cells, mk in zip(row["keys"], row["rows"], marks):
+        t.add_row(_t(key), *[square(c, m) for c, m in zip(cells, mk)])
     return t
 
 
@@ -131,9 +141,33 @@ def _graph_text(row: dict[str, Any]) -> Text:
     return out
 
 
+def _cards_text(row: dict[str, Any]) -> Text:
+    """A hand as its cards, each in brackets ("[silk] [jade]"); a pile as its piles, one a line
+    ("contract: 12 cards, top: ..."); hidden from the seat, as many backs as its size ("▮▮▮▮
+    (hidden, 4 items)", at most 12 drawn)."""
+    out = Text()
+    if row["hidden"]:
+        n = min(int(row.get("size") or 0), 12)
+        if n:
+            out.append("▮" * n + " ", style="blue")
+        out.append_text(_t(row["text"], "dim"))
+        return out
+    if row["kind"] == "pile":
+        for i, p in enumerate(row["piles"]):
+            out.append("\n" if i else "")
+            out.append_text(_t(pile_words(p)))
+        return out
+    for i, card in enumerate(row["cards"]):
+        out.append(" " if i else "")
+        out.append_text(_t(f"[{card}]", "bold"))
+    return out if row["cards"] else _t("none", "dim")
+
+
 def _row_value(row: dict[str, Any]) -> RenderableType:
     """A declared row's value, a grid as a table, a graph as its nodes, a track on spaces as a
-    strip."""
+    strip, a hand as its cards and a pile as its count and top card."""
+    if row["kind"] in ("hand", "pile"):
+        return _cards_text(row)
     if not row["hidden"] and row["kind"] == "grid":
         return _grid_table(row)
     if not row["hidden"] and row["kind"] == "graph":
@@ -148,12 +182,24 @@ def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list
     other player fields, then the other table fields."""
     parts: list[RenderableType] = []
     for sec in v["sections"]:
-        t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-        t.add_column(_t(sec["title"]), style="bold", header_style="bold underline")
-        t.add_column("")
-        for row in sec["rows"]:
+        t: Optional[Table] = None
+        for k, row in enumerate(sec["rows"]):
+            if row["kind"] == "grid" and not row["hidden"]:
+                # a board takes the whole width under its label (beside it, its squares
+                # were cut to a few letters each)
+                if k == 0:
+                    parts.append(_t(sec["title"], "bold underline"))
+                parts.append(_t(row["label"], "bold"))
+                parts.append(_grid_table(row))
+                t = None
+                continue
+            if t is None:
+                t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False,
+                          show_header=k == 0)
+                t.add_column(_t(sec["title"]), style="bold", header_style="bold underline")
+                t.add_column("")
+                parts.append(t)
             t.add_row(_t(row["label"]), _row_value(row))
-        parts.append(t)
     other = v["other"]
     if other["table"]:
         parts.append(_table_fields(other["table"]))
@@ -161,7 +207,8 @@ def _declared_parts(v: dict[str, Any], seat: Optional[int], nseats: int) -> list
     if v["panel"]:
         for k, label in enumerate(v["panel"]["labels"]):
             cells = [col["rows"][k] for col in v["panel"]["seats"]]
-            rows.append((label, [_t(c["text"], "dim" if c["hidden"] else "") for c in cells]))
+            rows.append((label, [_cards_text(c) if c["kind"] in ("hand", "pile") else
+                                 _t(c["text"], "dim" if c["hidden"] else "") for c in cells]))
     for k, name in enumerate(other["names"]):
         rows.append((name, [_t(values[k]) for values in other["seats"]]))
     if rows:

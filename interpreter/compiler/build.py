@@ -21,6 +21,7 @@ from mercator.interpreter.compiler.stmts import BodyCompiler
 from mercator.interpreter.compiler.views import compile_view
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import DEFAULT_STEP_BUDGET, Program
+from mercator.interpreter.engine.seen import record
 from mercator.interpreter.engine.state import State
 
 
@@ -126,7 +127,7 @@ def _build_main(prog: Program, rb: CheckedRulebook, ex: CodeGen) -> None:
         limit = st.decl.max_rounds
         if isinstance(limit, str):
             limit = prog.consts[limit]
-        ops.append(_new_round)
+        ops.append(_new_round(st.name))
         spans.append(here)
         for ph in st.phases:
             pid = prog.body_id[("phase", ph.name)]
@@ -140,9 +141,18 @@ def _build_main(prog: Program, rb: CheckedRulebook, ex: CodeGen) -> None:
     prog.spans[0] = spans
 
 
-def _new_round(s: State, fr: list) -> None:
-    s.round += 1
-    fr[1] += 1
+def _new_round(name: str) -> Callable[[State, list], None]:
+    """The op that begins a round of the stage `name` (`round voyage { ... }`): the round
+    count on, and with narration a heading of the log a person reads ("— voyage 2 —":
+    engine/seen.py; no seat's line, so no digest changes)."""
+    def op(s: State, fr: list) -> None:
+        s.round += 1
+        if s.narrate:
+            record(s, ["round", s.round, name])
+        fr[1] += 1
+    # the op's effect as the rollout writes it out (a rollout narrates nothing)
+    setattr(op, "written", "s.round += 1")
+    return op
 
 
 def _enter_stage(s: State, fr: list) -> None:
@@ -150,8 +160,7 @@ def _enter_stage(s: State, fr: list) -> None:
     fr[1] += 1
 
 
-# the two ops' effects as the rollout writes them out (before it sets the pc on)
-setattr(_new_round, "written", "s.round += 1")
+# the op's effect as the rollout writes it out (before it sets the pc on)
 setattr(_enter_stage, "written", "fr[2][0] = s.round")
 
 

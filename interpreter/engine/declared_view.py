@@ -20,6 +20,8 @@ from mercator.interpreter.engine.bundles import is_offer_table, offer_lines
 from mercator.interpreter.engine.view import (describe, revealed_now, shown_as, size_of,
                                              typed_json, view_fields, visible)
 from mercator.interpreter.engine.people import People, join_parts, people
+from mercator.interpreter.engine.view_boards import (flag_names, grid_tokens, hand,
+                                                   hidden_cards, pile_words, piles)
 
 RowFn = Callable[[Any, list], Any]
 
@@ -241,7 +243,8 @@ def _grid(v: Any, t: Type, unit: Optional[str], contents: Any = None,
     """A grid's rows of cells as text, each row with its name (a list's rows count from 1):
     the cells in plain words, short (a `text` is for rows and options); with `with`, what
     stands on each square ("marks": a row of texts per row, "" where nothing stands), in the
-    view's words."""
+    view's words, and as tokens for a drawing ("tokens": per square a list of {"seat"},
+    {"flag"} or {"text"}, and "flags": the flags' names in order: engine/view_boards.py)."""
     w = People()
     t = t.args[0] if t.kind == "opt" else t
     if v is None or t.kind == "any":
@@ -259,6 +262,8 @@ def _grid(v: Any, t: Type, unit: Optional[str], contents: Any = None,
         mt = xt.args[1]
         marks = {x: said.text(m, mt) for x, m in contents.items()}
         out["marks"] = [[marks.get(x, "") for x in (row or [])] for _, row in items]
+        out["tokens"] = grid_tokens(contents, xt, items, said)
+        out["flags"] = flag_names(mt)
     return out
 
 
@@ -346,6 +351,14 @@ def _shown(r: ViewRowSpec, v: Any, extra: Any = None, w: Optional[People] = None
         g = _graph(v, r.type, extra, r.extra_type, w, on if r.on is not None else None)
         return {"label": r.label, "kind": "graph", "unit": r.unit, "hidden": False,
                 "text": "\n".join(g["lines"]) or "none", **g}
+    if r.kind == "hand":
+        h = hand(v, r.type, w)
+        return {"label": r.label, "kind": "hand", "unit": r.unit, "hidden": False,
+                "text": " · ".join(h["cards"]) or "none", **h}
+    if r.kind == "pile":
+        ps = piles(v, r.type, w)
+        return {"label": r.label, "kind": "pile", "unit": r.unit, "hidden": False,
+                "text": " · ".join(pile_words(p) for p in ps) or "none", "piles": ps}
     if r.kind == "track":
         cells = _cells(v, r.type, r.unit, w)
         out = {"label": r.label, "kind": "track", "unit": r.unit, "hidden": False, "cells": cells,
@@ -393,7 +406,12 @@ def row_for(program: Any, state: Any, r: ViewRowSpec, player: Optional[int],
             assert player is not None
             f, v = program.rb.player_fields[i], state.players[player][i]
             ok = visible(shown_as(f, rv), player, viewer)
-        return _shown(r, v, None, w) if ok else _hidden(r, _hidden_text(v, f.type))
+        if ok:
+            return _shown(r, v, None, w)
+        out = _hidden(r, _hidden_text(v, f.type))
+        if r.kind in ("hand", "pile") and hidden_cards(v, f.type) is not None:
+            out["size"] = hidden_cards(v, f.type)        # drawn as that many backs
+        return out
     if r.shown == "owner" and (viewer is None or viewer != player) and \
             not (r.owned and r.owned <= rv):
         return _hidden(r, "(hidden)")

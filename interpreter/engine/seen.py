@@ -19,6 +19,9 @@ Entries are JSON data (lists), so a state carrying its record still round-trips:
   ["forced", seat, [[text, vis], ...], label, vis]   a decision with one option, not asked
   ["chance", what, label, vis]                        an explicit chance outcome
   ["revealed", [[seat, label, vis], ...]]             a simultaneous choice, once all have chosen
+  ["round", n, name]                                  round n of the game begins, a round of the
+                                                      stage `name` (a heading of the readable
+                                                      log; no seat's line: digests skip it)
 
 The viewer of a rendering is a seat (0-based), ``None`` for a spectator (public parts only), or
 ``ALL`` for the designer's view of everything.
@@ -29,6 +32,8 @@ import hashlib
 import re
 import marshal
 from typing import Any, Callable, Optional, Sequence
+
+from mercator.interpreter.engine.people import name_words
 
 ALL = "all"
 Vis = Optional[list]
@@ -114,7 +119,7 @@ def render(entry: list, viewer: Viewer) -> Optional[str]:
         shown = [f"P{seat + 1} chose {label}" for seat, label, vis in entry[1]
                  if viewer == seat or sees(vis, viewer)]
         return "revealed: " + "; ".join(shown) if shown else None
-    return None
+    return None          # a "round" entry: a heading of the readable log only (readable_log)
 
 
 def log_for(entries: Sequence[list], viewer: Viewer) -> list[str]:
@@ -151,6 +156,10 @@ def readable_log(entries: Sequence[list], viewer: Viewer,
     n = len(entries)
     for i, e in enumerate(entries):
         kind = e[0]
+        if kind == "round":                # a new round: a heading, for every seat
+            lines.append(f"— {name_words(e[2]) if len(e) > 2 else 'round'} {e[1]} —")
+            counts.append(1)
+            continue
         if kind == "chance" and e[1] == "shuffle" and not sees(e[3], viewer):
             continue
         line = render(e, viewer)
@@ -208,6 +217,8 @@ def _narrated(entries: Sequence[list], i: int, seat: int, chosen: Optional[list[
         if verb is None or len(verb) < 3:
             return False
         for e in entries[i + 1:n]:
+            if e[0] == "round":
+                continue
             if e[0] != "log":
                 return False
             line = render(e, viewer)
@@ -217,6 +228,8 @@ def _narrated(entries: Sequence[list], i: int, seat: int, chosen: Optional[list[
     if not chosen:
         return False
     for e in entries[i + 1:n]:
+        if e[0] == "round":
+            continue
         if e[0] != "log":
             if e[0] in ("choice", "forced", "action") and e[1] == seat:
                 continue         # his own next step within this one
@@ -258,7 +271,10 @@ def observe_position(st: Any, view: Callable[[Any, int], Any]) -> None:
     the others may see), his alone: their information state is what they could observe."""
     seen = st.seen
     rec = st.record
-    only = rec[-1][1] if rec and len(rec[-1]) > 7 and rec[-1][0] == "choice" else None
+    k = len(rec) - 1
+    while k >= 0 and rec[k][0] == "round":      # a heading is nobody's step
+        k -= 1
+    only = rec[k][1] if k >= 0 and len(rec[k]) > 7 and rec[k][0] == "choice" else None
     for v in _watched(st):
         if only is None or v == only:
             seen[v] = _mix(seen[v], view(st, v))

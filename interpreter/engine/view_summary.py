@@ -118,7 +118,17 @@ def _row_changes(label: str, old: dict[str, Any], new: dict[str, Any]) -> list[s
     if old.get("kind") == "grid" and new.get("kind") == "grid" and \
             not old["hidden"] and not new["hidden"]:
         n = sum(x != y for ra, rb in zip(old["rows"], new["rows"]) for x, y in zip(ra, rb))
-        return [f"{label}: {n} cell{'s' if n != 1 else ''} changed"] if n else []
+        out = [f"{label}: {n} cell{'s' if n != 1 else ''} changed"] if n else []
+        # what stands on a square that kept its name: "the board market: tower → —"
+        said: set[str] = set()
+        for k, (ra, rb) in enumerate(zip(old["rows"], new["rows"])):
+            ma = old["marks"][k] if old.get("marks") else [""] * len(ra)
+            mb = new["marks"][k] if new.get("marks") else [""] * len(rb)
+            for x, y, a, b in zip(ra, rb, ma, mb):
+                if x == y and a != b and x not in said:
+                    said.add(x)
+                    out.append(f"{label} {x}: {a or '—'} → {b or '—'}")
+        return out
     if old["text"] != new["text"]:
         return [f"{label}: {old['text']} → {new['text']}"]
     return []
@@ -130,13 +140,30 @@ def mark_key(where: str, label: str) -> str:
     return f"{where}\x1f{label}"
 
 
+def _squares_changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The names of a grid's squares (as now) whose name or what stands on them changed, each
+    once, in the order of the grid."""
+    blank: list[list[str]] = []
+    out: list[str] = []
+    for k, row in enumerate(new["rows"]):
+        was = old["rows"][k] if k < len(old["rows"]) else []
+        mk_new = (new.get("marks") or blank)[k] if new.get("marks") else [""] * len(row)
+        mk_old = (old.get("marks") or blank)[k] if old.get("marks") and k < len(old["marks"]) \
+            else [""] * len(was)
+        for c, x in enumerate(row):
+            before = (was[c], mk_old[c]) if c < len(was) else None
+            if before != (x, mk_new[c]) and x not in out:
+                out.append(x)
+    return out
+
+
 def changed_marks(before: Optional[dict[str, Any]], after: Optional[dict[str, Any]]
                   ) -> dict[str, list[str]]:
     """What changed in a seat's declared view since its last decision (`before`: its view then;
     `after`: now), for a page to highlight: for each row that changed (mark_key: its section's
     title, or the panel's seat, and its label), the keys of a track whose entry changed (a
-    lane's markers that moved) or the nodes of a graph where what stands changed; [] for any
-    other row. Both views are the seat's own: nothing it may not see. The views themselves are
+    lane's markers that moved), the nodes of a graph or the squares of a grid where what
+    stands changed; [] for any other row. Both views are the seat's own: nothing it may not see. The views themselves are
     left as the engine made them."""
     out: dict[str, list[str]] = {}
     if before is None or after is None:
@@ -154,6 +181,8 @@ def changed_marks(before: Optional[dict[str, Any]], after: Optional[dict[str, An
             elif new["kind"] == "graph":
                 a, b = old["on"], new["on"]
                 moved = [n for n in new["nodes"] if a.get(n) != b.get(n)]
+            elif new["kind"] == "grid":
+                moved = _squares_changed(old, new)
         out[mark_key(where, new["label"])] = moved
 
     if before["panel"] and after["panel"] and \

@@ -45,8 +45,9 @@ from starlette.routing import Route
 from mercator.interpreter.tools.session import GameSession, RuleFailure, SessionError
 from mercator.interpreter.web.guard import MAX_BODY_BYTES, Guard, HostRule, policy
 from mercator.interpreter.engine.view_summary import mark_key
-from mercator.interpreter.web.render import (graph_svg, grid_html, is_hidden, label, lane_svg,
-                                              show)
+from mercator.interpreter.web.boards import grid_svg
+from mercator.interpreter.web.cards import hand_svg, pile_svg
+from mercator.interpreter.web.render import graph_svg, is_hidden, label, lane_svg, show
 from mercator.dsl.errors import MercatorError
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
@@ -133,9 +134,11 @@ def make_app(session: GameSession, links: SeatLinks, title: str = "",
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
     env.filters["show"] = show
     env.filters["label"] = label
-    env.filters["grid"] = grid_html
+    env.filters["grid"] = grid_svg
     env.filters["graph"] = graph_svg
     env.filters["lane"] = lane_svg
+    env.filters["hand"] = hand_svg
+    env.filters["pile"] = pile_svg
     env.tests["hidden"] = is_hidden
     env.globals["mark_key"] = mark_key
     lock = threading.Lock()

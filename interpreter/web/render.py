@@ -104,24 +104,6 @@ def label(name: str) -> str:
     return _WORDS.label(name)
 
 
-def grid_html(row: dict[str, Any]) -> Markup:
-    """A declared grid (engine/declared_view.py) as a table: a column per cell, a row per row
-    of the grid headed by its name."""
-    head = Markup("").join(Markup("<th>{}</th>").format(c + 1) for c in range(row["columns"]))
-    marks = row.get("marks") or [[""] * len(cells) for cells in row["rows"]]
-
-    def cell(c: str, m: str) -> Markup:
-        if not m:
-            return Markup('<td data-key="{}">{}</td>').format(c, c)
-        return Markup('<td class="on" data-key="{}">{}<span class="mark">{}</span></td>').format(
-            c, c, m)
-    body = Markup("").join(
-        Markup("<tr><th>{}</th>{}</tr>").format(
-            key, Markup("").join(cell(c, m) for c, m in zip(cells, mk)))
-        for key, cells, mk in zip(row["keys"], row["rows"], marks))
-    return Markup('<table class="grid"><tr><th></th>{}</tr>{}</table>').format(head, body)
-
-
 GRAPH_SIZE = 520             # the drawing's width and height, in SVG units
 _LAYOUT_ROUNDS = 300
 
