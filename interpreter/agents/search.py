@@ -1003,6 +1003,7 @@ class MCTSAgent:
                 if m == 1:
                     i = 0
                 elif greedy and m <= GREEDY_MENU and rng.random() >= GREEDY_EPS:
+                    assert moves is not None
                     i = self._greedy_step(program, s, seat, m)
                     moves.append((seat, move_key(pend, i)))
                 elif not by_mast:
