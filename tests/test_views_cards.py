@@ -247,10 +247,10 @@ def test_a_changed_hand_is_said_in_words(cards: Program) -> None:
     assert re.escape("Table\x1fdiscard") and "Table\x1fdiscard" in changed_marks(before, after)
 
 
-@pytest.mark.parametrize("name", ["genoa", "die_haendler", "felinia", "manila"])
+@pytest.mark.parametrize("name", ["genoa", "die_haendler", "felinia", "manila", "examples/isles"])
 def test_the_shipped_hands_and_piles_show_no_seat_what_it_may_not_see(name: str) -> None:
     """Genoa's cards and piles, Die Händler's red and influence cards, Felinia's bonus cards
-    and ship tiles, Manila's shares: in a few games along the way, every hand and pile a seat
+    and ship tiles, Manila's shares, Isles' hands and luck pile: in a few games along the way, every hand and pile a seat
     is drawn (SVG and terminal text) is the same when all it may not see is changed; and
     another seat's owner-only hand is backs only."""
     from game_driver import random_steps
