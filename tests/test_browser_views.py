@@ -187,6 +187,28 @@ def test_genoa_board_is_drawn_whole_at_1280_px(browser) -> None:
         served.stop()
 
 
+def test_genoa_board_keeps_its_names_readable_at_400_px(phone) -> None:
+    """Issue 39, phone width: scaled to a 400 px page Genoa's board wrote its names about 6 px
+    high. Below 600 px it is drawn at least 540 px wide in its own frame, which scrolls
+    sideways; the page does not. A square's name is then at least 9 px high."""
+    s, served, links = _served("genoa", 3, 2)
+    try:
+        d = phone.driver
+        d.get(served.url + links.path(0))
+        board = d.find_element("css selector", "svg.board")
+        got = d.execute_script(
+            "var b = arguments[0], f = b.parentElement; "
+            "var n = b.querySelector('text.name').getBoundingClientRect(); "
+            "return [b.getBoundingClientRect().width, f.clientWidth, f.scrollWidth, n.height, "
+            "document.documentElement.scrollWidth, window.innerWidth]", board)
+        width, frame, inner, name, page, window = got
+        assert width >= 540 and frame < 400 and inner >= 540, got
+        assert name >= 9, got
+        assert page <= window == 400, got
+    finally:
+        served.stop()
+
+
 def test_pointing_at_an_option_outlines_its_square_on_the_board(browser) -> None:
     """A button whose option names a square outlines that piece of the board while pointed at
     (the piece's data-key: tests/test_views_boards.py)."""

@@ -107,7 +107,8 @@ def test_the_board_is_drawn_square_by_square(town: Program) -> None:
     (row 2, column 3), centred across that row's run of the yard (columns 2 and 3: x 178)."""
     from mercator.interpreter.web.boards import SEAT_COLOURS, grid_svg
     svg = str(grid_svg(_board(town)))
-    assert svg.startswith('<svg class="board" viewBox="0 0 260 180" role="img" '
+    assert svg.startswith('<div class="board-frame">'
+                          '<svg class="board" viewBox="0 0 260 180" role="img" '
                           'aria-label="the board">')
     hall = _piece(svg, "hall")
     # P2 owns the hall: its squares tinted in P2's colour, his token on it

@@ -217,8 +217,8 @@ def grid_svg(row: dict[str, Any], moved: Optional[list[str]] = None) -> Markup:
     listing = Markup("").join(Markup("<li>{}: {}</li>").format(k, " | ".join(
         c + (f" [{m}]" if m else "") for c, m in zip(cells, mk)))
         for k, cells, mk in zip(keys, rows, marks))
-    return Markup('<svg class="board" viewBox="0 0 {0} {1}" role="img" aria-label="{2}">{3}{4}'
-                  '<path class="lines" d="{5}"/></svg>'
+    return Markup('<div class="board-frame"><svg class="board" viewBox="0 0 {0} {1}" role="img" '
+                  'aria-label="{2}">{3}{4}<path class="lines" d="{5}"/></svg></div>'
                   '<details><summary>as a list</summary><ul class="graph-list">{6}</ul>'
                   '</details>').format(width, height, row["label"], Markup("").join(head),
                                        Markup("").join(pieces), "".join(outline), listing)
