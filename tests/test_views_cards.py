@@ -139,7 +139,8 @@ def test_a_pile_in_the_browser_is_a_stack_with_its_count(cards: Program) -> None
     assert '<title>queen</title>' in discard and ">2 cards</text>" in discard
     deck = str(pile_svg(t["deck"]))
     assert deck.count('class="edge"') == 2 and '<g class="back">' in deck
-    assert "queen" not in deck and "jack" not in deck and "(hidden, 3 items)" in deck
+    assert "queen" not in deck and "jack" not in deck and ">3 cards</text>" in deck
+    assert "(hidden)" in deck and "3 items" not in deck      # the count once, on the stack
     # P1's tricks as a pile: a bag face up shows what it holds, by kind
     bag = {"label": "tricks", "kind": "pile", "hidden": False, "piles": [
         {"key": None, "count": 3, "top": None, "items": ["king×2", "jack"]}]}

@@ -77,8 +77,9 @@ def pile_svg(row: dict[str, Any]) -> Markup:
         n = row.get("size")
         pic = _svg(row["label"], CARD_W + STACK * 3, CARD_H + STACK * 3 + 20,
                    _stack(None, n, 0, 0)) if n else Markup("")
+        # the stack says its count: the words beside it say only that it is hidden
         return Markup('{}<span class="hidden" title="you may not see this">{}</span>').format(
-            pic, row["text"])
+            pic, "(hidden)" if n else row["text"])
     ps = row["piles"]
     named = any(p["key"] is not None for p in ps)
     top = 18 if named else 0
