@@ -93,7 +93,8 @@ def fit(a) -> None:
     prog = _program(a.rulebook)
     t0 = time.time()
     x, y, g = positions(prog, a.games)
-    print(f"{a.games} games of three anchors, {len(y)} positions ({time.time() - t0:.0f} s)")
+    print(f"{a.games} games of three anchors, {len(y)} positions of {x.shape[1] - 1} cells "
+          f"and the estimate's lead ({time.time() - t0:.0f} s)")
     test = g % 5 == 0
     for name, cols in (("the estimate's lead alone", slice(-1, None)),
                        ("observation + the estimate's lead", slice(None))):

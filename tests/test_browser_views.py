@@ -106,6 +106,16 @@ def phone():
     b.close()
 
 
+def _play_on(s, rng: random.Random, stop) -> None:
+    """P1's moves at random (no any-time action where another option is there), `stop` of
+    them or (None) to the end of the game."""
+    k = 0
+    while not s.state.over and (stop is None or k < stop):
+        opts = s.options(0)
+        s.move(0, rng.choice([o for o in opts if o["kind"] != "action"] or opts)["index"])
+        k += 1
+
+
 def _screenshot_shows_a_page(driver, path: Path, width: int) -> None:
     """The window's screenshot, saved to `path`: a PNG as wide as the window (the device's
     pixels) that is not one colour (a blank or an error page would be)."""
@@ -129,11 +139,7 @@ def test_every_game_at_1280_px_at_its_start_middle_and_end(browser, name: str,
         d = browser.driver
         d.set_window_size(1280, 1000)
         for stop in (0, 40, None):
-            k = 0
-            while not s.state.over and (stop is None or k < stop):
-                opts = s.options(0)
-                s.move(0, rng.choice([o for o in opts if o["kind"] != "action"] or opts)["index"])
-                k += 1
+            _play_on(s, rng, stop)
             d.get(served.url + links.path(0))
             wide, window = d.execute_script(
                 "return [document.documentElement.scrollWidth, window.innerWidth]")
@@ -153,11 +159,7 @@ def test_every_game_fits_a_phone_and_speaks_in_words(phone, name: str, tmp_path:
     rng = random.Random(11)
     try:
         for stop in (0, 40, None):
-            k = 0
-            while not s.state.over and (stop is None or k < stop):
-                opts = s.options(0)
-                s.move(0, rng.choice([o for o in opts if o["kind"] != "action"] or opts)["index"])
-                k += 1
+            _play_on(s, rng, stop)
             phone.driver.get(served.url + links.path(0))
             wide, window = phone.driver.execute_script(
                 "return [document.documentElement.scrollWidth, window.innerWidth]")
