@@ -656,3 +656,50 @@ def test_a_greedy_step_takes_the_option_that_raises_the_seats_lead_most() -> Non
         assert s.pending.option(i).label == str(k % 10 + 1)
         assert prog.estimates(s) == before
     assert make_agent(parse_spec("ismcts:10:rollout=greedy"), 1).rollout == "greedy"
+
+
+VENTURE = ROOT / "tests" / "fixtures" / "agents" / "venture.rules"
+
+
+def test_a_search_cut_at_a_chance_draw_judges_a_venture_by_its_average() -> None:
+    """Venture: 5 coins, or a die that pays 36 on a six (6 on average). Rolled out past the
+    die, the venture's margins are 36 once in six and 0 otherwise, and squashed, their mean is
+    below the steady 5's: cut after 4 steps the searcher takes the 5 coins in every seed. Cut
+    at the die (cut=chance, depth 1), in the tree as in the rollouts, every iteration judges the
+    venture by the estimate, which counts it at its average: the venture in every seed, by
+    spec as by the Python API."""
+    prog = program(VENTURE)
+
+    def way(**kw: object) -> list[str]:
+        out = []
+        for k in range(8):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = MCTSAgent(100, seed=k, reward="margin", rollout="auto", pw=1.0, **kw)
+            out.append(s.pending.option(bot.choose(prog, s)).label)
+        return out
+    assert way(cut="step", estimate_depth=4) == ["steady"] * 8
+    assert way(cut="chance", estimate_depth=1) == ["venture"] * 8
+    for spec in ("ismcts:100:cut=chance:depth=1", "ismcts:100"):
+        bot = make_agent(parse_spec(spec), 3)
+        s = prog.new_game(2, 3, narrate=True, explicit_chance=True)
+        label = s.pending.option(bot.choose(prog, s)).label
+        assert label == ("venture" if "chance" in spec else "steady"), spec
+
+
+def test_a_rollout_cut_at_a_chance_draw_stops_before_the_draw() -> None:
+    """After the venture, the rollout of a cut=chance search stops at the die, not rolled: the
+    position is judged with the venture under way (estimate 6); with depth 2 it rolls the die
+    (the only one of the game) and plays to the end."""
+    prog = program(VENTURE)
+    for depth, chance_left in ((1, True), (2, False)):
+        bot = MCTSAgent(10, seed=1, reward="margin", rollout="mast", cut="chance", depth=depth)
+        s = prog.new_game(2, 1, narrate=True, explicit_chance=True)
+        bot.choose(prog, s)                 # (sets the decision's depth and policy)
+        prog.apply(s, 1)                    # venture
+        bot._stepped_playout(prog, s, [])
+        assert (s.pending.__class__.__name__ == "Chance") == chance_left
+        if chance_left:
+            assert prog.estimates(s)[0] == 6
+        else:
+            assert s.pending.__class__ is Terminal
+            assert prog.result(s).scores[0] in (0, 36)

@@ -36,7 +36,10 @@ declares an estimate. What the depth counts (`cut`): decisions, or steps of the 
 level (`top_step`: a phase begins, or a loop written in a phase's body takes its next pass — a
 turn, a placement round), so that a position is judged between steps of the game and not in
 the middle of an auction, a trade or a turn, where what a step settles (a price paid, a prize
-won) has not happened yet. `rollout="auto"` plays MAST's rollouts where they are cut off and the
+won) has not happened yet; or chance draws (`chance`): the iteration, in the tree as in the
+rollout, goes no further than the `depth`-th draw of several outcomes (dice, a card) from the
+decision searched, and the position before it is judged, so that the estimate takes the draw
+in expectation (tests/fixtures/agents/venture.rules; worse in Manila: docs/agents.md). `rollout="auto"` plays MAST's rollouts where they are cut off and the
 native playout where they run to the end.
 
 The reward (`reward`): `win` is each seat's share of the win (1 for a win, 1/k for a win shared
@@ -117,8 +120,9 @@ ANYTIME = ("root", "all")   # where the tree searches any-time actions: at the r
 # every node (then a move that leaves fewer of them open below looks better than it is)
 ROOTS = ("uct", "halving")   # how the root's options share the budget: UCT, or sequential
 # halving (rounds of equal visits, the worse half dropped after each)
-CUTS = ("step", "phase", "decision")   # what a rollout's depth counts: steps of the top level,
-# phases (a phase begins), decisions
+CUTS = ("step", "phase", "decision", "chance")   # what a rollout's depth counts: steps of the
+# top level, phases (a phase begins), decisions, or chance draws (the cut falls before the
+# depth-th draw of more than one outcome, which the estimate then takes in expectation)
 MIN_FRESH = 0.1      # reuse: a time budget searches at least this part of its time afresh
 SETTLE_EVERY = 32   # a time budget asks every that many iterations whether the move is settled
 STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
@@ -648,6 +652,10 @@ class MCTSAgent:
         moves: Optional[list[tuple[int, Any]]] = \
             [] if self._rollout in ("mast", "greedy") or self.pw or self.rave else None
         groups: list[tuple[_Edge, int]] = []     # the move groups' edges on the path
+        # cut=chance: the iteration's horizon is the depth-th chance draw of several outcomes,
+        # counted from the root, in the tree as in the rollout
+        horizon = self._depth if self.cut == "chance" and self._depth is not None else 0
+        drawn = 0
         while tree is not None:
             pend = s.pending
             if pend.__class__ is Terminal:
@@ -655,6 +663,10 @@ class MCTSAgent:
             if pend.__class__ is Chance:
                 assert isinstance(pend, Chance)
                 w = pend.weights
+                if horizon and len(w) > 1:
+                    drawn += 1
+                    if drawn >= horizon:
+                        break
                 program.apply(s, weighted_index(w, s.randbelow(sum(w))))
                 continue
             assert isinstance(pend, Decision)
@@ -743,10 +755,12 @@ class MCTSAgent:
             if e.below is None:
                 e.below = _Node()
             tree = e.below
-        if s.pending.__class__ is not Terminal:
+        if horizon and drawn >= horizon:
+            pass                            # at the horizon: judged where it stands
+        elif s.pending.__class__ is not Terminal:
             if self._rollout in ("mast", "greedy") or (self.cut != "decision"
                                                        and self._depth is not None):
-                self.last_rollout_decisions += self._stepped_playout(program, s, moves)
+                self.last_rollout_decisions += self._stepped_playout(program, s, moves, drawn)
             else:
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
                                                              anytime=False, deals=self.deals)
@@ -957,7 +971,7 @@ class MCTSAgent:
         return out
 
     def _stepped_playout(self, program: Any, s: State,
-                         moves: Optional[list[tuple[int, Any]]]) -> int:
+                         moves: Optional[list[tuple[int, Any]]], drawn: int = 0) -> int:
         """Play s on through `apply` by MAST (softmax over each move's average reward; its moves
         are added to `moves`) or, with the random policy, uniformly; no any-time action, no deal
         unless `deals`. It stops at the end of the game or at the depth: after `depth` decisions
@@ -968,7 +982,8 @@ class MCTSAgent:
         rng, mast, tau, limit = self.rng, self.mast, self.tau, self._depth
         by_mast = self._rollout in ("mast", "greedy") and moves is not None
         greedy = self._rollout == "greedy" and moves is not None
-        steps = self.cut != "decision" and limit is not None
+        draws = self.cut == "chance" and limit is not None
+        steps = self.cut not in ("decision", "chance") and limit is not None
         step_limit = limit if limit is not None else 0
         where = top_step if self.cut == "step" else top_phase
         made = stepped = 0
@@ -980,9 +995,16 @@ class MCTSAgent:
                 break
             if cls is Chance:
                 w = pend.weights
+                if draws and len(w) > 1:
+                    drawn += 1
+                    if drawn >= step_limit:
+                        break
                 program.apply(s, weighted_index(w, s.randbelow(sum(w))))
                 continue
-            if steps:
+            if draws:
+                if made >= STEP_CAP:
+                    break
+            elif steps:
                 g = where(s)
                 if g != last:
                     if last is not None:

@@ -5,7 +5,8 @@ of iterations (`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`)
 searcher's settings: `depth=D` cuts each rollout after D steps of the rulebook's top level
 (`cut=step`, the default: a phase, or a pass of a loop written in a phase — a turn, a placement
 round — so a rollout is never judged in the middle of an auction or a trade) or D decisions
-(`cut=decision`; `cut=phase` counts only phases) and judges the position there, `prior=K`
+(`cut=decision`; `cut=phase` counts only phases; `cut=chance` counts draws of dice or cards,
+from the decision being searched, in the tree as in the rollouts) and judges the position there, `prior=K`
 starts each option of a decision with K visits valued by the rulebook's estimate one step on, `c=X` is the exploration constant, `deals=random` lets the rollouts negotiate at random
 in a deal window (`deals=none`: their seats pass, Program.playout's deals=False; the default,
 `deals=judge`: a draft is posted as it stands and an offer accepted where it raises the taker's
@@ -252,7 +253,9 @@ def _setting(text: str, name: str, value: str) -> Any:
         "cut": (CUTS, "cut says what a rollout's depth counts: step (steps of the rulebook's "
                       "top level, a phase or a pass of a loop in one, so a rollout is never "
                       "judged in the middle of an auction or a turn; the default), phase (a "
-                      "phase begins) or decision"),
+                      "phase begins), decision, or chance (the search looks no further "
+                      "than the depth-th draw of dice or cards, in the tree as in the "
+                      "rollout, and judges the position before it by the estimate)"),
     }
     if name in choices:
         allowed, what = choices[name]
