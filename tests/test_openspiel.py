@@ -156,3 +156,35 @@ def test_the_rollout_evaluator_plays_the_engines_own_playouts() -> None:
     prior = ev.prior(state)
     assert [a for a, _ in prior] == state.legal_actions()
     assert sum(p for _, p in prior) == pytest.approx(1.0)
+
+
+def test_the_record_is_made_only_when_asked_and_is_the_narrated_games() -> None:
+    """Play runs without narration (no label is formatted); the record a seat's information
+    state is made of is made when asked for, by replaying the steps since the last time it
+    was: the same strings and tensors as a game narrated from the start, on every branch."""
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    enc = game.su.infostate
+    rng = random.Random(9)
+    state = game.new_initial_state()
+    for _ in range(40):                     # play on, asking nothing: no record made
+        state.apply_action(rng.choice(state.legal_actions() or
+                                      [a for a, _ in state.chance_outcomes()]))
+    assert state._told is None and not state._s.narrate
+    branches = [state]
+    for step in range(160):
+        st = rng.choice(branches)
+        if st.is_terminal():
+            continue
+        if rng.random() < 0.3:
+            st = st.clone()
+            branches.append(st)
+        if rng.random() < 0.4:
+            p = rng.randrange(3)
+            told, log, n = enc.replay(0, st._s.history)
+            assert st.information_state_string(p).split("|")[0] == told.information_state(p)[1]
+            assert np.array_equal(np.asarray(st.information_state_tensor(p), np.float32),
+                                  enc.tensor(told, p, log, n, st._taken
+                                             if p == st.current_player() else ()))
+        st.apply_action(rng.choice(st.legal_actions() if not st.is_chance_node()
+                                   else [a for a, _ in st.chance_outcomes()]))
+    assert len(branches) > 10

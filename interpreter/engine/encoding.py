@@ -236,10 +236,19 @@ class ActionCodec:
         out: list[tuple[int, ...]] = []
         if isinstance(node, Decision) and node.allow_pass:
             out.append((self.PASS,))
-        for v in node.values:
-            ids: list[int] = []
-            self.write(v, node.vtype, ids, s)
-            out.append(tuple(ids))
+        t = node.vtype
+        one = self._atom(t) if t is not None and not isinstance(t, tuple) else None
+        many = self._writer(t) if one is None and t is not None \
+            and not isinstance(t, tuple) else None
+        if one is not None:                   # one id a value: no recursion, no lists
+            out += [(one(v),) for v in node.values]
+        elif many is not None:
+            out += [tuple(many(v)) for v in node.values]
+        else:
+            for v in node.values:
+                ids: list[int] = []
+                self.write(v, t, ids, s)
+                out.append(tuple(ids))
         if isinstance(node, Decision):
             for _, bid, args in node.actions:
                 name = self.prog.body_names[bid].split(" ", 1)[1]
@@ -249,6 +258,104 @@ class ActionCodec:
                 out.append(tuple(ids))
         return out
 
+    def _atom(self, t: Type) -> Optional[Any]:
+        """For a type written as one id (bool, player, enum, int), the function from a value
+        to its id (the checks of `write` kept); None for another type. Remembered per type."""
+        cache = self.__dict__.setdefault("_atoms", {})
+        key = id(t)
+        if key in cache:
+            return cache[key][1]
+        k = t.kind
+        fn: Optional[Any] = None
+        if k == "bool":
+            fn = lambda v: self.NONE if v is None else self.TRUE if v else self.FALSE  # noqa
+        elif k == "enum":
+            base = self.enum_base[t.name]
+            fn = lambda v: self.NONE if v is None else base + v  # noqa: E731
+        elif k == "player":
+            n, base = self.players, self.player_base
+
+            def fn(v: Any) -> int:
+                if v is None:
+                    return self.NONE
+                if not 0 <= v < n:
+                    raise EncodeError(f"seat {v} is not in this game", "report this as a bug")
+                return base + v
+        elif k == "int":
+            def fn(v: Any) -> int:
+                ids: list[int] = []
+                self.write(v, t, ids)
+                return ids[0]
+            if k == "int" and self.int_range is not None:
+                lo, hi = self.int_range
+                base, slow = self.int_base - lo, fn
+
+                def fn(v: Any) -> int:
+                    return base + v if v is not None and lo <= v <= hi else slow(v)
+        cache[key] = (t, fn)                  # the type kept: its id stays its own
+        return fn
+
+    def _writer(self, t: Type) -> Optional[Any]:
+        """For a record, collection or optional type built of the one-id types, a function
+        from a value to the list of its ids (what `write` appends, with its checks); None for
+        another type. Remembered per type."""
+        cache = self.__dict__.setdefault("_writers", {})
+        key = id(t)
+        if key in cache:
+            return cache[key][1]
+        cache[key] = (t, None)                # (a type that contains itself: no writer)
+        fn = self._make_writer(t)
+        cache[key] = (t, fn)
+        return fn
+
+    def _make_writer(self, t: Type) -> Optional[Any]:
+        k = t.kind
+        one = self._atom(t)
+        if one is not None:
+            return lambda v: [one(v)]
+        if k == "opt":
+            inner = self._writer(t.args[0])
+            none = self.NONE
+            return None if inner is None else (lambda v: [none] if v is None else inner(v))
+        if k == "record":
+            parts = [self._writer(ft) for ft in t.field_types]
+            if any(w is None for w in parts):
+                return None
+
+            def record(v: Any) -> list[int]:
+                if v is None:
+                    return [self.NONE]
+                out: list[int] = []
+                for x, w in zip(v, parts):
+                    out += w(x)
+                return out
+            return record
+        if k in ("list", "bag", "map"):
+            item = self._writer(t.elem)
+            value = self._writer(t.value) if k == "map" else None
+            if item is None or (k == "map" and value is None):
+                return None
+            end, length = self.END, self._length
+
+            def many(v: Any) -> list[int]:
+                if k == "list":
+                    items = v
+                elif isinstance(v, dict):
+                    items = sorted(x for x, n in v.items() for _ in range(n)) if k == "bag" \
+                        else sorted(v)
+                else:
+                    items = sorted(v)
+                length(len(items))
+                out: list[int] = []
+                for x in items:
+                    out += item(x)
+                    if value is not None:
+                        out += value(v[x])
+                out.append(end)
+                return out
+            return many
+        return None
+
     def decode(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> Optional[int]:
         """The option whose sequence is `taken`, or None while it names none yet."""
         for i, q in enumerate(seqs):
@@ -257,6 +364,18 @@ class ActionCodec:
         return None
 
     # ------------------------------------------------------------------ one id at a time
+    def take(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...],
+             a: int) -> tuple[tuple[int, ...], Optional[int]]:
+        """Id `a` taken after `taken`: the ids taken now (settled: every id all the options
+        that start with them agree on) and the option they name, or None while they name
+        none yet. The same as settle then decode, in one pass when an option is one id."""
+        if not taken:
+            hits = [i for i, q in enumerate(seqs) if q[0] == a]
+            if len(hits) == 1 and len(seqs[hits[0]]) == 1:
+                return (a,), hits[0]
+        now = self.settle(seqs, taken + (a,))
+        return now, self.decode(seqs, now)
+
     def legal_ids(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order."""
         n = len(taken)

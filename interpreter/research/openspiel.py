@@ -104,6 +104,7 @@ class _Setup:
         self.observer = Observer(prog, n)
         self.infostate = InfoStateEncoder(prog, n, self.codec, self.observer)
         self.start: Optional[Any] = None    # the first position, cloned for each new game
+        self.told: Optional[Any] = None     # the same, narrated (the start of every record)
         self._views: dict[tuple[int, str], np.ndarray] = {}
         steps = spec.max_steps_per_decision
         assert steps is not None            # max_game_length needs it
@@ -167,8 +168,8 @@ class MercatorGame(pyspiel.Game):
         """The start of a game."""
         su = self.su
         if su.start is None:               # OpenSpiel asks for one per tensor-shape query
-            su.start = su.prog.new_game(su.players, su.seed, narrate=True, explicit_chance=True)
-        return MercatorState(self, su.start.clone(), su.infostate.new_log(), 0)
+            su.start = su.prog.new_game(su.players, su.seed, explicit_chance=True)
+        return MercatorState(self, su.start.clone(), None)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Any = None) -> "MercatorObserver":
@@ -189,7 +190,7 @@ def _replayed(rulebook: str, players: int, seed: int, history: list[int]) -> "_P
     if last is not None and last[0] == key and history[:len(last[1])] == last[1]:
         s, done = s0.clone(), len(last[1])
     else:
-        s, done = prog.new_game(players, seed, narrate=True, explicit_chance=True), 0
+        s, done = prog.new_game(players, seed, explicit_chance=True), 0
     for i in history[done:]:
         prog.apply(s, i)
     _LAST[0], _LAST[1] = (key, list(history)), s.clone()
@@ -232,19 +233,40 @@ class _Position:
                             list(self.s.history)))
 
 
-class MercatorState(pyspiel.State):
-    """An engine State plus the ids taken so far of the decision it waits at, and the game's
-    decisions as rows for the information-state tensors (engine/infostate.py: the first `_n`
-    rows of `_log`, a log shared with the clones of this state; None in a resampled world
-    until a tensor is asked for: a search asks for strings only)."""
+class _Told:
+    """The narrated copy of a game (the engine's record of what each seat has seen, and the
+    decisions as rows for the tensors) at some step of it: made only when an information state
+    is asked for, and then brought up to the asking state by replaying its new steps. Shared
+    by a state and its clones (`shared`): a shared copy is copied before it is advanced."""
 
-    def __init__(self, game: MercatorGame, s: Any, log: Optional[DecisionLog], n: int,
+    __slots__ = ("s", "log", "n", "shared")
+
+    def __init__(self, s: Any, log: DecisionLog, n: int):
+        self.s = s
+        self.log = log
+        self.n = n
+        self.shared = False
+
+    def __reduce__(self) -> tuple:
+        return (_untold, ())        # a pickled state makes its record again when asked
+
+
+def _untold() -> None:
+    return None
+
+
+class MercatorState(pyspiel.State):
+    """An engine State (run without narration: no labels are formatted on the way) plus the
+    ids taken so far of the decision it waits at, and a `_Told`, the game's record up to some
+    earlier step, brought up to date when an information state is asked for (None until
+    then; the clones of a state share it until one of them moves on)."""
+
+    def __init__(self, game: MercatorGame, s: Any, told: Optional[_Told],
                  taken: tuple[int, ...] = ()):
         super().__init__(game)
         su = game.su
         self._pos = _Position(su.rulebook_name, su.seed, s)
-        self._log = log
-        self._n = n
+        self._told = told
         self._taken = taken
         self._seqs: Optional[list[tuple[int, ...]]] = None
 
@@ -256,6 +278,26 @@ class MercatorState(pyspiel.State):
     @property
     def _s(self) -> Any:
         return self._pos.s
+
+    def _record(self) -> _Told:
+        """The game's record up to this state: the told copy this state holds, advanced by
+        the steps taken since (a shared one copied first), or made from the start."""
+        su = self._su
+        t = self._told
+        history = self._s.history
+        if t is not None and len(t.s.history) == len(history):
+            return t
+        if t is None:
+            if su.told is None:
+                su.told = su.prog.new_game(su.players, su.seed, narrate=True,
+                                           explicit_chance=True)
+            t = _Told(su.told.clone(), su.infostate.new_log(), 0)
+        elif t.shared:
+            t = _Told(t.s.clone(), t.log, t.n)
+        for i in history[len(t.s.history):]:
+            t.log, t.n = su.infostate.apply(t.s, t.log, t.n, i)
+        self._told = t
+        return t
 
     def _sequences(self) -> list[tuple[int, ...]]:
         if self._seqs is None:
@@ -281,16 +323,11 @@ class MercatorState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         codec = self._su.codec
         seqs = self._sequences()
-        taken = codec.settle(seqs, self._taken + (int(action),))
-        i = codec.decode(seqs, taken)
+        taken, i = codec.take(seqs, self._taken, int(action))
         if i is None:
             self._taken = taken
             return
-        if self._log is None:
-            self._su.prog.apply(self._s, i)
-        else:
-            self._log, self._n = self._su.infostate.apply(self._s, self._log, self._n, i,
-                                                          seqs[i])
+        self._su.prog.apply(self._s, i)
         self._taken = ()
         self._seqs = None
 
@@ -317,7 +354,7 @@ class MercatorState(pyspiel.State):
     def information_state_string(self, player: Optional[int] = None) -> str:
         if player is None:
             player = self.current_player()
-        return f"{self._s.information_state(player)[1]}|{self._own_taken(player)}"
+        return f"{self._record().s.information_state(player)[1]}|{self._own_taken(player)}"
 
     def observation_string(self, player: Optional[int] = None) -> str:
         if player is None:
@@ -329,21 +366,21 @@ class MercatorState(pyspiel.State):
         record (the search keys other players' nodes by their information states too)."""
         prog = self._su.prog
         rng = random.Random(int(sampler() * 2 ** 31) if callable(sampler) else 0)
-        world = _trace(self._su, self._s, player).sample(rng)
-        full = prog.new_game(self._su.players, self._su.seed, narrate=True,
-                             explicit_chance=True)
+        world = _trace(self._su, self._record().s, player).sample(rng)
+        full = prog.new_game(self._su.players, self._su.seed, explicit_chance=True)
         for i in world.history:
             prog.apply(full, i)
-        return MercatorState(self.get_game(), full, None, 0, self._taken)
+        return MercatorState(self.get_game(), full, None, self._taken)
 
     def _rows(self) -> tuple[DecisionLog, int]:
-        """The log of this game's decisions (made by replaying it, in a resampled world)."""
-        if self._log is None:
-            _, self._log, self._n = self._su.infostate.replay(self._su.seed, self._s.history)
-        return self._log, self._n
+        """The log of this game's decisions (from its record)."""
+        t = self._record()
+        return t.log, t.n
 
     def __deepcopy__(self, memo: Any) -> "MercatorState":
-        return MercatorState(self.get_game(), self._s.clone(), self._log, self._n, self._taken)
+        if self._told is not None:
+            self._told.shared = True
+        return MercatorState(self.get_game(), self._s.clone(), self._told, self._taken)
 
     def __str__(self) -> str:
         return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
@@ -415,13 +452,13 @@ class MercatorObserver:
     def set_from(self, state: "MercatorState", player: int) -> None:
         self.tensor.fill(0.0)
         taken = state._taken if state.current_player() == player else ()
-        view = self.su.view_cells(state._s, player)
         if self.perfect_recall:
-            log, n = state._rows()
-            self.su.infostate.fill(self.tensor, state._s, player, log, n, taken, view)
+            t = state._record()
+            view = self.su.view_cells(t.s, player)
+            self.su.infostate.fill(self.tensor, t.s, player, t.log, t.n, taken, view)
             return
         total = self.su.observer.total
-        self.tensor[:total] = view
+        self.su.observer.fill(self.tensor, state._s, player)
         for k, a in enumerate(taken):
             self.tensor[total + k] = a + 1
 

@@ -32,6 +32,7 @@ from pettingzoo import AECEnv
 from mercator.interpreter.engine.encoding import ActionCodec
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.observation import Observer
+from mercator.interpreter.engine.seat_tensors import SeatTensors
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.research.common import ResearchError, program_for
 
@@ -65,6 +66,7 @@ class MercatorEnv(AECEnv):
         self.players, self.utility, self.render_mode = n, utility, render_mode
         self.codec = ActionCodec(prog, n)
         self.observer = Observer(prog, n)
+        self.seat_tensors = SeatTensors(self.observer)
         steps = self.codec.max_steps()
         if steps is None:
             raise ResearchError(f"{g.name}: the observation holds the ids taken of a decision: "
@@ -82,6 +84,7 @@ class MercatorEnv(AECEnv):
         self._s: Any = None
         self._taken: tuple[int, ...] = ()
         self._seqs: Optional[list[tuple[int, ...]]] = None
+        self._legal_now: Optional[list[int]] = None
 
     # -- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -94,7 +97,7 @@ class MercatorEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         game_seed = seed if seed is not None else random.randrange(2 ** 31)
         self._s = self.prog.new_game(self.players, game_seed)
-        self._taken, self._seqs = (), None
+        self._taken, self._seqs, self._legal_now = (), None, None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -124,7 +127,9 @@ class MercatorEnv(AECEnv):
         return self._seqs
 
     def _legal(self) -> list[int]:
-        return self.codec.legal_ids(self._sequences(), self._taken)
+        if self._legal_now is None:
+            self._legal_now = self.codec.legal_ids(self._sequences(), self._taken)
+        return self._legal_now
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -139,8 +144,8 @@ class MercatorEnv(AECEnv):
                              "(use the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        taken = self.codec.settle(self._sequences(), self._taken + (a,))
-        i = self.codec.decode(self._sequences(), taken)
+        taken, i = self.codec.take(self._sequences(), self._taken, a)
+        self._legal_now = None
         if i is None:
             self._taken = taken
         else:
@@ -157,7 +162,7 @@ class MercatorEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         obs = np.zeros(self._size, dtype=np.float32)
-        self.observer.fill(obs, self._s, seat)
+        obs[:self.observer.total] = self.seat_tensors.tensor(self._s, seat)
         mask = np.zeros(self.codec.size, dtype=np.int8)
         if agent == self.agent_selection and not self._s.over:
             for k, a in enumerate(self._taken):
