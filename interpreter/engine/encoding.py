@@ -240,8 +240,14 @@ class ActionCodec:
         one = self._atom(t) if t is not None and not isinstance(t, tuple) else None
         many = self._writer(t) if one is None and t is not None \
             and not isinstance(t, tuple) else None
-        if one is not None:                   # one id a value: no recursion, no lists
-            out += [(one(v),) for v in node.values]
+        base = self._offset(t) if one is not None else None
+        values = node.values
+        if base is not None and values and None not in values and \
+                base[1] <= min(values) and max(values) <= base[2]:
+            b = base[0]                       # ints, enum members or seats, all with ids
+            out += [(b + v,) for v in values]
+        elif one is not None:                 # one id a value: no recursion, no lists
+            out += [(one(v),) for v in values]
         elif many is not None:
             out += [tuple(many(v)) for v in node.values]
         else:
@@ -257,6 +263,19 @@ class ActionCodec:
                     self.write(a, at, ids, s)
                 out.append(tuple(ids))
         return out
+
+    def _offset(self, t: Type) -> Optional[tuple[int, int, int]]:
+        """(b, lo, hi) when a value v of type t in lo..hi has the id b + v (an int in the
+        options' range, an enum member, a seat); None for another type."""
+        k = t.kind
+        if k == "int" and self.int_range is not None:
+            lo, hi = self.int_range
+            return self.int_base - lo, lo, hi
+        if k == "enum":
+            return self.enum_base[t.name], 0, len(t.members) - 1
+        if k == "player":
+            return self.player_base, 0, self.players - 1
+        return None
 
     def _atom(self, t: Type) -> Optional[Any]:
         """For a type written as one id (bool, player, enum, int), the function from a value
@@ -379,6 +398,8 @@ class ActionCodec:
     def legal_ids(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order."""
         n = len(taken)
+        if not n:
+            return sorted({q[0] for q in seqs})
         return sorted({q[n] for q in seqs if len(q) > n and q[:n] == taken})
 
     def chance_outcomes(self, seqs: list[tuple[int, ...]], weights: list[int],

@@ -72,6 +72,7 @@ class _Setup:
     game object (OpenSpiel rebuilds a deserialised game from its parameters only)."""
 
     def __init__(self, short_name: str, params: dict):
+        self.key = (short_name, dict(params))
         p = dict(DEFAULTS)
         if short_name != "mercator":
             p["rulebook"] = short_name[len("mercator_"):]
@@ -117,6 +118,9 @@ class _Setup:
             max_game_length=spec.max_game_length)
         self.game_type = _game_type(short_name, prog, utility)
 
+    def __reduce__(self) -> tuple:
+        return (_setup, self.key)          # a pickled state finds its setup again
+
     def view_cells(self, s: Any, player: int) -> np.ndarray:
         """The observation tensor of `player` at s (engine/observation.py), remembered by the
         player's information state: the view is the last thing folded into it (engine/seen.py
@@ -135,6 +139,8 @@ class _Setup:
 
 
 _SETUPS: dict[tuple, _Setup] = {}
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+_CHANCE = pyspiel.PlayerId.CHANCE
 VIEWS_KEPT = 256
 
 
@@ -264,7 +270,7 @@ class MercatorState(pyspiel.State):
     def __init__(self, game: MercatorGame, s: Any, told: Optional[_Told],
                  taken: tuple[int, ...] = ()):
         super().__init__(game)
-        su = game.su
+        su = self._setup = game.su
         self._pos = _Position(su.rulebook_name, su.seed, s)
         self._told = told
         self._taken = taken
@@ -273,7 +279,7 @@ class MercatorState(pyspiel.State):
     # -- the position
     @property
     def _su(self) -> _Setup:
-        return self.get_game().su
+        return self._setup
 
     @property
     def _s(self) -> Any:
@@ -301,19 +307,20 @@ class MercatorState(pyspiel.State):
 
     def _sequences(self) -> list[tuple[int, ...]]:
         if self._seqs is None:
-            self._seqs = self._su.codec.sequences(self._s, self._s.pending)
+            self._seqs = self._setup.codec.sequences(self._s, self._s.pending)
         return self._seqs
 
     def current_player(self) -> int:
-        if self._s.over:
-            return pyspiel.PlayerId.TERMINAL
-        node = self._s.pending
+        s = self._s
+        if s.over:
+            return _TERMINAL
+        node = s.pending
         if isinstance(node, Chance):
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         return node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._su.codec.legal_ids(self._sequences(), self._taken)
+        return self._setup.codec.legal_ids(self._sequences(), self._taken)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         node = self._s.pending
@@ -321,13 +328,13 @@ class MercatorState(pyspiel.State):
         return self._su.codec.chance_outcomes(self._sequences(), node.weights, self._taken)
 
     def _apply_action(self, action: int) -> None:
-        codec = self._su.codec
+        codec = self._setup.codec
         seqs = self._sequences()
         taken, i = codec.take(seqs, self._taken, int(action))
         if i is None:
             self._taken = taken
             return
-        self._su.prog.apply(self._s, i)
+        self._setup.prog.apply(self._s, i)
         self._taken = ()
         self._seqs = None
 
