@@ -63,7 +63,8 @@ class GameSpec:
     max_chance_outcomes: int           # chance outcomes use the same ids
     max_decisions: Optional[int]       # `bounds { decisions N }`
     max_steps_per_decision: Optional[int]   # ids one decision may take (None: a list unbounded)
-    max_game_length: Optional[int]     # decisions * steps: the most moves of a player in a game
+    max_game_length: Optional[int]     # the most moves (ids taken) of the players in a game:
+    #                                    `bounds { moves N }`, or decisions * steps without it
     score_bounds: Optional[tuple[int, int]]
     ids: tuple[str, ...]               # the name of each id, e.g. "pass", "Good.silk", "7"
 
@@ -135,9 +136,12 @@ class ActionCodec:
         """The static spec of this player count."""
         steps = self.max_steps()
         dec = self.bounds.decisions if self.bounds is not None else None
+        longest = dec * steps if dec is not None and steps is not None else None
+        moves = self.bounds.moves if self.bounds is not None else None
+        if moves is not None and steps is not None:     # `moves N`, where it is the tighter
+            longest = moves if longest is None else min(moves, longest)
         return GameSpec(self.rb.game.name, rulebook_sha256(self.rb), self.players, self.size,
-                        self.size, dec, steps,
-                        dec * steps if dec is not None and steps is not None else None,
+                        self.size, dec, steps, longest,
                         self.bounds.score if self.bounds is not None else None, self.names)
 
     # ------------------------------------------------------------------ values as ids
@@ -337,8 +341,9 @@ class ActionCodec:
             none = self.NONE
             return None if inner is None else (lambda v: [none] if v is None else inner(v))
         if k == "record":
-            parts = [self._writer(ft) for ft in t.field_types]
-            if any(w is None for w in parts):
+            found = [self._writer(ft) for ft in t.field_types]
+            parts: list[Any] = [w for w in found if w is not None]
+            if len(parts) != len(found):
                 return None
 
             def record(v: Any) -> list[int]:
@@ -374,6 +379,19 @@ class ActionCodec:
                 return out
             return many
         return None
+
+    def moves(self, seqs: list[tuple[int, ...]], index: int) -> int:
+        """The ids a player takes one at a time to choose option `index` (the ids all the
+        options left agree on are taken without asking, but a decision is asked at least
+        once): what the option costs of a game's length in moves (`bounds { moves N }`)."""
+        q = seqs[index]
+        taken: tuple[int, ...] = ()
+        n = 0
+        while True:
+            n += 1
+            taken = self.settle(seqs, taken + (q[len(taken)],))
+            if len(taken) >= len(q):
+                return n
 
     def decode(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> Optional[int]:
         """The option whose sequence is `taken`, or None while it names none yet."""
@@ -539,6 +557,16 @@ def out_of_bounds(codec: ActionCodec, s: Any, node: Node,
     except EncodeError as exc:
         return (f"{exc.message} (at {node.span})", exc.span or b.decl.span)
     return None
+
+
+def moves_out_of_bounds(codec: ActionCodec, moves: int
+                        ) -> Optional[tuple[str, Optional[A.Span]]]:
+    """(what, where) when a game's players have taken more ids than bounds { moves N }."""
+    b = codec.bounds
+    if b is None or b.moves is None or moves <= b.moves:
+        return None
+    return (f"a game takes more than bounds {{ moves {b.moves} }} (action ids taken one at a "
+            "time)", b.spans.get("moves"))
 
 
 def score_out_of_bounds(codec: ActionCodec,

@@ -49,7 +49,7 @@ class SeatTensors:
         self.players = observer.players
         self.tail = observer.total - 2 - 2 * self.players     # the round's cell
         self._cells: dict[int, np.ndarray] = {}
-        self._last: dict[int, list[Any]] = {}
+        self._last: dict[int, tuple[list[Any], list[Any]]] = {}
 
     def tensor(self, s: Any, seat: int) -> np.ndarray:
         """Seat `seat`'s observation of s: the array kept for the seat (read it, copy it; do

@@ -441,7 +441,7 @@ class MercatorObserver:
 
     def __init__(self, su: "_Setup", iig_obs_type: Any, params: Any):
         if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
+            raise ResearchError(f"observation parameters are not supported: {params}")
         self.su = su
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         if self.perfect_recall:
