@@ -175,6 +175,7 @@ class MercatorGame(pyspiel.Game):
         su = self.su
         if su.start is None:               # OpenSpiel asks for one per tensor-shape query
             su.start = su.prog.new_game(su.players, su.seed, explicit_chance=True)
+        _forget_traces(su)                 # a new game: what worlds were drawn from is old
         return MercatorState(self, su.start.clone(), None)
 
     def make_py_observer(self, iig_obs_type: Any = None,
@@ -220,6 +221,35 @@ def _trace(su: "_Setup", s: Any, seat: int) -> Trace:
         _TRACES.pop(next(iter(_TRACES)))
     t = _TRACES[key] = Trace(su.prog, s, seat)
     return t
+
+
+def _forget_traces(su: "_Setup") -> None:
+    """Drop the resampling traces of su's games (a new game starts: a trace kept from the last
+    one would make a search's worlds depend on what was searched before, not on its seed)."""
+    for key in [k for k in _TRACES if k[:3] == (su.rulebook_name, su.players, su.seed)]:
+        del _TRACES[key]
+
+
+def resampler(random_state: Any) -> Any:
+    """A resampler for OpenSpiel's ISMCTSBot (`bot.set_resampler(resampler(rs))`) that draws
+    each world from `random_state` (a numpy RandomState, the bot's own): the bot's default
+    asks the state with a fresh pyspiel.UniformProbabilitySampler, seeded by the system, so
+    that the same seed searched twice drew other worlds."""
+    return lambda state, player: state.resample_from_infostate(player, random_state.uniform)
+
+
+def ismcts_bot(game: Any, evaluator: Any = None, seed: int = 0, uct_c: float = 2.0,
+               max_simulations: int = 100, **kwargs: Any) -> Any:
+    """OpenSpiel's ISMCTSBot (open_spiel.python.algorithms.ismcts) for a Mercator game, all of
+    whose chance is its `seed`: its random_state, the worlds it draws (`resampler`) and, by
+    default, a RolloutEvaluator of the same seed. The same seed plays the same moves."""
+    from open_spiel.python.algorithms import ismcts
+    rs = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(game, evaluator if evaluator is not None else
+                           RolloutEvaluator(seed=seed), uct_c, max_simulations,
+                           random_state=rs, **kwargs)
+    bot.set_resampler(resampler(rs))
+    return bot
 
 
 class _Position:
