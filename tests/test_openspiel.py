@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
 import mercator.interpreter.research.openspiel as adapter  # noqa: E402,F401  (registers the games)
+from mercator.interpreter.engine.seen import log_for  # noqa: E402
 from mercator.interpreter.research.common import ResearchError  # noqa: E402
 
 GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
@@ -183,7 +184,8 @@ def test_the_record_is_made_only_when_asked_and_is_the_narrated_games() -> None:
         if rng.random() < 0.4:
             p = rng.randrange(3)
             told, log, n = enc.replay(0, st._s.history)
-            assert st.information_state_string(p).split("|")[0] == told.information_state(p)[1]
+            text = st.information_state_string(p).split("|")[0].split("\n")
+            assert text == log_for(told.record, p) + [f"record {told.information_state(p)[1]}"]
             assert np.array_equal(np.asarray(st.information_state_tensor(p), np.float32),
                                   enc.tensor(told, p, log, n, st._taken
                                              if p == st.current_player() else ()))
@@ -226,3 +228,30 @@ def test_ismcts_through_the_adapter_is_reproducible_from_its_seed() -> None:
         draw = adapter.resampler(rs)
         worlds.append(hash(tuple(draw(state, state.current_player())._s.history)))
     assert worlds[0] == worlds[1]
+
+
+def test_the_information_state_string_reads_as_the_seats_record() -> None:
+    """information_state_string is the lines of the record the seat was shown (another seat's
+    hidden choice as 'has chosen', without what), the engine's digest of its information
+    state on the last line, then | and the ids it has taken of its current decision."""
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    hidden = False
+    for _ in range(60):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        text = state.information_state_string(0)
+        lines, taken = text.rsplit("|", 1)
+        *record, digest = lines.split("\n")
+        assert digest == f"record {state._record().s.information_state(0)[1]}"
+        assert all(not line.startswith("P1 has chosen") for line in record)   # his own: told
+        hidden = hidden or any(line.startswith(("P2 has chosen", "P3 has chosen"))
+                               for line in record)
+        assert taken == (" ".join(map(str, state._taken))
+                         if state.current_player() == 0 else "")
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert hidden and len(record) > 20
+    # another seat's string is its own record: the same game, other lines
+    assert state.information_state_string(1) != state.information_state_string(0)

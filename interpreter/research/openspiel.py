@@ -36,6 +36,7 @@ from mercator.interpreter.engine.infostate import DecisionLog, InfoStateEncoder
 from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.observation import Observer
 from mercator.interpreter.engine.resample import Trace
+from mercator.interpreter.engine.seen import render
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.research.common import ResearchError, program_for
@@ -275,13 +276,28 @@ class _Told:
     is asked for, and then brought up to the asking state by replaying its new steps. Shared
     by a state and its clones (`shared`): a shared copy is copied before it is advanced."""
 
-    __slots__ = ("s", "log", "n", "shared")
+    __slots__ = ("s", "log", "n", "shared", "lines")
 
-    def __init__(self, s: Any, log: DecisionLog, n: int):
+    def __init__(self, s: Any, log: DecisionLog, n: int,
+                 lines: Optional[dict[int, tuple[int, list[str]]]] = None):
         self.s = s
         self.log = log
         self.n = n
         self.shared = False
+        # per seat: (record entries rendered, the lines the seat was shown of them)
+        self.lines = {p: (k, list(ls)) for p, (k, ls) in (lines or {}).items()}
+
+    def seen_by(self, seat: int) -> list[str]:
+        """The lines of the record `seat` was shown (engine/seen.py render), up to now: the
+        lines rendered before kept, only the entries since rendered."""
+        k, lines = self.lines.get(seat, (0, []))
+        rec = self.s.record
+        for entry in rec[k:]:
+            line = render(entry, seat)
+            if line is not None:
+                lines.append(line)
+        self.lines[seat] = (len(rec), lines)
+        return lines
 
     def __reduce__(self) -> tuple:
         return (_untold, ())        # a pickled state makes its record again when asked
@@ -329,7 +345,7 @@ class MercatorState(pyspiel.State):
                                            explicit_chance=True)
             t = _Told(su.told.clone(), su.infostate.new_log(), 0)
         elif t.shared:
-            t = _Told(t.s.clone(), t.log, t.n)
+            t = _Told(t.s.clone(), t.log, t.n, t.lines)
         for i in history[len(t.s.history):]:
             t.log, t.n = su.infostate.apply(t.s, t.log, t.n, i)
         self._told = t
@@ -389,9 +405,18 @@ class MercatorState(pyspiel.State):
         return " ".join(map(str, self._taken)) if self.current_player() == player else ""
 
     def information_state_string(self, player: Optional[int] = None) -> str:
+        """What `player` knows, as text: the lines of the game's record it was shown, in order
+        (its own choices with their labels, the others' as far as it may see them), then the
+        line `record DIGEST`, the engine's key of its information state
+        (State.information_state: the lines, its own option indices and its view after every
+        step), then `|` and the ids it has taken of the decision it is making. Two states give
+        the same string exactly when the player cannot tell them apart."""
         if player is None:
             player = self.current_player()
-        return f"{self._record().s.information_state(player)[1]}|{self._own_taken(player)}"
+        t = self._record()
+        lines = t.seen_by(player)
+        return "\n".join(lines + [f"record {t.s.information_state(player)[1]}"]) + \
+            f"|{self._own_taken(player)}"
 
     def observation_string(self, player: Optional[int] = None) -> str:
         if player is None:
