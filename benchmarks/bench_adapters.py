@@ -1,7 +1,7 @@
 """Steps per second through the research adapters beside the raw engine, in one run.
 
     .venv/bin/python benchmarks/bench_adapters.py [--rulebook manila] [--players 4] [--games 5]
-                                                  [--repeat 3]
+                                                  [--repeat 3] [--against CHECKOUT]
 
 For the same rulebook and player count, `--games` games (seeds 0 ..) of uniformly random play:
 - engine      the apply loop, a random option index per decision (explicit chance off);
@@ -14,7 +14,10 @@ For the same rulebook and player count, `--games` games (seeds 0 ..) of uniforml
               observation tensor and action mask), then step() with a random legal id.
 Each line: decisions of the rules per second, and moves per second where a move is one id.
 The ratio column is the engine's decisions/s over that line's. Needs the openspiel and
-pettingzoo extras (a missing one is skipped, saying so).
+pettingzoo extras (a missing one is skipped, saying so). Each path runs --repeat rounds, in
+turn with the others, and prints its best. With --against CHECKOUT, another checkout's own
+bench_adapters.py (its engine and adapters: PYTHONPATH set to it) runs once a round too, and
+its best rates are printed below, with how many times faster this checkout's are.
 
     .venv/bin/python benchmarks/bench_adapters.py --spec
 
@@ -118,6 +121,10 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3,
                     help="rounds of every path; each path's best round is printed (3)")
     ap.add_argument("--spec", action="store_true", help="print the specs of the shipped games")
+    ap.add_argument("--against", metavar="CHECKOUT",
+                    help="also run CHECKOUT's own bench_adapters.py once a round (another "
+                         "checkout of this project, e.g. the commit before: git worktree add "
+                         "../before COMMIT) and print its rates beside")
     a = ap.parse_args()
     if a.spec:
         from mercator.interpreter.engine.infostate import InfoStateEncoder
@@ -149,6 +156,7 @@ def main() -> int:
              ("pettingzoo", lambda: pettingzoo(a.rulebook, a.players, a.games))]
     best: dict[str, tuple[int, int, float]] = {}
     skipped: dict[str, str] = {}
+    old: dict[str, tuple[float, float]] = {}
     for _ in range(a.repeat):        # rounds of every path in turn: a load that comes and
         for label, run in paths:     # goes slows each path alike; each keeps its best round
             if label in skipped:
@@ -160,6 +168,10 @@ def main() -> int:
                 continue
             if label not in best or got[2] < best[label][2]:
                 best[label] = got
+        if a.against:
+            for label, rates in _rates_at(a.against, a).items():
+                if label not in old or rates[0] > old[label][0]:
+                    old[label] = rates
     for label, _ in paths:
         if label in skipped:
             print(f"{label:<12} skipped: {skipped[label]} (install the extra)")
@@ -168,7 +180,32 @@ def main() -> int:
         rate = dec / secs
         base = base or rate
         print(f"{label:<12} {rate:12,.0f} {moves / secs:10,.0f} {base / rate:13.1f}x")
+    if a.against:
+        print(f"--against {a.against}, in the same rounds:")
+        first = old.get("engine", (0.0, 0.0))[0]
+        for label, _ in paths:
+            if label in old:
+                r, m = old[label]
+                now = best[label][0] / best[label][2] if label in best else 0.0
+                print(f"{label:<12} {r:12,.0f} {m:10,.0f} {first / r:13.1f}x"
+                      f"   (this checkout: {now / r:.1f}x its rate)")
     return 0
+
+
+def _rates_at(checkout: str, a: argparse.Namespace) -> dict[str, tuple[float, float]]:
+    """One round of another checkout's own bench_adapters.py (its engine, its adapters, run
+    with PYTHONPATH set to it): (decisions/s, moves/s) per path, read from what it prints."""
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
+    cmd = [sys.executable, os.path.join(checkout, "benchmarks", "bench_adapters.py"),
+           "--rulebook", a.rulebook, "--players", str(a.players), "--games", str(a.games)]
+    out = subprocess.run(cmd, env=env, cwd=checkout, capture_output=True, text=True, check=True)
+    rates: dict[str, tuple[float, float]] = {}
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[3].endswith("x") and parts[1].replace(",", "").isdigit():
+            rates[parts[0]] = (float(parts[1].replace(",", "")), float(parts[2].replace(",", "")))
+    return rates
 
 
 if __name__ == "__main__":
