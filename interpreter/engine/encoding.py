@@ -395,10 +395,10 @@ class ActionCodec:
 
     def decode(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> Optional[int]:
         """The option whose sequence is `taken`, or None while it names none yet."""
-        for i, q in enumerate(seqs):
-            if q == taken:
-                return i
-        return None
+        try:
+            return seqs.index(taken)
+        except ValueError:
+            return None
 
     # ------------------------------------------------------------------ one id at a time
     def take(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...],
@@ -406,12 +406,12 @@ class ActionCodec:
         """Id `a` taken after `taken`: the ids taken now (settled: every id all the options
         that start with them agree on) and the option they name, or None while they name
         none yet. The same as settle then decode, in one pass when an option is one id."""
-        if not taken:
-            hits = [i for i, q in enumerate(seqs) if q[0] == a]
-            if len(hits) == 1 and len(seqs[hits[0]]) == 1:
-                return (a,), hits[0]
-        now = self.settle(seqs, taken + (a,))
-        return now, self.decode(seqs, now)
+        now = taken + (a,)
+        try:
+            return now, seqs.index(now)        # an option already: settled, and named
+        except ValueError:
+            now = self.settle(seqs, now)
+            return now, self.decode(seqs, now)
 
     def legal_ids(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order."""
@@ -435,7 +435,7 @@ class ActionCodec:
         """`taken` extended by every id all the options that start with it agree on (stops at
         a complete option)."""
         while True:
-            if any(q == taken for q in seqs):
+            if taken in seqs:
                 return taken
             nxt = self.legal_ids(seqs, taken)
             if len(nxt) != 1:
