@@ -5,6 +5,9 @@
 
 For the same rulebook and player count, `--games` games (seeds 0 ..) of uniformly random play:
 - engine      the apply loop, a random option index per decision (explicit chance off);
+- same games  the same loop on the games the lines below play (a random legal id at a time,
+              which plays other games than a random option: Manila's are longer, with more
+              bids), their option indices found first, untimed: the engine's own cost of them;
 - engine+ids  the same loop, but every decision's options written out as action ids and taken
               one id at a time, the way the adapters do (interpreter/engine/encoding.py);
 - openspiel   pyspiel states of interpreter/research/openspiel.py: legal_actions() or
@@ -47,6 +50,34 @@ def engine(prog, players: int, games: int) -> tuple[int, int, float]:
         while not s.over:
             prog.apply(s, rng.randrange(s.pending.count))
             dec += 1
+    return dec, dec, time.perf_counter() - t
+
+
+def replayed(prog, players: int, games: int) -> tuple[int, int, float]:
+    """The apply loop on the games engine_ids plays (a random id at a time): their option
+    indices, found first (untimed), applied by the raw engine, chance inside apply as in the
+    first line — the engine's own cost of the very games the adapters play."""
+    logs = []
+    codec = ActionCodec(prog, players)
+    for g in range(games):
+        s = prog.new_game(players, g)
+        rng = random.Random(g)
+        while not s.over:
+            seqs = codec.sequences(s, s.pending)
+            taken: tuple[int, ...] = ()
+            while True:
+                taken, i = codec.take(seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
+                if i is not None:
+                    break
+            prog.apply(s, i)
+        logs.append(s.history)
+    t = time.perf_counter()
+    dec = 0
+    for g, log in enumerate(logs):
+        s = prog.new_game(players, g)
+        for i in log:
+            prog.apply(s, i)
+        dec += len(log)
     return dec, dec, time.perf_counter() - t
 
 
@@ -151,6 +182,7 @@ def main() -> int:
           f"the best of {a.repeat} rounds")
     print(f"{'path':<12} {'decisions/s':>12} {'moves/s':>10} {'engine / this':>14}")
     paths = [("engine", lambda: engine(prog, a.players, a.games)),
+             ("same games", lambda: replayed(prog, a.players, a.games)),
              ("engine+ids", lambda: engine_ids(prog, a.players, a.games)),
              ("openspiel", lambda: openspiel(a.rulebook, a.players, a.games)),
              ("pettingzoo", lambda: pettingzoo(a.rulebook, a.players, a.games))]

@@ -156,8 +156,8 @@ class MercatorEnv(AECEnv):
         legal = self._legal()
         if a not in legal:
             raise ResearchError(f"action {a} ({self._name(a)}) is not legal for {agent} now; "
-                             f"legal: {legal[:12]}{' ...' if len(legal) > 12 else ''} "
-                             "(use the observation's action_mask)")
+                                f"legal: {legal[:12]}{' ...' if len(legal) > 12 else ''} "
+                                "(use the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         taken, i = self.codec.take(self._sequences(), self._taken, a)
