@@ -11,16 +11,21 @@ shared among the winners, 0 to the others; "score": the final scores), `seed` (t
 with chance as explicit chance nodes it only matters for what the rules draw without a node).
 
 Actions are the ids of interpreter/engine/encoding.py: a decision whose options are compound
-values (a boat and a number of steps) is taken one id at a time by the same player, and the ids
+values (a boat and a number of steps) is taken one id at a time by the same player (the ids
+all the options left agree on taken by the adapter, without an apply_action), and the ids
 taken so far are part of the state (and of that player's information state: nobody else sees
 them). Chance nodes are the rulebook's rolls, draws and shuffle steps, outcomes with their
-probabilities. Information states are the engine's record of what a seat has seen
-(State.information_state), as strings, and as tensors (engine/infostate.py: the view, the ids
-taken, and the game's decisions as rows, each option's ids where the seat saw it);
-observations are its view, as a string (engine/view.describe) and as a tensor
-(engine/observation.py, then the ids the seat has taken of the decision it is making).
-`resample_from_infostate` draws a world the player cannot tell from the real one
-(Program.resample), for OpenSpiel's ISMCTS. Serialisation is OpenSpiel's own: the list of
+probabilities. The game runs without narration (no label is formatted on the way); the record
+of what each seat has seen is made when an information state is asked for, by replaying the
+steps since it was last made (`_Told`). Information states are that record
+(State.information_state), as strings (the lines the seat was shown, then the engine's digest
+of its information state), and as tensors (engine/infostate.py: the view, the ids taken, and
+the game's decisions as rows, each option's ids where the seat saw it); observations are its
+view, as a string (engine/view.describe) and as a tensor (engine/observation.py, kept per seat
+and rewritten where the view changed: engine/seat_tensors.py, then the ids the seat has taken
+of the decision it is making). `resample_from_infostate` draws a world the player cannot tell
+from the real one (Program.resample), for OpenSpiel's ISMCTS; `ismcts_bot` and `resampler`
+make that bot's worlds come from its seed. Serialisation is OpenSpiel's own: the list of
 actions from the start (the game is a function of them).
 """
 from __future__ import annotations
@@ -36,6 +41,7 @@ from mercator.interpreter.engine.infostate import DecisionLog, InfoStateEncoder
 from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.observation import Observer
 from mercator.interpreter.engine.resample import Trace
+from mercator.interpreter.engine.seat_tensors import SeatTensors
 from mercator.interpreter.engine.seen import render
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.agents.search import hidden_information
@@ -104,10 +110,10 @@ class _Setup:
         self.spec = spec
         self.params = p
         self.observer = Observer(prog, n)
+        self.seat_tensors = SeatTensors(self.observer)     # observation tensors, kept per seat
         self.infostate = InfoStateEncoder(prog, n, self.codec, self.observer)
         self.start: Optional[Any] = None    # the first position, cloned for each new game
         self.told: Optional[Any] = None     # the same, narrated (the start of every record)
-        self._views: dict[tuple[int, str], np.ndarray] = {}
         steps = spec.max_steps_per_decision
         assert steps is not None            # max_game_length needs it
         self.steps = steps
@@ -122,27 +128,9 @@ class _Setup:
     def __reduce__(self) -> tuple:
         return (_setup, self.key)          # a pickled state finds its setup again
 
-    def view_cells(self, s: Any, player: int) -> np.ndarray:
-        """The observation tensor of `player` at s (engine/observation.py), remembered by the
-        player's information state: the view is the last thing folded into it (engine/seen.py
-        observe_position), so the same key means the same view. OpenSpiel asks for the
-        observation and the information state of every player at every state, and for the
-        tensors' shapes at new initial states."""
-        key = (player, s.seen[player])
-        cells = self._views.get(key)
-        if cells is None:
-            if len(self._views) >= VIEWS_KEPT:
-                self._views.clear()
-            cells = np.zeros(self.observer.total, np.float32)
-            self.observer.fill(cells, s, player)
-            self._views[key] = cells
-        return cells
-
-
 _SETUPS: dict[tuple, _Setup] = {}
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 _CHANCE = pyspiel.PlayerId.CHANCE
-VIEWS_KEPT = 256
 
 
 def _setup(short_name: str, params: Optional[dict]) -> _Setup:
@@ -516,11 +504,11 @@ class MercatorObserver:
         taken = state._taken if state.current_player() == player else ()
         if self.perfect_recall:
             t = state._record()
-            view = self.su.view_cells(t.s, player)
+            view = self.su.seat_tensors.tensor(t.s, player)
             self.su.infostate.fill(self.tensor, t.s, player, t.log, t.n, taken, view)
             return
         total = self.su.observer.total
-        self.su.observer.fill(self.tensor, state._s, player)
+        self.tensor[:total] = self.su.seat_tensors.tensor(state._s, player)
         for k, a in enumerate(taken):
             self.tensor[total + k] = a + 1
 
