@@ -17,10 +17,12 @@ For the same rulebook and player count, `--games` games (seeds 0 ..) of uniforml
               observation tensor and action mask), then step() with a random legal id.
 Each line: decisions of the rules per second, and moves per second where a move is one id.
 The ratio column is the engine's decisions/s over that line's. Needs the openspiel and
-pettingzoo extras (a missing one is skipped, saying so). Each path runs --repeat rounds, in
-turn with the others, and prints its best. With --against CHECKOUT, another checkout's own
-bench_adapters.py (its engine and adapters: PYTHONPATH set to it) runs once a round too, and
-its best rates are printed below, with how many times faster this checkout's are.
+pettingzoo extras (a missing one is skipped, saying so). Rates are of CPU time (process_time:
+on a shared machine, wall-clock rates moved by a third from one round to the next). Each path
+runs --repeat rounds, in turn with the others, and prints its best. With --against CHECKOUT,
+this script also runs once a round on another checkout (its engine and adapters: PYTHONPATH
+set to it; a codec without `take` is driven by settle and decode), and that checkout's best
+rates are printed below, with how many times faster this checkout's are.
 
     .venv/bin/python benchmarks/bench_adapters.py --spec
 
@@ -36,13 +38,28 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if not os.environ.get("PYTHONPATH"):      # another checkout on PYTHONPATH (--against) is measured
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from mercator.interpreter.engine.encoding import ActionCodec  # noqa: E402
 from mercator.interpreter.research.common import program_for  # noqa: E402
 
 
+def clock() -> float:
+    """CPU seconds of this process: what other work on a shared machine takes from it is not
+    counted (wall-clock rates there moved by a third from one round to the next)."""
+    return time.process_time()
+
+
+def _take(codec, seqs, taken, a):
+    """codec.take, or settle then decode on a checkout whose codec has no take."""
+    if hasattr(codec, "take"):
+        return codec.take(seqs, taken, a)
+    now = codec.settle(seqs, taken + (a,))
+    return now, codec.decode(seqs, now)
+
+
 def engine(prog, players: int, games: int) -> tuple[int, int, float]:
-    t = time.perf_counter()
+    t = clock()
     dec = 0
     for g in range(games):
         s = prog.new_game(players, g)
@@ -50,7 +67,7 @@ def engine(prog, players: int, games: int) -> tuple[int, int, float]:
         while not s.over:
             prog.apply(s, rng.randrange(s.pending.count))
             dec += 1
-    return dec, dec, time.perf_counter() - t
+    return dec, dec, clock() - t
 
 
 def replayed(prog, players: int, games: int) -> tuple[int, int, float]:
@@ -66,24 +83,24 @@ def replayed(prog, players: int, games: int) -> tuple[int, int, float]:
             seqs = codec.sequences(s, s.pending)
             taken: tuple[int, ...] = ()
             while True:
-                taken, i = codec.take(seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
+                taken, i = _take(codec, seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
                 if i is not None:
                     break
             prog.apply(s, i)
         logs.append(s.history)
-    t = time.perf_counter()
+    t = clock()
     dec = 0
     for g, log in enumerate(logs):
         s = prog.new_game(players, g)
         for i in log:
             prog.apply(s, i)
         dec += len(log)
-    return dec, dec, time.perf_counter() - t
+    return dec, dec, clock() - t
 
 
 def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
     codec = ActionCodec(prog, players)
-    t = time.perf_counter()
+    t = clock()
     dec = moves = 0
     for g in range(games):
         s = prog.new_game(players, g)
@@ -92,20 +109,20 @@ def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
             seqs = codec.sequences(s, s.pending)
             taken: tuple[int, ...] = ()
             while True:
-                taken, i = codec.take(seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
+                taken, i = _take(codec, seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
                 moves += 1
                 if i is not None:
                     break
             prog.apply(s, i)
             dec += 1
-    return dec, moves, time.perf_counter() - t
+    return dec, moves, clock() - t
 
 
 def openspiel(name: str, players: int, games: int) -> tuple[int, int, float]:
     import pyspiel
     import mercator.interpreter.research.openspiel  # noqa: F401
     game = pyspiel.load_game("mercator", {"rulebook": name, "players": players})
-    t = time.perf_counter()
+    t = clock()
     dec = moves = 0
     for g in range(games):
         rng = random.Random(g)
@@ -121,14 +138,14 @@ def openspiel(name: str, players: int, games: int) -> tuple[int, int, float]:
             st.apply_action(a)
             if not chance and len(st._s.history) > before:
                 dec += 1                      # a decision of the rules completed
-    return dec, moves, time.perf_counter() - t
+    return dec, moves, clock() - t
 
 
 def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
     import numpy as np
     from mercator.interpreter.research.pettingzoo import env
     e = env(name, players)
-    t = time.perf_counter()
+    t = clock()
     dec = moves = 0
     for g in range(games):
         e.reset(seed=g)
@@ -141,7 +158,7 @@ def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             moves += 1
         dec += len(e._s.history)
-    return dec, moves, time.perf_counter() - t
+    return dec, moves, clock() - t
 
 
 def main() -> int:
@@ -153,9 +170,9 @@ def main() -> int:
                     help="rounds of every path; each path's best round is printed (3)")
     ap.add_argument("--spec", action="store_true", help="print the specs of the shipped games")
     ap.add_argument("--against", metavar="CHECKOUT",
-                    help="also run CHECKOUT's own bench_adapters.py once a round (another "
-                         "checkout of this project, e.g. the commit before: git worktree add "
-                         "../before COMMIT) and print its rates beside")
+                    help="also run this script on CHECKOUT once a round (another checkout of "
+                         "this project, e.g. the commit before: git worktree add ../before "
+                         "COMMIT) and print its rates beside")
     a = ap.parse_args()
     if a.spec:
         from mercator.interpreter.engine.infostate import InfoStateEncoder
@@ -225,18 +242,19 @@ def main() -> int:
 
 
 def _rates_at(checkout: str, a: argparse.Namespace) -> dict[str, tuple[float, float]]:
-    """One round of another checkout's own bench_adapters.py (its engine, its adapters, run
-    with PYTHONPATH set to it): (decisions/s, moves/s) per path, read from what it prints."""
+    """One round of this script on another checkout (its engine and adapters: PYTHONPATH set
+    to it, the same measuring code): (decisions/s, moves/s) per path, read from what it
+    prints."""
     import subprocess
     env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
-    cmd = [sys.executable, os.path.join(checkout, "benchmarks", "bench_adapters.py"),
-           "--rulebook", a.rulebook, "--players", str(a.players), "--games", str(a.games)]
+    cmd = [sys.executable, os.path.abspath(__file__), "--rulebook", a.rulebook,
+           "--players", str(a.players), "--games", str(a.games), "--repeat", "1"]
     out = subprocess.run(cmd, env=env, cwd=checkout, capture_output=True, text=True, check=True)
     rates: dict[str, tuple[float, float]] = {}
     for line in out.stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 4 and parts[3].endswith("x") and parts[1].replace(",", "").isdigit():
-            rates[parts[0]] = (float(parts[1].replace(",", "")), float(parts[2].replace(",", "")))
+        label, parts = line[:12].strip(), line[12:].split()
+        if len(parts) == 3 and parts[2].endswith("x") and parts[0].replace(",", "").isdigit():
+            rates[label] = (float(parts[0].replace(",", "")), float(parts[1].replace(",", "")))
     return rates
 
 
