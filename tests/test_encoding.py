@@ -220,3 +220,30 @@ def test_taking_one_id_is_settle_then_decode(codes) -> None:
         for a in c.legal_ids(seqs, taken):
             now = c.settle(seqs, taken + (a,))
             assert c.take(seqs, taken, a) == (now, c.decode(seqs, now))
+
+
+def test_a_menu_seen_before_is_the_same_list_and_its_ids_are_sorted_once() -> None:
+    """sequences() remembers a menu by its type and values: Manila's bids from 1 to the same
+    cash, asked again in another game, are the very list written the first time, and
+    legal_ids() of it is what sorting its first ids gives (a copy: the caller may change it)."""
+    prog = _programs("rulebooks/manila.rules")
+    c = ActionCodec(prog, 3)
+    firsts: dict = {}
+    again = 0
+    for seed in range(3):
+        s = prog.new_game(3, seed)
+        rng = random.Random(seed)
+        while not s.over:
+            seqs = c.sequences(s, s.pending)
+            assert seqs == _written(c, s, s.pending)
+            legal = c.legal_ids(seqs, ())
+            assert legal == sorted({q[0] for q in seqs})
+            legal.append(-1)                          # the caller's own list
+            assert c.legal_ids(seqs, ()) == sorted({q[0] for q in seqs})
+            key = (id(s.pending.vtype), tuple(map(tuple, seqs)))
+            if key in firsts:
+                again += 1
+                assert firsts[key] is seqs
+            firsts[key] = seqs
+            prog.apply(s, rng.randrange(s.pending.count))
+    assert again > 100

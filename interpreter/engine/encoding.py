@@ -21,6 +21,7 @@ No option label is ever formatted.
 from __future__ import annotations
 
 import hashlib
+import marshal
 from typing import Any, Iterator, Optional, Union
 
 import attrs
@@ -39,6 +40,7 @@ Node = Union[Decision, Chance, Terminal]
 DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel",
               "close")
 DEFAULT_OFFER_SLOTS = 32
+MENUS_KEPT = 4096          # menus of one-id options remembered per codec (then forgotten)
 
 
 class EncodeError(MercatorError):
@@ -126,6 +128,10 @@ class ActionCodec(IdWriters):
             self.slots = 0
         self.names = tuple(names)
         self.max_list = self.bounds.lists if self.bounds is not None else None
+        # menus of one-id options by (type, pass?, values, actions): (ids, first ids sorted);
+        # and the same entries by the id of their list (kept alive by _menus)
+        self._menus: dict[tuple, tuple[list[tuple[int, ...]], list[int]]] = {}
+        self._firsts: dict[int, tuple[list[tuple[int, ...]], list[int]]] = {}
 
     # ------------------------------------------------------------------ the vocabulary
     @property
@@ -237,7 +243,35 @@ class ActionCodec(IdWriters):
 
     def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
         """The ids of each option of a decision (in its option order: pass, values, any-time
-        actions), or of each outcome of a chance node."""
+        actions), or of each outcome of a chance node. A menu is remembered by its type and
+        values (their marshal bytes): the same menu again (a bid from 1 to the same cash, a
+        place among the same free spaces, the start positions of the boats) is the same list,
+        written once, and its first ids are sorted once (`legal_ids`); a deal's step, whose ids
+        depend on the offers on the table, is written each time. Callers read the list, never
+        change it."""
+        t = node.vtype
+        key: Any = None
+        if t is not None and not isinstance(t, tuple):
+            try:
+                key = (id(t), isinstance(node, Decision) and node.allow_pass,
+                       marshal.dumps(node.values, 2),
+                       marshal.dumps([(bid, args) for _, bid, args in node.actions], 2)
+                       if isinstance(node, Decision) else b"")
+            except ValueError:                # a value marshal cannot write: no memory
+                key = None
+            hit = self._menus.get(key) if key is not None else None
+            if hit is not None:
+                return hit[0]
+        out = self._sequences(s, node)
+        if key is not None:
+            if len(self._menus) >= MENUS_KEPT:
+                self._menus.clear()
+                self._firsts.clear()
+            self._menus[key] = (out, sorted({q[0] for q in out}))
+            self._firsts[id(out)] = self._menus[key]
+        return out
+
+    def _sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
         out: list[tuple[int, ...]] = []
         if isinstance(node, Decision) and node.allow_pass:
             out.append((self.PASS,))
@@ -306,6 +340,9 @@ class ActionCodec(IdWriters):
         """The distinct ids that may come after `taken`, in increasing order."""
         n = len(taken)
         if not n:
+            known = self._firsts.get(id(seqs))
+            if known is not None and known[0] is seqs:   # a remembered menu: sorted once
+                return list(known[1])
             return sorted({q[0] for q in seqs})
         return sorted({q[n] for q in seqs if len(q) > n and q[:n] == taken})
 
