@@ -46,6 +46,8 @@ from mercator.interpreter.engine.seen import render
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.research.common import ResearchError, program_for
+from mercator.interpreter.research.openspiel_bots import (  # noqa: F401  (mercator.openspiel)
+    RolloutEvaluator, ismcts_bot, resampler)
 from mercator.interpreter.tools.rulebooks import games
 
 DEFAULTS: dict[str, Any] = {"rulebook": "manila", "players": 0, "utility": "win", "seed": 0}
@@ -217,28 +219,6 @@ def _forget_traces(su: "_Setup") -> None:
     one would make a search's worlds depend on what was searched before, not on its seed)."""
     for key in [k for k in _TRACES if k[:3] == (su.rulebook_name, su.players, su.seed)]:
         del _TRACES[key]
-
-
-def resampler(random_state: Any) -> Any:
-    """A resampler for OpenSpiel's ISMCTSBot (`bot.set_resampler(resampler(rs))`) that draws
-    each world from `random_state` (a numpy RandomState, the bot's own): the bot's default
-    asks the state with a fresh pyspiel.UniformProbabilitySampler, seeded by the system, so
-    that the same seed searched twice drew other worlds."""
-    return lambda state, player: state.resample_from_infostate(player, random_state.uniform)
-
-
-def ismcts_bot(game: Any, evaluator: Any = None, seed: int = 0, uct_c: float = 2.0,
-               max_simulations: int = 100, **kwargs: Any) -> Any:
-    """OpenSpiel's ISMCTSBot (open_spiel.python.algorithms.ismcts) for a Mercator game, all of
-    whose chance is its `seed`: its random_state, the worlds it draws (`resampler`) and, by
-    default, a RolloutEvaluator of the same seed. The same seed plays the same moves."""
-    from open_spiel.python.algorithms import ismcts
-    rs = np.random.RandomState(seed)
-    bot = ismcts.ISMCTSBot(game, evaluator if evaluator is not None else
-                           RolloutEvaluator(seed=seed), uct_c, max_simulations,
-                           random_state=rs, **kwargs)
-    bot.set_resampler(resampler(rs))
-    return bot
 
 
 class _Position:
@@ -434,45 +414,6 @@ class MercatorState(pyspiel.State):
 
     def __str__(self) -> str:
         return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
-
-
-class RolloutEvaluator:
-    """An evaluator for OpenSpiel's MCTS and ISMCTS bots (the interface of
-    open_spiel.python.algorithms.mcts.Evaluator) whose rollouts are the engine's own playouts
-    (Program.playout: compiled, no labels, no narration, no any-time actions), many times faster
-    than random play through pyspiel states. A decision that is partly taken is first completed
-    by a random option consistent with the ids taken."""
-
-    def __init__(self, n_rollouts: int = 1, seed: int = 0):
-        self.n_rollouts = n_rollouts
-        self.rng = random.Random(seed)
-
-    def evaluate(self, state: "MercatorState") -> Any:
-        su = state._su
-        total = np.zeros(su.players)
-        for _ in range(self.n_rollouts):
-            s = state._s.clone()
-            s.narrate = False
-            if state._taken and not s.over:
-                seqs = state._sequences()
-                n = len(state._taken)
-                fits = [i for i, q in enumerate(seqs) if q[:n] == state._taken]
-                su.prog.apply(s, self.rng.choice(fits))
-            if not s.over:
-                su.prog.playout(s, self.rng, anytime=False)
-            end = su.prog.result(s)
-            if su.utility == "score":
-                total += np.array(end.scores, dtype=float)
-            elif end.winners:
-                for w in end.winners:
-                    total[w] += 1.0 / len(end.winners)
-        return total / self.n_rollouts
-
-    def prior(self, state: "MercatorState") -> list[tuple[int, float]]:
-        if state.is_chance_node():
-            return state.chance_outcomes()
-        legal = state.legal_actions()
-        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 class MercatorObserver:
