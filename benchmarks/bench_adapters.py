@@ -1,9 +1,13 @@
 """Steps per second through the research adapters beside the raw engine, in one run.
 
     .venv/bin/python benchmarks/bench_adapters.py [--rulebook manila] [--players 4] [--games 5]
+                                                  [--repeat 3] [--against CHECKOUT]
 
 For the same rulebook and player count, `--games` games (seeds 0 ..) of uniformly random play:
 - engine      the apply loop, a random option index per decision (explicit chance off);
+- same games  the same loop on the games the lines below play (a random legal id at a time,
+              which plays other games than a random option: Manila's are longer, with more
+              bids), their option indices found first, untimed: the engine's own cost of them;
 - engine+ids  the same loop, but every decision's options written out as action ids and taken
               one id at a time, the way the adapters do (interpreter/engine/encoding.py);
 - openspiel   pyspiel states of interpreter/research/openspiel.py: legal_actions() or
@@ -13,7 +17,12 @@ For the same rulebook and player count, `--games` games (seeds 0 ..) of uniforml
               observation tensor and action mask), then step() with a random legal id.
 Each line: decisions of the rules per second, and moves per second where a move is one id.
 The ratio column is the engine's decisions/s over that line's. Needs the openspiel and
-pettingzoo extras (a missing one is skipped, saying so).
+pettingzoo extras (a missing one is skipped, saying so). Rates are of CPU time (process_time:
+on a shared machine, wall-clock rates moved by a third from one round to the next). Each path
+runs --repeat rounds, in turn with the others, and prints its best. With --against CHECKOUT,
+this script also runs once a round on another checkout (its engine and adapters: PYTHONPATH
+set to it; a codec without `take` is driven by settle and decode), and that checkout's best
+rates are printed below, with how many times faster this checkout's are.
 
     .venv/bin/python benchmarks/bench_adapters.py --spec
 
@@ -29,13 +38,28 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if not os.environ.get("PYTHONPATH"):      # another checkout on PYTHONPATH (--against) is measured
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from mercator.interpreter.engine.encoding import ActionCodec  # noqa: E402
 from mercator.interpreter.research.common import program_for  # noqa: E402
 
 
+def clock() -> float:
+    """CPU seconds of this process: what other work on a shared machine takes from it is not
+    counted (wall-clock rates there moved by a third from one round to the next)."""
+    return time.process_time()
+
+
+def _take(codec, seqs, taken, a):
+    """codec.take, or settle then decode on a checkout whose codec has no take."""
+    if hasattr(codec, "take"):
+        return codec.take(seqs, taken, a)
+    now = codec.settle(seqs, taken + (a,))
+    return now, codec.decode(seqs, now)
+
+
 def engine(prog, players: int, games: int) -> tuple[int, int, float]:
-    t = time.perf_counter()
+    t = clock()
     dec = 0
     for g in range(games):
         s = prog.new_game(players, g)
@@ -43,12 +67,40 @@ def engine(prog, players: int, games: int) -> tuple[int, int, float]:
         while not s.over:
             prog.apply(s, rng.randrange(s.pending.count))
             dec += 1
-    return dec, dec, time.perf_counter() - t
+    return dec, dec, clock() - t
+
+
+def replayed(prog, players: int, games: int) -> tuple[int, int, float]:
+    """The apply loop on the games engine_ids plays (a random id at a time): their option
+    indices, found first (untimed), applied by the raw engine, chance inside apply as in the
+    first line — the engine's own cost of the very games the adapters play."""
+    logs = []
+    codec = ActionCodec(prog, players)
+    for g in range(games):
+        s = prog.new_game(players, g)
+        rng = random.Random(g)
+        while not s.over:
+            seqs = codec.sequences(s, s.pending)
+            taken: tuple[int, ...] = ()
+            while True:
+                taken, i = _take(codec, seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
+                if i is not None:
+                    break
+            prog.apply(s, i)
+        logs.append(s.history)
+    t = clock()
+    dec = 0
+    for g, log in enumerate(logs):
+        s = prog.new_game(players, g)
+        for i in log:
+            prog.apply(s, i)
+        dec += len(log)
+    return dec, dec, clock() - t
 
 
 def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
     codec = ActionCodec(prog, players)
-    t = time.perf_counter()
+    t = clock()
     dec = moves = 0
     for g in range(games):
         s = prog.new_game(players, g)
@@ -57,21 +109,20 @@ def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
             seqs = codec.sequences(s, s.pending)
             taken: tuple[int, ...] = ()
             while True:
-                taken = codec.settle(seqs, taken + (rng.choice(codec.legal_ids(seqs, taken)),))
+                taken, i = _take(codec, seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
                 moves += 1
-                i = codec.decode(seqs, taken)
                 if i is not None:
                     break
             prog.apply(s, i)
             dec += 1
-    return dec, moves, time.perf_counter() - t
+    return dec, moves, clock() - t
 
 
 def openspiel(name: str, players: int, games: int) -> tuple[int, int, float]:
     import pyspiel
     import mercator.interpreter.research.openspiel  # noqa: F401
     game = pyspiel.load_game("mercator", {"rulebook": name, "players": players})
-    t = time.perf_counter()
+    t = clock()
     dec = moves = 0
     for g in range(games):
         rng = random.Random(g)
@@ -87,14 +138,14 @@ def openspiel(name: str, players: int, games: int) -> tuple[int, int, float]:
             st.apply_action(a)
             if not chance and len(st._s.history) > before:
                 dec += 1                      # a decision of the rules completed
-    return dec, moves, time.perf_counter() - t
+    return dec, moves, clock() - t
 
 
 def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
     import numpy as np
     from mercator.interpreter.research.pettingzoo import env
     e = env(name, players)
-    t = time.perf_counter()
+    t = clock()
     dec = moves = 0
     for g in range(games):
         e.reset(seed=g)
@@ -107,7 +158,7 @@ def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             moves += 1
         dec += len(e._s.history)
-    return dec, moves, time.perf_counter() - t
+    return dec, moves, clock() - t
 
 
 def main() -> int:
@@ -115,7 +166,13 @@ def main() -> int:
     ap.add_argument("--rulebook", default="manila")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="rounds of every path; each path's best round is printed (3)")
     ap.add_argument("--spec", action="store_true", help="print the specs of the shipped games")
+    ap.add_argument("--against", metavar="CHECKOUT",
+                    help="also run this script on CHECKOUT once a round (another checkout of "
+                         "this project, e.g. the commit before: git worktree add ../before "
+                         "COMMIT) and print its rates beside")
     a = ap.parse_args()
     if a.spec:
         from mercator.interpreter.engine.infostate import InfoStateEncoder
@@ -138,21 +195,67 @@ def main() -> int:
         return 0
     prog = program_for(a.rulebook)
     base = None
-    print(f"{a.rulebook}, {a.players} players, {a.games} random games each")
+    print(f"{a.rulebook}, {a.players} players, {a.games} random games each, "
+          f"the best of {a.repeat} rounds")
     print(f"{'path':<12} {'decisions/s':>12} {'moves/s':>10} {'engine / this':>14}")
-    for label, run in [("engine", lambda: engine(prog, a.players, a.games)),
-                       ("engine+ids", lambda: engine_ids(prog, a.players, a.games)),
-                       ("openspiel", lambda: openspiel(a.rulebook, a.players, a.games)),
-                       ("pettingzoo", lambda: pettingzoo(a.rulebook, a.players, a.games))]:
-        try:
-            dec, moves, secs = run()
-        except ImportError as exc:
-            print(f"{label:<12} skipped: {exc} (install the extra)")
+    paths = [("engine", lambda: engine(prog, a.players, a.games)),
+             ("same games", lambda: replayed(prog, a.players, a.games)),
+             ("engine+ids", lambda: engine_ids(prog, a.players, a.games)),
+             ("openspiel", lambda: openspiel(a.rulebook, a.players, a.games)),
+             ("pettingzoo", lambda: pettingzoo(a.rulebook, a.players, a.games))]
+    best: dict[str, tuple[int, int, float]] = {}
+    skipped: dict[str, str] = {}
+    old: dict[str, tuple[float, float]] = {}
+    for _ in range(a.repeat):        # rounds of every path in turn: a load that comes and
+        for label, run in paths:     # goes slows each path alike; each keeps its best round
+            if label in skipped:
+                continue
+            try:
+                got = run()
+            except ImportError as exc:
+                skipped[label] = str(exc)
+                continue
+            if label not in best or got[2] < best[label][2]:
+                best[label] = got
+        if a.against:
+            for label, rates in _rates_at(a.against, a).items():
+                if label not in old or rates[0] > old[label][0]:
+                    old[label] = rates
+    for label, _ in paths:
+        if label in skipped:
+            print(f"{label:<12} skipped: {skipped[label]} (install the extra)")
             continue
+        dec, moves, secs = best[label]
         rate = dec / secs
         base = base or rate
         print(f"{label:<12} {rate:12,.0f} {moves / secs:10,.0f} {base / rate:13.1f}x")
+    if a.against:
+        print(f"--against {a.against}, in the same rounds:")
+        first = old.get("engine", (0.0, 0.0))[0]
+        for label, _ in paths:
+            if label in old:
+                r, m = old[label]
+                now = best[label][0] / best[label][2] if label in best else 0.0
+                print(f"{label:<12} {r:12,.0f} {m:10,.0f} {first / r:13.1f}x"
+                      f"   (this checkout: {now / r:.1f}x its rate)")
     return 0
+
+
+def _rates_at(checkout: str, a: argparse.Namespace) -> dict[str, tuple[float, float]]:
+    """One round of this script on another checkout (its engine and adapters: PYTHONPATH set
+    to it, the same measuring code): (decisions/s, moves/s) per path, read from what it
+    prints."""
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
+    cmd = [sys.executable, os.path.abspath(__file__), "--rulebook", a.rulebook,
+           "--players", str(a.players), "--games", str(a.games), "--repeat", "1"]
+    out = subprocess.run(cmd, env=env, cwd=checkout, capture_output=True, text=True, check=True)
+    rates: dict[str, tuple[float, float]] = {}
+    for line in out.stdout.splitlines():
+        label, parts = line[:12].strip(), line[12:].split()
+        if len(parts) == 3 and parts[2].endswith("x") and parts[0].replace(",", "").isdigit():
+            rates[label] = (float(parts[0].replace(",", "")), float(parts[1].replace(",", "")))
+    return rates
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ decision takes (interpreter/engine/encoding.py): the numbers behind a rulebook's
 
 For each player count the rulebook allows, `--games` games of uniformly random choices (seeds
 0 .. games-1); then, over all of them: the smallest and largest integer any option or chance
-outcome held, the longest collection an option held, the most decisions of a game, the lowest
-and highest final score, the ids a decision took on average when its options are taken
+outcome held, the longest collection an option held, the most decisions of a game, the most
+moves (ids taken one at a time, for the option chosen), the least and most number an
+observation tensor shows the seat to decide, the lowest and highest final score, the ids a decision took on average when its options are taken
 one id at a time (choosing each next id uniformly), and the most items each collection field
 of the state held (what `length FIELD N` bounds) — beside the declared bounds.
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import os
+
+import numpy as np
 import random
 import sys
 
@@ -23,6 +26,8 @@ from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.compiler import compile_program  # noqa: E402
 from mercator.interpreter.engine.encoding import ActionCodec  # noqa: E402
 from mercator.interpreter.engine.nodes import Decision, Terminal  # noqa: E402
+from mercator.interpreter.engine.observation import observer_for  # noqa: E402
+from mercator.interpreter.engine.observation_bounds import NUMBER, cell_kinds  # noqa: E402
 
 
 class _Reach(ActionCodec):
@@ -38,6 +43,12 @@ class _Reach(ActionCodec):
     def _length(self, n: int) -> None:
         _Reach.longest = max(_Reach.longest, n)
 
+    def _atom(self, t: object) -> None:       # every value through write (and _int, _length)
+        return None
+
+    def _writer(self, t: object) -> None:
+        return None
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -50,7 +61,8 @@ def main() -> int:
         return 1
     prog = compile_program(res.rulebook)
     g = res.rulebook.game
-    most = 0
+    most = most_moves = 0
+    numbers = [0, 0]                  # the least and most of an observation's number cells
     scores: list[int] = []
     taken = decisions_seen = 0
     rb = res.rulebook
@@ -77,10 +89,16 @@ def main() -> int:
         for seed in range(a.games):
             s = prog.new_game(n, seed)
             rng = random.Random(seed)
-            count = 0
+            count = moves = 0
+            observer = observer_for(prog, n)
+            kinds = np.array(cell_kinds(observer)) == NUMBER if observer is not None else None
             while not s.over:
                 node = s.pending
                 seqs = codec.sequences(s, node)
+                if observer is not None and isinstance(node, Decision):
+                    cells = np.asarray(observer.tensor(s, node.player))[kinds]
+                    numbers[0] = min(numbers[0], int(cells.min()))
+                    numbers[1] = max(numbers[1], int(cells.max()))
                 if isinstance(node, Decision):
                     count += 1
                     ids: tuple[int, ...] = ()
@@ -91,9 +109,13 @@ def main() -> int:
                         first = False
                     taken += first          # a decision is asked at least once
                     decisions_seen += 1
-                prog.apply(s, rng.randrange(node.count))
+                i = rng.randrange(node.count)
+                if isinstance(node, Decision):
+                    moves += codec.moves(seqs, i)
+                prog.apply(s, i)
                 measure(s)
             most = max(most, count)
+            most_moves = max(most_moves, moves)
             end = prog.pending(s)
             assert isinstance(end, Terminal)
             scores += end.scores
@@ -106,6 +128,10 @@ def main() -> int:
           + (f"   (bounds: lists {b.lists})" if b and b.lists is not None else ""))
     print(f"  most decisions in a game {most}"
           + (f"   (bounds: decisions {b.decisions})" if b and b.decisions else ""))
+    print(f"  most moves in a game {most_moves} (action ids taken one at a time)"
+          + (f"   (bounds: moves {b.moves})" if b and b.moves else ""))
+    print(f"  numbers in the observation of the seat to decide {numbers[0]}..{numbers[1]}"
+          + (f"   (bounds: values {b.values[0]}..{b.values[1]})" if b and b.values else ""))
     print(f"  final scores {min(scores)}..{max(scores)}"
           + (f"   (bounds: score {b.score[0]}..{b.score[1]})" if b and b.score else ""))
     lengths = b.lengths if b else {}

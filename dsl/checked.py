@@ -110,6 +110,8 @@ class Bounds:
     decl: A.BoundsDecl
     spans: dict[str, A.Span] = attrs.field(factory=dict)
     lengths: dict[str, int] = attrs.field(factory=dict)   # `length FIELD N`, by field name
+    moves: Optional[int] = None       # the most action ids the players take in a game
+    values: Optional[tuple[int, int]] = None   # every number an observation tensor shows
 
 
 @attrs.define

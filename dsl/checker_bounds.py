@@ -19,6 +19,9 @@ BOUND_WORDS = {
     "options": (True, "every integer a decision offers or chance picks", "options 0..200"),
     "score": (True, "every final score", "score -40..130"),
     "decisions": (False, "the decisions of a game", "decisions 600"),
+    "values": (True, "every number an observation tensor shows (an integer field, a size, a "
+               "count, the round)", "values -50..5000"),
+    "moves": (False, "the action ids the players take in a game, one at a time", "moves 700"),
     "lists": (False, "the items of every list, bag or map a decision offers", "lists 6"),
     "length": (False, "the items a state field holds", "length ships 8"),
 }
@@ -83,9 +86,9 @@ class BoundsChecker(CheckerBase):
                 self.err("E170", f"the range {it.lo}..{it.hi} is empty", it.span,
                          f"the low end comes first: {it.hi}..{it.lo}")
                 ok = False
-            elif not is_range and it.lo < (1 if it.word == "decisions" else 0):
+            elif not is_range and it.lo < (1 if it.word in ("decisions", "moves") else 0):
                 self.err("E170", f"'{it.word} {it.lo}' bounds nothing", it.span,
-                         f"{what}: at least {1 if it.word == 'decisions' else 0}")
+                         f"{what}: at least {1 if it.word in ('decisions', 'moves') else 0}")
                 ok = False
         if not ok:
             return None
@@ -99,7 +102,8 @@ class BoundsChecker(CheckerBase):
             return None if it is None else it.lo
 
         return Bounds(options=rng("options"), score=rng("score"), decisions=one("decisions"),
-                      lists=one("lists"), decl=decl,
+                      lists=one("lists"), decl=decl, moves=one("moves"),
+                      values=rng("values"),
                       spans={w: it.span for w, it in seen.items()}, lengths=lengths)
 
     def _length_field(self, it: A.BoundItem) -> bool:

@@ -94,3 +94,62 @@ def test_random_games_of_the_shipped_rulebooks_stay_within_their_bounds(name: st
     res = load(str(ROOT / "rulebooks" / f"{name}.rules"))
     assert res.rulebook is not None and res.rulebook.bounds is not None
     assert explore(compile_program(res.rulebook), 15, seed=3).finding is None
+
+
+def test_moves_and_values_are_bounds_too() -> None:
+    text = _rules().replace("  decisions 30\n", "  decisions 30\n  moves 12\n  values -1..9\n")
+    res = load_text(text, "b.rules")
+    assert res.ok and res.rulebook is not None and res.rulebook.bounds is not None
+    b = res.rulebook.bounds
+    assert (b.moves, b.values) == (12, (-1, 9))
+    from mercator.interpreter.engine.encoding import ActionCodec
+    spec = ActionCodec(compile_program(res.rulebook), 2).spec()
+    # the longest game in moves is the declared one, not decisions * ids a decision may take
+    assert (spec.max_decisions, spec.max_steps_per_decision, spec.max_game_length) == (30, 1, 12)
+    bad = load_text(_rules().replace("  decisions 30\n", "  moves 0\n  values 3\n"), "b.rules")
+    assert sorted(d.message for d in bad.diagnostics if d.code == "E170") == [
+        "'moves 0' bounds nothing", "'values' takes a range lo..hi"]
+
+
+def test_one_move_too_many_is_a_finding() -> None:
+    # two rounds, each player one choice of one id a round: 4 moves with 2 players
+    f = _explore(_rules().replace("  decisions 30\n", "  decisions 30\n  moves 3\n"))
+    assert f is not None and f.kind == "out of bounds"
+    assert f.message.startswith("a game takes more than bounds { moves 3 }")
+    assert f.span is not None and f.span.line == 5
+    assert len(f.decisions) == 3
+
+
+@pytest.mark.parametrize("name", ["manila", "die_haendler", "felinia", "genoa"])
+def test_random_play_by_ids_stays_within_the_longest_game(name: str) -> None:
+    """The adapters' longest game (OpenSpiel's max_game_length: `moves`; the information-state
+    tensor's rows: `decisions`) holds for games played as the adapters' random agents play
+    them, a uniformly random legal id at a time, at the smallest and largest player count —
+    and is within a few times the longest of them (the tensor is not mostly empty rows)."""
+    import random
+    from mercator.interpreter.engine.encoding import ActionCodec
+    from mercator.interpreter.research.common import program_for
+    prog = program_for(name)
+    b = prog.rb.bounds
+    g = prog.rb.game
+    longest = [0, 0]
+    for n in (g.min_players, g.max_players):
+        codec = ActionCodec(prog, n)
+        assert codec.spec().max_game_length == b.moves
+        for seed in range(4):
+            s = prog.new_game(n, seed)
+            rng = random.Random(seed)
+            decisions = moves = 0
+            while not s.over:
+                seqs = codec.sequences(s, s.pending)
+                taken: tuple = ()
+                while True:
+                    taken, i = codec.take(seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
+                    moves += 1
+                    if i is not None:
+                        break
+                decisions += 1
+                prog.apply(s, i)
+            assert decisions <= b.decisions and moves <= b.moves, (n, seed)
+            longest = [max(longest[0], decisions), max(longest[1], moves)]
+    assert b.decisions <= 6 * longest[0] and b.moves <= 6 * longest[1], longest

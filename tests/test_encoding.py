@@ -173,3 +173,77 @@ def test_the_same_id_means_the_same_value_in_every_state() -> None:
                     assert seen.setdefault(q[0], node.labeller(v)) == node.labeller(v)
             prog.apply(s, rng.randrange(node.count))
     assert len(seen) >= 10
+
+
+def _written(c: ActionCodec, s, node) -> list[tuple[int, ...]]:
+    """The ids of each option as `write` gives them, value by value (the reference the
+    specialised writers of `sequences` must equal)."""
+    out: list[tuple[int, ...]] = [(c.PASS,)] if isinstance(node, Decision) and node.allow_pass \
+        else []
+    for v in node.values:
+        ids: list[int] = []
+        c.write(v, node.vtype, ids, s)
+        out.append(tuple(ids))
+    if isinstance(node, Decision):
+        for _, bid, args in node.actions:
+            ids = [c.action_base[c.prog.body_names[bid].split(" ", 1)[1]]]
+            for a, at in zip(args, c.action_params.get(bid, ())):
+                c.write(a, at, ids, s)
+            out.append(tuple(ids))
+    return out
+
+
+@pytest.mark.parametrize("path, players", [(p, n) for p in SHIPPED[:4] for n in (2, 3)])
+def test_the_specialised_writers_give_the_ids_write_gives(path: str, players: int) -> None:
+    """sequences() writes a one-id value, a record or a collection by a function made once
+    per type (no label, no dispatch on the kind per value): the same ids as write()."""
+    prog = _programs(path)
+    g = prog.rb.game
+    players = max(g.min_players, min(players, g.max_players))
+    c = ActionCodec(prog, players)
+    checked = 0
+    for seed in range(2):
+        s = prog.new_game(players, seed, explicit_chance=True)
+        rng = random.Random(seed)
+        while not s.over and checked < 400 * (seed + 1):
+            assert c.sequences(s, s.pending) == _written(c, s, s.pending)
+            checked += 1
+            prog.apply(s, rng.randrange(s.pending.count))
+    assert checked > 100
+
+
+def test_taking_one_id_is_settle_then_decode(codes) -> None:
+    c = ActionCodec(codes, 2)
+    s = codes.new_game(2, 0, explicit_chance=True)
+    seqs = c.sequences(s, s.pending)
+    for taken in [(), (7,), (14,)]:
+        for a in c.legal_ids(seqs, taken):
+            now = c.settle(seqs, taken + (a,))
+            assert c.take(seqs, taken, a) == (now, c.decode(seqs, now))
+
+
+def test_a_menu_seen_before_is_the_same_list_and_its_ids_are_sorted_once() -> None:
+    """sequences() remembers a menu by its type and values: Manila's bids from 1 to the same
+    cash, asked again in another game, are the very list written the first time, and
+    legal_ids() of it is what sorting its first ids gives (a copy: the caller may change it)."""
+    prog = _programs("rulebooks/manila.rules")
+    c = ActionCodec(prog, 3)
+    firsts: dict = {}
+    again = 0
+    for seed in range(3):
+        s = prog.new_game(3, seed)
+        rng = random.Random(seed)
+        while not s.over:
+            seqs = c.sequences(s, s.pending)
+            assert seqs == _written(c, s, s.pending)
+            legal = c.legal_ids(seqs, ())
+            assert legal == sorted({q[0] for q in seqs})
+            legal.append(-1)                          # the caller's own list
+            assert c.legal_ids(seqs, ()) == sorted({q[0] for q in seqs})
+            key = (id(s.pending.vtype), tuple(map(tuple, seqs)))
+            if key in firsts:
+                again += 1
+                assert firsts[key] is seqs
+            firsts[key] = seqs
+            prog.apply(s, rng.randrange(s.pending.count))
+    assert again > 100

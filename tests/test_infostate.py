@@ -48,11 +48,11 @@ def rows(enc: InfoStateEncoder, t: np.ndarray) -> np.ndarray:
 
 
 # (rulebook, players): observation cells + the most ids a decision takes + decisions × (seats +
-# ids); the bounds are the rulebooks' own (manila.rules: decisions 1500, 9 ids for a start
-# option of three boats; genoa.rules: decisions 5000, 3 ids)
-SIZES = [("manila", 3, 212 + 9 + 1500 * (3 + 9)), ("manila", 5, 296 + 9 + 1500 * (5 + 9)),
-         ("die_haendler", 2, 1001 + 9 + 2000 * (2 + 9)),
-         ("felinia", 4, 6864 + 5 + 2500 * (4 + 5)), ("genoa", 2, 15343 + 3 + 5000 * (2 + 3))]
+# ids); the bounds are the rulebooks' own (manila.rules: decisions 700, 9 ids for a start
+# option of three boats; genoa.rules: decisions 3200, 3 ids)
+SIZES = [("manila", 3, 212 + 9 + 700 * (3 + 9)), ("manila", 5, 296 + 9 + 700 * (5 + 9)),
+         ("die_haendler", 2, 1001 + 9 + 850 * (2 + 9)),
+         ("felinia", 4, 6864 + 5 + 1000 * (4 + 5)), ("genoa", 2, 15343 + 3 + 3200 * (2 + 3))]
 
 
 @pytest.mark.parametrize("name, players, total", SIZES)

@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
 import mercator.interpreter.research.openspiel as adapter  # noqa: E402,F401  (registers the games)
+from mercator.interpreter.engine.seen import log_for  # noqa: E402
 from mercator.interpreter.research.common import ResearchError  # noqa: E402
 
 GAMES = [("manila", 3), ("manila", 5), ("die_haendler", 2), ("die_haendler", 4),
@@ -32,7 +33,9 @@ def test_the_game_info_comes_from_the_rulebooks_bounds() -> None:
     g = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 4})
     spec = g.su.spec
     assert g.num_distinct_actions() == spec.num_distinct_actions == len(spec.ids)
-    assert g.max_game_length() == 1500 * spec.max_steps_per_decision
+    # the longest game in moves is manila.rules' `bounds { moves 800 }` (random play reached
+    # 402), not its 700 decisions times the 9 ids a start option takes
+    assert g.max_game_length() == spec.max_game_length == 800
     assert (g.min_utility(), g.max_utility()) == (0.0, 1.0)
     assert g.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
     assert g.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -156,3 +159,99 @@ def test_the_rollout_evaluator_plays_the_engines_own_playouts() -> None:
     prior = ev.prior(state)
     assert [a for a, _ in prior] == state.legal_actions()
     assert sum(p for _, p in prior) == pytest.approx(1.0)
+
+
+def test_the_record_is_made_only_when_asked_and_is_the_narrated_games() -> None:
+    """Play runs without narration (no label is formatted); the record a seat's information
+    state is made of is made when asked for, by replaying the steps since the last time it
+    was: the same strings and tensors as a game narrated from the start, on every branch."""
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    enc = game.su.infostate
+    rng = random.Random(9)
+    state = game.new_initial_state()
+    for _ in range(40):                     # play on, asking nothing: no record made
+        state.apply_action(rng.choice(state.legal_actions() or
+                                      [a for a, _ in state.chance_outcomes()]))
+    assert state._told is None and not state._s.narrate
+    branches = [state]
+    for step in range(160):
+        st = rng.choice(branches)
+        if st.is_terminal():
+            continue
+        if rng.random() < 0.3:
+            st = st.clone()
+            branches.append(st)
+        if rng.random() < 0.4:
+            p = rng.randrange(3)
+            told, log, n = enc.replay(0, st._s.history)
+            text = st.information_state_string(p).split("|")[0].split("\n")
+            assert text == log_for(told.record, p) + [f"record {told.information_state(p)[1]}"]
+            assert np.array_equal(np.asarray(st.information_state_tensor(p), np.float32),
+                                  enc.tensor(told, p, log, n, st._taken
+                                             if p == st.current_player() else ()))
+        st.apply_action(rng.choice(st.legal_actions() if not st.is_chance_node()
+                                   else [a for a, _ in st.chance_outcomes()]))
+    assert len(branches) > 10
+
+
+def _bot_game(seed: int, bot_moves: int = 12) -> list[int]:
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    bot = adapter.ismcts_bot(game, seed=seed, max_simulations=8)
+    rng = random.Random(4)                  # the other seats and chance: the same each time
+    state = game.new_initial_state()
+    asked = 0
+    while not state.is_terminal() and asked < bot_moves:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+            asked += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state.history()
+
+
+def test_ismcts_through_the_adapter_is_reproducible_from_its_seed() -> None:
+    """OpenSpiel's ISMCTS draws a world per simulation; with the adapter's resampler the draw
+    comes from the bot's random_state (not a fresh system-seeded sampler), so the same seed
+    plays the same game, in the same process, one game after another."""
+    first = _bot_game(7)
+    assert _bot_game(7) == first
+    assert len(first) > 30
+    worlds: list[int] = []
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    for _ in range(2):
+        rs = np.random.RandomState(3)
+        draw = adapter.resampler(rs)
+        worlds.append(hash(tuple(draw(state, state.current_player())._s.history)))
+    assert worlds[0] == worlds[1]
+
+
+def test_the_information_state_string_reads_as_the_seats_record() -> None:
+    """information_state_string is the lines of the record the seat was shown (another seat's
+    hidden choice as 'has chosen', without what), the engine's digest of its information
+    state on the last line, then | and the ids it has taken of its current decision."""
+    game = pyspiel.load_game("mercator", {"rulebook": "manila", "players": 3})
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    hidden = False
+    for _ in range(60):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        text = state.information_state_string(0)
+        lines, taken = text.rsplit("|", 1)
+        *record, digest = lines.split("\n")
+        assert digest == f"record {state._record().s.information_state(0)[1]}"
+        assert all(not line.startswith("P1 has chosen") for line in record)   # his own: told
+        hidden = hidden or any(line.startswith(("P2 has chosen", "P3 has chosen"))
+                               for line in record)
+        assert taken == (" ".join(map(str, state._taken))
+                         if state.current_player() == 0 else "")
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert hidden and len(record) > 20
+    # another seat's string is its own record: the same game, other lines
+    assert state.information_state_string(1) != state.information_state_string(0)

@@ -129,3 +129,47 @@ def test_the_tensor_of_a_known_position() -> None:
     assert seg["to decide"] == [1.0, 0.0, 0.0, 0.0]      # P1 bids first
     pesos = [f.name for f in prog.rb.player_fields].index("pesos")
     assert seg["P2.pesos"] == [float(s.players[1][pesos])]
+
+
+@pytest.mark.parametrize("name, players", [("manila", 4), ("die_haendler", 2), ("felinia", 3),
+                                           ("genoa", 3)])
+def test_every_observation_lies_inside_the_declared_space(name: str, players: int) -> None:
+    """The observation space is a Box with real bounds (a flag 0..1, a number within the
+    rulebook's `bounds { values LO..HI }`, an id taken 0..the vocabulary's size), and every
+    seat's observation at every step of random games lies inside it; with normalize=True
+    every cell lies in 0..1."""
+    raw, scaled = env(name, players), env(name, players, normalize=True)
+    box = raw.observation_space("player_0")["observation"]
+    assert np.isfinite(box.low).all() and np.isfinite(box.high).all()
+    lo, hi = raw.prog.rb.bounds.values
+    assert box.high.max() == max(hi, raw.codec.size) and box.low.min() == min(lo, 0)
+    assert scaled.observation_space("player_0")["observation"].high.max() == 1.0
+    steps = 0
+    for seed in range(2):
+        raw.reset(seed=seed)
+        scaled.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in raw.agent_iter(max_iter=600):
+            for a in raw.possible_agents:
+                obs = raw.observe(a)
+                assert raw.observation_space(a).contains(obs), (seed, steps, a)
+                assert scaled.observation_space(a).contains(scaled.observe(a))
+                assert np.allclose(scaled.observe(a)["observation"],
+                                   (obs["observation"] - box.low) / (box.high - box.low))
+            obs, _, term, trunc, _ = raw.last()
+            action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            raw.step(action)
+            scaled.step(action)
+            steps += 1
+    assert steps > 300
+
+
+def test_a_number_outside_the_values_bound_is_named() -> None:
+    from mercator.interpreter.engine.observation_bounds import outside
+    e = env("manila", 3)
+    e.reset(seed=0)
+    cells = e.observe("player_0")["observation"][:e.observer.total].copy()
+    assert outside(e.observer, cells) == []
+    at = next(g for g in e.observer.segments if g.name == "P1.pesos").offset
+    cells[at] = 501.0
+    assert outside(e.observer, cells) == ["P1.pesos[0] = 501 not in 0..500"]

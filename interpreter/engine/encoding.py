@@ -21,6 +21,7 @@ No option label is ever formatted.
 from __future__ import annotations
 
 import hashlib
+import marshal
 from typing import Any, Iterator, Optional, Union
 
 import attrs
@@ -28,6 +29,7 @@ import attrs
 from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
+from mercator.interpreter.engine.id_writers import IdWriters
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.dsl.errors import MercatorError
 
@@ -38,6 +40,7 @@ Node = Union[Decision, Chance, Terminal]
 DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel",
               "close")
 DEFAULT_OFFER_SLOTS = 32
+MENUS_KEPT = 4096          # menus of one-id options remembered per codec (then forgotten)
 
 
 class EncodeError(MercatorError):
@@ -63,7 +66,8 @@ class GameSpec:
     max_chance_outcomes: int           # chance outcomes use the same ids
     max_decisions: Optional[int]       # `bounds { decisions N }`
     max_steps_per_decision: Optional[int]   # ids one decision may take (None: a list unbounded)
-    max_game_length: Optional[int]     # decisions * steps: the most moves of a player in a game
+    max_game_length: Optional[int]     # the most moves (ids taken) of the players in a game:
+    #                                    `bounds { moves N }`, or decisions * steps without it
     score_bounds: Optional[tuple[int, int]]
     ids: tuple[str, ...]               # the name of each id, e.g. "pass", "Good.silk", "7"
 
@@ -78,7 +82,7 @@ def rulebook_sha256(rb: CheckedRulebook) -> str:
     return h.hexdigest()
 
 
-class ActionCodec:
+class ActionCodec(IdWriters):
     """The vocabulary of one (program, player count) and the per-state calls on it."""
 
     def __init__(self, prog: Any, players: int):
@@ -124,6 +128,10 @@ class ActionCodec:
             self.slots = 0
         self.names = tuple(names)
         self.max_list = self.bounds.lists if self.bounds is not None else None
+        # menus of one-id options by (type, pass?, values, actions): (ids, first ids sorted);
+        # and the same entries by the id of their list (kept alive by _menus)
+        self._menus: dict[tuple, tuple[list[tuple[int, ...]], list[int]]] = {}
+        self._firsts: dict[int, tuple[list[tuple[int, ...]], list[int]]] = {}
 
     # ------------------------------------------------------------------ the vocabulary
     @property
@@ -135,9 +143,12 @@ class ActionCodec:
         """The static spec of this player count."""
         steps = self.max_steps()
         dec = self.bounds.decisions if self.bounds is not None else None
+        longest = dec * steps if dec is not None and steps is not None else None
+        moves = self.bounds.moves if self.bounds is not None else None
+        if moves is not None and steps is not None:     # `moves N`, where it is the tighter
+            longest = moves if longest is None else min(moves, longest)
         return GameSpec(self.rb.game.name, rulebook_sha256(self.rb), self.players, self.size,
-                        self.size, dec, steps,
-                        dec * steps if dec is not None and steps is not None else None,
+                        self.size, dec, steps, longest,
                         self.bounds.score if self.bounds is not None else None, self.names)
 
     # ------------------------------------------------------------------ values as ids
@@ -232,14 +243,57 @@ class ActionCodec:
 
     def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
         """The ids of each option of a decision (in its option order: pass, values, any-time
-        actions), or of each outcome of a chance node."""
+        actions), or of each outcome of a chance node. A menu is remembered by its type and
+        values (their marshal bytes): the same menu again (a bid from 1 to the same cash, a
+        place among the same free spaces, the start positions of the boats) is the same list,
+        written once, and its first ids are sorted once (`legal_ids`); a deal's step, whose ids
+        depend on the offers on the table, is written each time. Callers read the list, never
+        change it."""
+        t = node.vtype
+        key: Any = None
+        if t is not None and not isinstance(t, tuple):
+            try:
+                key = (id(t), isinstance(node, Decision) and node.allow_pass,
+                       marshal.dumps(node.values, 2),
+                       marshal.dumps([(bid, args) for _, bid, args in node.actions], 2)
+                       if isinstance(node, Decision) else b"")
+            except ValueError:                # a value marshal cannot write: no memory
+                key = None
+            hit = self._menus.get(key) if key is not None else None
+            if hit is not None:
+                return hit[0]
+        out = self._sequences(s, node)
+        if key is not None:
+            if len(self._menus) >= MENUS_KEPT:
+                self._menus.clear()
+                self._firsts.clear()
+            self._menus[key] = (out, sorted({q[0] for q in out}))
+            self._firsts[id(out)] = self._menus[key]
+        return out
+
+    def _sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
         out: list[tuple[int, ...]] = []
         if isinstance(node, Decision) and node.allow_pass:
             out.append((self.PASS,))
-        for v in node.values:
-            ids: list[int] = []
-            self.write(v, node.vtype, ids, s)
-            out.append(tuple(ids))
+        t = node.vtype
+        one = self._atom(t) if t is not None and not isinstance(t, tuple) else None
+        many = self._writer(t) if one is None and t is not None \
+            and not isinstance(t, tuple) else None
+        base = self._offset(t) if one is not None else None
+        values = node.values
+        if base is not None and values and None not in values and \
+                base[1] <= min(values) and max(values) <= base[2]:
+            b = base[0]                       # ints, enum members or seats, all with ids
+            out += [(b + v,) for v in values]
+        elif one is not None:                 # one id a value: no recursion, no lists
+            out += [(one(v),) for v in values]
+        elif many is not None:
+            out += [tuple(many(v)) for v in node.values]
+        else:
+            for v in node.values:
+                ids: list[int] = []
+                self.write(v, t, ids, s)
+                out.append(tuple(ids))
         if isinstance(node, Decision):
             for _, bid, args in node.actions:
                 name = self.prog.body_names[bid].split(" ", 1)[1]
@@ -249,17 +303,47 @@ class ActionCodec:
                 out.append(tuple(ids))
         return out
 
+    def moves(self, seqs: list[tuple[int, ...]], index: int) -> int:
+        """The ids a player takes one at a time to choose option `index` (the ids all the
+        options left agree on are taken without asking, but a decision is asked at least
+        once): what the option costs of a game's length in moves (`bounds { moves N }`)."""
+        q = seqs[index]
+        taken: tuple[int, ...] = ()
+        n = 0
+        while True:
+            n += 1
+            taken = self.settle(seqs, taken + (q[len(taken)],))
+            if len(taken) >= len(q):
+                return n
+
     def decode(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> Optional[int]:
         """The option whose sequence is `taken`, or None while it names none yet."""
-        for i, q in enumerate(seqs):
-            if q == taken:
-                return i
-        return None
+        try:
+            return seqs.index(taken)
+        except ValueError:
+            return None
 
     # ------------------------------------------------------------------ one id at a time
+    def take(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...],
+             a: int) -> tuple[tuple[int, ...], Optional[int]]:
+        """Id `a` taken after `taken`: the ids taken now (settled: every id all the options
+        that start with them agree on) and the option they name, or None while they name
+        none yet. The same as settle then decode, in one pass when an option is one id."""
+        now = taken + (a,)
+        try:
+            return now, seqs.index(now)        # an option already: settled, and named
+        except ValueError:
+            now = self.settle(seqs, now)
+            return now, self.decode(seqs, now)
+
     def legal_ids(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order."""
         n = len(taken)
+        if not n:
+            known = self._firsts.get(id(seqs))
+            if known is not None and known[0] is seqs:   # a remembered menu: sorted once
+                return list(known[1])
+            return sorted({q[0] for q in seqs})
         return sorted({q[n] for q in seqs if len(q) > n and q[:n] == taken})
 
     def chance_outcomes(self, seqs: list[tuple[int, ...]], weights: list[int],
@@ -277,7 +361,7 @@ class ActionCodec:
         """`taken` extended by every id all the options that start with it agree on (stops at
         a complete option)."""
         while True:
-            if any(q == taken for q in seqs):
+            if taken in seqs:
                 return taken
             nxt = self.legal_ids(seqs, taken)
             if len(nxt) != 1:
@@ -399,6 +483,16 @@ def out_of_bounds(codec: ActionCodec, s: Any, node: Node,
     except EncodeError as exc:
         return (f"{exc.message} (at {node.span})", exc.span or b.decl.span)
     return None
+
+
+def moves_out_of_bounds(codec: ActionCodec, moves: int
+                        ) -> Optional[tuple[str, Optional[A.Span]]]:
+    """(what, where) when a game's players have taken more ids than bounds { moves N }."""
+    b = codec.bounds
+    if b is None or b.moves is None or moves <= b.moves:
+        return None
+    return (f"a game takes more than bounds {{ moves {b.moves} }} (action ids taken one at a "
+            "time)", b.spans.get("moves"))
 
 
 def score_out_of_bounds(codec: ActionCodec,

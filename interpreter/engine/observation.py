@@ -24,7 +24,7 @@ the layout is an error naming the field; a longer value in play is an error nami
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import attrs
 
@@ -55,6 +55,7 @@ class Observer:
         rb = prog.rb
         self.lengths = rb.bounds.lengths if rb.bounds is not None else {}
         self._sizes: dict[tuple[int, str], int] = {}
+        self._writers: dict[tuple[int, str], Callable[[Any, Any, int], None]] = {}
         segs: list[Segment] = []
         at = 0
 
@@ -156,61 +157,124 @@ class Observer:
         self._write(v, f.type, f.name, out, at)
         return at + self.size(f.type, f.name)
 
+    def field_writer(self, f: Any) -> Callable[[Any, Any, int], None]:
+        """The function writing a state field's value (as the view gives it) at a cell: what
+        `_field` does, made once."""
+        if f.visibility == "secret":
+            def w_secret(v: Any, out: Any, at: int) -> None:
+                if isinstance(v, int) and not isinstance(v, bool):
+                    out[at] = float(v)
+            return w_secret
+        return self.writer(f.type, f.name)
+
     def _write(self, v: Any, t: Type, field: str, out: Any, at: int) -> None:
         """Write value v of type t at cell `at` (its `size` cells start there, all zero)."""
+        self.writer(t, field)(v, out, at)
+
+    def writer(self, t: Type, field: str) -> Callable[[Any, Any, int], None]:
+        """The function writing a value of type t in field `field` at a cell (made once per
+        type and field: the type is looked at here, not at every value)."""
+        key = (id(t), field)
+        w = self._writers.get(key)
+        if w is None:
+            w = self._writers[key] = self._make_writer(t, field)
+        return w
+
+    def _make_writer(self, t: Type, field: str) -> Callable[[Any, Any, int], None]:
         k = t.kind
         if k == "int":
-            if v:
-                out[at] = float(v)
-            return
+            def w_int(v: Any, out: Any, at: int) -> None:
+                if v:
+                    out[at] = float(v)
+            return w_int
         if k == "bool":
-            if v:
-                out[at] = 1.0
-            return
+            def w_bool(v: Any, out: Any, at: int) -> None:
+                if v:
+                    out[at] = 1.0
+            return w_bool
         if k in ("enum", "player"):
-            if v is not None and 0 <= v < self.size(t, field):
-                out[at + v] = 1.0
-            return
+            n = self.size(t, field)
+
+            def w_one(v: Any, out: Any, at: int) -> None:
+                if v is not None and 0 <= v < n:
+                    out[at + v] = 1.0
+            return w_one
         if k == "none":
-            out[at] = 1.0
-            return
-        if isinstance(v, int) and not isinstance(v, bool) and k in ("list", "bag", "map", "opt"):
-            out[at] = float(v)                  # hidden: only its size is seen
-            return
-        if k == "opt":
-            if v is None:
+            def w_none(v: Any, out: Any, at: int) -> None:
                 out[at] = 1.0
-            else:
-                self._write(v, t.args[0], field, out, at + 1)
-        elif k == "record":
-            if v is not None:
-                for x, ft in zip(v, t.field_types):
-                    self._write(x, ft, field, out, at)
-                    at += self.size(ft, field)
-        elif k in ("list", "bag"):
-            if isinstance(v, dict):
-                items = [x for x, n in v.items() for _ in range(n)]
-            else:
-                items = list(v or [])
-            out[at] = float(len(items))
-            if _atomic(t.elem):
-                for x in items:
-                    out[at + 1 + x] += 1.0
-            else:
-                self._slots(field, t, [[x] for x in items], [t.elem], out, at + 1)
-        elif k == "map":
-            v = v or {}
+            return w_none
+        if k == "opt":
+            inner_t = t.args[0]
+            inner = self.writer(inner_t, field)
+            sized = inner_t.kind in ("list", "bag", "map")   # hidden: its size in place
+
+            def w_opt(v: Any, out: Any, at: int) -> None:
+                if v is None:
+                    out[at] = 1.0
+                elif sized and isinstance(v, int) and not isinstance(v, bool):
+                    out[at] = float(v)
+                else:
+                    inner(v, out, at + 1)
+            return w_opt
+        if k == "record":
+            parts = []
+            off = 0
+            for ft in t.field_types:
+                parts.append((self.writer(ft, field), off))
+                off += self.size(ft, field)
+
+            def w_record(v: Any, out: Any, at: int) -> None:
+                if v is not None:
+                    for x, (w, o) in zip(v, parts):
+                        w(x, out, at + o)
+            return w_record
+        if k in ("list", "bag"):
+            atomic = _atomic(t.elem)
+
+            def w_many(v: Any, out: Any, at: int) -> None:
+                if isinstance(v, int) and not isinstance(v, bool):
+                    out[at] = float(v)        # hidden: only its size is seen
+                    return
+                if isinstance(v, dict):
+                    items = [x for x, n in v.items() for _ in range(n)]
+                else:
+                    items = list(v or [])
+                out[at] = float(len(items))
+                if atomic:
+                    for x in items:
+                        out[at + 1 + x] += 1.0
+                else:
+                    self._slots(field, t, [[x] for x in items], [t.elem], out, at + 1)
+            return w_many
+        if k == "map":
             if _atomic(t.elem):
                 n = len(t.elem.members) if t.elem.kind == "enum" else self.players
                 each = 1 + self.size(t.value, field)
-                for key in range(n):
-                    if key in v:
-                        out[at + key * each] = 1.0
-                        self._write(v[key], t.value, field, out, at + key * each + 1)
-            else:
+                value = self.writer(t.value, field)
+
+                def w_keyed(v: Any, out: Any, at: int) -> None:
+                    if isinstance(v, int) and not isinstance(v, bool):
+                        out[at] = float(v)    # hidden: only its size is seen
+                        return
+                    v = v or {}
+                    for key in range(n):
+                        if key in v:
+                            out[at + key * each] = 1.0
+                            value(v[key], out, at + key * each + 1)
+                return w_keyed
+
+            def w_map(v: Any, out: Any, at: int) -> None:
+                if isinstance(v, int) and not isinstance(v, bool):
+                    out[at] = float(v)        # hidden: only its size is seen
+                    return
+                v = v or {}
                 out[at] = float(len(v))
-                self._slots(field, t, [[key, v[key]] for key in sorted(v)], [t.elem, t.value],
-                            out, at + 1)
+                self._slots(field, t, [[key, v[key]] for key in sorted(v)],
+                            [t.elem, t.value], out, at + 1)
+            return w_map
+        raise EncodeError(f"the field '{field}' holds a {t}, which has no tensor",
+                          "observation tensors need fields of ints, bools, enums, players, "
+                          "records and collections of them")
 
     def _slots(self, field: str, t: Type, items: list[list], types: list[Type], out: Any,
                at: int) -> None:

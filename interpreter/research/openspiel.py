@@ -11,16 +11,21 @@ shared among the winners, 0 to the others; "score": the final scores), `seed` (t
 with chance as explicit chance nodes it only matters for what the rules draw without a node).
 
 Actions are the ids of interpreter/engine/encoding.py: a decision whose options are compound
-values (a boat and a number of steps) is taken one id at a time by the same player, and the ids
+values (a boat and a number of steps) is taken one id at a time by the same player (the ids
+all the options left agree on taken by the adapter, without an apply_action), and the ids
 taken so far are part of the state (and of that player's information state: nobody else sees
 them). Chance nodes are the rulebook's rolls, draws and shuffle steps, outcomes with their
-probabilities. Information states are the engine's record of what a seat has seen
-(State.information_state), as strings, and as tensors (engine/infostate.py: the view, the ids
-taken, and the game's decisions as rows, each option's ids where the seat saw it);
-observations are its view, as a string (engine/view.describe) and as a tensor
-(engine/observation.py, then the ids the seat has taken of the decision it is making).
-`resample_from_infostate` draws a world the player cannot tell from the real one
-(Program.resample), for OpenSpiel's ISMCTS. Serialisation is OpenSpiel's own: the list of
+probabilities. The game runs without narration (no label is formatted on the way); the record
+of what each seat has seen is made when an information state is asked for, by replaying the
+steps since it was last made (`_Told`). Information states are that record
+(State.information_state), as strings (the lines the seat was shown, then the engine's digest
+of its information state), and as tensors (engine/infostate.py: the view, the ids taken, and
+the game's decisions as rows, each option's ids where the seat saw it); observations are its
+view, as a string (engine/view.describe) and as a tensor (engine/observation.py, kept per seat
+and rewritten where the view changed: engine/seat_tensors.py, then the ids the seat has taken
+of the decision it is making). `resample_from_infostate` draws a world the player cannot tell
+from the real one (Program.resample), for OpenSpiel's ISMCTS; `ismcts_bot` and `resampler`
+make that bot's worlds come from its seed. Serialisation is OpenSpiel's own: the list of
 actions from the start (the game is a function of them).
 """
 from __future__ import annotations
@@ -36,9 +41,13 @@ from mercator.interpreter.engine.infostate import DecisionLog, InfoStateEncoder
 from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.observation import Observer
 from mercator.interpreter.engine.resample import Trace
+from mercator.interpreter.engine.seat_tensors import SeatTensors
+from mercator.interpreter.engine.seen import render
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.research.common import ResearchError, program_for
+from mercator.interpreter.research.openspiel_bots import (  # noqa: F401  (mercator.openspiel)
+    RolloutEvaluator, ismcts_bot, resampler)
 from mercator.interpreter.tools.rulebooks import games
 
 DEFAULTS: dict[str, Any] = {"rulebook": "manila", "players": 0, "utility": "win", "seed": 0}
@@ -72,6 +81,7 @@ class _Setup:
     game object (OpenSpiel rebuilds a deserialised game from its parameters only)."""
 
     def __init__(self, short_name: str, params: dict):
+        self.key = (short_name, dict(params))
         p = dict(DEFAULTS)
         if short_name != "mercator":
             p["rulebook"] = short_name[len("mercator_"):]
@@ -102,9 +112,10 @@ class _Setup:
         self.spec = spec
         self.params = p
         self.observer = Observer(prog, n)
+        self.seat_tensors = SeatTensors(self.observer)     # observation tensors, kept per seat
         self.infostate = InfoStateEncoder(prog, n, self.codec, self.observer)
         self.start: Optional[Any] = None    # the first position, cloned for each new game
-        self._views: dict[tuple[int, str], np.ndarray] = {}
+        self.told: Optional[Any] = None     # the same, narrated (the start of every record)
         steps = spec.max_steps_per_decision
         assert steps is not None            # max_game_length needs it
         self.steps = steps
@@ -116,25 +127,12 @@ class _Setup:
             max_game_length=spec.max_game_length)
         self.game_type = _game_type(short_name, prog, utility)
 
-    def view_cells(self, s: Any, player: int) -> np.ndarray:
-        """The observation tensor of `player` at s (engine/observation.py), remembered by the
-        player's information state: the view is the last thing folded into it (engine/seen.py
-        observe_position), so the same key means the same view. OpenSpiel asks for the
-        observation and the information state of every player at every state, and for the
-        tensors' shapes at new initial states."""
-        key = (player, s.seen[player])
-        cells = self._views.get(key)
-        if cells is None:
-            if len(self._views) >= VIEWS_KEPT:
-                self._views.clear()
-            cells = np.zeros(self.observer.total, np.float32)
-            self.observer.fill(cells, s, player)
-            self._views[key] = cells
-        return cells
-
+    def __reduce__(self) -> tuple:
+        return (_setup, self.key)          # a pickled state finds its setup again
 
 _SETUPS: dict[tuple, _Setup] = {}
-VIEWS_KEPT = 256
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+_CHANCE = pyspiel.PlayerId.CHANCE
 
 
 def _setup(short_name: str, params: Optional[dict]) -> _Setup:
@@ -167,8 +165,9 @@ class MercatorGame(pyspiel.Game):
         """The start of a game."""
         su = self.su
         if su.start is None:               # OpenSpiel asks for one per tensor-shape query
-            su.start = su.prog.new_game(su.players, su.seed, narrate=True, explicit_chance=True)
-        return MercatorState(self, su.start.clone(), su.infostate.new_log(), 0)
+            su.start = su.prog.new_game(su.players, su.seed, explicit_chance=True)
+        _forget_traces(su)                 # a new game: what worlds were drawn from is old
+        return MercatorState(self, su.start.clone(), None)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Any = None) -> "MercatorObserver":
@@ -189,7 +188,7 @@ def _replayed(rulebook: str, players: int, seed: int, history: list[int]) -> "_P
     if last is not None and last[0] == key and history[:len(last[1])] == last[1]:
         s, done = s0.clone(), len(last[1])
     else:
-        s, done = prog.new_game(players, seed, narrate=True, explicit_chance=True), 0
+        s, done = prog.new_game(players, seed, explicit_chance=True), 0
     for i in history[done:]:
         prog.apply(s, i)
     _LAST[0], _LAST[1] = (key, list(history)), s.clone()
@@ -215,6 +214,13 @@ def _trace(su: "_Setup", s: Any, seat: int) -> Trace:
     return t
 
 
+def _forget_traces(su: "_Setup") -> None:
+    """Drop the resampling traces of su's games (a new game starts: a trace kept from the last
+    one would make a search's worlds depend on what was searched before, not on its seed)."""
+    for key in [k for k in _TRACES if k[:3] == (su.rulebook_name, su.players, su.seed)]:
+        del _TRACES[key]
+
+
 class _Position:
     """An engine State that pickles as its log of steps (OpenSpiel serialises a Python game's
     state by pickling it; the engine's state holds the compiled closures of the node it
@@ -232,46 +238,103 @@ class _Position:
                             list(self.s.history)))
 
 
-class MercatorState(pyspiel.State):
-    """An engine State plus the ids taken so far of the decision it waits at, and the game's
-    decisions as rows for the information-state tensors (engine/infostate.py: the first `_n`
-    rows of `_log`, a log shared with the clones of this state; None in a resampled world
-    until a tensor is asked for: a search asks for strings only)."""
+class _Told:
+    """The narrated copy of a game (the engine's record of what each seat has seen, and the
+    decisions as rows for the tensors) at some step of it: made only when an information state
+    is asked for, and then brought up to the asking state by replaying its new steps. Shared
+    by a state and its clones (`shared`): a shared copy is copied before it is advanced."""
 
-    def __init__(self, game: MercatorGame, s: Any, log: Optional[DecisionLog], n: int,
+    __slots__ = ("s", "log", "n", "shared", "lines")
+
+    def __init__(self, s: Any, log: DecisionLog, n: int,
+                 lines: Optional[dict[int, tuple[int, list[str]]]] = None):
+        self.s = s
+        self.log = log
+        self.n = n
+        self.shared = False
+        # per seat: (record entries rendered, the lines the seat was shown of them)
+        self.lines = {p: (k, list(ls)) for p, (k, ls) in (lines or {}).items()}
+
+    def seen_by(self, seat: int) -> list[str]:
+        """The lines of the record `seat` was shown (engine/seen.py render), up to now: the
+        lines rendered before kept, only the entries since rendered."""
+        k, lines = self.lines.get(seat, (0, []))
+        rec = self.s.record
+        for entry in rec[k:]:
+            line = render(entry, seat)
+            if line is not None:
+                lines.append(line)
+        self.lines[seat] = (len(rec), lines)
+        return lines
+
+    def __reduce__(self) -> tuple:
+        return (_untold, ())        # a pickled state makes its record again when asked
+
+
+def _untold() -> None:
+    return None
+
+
+class MercatorState(pyspiel.State):
+    """An engine State (run without narration: no labels are formatted on the way) plus the
+    ids taken so far of the decision it waits at, and a `_Told`, the game's record up to some
+    earlier step, brought up to date when an information state is asked for (None until
+    then; the clones of a state share it until one of them moves on)."""
+
+    def __init__(self, game: MercatorGame, s: Any, told: Optional[_Told],
                  taken: tuple[int, ...] = ()):
         super().__init__(game)
-        su = game.su
+        su = self._setup = game.su
         self._pos = _Position(su.rulebook_name, su.seed, s)
-        self._log = log
-        self._n = n
+        self._told = told
         self._taken = taken
         self._seqs: Optional[list[tuple[int, ...]]] = None
 
     # -- the position
     @property
     def _su(self) -> _Setup:
-        return self.get_game().su
+        return self._setup
 
     @property
     def _s(self) -> Any:
         return self._pos.s
 
+    def _record(self) -> _Told:
+        """The game's record up to this state: the told copy this state holds, advanced by
+        the steps taken since (a shared one copied first), or made from the start."""
+        su = self._su
+        t = self._told
+        history = self._s.history
+        if t is not None and len(t.s.history) == len(history):
+            return t
+        if t is None:
+            if su.told is None:
+                su.told = su.prog.new_game(su.players, su.seed, narrate=True,
+                                           explicit_chance=True)
+            t = _Told(su.told.clone(), su.infostate.new_log(), 0)
+        elif t.shared:
+            t = _Told(t.s.clone(), t.log, t.n, t.lines)
+        for i in history[len(t.s.history):]:
+            t.log, t.n = su.infostate.apply(t.s, t.log, t.n, i)
+        self._told = t
+        return t
+
     def _sequences(self) -> list[tuple[int, ...]]:
         if self._seqs is None:
-            self._seqs = self._su.codec.sequences(self._s, self._s.pending)
+            self._seqs = self._setup.codec.sequences(self._s, self._s.pending)
         return self._seqs
 
     def current_player(self) -> int:
-        if self._s.over:
-            return pyspiel.PlayerId.TERMINAL
-        node = self._s.pending
+        s = self._s
+        if s.over:
+            return _TERMINAL
+        node = s.pending
         if isinstance(node, Chance):
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         return node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._su.codec.legal_ids(self._sequences(), self._taken)
+        return self._setup.codec.legal_ids(self._sequences(), self._taken)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         node = self._s.pending
@@ -279,18 +342,13 @@ class MercatorState(pyspiel.State):
         return self._su.codec.chance_outcomes(self._sequences(), node.weights, self._taken)
 
     def _apply_action(self, action: int) -> None:
-        codec = self._su.codec
+        codec = self._setup.codec
         seqs = self._sequences()
-        taken = codec.settle(seqs, self._taken + (int(action),))
-        i = codec.decode(seqs, taken)
+        taken, i = codec.take(seqs, self._taken, int(action))
         if i is None:
             self._taken = taken
             return
-        if self._log is None:
-            self._su.prog.apply(self._s, i)
-        else:
-            self._log, self._n = self._su.infostate.apply(self._s, self._log, self._n, i,
-                                                          seqs[i])
+        self._setup.prog.apply(self._s, i)
         self._taken = ()
         self._seqs = None
 
@@ -315,9 +373,18 @@ class MercatorState(pyspiel.State):
         return " ".join(map(str, self._taken)) if self.current_player() == player else ""
 
     def information_state_string(self, player: Optional[int] = None) -> str:
+        """What `player` knows, as text: the lines of the game's record it was shown, in order
+        (its own choices with their labels, the others' as far as it may see them), then the
+        line `record DIGEST`, the engine's key of its information state
+        (State.information_state: the lines, its own option indices and its view after every
+        step), then `|` and the ids it has taken of the decision it is making. Two states give
+        the same string exactly when the player cannot tell them apart."""
         if player is None:
             player = self.current_player()
-        return f"{self._s.information_state(player)[1]}|{self._own_taken(player)}"
+        t = self._record()
+        lines = t.seen_by(player)
+        return "\n".join(lines + [f"record {t.s.information_state(player)[1]}"]) + \
+            f"|{self._own_taken(player)}"
 
     def observation_string(self, player: Optional[int] = None) -> str:
         if player is None:
@@ -329,63 +396,24 @@ class MercatorState(pyspiel.State):
         record (the search keys other players' nodes by their information states too)."""
         prog = self._su.prog
         rng = random.Random(int(sampler() * 2 ** 31) if callable(sampler) else 0)
-        world = _trace(self._su, self._s, player).sample(rng)
-        full = prog.new_game(self._su.players, self._su.seed, narrate=True,
-                             explicit_chance=True)
+        world = _trace(self._su, self._record().s, player).sample(rng)
+        full = prog.new_game(self._su.players, self._su.seed, explicit_chance=True)
         for i in world.history:
             prog.apply(full, i)
-        return MercatorState(self.get_game(), full, None, 0, self._taken)
+        return MercatorState(self.get_game(), full, None, self._taken)
 
     def _rows(self) -> tuple[DecisionLog, int]:
-        """The log of this game's decisions (made by replaying it, in a resampled world)."""
-        if self._log is None:
-            _, self._log, self._n = self._su.infostate.replay(self._su.seed, self._s.history)
-        return self._log, self._n
+        """The log of this game's decisions (from its record)."""
+        t = self._record()
+        return t.log, t.n
 
     def __deepcopy__(self, memo: Any) -> "MercatorState":
-        return MercatorState(self.get_game(), self._s.clone(), self._log, self._n, self._taken)
+        if self._told is not None:
+            self._told.shared = True
+        return MercatorState(self.get_game(), self._s.clone(), self._told, self._taken)
 
     def __str__(self) -> str:
         return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
-
-
-class RolloutEvaluator:
-    """An evaluator for OpenSpiel's MCTS and ISMCTS bots (the interface of
-    open_spiel.python.algorithms.mcts.Evaluator) whose rollouts are the engine's own playouts
-    (Program.playout: compiled, no labels, no narration, no any-time actions), many times faster
-    than random play through pyspiel states. A decision that is partly taken is first completed
-    by a random option consistent with the ids taken."""
-
-    def __init__(self, n_rollouts: int = 1, seed: int = 0):
-        self.n_rollouts = n_rollouts
-        self.rng = random.Random(seed)
-
-    def evaluate(self, state: "MercatorState") -> Any:
-        su = state._su
-        total = np.zeros(su.players)
-        for _ in range(self.n_rollouts):
-            s = state._s.clone()
-            s.narrate = False
-            if state._taken and not s.over:
-                seqs = state._sequences()
-                n = len(state._taken)
-                fits = [i for i, q in enumerate(seqs) if q[:n] == state._taken]
-                su.prog.apply(s, self.rng.choice(fits))
-            if not s.over:
-                su.prog.playout(s, self.rng, anytime=False)
-            end = su.prog.result(s)
-            if su.utility == "score":
-                total += np.array(end.scores, dtype=float)
-            elif end.winners:
-                for w in end.winners:
-                    total[w] += 1.0 / len(end.winners)
-        return total / self.n_rollouts
-
-    def prior(self, state: "MercatorState") -> list[tuple[int, float]]:
-        if state.is_chance_node():
-            return state.chance_outcomes()
-        legal = state.legal_actions()
-        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 class MercatorObserver:
@@ -397,7 +425,7 @@ class MercatorObserver:
 
     def __init__(self, su: "_Setup", iig_obs_type: Any, params: Any):
         if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
+            raise ResearchError(f"observation parameters are not supported: {params}")
         self.su = su
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         if self.perfect_recall:
@@ -415,13 +443,13 @@ class MercatorObserver:
     def set_from(self, state: "MercatorState", player: int) -> None:
         self.tensor.fill(0.0)
         taken = state._taken if state.current_player() == player else ()
-        view = self.su.view_cells(state._s, player)
         if self.perfect_recall:
-            log, n = state._rows()
-            self.su.infostate.fill(self.tensor, state._s, player, log, n, taken, view)
+            t = state._record()
+            view = self.su.seat_tensors.tensor(t.s, player)
+            self.su.infostate.fill(self.tensor, t.s, player, t.log, t.n, taken, view)
             return
         total = self.su.observer.total
-        self.tensor[:total] = view
+        self.tensor[:total] = self.su.seat_tensors.tensor(state._s, player)
         for k, a in enumerate(taken):
             self.tensor[total + k] = a + 1
 

@@ -13,8 +13,12 @@ Agents are `player_0` .. `player_{n-1}`, one per seat. Actions are the ids of
 interpreter/engine/encoding.py (a `Discrete` space of the vocabulary's size): a decision whose
 options are compound values is taken one id at a time by the same agent. An observation is a
 dict: `observation`, the seat's tensor (engine/observation.py: what its view shows, laid out by
-the fields' types) followed by the ids it has taken so far of the decision it is making, and
-`action_mask`, 1 for each legal id (all zero for an agent that is not to move). Chance is not an
+the fields' types) followed by the ids it has taken so far of the decision it is making (each
+id + 1), and `action_mask`, 1 for each legal id (all zero for an agent that is not to move).
+The observation space is a Box with the range of every cell (engine/observation_bounds.py: a
+flag 0..1, a number within the rulebook's `bounds { values LO..HI }`, an id taken
+0..vocabulary size); the cells are the game's own numbers (Die Händler's money in Taler, in
+the thousands) unless `normalize=True`, which scales every cell by its range into 0..1. Chance is not an
 agent: the game's own seeded generator draws it, so `reset(seed=S)` plays the same game for the
 same actions. Rewards come at the end: 1 shared among the winners (utility "win", the default)
 or the final scores (utility "score"). `render_mode="ansi"` returns the view of the agent to
@@ -32,14 +36,16 @@ from pettingzoo import AECEnv
 from mercator.interpreter.engine.encoding import ActionCodec
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.observation import Observer
+from mercator.interpreter.engine.observation_bounds import cell_bounds
+from mercator.interpreter.engine.seat_tensors import SeatTensors
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.research.common import ResearchError, program_for
 
 
 def env(rulebook: str = "manila", players: Optional[int] = None, utility: str = "win",
-        render_mode: Optional[str] = None) -> "MercatorEnv":
+        render_mode: Optional[str] = None, normalize: bool = False) -> "MercatorEnv":
     """The AEC environment of a rulebook (a shipped one's short name, or a path)."""
-    return MercatorEnv(rulebook, players, utility, render_mode)
+    return MercatorEnv(rulebook, players, utility, render_mode, normalize)
 
 
 class MercatorEnv(AECEnv):
@@ -50,7 +56,8 @@ class MercatorEnv(AECEnv):
                                 "is_parallelizable": False}
 
     def __init__(self, rulebook: str = "manila", players: Optional[int] = None,
-                 utility: str = "win", render_mode: Optional[str] = None):
+                 utility: str = "win", render_mode: Optional[str] = None,
+                 normalize: bool = False):
         super().__init__()
         self.prog = prog = program_for(rulebook)
         g = prog.rb.game
@@ -65,6 +72,7 @@ class MercatorEnv(AECEnv):
         self.players, self.utility, self.render_mode = n, utility, render_mode
         self.codec = ActionCodec(prog, n)
         self.observer = Observer(prog, n)
+        self.seat_tensors = SeatTensors(self.observer)
         steps = self.codec.max_steps()
         if steps is None:
             raise ResearchError(f"{g.name}: the observation holds the ids taken of a decision: "
@@ -75,13 +83,24 @@ class MercatorEnv(AECEnv):
         self.agents = self.possible_agents[:]
         size = self.observer.total + steps
         self._size = size
+        low, high = cell_bounds(self.observer)          # the view's cells, then the ids taken
+        low = np.concatenate([low, np.zeros(steps, np.float32)])
+        high = np.concatenate([high, np.full(steps, self.codec.size, np.float32)])
+        self.normalize = normalize
+        if normalize:                    # every cell scaled by its range into 0..1
+            if not np.isfinite(high - low).all():
+                raise ResearchError(f"{g.name}: normalize needs the range of every number "
+                                    "the observation shows: declare bounds { values LO..HI }")
+            self._low, self._scale = low, (high - low)
+            low, high = np.zeros(size, np.float32), np.ones(size, np.float32)
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+            "observation": spaces.Box(low, high, shape=(size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8)})
         self._act_space = spaces.Discrete(self.codec.size)
         self._s: Any = None
         self._taken: tuple[int, ...] = ()
         self._seqs: Optional[list[tuple[int, ...]]] = None
+        self._legal_now: Optional[list[int]] = None
 
     # -- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -94,7 +113,7 @@ class MercatorEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         game_seed = seed if seed is not None else random.randrange(2 ** 31)
         self._s = self.prog.new_game(self.players, game_seed)
-        self._taken, self._seqs = (), None
+        self._taken, self._seqs, self._legal_now = (), None, None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -124,7 +143,9 @@ class MercatorEnv(AECEnv):
         return self._seqs
 
     def _legal(self) -> list[int]:
-        return self.codec.legal_ids(self._sequences(), self._taken)
+        if self._legal_now is None:
+            self._legal_now = self.codec.legal_ids(self._sequences(), self._taken)
+        return self._legal_now
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -134,13 +155,13 @@ class MercatorEnv(AECEnv):
         a = int(action)
         legal = self._legal()
         if a not in legal:
-            raise ValueError(f"action {a} ({self._name(a)}) is not legal for {agent} now; "
-                             f"legal: {legal[:12]}{' ...' if len(legal) > 12 else ''} "
-                             "(use the observation's action_mask)")
+            raise ResearchError(f"action {a} ({self._name(a)}) is not legal for {agent} now; "
+                                f"legal: {legal[:12]}{' ...' if len(legal) > 12 else ''} "
+                                "(use the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        taken = self.codec.settle(self._sequences(), self._taken + (a,))
-        i = self.codec.decode(self._sequences(), taken)
+        taken, i = self.codec.take(self._sequences(), self._taken, a)
+        self._legal_now = None
         if i is None:
             self._taken = taken
         else:
@@ -157,12 +178,14 @@ class MercatorEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         obs = np.zeros(self._size, dtype=np.float32)
-        self.observer.fill(obs, self._s, seat)
+        obs[:self.observer.total] = self.seat_tensors.tensor(self._s, seat)
         mask = np.zeros(self.codec.size, dtype=np.int8)
         if agent == self.agent_selection and not self._s.over:
             for k, a in enumerate(self._taken):
                 obs[self.observer.total + k] = a + 1
             mask[self._legal()] = 1
+        if self.normalize:
+            obs = ((obs - self._low) / self._scale).astype(np.float32)
         return {"observation": obs, "action_mask": mask}
 
     def render(self) -> Optional[str]:

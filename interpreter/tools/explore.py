@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from mercator.dsl import ast as A
 from mercator.dsl.checked import Body
-from mercator.interpreter.engine.encoding import ActionCodec, out_of_bounds, score_out_of_bounds
+from mercator.interpreter.engine.encoding import ActionCodec, moves_out_of_bounds, \
+    out_of_bounds, score_out_of_bounds
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.state import State
@@ -118,6 +119,7 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
 
     bounds = prog.rb.bounds
     codec = _codec(prog, n) if bounds is not None else None
+    moves = 0                        # action ids the players took (bounds { moves N })
     try:
         s = prog.new_game(n, gseed)
         while not s.over:
@@ -129,6 +131,11 @@ def _play(prog: Program, n: int, gseed: int, choose: Callable[[int], int], max_d
                 if out is not None:
                     raise broken("out of bounds", *out)
             i = choose(node.count) if looking is None else looking(s)
+            if codec is not None and bounds is not None and bounds.moves is not None:
+                moves += codec.moves(codec.sequences(s, node), i)
+                out = moves_out_of_bounds(codec, moves)
+                if out is not None:
+                    raise broken("out of bounds", *out)
             labels.append(node.option(i).label)
             if options is not None and node.player >= 0 and node.count <= MAX_OPTIONS_TRACKED:
                 key = (str(node.span), getattr(node, "prompt", ""))

@@ -1,0 +1,74 @@
+"""Observation tensors kept between steps (interpreter/engine/seat_tensors.py): rewritten only
+where a seat's view changed, and always the tensor Observer.fill writes for the same state —
+whichever state, seat or branch was asked for before."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from mercator.interpreter.engine.observation import Observer
+from mercator.interpreter.engine.seat_tensors import SeatTensors
+from mercator.interpreter.research.common import program_for
+
+
+@pytest.mark.parametrize("name, players", [("manila", 4), ("die_haendler", 3), ("felinia", 2),
+                                           ("genoa", 3)])
+def test_kept_tensors_are_the_tensors_of_each_state(name: str, players: int) -> None:
+    prog = program_for(name)
+    ob = Observer(prog, players)
+    kept = SeatTensors(ob)
+    rng = random.Random(players)
+    s = prog.new_game(players, 5)
+    saved = [s.clone()]
+    steps = 0
+    while not s.over and steps < 300:
+        if rng.random() < 0.05:              # jump to an earlier branch and play on from there
+            s = rng.choice(saved).clone()
+        for seat in rng.sample(range(players), rng.randint(1, players)):
+            want = np.zeros(ob.total, np.float32)
+            ob.fill(want, s, seat)
+            assert np.array_equal(kept.tensor(s, seat), want), (name, steps, seat)
+        prog.apply(s, rng.randrange(s.pending.count))
+        steps += 1
+        if steps % 25 == 0:
+            saved.append(s.clone())
+    assert steps >= 100
+
+
+def test_only_the_fields_that_changed_are_written_again(monkeypatch) -> None:
+    import mercator.interpreter.engine.seat_tensors as kept_module
+    prog = program_for("manila")
+    ob = Observer(prog, 3)
+    kept = SeatTensors(ob)
+    s = prog.new_game(3, 1)
+    kept.tensor(s, 0)
+    written: list = []
+    real = kept_module._copy
+    monkeypatch.setattr(kept_module, "_copy", lambda v: (written.append(v), real(v))[1])
+    kept.tensor(s, 0)
+    assert written == []                      # the same view: nothing written
+    rng = random.Random(1)
+    for _ in range(40):
+        prog.apply(s, rng.randrange(s.pending.count))
+        kept.tensor(s, 0)
+    assert 0 < len(written) < 40 * len(ob.segments) // 4     # few fields change a step
+
+
+def test_an_optional_seat_is_one_hot_after_its_none_cell() -> None:
+    """Felinia `start_player: player? = none`: 1 in the first cell for none, else the seat's
+    cell after it (an optional value's int was once written into the none cell, taken for the
+    size of a hidden collection: seat 1 as 'none', seat 0 as nothing)."""
+    prog = program_for("felinia")
+    ob = Observer(prog, 3)
+    seg = next(g for g in ob.segments if g.name == "table.start_player")
+    at = [f.name for f in prog.rb.table_fields].index("start_player")
+    seen = set()
+    for seed in range(12):
+        s = prog.new_game(3, seed)
+        cells = ob.tensor(s, 0)[seg.offset:seg.offset + seg.size]
+        holder = s.table[at]
+        assert cells == [0.0] + [1.0 if p == holder else 0.0 for p in range(3)]
+        seen.add(holder)
+    assert len(seen) >= 2
