@@ -18,9 +18,10 @@ import os
 import pickle
 import stat
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from mercator.dsl import ast as A
+if TYPE_CHECKING:             # (imported where needed: cache_dir and write_entry need no AST)
+    from mercator.dsl import ast as A
 
 MAX_ENTRIES = 64
 _PREFIX = "ast-"
@@ -84,13 +85,14 @@ def get(root: Optional[str], text: str, path: str) -> Optional[A.Rulebook]:
             rb = pickle.load(f)
     except Exception:  # noqa: BLE001 - a missing or unreadable entry is only slower
         return None
+    from mercator.dsl import ast as A
     return rb if isinstance(rb, A.Rulebook) else None
 
 
 def put(root: Optional[str], text: str, path: str, rb: A.Rulebook) -> None:
     """Keep the AST of (path, text); then drop the oldest entries beyond MAX_ENTRIES."""
     if root is not None:
-        _write(root, _entry(root, text, path), _PREFIX,
+        write_entry(root, _entry(root, text, path), _PREFIX,
                pickle.dumps(rb, protocol=pickle.HIGHEST_PROTOCOL))
 
 
@@ -111,12 +113,12 @@ def has_mark(root: Optional[str], key: str) -> bool:
 def set_mark(root: Optional[str], key: str) -> None:
     """Mark `key` as having passed (at most MAX_ENTRIES marks are kept, as ASTs are)."""
     if root is not None:
-        _write(root, os.path.join(root, f"{_MARK}{key[:32]}"), _MARK, b"")
+        write_entry(root, os.path.join(root, f"{_MARK}{key[:32]}"), _MARK, b"")
 
 
-def _write(root: str, where: str, prefix: str, data: bytes) -> None:
+def write_entry(root: str, where: str, prefix: str, data: bytes) -> None:
     """Write data to `where` (whole or not at all), then drop the oldest files of `prefix`
-    beyond MAX_ENTRIES."""
+    beyond MAX_ENTRIES; a cache that cannot be written is left as it is."""
     import tempfile                # (here: slow to import, and needed only to write)
     tmp = None
     try:
