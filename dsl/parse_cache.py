@@ -1,7 +1,7 @@
 """Parsed rulebooks kept between processes: the AST of a file that parsed without a diagnostic,
 in the per-user cache directory the built parser is kept in (parser.cache_file), under a key of
 the file's path and text and of the code that builds ASTs (the grammar, the modules of dsl/
-that turn a parse into an AST, lark's and Python's versions). Reading one back is much faster than
+that turn a parse into an AST, lark's version (its __init__.py) and Python's). Reading one back is faster than
 parsing the text again and needs neither lark nor the parser (docs/performance.md, session
 15's "Loading"); a rulebook's libraries and its variants' bases are read on every check.
 
@@ -52,13 +52,21 @@ def cache_dir() -> Optional[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _code_key() -> str:
-    import importlib.metadata      # (here: slow to import; lark is imported only to parse)
+def lark_digest() -> str:
+    """A digest of lark's __init__.py (it states lark's version), found without importing lark
+    or importlib.metadata (each takes tens of milliseconds); '?' when lark is not found."""
+    import importlib.util
     try:
-        lark_version = importlib.metadata.version("lark")
-    except importlib.metadata.PackageNotFoundError:
-        lark_version = "?"
-    h = hashlib.sha256(f"{lark_version}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
+        spec = importlib.util.find_spec("lark")
+        with open(str(spec.origin if spec else ""), "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except (OSError, ValueError, ImportError):
+        return "?"
+
+
+@functools.lru_cache(maxsize=1)
+def _code_key() -> str:
+    h = hashlib.sha256(f"{lark_digest()}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
     here = os.path.dirname(os.path.abspath(__file__))
     for name in _BUILDERS:
         with open(os.path.join(here, name), "rb") as f:

@@ -30,7 +30,7 @@ import stat
 import sys
 from typing import Any, Callable, Optional
 
-from mercator.dsl.parse_cache import cache_dir, write_entry  # noqa: F401 (cache_dir: where)
+from mercator.dsl.parse_cache import cache_dir, lark_digest, write_entry  # noqa: F401
 
 PREFIX = "check-"
 CODE = ("dsl", "compiler", "engine", "cli")      # the code whose answers are kept
@@ -72,20 +72,8 @@ def code_digest(folders: tuple[str, ...]) -> str:
     return h.hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
-def _lark() -> str:
-    """lark's __init__.py (it holds lark's version), as a digest; '?' when not found."""
-    import importlib.util
-    try:
-        spec = importlib.util.find_spec("lark")
-        with open(str(spec.origin if spec else ""), "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except (OSError, ValueError, ImportError):
-        return "?"
-
-
 def _entry(root: str, path: str, cwd: str, state: list[Any]) -> str:
-    key = json.dumps(["check", code_digest(CODE), _lark(), cwd, path, state])
+    key = json.dumps(["check", code_digest(CODE), lark_digest(), cwd, path, state])
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
     return os.path.join(root, f"{PREFIX}{digest[:32]}.json")
 
