@@ -256,3 +256,37 @@ def test_options_the_quick_path_does_not_read_go_to_the_full_command_line(
     assert main(["check", "--help"]) == 0 and "--no-cache" in capsys.readouterr().out
     code, out, _ = check(capsys, "manila")
     assert code == 0 and out.endswith("manila.rules: OK\n")
+
+
+def test_watch_checks_again_when_a_used_file_changes(tmp_path: Path) -> None:
+    """`mercator check --watch` answers, then answers again when a library the game uses is
+    edited (a located error), and again when the edit is undone; Ctrl-C stops it (exit 0)."""
+    import queue
+    import signal
+    import threading
+    tiny = (FIXTURES / "tiny.rules").read_text(encoding="utf-8")
+    (tmp_path / "g.rules").write_text('use "lib.rules"\n' + tiny, encoding="utf-8")
+    lib = tmp_path / "lib.rules"
+    lib.write_text("const extra = 1\n", encoding="utf-8")
+    env = {**os.environ, "MERCATOR_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "mercator.interpreter.cli", "check", "--watch",
+                             "g.rules"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout or ()], daemon=True).start()
+
+    def one_round() -> str:
+        got = []
+        while not got or not got[-1].startswith("checked in "):
+            got.append(lines.get(timeout=60))
+        return "".join(got)
+    try:
+        assert one_round().startswith("g.rules: OK\nchecked in ")
+        lib.write_text("const extra = nowhere\n", encoding="utf-8")
+        broken = one_round()
+        assert "lib.rules:1:15: error[E100]" in broken and "watching 2 files" in broken
+        lib.write_text("const extra = 2\n", encoding="utf-8")
+        assert "g.rules: OK\n" in one_round()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import argparse
 
 QUICK_FLAGS = ("--verbose", "--no-cache")
+WATCH_POLL = 0.1          # seconds between two looks at the watched files
 
 
 def quick(argv: list[str]) -> Optional[int]:
@@ -56,14 +57,47 @@ def outcome(res: Any) -> dict[str, Any]:
     return {"diags": diags, "game": res.rulebook is not None, "compile": problem}
 
 
-def cmd_check(args: Union["argparse.Namespace", SimpleNamespace]) -> int:
+def watch(args: Union["argparse.Namespace", SimpleNamespace]) -> int:
+    """`check --watch`: check the files, then again each time a file those checks looked at
+    (the files, what they use, a variant's base, a file that could not be read) changes, until
+    interrupted; each round ends with a line on stderr saying how long the check took."""
+    import time
+    from mercator.dsl.loader import Looks, looks_again
+    try:
+        while True:
+            looks: Looks = []
+            started = time.perf_counter()
+            cmd_check(args, looks)
+            took = time.perf_counter() - started
+            files = sorted({p for _, p, _ in looks} | set(args.paths))
+            states = [check_cache.state_of(p) for p in files]
+            if not looks_again(looks):            # changed while it was checked: again
+                continue
+            err(f"checked in {took * 1000:.0f} ms; watching {plural(len(files), 'file')} "
+                "(Ctrl-C stops)")
+            while [check_cache.state_of(p) for p in files] == states:
+                time.sleep(WATCH_POLL)
+            err("── changed: checking again")
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+def cmd_check(args: Union["argparse.Namespace", SimpleNamespace],
+              looked: Optional[list[Any]] = None) -> int:
     """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary (args: the check
-    command's arguments, parsed by main.py or made by quick)."""
+    command's arguments, parsed by main.py or made by quick). With `looked`, every look the
+    loader made at the disk is added to it and the per-user cache is left alone (--watch)."""
+    if getattr(args, "watch", False) and looked is None:
+        if args.explore:
+            from mercator.interpreter.cli.common import UsageError
+            raise UsageError("--watch and --explore cannot go together",
+                             "explore once, then watch the checks")
+        return watch(args)
     n_ok = n_bad = n_missing = errors = warnings = ok_warnings = 0
     if args.explore and args.save_failure:
         from mercator.interpreter.cli.common import writable_target
         writable_target(args.save_failure, "--save-failure")
-    cached = not (args.explore or getattr(args, "no_cache", False))
+    cached = not (args.explore or getattr(args, "no_cache", False) or looked is not None)
     root = check_cache.cache_dir() if cached else None
     color = color_ok(sys.stderr)
     for path in args.paths:
@@ -84,6 +118,8 @@ def cmd_check(args: Union["argparse.Namespace", SimpleNamespace]) -> int:
                 errors += 1
                 continue
             got = outcome(res)
+            if looked is not None:
+                looked.extend(looks)
             check_cache.put(root, path, [p for _, p, _ in looks], lambda: looks_again(looks), got)
         diags = [d for d in got["diags"] if args.verbose or d[0] != "info"]
         e = sum(d[0] == "error" for d in diags)

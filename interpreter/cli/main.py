@@ -424,13 +424,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("check", cmd_check, "check rulebooks and report errors with their location",
             "mercator check rulebooks/manila.rules broken.rules\n"
-            "  mercator check rulebooks/manila.rules --explore 200 --seed 1")
+            "  mercator check rulebooks/manila.rules --explore 200 --seed 1\n"
+            "  mercator check --watch rulebooks/manila.rules")
     c.add_argument("paths", nargs="+", metavar="PATH", help="rulebook files")
     c.add_argument("--verbose", action="store_true",
                    help="also show informational notes (e.g. events nothing reacts to)")
     c.add_argument("--no-cache", action="store_true",
                    help="check afresh: neither use nor keep the answer in the per-user cache "
                         "(an unchanged file is otherwise answered from it; docs/performance.md)")
+    c.add_argument("--watch", action="store_true",
+                   help="stay open: check again whenever a file the check read changes (for an "
+                        "editor; each check's time is shown); Ctrl-C stops")
     c.add_argument("--explore", type=_games_arg, metavar="N", default=0,
                    help="also play N games chosen by Hypothesis, checking every invariant after "
                         "every decision; a failure is shrunk to the shortest game and saved")
