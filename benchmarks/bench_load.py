@@ -35,7 +35,11 @@ Then, per file (issue 37, checking at editor speed), one row for each of those f
 - in-process, edited: inside one process that has checked FILE once (everything imported,
   its libraries parsed), the median of --repeat checks of FILE's text with a new comment
   line each time (dsl.loader.load_text, then the compile `mercator check` does): the cost of
-  one check in a process an editor keeps open.
+  one check in a process an editor keeps open;
+- watch, edited: `mercator check --watch FILE` kept running on the temporary copy: --repeat
+  times a new comment line is added to FILE and the time the next check took is read from the
+  line it prints ("checked in N ms"; the wait for it to notice the change is not counted);
+  '-' for a checkout without --watch.
 --per-file-only skips the rows above; --files PATTERN... measures only those files.
 
 Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_load.py measures that
@@ -263,7 +267,7 @@ def per_file(args: argparse.Namespace, checkout: str, env: dict[str, str], py: s
     print(f"\nper file: `mercator check FILE`, wall of a fresh process (median of {args.repeat} "
           f"after {args.warmup} untimed); edited = a new comment line added before each run; "
           f"in-process = median of {args.repeat} edited checks in one warm process")
-    print(f"{'file':44s} {'check':>9s} {'edited':>9s} {'in-process':>11s}")
+    print(f"{'file':48s} {'check':>9s} {'edited':>9s} {'in-process':>11s} {'watch':>9s}")
     cli = [py, "-m", f"{PKG}interpreter.cli", "check"]
     with tempfile.TemporaryDirectory(prefix="bench_load_edit_") as copy:
         shutil.copytree(os.path.join(checkout, "rulebooks"), os.path.join(copy, "rulebooks"))
@@ -285,10 +289,49 @@ def per_file(args: argparse.Namespace, checkout: str, env: dict[str, str], py: s
                 _, inner, _ = measure([py, "-c", CHECK_IN_PROCESS, str(args.repeat), path],
                                       checkout, env, 1, 0, args.cold_cache, args.no_bytecode)
                 cells.append(ms(inner[0]))
+                took = watched(cli + ["--watch", path], copy, env, path, args.repeat)
+                cells.append(ms(statistics.median(took)) if took else "-")
             except Failed as exc:
                 cells.append(f"failed: {exc.args[0]}")
-            print(f"{path:44s} {cells[0]:>9s} {cells[1] if len(cells) > 1 else '':>9s} "
-                  f"{' '.join(cells[2:]):>11s}", flush=True)
+            print(f"{path:48s} " + " ".join(f"{c:>{w}s}" for c, w in zip(cells, (9, 9, 11, 9))),
+                  flush=True)
+
+
+def watched(argv: list[str], cwd: str, env: dict[str, str], path: str,
+            repeat: int) -> list[float]:
+    """The seconds each of `repeat` checks took in `mercator check --watch` (argv) after an
+    edit of `path`, as it reports them; [] when the checkout has no --watch."""
+    import queue
+    import signal
+    import threading
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout or ()] + [lines.put("")],
+                     daemon=True).start()
+
+    def next_check() -> Optional[float]:
+        while True:
+            line = lines.get(timeout=120)
+            if not line:                                  # it ended: no --watch
+                return None
+            if line.startswith("checked in "):
+                return float(line.split()[2]) / 1000
+    took: list[float] = []
+    try:
+        if next_check() is None:
+            return []
+        for k in range(repeat):
+            with open(os.path.join(cwd, path), "a", encoding="utf-8") as f:
+                f.write(f"\n# watched edit {k}\n")
+            got = next_check()
+            if got is None:
+                return []
+            took.append(got)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    return took
 
 
 if __name__ == "__main__":
