@@ -290,3 +290,18 @@ def test_watch_checks_again_when_a_used_file_changes(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 0
+
+
+def test_other_code_checks_afresh(cache: Path, capsys: pytest.CaptureFixture,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer belongs to the code that gave it: with other code (another version, an edited
+    checker) the file is checked again."""
+    path = os.path.relpath(FIXTURES / "tiny.rules")
+    fresh = check(capsys, path)
+    with monkeypatch.context() as m:
+        refuse_to_load(m)
+        assert check(capsys, path) == fresh                      # from the cache
+        m.setattr(check_cache, "code_digest", lambda folders: "another engine")
+        code, _, err = check(capsys, path)                       # not: it is loaded
+        assert code == 1 and "was loaded, not answered from the cache" in err
+    assert check(capsys, path) == fresh

@@ -6,7 +6,7 @@ colour, and whether the game compiles), kept in the per-user cache directory
 (dsl/parse_cache.cache_dir: $MERCATOR_CACHE_DIR, else $XDG_CACHE_HOME/mercator or
 ~/.cache/mercator). Its key is a digest of the path as given, the current directory, the file's
 state (below) and the code that checks, compiles and prints (every module of dsl/ and of
-interpreter/compiler, engine and cli, lark's version, Python's version): the code, not only
+interpreter/compiler, engine, tools and cli, lark's version, Python's version): the code, not only
 the version number, which stays the same between commits. An entry also lists every file the
 check looked at (the file, what it `use`s, a variant's base, files it could not read) with the
 state it was in, and it is used only when each is in that state again. A file's state is its
@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional
 from mercator.dsl.parse_cache import cache_dir, lark_digest, write_entry  # noqa: F401
 
 PREFIX = "check-"
-CODE = ("dsl", "compiler", "engine", "cli")      # the code whose answers are kept
+CODE = ("dsl", "compiler", "engine", "tools", "cli")     # the code whose answers are kept
 
 
 def state_of(path: str) -> list[Any]:
