@@ -305,3 +305,20 @@ def test_other_code_checks_afresh(cache: Path, capsys: pytest.CaptureFixture,
         code, _, err = check(capsys, path)                       # not: it is loaded
         assert code == 1 and "was loaded, not answered from the cache" in err
     assert check(capsys, path) == fresh
+
+
+def test_a_failure_of_mercator_itself_is_reported_as_the_full_command_line_does(
+        cache: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mercator.interpreter.cli import common
+    from mercator.interpreter.cli.main import main as full
+
+    def broken(res: object) -> None:
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr(common, "compile_problem", broken)
+    path = os.path.relpath(FIXTURES / "tiny.rules")
+    quick = check(capsys, path)
+    assert full(["check", path]) == quick[0] == 1
+    assert capsys.readouterr().err == quick[2] == (
+        "mercator check: internal error: ZeroDivisionError: a bug "
+        "(set MERCATOR_DEBUG=1 for a traceback)\n")
+    assert not entries(cache)

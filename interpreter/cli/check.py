@@ -41,6 +41,12 @@ def quick(argv: list[str]) -> Optional[int]:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:               # Mercator's own mistake, as main.py reports it
+        if os.environ.get("MERCATOR_DEBUG"):
+            raise
+        err(f"mercator check: internal error: {type(exc).__name__}: {exc} "
+            "(set MERCATOR_DEBUG=1 for a traceback)")
+        return EXIT_RULES
 
 
 def outcome(res: Any) -> dict[str, Any]:
