@@ -302,7 +302,6 @@ def watched(argv: list[str], cwd: str, env: dict[str, str], path: str,
     """The seconds each of `repeat` checks took in `mercator check --watch` (argv) after an
     edit of `path`, as it reports them; [] when the checkout has no --watch."""
     import queue
-    import signal
     import threading
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
@@ -329,8 +328,12 @@ def watched(argv: list[str], cwd: str, env: dict[str, str], path: str,
                 return []
             took.append(got)
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
+        proc.terminate()                 # (SIGINT may be ignored in a background job)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
     return took
 
 

@@ -269,9 +269,12 @@ def test_watch_checks_again_when_a_used_file_changes(tmp_path: Path) -> None:
     lib = tmp_path / "lib.rules"
     lib.write_text("const extra = 1\n", encoding="utf-8")
     env = {**os.environ, "MERCATOR_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "mercator.interpreter.cli", "check", "--watch",
-                             "g.rules"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    # (Ctrl-C's handler set in the child: a job started in the background ignores SIGINT)
+    code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from mercator.interpreter.cli.entry import main\n"
+            "sys.exit(main(['check', '--watch', 'g.rules']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: "queue.Queue[str]" = queue.Queue()
     threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout or ()], daemon=True).start()
 
@@ -289,7 +292,11 @@ def test_watch_checks_again_when_a_used_file_changes(tmp_path: Path) -> None:
         assert "g.rules: OK\n" in one_round()
     finally:
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 0
+        try:
+            stopped = proc.wait(timeout=60)
+        finally:
+            proc.kill()
+    assert stopped == 0
 
 
 def test_other_code_checks_afresh(cache: Path, capsys: pytest.CaptureFixture,
