@@ -42,6 +42,13 @@ Then, per file (issue 37, checking at editor speed), one row for each of those f
   '-' for a checkout without --watch.
 --per-file-only skips the rows above; --files PATTERN... measures only those files.
 
+--parts (instead of everything above) says where an edited check's time goes, in one fresh
+process: the imports one by one (attrs, the AST, the loader, the parser with lark, the checker,
+cli.common with the compiler and the engine), then for each --files file (default: manila and
+genoa) the median of --repeat edits of: parse, check (dsl.checker.check_items on the parsed
+declarations, its libraries' included) and the compile `mercator check` runs. One untimed run
+first (it fills the bytecode cache).
+
 Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_load.py measures that
 checkout (its code and its rulebooks; the header names it): the children inherit PYTHONPATH and
 run in that checkout's directory. This checkout is used only when nothing else provides `dsl`
@@ -178,6 +185,9 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap.add_argument("--files", nargs="+", metavar="PATH",
                     help="the files of the per-file rows, relative to the checkout "
                          "(default: every file measured above)")
+    ap.add_argument("--parts", action="store_true",
+                    help="only: where an edited check's time goes (imports, parse, check, "
+                         "compile), in one process")
     args = ap.parse_args(argv)
     checkout, env = find_checkout()
     pycache = tempfile.TemporaryDirectory(prefix="bench_load_pycache_")
@@ -195,6 +205,12 @@ def main(argv: Optional[list[str]] = None) -> None:
     print(f"wall = one fresh process, start to exit, over {args.repeat} runs after "
           f"{args.warmup} untimed{cold}; in-process = from the child's first dsl import to "
           f"its end")
+    if args.parts:
+        _, _, out = measure([py, "-c", PARTS, str(args.repeat),
+                             *(args.files or ["rulebooks/manila.rules", "rulebooks/genoa.rules"])],
+                            checkout, env, 1, 1, args.cold_cache, args.no_bytecode)
+        print(out, end="")
+        return
     if not args.per_file_only:
         totals(args, checkout, env, py, files)
     per_file(args, checkout, env, py, args.files or files)
@@ -257,6 +273,39 @@ for k in range(repeat):
         sys.exit(f"{path}: does not compile")
     times.append(time.perf_counter() - t0)
 print("seconds", statistics.median(times))
+""".replace("{pkg}", PKG)
+
+
+PARTS = """
+import statistics, sys, time
+t = [time.perf_counter()]
+names = ["attrs", "{pkg}dsl.ast", "{pkg}dsl.loader", "{pkg}dsl.parser", "{pkg}dsl.checker",
+         "{pkg}interpreter.cli.common"]
+for name in names:
+    __import__(name)
+    t.append(time.perf_counter())
+labels = ["attrs", "ast", "loader", "parser+lark", "checker", "cli.common (compiler, engine)"]
+print("imports, ms: " + ", ".join(f"{n} {1e3 * (b - a):.0f}" for n, a, b in zip(labels, t, t[1:])))
+from {pkg}dsl.loader import load, load_text
+from {pkg}dsl.parser import parse
+from {pkg}dsl.checker import check_items
+from {pkg}interpreter.tools.game import game_of
+repeat = int(sys.argv[1])
+for path in sys.argv[2:]:
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    game_of(load(path))
+    rows = []
+    for k in range(repeat):
+        edited = text + f"\\n# edit {k} {time.time()}\\n"
+        res = load_text(edited, path)
+        a = time.perf_counter(); parse(edited, path); b = time.perf_counter()
+        check_items(tuple(res.items), path, res.sources); c = time.perf_counter()
+        game_of(res).program; d = time.perf_counter()
+        rows.append((b - a, c - b, d - c))
+    med = [1e3 * statistics.median(r[i] for r in rows) for i in range(3)]
+    print(f"{path}, ms (median of {repeat} edits): parse {med[0]:.0f}, check {med[1]:.0f}, "
+          f"compile {med[2]:.0f}")
 """.replace("{pkg}", PKG)
 
 
