@@ -124,9 +124,11 @@ def set_mark(root: Optional[str], key: str) -> None:
         write_entry(root, os.path.join(root, f"{_MARK}{key[:32]}"), _MARK, b"")
 
 
-def write_entry(root: str, where: str, prefix: str, data: bytes) -> None:
+def write_entry(root: str, where: str, prefix: str, data: bytes,
+                keep: Optional[int] = None) -> None:
     """Write data to `where` (whole or not at all), then drop the oldest files of `prefix`
-    beyond MAX_ENTRIES; a cache that cannot be written is left as it is."""
+    beyond `keep` (default MAX_ENTRIES); a cache that cannot be written is left as it is."""
+    keep = MAX_ENTRIES if keep is None else keep
     import tempfile                # (here: slow to import, and needed only to write)
     tmp = None
     try:
@@ -136,9 +138,9 @@ def write_entry(root: str, where: str, prefix: str, data: bytes) -> None:
         os.replace(tmp, where)
         tmp = None
         entries = [os.path.join(root, n) for n in os.listdir(root) if n.startswith(prefix)]
-        if len(entries) > MAX_ENTRIES:
+        if len(entries) > keep:
             entries.sort(key=lambda p: os.lstat(p).st_mtime)
-            for old in entries[:len(entries) - MAX_ENTRIES]:
+            for old in entries[:len(entries) - keep]:
                 os.remove(old)
     except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
         if tmp is not None:

@@ -64,7 +64,8 @@ def test_the_cache_answers_every_fixture_as_a_fresh_check_does(
     from mercator.interpreter.cli import check as check_module
     monkeypatch.setattr(check_module, "color_ok", lambda stream: colour)
     paths = [os.path.relpath(p) for p in CHECKED]
-    chunk, seen = 50, ""                # (the cache keeps the last 64 answers)
+    everything = check(capsys, "--no-cache", "--verbose", *paths)
+    chunk, seen = 50, ""
     for start in range(0, len(paths), chunk):
         part = paths[start:start + chunk]
         fresh = check(capsys, "--no-cache", "--verbose", *part)
@@ -78,6 +79,9 @@ def test_the_cache_answers_every_fixture_as_a_fresh_check_does(
         assert quiet == check(capsys, "--no-cache", *part)       # (infos left out)
         assert fresh[0] == 1 and ("\x1b[" in fresh[2]) == colour
         seen += fresh[1] + fresh[2]
+    with monkeypatch.context() as m:       # every answer is kept (more than 64 ASTs are)
+        refuse_to_load(m)
+        assert check(capsys, "--verbose", *paths) == everything and len(paths) > 64
     assert "[E103]: unknown field" in seen and "rule error" in seen and "^^^" in seen
     assert "rulebooks/manila.rules: OK" in seen and "auction.rules: OK (library)" in seen
 

@@ -18,7 +18,7 @@ again, so a file edited while it was checked is checked afresh next time.
 Entries are JSON, read only from regular files of this user's in that private directory; one
 that cannot be read or does not have the expected shape is ignored (the file is checked), and
 one that cannot be written is skipped: the cache can make `check` faster, never wrong. At most
-parse_cache.MAX_ENTRIES are kept.
+KEEP answers are kept (a few kilobytes each; the least recently written go first).
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from typing import Any, Callable, Optional
 from mercator.dsl.parse_cache import cache_dir, lark_digest, write_entry  # noqa: F401
 
 PREFIX = "check-"
+KEEP = 1024                # answers kept: a project's every file, checked one by one
 CODE = ("dsl", "compiler", "engine", "tools", "cli")     # the code whose answers are kept
 
 
@@ -120,7 +121,8 @@ def put(root: Optional[str], path: str, looked_at: list[str], same_again: Callab
         entry = {"path": path, "cwd": cwd, "files": [list(f) for f in zip(files, before)],
                  "outcome": outcome}
         data = json.dumps(entry).encode("utf-8", "surrogatepass")
-        write_entry(root, _entry(root, path, cwd, before[files.index(path)]), PREFIX, data)
+        write_entry(root, _entry(root, path, cwd, before[files.index(path)]), PREFIX, data,
+                    KEEP)
     except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
         return
 
