@@ -26,16 +26,41 @@ report the time measured inside the child, from before its first import of dsl t
 (An older checkout on PYTHONPATH, from before the package was named mercator, is run by its
 top-level names: `interpreter.cli`, `dsl.loader`.)
 
+Then, per file (issue 37, checking at editor speed), one row for each of those files:
+- check: `python -m mercator.interpreter.cli check FILE` in a fresh process, the file as it is
+  (what an editor asks when nothing changed; per-user caches warm from the warm-up run);
+- check, edited: the same on a copy of rulebooks/ in a temporary folder where, before every run
+  (warm-up included), a new comment line is added to the end of FILE (what an editor asks after
+  each keystroke: nothing made from that text is in any cache, its libraries and bases are);
+- in-process, edited: inside one process that has checked FILE once (everything imported,
+  its libraries parsed), the median of --repeat checks of FILE's text with a new comment
+  line each time (dsl.loader.load_text, then the compile `mercator check` does): the cost of
+  one check in a process an editor keeps open;
+- watch, edited: `mercator check --watch FILE` kept running on the temporary copy: --repeat
+  times a new comment line is added to FILE and the time the next check took is read from the
+  line it prints ("checked in N ms"; the wait for it to notice the change is not counted);
+  '-' for a checkout without --watch.
+--per-file-only skips the rows above; --files PATTERN... measures only those files.
+
+--parts (instead of everything above) says where an edited check's time goes, in one fresh
+process: the imports one by one (attrs, the AST, the loader, the parser with lark, the checker,
+cli.common with the compiler and the engine), then for each --files file (default: manila and
+genoa) the median of --repeat edits of: parse, check (dsl.checker.check_items on the parsed
+declarations, its libraries' included) and the compile `mercator check` runs. One untimed run
+first (it fills the bytecode cache).
+
 Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_load.py measures that
 checkout (its code and its rulebooks; the header names it): the children inherit PYTHONPATH and
 run in that checkout's directory. This checkout is used only when nothing else provides `dsl`
-and `interpreter`.
+and `interpreter`. A checkout of the package mercator on PYTHONPATH (mercator/ beside dsl/) is
+measured the same way, by the names mercator.*.
 """
 from __future__ import annotations
 
 import argparse
 import glob
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -79,13 +104,22 @@ def find_checkout() -> tuple[str, dict[str, str]]:
     PYTHONPATH (or an installed mercator) wins; our own checkout is added, last, only when
     neither package can be imported otherwise."""
     env = dict(os.environ)
-    old = _old_checkout()
+    old = _old_checkout() or _package_checkout()
     if old:
         return old, env
     if ROOT not in sys.path:
         sys.path.append(ROOT)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), ROOT) if p)
     return ROOT, env
+
+
+def _package_checkout() -> str:
+    """The checkout of the package mercator (mercator/ beside dsl/) first on PYTHONPATH, or ''."""
+    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if entry and os.path.isfile(os.path.join(entry, "mercator", "__init__.py")) and \
+                os.path.isfile(os.path.join(entry, "dsl", "grammar.lark")):
+            return os.path.abspath(entry)
+    return ""
 
 
 class Failed(Exception):
@@ -146,6 +180,14 @@ def main(argv: Optional[list[str]] = None) -> None:
     ap.add_argument("--no-bytecode", action="store_true",
                     help="PYTHONDONTWRITEBYTECODE=1 in the children and no private cache: "
                          "modules without a .pyc beside them are compiled in every run")
+    ap.add_argument("--per-file-only", action="store_true",
+                    help="measure only the per-file rows (check FILE, edited, in-process)")
+    ap.add_argument("--files", nargs="+", metavar="PATH",
+                    help="the files of the per-file rows, relative to the checkout "
+                         "(default: every file measured above)")
+    ap.add_argument("--parts", action="store_true",
+                    help="only: where an edited check's time goes (imports, parse, check, "
+                         "compile), in one process")
     args = ap.parse_args(argv)
     checkout, env = find_checkout()
     pycache = tempfile.TemporaryDirectory(prefix="bench_load_pycache_")
@@ -163,6 +205,20 @@ def main(argv: Optional[list[str]] = None) -> None:
     print(f"wall = one fresh process, start to exit, over {args.repeat} runs after "
           f"{args.warmup} untimed{cold}; in-process = from the child's first dsl import to "
           f"its end")
+    if args.parts:
+        _, _, out = measure([py, "-c", PARTS, str(args.repeat),
+                             *(args.files or ["rulebooks/manila.rules", "rulebooks/genoa.rules"])],
+                            checkout, env, 1, 1, args.cold_cache, args.no_bytecode)
+        print(out, end="")
+        return
+    if not args.per_file_only:
+        totals(args, checkout, env, py, files)
+    per_file(args, checkout, env, py, args.files or files)
+
+
+def totals(args: argparse.Namespace, checkout: str, env: dict[str, str], py: str,
+           files: list[str]) -> None:
+    """The rows of start-up, import, load and check of every file together."""
     print(f"{'measurement':34s} {'median':>9s} {'min':>9s} {'max':>9s} {'in-process':>11s}")
     version = [[py, "-m", f"{PKG}interpreter.cli", "--version"],
                [py, "-c", f"from {PKG}interpreter.cli import main; main(['--version'])"]]
@@ -195,6 +251,139 @@ def main(argv: Optional[list[str]] = None) -> None:
         inside = ms(statistics.median(inner)) if inner else "-"
         print(f"{name:34s} {ms(statistics.median(walls)):>9s} {ms(min(walls)):>9s} "
               f"{ms(max(walls)):>9s} {inside:>11s}", flush=True)
+
+
+CHECK_IN_PROCESS = """
+import statistics, sys, time
+from {pkg}dsl.loader import load, load_text
+from {pkg}interpreter.cli.common import compiles
+repeat, path = int(sys.argv[1]), sys.argv[2]
+with open(path, encoding="utf-8") as f:
+    text = f.read()
+res = load(path)                 # everything imported, the file's libraries and bases parsed
+if res.rulebook is not None:
+    compiles(res)
+times = []
+for k in range(repeat):
+    t0 = time.perf_counter()
+    res = load_text(text + f"\\n# edit {k} {time.time()}\\n", path)
+    if any(d.is_error for d in res.diagnostics):
+        sys.exit(f"{path}: errors")
+    if res.rulebook is not None and not compiles(res):
+        sys.exit(f"{path}: does not compile")
+    times.append(time.perf_counter() - t0)
+print("seconds", statistics.median(times))
+""".replace("{pkg}", PKG)
+
+
+PARTS = """
+import statistics, sys, time
+t = [time.perf_counter()]
+names = ["attrs", "{pkg}dsl.ast", "{pkg}dsl.loader", "{pkg}dsl.parser", "{pkg}dsl.checker",
+         "{pkg}interpreter.cli.common"]
+for name in names:
+    __import__(name)
+    t.append(time.perf_counter())
+labels = ["attrs", "ast", "loader", "parser+lark", "checker", "cli.common (compiler, engine)"]
+print("imports, ms: " + ", ".join(f"{n} {1e3 * (b - a):.0f}" for n, a, b in zip(labels, t, t[1:])))
+from {pkg}dsl.loader import load, load_text
+from {pkg}dsl.parser import parse
+from {pkg}dsl.checker import check_items
+from {pkg}interpreter.tools.game import game_of
+repeat = int(sys.argv[1])
+for path in sys.argv[2:]:
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    game_of(load(path))
+    rows = []
+    for k in range(repeat):
+        edited = text + f"\\n# edit {k} {time.time()}\\n"
+        res = load_text(edited, path)
+        a = time.perf_counter(); parse(edited, path); b = time.perf_counter()
+        check_items(tuple(res.items), path, res.sources); c = time.perf_counter()
+        game_of(res).program; d = time.perf_counter()
+        rows.append((b - a, c - b, d - c))
+    med = [1e3 * statistics.median(r[i] for r in rows) for i in range(3)]
+    print(f"{path}, ms (median of {repeat} edits): parse {med[0]:.0f}, check {med[1]:.0f}, "
+          f"compile {med[2]:.0f}")
+""".replace("{pkg}", PKG)
+
+
+def per_file(args: argparse.Namespace, checkout: str, env: dict[str, str], py: str,
+             files: list[str]) -> None:
+    """One row per file: `mercator check FILE` in a fresh process as the file is and after an
+    edit, and one edited check inside a warm process."""
+    print(f"\nper file: `mercator check FILE`, wall of a fresh process (median of {args.repeat} "
+          f"after {args.warmup} untimed); edited = a new comment line added before each run; "
+          f"in-process = median of {args.repeat} edited checks in one warm process")
+    print(f"{'file':48s} {'check':>9s} {'edited':>9s} {'in-process':>11s} {'watch':>9s}")
+    cli = [py, "-m", f"{PKG}interpreter.cli", "check"]
+    with tempfile.TemporaryDirectory(prefix="bench_load_edit_") as copy:
+        shutil.copytree(os.path.join(checkout, "rulebooks"), os.path.join(copy, "rulebooks"))
+        for path in files:
+            cells = []
+            try:
+                walls, _, _ = measure(cli + [path], checkout, env, args.repeat, args.warmup,
+                                      args.cold_cache, args.no_bytecode)
+                cells.append(ms(statistics.median(walls)))
+                edited = os.path.join(copy, path)
+                walls = []
+                for k in range(args.warmup + args.repeat):
+                    with open(edited, "a", encoding="utf-8") as f:
+                        f.write(f"\n# edit {k}\n")
+                    dt, _ = run(cli + [path], copy, env, args.cold_cache, args.no_bytecode)
+                    if k >= args.warmup:
+                        walls.append(dt)
+                cells.append(ms(statistics.median(walls)))
+                _, inner, _ = measure([py, "-c", CHECK_IN_PROCESS, str(args.repeat), path],
+                                      checkout, env, 1, 0, args.cold_cache, args.no_bytecode)
+                cells.append(ms(inner[0]))
+                took = watched(cli + ["--watch", path], copy, env, path, args.repeat)
+                cells.append(ms(statistics.median(took)) if took else "-")
+            except Failed as exc:
+                cells.append(f"failed: {exc.args[0]}")
+            print(f"{path:48s} " + " ".join(f"{c:>{w}s}" for c, w in zip(cells, (9, 9, 11, 9))),
+                  flush=True)
+
+
+def watched(argv: list[str], cwd: str, env: dict[str, str], path: str,
+            repeat: int) -> list[float]:
+    """The seconds each of `repeat` checks took in `mercator check --watch` (argv) after an
+    edit of `path`, as it reports them; [] when the checkout has no --watch."""
+    import queue
+    import threading
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout or ()] + [lines.put("")],
+                     daemon=True).start()
+
+    def next_check() -> Optional[float]:
+        while True:
+            line = lines.get(timeout=120)
+            if not line:                                  # it ended: no --watch
+                return None
+            if line.startswith("checked in "):
+                return float(line.split()[2]) / 1000
+    took: list[float] = []
+    try:
+        if next_check() is None:
+            return []
+        for k in range(repeat):
+            with open(os.path.join(cwd, path), "a", encoding="utf-8") as f:
+                f.write(f"\n# watched edit {k}\n")
+            got = next_check()
+            if got is None:
+                return []
+            took.append(got)
+    finally:
+        proc.terminate()                 # (SIGINT may be ignored in a background job)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return took
 
 
 if __name__ == "__main__":

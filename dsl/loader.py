@@ -4,12 +4,18 @@ Within one process a file's text is parsed once (a library used by several games
 loaded by its variants), and a base that loaded without error is checked once: both are kept,
 keyed by path and text, and every file a kept result read is read again and compared before it
 is reused (dsl/load_cache.py).
+
+What a load looked at on disk can be recorded (recording_reads): every path it asked about and
+what it found, so that a result kept between processes (`mercator check`'s cache) is reused only
+while every one of them is as it was.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import stat
-from typing import Any, Optional, Union
+from typing import Any, Iterator, Optional, Union
 
 import attrs
 
@@ -41,6 +47,45 @@ class LoadResult:
         return self.rulebook is not None and not any(d.is_error for d in self.diagnostics)
 
 
+# (what was asked: "refusal", "read" or "lexists"; the path; the answer) of every look at the disk
+Looks = list[tuple[str, str, Any]]
+_LOOKS: contextvars.ContextVar[Optional[Looks]] = contextvars.ContextVar("_LOOKS", default=None)
+
+
+@contextlib.contextmanager
+def recording_reads() -> Iterator[Looks]:
+    """Within this block (in this thread), every refusal() and file read the loader makes is
+    noted in the list given: (kind, path, answer); see looks_again."""
+    looks: Looks = []
+    token = _LOOKS.set(looks)
+    try:
+        yield looks
+    finally:
+        _LOOKS.reset(token)
+
+
+def looks_again(looks: Looks) -> bool:
+    """Would every look noted by recording_reads give the same answer now?"""
+    for kind, path, answer in looks:
+        now = refusal(path) if kind == "refusal" else _read(path) if kind == "read" else \
+            _lexists(path)
+        if now != answer:
+            return False
+    return True
+
+
+def _lexists(path: str) -> bool:
+    found = os.path.lexists(path)
+    _note("lexists", path, found)
+    return found
+
+
+def _note(kind: str, path: str, answer: Any) -> None:
+    looks = _LOOKS.get()
+    if looks is not None:
+        looks.append((kind, path, answer))
+
+
 RULEBOOK_SUFFIX = ".rules"
 _SYSTEM_DIRS = ("/proc", "/sys", "/dev")
 
@@ -49,6 +94,12 @@ def refusal(path: str) -> Optional[str]:
     """Why `path` may not be read as a rulebook (None when it may): only existing regular files
     named *.rules, outside /proc, /sys and /dev. Decided from os.stat alone, before any open, so
     a FIFO or a device is never opened and nothing that is not a rulebook is ever echoed."""
+    problem = _refusal(path)
+    _note("refusal", path, problem)
+    return problem
+
+
+def _refusal(path: str) -> Optional[str]:
     try:
         info = os.stat(path)
     except ValueError:          # a NUL character in the path
@@ -70,6 +121,12 @@ def refusal(path: str) -> Optional[str]:
 
 
 def _read(path: str) -> tuple[Optional[str], Optional[str]]:
+    got = _read_text(path)
+    _note("read", path, got)
+    return got
+
+
+def _read_text(path: str) -> tuple[Optional[str], Optional[str]]:
     problem = refusal(path)
     if problem is not None:
         return None, problem
@@ -168,7 +225,7 @@ def _expand(path: str, text: str, sources: dict[str, str], diags: list[Diagnosti
         sub, problem = _read(target)
         if sub is None:
             hint = "the path is relative to the file that says 'use'"
-            if os.path.lexists(target) and refusal(target) is not None:
+            if _lexists(target) and refusal(target) is not None:
                 hint = "only regular files named *.rules can be used"
             diags.append(error("E113", f"cannot use '{it.path}': {problem}", it.span, hint))
             continue
@@ -193,7 +250,7 @@ def _load(path: str, text: str, stack: tuple[str, ...] = (), from_file: bool = F
     if variant is not None:
         base_path = os.path.normpath(os.path.join(os.path.dirname(path), variant.base))
         problem = refusal(base_path)
-        if problem is not None and os.path.lexists(base_path):
+        if problem is not None and _lexists(base_path):
             diags.append(error("E113", f"cannot use '{variant.base}' as the base: {problem}",
                                variant.span, "the base must be a rulebook file (*.rules); the "
                                "path is relative to this variant file"))

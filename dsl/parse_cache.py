@@ -1,7 +1,7 @@
 """Parsed rulebooks kept between processes: the AST of a file that parsed without a diagnostic,
 in the per-user cache directory the built parser is kept in (parser.cache_file), under a key of
 the file's path and text and of the code that builds ASTs (the grammar, the modules of dsl/
-that turn a parse into an AST, lark's and Python's versions). Reading one back is much faster than
+that turn a parse into an AST, lark's version (its __init__.py) and Python's). Reading one back is faster than
 parsing the text again and needs neither lark nor the parser (docs/performance.md, session
 15's "Loading"); a rulebook's libraries and its variants' bases are read on every check.
 
@@ -18,9 +18,10 @@ import os
 import pickle
 import stat
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from mercator.dsl import ast as A
+if TYPE_CHECKING:             # (imported where needed: cache_dir and write_entry need no AST)
+    from mercator.dsl import ast as A
 
 MAX_ENTRIES = 64
 _PREFIX = "ast-"
@@ -51,13 +52,21 @@ def cache_dir() -> Optional[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _code_key() -> str:
-    import importlib.metadata      # (here: slow to import; lark is imported only to parse)
+def lark_digest() -> str:
+    """A digest of lark's __init__.py (it states lark's version), found without importing lark
+    or importlib.metadata (each takes tens of milliseconds); '?' when lark is not found."""
+    import importlib.util
     try:
-        lark_version = importlib.metadata.version("lark")
-    except importlib.metadata.PackageNotFoundError:
-        lark_version = "?"
-    h = hashlib.sha256(f"{lark_version}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
+        spec = importlib.util.find_spec("lark")
+        with open(str(spec.origin if spec else ""), "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except (OSError, ValueError, ImportError):
+        return "?"
+
+
+@functools.lru_cache(maxsize=1)
+def _code_key() -> str:
+    h = hashlib.sha256(f"{lark_digest()}\0{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
     here = os.path.dirname(os.path.abspath(__file__))
     for name in _BUILDERS:
         with open(os.path.join(here, name), "rb") as f:
@@ -84,13 +93,14 @@ def get(root: Optional[str], text: str, path: str) -> Optional[A.Rulebook]:
             rb = pickle.load(f)
     except Exception:  # noqa: BLE001 - a missing or unreadable entry is only slower
         return None
+    from mercator.dsl import ast as A
     return rb if isinstance(rb, A.Rulebook) else None
 
 
 def put(root: Optional[str], text: str, path: str, rb: A.Rulebook) -> None:
     """Keep the AST of (path, text); then drop the oldest entries beyond MAX_ENTRIES."""
     if root is not None:
-        _write(root, _entry(root, text, path), _PREFIX,
+        write_entry(root, _entry(root, text, path), _PREFIX,
                pickle.dumps(rb, protocol=pickle.HIGHEST_PROTOCOL))
 
 
@@ -111,12 +121,14 @@ def has_mark(root: Optional[str], key: str) -> bool:
 def set_mark(root: Optional[str], key: str) -> None:
     """Mark `key` as having passed (at most MAX_ENTRIES marks are kept, as ASTs are)."""
     if root is not None:
-        _write(root, os.path.join(root, f"{_MARK}{key[:32]}"), _MARK, b"")
+        write_entry(root, os.path.join(root, f"{_MARK}{key[:32]}"), _MARK, b"")
 
 
-def _write(root: str, where: str, prefix: str, data: bytes) -> None:
+def write_entry(root: str, where: str, prefix: str, data: bytes,
+                keep: Optional[int] = None) -> None:
     """Write data to `where` (whole or not at all), then drop the oldest files of `prefix`
-    beyond MAX_ENTRIES."""
+    beyond `keep` (default MAX_ENTRIES); a cache that cannot be written is left as it is."""
+    keep = MAX_ENTRIES if keep is None else keep
     import tempfile                # (here: slow to import, and needed only to write)
     tmp = None
     try:
@@ -126,9 +138,9 @@ def _write(root: str, where: str, prefix: str, data: bytes) -> None:
         os.replace(tmp, where)
         tmp = None
         entries = [os.path.join(root, n) for n in os.listdir(root) if n.startswith(prefix)]
-        if len(entries) > MAX_ENTRIES:
+        if len(entries) > keep:
             entries.sort(key=lambda p: os.lstat(p).st_mtime)
-            for old in entries[:len(entries) - MAX_ENTRIES]:
+            for old in entries[:len(entries) - keep]:
                 os.remove(old)
     except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower
         if tmp is not None:

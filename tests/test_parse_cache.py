@@ -98,7 +98,8 @@ def test_check_compiles_a_game_again_only_when_a_file_or_the_code_changed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
     """`mercator check` compiles each game to report what only the compiler finds; a game it
     compiled without an error, every file unchanged, is marked and not compiled again. A game
-    that fails to compile is never marked: the located error comes every time."""
+    that fails to compile is never marked: the located error comes every time. (--no-cache:
+    without it, check's own cache of answers, tests/test_check_cache.py, answers first.)"""
     from mercator.interpreter.cli import common
     from mercator.interpreter.cli.main import main
     monkeypatch.setenv("MERCATOR_CACHE_DIR", str(tmp_path / "c"))
@@ -106,20 +107,21 @@ def test_check_compiles_a_game_again_only_when_a_file_or_the_code_changed(
     game.write_text((ROOT / "tests" / "fixtures" / "tiny.rules").read_text(encoding="utf-8"),
                     encoding="utf-8")
     built: list[str] = []
-    real = common.build_program
+    real = common._compile
 
     def counting(res):                        # type: ignore[no-untyped-def]
         built.append(sorted(res.sources)[0])
         return real(res)
-    monkeypatch.setattr(common, "build_program", counting)
-    assert main(["check", str(game)]) == 0 and len(built) == 1
-    assert main(["check", str(game)]) == 0 and len(built) == 1          # marked: not again
+    monkeypatch.setattr(common, "_compile", counting)
+    check = ["check", "--no-cache"]
+    assert main(check + [str(game)]) == 0 and len(built) == 1
+    assert main(check + [str(game)]) == 0 and len(built) == 1          # marked: not again
     game.write_text(game.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
-    assert main(["check", str(game)]) == 0 and len(built) == 2          # changed: compiled
+    assert main(check + [str(game)]) == 0 and len(built) == 2          # changed: compiled
     monkeypatch.setattr(common, "_code_digest", lambda: "another engine")
-    assert main(["check", str(game)]) == 0 and len(built) == 3          # other code: again
+    assert main(check + [str(game)]) == 0 and len(built) == 3          # other code: again
     slow = str(ROOT / "tests" / "fixtures" / "runaway" / "slow_constant.rules")
     for _ in range(2):
-        assert main(["check", slow]) == 1
+        assert main(check + [slow]) == 1
         assert "constant 'big' cannot be computed" in capsys.readouterr().err
     assert len(built) == 5

@@ -2,25 +2,26 @@
 loading a rulebook into a program, player counts (progress bars: terminal.py)."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import sys
-from typing import Any, Optional, Sequence, TextIO
+from typing import Any, Optional, Sequence
 
 from mercator.dsl import parse_cache
-from mercator.dsl.ast import Span
-from mercator.dsl.diagnostics import Diagnostic, RulebookError, render
-from mercator.dsl.loader import LoadResult, load, refusal
+from mercator.dsl.diagnostics import RulebookError
+from mercator.dsl.loader import LoadResult, load
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.values import NUMBER_DIGITS, number_text
-from mercator.interpreter.engine.view import printable
 from mercator.interpreter.tools.game import game_of, load_game
 from mercator.interpreter.tools.rulebooks import games, shipped
 from mercator.dsl.errors import MercatorError
-
-EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+from mercator.interpreter.cli.output import (EXIT_OK, EXIT_RULES, EXIT_USAGE,  # noqa: F401
+                                             EXIT_INTERRUPTED, _err_raw, clean_diagnostic,
+                                             color_ok, err, out, plural, print_diagnostics,
+                                             print_rule_error, render_safe,
+                                             rule_error_text)
+from mercator.interpreter.cli.check_cache import code_digest
 
 
 class UsageError(MercatorError):
@@ -39,41 +40,6 @@ class Failed(MercatorError):
         self.code = code
 
 
-def out(text: str = "") -> None:
-    """A result line on stdout (control characters escaped: see view.printable)."""
-    print(printable(text), file=sys.stdout, flush=True)
-
-
-def err(text: str = "") -> None:
-    """A diagnostic or progress line on stderr (control characters escaped)."""
-    print(printable(text), file=sys.stderr, flush=True)
-
-
-def _err_raw(text: str) -> None:
-    """A line on stderr whose parts were escaped already (it may hold colour codes)."""
-    print(text, file=sys.stderr, flush=True)
-
-
-def clean_diagnostic(d: Diagnostic) -> Diagnostic:
-    """The diagnostic with its message, hint and path safe to print (control characters
-    escaped), so that only render()'s own colour codes reach the terminal."""
-    import attrs
-    return attrs.evolve(d, message=printable(d.message),
-                        hint=printable(d.hint) if d.hint is not None else None,
-                        span=attrs.evolve(d.span, path=printable(d.span.path)))
-
-
-def render_safe(d: Diagnostic, source: Optional[str], color: bool) -> str:
-    """render() on escaped text: the message, the path and the quoted source line."""
-    src = None
-    if source is not None and 1 <= d.span.line:
-        lines = source.splitlines()
-        if d.span.line <= len(lines):
-            lines[d.span.line - 1] = printable(lines[d.span.line - 1])
-            src = "\n".join(lines[:d.span.line])
-    return render(clean_diagnostic(d), src, color=color)
-
-
 SCORE_DIGITS = NUMBER_DIGITS      # scores longer than this are shown in scientific form
 score_text = number_text           # a score as text (engine/values.py)
 
@@ -84,23 +50,6 @@ MAX_REPORTED = 10 ** 150   # statistics square scores as floats, which end near 
 def too_large(values: Sequence[int]) -> bool:
     """True when some value is too large for mean and standard deviation (floats)."""
     return any(abs(v) >= MAX_REPORTED for v in values)
-
-
-def color_ok(stream: TextIO) -> bool:
-    """Colour only on a terminal and never with NO_COLOR set."""
-    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-
-
-def plural(n: int, word: str) -> str:
-    """'1 file', '2 files'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def print_diagnostics(diags: Sequence[Diagnostic], sources: dict[str, str]) -> None:
-    """Render diagnostics on stderr, errors and warnings in source order."""
-    color = color_ok(sys.stderr)
-    for d in sorted(diags, key=lambda d: (d.span.path, d.span.line, d.span.col)):
-        _err_raw(render_safe(d, sources.get(d.span.path), color))
 
 
 def require_file(path: str, what: str = "rulebook") -> None:
@@ -163,19 +112,35 @@ def load_program(path: str) -> tuple[Program, LoadResult]:
 
 def compiles(res: LoadResult) -> bool:
     """Does a checked game compile (its constants computed within their budget)? Prints the
-    located error when not. A game whose every file is as it was when this code compiled it
-    without an error is not compiled again: the outcome depends on nothing else, and a mark
-    in the per-user cache (dsl/parse_cache.py) says so."""
+    located error when not (see compile_problem)."""
+    problem = compile_problem(res)
+    if problem is not None:
+        _err_raw(problem[color_ok(sys.stderr)])
+    return problem is None
+
+
+def compile_problem(res: LoadResult) -> Optional[list[str]]:
+    """None when a checked game compiles (its constants computed within their budget, its code
+    not nested too deeply); else its located rule error as printed, [without, with colour].
+    A game whose every file is as it was when this code compiled it without an error is not
+    compiled again: the outcome depends on nothing else, and a mark in the per-user cache
+    (dsl/parse_cache.py) says so."""
+    assert res.rulebook is not None
     root = parse_cache.cache_dir()
     key = _compile_key(res)
     if parse_cache.has_mark(root, key):
-        return True
+        return None
     try:
-        build_program(res)
-    except Failed:
-        return False
+        _compile(res)
+    except RuleError as exc:
+        return [rule_error_text(exc.message, exc.span, res.sources, color)
+                for color in (False, True)]
     parse_cache.set_mark(root, key)
-    return True
+    return None
+
+
+def _compile(res: LoadResult) -> Program:
+    return game_of(res).program
 
 
 def _compile_key(res: LoadResult) -> str:
@@ -188,17 +153,8 @@ def _compile_key(res: LoadResult) -> str:
     return h.hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
-    h = hashlib.sha256(sys.version.encode())
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # interpreter/
-    dsl = os.path.join(os.path.dirname(here), "dsl")
-    for folder in (dsl, os.path.join(here, "compiler"), os.path.join(here, "engine")):
-        for name in sorted(os.listdir(folder)):
-            if name.endswith((".py", ".lark")):
-                with open(os.path.join(folder, name), "rb") as f:
-                    h.update(name.encode() + b"\0" + f.read() + b"\0")
-    return h.hexdigest()
+    return code_digest(("dsl", "compiler", "engine"))
 
 
 def build_program(res: LoadResult) -> Program:
@@ -206,7 +162,7 @@ def build_program(res: LoadResult) -> Program:
     code nested too deeply) is reported as a located rule error and fails with exit 1."""
     assert res.rulebook is not None
     try:
-        return game_of(res).program
+        return _compile(res)
     except RuleError as exc:
         print_rule_error(exc.message, exc.span, res.sources)
         raise Failed(EXIT_RULES) from None
@@ -223,36 +179,6 @@ def player_count(prog: Program, n: Optional[int]) -> int:
                          f"use --players with a value from {lo} to {hi}" if lo != hi
                          else f"use --players {lo}")
     return n
-
-
-def _read_source(path: str) -> Optional[str]:
-    """The text of a rulebook file, or None when it cannot be read."""
-    if refusal(path) is not None:
-        return None
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-
-
-def print_rule_error(message: str, span: Optional[Span], sources: dict[str, str]) -> None:
-    """A rule that failed while running, on stderr like a diagnostic: `file:line:col: rule
-    error: message`, the source line and a caret. A rule error is the rulebook's mistake (an
-    internal error is Mercator's). Without a location, the rulebook (sources' first file) is
-    named."""
-    color = color_ok(sys.stderr)
-    label = "\x1b[31;1mrule error\x1b[0m" if color else "rule error"
-    if span is None or span.line < 1 or not span.path or span.path.startswith("<"):
-        where = printable(next(iter(sources), "") or "mercator")
-        _err_raw(f"{where}: {label}: {printable(message)}")
-        return
-    src = sources.get(span.path)
-    if src is None:
-        src = _read_source(span.path)
-    shown = render_safe(Diagnostic("runtime", "error", message, span), src, color=False)
-    head = f"{printable(span.path)}:{span.line}:{span.col}: {label}: {printable(message)}"
-    _err_raw("\n".join([head] + shown.splitlines()[1:]))
 
 
 def runtime_failure(exc: RuleError, sources: dict[str, str], seed: Optional[int],

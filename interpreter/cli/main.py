@@ -12,9 +12,10 @@ from mercator.dsl.loader import LoadResult, load, refusal
 from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
-                                    compiles, player_count, runtime_failure,
+                                    player_count, runtime_failure,
                                     writable_target, name_rulebooks, decision_log_line,
                                     print_rule_error)
+from mercator.interpreter.cli.check import cmd_check
 from mercator.interpreter.cli.simulate import add_bot_flags, add_results_flag, cmd_simulate
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.agents.spec import AgentSpec, SpecError, make_agent
@@ -31,64 +32,6 @@ from mercator.interpreter.engine.people import people
 from mercator.interpreter.engine.seen import ALL, readable_log
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import printable
-
-def cmd_check(args: argparse.Namespace) -> int:
-    """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary."""
-    n_ok = n_bad = n_missing = errors = warnings = ok_warnings = 0
-    if args.explore and args.save_failure:
-        writable_target(args.save_failure, "--save-failure")
-    for path in args.paths:
-        if "\0" in path or not os.path.exists(path):
-            err(f"{path}: error: no such file")
-            n_missing += 1
-            continue
-        try:
-            res = load(path)
-            diags = res.diagnostics
-        except Exception as exc:  # the checker must never show a traceback for any input
-            err(f"{path}: error: the checker failed on this file ({type(exc).__name__}: "
-                f"{exc}); please report it")
-            n_bad += 1
-            errors += 1
-            continue
-        if not args.verbose:
-            diags = [d for d in diags if d.severity != "info"]
-        e = sum(d.is_error for d in diags)
-        w = sum(d.severity == "warning" for d in diags)
-        print_diagnostics(diags, res.sources)
-        if not e and res.rulebook is not None and not compiles(res):
-            e = 1      # a constant that runs away, code too deep to compile: a located error
-        if e:
-            n_bad += 1
-            errors += e
-            warnings += w
-        else:
-            notes = (["library"] if res.rulebook is None else []) + \
-                ([plural(w, "warning")] if w else [])
-            out(f"{path}: OK" + (f" ({', '.join(notes)})" if notes else ""))
-            n_ok += 1
-            ok_warnings += w
-            if args.explore and res.rulebook is not None:
-                from mercator.interpreter.cli.design import explore_rulebook
-                if not explore_rulebook(path, res, args):
-                    n_ok -= 1
-                    n_bad += 1
-                    errors += 1
-    parts = []
-    if n_ok or not (n_bad or n_missing):
-        parts.append(f"{plural(n_ok, 'file')} OK" +
-                     (f" ({plural(ok_warnings, 'warning')})" if ok_warnings else ""))
-    if n_bad:
-        parts.append(f"{plural(n_bad, 'file')} with {plural(errors, 'error')}" +
-                     (f" and {plural(warnings, 'warning')}" if warnings else ""))
-    if n_missing:
-        parts.append(f"{plural(n_missing, 'file')} not found")
-    if len(args.paths) > 1 or n_bad or ok_warnings:
-        out(", ".join(parts))
-    if n_missing:
-        return EXIT_USAGE
-    return EXIT_RULES if n_bad else EXIT_OK
-
 
 # ------------------------------------------------------------------ play
 def print_result(prog: Program, node: Terminal, state: Any = None,
@@ -481,10 +424,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("check", cmd_check, "check rulebooks and report errors with their location",
             "mercator check rulebooks/manila.rules broken.rules\n"
-            "  mercator check rulebooks/manila.rules --explore 200 --seed 1")
+            "  mercator check rulebooks/manila.rules --explore 200 --seed 1\n"
+            "  mercator check --watch rulebooks/manila.rules")
     c.add_argument("paths", nargs="+", metavar="PATH", help="rulebook files")
     c.add_argument("--verbose", action="store_true",
                    help="also show informational notes (e.g. events nothing reacts to)")
+    c.add_argument("--no-cache", action="store_true",
+                   help="check afresh: neither use nor keep the answer in the per-user cache "
+                        "(an unchanged file is otherwise answered from it; docs/performance.md)")
+    c.add_argument("--watch", action="store_true",
+                   help="stay open: check again whenever a file the check read changes (for an "
+                        "editor; each check's time is shown); Ctrl-C stops")
     c.add_argument("--explore", type=_games_arg, metavar="N", default=0,
                    help="also play N games chosen by Hypothesis, checking every invariant after "
                         "every decision; a failure is shrunk to the shortest game and saved")

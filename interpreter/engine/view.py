@@ -17,6 +17,7 @@ from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.seen import readable_log
 from mercator.interpreter.engine.people import People, people
 from mercator.interpreter.engine.values import fmt
+from mercator.interpreter.engine.printable import printable  # noqa: F401 (re-exported)
 
 HIDDEN = "hidden"
 
@@ -241,19 +242,6 @@ def describe(program: Any, state: Any, viewer: Optional[int]) -> str:
         tag = " (you)" if p == viewer else ""
         lines.append(f"{mark} P{p + 1}{tag}: " + " · ".join(parts))
     return "\n".join(lines)
-
-
-_CONTROL = {c: f"\\x{c:02x}" for c in list(range(0x20)) + [0x7f] if c not in (0x0a, 0x09)}
-_CONTROL.update({c: f"\\x{c:02x}" for c in range(0x80, 0xa0)})     # C1 controls (CSI, ...)
-
-
-def printable(text: str) -> str:
-    """`text` safe to print on a terminal: control characters other than newline and tab (ESC,
-    BEL, NUL, CR, ...) shown as \\xNN, lone surrogates (from undecodable file names) as \\udcNN."""
-    safe = text.translate(_CONTROL)
-    if safe.isascii():
-        return safe
-    return "".join(c if not 0xd800 <= ord(c) <= 0xdfff else f"\\u{ord(c):04x}" for c in safe)
 
 
 def _size_code(x: str, t: Type) -> str:
