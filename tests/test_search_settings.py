@@ -703,3 +703,45 @@ def test_a_rollout_cut_at_a_chance_draw_stops_before_the_draw() -> None:
         else:
             assert s.pending.__class__ is Terminal
             assert prog.result(s).scores[0] in (0, 36)
+
+
+DICE = ROOT / "tests" / "fixtures" / "agents" / "dice.rules"
+
+
+def test_halving_tries_the_options_of_a_sweep_on_the_same_dice() -> None:
+    """Dice: a plain, a plus or a minus throw, then a die pays 10 coins a pip, the plus throw
+    one more, the minus one less. A coin is lost in the die's spread (10 to 60) when each
+    option is tried on dice of its own (by 12 to 60 iterations the plus throw was picked in
+    only 8 to 10 of 20 seeds so); sequential halving tries the options of each sweep on one
+    chance generator, so the plus throw leads in every sweep and is picked in every seed."""
+    prog = program(DICE)
+    for it in (12, 60):
+        picks = []
+        for k in range(20):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = ISMCTSAgent(it, seed=k, reward="margin", rollout="auto", pw=1.0,
+                              root="halving")
+            picks.append(s.pending.option(bot.choose(prog, s)).label)
+        assert picks == ["plus"] * 20, (it, picks)
+
+
+def test_the_options_of_a_sweep_see_the_same_world_and_dice() -> None:
+    """Each iteration of a halving sweep starts from a copy of one world: 9 iterations of 3
+    options are a first round of one sweep of 3 (4 iterations its share) and a second of the
+    2 best, three sweeps of 2; the states a sweep searches have one chance generator, the next
+    sweep's another."""
+    prog = program(DICE)
+    s = prog.new_game(2, 5, narrate=True, explicit_chance=True)
+    bot = ISMCTSAgent(9, seed=5, reward="margin", root="halving")
+    seen: list[int] = []
+    searched = bot._iterate
+
+    def spy(program_: object, state: object, root: object) -> None:
+        seen.append(state.rng)                          # type: ignore[attr-defined]
+        searched(program_, state, root)                 # type: ignore[arg-type]
+    bot._iterate = spy                                  # type: ignore[method-assign]
+    bot.choose(prog, s)
+    assert len(seen) == 9
+    assert seen[0] == seen[1] == seen[2]
+    assert seen[3] == seen[4] and seen[5] == seen[6] and seen[7] == seen[8]
+    assert len({seen[0], seen[3], seen[5], seen[7]}) == 4

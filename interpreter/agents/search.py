@@ -549,7 +549,11 @@ class MCTSAgent:
         budget is spent; (the iterations, the move: the best mean among those left). Below the
         root the search is UCT as ever. A best-of-many choice by UCT's visits goes to an option
         that was lucky in its few rollouts; here the last rounds compare few options on many
-        rollouts each. A time budget gives each round an equal share of the time left."""
+        rollouts each. A round goes in sweeps, one iteration of every option left, and the
+        options of a sweep are searched in one world with one chance generator (common random
+        numbers): each is tried against the same hidden cards and the same dice, so that a
+        sweep compares the options and not their luck. A time budget gives each round an equal
+        share of the time left."""
         keys = option_keys(node)
         alive = list(range(node.count))
         rounds = max(1, math.ceil(math.log2(len(alive))))
@@ -583,7 +587,9 @@ class MCTSAgent:
                             time.perf_counter() >= stop_at:
                         break
                     self._forced = alive[k % len(alive)]
-                    self._iterate(program, self.world(program, state, seat), root)
+                    if k % len(alive) == 0:         # a sweep: every option, one world, one
+                        sweep = self.world(program, state, seat)    # chance generator
+                    self._iterate(program, sweep.clone(), root)
                     done += 1
                     k += 1
                 if k < len(alive) and r > 0:        # not one more visit each: the budget is out
