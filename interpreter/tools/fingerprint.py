@@ -113,8 +113,9 @@ def game_of(line: str) -> str:
     return " ".join(line.split()[:4])
 
 
-_HEADER = f"""# Golden fingerprints: {GAMES} seeded random games of every shipped rulebook at every player count
-# (interpreter/tools/fingerprint.py says what a line holds). Checked by tests/test_golden.py.
+_HEADER = f"""# Golden fingerprints: {GAMES} seeded random games of every shipped rulebook at every
+# player count (interpreter/tools/fingerprint.py says what a line holds), checked by
+# tests/test_golden.py.
 # Do not edit: after an intended change of behaviour, regenerate with
 #   {COMMAND}
 """
