@@ -3,20 +3,23 @@ the seeded decisions drawn from it — played through every way the engine can r
 at every decision and at the end.
 
 The ways (`WAYS`): the `apply` loop (the reference; runs of statements fused, compiler/fuse.py),
-with narration, with coverage on (the ops one by one: compiler/stmts.py and decisions.py), with
-a clone at every decision, with a JSON round trip (text, `State.from_json`, `Program.resume`)
-every few decisions, with another step budget, `Program.playout` one decision at a time by the
-compiled rollout (compiler/rollout.py) and by the VM's own loop, `new_game` after the rollout
-is built (the start run by the rollout), and a whole `playout` from the start and from the
-middle of the game. Each is run with explicit chance off and on (chance nodes resolved with the
-state's own generator, as `agents.resolve_chance` and `playout` do); `chance_modes_agree` also
-compares the two modes for a rulebook without a `shuffle` (`without_shuffle`).
+with coverage on (the ops one by one: compiler/stmts.py and decisions.py), with a clone at every
+decision, with a JSON round trip (as text, `State.from_json`, `Program.resume`) every few
+decisions, with another step budget, `Program.playout` one decision at a time by the compiled
+rollout (compiler/rollout.py) and by the VM's own loop, `new_game` once the rollout is built
+(the start run by the rollout); with narration on, the apply loop, the ops one by one, clones
+and JSON round trips again, compared with the narrated reference (every seat's record of what
+it saw and the log lines too). Then `playout` in pieces of several sizes (`PIECES`) and to the
+end from the start and from the middle of the game; and the rollout's own policies
+(`anytime=False`, `deals=False`) played by the rollout, by the VM's loop and through `apply`
+(narration on). Each is run with explicit chance off and on (chance nodes resolved by their
+weights with the state's own generator, as `agents.resolve_chance` and `playout` do);
+`chance_modes_agree` compares the two modes for a rulebook without a `shuffle`.
 
-What is compared at a decision (`Step`): who decides, the prompt, every option's label, and
-the state's digest; at a chance node its outcomes' labels and weights; at the end the scores,
+What is compared at a decision (`Step`): who decides, the prompt, every option's label and the
+state's digest; at a chance node its outcomes' labels and weights; at the end the scores,
 tie-breaks, winners, ranking and how the game ended; a rule error by its location and message.
-Every way must give the reference's steps exactly; `differences` names the first step where
-one does not, with the decision log that leads there.
+`differences` names, for each way that differs from the reference, its first differing step.
 """
 from __future__ import annotations
 
@@ -31,13 +34,14 @@ from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.engine import program as program_module
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.exprs import RuleError
-from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
+from mercator.interpreter.engine.nodes import Chance, Decision, Terminal, no_deal_index
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.state import State
 
 Step = tuple
-RELOAD_EVERY = 16         # decisions between two JSON round trips (the "json" way)
-BUDGET = 10 ** 9          # the step budget of the "budget" way
+RELOAD_EVERY = 16         # decisions between two JSON round trips
+BUDGET = 10 ** 9          # the step budget of "another step budget"
+PIECES = (3, 1, 4, 1, 5, 9, 2, 6)   # the sizes of the pieces a playout is played in, in turn
 
 
 def position(s: State, normalise_chance: bool = False) -> str:
@@ -52,15 +56,18 @@ def position(s: State, normalise_chance: bool = False) -> str:
 
 
 def step_of(s: State, normalise_chance: bool = False) -> Step:
-    """What is compared at the state's pending node (see the module)."""
+    """What is compared at the state's pending node (see the module); with narration on, also
+    what each seat has seen and the log lines."""
     node = s.pending
-    here = position(s, normalise_chance)
+    here: tuple = (position(s, normalise_chance),)
+    if s.narrate:
+        here += (tuple(s.seen), hashlib.sha256("\n".join(s.messages).encode()).hexdigest())
     if isinstance(node, Terminal):
-        return ("end", node.scores, node.tiebreaks, node.winners, node.ranking, s.ended_by, here)
+        return ("end", node.scores, node.tiebreaks, node.winners, node.ranking, s.ended_by) + here
     if isinstance(node, Chance):
-        return ("chance", [o.label for o in node.options], list(node.weights), here)
+        return ("chance", [o.label for o in node.options], list(node.weights)) + here
     assert isinstance(node, Decision), node
-    return ("decision", node.player, node.prompt, [o.label for o in node.options], here)
+    return ("decision", node.player, node.prompt, [o.label for o in node.options]) + here
 
 
 def failure(exc: RuleError) -> Step:
@@ -75,13 +82,17 @@ class Run:
         self.steps: list[Step] = []
         self.rng = random.Random(seed)
 
-    def choose(self, s: State) -> int:
-        """The next seeded choice at s: a decision's by the run's rng over all its options, a
-        chance node's by its weights with the state's own generator."""
+    def choose(self, s: State, anytime: bool = True, deals: bool = True) -> int:
+        """The next seeded choice at s, as playout draws it: a decision's by the run's rng over
+        its options (without the any-time actions if not anytime; a deal window's pass or
+        cancel if not deals), a chance node's by its weights with the state's generator."""
         node = s.pending
         if isinstance(node, Chance):
             return weighted_index(node.weights, s.randbelow(sum(node.weights)))
-        return self.rng.randrange(node.count)
+        i = -1 if deals else no_deal_index(node)
+        if i >= 0:
+            return i
+        return self.rng.randrange(node.count if anytime else node.count - len(node.actions))
 
 
 def by_apply(prog: Program, players: int, seed: int, explicit: bool, narrate: bool = False,
@@ -105,42 +116,58 @@ def by_apply(prog: Program, players: int, seed: int, explicit: bool, narrate: bo
         return run.steps
 
 
-def by_playout(prog: Program, players: int, seed: int, explicit: bool,
-               compiled: bool = True) -> list[Step]:
-    """playout(max_decisions=1) over and over: the rollout (or the VM's loop) stopped at every
-    decision, its steps read from the state it leaves."""
+def by_playout(prog: Program, players: int, seed: int, explicit: bool, compiled: bool = True,
+               pieces: tuple[int, ...] = (1,), narrate: bool = False, anytime: bool = True,
+               deals: bool = True) -> list[Step]:
+    """playout(max_decisions=k) over and over, k going round `pieces`: the rollout (or the VM's
+    loop; with narration, apply) stopped after each piece, its steps read from the state it
+    leaves (the steps in between left as None)."""
     run = Run(seed)
     was = program_module.COMPILED_ROLLOUT
     program_module.COMPILED_ROLLOUT = compiled
+    s: Optional[State] = None
     try:
-        s = prog.new_game(players, seed, explicit_chance=explicit)
+        s = prog.new_game(players, seed, narrate=narrate, explicit_chance=explicit)
+        k = 0
         while True:
             run.steps.append(step_of(s))
             if s.over:
                 return run.steps
-            prog.playout(s, run.rng, max_decisions=1)
+            size = pieces[k % len(pieces)]
+            k += 1
+            made = prog.playout(s, run.rng, max_decisions=size, anytime=anytime, deals=deals)
+            assert made > 0, "a playout of an unfinished game made no decision"
+            run.steps += [None] * (made - 1)
     except RuleError as exc:
+        # the failing decision is not in the log: the error is the step after the last made
+        made_all = len(s.history) if s is not None else -1
+        run.steps += [None] * (made_all + 1 - len(run.steps))
         run.steps.append(failure(exc))
         return run.steps
     finally:
         program_module.COMPILED_ROLLOUT = was
 
 
-def whole_playout(prog: Program, players: int, seed: int, explicit: bool,
-                  before: int) -> tuple[int, Step]:
-    """Apply `before` seeded decisions, then one playout to the end: (decisions made in all, the
-    last step)."""
+def whole_playout(prog: Program, players: int, seed: int, explicit: bool, before: int,
+                  compiled: bool = True, narrate: bool = False, anytime: bool = True,
+                  deals: bool = True) -> tuple[list[int], Step]:
+    """`before` seeded decisions by apply (as playout draws them), then one playout to the
+    end: (the decision log, the last step)."""
     run = Run(seed)
+    was = program_module.COMPILED_ROLLOUT
+    program_module.COMPILED_ROLLOUT = compiled
+    s = prog.new_game(players, seed, narrate=narrate, explicit_chance=explicit)
     try:
-        s = prog.new_game(players, seed, explicit_chance=explicit)
         for _ in range(before):
             if s.over:
                 break
-            prog.apply(s, run.choose(s))
-        prog.playout(s, run.rng)
-        return len(s.history), step_of(s)
+            prog.apply(s, run.choose(s, anytime, deals))
+        prog.playout(s, run.rng, anytime=anytime, deals=deals)
+        return s.history, step_of(s)
     except RuleError as exc:
-        return -1, failure(exc)
+        return s.history, failure(exc)
+    finally:
+        program_module.COMPILED_ROLLOUT = was
 
 
 def cloned(prog: Program, s: State, n: int) -> State:
@@ -158,67 +185,111 @@ def reloaded(prog: Program, s: State, n: int) -> State:
     return r
 
 
+# a way: (is it narrated, what it plays); its steps are compared with the reference's with
+# narration as it has it
 Way = Callable[[CheckedRulebook, Program, int, int, bool], list[Step]]
 
 
-def _covered(rb: CheckedRulebook, prog: Program, players: int, seed: int,
-             explicit: bool) -> list[Step]:
-    prog.coverage = set()
-    try:
-        return by_apply(prog, players, seed, explicit)
-    finally:
-        prog.coverage = None
+def _covered(narrate: bool) -> Way:
+    def way(rb: CheckedRulebook, prog: Program, n: int, seed: int, ex: bool) -> list[Step]:
+        prog.coverage = set()
+        try:
+            return by_apply(prog, n, seed, ex, narrate=narrate)
+        finally:
+            prog.coverage = None
+    return way
 
 
-def _budget(rb: CheckedRulebook, prog: Program, players: int, seed: int,
-            explicit: bool) -> list[Step]:
-    return by_apply(compile_program(rb, step_budget=BUDGET), players, seed, explicit)
+def _applied(narrate: bool, between: Optional[Callable] = None) -> Way:
+    return lambda rb, prog, n, seed, ex: by_apply(prog, n, seed, ex, narrate, between)
 
 
-# the ways in the order they run on one program: those that build the rollout come last, then
-# the apply loop again, its new games started by the rollout
-WAYS: dict[str, Way] = {
-    "narrated": lambda rb, prog, n, seed, ex: by_apply(prog, n, seed, ex, narrate=True),
-    "ops one by one": _covered,
-    "clone at each decision": lambda rb, prog, n, seed, ex: by_apply(prog, n, seed, ex,
-                                                                     between=cloned),
-    "json round trips": lambda rb, prog, n, seed, ex: by_apply(prog, n, seed, ex, narrate=True,
-                                                               between=reloaded),
-    "another step budget": _budget,
-    "playout by the VM": lambda rb, prog, n, seed, ex: by_playout(prog, n, seed, ex, False),
-    "playout by the rollout": lambda rb, prog, n, seed, ex: by_playout(prog, n, seed, ex),
-    "apply, started by the rollout": lambda rb, prog, n, seed, ex: by_apply(prog, n, seed, ex),
+# in the order they run on one program: those that build the rollout come last, then the
+# apply loop again, its new games started by the rollout
+WAYS: dict[str, tuple[bool, Way]] = {
+    "narrated": (True, _applied(True)),
+    "ops one by one": (False, _covered(False)),
+    "ops one by one, narrated": (True, _covered(True)),
+    "clone at each decision": (False, _applied(False, cloned)),
+    "clone at each decision, narrated": (True, _applied(True, cloned)),
+    "json round trips": (False, _applied(False, reloaded)),
+    "json round trips, narrated": (True, _applied(True, reloaded)),
+    "another step budget": (False, lambda rb, prog, n, seed, ex: by_apply(
+        compile_program(rb, step_budget=BUDGET), n, seed, ex)),
+    "playout by the VM": (False, lambda rb, prog, n, seed, ex: by_playout(prog, n, seed, ex,
+                                                                          False)),
+    "playout by the rollout": (False, lambda rb, prog, n, seed, ex: by_playout(prog, n, seed, ex)),
+    "playout by the rollout in pieces": (False, lambda rb, prog, n, seed, ex: by_playout(
+        prog, n, seed, ex, pieces=PIECES)),
+    "apply, started by the rollout": (False, _applied(False)),
 }
 
 
 def differences(rb: CheckedRulebook, players: int, seed: int, explicit: bool,
                 ways: Optional[list[str]] = None) -> list[str]:
-    """Every way's game against the reference (the apply loop on a fresh program): one line per
-    way that differs, naming its first differing step. Empty: all agree."""
+    """Every way's game against the reference (the apply loop on a fresh program, narrated for
+    a narrated way), then the whole playouts and the rollout's policies (see the module): one
+    line per way that differs, naming its first differing step. Empty: all agree."""
     prog = compile_program(rb)
-    ref = by_apply(prog, players, seed, explicit)
+    ref = {False: by_apply(prog, players, seed, explicit),
+           True: by_apply(prog, players, seed, explicit, narrate=True)}
     where = f"{rb.game.name} {players}p seed {seed} explicit chance {'on' if explicit else 'off'}"
     out = []
     for name in ways or list(WAYS):
-        got = WAYS[name](rb, prog, players, seed, explicit)
-        diff = first_difference(ref, got)
+        narrated, way = WAYS[name]
+        diff = first_difference(ref[narrated], way(rb, prog, players, seed, explicit))
         if diff:
             out.append(f"{where}: {name}: {diff}")
-    # a whole playout, from the start and from the middle, ends where the reference ends
-    decided = sum(1 for st in ref if st[0] in ("decision", "chance"))
-    for before in (0, decided // 2):
-        made, last = whole_playout(prog, players, seed, explicit, before)
-        if last != ref[-1] or (last[0] == "end" and made != decided):
+    # a whole playout, from the start and from the middle, ends where the apply loop ends
+    plain = ref[False]
+    decided = len(plain) - 1 if plain[-1][0] == "end" else -1
+    for before in (0, max(decided, 0) // 2):
+        hist, last = whole_playout(prog, players, seed, explicit, before)
+        if last != plain[-1] or (decided >= 0 and len(hist) != decided):
             out.append(f"{where}: playout to the end after {before} decisions: "
-                       f"{made} decisions, {_short(last)}; the apply loop: {decided}, "
-                       f"{_short(ref[-1])}")
+                       f"{len(hist)} decisions, {_short(last)}; the apply loop: {decided}, "
+                       f"{_short(plain[-1])}")
+    out += [f"{where}: {d}" for d in policies_agree(prog, players, seed, explicit)]
     return out
 
 
+def policies_agree(prog: Program, players: int, seed: int, explicit: bool) -> list[str]:
+    """The rollout's policies (no any-time actions, no deals): playout by the rollout and by
+    the VM's loop, one decision at a time and to the end, against playout through apply (with
+    narration on, playout goes through apply)."""
+    out = []
+    for anytime, deals in ((False, True), (True, False)):
+        what = "without any-time actions" if not anytime else "without deals"
+        ref = [_plain(st) for st in by_playout(prog, players, seed, explicit, narrate=True,
+                                               anytime=anytime, deals=deals)]
+        ref_end = whole_playout(prog, players, seed, explicit, 0, narrate=True,
+                                anytime=anytime, deals=deals)
+        ref_end = (ref_end[0], _plain(ref_end[1]))
+        for compiled in (True, False):
+            by = "the rollout" if compiled else "the VM"
+            diff = first_difference(ref, by_playout(prog, players, seed, explicit, compiled,
+                                                    anytime=anytime, deals=deals))
+            if diff:
+                out.append(f"playout {what} by {by}, one decision at a time: {diff}")
+            got = whole_playout(prog, players, seed, explicit, 0, compiled, anytime=anytime,
+                                deals=deals)
+            if got != ref_end:
+                out.append(f"playout {what} by {by} to the end: {len(got[0])} decisions, "
+                           f"{_short(got[1])}; through apply: {len(ref_end[0])}, "
+                           f"{_short(ref_end[1])}")
+    return out
+
+
+def _plain(step: Step) -> Step:
+    """A narrated step without what only narration records."""
+    return step[:-2] if step[0] != "rule error" else step
+
+
 def first_difference(ref: list[Step], got: list[Step]) -> str:
-    """'' if the two games agree step for step; else the first step where they do not."""
+    """'' if the two games agree step for step (a None in got: a step not seen); else the first
+    step where they do not."""
     for i, (a, b) in enumerate(zip(ref, got)):
-        if a != b:
+        if b is not None and a != b:
             return f"step {i}: {_short(b)}; the apply loop: {_short(a)}"
     if len(ref) != len(got):
         return f"{len(got)} steps; the apply loop: {len(ref)} (it ends {_short(ref[-1])})"

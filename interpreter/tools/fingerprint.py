@@ -10,10 +10,10 @@ random decisions drawn from a generator seeded by the game, chance resolved by i
 from the state's own generator; narration on, explicit chance on for odd seeds; the game goes
 on from a clone at decision 11 and from a JSON round trip (as text) at decision 37. Its line:
 the decisions made, the scores, the winners, how it ended, a hash of its log lines, a hash of
-the record of what each seat saw (every prompt, chosen label and announcement) and the final
-state's digest — or the rule error it stopped at. Nothing in a line depends on the process:
-hashes are sha256 of canonical JSON, no set or dict order, no float, no path but the
-rulebook's short name.
+the record of what each seat saw (every prompt, chosen label and announcement) with each seat's
+information state, and the final state's digest — or the rule error it stopped at. Nothing in
+a line depends on the process: hashes are sha256 of canonical JSON, no set or dict order, no
+float, no path but the rulebook's short name.
 """
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def play(prog: Program, players: int, seed: int) -> str:
         return f"{head} decisions {n} error at {where}: {exc.message}"
     res = s.result
     return (f"{head} decisions {n} scores {list(res.scores)} winners {list(res.winners)} "
-            f"ended {s.ended_by} log {_hash(s.messages)} seen {_hash(s.record)} "
+            f"ended {s.ended_by} log {_hash(s.messages)} seen {_hash([s.record, s.seen])} "
             f"state {s.digest()[:16]}")
 
 
