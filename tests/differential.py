@@ -3,21 +3,21 @@ the seeded decisions drawn from it — played through every way the engine can r
 at every decision and at the end.
 
 The ways (`WAYS`): the `apply` loop (the reference; runs of statements fused, compiler/fuse.py),
-with coverage on (the ops one by one: compiler/stmts.py and decisions.py), with a clone at every
-decision, with a JSON round trip (as text, `State.from_json`, `Program.resume`) every few
-decisions, with another step budget, `Program.playout` one decision at a time by the compiled
-rollout (compiler/rollout.py) and by the VM's own loop, `new_game` once the rollout is built
-(the start run by the rollout); with narration on, the apply loop, the ops one by one, clones
-and JSON round trips again, compared with the narrated reference (every seat's record of what
-it saw and the log lines too). Then `playout` in pieces of several sizes (`PIECES`) and to the
-end from the start and from the middle of the game; and the rollout's own policies
-(`anytime=False`, `deals=False`) played by the rollout, by the VM's loop and through `apply`
-(narration on). Each is run with explicit chance off and on (chance nodes resolved by their
-weights with the state's own generator, as `agents.resolve_chance` and `playout` do);
-`chance_modes_agree` compares the two modes for a rulebook without a `shuffle`.
+with coverage on (the ops one by one: compiler/stmts.py and decisions.py), with another step
+budget, `Program.playout` one decision at a time by the compiled rollout (compiler/rollout.py)
+and by the VM's own loop and in pieces of several sizes (`PIECES`), `new_game` once the rollout
+is built (the start run by the rollout); with narration on — compared with the narrated
+reference, every seat's information state and the log lines too — the apply loop, the ops one
+by one, a clone at every decision and a JSON round trip (as text, `State.from_json`,
+`Program.resume`) every few decisions. Then `playout` to the end from the start and from the
+middle of the game; and the rollout's own policies (`anytime=False`, `deals=False`, where the
+rulebook has actions or deals) by the rollout and by the VM's loop against playout through
+`apply` (narration on). Each game is played with explicit chance off or on (chance nodes
+resolved by their weights with the state's own generator, as `agents.resolve_chance` and
+`playout` do); `chance_modes_agree` compares the two modes for a rulebook without a `shuffle`.
 
 What is compared at a decision (`Step`): who decides, the prompt, every option's label and the
-state's digest; at a chance node its outcomes' labels and weights; at the end the scores,
+position (the state's data, compared as its digest compares it); at a chance node its outcomes' labels and weights; at the end the scores,
 tie-breaks, winners, ranking and how the game ended; a rule error by its location and message.
 `differences` names, for each way that differs from the reference, its first differing step.
 """
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import random
 from typing import Any, Callable, Optional
 
@@ -37,6 +38,7 @@ from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal, no_deal_index
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.engine.state import State
+from mercator.interpreter.engine.values import to_json
 
 Step = tuple
 RELOAD_EVERY = 16         # decisions between two JSON round trips
@@ -44,15 +46,34 @@ BUDGET = 10 ** 9          # the step budget of "another step budget"
 PIECES = (3, 1, 4, 1, 5, 9, 2, 6)   # the sizes of the pieces a playout is played in, in turn
 
 
-def position(s: State, normalise_chance: bool = False) -> str:
-    """The state's digest; with normalise_chance the explicit-chance flag left out (the one
+class Position:
+    """A state's position as data (what State.core() holds), compared by value: == ignores the
+    order of a map's keys, as the state's digest does (cheaper than digests at every step);
+    shown by its digest."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, s: State, normalise_chance: bool):
+        # one marshal round trip: a copy of the data, whatever the game does next
+        self.data = marshal.loads(marshal.dumps(
+            (s.table, s.players, s.stack, s.rng, s.round, s.over, s.stats,
+             False if normalise_chance else s.explicit_chance)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.data == other.data
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        text = json.dumps(to_json(list(self.data)), sort_keys=True, separators=(",", ":"))
+        return f"<position {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
+
+
+def position(s: State, normalise_chance: bool = False) -> Position:
+    """The state's position; with normalise_chance the explicit-chance flag left out (the one
     difference two chance modes' states may have)."""
-    if not normalise_chance:
-        return s.digest()
-    core = s.core()
-    core["explicit_chance"] = False
-    return hashlib.sha256(json.dumps(core, sort_keys=True, separators=(",", ":"))
-                          .encode()).hexdigest()
+    return Position(s, normalise_chance)
 
 
 def step_of(s: State, normalise_chance: bool = False) -> Step:
@@ -210,9 +231,8 @@ WAYS: dict[str, tuple[bool, Way]] = {
     "narrated": (True, _applied(True)),
     "ops one by one": (False, _covered(False)),
     "ops one by one, narrated": (True, _covered(True)),
-    "clone at each decision": (False, _applied(False, cloned)),
+    # (narrated: a clone and a JSON round trip carry the record and the position alike)
     "clone at each decision, narrated": (True, _applied(True, cloned)),
-    "json round trips": (False, _applied(False, reloaded)),
     "json round trips, narrated": (True, _applied(True, reloaded)),
     "another step budget": (False, lambda rb, prog, n, seed, ex: by_apply(
         compile_program(rb, step_budget=BUDGET), n, seed, ex)),
@@ -258,7 +278,9 @@ def policies_agree(prog: Program, players: int, seed: int, explicit: bool) -> li
     the VM's loop, one decision at a time and to the end, against playout through apply (with
     narration on, playout goes through apply)."""
     out = []
-    for anytime, deals in ((False, True), (True, False)):
+    # (a policy that changes nothing in this rulebook plays the games compared above)
+    for anytime, deals in [(False, True)] * bool(prog.rb.actions) + \
+            [(True, False)] * _holds(prog.rb, A.Deal):
         what = "without any-time actions" if not anytime else "without deals"
         ref = [_plain(st) for st in by_playout(prog, players, seed, explicit, narrate=True,
                                                anytime=anytime, deals=deals)]
@@ -301,21 +323,26 @@ def _short(step: Step, width: int = 300) -> str:
     return text if len(text) <= width else text[:width] + "..."
 
 
+def _holds(rb: CheckedRulebook, kind: type) -> bool:
+    """Does a statement of the rulebook (or one inside it) have this AST class?"""
+    bodies: list[Any] = [rb.setup, *rb.phases, *rb.procs.values(), *rb.triggers, *rb.actions]
+
+    def walk(node: Any) -> bool:
+        if isinstance(node, kind):
+            return True
+        if isinstance(node, (list, tuple)):
+            return any(walk(x) for x in node)
+        fields = A.child_fields(type(node))
+        return fields is not None and any(walk(getattr(node, f)) for f in fields)
+    return any(walk(b.block) for b in bodies if b is not None and b.block is not None)
+
+
 def without_shuffle(rb: CheckedRulebook) -> bool:
     """Has the rulebook no `shuffle`? A shuffle is drawn one way by the generator (Fisher–Yates)
     and another as chance nodes (position by position: engine/chance.py), so the two chance
     modes play different games; rolls, draws from a bag and picks among distinct values draw
     the same outcome either way."""
-    bodies: list[Any] = [rb.setup, *rb.phases, *rb.procs.values(), *rb.triggers, *rb.actions]
-
-    def walk(node: Any) -> bool:
-        if isinstance(node, A.Shuffle):
-            return False
-        if isinstance(node, (list, tuple)):
-            return all(walk(x) for x in node)
-        fields = A.child_fields(type(node))
-        return fields is None or all(walk(getattr(node, f)) for f in fields)
-    return all(walk(b.block) for b in bodies if b is not None and b.block is not None)
+    return not _holds(rb, A.Shuffle)
 
 
 def chance_modes_agree(rb: CheckedRulebook, players: int, seed: int) -> str:
