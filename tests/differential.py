@@ -10,16 +10,18 @@ is built (the start run by the rollout); with narration on — compared with the
 reference, every seat's information state and the log lines too — the apply loop, the ops one
 by one, a clone at every decision and a JSON round trip (as text, `State.from_json`,
 `Program.resume`) every few decisions. Then `playout` to the end from the start and from the
-middle of the game; and the rollout's own policies (`anytime=False`, `deals=False`, where the
-rulebook has actions or deals) by the rollout and by the VM's loop against playout through
-`apply` (narration on). Each game is played with explicit chance off or on (chance nodes
-resolved by their weights with the state's own generator, as `agents.resolve_chance` and
-`playout` do); `chance_modes_agree` compares the two modes for a rulebook without a `shuffle`.
+middle of the game; and the rollout's own policies (`Policy`: a generator per seat, and
+`anytime=False`, `deals=False` where the rulebook has actions or deals) by the rollout and by
+the VM's loop against playout through `apply` (narration on). Each game is played with
+explicit chance off or on (chance nodes resolved by their weights with the state's own
+generator, as `agents.resolve_chance` and `playout` do); `chance_modes_agree` compares the two
+modes for a rulebook without a `shuffle`.
 
 What is compared at a decision (`Step`): who decides, the prompt, every option's label and the
-position (the state's data, compared as its digest compares it); at a chance node its outcomes' labels and weights; at the end the scores,
-tie-breaks, winners, ranking and how the game ended; a rule error by its location and message.
-`differences` names, for each way that differs from the reference, its first differing step.
+position (the state's data, compared as its digest compares it); at a chance node its outcomes'
+labels and weights; at the end the scores, tie-breaks, winners, ranking and how the game ended;
+a rule error by its location and message. `differences` names, for each way that differs from
+the reference, its first differing step.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ import hashlib
 import json
 import marshal
 import random
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedRulebook
@@ -96,24 +98,50 @@ def failure(exc: RuleError) -> Step:
     return ("rule error", str(exc.span), exc.message)
 
 
-class Run:
-    """One way's game: the steps seen, and the rng the seeded decisions are drawn from."""
+class Policy(NamedTuple):
+    """How playout draws (Program.playout's options): any-time actions offered or not, deals
+    made or not, and one generator for all seats or one per seat (seat_rngs)."""
 
-    def __init__(self, seed: int):
+    anytime: bool = True
+    deals: bool = True
+    seats: bool = False
+
+    def __str__(self) -> str:
+        parts = ([] if self.anytime else ["without any-time actions"]) + \
+            ([] if self.deals else ["without deals"]) + (["seat by seat"] if self.seats else [])
+        return ", ".join(parts) or "as apply"
+
+
+ANY = Policy()
+
+
+class Run:
+    """One way's game: the steps seen, and the generators the seeded decisions are drawn from
+    (one for all seats, and one per seat for Policy.seats)."""
+
+    def __init__(self, seed: int, players: int = 0):
         self.steps: list[Step] = []
         self.rng = random.Random(seed)
+        self.seat_rngs = [random.Random(seed * 1009 + p) for p in range(players)]
 
-    def choose(self, s: State, anytime: bool = True, deals: bool = True) -> int:
-        """The next seeded choice at s, as playout draws it: a decision's by the run's rng over
-        its options (without the any-time actions if not anytime; a deal window's pass or
-        cancel if not deals), a chance node's by its weights with the state's generator."""
+    def playout(self, policy: Policy) -> dict[str, Any]:
+        """Program.playout's options for the policy."""
+        return {"anytime": policy.anytime, "deals": policy.deals,
+                "seat_rngs": self.seat_rngs if policy.seats else None}
+
+    def choose(self, s: State, policy: Policy = ANY) -> int:
+        """The next seeded choice at s, as playout draws it: a decision's by the run's rng (or
+        the seat's) over its options (without the any-time actions if not anytime; a deal
+        window's pass or cancel if not deals), a chance node's by its weights with the state's
+        generator."""
         node = s.pending
         if isinstance(node, Chance):
             return weighted_index(node.weights, s.randbelow(sum(node.weights)))
-        i = -1 if deals else no_deal_index(node)
+        i = -1 if policy.deals else no_deal_index(node)
         if i >= 0:
             return i
-        return self.rng.randrange(node.count if anytime else node.count - len(node.actions))
+        rng = self.seat_rngs[node.player] if policy.seats else self.rng
+        return rng.randrange(node.count if policy.anytime else node.count - len(node.actions))
 
 
 def by_apply(prog: Program, players: int, seed: int, explicit: bool, narrate: bool = False,
@@ -138,12 +166,12 @@ def by_apply(prog: Program, players: int, seed: int, explicit: bool, narrate: bo
 
 
 def by_playout(prog: Program, players: int, seed: int, explicit: bool, compiled: bool = True,
-               pieces: tuple[int, ...] = (1,), narrate: bool = False, anytime: bool = True,
-               deals: bool = True) -> list[Step]:
+               pieces: tuple[int, ...] = (1,), narrate: bool = False,
+               policy: Policy = ANY) -> list[Step]:
     """playout(max_decisions=k) over and over, k going round `pieces`: the rollout (or the VM's
     loop; with narration, apply) stopped after each piece, its steps read from the state it
     leaves (the steps in between left as None)."""
-    run = Run(seed)
+    run = Run(seed, players)
     was = program_module.COMPILED_ROLLOUT
     program_module.COMPILED_ROLLOUT = compiled
     s: Optional[State] = None
@@ -156,7 +184,7 @@ def by_playout(prog: Program, players: int, seed: int, explicit: bool, compiled:
                 return run.steps
             size = pieces[k % len(pieces)]
             k += 1
-            made = prog.playout(s, run.rng, max_decisions=size, anytime=anytime, deals=deals)
+            made = prog.playout(s, run.rng, max_decisions=size, **run.playout(policy))
             assert made > 0, "a playout of an unfinished game made no decision"
             run.steps += [None] * (made - 1)
     except RuleError as exc:
@@ -170,11 +198,11 @@ def by_playout(prog: Program, players: int, seed: int, explicit: bool, compiled:
 
 
 def whole_playout(prog: Program, players: int, seed: int, explicit: bool, before: int,
-                  compiled: bool = True, narrate: bool = False, anytime: bool = True,
-                  deals: bool = True) -> tuple[list[int], Step]:
+                  compiled: bool = True, narrate: bool = False,
+                  policy: Policy = ANY) -> tuple[list[int], Step]:
     """`before` seeded decisions by apply (as playout draws them), then one playout to the
     end: (the decision log, the last step)."""
-    run = Run(seed)
+    run = Run(seed, players)
     was = program_module.COMPILED_ROLLOUT
     program_module.COMPILED_ROLLOUT = compiled
     s = prog.new_game(players, seed, narrate=narrate, explicit_chance=explicit)
@@ -182,8 +210,8 @@ def whole_playout(prog: Program, players: int, seed: int, explicit: bool, before
         for _ in range(before):
             if s.over:
                 break
-            prog.apply(s, run.choose(s, anytime, deals))
-        prog.playout(s, run.rng, anytime=anytime, deals=deals)
+            prog.apply(s, run.choose(s, policy))
+        prog.playout(s, run.rng, **run.playout(policy))
         return s.history, step_of(s)
     except RuleError as exc:
         return s.history, failure(exc)
@@ -274,31 +302,35 @@ def differences(rb: CheckedRulebook, players: int, seed: int, explicit: bool,
 
 
 def policies_agree(prog: Program, players: int, seed: int, explicit: bool) -> list[str]:
-    """The rollout's policies (no any-time actions, no deals): playout by the rollout and by
-    the VM's loop, one decision at a time and to the end, against playout through apply (with
-    narration on, playout goes through apply)."""
+    """The rollout's policies (no any-time actions, no deals, a generator per seat): playout by
+    the rollout and by the VM's loop, one decision at a time and to the end from the start and
+    from the middle, against playout through apply (with narration on, playout goes through
+    apply)."""
     out = []
     # (a policy that changes nothing in this rulebook plays the games compared above)
-    for anytime, deals in [(False, True)] * bool(prog.rb.actions) + \
-            [(True, False)] * _holds(prog.rb, A.Deal):
-        what = "without any-time actions" if not anytime else "without deals"
+    policies = [Policy(seats=True)] + [Policy(anytime=False)] * bool(prog.rb.actions) + \
+        [Policy(deals=False, seats=True)] * _holds(prog.rb, A.Deal)
+    for policy in policies:
         ref = [_plain(st) for st in by_playout(prog, players, seed, explicit, narrate=True,
-                                               anytime=anytime, deals=deals)]
-        ref_end = whole_playout(prog, players, seed, explicit, 0, narrate=True,
-                                anytime=anytime, deals=deals)
-        ref_end = (ref_end[0], _plain(ref_end[1]))
+                                               policy=policy)]
         for compiled in (True, False):
             by = "the rollout" if compiled else "the VM"
             diff = first_difference(ref, by_playout(prog, players, seed, explicit, compiled,
-                                                    anytime=anytime, deals=deals))
+                                                    policy=policy))
             if diff:
-                out.append(f"playout {what} by {by}, one decision at a time: {diff}")
-            got = whole_playout(prog, players, seed, explicit, 0, compiled, anytime=anytime,
-                                deals=deals)
-            if got != ref_end:
-                out.append(f"playout {what} by {by} to the end: {len(got[0])} decisions, "
-                           f"{_short(got[1])}; through apply: {len(ref_end[0])}, "
-                           f"{_short(ref_end[1])}")
+                out.append(f"playout {policy} by {by}, one decision at a time: {diff}")
+        for before in (0, (len(ref) - 1) // 2):
+            hist, last = whole_playout(prog, players, seed, explicit, before, narrate=True,
+                                       policy=policy)
+            want = (hist, _plain(last))
+            for compiled in (True, False):
+                got = whole_playout(prog, players, seed, explicit, before, compiled,
+                                    policy=policy)
+                if got != want:
+                    out.append(f"playout {policy} by {'the rollout' if compiled else 'the VM'} "
+                               f"to the end after {before} decisions: {len(got[0])} decisions, "
+                               f"{_short(got[1])}; through apply: {len(want[0])}, "
+                               f"{_short(want[1])}")
     return out
 
 
