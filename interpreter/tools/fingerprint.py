@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from mercator.dsl.errors import MercatorError
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.nodes import Chance
@@ -137,7 +138,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         ap.error(f"the golden file holds {GAMES} games a player count")
     if a.write and a.names:
         ap.error("--write rewrites the whole file: give no rulebook")
-    lines = fingerprints(a.names or None, a.games)
+    if a.check and not a.file.is_file():
+        ap.error(f"no golden file {a.file} (a checkout's tests/golden/fingerprints.txt); "
+                 "give its path with --file")
+    try:
+        lines = fingerprints(a.names or None, a.games)
+    except MercatorError as exc:           # an unknown name, a rulebook that does not check
+        ap.error(str(exc))
     if a.write:
         a.file.parent.mkdir(parents=True, exist_ok=True)
         a.file.write_text(_HEADER + "\n".join(lines) + "\n", encoding="utf-8")
