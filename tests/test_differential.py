@@ -9,6 +9,8 @@ has no shuffle.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,7 +26,11 @@ from mercator.interpreter.engine.state import State
 from mercator.interpreter.tools.rulebooks import games
 
 NAMES = sorted(games())
-GENERATED = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+# how many generated rulebooks each generated test plays: 30 in the suite; a deep run after a
+# change to the compiler: MERCATOR_DIFFERENTIAL_EXAMPLES=1000 pytest tests/test_differential.py
+EXAMPLES = int(os.environ.get("MERCATOR_DIFFERENTIAL_EXAMPLES", "30"))
+GENERATED = settings(max_examples=EXAMPLES, deadline=None,
+                     suppress_health_check=list(HealthCheck))
 
 
 def checked(text: str) -> CheckedRulebook:
