@@ -6,10 +6,11 @@ The ways (`WAYS`): the `apply` loop (the reference; runs of statements fused, co
 with coverage on (the ops one by one: compiler/stmts.py and decisions.py), with another step
 budget, `Program.playout` one decision at a time by the compiled rollout (compiler/rollout.py)
 and by the VM's own loop and in pieces of several sizes (`PIECES`), `new_game` once the rollout
-is built (the start run by the rollout); with narration on — compared with the narrated
-reference, every seat's information state and the log lines too — the apply loop, the ops one
-by one, a clone at every decision and a JSON round trip (as text, `State.from_json`,
-`Program.resume`) every few decisions. Then `playout` to the end from the start and from the
+is built (the start run by the rollout); the apply loop with narration on (the narrated
+reference: narration changes nothing but what it records); and, compared with the narrated
+reference — every seat's information state and the log lines too — the ops one by one, a clone
+at every decision and a JSON round trip (as text, `State.from_json`, `Program.resume`) every
+few decisions, all narrated. Then `playout` to the end from the start and from the
 middle of the game; and the rollout's own policies (`Policy`: a generator per seat, and
 `anytime=False`, `deals=False` where the rulebook has actions or deals) by the rollout and by
 the VM's loop against playout through `apply` (narration on). Each game is played with
@@ -256,7 +257,6 @@ def _applied(narrate: bool, between: Optional[Callable] = None) -> Way:
 # in the order they run on one program: those that build the rollout come last, then the
 # apply loop again, its new games started by the rollout
 WAYS: dict[str, tuple[bool, Way]] = {
-    "narrated": (True, _applied(True)),
     "ops one by one": (False, _covered(False)),
     "ops one by one, narrated": (True, _covered(True)),
     # (narrated: a clone and a JSON round trip carry the record and the position alike)
@@ -283,6 +283,10 @@ def differences(rb: CheckedRulebook, players: int, seed: int, explicit: bool,
            True: by_apply(prog, players, seed, explicit, narrate=True)}
     where = f"{rb.game.name} {players}p seed {seed} explicit chance {'on' if explicit else 'off'}"
     out = []
+    # narration records what each seat sees and changes nothing else: the same game
+    diff = first_difference(ref[False], [_plain(st) for st in ref[True]])
+    if diff:
+        out.append(f"{where}: narrated: {diff}")
     for name in ways or list(WAYS):
         narrated, way = WAYS[name]
         diff = first_difference(ref[narrated], way(rb, prog, players, seed, explicit))
