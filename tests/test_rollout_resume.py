@@ -206,3 +206,44 @@ def test_a_rule_error_in_a_resumed_frame_is_located_as_the_vm_locates_it(cut: in
         by_apply(prog, t, random.Random(1))
     assert (err2.value.span, err2.value.message, err2.value.history) == \
         (err.value.span, err.value.message, err.value.history)
+
+
+TIPS = """
+game "Tips" players 2..2
+player { gold: int = 6  tips: int = 0 }
+anytime tip(p: player) when p.gold >= 2 {
+  p.gold -= 2
+  let k = choose p one of [1, 2] prompt "how much"
+  p.tips += k
+}
+round r limit 4 {
+  phase a {
+    for p in players {
+      let x = choose p one of [0, 1, 2] prompt "gain"
+      p.gold += x
+    }
+  }
+}
+score p: p.gold + p.tips
+"""
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_rollout_begun_inside_an_anytime_action_offers_them_again_once_it_ends(
+        seed: int) -> None:
+    """docs/language.md: an any-time action is offered at a player's decisions, but not at
+    those made inside an any-time action (no nesting). A rollout begun at a decision inside
+    one (here 'how much' of `tip`) offers none until that action is over, then offers them
+    again as apply does: the same draws, the same game. (Found by the differential harness,
+    tests/test_differential.py: the rollout offered none for the rest of the game.)"""
+    prog = program_text(TIPS)
+    a = prog.new_game(2, seed)
+    a_rng = random.Random(seed)
+    while "tip" not in [o.label for o in a.pending.options]:
+        prog.apply(a, a_rng.randrange(a.pending.count))
+    prog.apply(a, "tip")
+    assert a.pending.prompt == "how much"
+    b = a.clone()
+    prog.playout(a, random.Random(seed))
+    by_apply(prog, b, random.Random(seed))
+    same(a, b)

@@ -364,7 +364,11 @@ class Rollout:
                 return draws[ctx[7]](n)
         ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
         acts = cast(Actions, self.prog.actions)
-        ctx[5] = not anytime or any(fr[0] in acts.ids for fr in s.stack)
+        # begun inside an any-time action (at a decision of its body): none is offered until
+        # that action's frame (at `inside` on the stack) has returned, then they are again
+        inside = next((k for k, fr in enumerate(s.stack) if fr[0] in acts.ids), -1) \
+            if anytime else -1
+        ctx[5] = not anytime or inside >= 0
         ctx[6] = acts.offer_for(len(s.players))
         ctx[8] = not deals
         node = s.pending
@@ -375,6 +379,9 @@ class Rollout:
         quick[0] = not deals
         try:
             self.pick(s, node)
+            if inside >= 0:
+                self.run_ops(s, self.entry_codes, None, 0, inside + 1)
+                ctx[5] = False
             self.vm(s)
         except (Stop, Over) as e:
             # the two exceptions are made once and raised again and again: each raise adds its

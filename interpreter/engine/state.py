@@ -93,10 +93,12 @@ class State:
         s.failed = ""
         return s
 
-    def core(self) -> dict[str, Any]:
-        """The data that defines the position (no history, narration or caches)."""
-        return {"table": to_json(self.table), "players": to_json(self.players),
-                "stack": to_json(self.stack), "rng": str(self.rng), "round": self.round,
+    def core(self, keep_order: bool = False) -> dict[str, Any]:
+        """The data that defines the position (no history, narration or caches); with
+        keep_order each map's items in the order the state has them (values.to_json)."""
+        return {"table": to_json(self.table, keep_order),
+                "players": to_json(self.players, keep_order),
+                "stack": to_json(self.stack, keep_order), "rng": str(self.rng), "round": self.round,
                 "over": self.over, "explicit_chance": self.explicit_chance,
                 "stats": list(self.stats)}
 
@@ -106,7 +108,7 @@ class State:
             raise StateUnusable(self.failed)
         if self.watch is not None:
             raise ValueError("a resampled world (it keeps one seat's record only) is not saved")
-        d = self.core()
+        d = self.core(keep_order=True)
         d["format"] = STATE_FORMAT
         if self.ended_by:                 # not in core(): how it ended is not the position
             d["ended_by"] = self.ended_by

@@ -71,12 +71,16 @@ def fmt(v: Any, t: Type) -> str:
     return str(v)
 
 
-def to_json(v: Any) -> Any:
-    """Encode a value as JSON data; dicts become {"@": [[key, value], ...]} so int keys survive."""
+def to_json(v: Any, keep_order: bool = False) -> Any:
+    """Encode a value as JSON data; dicts become {"@": [[key, value], ...]} so int keys survive,
+    in the keys' order (one text for equal values: digests), or with keep_order in the order
+    the dict has them (from_json then rebuilds the very dict: a seat's information state, a
+    digest of its views marshalled, reads the same after a save: engine/seen.py)."""
     if isinstance(v, list):
-        return [to_json(x) for x in v]
+        return [to_json(x, keep_order) for x in v]
     if isinstance(v, dict):
-        return {"@": [[to_json(k), to_json(x)] for k, x in sorted(v.items(), key=_key)]}
+        items = v.items() if keep_order else sorted(v.items(), key=_key)
+        return {"@": [[to_json(k, keep_order), to_json(x, keep_order)] for k, x in items]}
     return v
 
 
