@@ -124,12 +124,13 @@ def test_a_bag_of_one_kind_is_drawn_without_a_chance_node(bag_prog: Program) -> 
 @given(st.dictionaries(st.integers(0, 3), st.integers(1, 6), min_size=1), st.integers(0, 2**40))
 def test_without_explicit_chance_a_bag_draw_uses_the_generator_as_before(
         bag_prog: Program, bag: dict, seed: int) -> None:
-    """Seeded mode is unchanged: the item is the bag's items-with-repeats at index
-    (next generator output mod their number) — one generator step, none for a single item."""
+    """Seeded mode: the item is the bag's items-with-repeats at index (next generator output
+    mod their number) — one generator step, none where the bag holds one kind only (as with
+    explicit chance, where that is no chance node: found by the differential harness)."""
     s = at_event(bag_prog, "pool", dict(bag), explicit=False, seed=seed)
     items = bag_items(bag)
     rng = seed & (2**64 - 1)
-    if len(items) > 1:
+    if len(set(items)) > 1:
         rng, z = rng_next(rng)
         want = items[z % len(items)]
     else:
@@ -160,6 +161,30 @@ score p: 0
     assert node.weights == [1, 2, 1]
     prog.apply(s, "a")
     assert s.over and prog.get(s, "got") == [prog.member("b"), prog.member("a")]
+
+
+def test_a_pick_among_alike_items_is_no_draw_in_either_mode() -> None:
+    """`random one of [a, a]` is one outcome: with explicit chance no node, and without it no
+    step of the state's generator either, so that both modes go on with the same generator
+    and play the same game (the differential harness found a draw from a bag of one kind that
+    used a step in one mode and none in the other)."""
+    prog = program("""
+enum K { a, b }
+table { got: list<K> = [] }
+round r limit 1 { phase x {
+  let k = random one of [a, a]  add k to got
+  let d = roll 6  add (if d > 3 then a else b) to got
+} }
+score p: 0
+""")
+    for seed in range(6):
+        seeded = prog.new_game(2, seed)
+        explicit = prog.new_game(2, seed, explicit_chance=True)
+        assert isinstance(explicit.pending, Chance) and explicit.pending.what == "roll"
+        assert seeded.over and seeded.rng != seed & (2**64 - 1)
+        face = 1 + explicit.randbelow(6)            # the same step of the same generator
+        prog.apply(explicit, face - 1)
+        assert prog.get(explicit, "got") == prog.get(seeded, "got")
 
 
 def test_a_roll_is_uniform_over_its_faces() -> None:

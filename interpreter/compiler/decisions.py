@@ -443,14 +443,17 @@ def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, T
 
     def sample(st: Any, L: list) -> Any:
         vals = elements(st, L)
-        return vals[st.randbelow(len(vals))] if len(vals) > 1 else vals[0]
+        first = vals[0]
+        if all(v == first for v in vals):   # one outcome: no draw, as with explicit chance
+            return first
+        return vals[st.randbelow(len(vals))]
     return spread, sample, ot.elem, "random pick"
 
 
 def sample_item(st: Any, c: Any) -> Any:
     """The item a `draw from c` takes without explicit chance: a list's first; from a bag, each
     distinct item weighted by its count, by the state's generator (one call of it unless only
-    one item is left)."""
+    one distinct item is left: then, as with explicit chance, there is nothing to draw)."""
     if not isinstance(c, dict):
         if not c:
             raise RuleError("cannot draw from an empty list")
@@ -458,10 +461,9 @@ def sample_item(st: Any, c: Any) -> Any:
     items = [k for k in sorted(c) if c[k] > 0]
     if not items:
         raise RuleError("draw from nothing (the collection is empty)")
-    total = sum(c.values())
-    if total == 1:
+    if len(items) == 1:
         return items[0]
-    r = st.randbelow(total)
+    r = st.randbelow(sum(c.values()))
     for k in items:                # (chance.weighted_index over the counts, written out)
         n = c[k]
         if r < n:
