@@ -304,3 +304,64 @@ def compile_position_view(program: Any) -> Any:
                           "_prog": program}
     exec(compile(src, f"<position view of {program.name}>", "exec"), ns)
     return ns["view"]
+
+
+def compile_position_views(program: Any) -> Any:
+    """views(state, seats): [position_view(program, state, v) for v in seats] as one Python
+    function written for this rulebook's fields, what is alike for every viewer (the public
+    table, the rows as a player who does not own them sees them) made once for all of them
+    (the same data as compile_position_view's, value for value: a narrated step folds every
+    seat's view into its digest)."""
+    rb = program.rb
+    table, own_table = [], False
+    for i, f in enumerate(rb.table_fields):
+        x = f"t[{i}]"
+        if is_owner_map(f.type, f.visibility):
+            table.append(f"_own({x}, v)")
+            own_table = True
+        elif visible(f.visibility, None, 0):
+            table.append(x)
+        else:
+            table.append(_size_code(x, f.type))
+    other, own, owned = [], [], False
+    for j, f in enumerate(rb.player_fields):
+        x = f"r[{j}]"
+        if f.visibility == "public":
+            other.append(x)
+            own.append(x)
+        elif f.visibility == "owner":
+            other.append(_size_code(x, f.type))
+            own.append(x)
+            owned = True
+        else:
+            other.append(_size_code(x, f.type))
+            own.append(_size_code(x, f.type))
+    nt, nr = len(rb.table_fields), len(rb.player_fields)
+    tab = f"[{', '.join(table)}]"
+    lines = [f"def views(s, seats):",
+             f"    t = s.table",
+             f"    P = s.players",
+             f"    if len(t) != {nt} or any(len(r) != {nr} for r in P):",
+             f"        return [_slow(_prog, s, v) for v in seats]",
+             f"    rnd = s.round",
+             f"    pend = s.pending",
+             f"    others = [[{', '.join(other)}] for r in P]",
+             f"    n = len(P)"]
+    if not own_table:
+        lines.append(f"    tab = {tab}")
+    lines += [f"    out = []",
+              f"    for v in seats:"]
+    if owned:
+        lines += [f"        rows = others",
+                  f"        if 0 <= v < n:",
+                  f"            r = P[v]",
+                  f"            rows = list(others)",
+                  f"            rows[v] = [{', '.join(own)}]"]
+    else:
+        lines.append(f"        rows = others")
+    lines.append(f"        out.append([{tab if own_table else 'tab'}, rows, rnd, _pend(pend, v)])")
+    lines.append(f"    return out")
+    ns: dict[str, Any] = {"_own": _own_raw, "_pend": _pending_raw, "_slow": position_view,
+                          "_prog": program}
+    exec(compile("\n".join(lines) + "\n", f"<position views of {program.name}>", "exec"), ns)
+    return ns["views"]
