@@ -36,7 +36,11 @@ def import_engine() -> tuple[Callable[[str], Any], Callable[[Any], Any], str, st
             sys.path.append(ROOT)
         from mercator.dsl.loader import load as new_load
         from mercator.interpreter.compiler import compile_program as new_compile
-        return new_load, new_compile, ROOT, "mercator.interpreter.compiler.compile_program"
+        import mercator.interpreter
+        # the checkout the package came from: another one on PYTHONPATH (one with mercator/,
+        # measured as it is), else this one
+        where = os.path.dirname(os.path.abspath(list(mercator.interpreter.__path__)[0]))
+        return new_load, new_compile, where, "mercator.interpreter.compiler.compile_program"
     sys.path.insert(0, old)
     import dsl.loader  # noqa: F401
     import interpreter

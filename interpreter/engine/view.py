@@ -313,12 +313,12 @@ def compile_position_views(program: Any) -> Any:
     (the same data as compile_position_view's, value for value: a narrated step folds every
     seat's view into its digest)."""
     rb = program.rb
-    table, own_table = [], False
+    table, owner_maps = [], []
     for i, f in enumerate(rb.table_fields):
         x = f"t[{i}]"
         if is_owner_map(f.type, f.visibility):
-            table.append(f"_own({x}, v)")
-            own_table = True
+            table.append("None")           # each seat's own entries: filled in per seat
+            owner_maps.append(i)
         elif visible(f.visibility, None, 0):
             table.append(x)
         else:
@@ -347,10 +347,12 @@ def compile_position_views(program: Any) -> Any:
              f"    pend = s.pending",
              f"    others = [[{', '.join(other)}] for r in P]",
              f"    n = len(P)"]
-    if not own_table:
-        lines.append(f"    tab = {tab}")
-    lines += [f"    out = []",
+    lines += [f"    tab = {tab}",
+              f"    out = []",
               f"    for v in seats:"]
+    if owner_maps:
+        lines.append(f"        tv = list(tab)")
+        lines += [f"        tv[{i}] = _own(t[{i}], v)" for i in owner_maps]
     if owned:
         lines += [f"        rows = others",
                   f"        if 0 <= v < n:",
@@ -359,7 +361,7 @@ def compile_position_views(program: Any) -> Any:
                   f"            rows[v] = [{', '.join(own)}]"]
     else:
         lines.append(f"        rows = others")
-    lines.append(f"        out.append([{tab if own_table else 'tab'}, rows, rnd, _pend(pend, v)])")
+    lines.append(f"        out.append([{'tv' if owner_maps else 'tab'}, rows, rnd, _pend(pend, v)])")
     lines.append(f"    return out")
     ns: dict[str, Any] = {"_own": _own_raw, "_pend": _pending_raw, "_slow": position_view,
                           "_prog": program}
