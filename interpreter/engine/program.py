@@ -21,7 +21,8 @@ from mercator.interpreter.engine.seen import observe_position, record
 from mercator.interpreter.engine.state import State, StateUnusable
 from mercator.interpreter.engine.values import deep_copy
 from mercator.interpreter.engine.declared_view import ViewSpec
-from mercator.interpreter.engine.view import compile_position_view, compile_position_views
+from mercator.interpreter.engine.view import compile_position_view
+from mercator.interpreter.engine.view_bytes import ViewBytes, compile_view_bytes
 from mercator.dsl.errors import MercatorError
 
 Node = Union[Decision, Chance, Terminal]
@@ -120,7 +121,7 @@ class Program:
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled
-        self._pviews: Optional[Callable[[State, Any], list]] = None  # the same, for many seats
+        self._pviews: Optional[ViewBytes] = None  # its bytes for many seats (view_bytes.py)
         # set while a compiled rollout that makes no deals runs: a deal window's op may then
         # answer a turn the seat passes at by a nodes.QuickPass instead of a Decision
         self.quick_pass = [False]
@@ -202,10 +203,11 @@ class Program:
         self._pview = compile_position_view(self)
         return self._pview
 
-    def _position_views(self) -> Callable[[State, Any], list]:
-        """position_view of many seats at once (engine/view.compile_position_views: what every
-        seat sees alike made once), for the digests of a narrated step (built on first use)."""
-        self._pviews = compile_position_views(self)
+    def _position_views(self) -> ViewBytes:
+        """The marshalled position_view of many seats at once (engine/view_bytes.py: what every
+        seat sees alike marshalled once), for the digests of a narrated step (built on first
+        use)."""
+        self._pviews = compile_view_bytes(self)
         return self._pviews
 
     def resume(self, s: State) -> Node:

@@ -304,10 +304,10 @@ def record(st: Any, entry: list) -> None:
 
 
 def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> None:
-    """Fold each seat's view of the position (given by `views(state, seats)`, one a seat)
-    into its digest — after a step only its chooser saw (the last entry: a private choice,
-    which changes nothing the others may see), his alone: their information state is what
-    they could observe."""
+    """Fold each seat's view of the position into its digest (`views(state, seats)`: each
+    seat's view as marshal.dumps(view, 2), engine/view_bytes.py) — after a step only its
+    chooser saw (the last entry: a private choice, which changes nothing the others may see),
+    his alone: their information state is what they could observe."""
     seen = st.seen
     rec = st.record
     k = len(rec) - 1
@@ -315,8 +315,8 @@ def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> No
         k -= 1
     only = rec[k][1] if k >= 0 and len(rec[k]) > 7 and rec[k][0] == "choice" else None
     seats = _watched(st) if only is None else [v for v in _watched(st) if v == only]
-    for v, view in zip(seats, views(st, seats)):
-        seen[v] = _mix(seen[v], view)
+    for v, b in zip(seats, views(st, seats)):
+        seen[v] = _blake2b(seen[v].encode() + b, digest_size=16).hexdigest()
 
 
 def _watched(st: Any) -> range:
