@@ -3,6 +3,7 @@ or an older one on PYTHONPATH, whatever its API), and naming that checkout witho
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from typing import Any, Callable
@@ -89,3 +90,32 @@ def describe(checkout: str) -> str:
     commit = git("rev-parse", "--short", "HEAD") or "?"
     dirty = "+uncommitted" if git("status", "--porcelain", "--untracked-files=no") else ""
     return f"{os.path.basename(checkout)} @ {commit}{dirty}"
+
+
+def narrated_loop(prog: Any, games: int, players: int, seed: int,
+                  clock: Callable[[], float]) -> tuple[int, float, int]:
+    """Random games through apply with narration and explicit chance (what a searcher's worlds
+    play), games new_game(players, seed + i, narrate=True, explicit_chance=True): a chance node
+    resolved with the state's own generator as agents.resolve_chance does, a decision by
+    Random(seed + i + 1000003) as the plain loops; return (the players' decisions, seconds by
+    `clock`, chance steps)."""
+    total = chance = 0
+    t0 = clock()
+    for i in range(games):
+        s = prog.new_game(players, seed + i, narrate=True, explicit_chance=True)
+        rng = random.Random(seed + i + 1_000_003)
+        apply = prog.apply
+        while not s.over:
+            weights = getattr(s.pending, "weights", None)
+            if weights is not None:        # a chance node
+                r = s.randbelow(sum(weights))
+                k = 0
+                while r >= weights[k]:
+                    r -= weights[k]
+                    k += 1
+                apply(s, k)
+                chance += 1
+            else:
+                apply(s, rng.randrange(s.pending.count))
+                total += 1
+    return total, clock() - t0, chance

@@ -42,7 +42,7 @@ from typing import Any, Callable, Optional
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)  # bench_common beside this script (not an engine path)
-from bench_common import import_engine, describe  # noqa: E402
+from bench_common import import_engine, describe, narrated_loop  # noqa: E402
 
 
 clock: Callable[[], float] = time.perf_counter    # time.process_time with --cpu
@@ -82,26 +82,7 @@ def run_rulebook(prog: Any, games: int, players: int, seed: int,
 def run_narrated(prog: Any, games: int, players: int, seed: int) -> tuple[int, float, int]:
     """Play `games` random games through apply with narration and explicit chance; return
     (the players' decisions, seconds, chance steps)."""
-    total = chance = 0
-    t0 = clock()
-    for i in range(games):
-        s = prog.new_game(players, seed + i, narrate=True, explicit_chance=True)
-        rng = random.Random(seed + i + 1_000_003)
-        apply = prog.apply
-        while not s.over:
-            weights = getattr(s.pending, "weights", None)
-            if weights is not None:        # a chance node: as agents.resolve_chance draws it
-                r = s.randbelow(sum(weights))
-                k = 0
-                while r >= weights[k]:
-                    r -= weights[k]
-                    k += 1
-                apply(s, k)
-                chance += 1
-            else:
-                apply(s, rng.randrange(s.pending.count))
-                total += 1
-    return total, clock() - t0, chance
+    return narrated_loop(prog, games, players, seed, clock)
 
 
 def run_playout(prog: Any, games: int, players: int, seed: int,
