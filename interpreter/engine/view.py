@@ -304,4 +304,3 @@ def compile_position_view(program: Any) -> Any:
                           "_prog": program}
     exec(compile(src, f"<position view of {program.name}>", "exec"), ns)
     return ns["view"]
-
