@@ -3,6 +3,7 @@ or an older one on PYTHONPATH, whatever its API), and naming that checkout witho
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from typing import Any, Callable
@@ -36,7 +37,11 @@ def import_engine() -> tuple[Callable[[str], Any], Callable[[Any], Any], str, st
             sys.path.append(ROOT)
         from mercator.dsl.loader import load as new_load
         from mercator.interpreter.compiler import compile_program as new_compile
-        return new_load, new_compile, ROOT, "mercator.interpreter.compiler.compile_program"
+        import mercator.interpreter
+        # the checkout the package came from: another one on PYTHONPATH (one with mercator/,
+        # measured as it is), else this one
+        where = os.path.dirname(os.path.abspath(list(mercator.interpreter.__path__)[0]))
+        return new_load, new_compile, where, "mercator.interpreter.compiler.compile_program"
     sys.path.insert(0, old)
     import dsl.loader  # noqa: F401
     import interpreter
@@ -85,3 +90,32 @@ def describe(checkout: str) -> str:
     commit = git("rev-parse", "--short", "HEAD") or "?"
     dirty = "+uncommitted" if git("status", "--porcelain", "--untracked-files=no") else ""
     return f"{os.path.basename(checkout)} @ {commit}{dirty}"
+
+
+def narrated_loop(prog: Any, games: int, players: int, seed: int,
+                  clock: Callable[[], float]) -> tuple[int, float, int]:
+    """Random games through apply with narration and explicit chance (what a searcher's worlds
+    play), games new_game(players, seed + i, narrate=True, explicit_chance=True): a chance node
+    resolved with the state's own generator as agents.resolve_chance does, a decision by
+    Random(seed + i + 1000003) as the plain loops; return (the players' decisions, seconds by
+    `clock`, chance steps)."""
+    total = chance = 0
+    t0 = clock()
+    for i in range(games):
+        s = prog.new_game(players, seed + i, narrate=True, explicit_chance=True)
+        rng = random.Random(seed + i + 1_000_003)
+        apply = prog.apply
+        while not s.over:
+            weights = getattr(s.pending, "weights", None)
+            if weights is not None:        # a chance node
+                r = s.randbelow(sum(weights))
+                k = 0
+                while r >= weights[k]:
+                    r -= weights[k]
+                    k += 1
+                apply(s, k)
+                chance += 1
+            else:
+                apply(s, rng.randrange(s.pending.count))
+                total += 1
+    return total, clock() - t0, chance

@@ -5,6 +5,11 @@
 Lines (decisions/game, decisions/s, playouts/s), games seed .. seed + games - 1:
 - rulebook          rulebooks/manila.rules, the normal loop `while not s.over: prog.apply(s,
                     rng.randrange(s.pending.count))`, rng = Random(seed + i + 1000003);
+- rulebook-narrated the loop with narration and explicit chance (what a searcher's worlds
+                    play: prog.new_game(..., narrate=True, explicit_chance=True)), a chance
+                    node resolved by the state's own generator (agents.resolve_chance), a
+                    decision by rng as above: other games (chance drawn otherwise); its
+                    decisions/s counts the players' decisions, its chance steps are extra work;
 - rulebook-playout  the same games through `prog.playout(s, rng)` (same seeds; every game's
                     decision count and history must match); "-" when the engine has no
                     playout (an older checkout);
@@ -13,7 +18,9 @@ Lines (decisions/game, decisions/s, playouts/s), games seed .. seed + games - 1:
                     built only when asked, any-time loans offered as the rulebook does;
 - plain-forced      the same with anytime_loans=False: mortgages only when a payment needs them
                     (a different, shorter game under random play: compare its decisions/s).
-Then the ratios baseline / rulebook for both rulebook paths, and the compile time.
+Then the ratios baseline / rulebook for both rulebook paths, rulebook / rulebook-narrated
+(issue 37: within 2x), and the compile time. --repeat N runs every line N times in turn and
+prints the median rates (the machine's load moves between rounds).
 
 Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_manila.py measures
 that checkout's engine and manila.rules (the header names it); the two hand-written baselines
@@ -25,6 +32,7 @@ import argparse
 import importlib.util
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -34,7 +42,10 @@ from typing import Any, Callable, Optional
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)  # bench_common beside this script (not an engine path)
-from bench_common import import_engine, describe  # noqa: E402
+from bench_common import import_engine, describe, narrated_loop  # noqa: E402
+
+
+clock: Callable[[], float] = time.perf_counter    # time.process_time with --cpu
 
 
 def beside(name: str) -> ModuleType:
@@ -54,7 +65,7 @@ def run_rulebook(prog: Any, games: int, players: int, seed: int,
     """Play `games` random games through apply; return (decisions of each, seconds) and append
     a hash of each game's choices to seen."""
     counts = []
-    t0 = time.perf_counter()
+    t0 = clock()
     for i in range(games):
         s = prog.new_game(players, seed + i)
         rng = random.Random(seed + i + 1_000_003)
@@ -65,7 +76,13 @@ def run_rulebook(prog: Any, games: int, players: int, seed: int,
             n += 1
         counts.append(n)
         seen.append(hash(tuple(s.history)))
-    return counts, time.perf_counter() - t0
+    return counts, clock() - t0
+
+
+def run_narrated(prog: Any, games: int, players: int, seed: int) -> tuple[int, float, int]:
+    """Play `games` random games through apply with narration and explicit chance; return
+    (the players' decisions, seconds, chance steps)."""
+    return narrated_loop(prog, games, players, seed, clock)
 
 
 def run_playout(prog: Any, games: int, players: int, seed: int,
@@ -73,22 +90,22 @@ def run_playout(prog: Any, games: int, players: int, seed: int,
     """The same games through prog.playout; return (decisions of each, seconds) and append a
     hash of each game's choices to seen."""
     counts = []
-    t0 = time.perf_counter()
+    t0 = clock()
     for i in range(games):
         s = prog.new_game(players, seed + i)
         counts.append(prog.playout(s, random.Random(seed + i + 1_000_003)))
         seen.append(hash(tuple(s.history)))
-    return counts, time.perf_counter() - t0
+    return counts, clock() - t0
 
 
 def run_lockstep(lockstep: ModuleType, games: int, players: int, seed: int) -> tuple[int, float]:
     """Play `games` random games of baseline_manila.py; return (decisions, seconds)."""
     total = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for i in range(games):
         n, _ = lockstep.random_playout(players, seed + i, seed + i + 1_000_003)
         total += n
-    return total, time.perf_counter() - t0
+    return total, clock() - t0
 
 
 def run_plain(plain: ModuleType, games: int, players: int, seed: int,
@@ -96,10 +113,10 @@ def run_plain(plain: ModuleType, games: int, players: int, seed: int,
     """Play `games` random games of plain_manila.py; return (decisions, seconds)."""
     total = 0
     play = plain.play_random
-    t0 = time.perf_counter()
+    t0 = clock()
     for i in range(games):
         total += play(players, seed + i, anytime_loans)[0]
-    return total, time.perf_counter() - t0
+    return total, clock() - t0
 
 
 def main() -> None:
@@ -113,7 +130,17 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5),
                     help="players (default: 4)")
     ap.add_argument("--seed", type=int, default=0, help="first game seed (default: 0)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds of every line, in turn; the median rates are printed (default: 1)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="time by the process's CPU seconds (time.process_time), not the wall "
+                         "clock: steadier on a loaded machine")
+    ap.add_argument("--narrated", action="store_true",
+                    help="add the line rulebook-narrated (narration and explicit chance)")
     args = ap.parse_args()
+    global clock
+    if args.cpu:
+        clock = time.process_time
     load, compile_program, checkout, api = import_engine()
     lockstep, plain = beside("baseline_manila"), beside("plain_manila")
     path = os.path.join(checkout, "rulebooks", "manila.rules")
@@ -121,45 +148,70 @@ def main() -> None:
     if not res.ok or res.rulebook is None:
         sys.exit("rulebooks/manila.rules does not check; "
                  "run 'mercator check rulebooks/manila.rules'")
-    t0 = time.perf_counter()
+    t0 = clock()
     prog = compile_program(res.rulebook)
-    compile_s = time.perf_counter() - t0
+    compile_s = clock() - t0
     print(f"engine: {describe(checkout)} ({api}); python {sys.version.split()[0]}; "
           f"{args.players} players, {args.games} games, seeds from {args.seed}", flush=True)
 
     rows: dict[str, Optional[tuple[int, float]]] = {}
+    times: dict[str, list[float]] = {}
+    G, P, S = args.games, args.players, args.seed
 
-    def show(name: str, row: Optional[tuple[int, float]]) -> None:
-        rows[name] = row
+    def note(name: str, row: Optional[tuple[int, float]]) -> None:
+        """Keep a round's (decisions, seconds) of a line (the decisions are the same each round)."""
         if row is None:
-            print(f"{name:16s} games {args.games}  decisions/game {'-':>7s}  decisions/s {'-':>10s}"
+            rows[name] = None
+            return
+        rows[name] = (row[0], 0.0)
+        times.setdefault(name, []).append(row[1])
+
+    def show(name: str) -> None:
+        row = rows[name]
+        if row is None:
+            print(f"{name:17s} games {G}  decisions/game {'-':>7s}  decisions/s {'-':>10s}"
                   f"  playouts/s {'-':>8s}  (this engine has no prog.playout)", flush=True)
             return
-        dec, sec = row
-        print(f"{name:16s} games {args.games}  decisions/game {dec / args.games:7.1f}  "
-              f"decisions/s {dec / sec:10,.0f}  playouts/s {args.games / sec:8.1f}", flush=True)
+        sec = statistics.median(times[name])
+        dec = row[0]
+        rows[name] = (dec, sec)
+        extra = f"  + {chance_steps / G:.1f} chance steps/game" if name == "rulebook-narrated" \
+            else ""
+        print(f"{name:17s} games {G}  decisions/game {dec / G:7.1f}  "
+              f"decisions/s {dec / sec:10,.0f}  playouts/s {G / sec:8.1f}{extra}", flush=True)
 
-    seen: list[int] = []
-    counts, sec = run_rulebook(prog, args.games, args.players, args.seed, seen)
-    show("rulebook", (sum(counts), sec))
     same = ""
-    if hasattr(prog, "playout"):
-        pseen: list[int] = []
-        pcounts, psec = run_playout(prog, args.games, args.players, args.seed, pseen)
-        if pseen != seen:
-            sys.exit("playout and apply made different choices: not the same games")
-        if pcounts != counts:
-            bad = next(i for i, (a, b) in enumerate(zip(counts, pcounts)) if a != b)
-            sys.exit(f"game {bad}: {counts[bad]} decisions through apply, {pcounts[bad]} through "
-                     f"playout: not the same games")
-        same = ("rulebook-playout played the same games "
-                "(every game's decision count and history matched)")
-        show("rulebook-playout", (sum(pcounts), psec))
-    else:
-        show("rulebook-playout", None)
-    show("lockstep", run_lockstep(lockstep, args.games, args.players, args.seed))
-    show("plain", run_plain(plain, args.games, args.players, args.seed, True))
-    show("plain-forced", run_plain(plain, args.games, args.players, args.seed, False))
+    chance_steps = 0
+    for _ in range(args.repeat):
+        seen: list[int] = []
+        counts, sec = run_rulebook(prog, G, P, S, seen)
+        note("rulebook", (sum(counts), sec))
+        if args.narrated:
+            dec, sec, chance_steps = run_narrated(prog, G, P, S)
+            note("rulebook-narrated", (dec, sec))
+        if hasattr(prog, "playout"):
+            pseen: list[int] = []
+            pcounts, psec = run_playout(prog, G, P, S, pseen)
+            if pseen != seen:
+                sys.exit("playout and apply made different choices: not the same games")
+            if pcounts != counts:
+                bad = next(i for i, (a, b) in enumerate(zip(counts, pcounts)) if a != b)
+                sys.exit(f"game {bad}: {counts[bad]} decisions through apply, {pcounts[bad]} "
+                         f"through playout: not the same games")
+            same = ("rulebook-playout played the same games "
+                    "(every game's decision count and history matched)")
+            note("rulebook-playout", (sum(pcounts), psec))
+        else:
+            note("rulebook-playout", None)
+        note("lockstep", run_lockstep(lockstep, G, P, S))
+        note("plain", run_plain(plain, G, P, S, True))
+        note("plain-forced", run_plain(plain, G, P, S, False))
+    if args.repeat > 1:
+        print(f"median of {args.repeat} rounds, by {'CPU' if args.cpu else 'wall'} seconds")
+    for name in ("rulebook", "rulebook-narrated", "rulebook-playout", "lockstep", "plain",
+                 "plain-forced"):
+        if name in rows:
+            show(name)
 
     print("ratios (baseline / rulebook path): decisions/s, playouts/s")
     for base in ("lockstep", "plain", "plain-forced"):
@@ -174,6 +226,11 @@ def main() -> None:
             parts.append(f"vs {path_name}: {(b[0] / b[1]) / (r[0] / r[1]):5.2f}x "
                          f"{(args.games / b[1]) / (args.games / r[1]):5.2f}x")
         print(f"  {base:13s} " + "   ".join(parts))
+    n = rows.get("rulebook-narrated")
+    r = rows["rulebook"]
+    if n is not None and r is not None:
+        print(f"  rulebook / rulebook-narrated (decisions/s): "
+              f"{(r[0] / r[1]) / (n[0] / n[1]):5.2f}x")
     if same:
         print(same)
     print(f"compiling manila.rules (after checking): {compile_s * 1000:.0f} ms")

@@ -20,7 +20,11 @@ largest player count. Per line:
   game took), in the first --mem-games games: its size in bytes of
   json.dumps(state.to_json(), separators=(",", ":")) as UTF-8 (the whole saved state, its
   history of choices included), the same without the "history" entry, and the cost of one
-  state.clone() in microseconds (timed over --clones clones of each of those states).
+  state.clone() in microseconds (timed over --clones clones of each of those states);
+- with --narrated, a line more: the apply loop with narration and explicit chance
+  (bench_common.narrated_loop: other games, chance drawn otherwise), its decisions/s (the
+  players' decisions; its chance steps are extra work) and apply d/s / narrated d/s (issue 37:
+  within 2x).
 
 Old checkouts: run it unchanged against another worktree with
     PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_rulebooks.py --games 40
@@ -43,7 +47,7 @@ from typing import Any, Callable
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)  # bench_common beside this script (not an engine path)
-from bench_common import import_engine, engine_program, describe  # noqa: E402
+from bench_common import import_engine, engine_program, describe, narrated_loop  # noqa: E402
 
 
 def apply_loop(prog: Any, players: int, games: int, seed: int,
@@ -125,6 +129,8 @@ def main() -> None:
                          "(default: 10)")
     ap.add_argument("--clones", type=int, default=500,
                     help="clones timed per mid-game state (default: 500)")
+    ap.add_argument("--narrated", action="store_true",
+                    help="also the apply loop with narration and explicit chance, and its ratio")
     ap.add_argument("rulebooks", nargs="*", metavar="RULEBOOK",
                     help="rulebook files (default: rulebooks/*.rules of the measured checkout)")
     args = ap.parse_args()
@@ -193,6 +199,12 @@ def main() -> None:
                 cols += f" {'-':>11s} {'-':>8s} {'-':>7s} {'-':>9s}"
             size, core, clone_us = memory(prog, n, counts, args.seed, args.mem_games, args.clones)
             print(f"{name:40s} {n:3d} {cols} {size:9,.0f} {core:9,.0f} {clone_us:8.1f}", flush=True)
+            if args.narrated:
+                ndec, nsec, nchance = narrated_loop(prog, args.games, n, args.seed,
+                                                    time.perf_counter)
+                print(f"{'  narrated':40s} {n:3d} {ndec / args.games:9.1f} {ndec / nsec:10,.0f} "
+                      f"{args.games / nsec:8.1f}  (+ {nchance / args.games:.1f} chance steps/game; "
+                      f"apply d/s / narrated d/s {(total / sec) / (ndec / nsec):.2f}x)", flush=True)
     if matched:
         print(f"same games: in all {matched} lines every game made the same decisions (count and "
               f"history) through playout as through apply")

@@ -1,7 +1,9 @@
 """The position view written for a rulebook's fields (engine/view.compile_position_view) gives
 the very data of engine/view.position_view, which reads each field's visibility and type at
 every call: it is what every seat's information state is made of, so a difference would be a
-leak (more seen) or a resampled world that no longer fits (less seen)."""
+leak (more seen) or a resampled world that no longer fits (less seen). The bytes a narrated
+step folds into every seat's digest (engine/view_bytes.compile_view_bytes, marshalled in
+pieces, what the seats see alike once) are those of marshal.dumps(view, 2), seat by seat."""
 from __future__ import annotations
 
 import marshal
@@ -16,6 +18,7 @@ from mercator.interpreter.agents.base import resolve_chance
 from mercator.interpreter.compiler import compile_program
 from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.view import compile_position_view, position_view
+from mercator.interpreter.engine.view_bytes import compile_view_bytes
 from mercator.interpreter.research.common import program_for
 
 PROPS = settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
@@ -69,10 +72,13 @@ score p: p.cash + p.purse + pot + len(p.hand)
 
 
 def same(prog, s) -> None:
-    fast = compile_position_view(prog)
-    for v in range(len(s.players)):
+    fast, pieces = compile_position_view(prog), compile_view_bytes(prog)
+    seats = list(range(len(s.players)))
+    whole = pieces(s, seats)
+    for v in seats:
         a, b = position_view(prog, s, v), fast(s, v)
         assert marshal.dumps(a, 2) == marshal.dumps(b, 2), (v, a, b)
+        assert whole[v] == marshal.dumps(a, 2) and pieces(s, [v]) == [whole[v]], v
 
 
 def test_every_kind_of_field_is_viewed_as_before() -> None:
@@ -99,6 +105,8 @@ def test_a_state_of_another_shape_is_viewed_by_the_general_code() -> None:
     s = prog.new_game(3, 1)
     s.table = s.table + [0]                      # a field the rulebook does not declare
     assert compile_position_view(prog)(s, 0) == position_view(prog, s, 0)
+    assert compile_view_bytes(prog)(s, [2, 0]) == [marshal.dumps(position_view(prog, s, v), 2)
+                                                   for v in (2, 0)]
 
 
 @pytest.mark.parametrize("name", ["manila", "die_haendler", "felinia", "genoa"])

@@ -497,19 +497,22 @@ class BodyCompiler:
 
     def s_Log(self, s: A.Log) -> None:
         audience = getattr(s, "audience", None)
-        if audience is None:       # each part seen by whom its information-flow label allows
-            parts = [(self.ex.compile(p), self.type_of(p), vis_fn(label_of(self.rb, p)))
-                     for p in s.parts]
-        else:                      # 'log public:' or 'log to P:' - the line says who sees it
-            parts = [(self.ex.compile(p), self.type_of(p), None) for p in s.parts]
+        # each part as (value fn, its formatter, vis fn): a text literal's value fn is None and
+        # its formatter its text, written once here
+        parts = [(*self._log_text(p),
+                  vis_fn(label_of(self.rb, p)) if audience is None else None)
+                 for p in s.parts]
+        # (audience None: each part seen by whom its information-flow label allows; 'log
+        # public:' or 'log to P:': the line says who sees it)
         to_f = self.ex.compile(audience) if audience not in (None, "public") else None
 
         def log(st: Any, fr: list) -> None:
             if st.narrate:
                 L = fr[2]
-                shown: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
-                                     for f, t, v in parts]
-                st.messages.append(" ".join(str(t) for t, _ in shown))
+                shown: list[list] = [[fm if f is None else fm(f(st, L)),
+                                      v(st, L) if v is not None else None]
+                                     for f, fm, v in parts]
+                st.messages.append(" ".join([t for t, _ in shown]))
                 if to_f is not None:
                     who = to_f(st, L)
                     record(st, ["log", [who] if who is not None else [], shown])
@@ -517,6 +520,22 @@ class BodyCompiler:
                     record(st, ["log", None, shown])
             fr[1] += 1
         self.emit(log, s.span)
+
+    def _log_text(self, p: A.Expr) -> tuple[Optional[Callable], Any]:
+        """A log part's value fn and formatter (values.fmt for its type), or (None, its text)
+        for a text literal."""
+        t = self.type_of(p)
+        if isinstance(p, A.StrLit):
+            return None, fmt(p.value, t)
+        if t.kind in ("int", "str"):           # what fmt does for these, without looking
+            return self.ex.compile(p), _plain_text
+        return self.ex.compile(p), lambda v: fmt(v, t)
+
+
+def _plain_text(v: Any) -> str:
+    """values.fmt of an int or a str."""
+    return "none" if v is None else str(v)
+
 
 # ---------------------------------------------------------------- op factories
 def _jump(target: int) -> Op:

@@ -22,6 +22,7 @@ from mercator.interpreter.engine.state import State, StateUnusable
 from mercator.interpreter.engine.values import deep_copy
 from mercator.interpreter.engine.declared_view import ViewSpec
 from mercator.interpreter.engine.view import compile_position_view
+from mercator.interpreter.engine.view_bytes import ViewBytes, compile_view_bytes
 from mercator.dsl.errors import MercatorError
 
 Node = Union[Decision, Chance, Terminal]
@@ -120,6 +121,7 @@ class Program:
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled
+        self._pviews: Optional[ViewBytes] = None  # its bytes for many seats (view_bytes.py)
         # set while a compiled rollout that makes no deals runs: a deal window's op may then
         # answer a turn the seat passes at by a nodes.QuickPass instead of a Decision
         self.quick_pass = [False]
@@ -166,7 +168,7 @@ class Program:
         else:
             s.pending = self.run(s)
         if narrate:
-            observe_position(s, self._pview or self._position_view())
+            observe_position(s, self._pviews or self._position_views())
         return s
 
     def _start_by_rollout(self, s: State) -> None:
@@ -200,6 +202,13 @@ class Program:
         first use; engine/view.compile_position_view gives the same data)."""
         self._pview = compile_position_view(self)
         return self._pview
+
+    def _position_views(self) -> ViewBytes:
+        """The marshalled position_view of many seats at once (engine/view_bytes.py: what every
+        seat sees alike marshalled once), for the digests of a narrated step (built on first
+        use)."""
+        self._pviews = compile_view_bytes(self)
+        return self._pviews
 
     def resume(self, s: State) -> Node:
         """Recompute what is pending (after loading a state from JSON)."""
@@ -238,7 +247,7 @@ class Program:
                     raise exc if exc.located else self._located(s, exc.message) from None
             s.pending = self.run(s)
             if s.narrate:
-                observe_position(s, self._pview or self._position_view())
+                observe_position(s, self._pviews or self._position_views())
         except RuleError as exc:
             # the rule failed half-way: the state cannot be trusted any more (a fork made before
             # this apply, or a replay of the decision log without the failing choice, can)

@@ -245,11 +245,42 @@ def _narrated(entries: Sequence[list], i: int, seat: int, chosen: Optional[list[
     return False
 
 
+_blake2b = hashlib.blake2b
+_dumps = marshal.dumps
+
+
 def _mix(old: str, data: Any) -> str:
     # marshal format 2: no back-references, so the bytes do not depend on which parts of the
     # data are one object shared (format 3 and later mark a repeated object as a reference,
     # and two views a seat cannot tell apart then gave two information states)
-    return hashlib.blake2b(old.encode() + marshal.dumps(data, 2), digest_size=16).hexdigest()
+    return _blake2b(old.encode() + _dumps(data, 2), digest_size=16).hexdigest()
+
+
+def _public(parts: Sequence[list]) -> bool:
+    """Is every part of [[text, vis], ...] seen by every viewer?"""
+    for _, v in parts:
+        if v is not None:
+            return False
+    return True
+
+
+def _alike(entry: list) -> Optional[str]:
+    """The line every seat sees of an entry when it is the same for all (nothing in it hidden
+    from anyone: render gives every viewer this very text), else None."""
+    kind = entry[0]
+    if kind == "log":
+        if entry[1] is None and _public(entry[2]):
+            return " ".join([t for t, _ in entry[2] if t != ""])
+        return None
+    if kind == "chance":
+        return f"chance ({entry[1]}): {entry[2]}" if entry[3] is None else None
+    if kind == "choice":
+        if len(entry) > 7 or entry[4] is not None or entry[6] or not _public(entry[2]):
+            return None
+        p = " ".join([t for t, _ in entry[2] if t != ""])
+        return f"P{entry[1] + 1} chooses {entry[3]}  ({p})" if p else \
+            f"P{entry[1] + 1} chooses {entry[3]}"
+    return None
 
 
 def record(st: Any, entry: list) -> None:
@@ -258,6 +289,13 @@ def record(st: Any, entry: list) -> None:
     st.record.append(entry)
     seen = st.seen
     own = entry[1] if entry[0] in ("choice", "action") else -1
+    same = _alike(entry)
+    if same is not None:              # one line for all: its bytes made once
+        m = _dumps(same, 2)
+        for v in _watched(st):
+            seen[v] = _mix(seen[v], (same, entry[5])) if v == own else \
+                _blake2b(seen[v].encode() + m, digest_size=16).hexdigest()
+        return
     for v in _watched(st):
         line = render(entry, v)
         if line is None:
@@ -265,19 +303,20 @@ def record(st: Any, entry: list) -> None:
         seen[v] = _mix(seen[v], (line, entry[5]) if v == own else line)
 
 
-def observe_position(st: Any, view: Callable[[Any, int], Any]) -> None:
-    """Fold each seat's view of the position (given by `view(state, seat)`) into its digest —
-    after a step only its chooser saw (the last entry: a private choice, which changes nothing
-    the others may see), his alone: their information state is what they could observe."""
+def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> None:
+    """Fold each seat's view of the position into its digest (`views(state, seats)`: each
+    seat's view as marshal.dumps(view, 2), engine/view_bytes.py) — after a step only its
+    chooser saw (the last entry: a private choice, which changes nothing the others may see),
+    his alone: their information state is what they could observe."""
     seen = st.seen
     rec = st.record
     k = len(rec) - 1
     while k >= 0 and rec[k][0] == "round":      # a heading is nobody's step
         k -= 1
     only = rec[k][1] if k >= 0 and len(rec[k]) > 7 and rec[k][0] == "choice" else None
-    for v in _watched(st):
-        if only is None or v == only:
-            seen[v] = _mix(seen[v], view(st, v))
+    seats = _watched(st) if only is None else [v for v in _watched(st) if v == only]
+    for v, b in zip(seats, views(st, seats)):
+        seen[v] = _blake2b(seen[v].encode() + b, digest_size=16).hexdigest()
 
 
 def _watched(st: Any) -> range:
