@@ -377,7 +377,7 @@ class MCTSAgent:
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
-                 anytime: str = "all", root: str = "uct"):
+                 anytime: str = "all", root: str = "uct", pair: bool = False):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -420,6 +420,7 @@ class MCTSAgent:
             raise ValueError(f"the root's options share the budget by one of {', '.join(ROOTS)}, "
                              f"not {root!r}")
         self.root = root
+        self.pair = pair                # halving: a sweep's options on one world and its dice
         self._forced: Optional[int] = None   # halving: the root option this iteration takes
         self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
@@ -549,11 +550,11 @@ class MCTSAgent:
         budget is spent; (the iterations, the move: the best mean among those left). Below the
         root the search is UCT as ever. A best-of-many choice by UCT's visits goes to an option
         that was lucky in its few rollouts; here the last rounds compare few options on many
-        rollouts each. A round goes in sweeps, one iteration of every option left, and the
-        options of a sweep are searched in one world with one chance generator (common random
-        numbers): each is tried against the same hidden cards and the same dice, so that a
-        sweep compares the options and not their luck. A time budget gives each round an equal
-        share of the time left."""
+        rollouts each. A round goes in sweeps, one iteration of every option left; with `pair`
+        the options of a sweep are searched in one world with one chance generator (common
+        random numbers): each is tried against the same hidden cards and the same dice, so
+        that a sweep compares the options and not their luck. A time budget gives each round an
+        equal share of the time left."""
         keys = option_keys(node)
         alive = list(range(node.count))
         rounds = max(1, math.ceil(math.log2(len(alive))))
@@ -587,9 +588,12 @@ class MCTSAgent:
                             time.perf_counter() >= stop_at:
                         break
                     self._forced = alive[k % len(alive)]
-                    if k % len(alive) == 0:         # a sweep: every option, one world, one
-                        sweep = self.world(program, state, seat)    # chance generator
-                    self._iterate(program, sweep.clone(), root)
+                    if not self.pair:
+                        self._iterate(program, self.world(program, state, seat), root)
+                    else:
+                        if k % len(alive) == 0:     # a sweep: every option, one world, one
+                            sweep = self.world(program, state, seat)    # chance generator
+                        self._iterate(program, sweep.clone(), root)
                     done += 1
                     k += 1
                 if k < len(alive) and r > 0:        # not one more visit each: the budget is out
@@ -1160,10 +1164,11 @@ class ISMCTSAgent(MCTSAgent):
                  tau: float = TAU, pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
-                 rave: float = 0.0, anytime: str = "all", root: str = "uct"):
+                 rave: float = 0.0, anytime: str = "all", root: str = "uct",
+                 pair: bool = False):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root)
+                         root, pair)
         self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")

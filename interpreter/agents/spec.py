@@ -24,7 +24,8 @@ one before it picks a value (bins: whole-number values in bins by their distance
 smallest, then a value; amounts: only where the values are whole numbers), `anytime=root|all`
 whether the tree searches any-time actions at the root only or at every node,
 `root=uct|halving` how the options of the decision being answered share the budget (UCT, or
-sequential halving), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
+sequential halving), `pair=yes|no` whether the options of a halving sweep are tried on one
+world and the same dice, `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
@@ -60,7 +61,8 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot")
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
                                     "group": "bins", "reuse": False, "deals": "judge",
-                                    "rave": 0.0, "anytime": "root", "root": "halving"}
+                                    "rave": 0.0, "anytime": "root", "root": "halving",
+                                    "pair": False}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -109,6 +111,8 @@ class AgentSpec:
                                        # "halving": by sequential halving (None: DEFAULT_SETTINGS)
     anytime: Optional[str] = None      # "root": any-time actions searched at the root only,
                                        # "all": at every node (None: DEFAULT_SETTINGS)
+    pair: Optional[str] = None         # "yes": a halving sweep's options on one world and
+                                       # its dice (None: DEFAULT_SETTINGS)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -176,7 +180,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "anytime", "root", "cores", "worlds", "reuse", "rave")
+            "anytime", "root", "cores", "worlds", "reuse", "rave", "pair")
 ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -246,6 +250,9 @@ def _setting(text: str, name: str, value: str) -> Any:
                              "(a mortgage, a sale, a repayment): root (at the decision being "
                              "answered only; the default) or all (at every node below it "
                              "too)"),
+        "pair": (REUSE, "pair says whether the options of a sequential-halving sweep are "
+                        "tried on one world and the same dice (common random numbers): yes or "
+                        f"no (default {'yes' if DEFAULT_SETTINGS['pair'] else 'no'})"),
         "reuse": (REUSE, "reuse says whether a decision starts from the tree the seat's last "
                          "decision searched, where the game goes on from it by steps the seat "
                          "saw: yes or no (default "
@@ -350,7 +357,8 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
         estimate_depth=d["estimate_depth"] if spec.depth is None else None,
         cut=spec.cut or d["cut"], prior=d["prior"] if spec.prior is None else spec.prior,
         group=spec.group or d["group"], rave=d["rave"] if spec.rave is None else spec.rave,
-        anytime=spec.anytime or d["anytime"], root=spec.root or d["root"])
+        anytime=spec.anytime or d["anytime"], root=spec.root or d["root"],
+        pair=d["pair"] if spec.pair is None else spec.pair == "yes")
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
