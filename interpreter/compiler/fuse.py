@@ -90,16 +90,43 @@ class Fused:
                 self.keep_state.add(fast[a])
         return fast
 
-    def single(self, bc: "BodyCompiler", st: Any, pc: int, value: Optional[str] = None
-               ) -> Callable:
-        """The op of one statement that never suspends, at pc: a run of it alone. `value`:
-        the source of the value a `let` or an assignment stores, when ops before it computed
-        that value (a decision's, into a hidden slot)."""
+    def singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]) -> None:
+        """Set bc's op at each (pc, statement, value) of todo to the function for that
+        statement alone: a run of one (`value`: the source of the value a `let` or an
+        assignment stores when ops before it computed that value, a decision's, into a hidden
+        slot). All of a body's are written as one module; should Python refuse it, each is
+        written on its own, and the one refused is a BuildError at its statement."""
+        names = [f"R{self.count + i}" for i in range(1, len(todo) + 1)]
+        self.count += len(todo)
+        w = _BodyFuser(self.prog, bc)
+
+        def source(items: list) -> str:
+            w.lines, w.pcs = [], []
+            return "".join(self._write(w, name, pc, pc + 1, [st], None, value)
+                           for name, (pc, st, value) in items)
+        items = list(zip(names, todo))
         try:
-            return self._make(bc, pc, pc + 1, [st], None, value)
+            exec(self.prog.ex.build(lambda: source(items), f"<{bc.body.kind} {bc.body.name}>",
+                                    "exec"), w.ns)
         except TOO_DEEP:
-            raise BuildError("this statement is nested too deeply to be run (write it in "
-                             "smaller parts, with 'let' or fns)", st.span) from None
+            for item in items:
+                try:
+                    exec(self.prog.ex.build(lambda: source([item]), f"<fused {item[0]}>",
+                                            "exec"), w.ns)
+                except TOO_DEEP:
+                    raise BuildError("this statement is nested too deeply to be run (write it "
+                                     "in smaller parts, with 'let' or fns)",
+                                     item[1][1].span) from None
+                self._found(bc, item, w.pcs)
+            return
+        for item in items:
+            self._found(bc, item, w.pcs)
+
+    def _found(self, bc: "BodyCompiler", item: tuple, pcs: list[int]) -> None:
+        """Put the function just written for a statement alone in its place among bc's ops."""
+        f = self.prog.ex.ns[item[0]]
+        self.lines[f.__code__] = (1, pcs)
+        bc.ops[item[1][0]] = f
 
     def reader(self, bc: "BodyCompiler", lv: A.LValue) -> Callable:
         """A function (state, locals) -> the list, bag or map at the place lv itself (not a
@@ -118,29 +145,37 @@ class Fused:
         return w.ns[name]  # type: ignore[no-any-return]
 
     def _make(self, bc: "BodyCompiler", start: int, end: int, stmts: list,
-              then: Optional[Callable], value: Optional[str] = None) -> Callable:
+              then: Optional[Callable]) -> Callable:
         self.count += 1
         name = f"R{self.count}"
-        w = _BodyFuser(self.prog, bc, name)
-        w.given = None if value is None else (start, value)
+        w = _BodyFuser(self.prog, bc)
 
         def source() -> str:
-            w.lines, w.pcs, w.depth = [], [], 0
-            w.line(start, f"def {name}(s, fr):")
-            w.depth = 1
-            w.line(start, "L = fr[2]")
-            for st in stmts:
-                w.stmt(st)
-            w.line(end, f"fr[1] = {end}")
-            if then is not None:
-                w.ns[f"{name}_then"] = then
-                w.line(end, f"return {name}_then(s, fr)")
-            src = self.sources[name] = "\n".join(w.lines) + "\n"
-            return src
-        exec(self.prog.ex.build(lambda: hoist_state(source()), f"<fused {name}>", "exec"), w.ns)
+            w.lines, w.pcs = [], []
+            return self._write(w, name, start, end, stmts, then)
+        exec(self.prog.ex.build(source, f"<fused {name}>", "exec"), w.ns)
         f = w.ns[name]
         self.lines[f.__code__] = (1, w.pcs)
         return f  # type: ignore[no-any-return]
+
+    def _write(self, w: "_BodyFuser", name: str, start: int, end: int, stmts: list,
+               then: Optional[Callable], value: Optional[str] = None) -> str:
+        """The source of `def NAME(s, fr):` doing stmts (the ops from pc start to end), then
+        setting the pc to end (and running `then`, the op there); its lines are added to w's."""
+        n = len(w.lines)
+        w.given = None if value is None else (start, value)
+        w.depth = 0
+        w.line(start, f"def {name}(s, fr):")
+        w.depth = 1
+        w.line(start, "L = fr[2]")
+        for st in stmts:
+            w.stmt(st)
+        w.line(end, f"fr[1] = {end}")
+        if then is not None:
+            w.ns[f"{name}_then"] = then
+            w.line(end, f"return {name}_then(s, fr)")
+        src = self.sources[name] = hoist_state("\n".join(w.lines[n:]) + "\n")
+        return src
 
 
 class _BodyFuser:

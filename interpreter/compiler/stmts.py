@@ -36,6 +36,7 @@ class BodyCompiler:
     def __init__(self, prog: "Program", body: Body, fused: "Fused"):
         self.p = prog
         self.fused = fused          # writes the ops of the statements that never suspend
+        self.simples: list[tuple[int, Any, Optional[str]]] = []   # (pc, statement, value)
         self.rb = prog.rb
         self.ex = prog.ex
         self.body = body
@@ -58,6 +59,7 @@ class BodyCompiler:
         assert self.body.block is not None
         self.block(self.body.block)
         self.emit(_return_op(None), SYNTHETIC)
+        self.fused.singles(self, self.simples)
         return self.ops, self.spans, self.nslots
 
     # -- helpers
@@ -88,8 +90,8 @@ class BodyCompiler:
     # -- statements
     def simple(self, s: Any, value: Optional[str] = None) -> None:
         """The op of a statement that never suspends: the function compiler/fuse.py writes
-        for it alone (`value`: see Fused.single)."""
-        self.emit(self.fused.single(self, s, self.here(), value), s.span)
+        for it alone once the body is compiled (`value`: see Fused.singles)."""
+        self.simples.append((self.emit(None, s.span), s, value))
 
     def s_Let(self, s: A.Let) -> None:
         if not self.suspending(s.rhs):
