@@ -48,6 +48,19 @@ def _plain_text(v: Any) -> str:
     return "none" if v is None else str(v)
 
 
+def _nothing() -> None:
+    pass
+
+
+def _stub(ops: list, pc: int, write: Callable[[], None]) -> Callable:
+    """The op at pc until the functions of a body's simple statements are written (see
+    Fused.singles): it writes them (once), then runs the one now at pc."""
+    def op(s: Any, fr: list) -> Any:
+        write()
+        return ops[pc](s, fr)
+    return op
+
+
 class Fused:
     """The generated functions of a program and the line-to-pc tables that locate their errors."""
 
@@ -57,6 +70,7 @@ class Fused:
         self.count = 0
         self.sources: dict[str, str] = {}      # name -> generated source, for reading
         self.keep_state: set[Callable] = set()  # fast ops that cannot change the state
+        self.later: dict[int, Callable[[], None]] = {}   # id of a body compiler -> see singles
         ns = prog.ex.ns
         ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
         ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
@@ -85,6 +99,7 @@ class Fused:
             try:
                 fast[a] = self._make(bc, a, end, stmts, then)
             except TOO_DEEP:           # nested beyond what Python compiles: ops one by one
+                self.later.get(id(bc), _nothing)()      # (written now, not while a game runs)
                 continue
             if not changing.intersection(range(a, end + (then is not None))):
                 self.keep_state.add(fast[a])
@@ -94,8 +109,31 @@ class Fused:
         """Set bc's op at each (pc, statement, value) of todo to the function for that
         statement alone: a run of one (`value`: the source of the value a `let` or an
         assignment stores when ops before it computed that value, a decision's, into a hidden
-        slot). All of a body's are written as one module; should Python refuse it, each is
-        written on its own, and the one refused is a BuildError at its statement."""
+        slot). Those with a value are written now. The others run only one by one (coverage)
+        or where a run was refused as too deep, every other way runs them inside a fused run:
+        they are written, all of the body's at once, when one of them first runs (or when
+        fast_ops finds a run refused); until then each op is a stub that writes them."""
+        self._write_singles(bc, [t for t in todo if t[2] is not None])
+        later = [t for t in todo if t[2] is None]
+        if not later:
+            return
+        ops = bc.ops
+        done: list[bool] = []
+
+        def write() -> None:
+            if not done:
+                self._write_singles(bc, later)
+                done.append(True)
+        self.later[id(bc)] = write
+        for pc, _, _ in later:
+            ops[pc] = _stub(ops, pc, write)
+
+    def _write_singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]
+                       ) -> None:
+        """Write the functions of singles, as one module; should Python refuse it, each on its
+        own, and the one refused is a BuildError at its statement."""
+        if not todo:
+            return
         names = [f"R{self.count + i}" for i in range(1, len(todo) + 1)]
         self.count += len(todo)
         w = _BodyFuser(self.prog, bc)
