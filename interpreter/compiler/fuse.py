@@ -2,7 +2,7 @@
 
 Such a statement (an assignment, a let, a log, a move, an add, a remove, an emit nothing listens
 to, a call of a fn) is written here only: its op in interpreter/stmts.py is the function written
-for it alone (`Fused.single`: `def R(s, fr): L = fr[2]; <the statement>; fr[1] = <next pc>`),
+for it alone (`Fused.singles`: `def R(s, fr): L = fr[2]; <the statement>; fr[1] = <next pc>`),
 which coverage tracing runs one by one. The fast op list of a body is a copy of the ops in which
 the first op of every maximal run of such statements (and of the ifs and for-loops made only of
 these) is replaced by one function doing the whole run, written by the same methods; it then

@@ -4,7 +4,8 @@ An op is ``op(state, frame) -> None | node``; it sets ``frame[1]`` (the pc) itse
 ``[body_id, pc, locals, return_slot]``. Ops that suspend (decisions, explicit chance) return the
 node and leave the pc on themselves, so re-running the op after a reload recomputes the node
 (those ops are made in interpreter/decisions.py; a shuffle's, which suspends once per position
-with explicit chance, in interpreter/chance.py).
+with explicit chance, in interpreter/chance.py). The op of a statement that never suspends is
+the function compiler/fuse.py writes for it (`simple`): its meaning is written there only.
 """
 from __future__ import annotations
 
