@@ -122,6 +122,19 @@ def test_a_runtime_error_inside_a_fused_run_names_its_own_line(body: str, line: 
     assert spans[0] == spans[1] and spans[0][0] == line
 
 
+def test_a_failing_argument_of_an_emit_that_starts_a_trigger_names_the_emit() -> None:
+    """Its op sets the pc on only before it pushes the triggers' frames: one by one too, the
+    error is at the emit, as in apply and the rollout (not at the statement after it)."""
+    prog = program("event e(n: int)\nplayer { x: int }\non e(n) { first(players).x += n }\n"
+                   "round r limit 1 { phase a {\n  let z = 0\n  emit e(1 / z)\n  let w = 2\n} }\n"
+                   "score p: p.x\n")
+    for one_by_one in (False, True):
+        prog.coverage = set() if one_by_one else None
+        with pytest.raises(MercatorRuntimeError) as err:
+            prog.new_game(2, 0)
+        assert (err.value.span.line, err.value.span.col) == (7, 3)
+
+
 REMEMBERED = """
 player { x: int  got: list<int> }
 fn menu(p: player) -> list<int> =           # big enough not to be written inline

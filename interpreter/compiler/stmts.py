@@ -251,9 +251,8 @@ class BodyCompiler:
         stats = self.p.stats_by_event.get(s.event, [])
         nargs = len(args)
 
-        def emit(st: Any, fr: list) -> None:
+        def emit(st: Any, fr: list) -> None:      # (the pc on only before the pushes)
             L = fr[2]
-            fr[1] += 1
             vals = [a(st, L) for a in args]
             for i, cond, nslots, amount in stats:
                 SL = vals + [None] * (nslots - nargs)
@@ -265,8 +264,8 @@ class BodyCompiler:
                 if cond is None or cond(st, TL):
                     run.append([bid, 0, TL, -1])
             if run and len(st.stack) >= MAX_FRAMES:
-                fr[1] -= 1                   # (located at the emit)
                 too_deep()
+            fr[1] += 1
             for f in reversed(run):
                 st.stack.append(f)
         setattr(emit, "pushes", True)        # it pushes frames (compiler/rollout.py)
