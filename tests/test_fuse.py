@@ -7,7 +7,9 @@ import random
 
 import pytest
 
+from mercator.dsl import ast as A
 from mercator.dsl.loader import load_text
+from mercator.interpreter.compiler.fuse import SIMPLE
 from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 from mercator.interpreter.compiler import compile_program
 
@@ -80,6 +82,18 @@ def test_every_statement_kind_fused_gives_the_same_game() -> None:
         assert play(prog, seed, one_by_one=False) == play(prog, seed, one_by_one=True)
 
 
+def test_the_op_of_a_statement_that_never_suspends_is_the_function_written_for_it() -> None:
+    """One meaning for such statements, written in fuse.py: run one by one (coverage), each op
+    is the function the fused runs are written with, for that statement alone."""
+    prog = program(EVERY_STATEMENT)
+    play(prog, 0, one_by_one=True)
+    simple = [st for b in prog.rb.phases for st in A.walk(b.block) if isinstance(st, SIMPLE)
+              and not (isinstance(st, A.Let) and isinstance(st.rhs, A.Choose))]
+    written = [op for ops in prog.codes for op in ops
+               if getattr(op, "__code__", None) in prog.fused.lines]
+    assert len(simple) == len(written) > 20
+
+
 FAILING = [
     # (rule body, line of the failing statement)
     ("let k = 1\n  let z = 10 / (k - 1)", 5),
@@ -90,6 +104,8 @@ FAILING = [
     ("let xs = [1]\n  remove 2 from xs", 5),
     ("let b: bag<int> = {}\n  move 3 from b to b", 5),
     ("first(players).x = 1\n  let q: player? = none\n  some(q).x = 1", 6),
+    ("let m: map<int, int> = {1: 1}\n  remove 1 from m\n  remove 1 from m", 6),
+    ("let n = [[1]]\n  add 2 to n[0]\n  add 3 to n[1]", 6),
 ]
 
 
@@ -104,6 +120,19 @@ def test_a_runtime_error_inside_a_fused_run_names_its_own_line(body: str, line: 
             prog.new_game(2, 0)
         spans.append((err.value.span.line, err.value.span.col, err.value.message))
     assert spans[0] == spans[1] and spans[0][0] == line
+
+
+def test_a_failing_argument_of_an_emit_that_starts_a_trigger_names_the_emit() -> None:
+    """Its op sets the pc on only before it pushes the triggers' frames: one by one too, the
+    error is at the emit, as in apply and the rollout (not at the statement after it)."""
+    prog = program("event e(n: int)\nplayer { x: int }\non e(n) { first(players).x += n }\n"
+                   "round r limit 1 { phase a {\n  let z = 0\n  emit e(1 / z)\n  let w = 2\n} }\n"
+                   "score p: p.x\n")
+    for one_by_one in (False, True):
+        prog.coverage = set() if one_by_one else None
+        with pytest.raises(MercatorRuntimeError) as err:
+            prog.new_game(2, 0)
+        assert (err.value.span.line, err.value.span.col) == (7, 3)
 
 
 REMEMBERED = """

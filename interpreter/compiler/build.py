@@ -66,9 +66,11 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.spans.append([])
     prog.nslots.append(4)
     prog.body_names.append("game")
+    # the generated functions: each simple statement's op, and (below) the fused runs
+    fused = prog.fused = Fused(prog)
     compilers = []
     for b in bodies:
-        bc = BodyCompiler(prog, b)
+        bc = BodyCompiler(prog, b, fused)
         compilers.append(bc)
         ops, spans, n = bc.compile()
         prog.codes.append(ops)
@@ -83,7 +85,6 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.actions = Actions(prog)
     # what run() executes: the ops with runs of non-suspending statements fused (codes
     # keeps the ops one by one, for coverage tracing)
-    fused = prog.fused = Fused(prog)
     prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
                                    for bc, ops in zip(compilers, prog.codes[1:])]
     prog.make_rollout = lambda: Rollout(prog, compilers)

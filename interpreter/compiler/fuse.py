@@ -1,12 +1,14 @@
-"""Fusing each run of statements that never suspend into one generated Python function.
+"""The meaning of the statements that never suspend, written once, as generated Python source.
 
-The ops of interpreter/stmts.py stay as compiled: coverage tracing runs them one by one. The fast
-op list of a body is a copy of them in which the first op of every maximal run of such statements
-(assignments, lets, logs, moves, emits nothing listens to, calls of fns, and the ifs and for-loops
-made only of these) is replaced by one function doing the whole run, its expressions written
-inline as Python source; it then runs the op after the run too, saving a dispatch. Each generated
-line records the pc of the op it stands for, so a runtime error inside is located at the same
-rulebook line as the op would be (`Fused.relocate`).
+Such a statement (an assignment, a let, a log, a move, an add, a remove, an emit nothing listens
+to, a call of a fn) is written here only: its op in interpreter/stmts.py is the function written
+for it alone (`Fused.singles`: `def R(s, fr): L = fr[2]; <the statement>; fr[1] = <next pc>`),
+which coverage tracing runs one by one. The fast op list of a body is a copy of the ops in which
+the first op of every maximal run of such statements (and of the ifs and for-loops made only of
+these) is replaced by one function doing the whole run, written by the same methods; it then
+runs the op after the run too, saving a dispatch. Each generated line records the pc of the op
+it stands for, so a runtime error inside is located at the same rulebook line as the op would be
+(`Fused.relocate`).
 """
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, iter_elem, strip_opt
-from mercator.interpreter.compiler.codegen import (TOO_DEEP, copier, hoist_state, is_container,
-                                                    is_shared)
-from mercator.interpreter.engine.exprs import RuleError, take_item
+from mercator.interpreter.compiler.codegen import (TOO_DEEP, BuildError, copier, hoist_state,
+                                                    is_container, is_shared)
+from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
+from mercator.interpreter.engine.seen import label_of, record, vis_fn
+from mercator.interpreter.engine.values import fmt
 from mercator.interpreter.compiler.memo import blocks_of, scalar
 
 if TYPE_CHECKING:
@@ -38,6 +42,25 @@ def _item(c: Any, k: Any) -> Any:
 
 _LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a literal
 
+
+def _plain_text(v: Any) -> str:
+    """values.fmt of an int or a str."""
+    return "none" if v is None else str(v)
+
+
+def _nothing() -> None:
+    pass
+
+
+def _stub(ops: list, pc: int, write: Callable[[], None]) -> Callable:
+    """The op at pc until the functions of a body's simple statements are written (see
+    Fused.singles): it writes them (once), then runs the one now at pc."""
+    def op(s: Any, fr: list) -> Any:
+        write()
+        return ops[pc](s, fr)
+    return op
+
+
 class Fused:
     """The generated functions of a program and the line-to-pc tables that locate their errors."""
 
@@ -47,8 +70,10 @@ class Fused:
         self.count = 0
         self.sources: dict[str, str] = {}      # name -> generated source, for reading
         self.keep_state: set[Callable] = set()  # fast ops that cannot change the state
-        prog.ex.ns["_item"] = _item
-        prog.ex.ns["_take"] = take_item
+        self.later: dict[int, Callable[[], None]] = {}   # id of a body compiler -> see singles
+        ns = prog.ex.ns
+        ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
+        ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's."""
@@ -74,34 +99,121 @@ class Fused:
             try:
                 fast[a] = self._make(bc, a, end, stmts, then)
             except TOO_DEEP:           # nested beyond what Python compiles: ops one by one
+                self.later.get(id(bc), _nothing)()      # (written now, not while a game runs)
                 continue
             if not changing.intersection(range(a, end + (then is not None))):
                 self.keep_state.add(fast[a])
         return fast
 
+    def singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]) -> None:
+        """Set bc's op at each (pc, statement, value) of todo to the function for that
+        statement alone: a run of one (`value`: the source of the value a `let` or an
+        assignment stores when ops before it computed that value, a decision's, into a hidden
+        slot). Those with a value are written now. The others run only one by one (coverage)
+        or where a run was refused as too deep, every other way runs them inside a fused run:
+        they are written, all of the body's at once, when one of them first runs (or when
+        fast_ops finds a run refused); until then each op is a stub that writes them."""
+        self._write_singles(bc, [t for t in todo if t[2] is not None])
+        later = [t for t in todo if t[2] is None]
+        if not later:
+            return
+        ops = bc.ops
+        done: list[bool] = []
+
+        def write() -> None:
+            if not done:
+                self._write_singles(bc, later)
+                done.append(True)
+        self.later[id(bc)] = write
+        for pc, _, _ in later:
+            ops[pc] = _stub(ops, pc, write)
+
+    def _write_singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]
+                       ) -> None:
+        """Write the functions of singles, as one module; should Python refuse it, each on its
+        own, and the one refused is a BuildError at its statement."""
+        if not todo:
+            return
+        names = [f"R{self.count + i}" for i in range(1, len(todo) + 1)]
+        self.count += len(todo)
+        w = _BodyFuser(self.prog, bc)
+
+        def source(items: list) -> str:
+            w.lines, w.pcs = [], []
+            return "".join(self._write(w, name, pc, pc + 1, [st], None, value)
+                           for name, (pc, st, value) in items)
+        items = list(zip(names, todo))
+        try:
+            exec(self.prog.ex.build(lambda: source(items), f"<{bc.body.kind} {bc.body.name}>",
+                                    "exec"), w.ns)
+        except TOO_DEEP:
+            for item in items:
+                try:
+                    exec(self.prog.ex.build(lambda: source([item]), f"<fused {item[0]}>",
+                                            "exec"), w.ns)
+                except TOO_DEEP:
+                    raise BuildError("this statement is nested too deeply to be run (write it "
+                                     "in smaller parts, with 'let' or fns)",
+                                     item[1][1].span) from None
+                self._found(bc, item, w.pcs)
+            return
+        for item in items:
+            self._found(bc, item, w.pcs)
+
+    def _found(self, bc: "BodyCompiler", item: tuple, pcs: list[int]) -> None:
+        """Put the function just written for a statement alone in its place among bc's ops."""
+        f = self.prog.ex.ns[item[0]]
+        self.lines[f.__code__] = (1, pcs)
+        bc.ops[item[1][0]] = f
+
+    def reader(self, bc: "BodyCompiler", lv: A.LValue) -> Callable:
+        """A function (state, locals) -> the list, bag or map at the place lv itself (not a
+        copy), read as the statements read it."""
+        self.count += 1
+        name = f"C{self.count}"
+        w = _BodyFuser(self.prog, bc, name)
+        try:
+            code = self.prog.ex.build(lambda: f"def {name}(s, L):\n" + "".join(
+                f"    {text}\n" for text in w.collection(lv, "_d")) + "    return _d\n",
+                f"<place {name}>", "exec")
+        except TOO_DEEP:
+            raise BuildError("this place is nested too deeply to be run (write it in smaller "
+                             "parts, with 'let' or fns)", lv.span) from None
+        exec(code, w.ns)
+        return w.ns[name]  # type: ignore[no-any-return]
+
     def _make(self, bc: "BodyCompiler", start: int, end: int, stmts: list,
               then: Optional[Callable]) -> Callable:
         self.count += 1
         name = f"R{self.count}"
-        w = _BodyFuser(self.prog, bc, name)
+        w = _BodyFuser(self.prog, bc)
 
         def source() -> str:
-            w.lines, w.pcs, w.depth = [], [], 0
-            w.line(start, f"def {name}(s, fr):")
-            w.depth = 1
-            w.line(start, "L = fr[2]")
-            for st in stmts:
-                w.stmt(st)
-            w.line(end, f"fr[1] = {end}")
-            if then is not None:
-                w.ns[f"{name}_then"] = then
-                w.line(end, f"return {name}_then(s, fr)")
-            src = self.sources[name] = "\n".join(w.lines) + "\n"
-            return src
-        exec(self.prog.ex.build(lambda: hoist_state(source()), f"<fused {name}>", "exec"), w.ns)
+            w.lines, w.pcs = [], []
+            return self._write(w, name, start, end, stmts, then)
+        exec(self.prog.ex.build(source, f"<fused {name}>", "exec"), w.ns)
         f = w.ns[name]
         self.lines[f.__code__] = (1, w.pcs)
         return f  # type: ignore[no-any-return]
+
+    def _write(self, w: "_BodyFuser", name: str, start: int, end: int, stmts: list,
+               then: Optional[Callable], value: Optional[str] = None) -> str:
+        """The source of `def NAME(s, fr):` doing stmts (the ops from pc start to end), then
+        setting the pc to end (and running `then`, the op there); its lines are added to w's."""
+        n = len(w.lines)
+        w.given = None if value is None else (start, value)
+        w.depth = 0
+        w.line(start, f"def {name}(s, fr):")
+        w.depth = 1
+        w.line(start, "L = fr[2]")
+        for st in stmts:
+            w.stmt(st)
+        w.line(end, f"fr[1] = {end}")
+        if then is not None:
+            w.ns[f"{name}_then"] = then
+            w.line(end, f"return {name}_then(s, fr)")
+        src = self.sources[name] = hoist_state("\n".join(w.lines[n:]) + "\n")
+        return src
 
 
 class _BodyFuser:
@@ -117,6 +229,8 @@ class _BodyFuser:
         self.lines: list[str] = []
         self.pcs: list[int] = []
         self.depth = 0
+        # (pc, value source) of a let or assignment whose value ops before it computed
+        self.given: Optional[tuple[int, str]] = None
 
     # -- which statements fuse
     def fusable(self, st: Any) -> bool:
@@ -158,13 +272,6 @@ class _BodyFuser:
         self.lines.append("    " * self.depth + text)
         self.pcs.append(pc)
 
-    def op(self, st: Any, guard: str = "") -> None:
-        """A call of the statement's compiled op (for the statements written no other way)."""
-        pc = self.bc.pc_of[id(st)]
-        key = f"{self.name}_o{pc}"
-        self.ns[key] = self.bc.ops[pc]
-        self.line(pc, f"{guard}{key}(s, fr)")
-
     def block(self, b: A.Block) -> None:
         """The statements of b, one level deeper."""
         self.depth += 1
@@ -177,7 +284,7 @@ class _BodyFuser:
 
     def stmt(self, st: Any) -> None:
         """The source of one fusable statement."""
-        getattr(self, "w_" + type(st).__name__, self.op)(st)
+        getattr(self, "w_" + type(st).__name__)(st)
 
     def value(self, e: Any) -> str:
         """Source of an expression whose value is stored: copied if the state may share it."""
@@ -185,11 +292,41 @@ class _BodyFuser:
         t = self.ex.type_of(e)
         return f"{copier(t)}({code})" if is_shared(e, t) else code
 
+    def stored(self, st: Any) -> tuple[int, str]:
+        """(pc, source of the value) a let or an assignment stores."""
+        if self.given is not None:
+            return self.given
+        return self.bc.pc_of[id(st)], self.value(st.rhs)
+
     def w_Let(self, st: A.Let) -> None:
-        self.line(self.bc.pc_of[id(st)], f"L[{self.rb.refs[id(st)]}] = {self.value(st.rhs)}")
+        pc, val = self.stored(st)
+        self.line(pc, f"L[{self.rb.refs[id(st)]}] = {val}")
 
     def w_Log(self, st: A.Log) -> None:
-        self.op(st, "if s.narrate: ")
+        """With narration only: each part's text and who may see it (by its information-flow
+        label; with `log public:` or `log to P:` the line says who sees it), the message,
+        then the line of the record."""
+        pc = self.bc.pc_of[id(st)]
+        audience = getattr(st, "audience", None)
+        parts = []
+        for p in st.parts:
+            t = self.ex.type_of(p)
+            if isinstance(p, A.StrLit):
+                text = repr(fmt(p.value, t))
+            elif t.kind in ("int", "str"):        # (what fmt does for these, without looking)
+                text = f"_text({self.ex.gen(p)})"
+            else:
+                text = f"_fmt({self.ex.gen(p)}, {self.ex.const(t)})"
+            vis = vis_fn(label_of(self.rb, p)) if audience is None else None
+            parts.append(f"[{text}, {'None' if vis is None else self.ex.const(vis) + '(s, L)'}]")
+        self.line(pc, "if s.narrate:")
+        self.line(pc, f"    _sh = [{', '.join(parts)}]")
+        self.line(pc, "    s.messages.append(' '.join([_p[0] for _p in _sh]))")
+        if audience in (None, "public"):
+            self.line(pc, "    _record(s, ['log', None, _sh])")
+            return
+        self.line(pc, f"    _w = {self.ex.gen(audience)}")
+        self.line(pc, "    _record(s, ['log', [] if _w is None else [_w], _sh])")
 
     def w_Emit(self, st: A.Emit) -> None:
         """An emit that starts no trigger, written out: its arguments evaluated in order (as
@@ -249,13 +386,8 @@ class _BodyFuser:
         self.line(pc + 1, f"L[{lst}] = None")
 
     def w_Assign(self, st: A.Assign) -> None:
-        pc = self.bc.pc_of[id(st)]
-        place = self.place(st.target)
-        if place is None:
-            self.op(st)
-            return
-        pre, c, k, is_bag = place
-        val = self.value(st.rhs)
+        pc, val = self.stored(st)
+        pre, c, k, is_bag = self.place(st.target)
         if st.op == "=" and not is_bag:
             if pre and not _LITERAL.fullmatch(val):   # (a literal is the same value later)
                 self.line(pc, f"_v = {val}")
@@ -282,26 +414,25 @@ class _BodyFuser:
         self.line(pc, "if _t is None: raise RuleError('arithmetic on a none value')")
         self.line(pc, f"{c}[{k}] = _t {'+' if sign > 0 else '-'} ({val})")
 
-    def collection(self, lv: A.LValue, var: str) -> Optional[list[str]]:
-        """Lines setting `var` to the list or bag at lv itself, read as BodyCompiler.collection
-        reads it; None (the op is called instead) for a place that is not a list or a bag, or
-        that ends in a list index (its error when out of range is the op's)."""
-        place = self.place(lv)
-        last = lv.steps[-1] if lv.steps else None
-        kind = strip_opt(self.rb.types.get(id(lv), Type("any"))).kind
-        if place is None or place[3] or kind not in ("list", "bag") or (
-                last is not None and not isinstance(last, A.LvField)
-                and strip_opt(self.rb.types[id(last)]).kind == "list"):
-            return None
-        pre, c, k, _ = place
+    def collection(self, lv: A.LValue, var: str) -> list[str]:
+        """Lines setting `var` to the list, bag or map at lv itself (not a copy)."""
+        pre, c, k, _ = self.place(lv)
         return pre + [f"{var} = {c}[{k}]"]
+
+    def kind(self, lv: A.LValue) -> str:
+        """The kind of the value at the place lv, as the checker typed it."""
+        return strip_opt(self.rb.types.get(id(lv), Type("any"))).kind
 
     def put(self, pc: int, lv: A.LValue, item: str, t: Type) -> None:
         """put_item written out: a bag's count of the item (in `_x`) up by one, or the item
-        appended to the list in `_d` (a container deep-copied, as put_item does)."""
-        if strip_opt(self.rb.types[id(lv)]).kind == "bag":
+        appended to the list in `_d` (a container deep-copied, as put_item does); put_item
+        itself where the checker did not say which."""
+        kind = self.kind(lv)
+        if kind == "bag":
             self.line(pc, f"_x = {item}")
             self.line(pc, "_d[_x] = _d.get(_x, 0) + 1")
+        elif kind != "list":
+            self.line(pc, f"_put(_d, {item})")
         elif scalar(t):
             self.line(pc, f"_d.append({item})")
         else:
@@ -311,36 +442,30 @@ class _BodyFuser:
         """`add x to place`: the collection, then the item (copied if the state may share it),
         then put_item written out."""
         pc = self.bc.pc_of[id(st)]
-        lines = self.collection(st.dest, "_d")
-        if lines is None:
-            self.op(st)
-            return
-        for text in lines:
+        for text in self.collection(st.dest, "_d"):
             self.line(pc, text)
         t = self.ex.type_of(st.item)
         item = self.ex.gen(st.item)
         self.put(pc, st.dest, f"{copier(t)}({item})" if is_shared(st.item, t) else item, t)
 
     def w_Remove(self, st: A.Remove) -> None:
-        """`remove x from place` (a list or a bag): the collection, then the item, then
-        take_item."""
+        """`remove x from place`: the collection, then the item, then take_item (a list or a
+        bag) or the key deleted (a map)."""
         pc = self.bc.pc_of[id(st)]
-        lines = None if self.bc._is_map_place(st.source) else self.collection(st.source, "_d")
-        if lines is None:
-            self.op(st)
-            return
-        for text in lines:
+        for text in self.collection(st.source, "_d"):
             self.line(pc, text)
-        self.line(pc, f"_take(_d, {self.ex.gen(st.item)})")
+        if self.kind(st.source) != "map":
+            self.line(pc, f"_take(_d, {self.ex.gen(st.item)})")
+            return
+        self.line(pc, f"_k = {self.ex.gen(st.item)}")
+        self.line(pc, "if _k not in _d: raise RuleError('the key to remove is not in the map')")
+        self.line(pc, "del _d[_k]")
 
     def w_Move(self, st: A.Move) -> None:
         """`move x from a to b`: the item, a's collection, take_item, b's collection, then
         put_item written out (the item as the op puts it: not copied before put_item)."""
         pc = self.bc.pc_of[id(st)]
         src, dst = self.collection(st.source, "_d"), self.collection(st.dest, "_d")
-        if src is None or dst is None:
-            self.op(st)
-            return
         self.line(pc, f"_m = {self.ex.gen(st.item)}")
         for text in src:
             self.line(pc, text)
@@ -349,13 +474,12 @@ class _BodyFuser:
             self.line(pc, text)
         self.put(pc, st.dest, "_m", self.ex.type_of(st.item))
 
-    def place(self, lv: A.LValue) -> Optional[tuple[list[str], str, str, bool]]:
-        """(lines computing the place, container, key, is a bag count) of an assignment target,
-        evaluated in the order of BodyCompiler.lvalue; None if written as an op call."""
+    def place(self, lv: A.LValue) -> tuple[list[str], str, str, bool]:
+        """(lines computing the place, container, key, is a bag count) of an assignment target:
+        the root, each step read in turn, the last step's container, then its key."""
         ref = self.rb.refs[id(lv)]
         if ref[0] == "call":
-            if not lv.steps or lv.call is None:
-                return None
+            assert lv.steps and lv.call is not None    # (the grammar's `f(x).step...`)
             get = self.ex.gen(lv.call)
         elif ref[0] == "local":
             if not lv.steps:
@@ -383,7 +507,8 @@ class _BodyFuser:
         return pre, "_c", "_k", t.kind == "bag"
 
     def read_step(self, get: str, step: Any) -> str:
-        """Source reading one step of a place (as BodyCompiler._step_reader)."""
+        """Source reading one step of a place: a player's field, a record's, an item of a list
+        or map (an error if there is none), or a bag's count."""
         t = strip_opt(self.rb.types[id(step)])
         if isinstance(step, A.LvField):
             if t.kind == "player":

@@ -797,8 +797,8 @@ class _Writer(_BodyFuser):
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Roll):
                 self.roll(st, st.rhs, pc, key)
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Draw) and \
-                    st.rhs.count is None and self.draw(st, st.rhs, pc, key):
-                pass
+                    st.rhs.count is None:
+                self.draw(st, st.rhs, pc, key)
             elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
                 self.ns[key] = self.choice(op)
                 helper = "_choose" if hasattr(op, "bare") else \
@@ -833,14 +833,11 @@ class _Writer(_BodyFuser):
         ln(pc, f"L[{self.rb.refs[id(st)]}] = 1 + s.randbelow(_n) if _n > 1 else 1")
         self.depth -= 1
 
-    def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> bool:
+    def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> None:
         """`let x = draw from place` written out as its op draws (decisions.draw_item) when
         the state has no explicit chance nodes (with them, the op, picking at its node), then
-        the fns that read the place forgotten (the op runs with the memory off and cleared);
-        False if the place is not one written out."""
+        the fns that read the place forgotten (the op runs with the memory off and cleared)."""
         lines = self.collection(r.source, "_d")
-        if lines is None:
-            return False
         self.ns[key] = self.bc.ops[pc]
         t = self.ex.type_of(r)
         ln = self.line
@@ -855,7 +852,6 @@ class _Writer(_BodyFuser):
         if self.ro.memo is not None:
             self.forget_writes(self.place_writes(r.source), pc)
         self.depth -= 1
-        return True
 
     def emit(self, st: A.Emit, pc: int, key: str) -> None:
         """An emit that may start triggers, as the emit op does it: the arguments, the stats

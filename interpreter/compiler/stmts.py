@@ -4,7 +4,8 @@ An op is ``op(state, frame) -> None | node``; it sets ``frame[1]`` (the pc) itse
 ``[body_id, pc, locals, return_slot]``. Ops that suspend (decisions, explicit chance) return the
 node and leave the pc on themselves, so re-running the op after a reload recomputes the node
 (those ops are made in interpreter/decisions.py; a shuffle's, which suspends once per position
-with explicit chance, in interpreter/chance.py).
+with explicit chance, in interpreter/chance.py). The op of a statement that never suspends is
+the function compiler/fuse.py writes for it (`simple`): its meaning is written there only.
 """
 from __future__ import annotations
 
@@ -17,28 +18,26 @@ from mercator.interpreter.engine.chance import shuffle_op
 from mercator.interpreter.compiler.codegen import is_container
 from mercator.interpreter.compiler.deals import compile_deal
 from mercator.interpreter.compiler.decisions import suspend
-from mercator.interpreter.engine.exprs import RuleError, failure_message, put_item, take_item
+from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.convert import converter
-from mercator.interpreter.engine.seen import label_of, record, vis_fn
 from mercator.interpreter.engine.limits import MAX_FRAMES, bag_walk, too_deep
 from mercator.interpreter.engine.values import bag_items, deep_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
+    from mercator.interpreter.compiler.fuse import Fused
     from mercator.interpreter.engine.program import Program
 
 Op = Callable[[Any, list], Any]
 SYNTHETIC = A.NOSPAN      # jumps and implicit returns: no rule line of their own (coverage skips)
 
 
-def _advance(s: Any, fr: list) -> None:
-    fr[1] += 1
-
-
 class BodyCompiler:
     """Compiles one body (proc, phase, setup, trigger or action) into ops."""
 
-    def __init__(self, prog: "Program", body: Body):
+    def __init__(self, prog: "Program", body: Body, fused: "Fused"):
         self.p = prog
+        self.fused = fused          # writes the ops of the statements that never suspend
+        self.simples: list[tuple[int, Any, Optional[str]]] = []   # (pc, statement, value)
         self.rb = prog.rb
         self.ex = prog.ex
         self.body = body
@@ -61,6 +60,7 @@ class BodyCompiler:
         assert self.body.block is not None
         self.block(self.body.block)
         self.emit(_return_op(None), SYNTHETIC)
+        self.fused.singles(self, self.simples)
         return self.ops, self.spans, self.nslots
 
     # -- helpers
@@ -89,29 +89,23 @@ class BodyCompiler:
         return self.ex.type_of(e)
 
     # -- statements
+    def simple(self, s: Any, value: Optional[str] = None) -> None:
+        """The op of a statement that never suspends: the function compiler/fuse.py writes
+        for it alone once the body is compiled (`value`: see Fused.singles)."""
+        self.simples.append((self.emit(None, s.span), s, value))
+
     def s_Let(self, s: A.Let) -> None:
-        slot = self.rb.refs[id(s)]
-        if self.suspending(s.rhs):
-            conv = self.converter(s.rhs)
-            if conv is None:
-                suspend(self, s.rhs, slot)
-                return
-            h = self.hidden()                 # `let b: bag<T> = <a list>`: converted (§3.6)
-            suspend(self, s.rhs, h)
-
-            def let_converted(st: Any, fr: list) -> None:
-                L = fr[2]
-                L[slot] = conv(L[h])
-                fr[1] += 1
-            self.emit(let_converted, s.span)
+        if not self.suspending(s.rhs):
+            self.simple(s)
             return
-        f = self.ex.place_value(s.rhs)
-
-        def let(st: Any, fr: list) -> None:
-            L = fr[2]
-            L[slot] = f(st, L)
-            fr[1] += 1
-        self.emit(let, s.span)
+        slot = self.rb.refs[id(s)]
+        conv = self.converter(s.rhs)
+        if conv is None:
+            suspend(self, s.rhs, slot)
+            return
+        h = self.hidden()                     # `let b: bag<T> = <a list>`: converted (§3.6)
+        suspend(self, s.rhs, h)
+        self.simple(s, f"{self.ex.const(conv)}(L[{h}])")
 
     def converter(self, r: Any) -> Optional[Callable[[Any], Any]]:
         """The conversion of a suspending right-hand side's value where it is stored (§3.6)."""
@@ -123,144 +117,17 @@ class BodyCompiler:
             isinstance(r, A.Call) and self.rb.refs.get(id(r), ("",))[0] == "proc")
 
     def s_Assign(self, s: A.Assign) -> None:
-        cont, key, is_bag = self.lvalue(s.target)
-        if self.suspending(s.rhs):
-            h = self.hidden()
-            suspend(self, s.rhs, h)
-            conv = self.converter(s.rhs)
-            val: Callable = (lambda st, L: L[h]) if conv is None else \
-                (lambda st, L: conv(L[h]))
-        else:
-            val = self.ex.place_value(s.rhs)
-        op = s.op
-        if op == "=":
-            if is_bag:
-                def put_bag(st: Any, fr: list) -> None:
-                    L = fr[2]
-                    c, k, v = cont(st, L), key(st, L), val(st, L)
-                    if v > 0:
-                        c[k] = v
-                    else:
-                        c.pop(k, None)
-                    fr[1] += 1
-                self.emit(put_bag, s.span)
-                return
-
-            def put(st: Any, fr: list) -> None:
-                L = fr[2]
-                cont(st, L)[key(st, L)] = val(st, L)
-                fr[1] += 1
-            self.emit(put, s.span)
+        if not self.suspending(s.rhs):
+            self.simple(s)
             return
-        sign = 1 if op == "+=" else -1
-        if is_bag:
-            def bump_bag(st: Any, fr: list) -> None:
-                L = fr[2]
-                c, k = cont(st, L), key(st, L)
-                v = c.get(k, 0) + sign * val(st, L)
-                if v > 0:
-                    c[k] = v
-                elif v == 0:
-                    c.pop(k, None)
-                else:
-                    raise RuleError("a bag cannot hold fewer than 0 of an item")
-                fr[1] += 1
-            self.emit(bump_bag, s.span)
-            return
-
-        def bump(st: Any, fr: list) -> None:
-            L = fr[2]
-            c, k = cont(st, L), key(st, L)
-            try:
-                cur = c[k]
-            except KeyError as exc:    # (said as the generated code's KeyError is)
-                raise RuleError(failure_message(exc)) from None
-            if cur is None:
-                raise RuleError("arithmetic on a none value")
-            c[k] = cur + sign * val(st, L)
-            fr[1] += 1
-        self.emit(bump, s.span)
-
-    def lvalue(self, lv: A.LValue) -> tuple[Callable, Callable, bool]:
-        """(container(s, L), key(s, L), is_bag_count) naming the place lv denotes."""
-        ref = self.rb.refs[id(lv)]
-        get: Callable
-        cont0: Callable
-        key0: Callable
-        if ref[0] == "call":
-            get = self.ex.compile(lv.call)
-            cont0 = key0 = get
-        elif ref[0] == "local":
-            slot = ref[1]
-            get = lambda s, L: L[slot]  # noqa: E731
-            cont0 = lambda s, L: L  # noqa: E731
-            key0 = lambda s, L: slot  # noqa: E731
-        else:
-            idx = ref[1]
-            get = lambda s, L: s.table[idx]
-            cont0 = lambda s, L: s.table
-            key0 = lambda s, L: idx
-        if not lv.steps:
-            return cont0, key0, False
-        for step in lv.steps[:-1]:
-            get = self._step_reader(get, step)
-        last = lv.steps[-1]
-        t = strip_opt(self.rb.types[id(last)])
-        if isinstance(last, A.LvField):
-            if t.kind == "player":
-                k = self.p.ex.pfield[last.name]
-                g = get
-
-                def pcont(s: Any, L: list) -> Any:
-                    p = g(s, L)
-                    if p is None:
-                        raise RuleError(f"'.{last.name}' of none (no player)")
-                    return s.players[p]
-                return pcont, (lambda s, L: k), False
-            k2 = t.members.index(last.name)
-            return get, (lambda s, L: k2), False
-        kf = self.ex.compile(last.key)
-        if t.kind == "list":
-            g2 = get
-
-            def lkey(s: Any, L: list) -> Any:
-                i = kf(s, L)
-                n = len(g2(s, L))
-                if not 0 <= i < n:
-                    raise RuleError(f"list index {i} is out of range (the list has {n} items)")
-                return i
-            return get, lkey, False
-        return get, kf, t.kind == "bag"
-
-    def _step_reader(self, get: Callable, step: Any) -> Callable:
-        t = strip_opt(self.rb.types[id(step)])
-        if isinstance(step, A.LvField):
-            if t.kind == "player":
-                k = self.p.ex.pfield[step.name]
-                return lambda s, L: s.players[get(s, L)][k]
-            k2 = t.members.index(step.name)
-            return lambda s, L: get(s, L)[k2]
-        kf = self.ex.compile(step.key)
-        if t.kind == "bag":
-            return lambda s, L: get(s, L).get(kf(s, L), 0)
-
-        def rd(s: Any, L: list) -> Any:
-            c = get(s, L)
-            k = kf(s, L)
-            try:
-                return c[k]
-            except (IndexError, KeyError):
-                raise RuleError(f"no item at {k!r}") from None
-        return rd
-
-    def _is_map_place(self, lv: A.LValue) -> bool:
-        """Does the place lv name a map (from the checker's record of its type)?"""
-        return strip_opt(self.rb.types.get(id(lv), Type("any"))).kind == "map"
+        h = self.hidden()
+        suspend(self, s.rhs, h)
+        conv = self.converter(s.rhs)
+        self.simple(s, f"L[{h}]" if conv is None else f"{self.ex.const(conv)}(L[{h}])")
 
     def collection(self, lv: A.LValue) -> Callable:
-        """A reader returning the list/bag object at lv itself (not a copy)."""
-        cont, key, _ = self.lvalue(lv)
-        return lambda s, L: cont(s, L)[key(s, L)]
+        """A reader returning the list, bag or map at lv itself (not a copy)."""
+        return self.fused.reader(self, lv)
 
     def s_If(self, s: A.If) -> None:
         ends: list[int] = []
@@ -362,47 +229,7 @@ class BodyCompiler:
     def s_Break(self, s: A.Break) -> None:
         self.loops[-1].append(self.emit(None, s.span))
 
-    def s_Move(self, s: A.Move) -> None:
-        item = self.ex.compile(s.item)
-        src, dst = self.collection(s.source), self.collection(s.dest)
-
-        def move(st: Any, fr: list) -> None:
-            L = fr[2]
-            x = item(st, L)
-            take_item(src(st, L), x)
-            put_item(dst(st, L), x)
-            fr[1] += 1
-        self.emit(move, s.span)
-
-    def s_Add(self, s: A.Add) -> None:
-        item = self.ex.place_value(s.item)
-        dst = self.collection(s.dest)
-
-        def add(st: Any, fr: list) -> None:
-            L = fr[2]
-            put_item(dst(st, L), item(st, L))
-            fr[1] += 1
-        self.emit(add, s.span)
-
-    def s_Remove(self, s: A.Remove) -> None:
-        item = self.ex.compile(s.item)
-        src = self.collection(s.source)
-        if self._is_map_place(s.source):
-            def delete(st: Any, fr: list) -> None:
-                L = fr[2]
-                m, k = src(st, L), item(st, L)
-                if k not in m:
-                    raise RuleError("the key to remove is not in the map")
-                del m[k]
-                fr[1] += 1
-            self.emit(delete, s.span)
-            return
-
-        def remove(st: Any, fr: list) -> None:
-            L = fr[2]
-            take_item(src(st, L), item(st, L))
-            fr[1] += 1
-        self.emit(remove, s.span)
+    s_Move = s_Add = s_Remove = s_Log = simple
 
     def s_Shuffle(self, s: A.Shuffle) -> None:
         t = strip_opt(self.rb.types.get(id(s.target), Type("any")))
@@ -414,26 +241,18 @@ class BodyCompiler:
                   s.span)
 
     def s_Emit(self, s: A.Emit) -> None:
+        """An emit that may start triggers (their list is filled after every body); one that
+        starts none is a simple statement."""
+        if s.event not in self.p.triggers_by_event:
+            self.simple(s)
+            return
         args = [self.ex.place_value(a) for a in s.args]
-        triggers = self.p.triggers_by_event.get(s.event, [])
+        triggers = self.p.triggers_by_event[s.event]
         stats = self.p.stats_by_event.get(s.event, [])
         nargs = len(args)
 
-        uncond = [i for i, cond, _, amount in stats if cond is None and amount is None]
-        if s.event not in self.p.triggers_by_event and len(uncond) == len(stats):
-            def count(st: Any, fr: list) -> None:     # only stats that count every emit
-                fr[1] += 1
-                c = st.stats
-                for i in uncond:
-                    c[i] += 1
-            self.emit(count, s.span)
-            return
-
-        def emit(st: Any, fr: list) -> None:
+        def emit(st: Any, fr: list) -> None:      # (the pc on only before the pushes)
             L = fr[2]
-            fr[1] += 1
-            if not triggers and not stats:
-                return
             vals = [a(st, L) for a in args]
             for i, cond, nslots, amount in stats:
                 SL = vals + [None] * (nslots - nargs)
@@ -445,12 +264,11 @@ class BodyCompiler:
                 if cond is None or cond(st, TL):
                     run.append([bid, 0, TL, -1])
             if run and len(st.stack) >= MAX_FRAMES:
-                fr[1] -= 1                   # (located at the emit)
                 too_deep()
+            fr[1] += 1
             for f in reversed(run):
                 st.stack.append(f)
-        if s.event in self.p.triggers_by_event:   # (its list is filled after every body)
-            setattr(emit, "pushes", True)    # it pushes frames (compiler/rollout.py)
+        setattr(emit, "pushes", True)        # it pushes frames (compiler/rollout.py)
         self.emit(emit, s.span)
 
     def s_CallStmt(self, s: A.CallStmt) -> None:
@@ -462,12 +280,7 @@ class BodyCompiler:
         self.rb.refs[id(call)] = ref
         self.rb.keep.append(call)
         self.call_of[id(s)] = call
-        f = self.ex.compile(call)
-
-        def do(st: Any, fr: list) -> None:
-            f(st, fr[2])
-            fr[1] += 1
-        self.emit(do, s.span)
+        self.simple(s)
 
     def call_op(self, name: str, args: tuple, ret: int) -> Op:
         bid = self.p.proc_id[name]
@@ -494,47 +307,6 @@ class BodyCompiler:
 
     def s_Deal(self, s: A.Deal) -> None:
         compile_deal(self, s)
-
-    def s_Log(self, s: A.Log) -> None:
-        audience = getattr(s, "audience", None)
-        # each part as (value fn, its formatter, vis fn): a text literal's value fn is None and
-        # its formatter its text, written once here
-        parts = [(*self._log_text(p),
-                  vis_fn(label_of(self.rb, p)) if audience is None else None)
-                 for p in s.parts]
-        # (audience None: each part seen by whom its information-flow label allows; 'log
-        # public:' or 'log to P:': the line says who sees it)
-        to_f = self.ex.compile(audience) if audience not in (None, "public") else None
-
-        def log(st: Any, fr: list) -> None:
-            if st.narrate:
-                L = fr[2]
-                shown: list[list] = [[fm if f is None else fm(f(st, L)),
-                                      v(st, L) if v is not None else None]
-                                     for f, fm, v in parts]
-                st.messages.append(" ".join([t for t, _ in shown]))
-                if to_f is not None:
-                    who = to_f(st, L)
-                    record(st, ["log", [who] if who is not None else [], shown])
-                else:
-                    record(st, ["log", None, shown])
-            fr[1] += 1
-        self.emit(log, s.span)
-
-    def _log_text(self, p: A.Expr) -> tuple[Optional[Callable], Any]:
-        """A log part's value fn and formatter (values.fmt for its type), or (None, its text)
-        for a text literal."""
-        t = self.type_of(p)
-        if isinstance(p, A.StrLit):
-            return None, fmt(p.value, t)
-        if t.kind in ("int", "str"):           # what fmt does for these, without looking
-            return self.ex.compile(p), _plain_text
-        return self.ex.compile(p), lambda v: fmt(v, t)
-
-
-def _plain_text(v: Any) -> str:
-    """values.fmt of an int or a str."""
-    return "none" if v is None else str(v)
 
 
 # ---------------------------------------------------------------- op factories
