@@ -10,7 +10,8 @@ decision (docs/agents.md, "Asking the searcher's decisions kind by kind").
 
 The tested seat is seat g mod 3 in game g (3 players), the others the anchor; a line of JSON a
 game: seed, seat, the prompts handed over, scores, margin (the seat's score less the best
-other's), won, and how many decisions each side answered.
+other's), won, how many decisions each side answered, and the decisions made (the history, to
+replay the game).
 """
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                 "scores": scores, "margin": scores[me] - max(x for i, x in enumerate(scores)
                                                              if i != me),
                 "won": me in state.pending.winners, "answered": tested.answered,
-                "seconds": round(time.time() - t0)}
+                "seconds": round(time.time() - t0), "history": list(state.history)}
         print(json.dumps(line), flush=True)
         with open(a.out, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")

@@ -18,9 +18,12 @@ Dice are listed per roll in Good order of the boats still at sea (silk, ginseng,
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Optional
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game_driver import ScenarioGame
 from shipped import shipped_program
@@ -935,26 +938,32 @@ def placed_and_rolled(prog: Program, fourth: str) -> Game:
 
 
 def test_estimate_adds_the_voyage_expected_by_the_dice(prog: Program) -> None:
-    """After the first roll, silk on 6, ginseng on 5, jade on 6, two rolls left: silk arrives
-    with 90 of 216 chances (two dice of 8 or more), ginseng 60 (9 or more), jade 90.
-    P1 (27 pesos after a silk seat for 3; shares nutmeg and silk at 0): the silk cargo 30 alone
-    (30 * 90) and his silk share rising to 5 (5 * 90): 3150 / 216 = 14, estimate 41.
-    P3 (26 pesos after harbour A for 4; the same shares): harbour A pays 6 when at least one
-    boat arrives, 216 - 126 * 156 * 126 / 216^2 = 163 chances (integer division), 6 * 163 = 978,
-    and his silk share 450: 1428 / 216 = 6, estimate 32. P2 (27 pesos after a jade seat for 3;
-    shares ginseng and jade): the jade cargo 36 * 90, his jade share 5 * 90 and his ginseng share
-    5 * 60: 3990 / 216 = 18, estimate 45, the best. P4 (30 pesos, passed; ginseng and jade
-    shares): 750 / 216 = 3, estimate 33. The score sees none of it: 27, 27, 26, 30."""
+    """After the first roll, silk on 6, ginseng on 5, jade on 6, two rolls left: silk passes 13
+    with 90 of 216 chances (two dice of 8 or more) and ends on 13 with 36 (7 exactly), ginseng
+    60 and 30, jade 90 and 36; nobody is on the pirate ship, so a boat on 13 docks: silk lands
+    with 126 chances, ginseng 90, jade 126. A share is counted at its worth at the end: the first
+    voyage under way, 10 + 17 x 3 - 10 = 51 tenths of a voyage after it, 0.4 of a step each: 20
+    tenths of a step, so a share on step 0 is worth the track at 2.0, 10 pesos, and 20 once its
+    good rises (the track at 3.0): a rise is worth 10. The other players (not P4, who passed)
+    hold 4 accomplices for 18 free places (silk 2 seats, ginseng 3, jade 3, 8 offices, 2 pirate
+    seats): a free seat is expected to fill 22 in 100.
+    P1 (27 pesos after a silk seat for 3; shares nutmeg and silk, 10 each): the silk cargo 30
+    shared by a crew of 1 + 2 x 0.22 = 1.44, 126 x 30 x 100 / 144 = 2625, and his silk share's
+    rise 126 x 10 = 1260: 3885 / 216 = 17, estimate 27 + 20 + 17 = 64.
+    P2 (27 pesos after a jade seat for 3; shares ginseng and jade): the jade cargo 36 for a crew
+    of 1 + 3 x 0.22, 126 x 36 x 100 / 166 = 2732, his shares' rises (90 + 126) x 10 = 2160:
+    4892 / 216 = 22, estimate 69, the best. P3 (26 pesos after harbour A for 4; nutmeg and silk):
+    harbour A pays 6 when at least one boat passes 13, 216 - 126 x 156 x 126 / 216^2 = 163
+    chances, 978, and his silk share's 1260: 2238 / 216 = 10, estimate 56. P4 (30 pesos, passed;
+    ginseng and jade): 2160 / 216 = 10, estimate 60. The score sees none of it: 27, 27, 26,
+    30."""
     game = placed_and_rolled(prog, "pass")
     assert isinstance(game.s.pending, Decision)
     assert game.pesos()[0] == 27 and game.pesos()[2] == 26
     assert prog.result(game.s).scores[0] == 27
     est = prog.estimated(game.s)
-    assert est.scores[0] == 41
-    assert est.scores[2] == 32
-    assert est.scores[1] == 45
+    assert est.scores == (64, 69, 56, 60)
     assert est.winners == (1,)
-    assert est.scores[3] == 33
     assert est.ranking == (1, 0, 3, 2)
     assert prog.result(game.s).scores == (27, 27, 26, 30)
 
@@ -963,25 +972,51 @@ def test_estimate_counts_a_pilot_until_the_pilots_act(prog: Program) -> None:
     """Not a rule: the estimate's pilot (fn pilot_gain). As in the test above, but P4 takes the
     large pilot for 5 (seed 003 §領航員如何執行任務: 2 spaces): after the first roll, two rolls
     left, a space is worth one in six, 36 of 216 chances; his ginseng and jade shares would each
-    rise by 5 if that boat arrived, so the pilot adds 2 * 36 * 5 = 360 to the voyage's 750:
-    (750 + 360) / 216 = 5 on his 25 pesos, estimate 30 (without the pilot 25 + 3 = 28). When
-    the pilot acts, before the third roll, the lift comes from the last die: jade on 6 + 3 = 9
-    needs 5 more, 72 of 216 chances, 2 spaces on 144; the pilot adds (144 - 72) * 5 = 360 to
-    the jade share's 72 * 5: 720 / 216 = 3, estimate 28. Once the pilots have acted and the
-    last die is rolled (no boat arrives), nothing is under way: the estimate is the pesos."""
+    gain 10 if that boat arrived, so the pilot adds 2 x 36 x 10 = 720 to his shares' 2160:
+    2880 / 216 = 13 on his 25 pesos and 20 in shares, estimate 58. P4 still holds 2 accomplices,
+    so the others' boats expect fuller crews (6 accomplices for 17 places, 35 in 100): P1 63,
+    P2 67. When the pilot acts, before the third roll (everybody passed), the lift comes from the
+    last die: jade on 6 + 3 = 9 needs 5 more, 72 of 216 chances, and ends on 13 with 36 more
+    (it docks: nobody is a pirate); 2 spaces on it passes with 144: the pilot adds
+    (144 - 72) x 10 = 720 to the jade share's 108 x 10: 1800 / 216 = 8, estimate 53. Once the
+    pilots have acted and the last die is rolled (no boat arrives), nothing is under way: at the
+    next auction the shares are worth the track at 2.4 (61 tenths of a voyage to come, the next
+    one counted), 14 pesos each, beside the pesos."""
     game = placed_and_rolled(prog, "large_pilot")
     assert game.pesos()[3] == 25
-    assert prog.estimated(game.s).scores[3] == 30
-    assert prog.estimated(game.s).scores[:3] == (41, 45, 32)
+    assert prog.estimated(game.s).scores == (63, 67, 56, 58)
     while isinstance(game.s.pending, Decision) and game.s.pending.prompt == PLACE:
         game.place(game.s.pending.player, "pass")
     game.roll(1, 1, 3)                        # silk 7, ginseng 6, jade 9: one roll left
     # everybody passed: no third placement round; the pilot acts before the last roll
     assert game.s.pending.player == 3 and "large pilot" in game.s.pending.prompt
     assert game.pesos()[3] == 25
-    # jade: 72 chances now (5 or more), 144 two spaces on: (72 * 5 + 72 * 5) / 216 = 3
-    assert prog.estimated(game.s).scores[3] == 28
+    assert prog.estimated(game.s).scores[3] == 53
     game.decide(3, "pass")
     game.roll(1, 1, 1)
     assert game.s.pending.prompt.startswith("bid")          # the next voyage's auction
-    assert prog.estimated(game.s).scores == (27, 27, 26, 25)  # nothing under way, no pilot
+    assert prog.result(game.s).scores == (27, 27, 26, 25)
+    assert prog.estimated(game.s).scores == (55, 55, 54, 53)  # 2 shares at 14, no pilot
+
+
+def test_estimate_counts_a_pirates_plunder(prog: Program) -> None:
+    """Not a rule: with P4 on the pirate ship (5 pesos), a boat that ends the last roll on 13
+    is plundered, not docked (seed 003 §劫掠船隻): it lands only by passing 13, and the pirate
+    expects its cargo by the chance that it ends on 13: silk 36, ginseng 30, jade 36 of 216,
+    (36 x 30 + 30 x 18 + 36 x 36) = 2916, his alone as the only pirate. His shares now rise only
+    by passing 13: (60 + 90) x 10 = 1500; (2916 + 1500) / 216 = 20, estimate 25 + 20 + 20 = 65."""
+    game = placed_and_rolled(prog, "pirate")
+    assert game.pesos()[3] == 25
+    assert prog.estimated(game.s).scores[3] == 65
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([3, 4, 5]))
+def test_estimate_is_the_score_once_the_game_has_ended(prog: Program, seed: int,
+                                                        players: int) -> None:
+    """Not a rule: at the end nothing is under way and no voyage is to come, so each share is
+    worth its price on the track, as the score counts it (random play to the end)."""
+    state = prog.new_game(players, seed)
+    prog.playout(state, random.Random(seed))
+    assert isinstance(state.pending, Terminal)
+    assert prog.estimated(state).scores == state.pending.scores
