@@ -252,7 +252,7 @@ class Game(ScenarioGame):
 
 INFLUENCE = ("kostenlose_zuladung", "achsenbruch", "sonder_verkauf", "verkauf_mit_bonus",
              "sozialer_aufstieg")
-PLAYER_FIELDS = ("money", "level", "loans", "borrowed_this_round", "tiles", "red", "influence",
+PLAYER_FIELDS = ("money", "level", "loans", "borrowed_this_round", "upkeep_paid", "tiles", "red", "influence",
                  "warehouse", "cargo")
 
 
@@ -1424,3 +1424,38 @@ def test_estimate_drops_the_levels_of_a_loan_holder_once_no_arrival_is_to_come(
     assert prog.estimated(game.s).scores == (15100, 15400)
     game.prepare(round_marker=6, money={0: 3000, 1: 500}, loans={1: 0})
     assert prog.estimated(game.s).scores == (13800, 14900)
+
+
+def test_estimate_drops_the_levels_of_a_player_who_cannot_pay_the_last_upkeep(
+        prog: Program) -> None:
+    """Not a rule: from the round of the last arrival (2 players: marker 5 of 6) until his
+    upkeep is paid, a player whose money (and the cargo of his wagons that entered a city this
+    round) cannot pay his level's upkeep will fall to the bottom, or borrow and not win (seed
+    002 §Phase 6), so the estimate counts his levels for nothing. Level 2's upkeep is 300; a
+    level is worth 3,600. P1 (level 2, 250 Taler) is worth 250 + 250 (his money again, for a
+    round's trade) − 300 (the upkeep of the one arrival to come) = 200; P2 (level 2, 300) 2 ×
+    3,600 + 300 + 300 − 300 = 7,500. Once P1's upkeep is paid (upkeep_paid), his levels count
+    again: 7,400."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    game.prepare(money={0: 250, 1: 300}, level={0: 2, 1: 2}, round_marker=5)
+    assert prog.estimated(game.s).scores == (200, 7500)
+    game.prepare(upkeep_paid={0: True})
+    assert prog.estimated(game.s).scores == (7400, 7500)
+    game.prepare(upkeep_paid={0: False}, round_marker=4)    # two arrivals to come: a loan saves it
+    assert prog.estimated(game.s).scores[0] == 2 * 3600 + 250 + 250 - 2 * 300
+
+
+def test_estimate_counts_no_barrels_once_no_arrival_is_to_come(prog: Program) -> None:
+    """Not a rule: after the last arrival nothing is sold (seed 002 §遊戲結束: the score is
+    the level, then the money), so barrels in a warehouse and on a wagon count nothing: P1
+    (level 1, 1,000 Taler, 3 cloth in Paris and 2 wine on wagon1, his upkeep paid) is worth
+    3,600 + 1,000 = 4,600 at marker 6; one arrival earlier the same barrels count (more)."""
+    game = Game(prog, 2)
+    game.no_red_cards()
+    game.prepare(money={0: 1000, 1: 1000}, level={0: 1}, upkeep_paid={0: True},
+                 warehouse={0: {"paris": {"cloth": 3}}}, cargo={0: {"wagon1": {"wine": 2}}},
+                 round_marker=6)
+    assert prog.estimated(game.s).scores[0] == 4600
+    game.prepare(round_marker=5)
+    assert prog.estimated(game.s).scores[0] > 4600 + 1000
