@@ -757,3 +757,31 @@ def test_the_options_of_a_sweep_see_the_same_world_and_dice() -> None:
     assert seen[0] == seen[1] == seen[2]
     assert seen[3] == seen[4] and seen[5] == seen[6] and seen[7] == seen[8]
     assert len({seen[0], seen[3], seen[5], seen[7]}) == 4
+
+
+LONGSHOT = ROOT / "tests" / "fixtures" / "agents" / "longshot.rules"
+
+
+def test_a_blended_reward_takes_the_sure_win_over_a_long_shot() -> None:
+    """Long shot: a sure 11 against the other seat's 10 (a win by 1), or a three-sided die that
+    pays 100 on a one (a win by 90) and 9 otherwise (a loss by 1). By the margin alone the long
+    shot is worth more on average, and the searcher takes it in most seeds; with half the reward
+    the win (reward=blend) it takes the sure win in every seed, as with the win alone — by the
+    Python API and by spec."""
+    prog = program(LONGSHOT)
+
+    def ways(reward: str, it: int) -> list[str]:
+        out = []
+        for k in range(10):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = MCTSAgent(it, seed=k, reward=reward, rollout="auto", pw=1.0)
+            out.append(s.pending.option(bot.choose(prog, s)).label)
+        return out
+    assert ways("margin", 100).count("long_shot") >= 6
+    for it in (30, 100):
+        assert ways("blend", it) == ["sure"] * 10
+        assert ways("win", it) == ["sure"] * 10
+    bot = make_agent(parse_spec("ismcts:60:reward=blend"), 2)
+    s = prog.new_game(2, 2, narrate=True, explicit_chance=True)
+    assert s.pending.option(bot.choose(prog, s)).label == "sure"
+    assert bot.reward == "blend"

@@ -105,7 +105,7 @@ UCT_C = 0.7          # exploration constant for rewards in [0, 1]
 WIDEN = 2.0          # visits per other option before a node's any-time actions are searched
 WORLDS = 24          # worlds an information-set search draws per decision
 TRIES = 50           # replays a world may take before the search makes do with fewer worlds
-REWARDS = ("win", "margin", "rank")
+REWARDS = ("win", "margin", "rank", "blend")
 DEALS = (False, True, "none", "random", "judge")   # what rollouts do in a deal window
 ROLLOUTS = ("random", "mast", "greedy", "auto")   # auto: mast for a rollout cut off, random to
 # the end; greedy: MAST, but a small menu is answered by the rulebook's estimate one step on
@@ -432,6 +432,7 @@ class MCTSAgent:
         self.tau = tau
         self.mast: dict[Any, list[float]] = {}      # (seat, move) -> [reward sum, count]
         self._margins: list[list[float]] = []       # per seat: this decision's margins' stats
+        self._won: Optional[tuple] = None           # reward=blend: a finished rollout's winners
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
@@ -778,8 +779,11 @@ class MCTSAgent:
             # a margin compares a rollout with the others: where cut-offs are judged by the
             # estimate, so is a rollout that reached the end (one scale: the estimate need not
             # be in the score's units, Die Händler's counts Taler where its score counts levels)
-            result = s.pending if self.reward != "margin" or self.evaluate != "estimate" \
-                or program.estimate_f is None else program.estimated(s)
+            result = s.pending if self.reward not in ("margin", "blend") \
+                or self.evaluate != "estimate" or program.estimate_f is None \
+                else program.estimated(s)
+            if self.reward == "blend":
+                self._won = s.pending.winners   # the game's winners, not the estimate's
         elif self.evaluate == "estimate":
             result = program.estimated(s)     # (the score where the rulebook declares none)
         else:
@@ -970,6 +974,12 @@ class MCTSAgent:
         if self.reward == "rank":
             return rank_rewards(result, n, sign)
         out = []
+        if self.reward == "blend":
+            # half the win (the game's at its end, the best estimate's at a cut-off), half the
+            # margin, so that a seat also cares whether it ends first, not only by how much
+            won, self._won = self._won, None
+            ws = result.winners if won is None else won
+            wins = [1.0 / len(ws) if p in ws else 0.0 for p in range(n)]
         for p, d in enumerate(score_margins(result, n, sign)):
             st = self._margins[p]                     # Welford: count, mean, sum of squares
             st[0] += 1
@@ -978,6 +988,8 @@ class MCTSAgent:
             st[2] += delta * (d - st[1])
             sd = math.sqrt(st[2] / st[0]) if st[0] > 1 else 0.0
             out.append(0.5 + 0.5 * math.tanh((d - st[1]) / sd) if sd > 1e-9 else 0.5)
+        if self.reward == "blend":
+            return [0.5 * (w + m) for w, m in zip(wins, out)]
         return out
 
     def _stepped_playout(self, program: Any, s: State,
