@@ -8,7 +8,7 @@ its weight) when chance is explicit, and otherwise draw from the state's own gen
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
@@ -16,8 +16,8 @@ from mercator.interpreter.compiler.defaults import default_value
 from mercator.interpreter.compiler.memo import flat, shared_parts
 from mercator.interpreter.engine.chance import merge_outcomes, weighted_index
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
-from mercator.interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
-                                       lazy_range, subset_count)
+from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, bag_walk, check_options, check_sides,
+                                       int_range, lazy_range, subset_count)
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
@@ -218,12 +218,11 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         """(player, options as `listed` gives them, any-time actions, made without asking?)"""
         who = who_f(st, L)
         if who is None:
-            raise RuleError("'choose' with no player (none)")
+            no_player()
         vals = listed(st, L)
         check_options(len(vals))
         if not vals and not allow_pass:
-            raise RuleError("a player must choose, but there are no options "
-                            "(guard this 'choose' or add 'with pass')")
+            no_options()
         acts = prog.actions_for(st, who)
         forced = forced_ok and len(vals) + allow_pass == 1 and not acts \
             and prog.actions.none_allowed_publicly(st, who)
@@ -270,6 +269,19 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     choose.allow_pass = allow_pass    # type: ignore[attr-defined]
     choose.commit = commit            # type: ignore[attr-defined]
     return choose
+
+
+def no_player() -> NoReturn:
+    """A `choose` whose player is none (a value typed `player` may still be none: a `player?`
+    passed for a `player`): its op and a rollout's inline choice raise this."""
+    raise RuleError("'choose' with no player (none)")
+
+
+def no_options() -> NoReturn:
+    """A `choose` without `with pass` and with no options: its op and a rollout's inline
+    choice raise this."""
+    raise RuleError("a player must choose, but there are no options "
+                    "(guard this 'choose' or add 'with pass')")
 
 
 def _public_options(bc: "BodyCompiler", kind: Any) -> bool:
@@ -407,21 +419,29 @@ def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
     """A die: faces 1..n, each once."""
     sides_f = bc.ex.compile(r.sides)
 
-    def sides(st: Any, L: list) -> int:
-        n: int = sides_f(st, L)
-        if n < 1:
-            raise RuleError(f"cannot roll a die with {n} sides")
-        check_sides(n)
-        return n
-
     def spread(st: Any, L: list) -> tuple[list, list[int]]:
-        n = sides(st, L)
+        n = die_sides(sides_f(st, L))
         return list(range(1, n + 1)), [1] * n
 
     def sample(st: Any, L: list) -> int:
-        n = sides(st, L)
-        return 1 + st.randbelow(n) if n > 1 else 1
+        return roll_die(st, sides_f(st, L))
     return spread, sample, Type("int"), "roll"
+
+
+def die_sides(n: int) -> int:
+    """n, the sides of a die, checked: at least one, at most the limit."""
+    if n < 1:
+        raise RuleError(f"cannot roll a die with {n} sides")
+    check_sides(n)
+    return n
+
+
+def roll_die(st: Any, n: int) -> int:
+    """A roll of a die with n sides by the state's generator (none drawn for one side): what
+    the roll's op draws without explicit chance, and what a compiled rollout writes for it."""
+    if n < 1 or n > MAX_DIE_SIDES:
+        die_sides(n)
+    return 1 + st.randbelow(n) if n > 1 else 1
 
 
 def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, Type, str]:
@@ -450,17 +470,33 @@ def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, T
     return spread, sample, ot.elem, "random pick"
 
 
+def in_bag(c: dict) -> list:
+    """The distinct items of bag c (none with a count of 0), in order."""
+    return [k for k in sorted(c) if c[k] > 0]
+
+
+def drawable(c: Any) -> list:
+    """The items a `draw from c` may take: a list's first, or a bag's distinct items; a rule
+    error when there is none."""
+    if not isinstance(c, dict):
+        if not c:
+            raise RuleError("cannot draw from an empty list")
+        return c[:1]
+    items = in_bag(c)
+    if not items:
+        raise RuleError("draw from nothing (the collection is empty)")
+    return items
+
+
 def sample_item(st: Any, c: Any) -> Any:
     """The item a `draw from c` takes without explicit chance: a list's first; from a bag, each
     distinct item weighted by its count, by the state's generator (one call of it unless only
     one distinct item is left: then, as with explicit chance, there is nothing to draw)."""
     if not isinstance(c, dict):
         if not c:
-            raise RuleError("cannot draw from an empty list")
+            drawable(c)                # (the rule error)
         return c[0]
-    items = [k for k in sorted(c) if c[k] > 0]
-    if not items:
-        raise RuleError("draw from nothing (the collection is empty)")
+    items = drawable(c)
     if len(items) == 1:
         return items[0]
     r = st.randbelow(sum(c.values()))
@@ -487,14 +523,8 @@ def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Cal
 
     def spread(st: Any, L: list) -> tuple[list, list[int]]:
         c = coll(st, L)
-        if isinstance(c, dict):
-            items = [k for k in sorted(c) if c[k] > 0]
-            if not items:
-                raise RuleError("draw from nothing (the collection is empty)")
-            return items, [c[k] for k in items]
-        if not c:
-            raise RuleError("cannot draw from an empty list")
-        return [c[0]], [1]
+        items = drawable(c)
+        return items, [c[k] for k in items] if isinstance(c, dict) else [1]
 
     def sample(st: Any, L: list) -> Any:
         return sample_item(st, coll(st, L))
@@ -546,7 +576,7 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
             L[acc] = [how_many(st, L), []]
         n, drawn = L[acc]
         while len(drawn) < n:
-            items = [k for k in sorted(c) if c[k] > 0]
+            items = in_bag(c)
             if not items:
                 raise RuleError(f"cannot draw {n} items: the bag ran out after {len(drawn)}")
             weights = [c[k] for k in items]

@@ -43,7 +43,7 @@ from mercator.dsl.graphs import post_order
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
-from mercator.interpreter.compiler.decisions import draw_item
+from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
 from mercator.interpreter.engine.memory import Memo
@@ -171,8 +171,9 @@ class Rollout:
         ns["_BUDG"] = limits.BUDGET
         ns["_MAXOPT"] = limits.MAX_OPTIONS
         ns["_chkopt"] = limits.check_options
-        ns["_MAXSIDES"] = limits.MAX_DIE_SIDES
-        ns["_chksides"] = limits.check_sides
+        ns["_roll"] = roll_die
+        ns["_noplayer"] = no_player
+        ns["_noopts"] = no_options
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
@@ -818,7 +819,7 @@ class _Writer(_BodyFuser):
                 self.line(pc, f"_vm(s, fr, {after})")
 
     def roll(self, st: A.Let, r: A.Roll, pc: int, key: str) -> None:
-        """`let x = roll n` written out as the roll's op draws it (decisions._roll) when the
+        """`let x = roll n` drawn as the roll's op draws it (decisions.roll_die) when the
         state has no explicit chance nodes (the die from the state's generator; a picked
         roll is no decision); with them, the op, picking at its node."""
         self.ns[key] = self.bc.ops[pc]
@@ -827,10 +828,7 @@ class _Writer(_BodyFuser):
         ln(pc, f"    _susp(s, fr, {key})")
         ln(pc, "else:")
         self.depth += 1
-        ln(pc, f"_n = {self.ex.gen(r.sides)}")
-        ln(pc, "if _n < 1: raise RuleError(f'cannot roll a die with {_n} sides')")
-        ln(pc, "if _n > _MAXSIDES: _chksides(_n)")
-        ln(pc, f"L[{self.rb.refs[id(st)]}] = 1 + s.randbelow(_n) if _n > 1 else 1")
+        ln(pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})")
         self.depth -= 1
 
     def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> None:
@@ -933,15 +931,13 @@ class _Writer(_BodyFuser):
         self.depth += 1
         ln(pc, f"_w = {self.ex.gen(who)}")
         # (a value typed `player` may still be none: a `player?` passed for a `player`)
-        ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
+        ln(pc, "if _w is None: _noplayer()")
         pre, opts = hoist_fields(opts)
         ln(pc, f"{pre}_o = {opts}")
         ln(pc, "_n = len(_o)")
         ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
         if not allow_pass:
-            msg = ("a player must choose, but there are no options (guard this 'choose' or "
-                   "add 'with pass')")
-            ln(pc, f"if not _n: raise RuleError({msg!r})")
+            ln(pc, "if not _n: _noopts()")
         if actions:                    # allowed(s, _w) written out
             ln(pc, "if _C[5]: _a = ()")
             ln(pc, "else:")
