@@ -107,7 +107,7 @@ round r limit 3 {
         p.gold += some(bids[p])
       }
     }
-    # options from a bag: the rollout's helper for simultaneous choices, not the inline form
+    # options from a bag: decide's own list of them (its `raw`), called by the inline form
     let shown = simultaneous p in players: choose p one of p.marks with pass
     for p in players {
       if shown[p] != none {
@@ -332,7 +332,7 @@ def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None
         assert left == [], left
     # and each way of writing a choice is exercised by the rulebook of this file
     src = "".join(every._rollout.sources.values())     # type: ignore[union-attr]
-    assert "_stop(s, fr" in src and "_simul(s, fr" in src and "t(s, fr):" in src
+    assert "_stop(s, fr" in src and "r(s, L)" in src and "t(s, fr):" in src
 
 
 BAD_WHEN = """

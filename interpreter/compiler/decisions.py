@@ -115,8 +115,9 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     prog = bc.p
     scalar = _scalar(et)
     value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
-    # what a rollout's `bare` lists: the options as they are (the chosen one is copied when
-    # committed, and a rollout keeps no Decision whose options the state could change under)
+    # what a rollout's inline choice lists (rollout._Writer.choose_lines): the options as
+    # they are (the chosen one is copied when committed, and a rollout keeps no Decision whose
+    # options the state could change under)
     raw: Callable[[Any, list], list]
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
@@ -214,24 +215,18 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                     parts.append([suffix.strip(), None])
         return text + suffix, parts
 
-    def ask(st: Any, L: list, listed: Callable[[Any, list], Any]) -> tuple:
-        """(player, options as `listed` gives them, any-time actions, made without asking?)"""
+    def choose(st: Any, fr: list) -> Optional[Decision]:
+        L = fr[2]
         who = who_f(st, L)
         if who is None:
             no_player()
-        vals = listed(st, L)
+        vals = values(st, L)
         check_options(len(vals))
         if not vals and not allow_pass:
             no_options()
         acts = prog.actions_for(st, who)
-        forced = forced_ok and len(vals) + allow_pass == 1 and not acts \
-            and prog.actions.none_allowed_publicly(st, who)
-        return who, vals, acts, forced
-
-    def choose(st: Any, fr: list) -> Optional[Decision]:
-        L = fr[2]
-        who, vals, acts, forced = ask(st, L, values)
-        if forced:
+        if forced_ok and len(vals) + allow_pass == 1 and not acts \
+                and prog.actions.none_allowed_publicly(st, who):
             v = vals[0] if vals else None
             if st.narrate:
                 text, parts = prompt_of(st, L)
@@ -247,27 +242,18 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                      span, parts, value_vis(st, L) if value_vis is not None and st.narrate else None)
         d.vtype = vtype
         return d
-
-    def bare(st: Any, fr: list) -> Optional[tuple]:
-        """For a rollout (compiler/rollout.py; nothing narrated): the decision as
-        (player, values, actions) without its prompt or a Decision, or None when it was made
-        without asking (committed, as `choose` does)."""
-        who, vals, acts, forced = ask(st, fr[2], raw)
-        if forced:
-            commit(st, vals[0] if vals else None)
-            return None
-        return who, vals, acts
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
-    # for a rollout that writes the choice inline (rollout._Writer.inline_choose): how
-    plain = None if isinstance(kind, A.ChoiceSubset) or is_bag or otype.kind == "map" else \
+    # for a rollout, which writes the choice inline (rollout._Writer.choose_lines): how; the
+    # options of a range or a list are written as code, others are `raw`'s; the chosen value
+    # is copied as `commit` copies it
+    subset = isinstance(kind, A.ChoiceSubset)
+    plain = raw if subset or is_bag or otype.kind == "map" else \
         "range" if isinstance(kind.options, A.Range) else "list"
     choose.plan = (plain, who, kind.options, allow_pass, slot,  # type: ignore[attr-defined]
-                   "" if scalar else "_cp" if flat(et) else "_dc", forced_ok, simul)
-    choose.bare = bare                # type: ignore[attr-defined]  # for a rollout: see bare
-    choose.allow_pass = allow_pass    # type: ignore[attr-defined]
-    choose.commit = commit            # type: ignore[attr-defined]
+                   "" if scalar and not subset else "_cp" if flat(et) and not subset else "_dc",
+                   forced_ok, simul)
     return choose
 
 
@@ -345,17 +331,6 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
         finish(st, fr)
         return None
 
-    bare = choose.bare                # type: ignore[attr-defined]
-
-    def bare_step(st: Any, fr: list) -> Optional[tuple]:
-        """step for a rollout: the next player's decision as `bare` gives it (never made
-        without asking: forced_ok is off for simultaneous choices), or None when everyone
-        has chosen."""
-        if turn(st, fr):
-            return bare(st, fr)       # type: ignore[no-any-return]
-        finish(st, fr)
-        return None
-
     def _reveal(st: Any, L: list, order: list, done: dict) -> None:
         labeller, value_vis = choose.labeller, choose.value_vis    # type: ignore[attr-defined]
         shown = []
@@ -365,10 +340,7 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
             shown.append([p, "pass" if v is None else labeller(v),
                           value_vis(st, L) if value_vis is not None else None])
         record(st, ["revealed", shown])
-    step.bare_step = bare_step        # type: ignore[attr-defined]
     step.parts = (turn, finish, choose)  # type: ignore[attr-defined]  # rollout: inline
-    step.allow_pass = choose.allow_pass  # type: ignore[attr-defined]
-    step.commit = choose.commit       # type: ignore[attr-defined]
     bc.emit(step, r.span)
 
 

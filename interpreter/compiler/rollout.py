@@ -6,10 +6,11 @@ returns to that loop. A rollout needs neither: it picks each choice itself. So h
 (setup, phases, procs, triggers, actions) becomes one generated function `RB<id>(s, fr)`:
 statements that never suspend are written as Python source exactly as fuse.py writes them;
 `if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
-that starts triggers runs their functions; a `choose` of one item of a list or range, and a
-simultaneous choice of such items, is written inline (the player, the options and their
-checks, the any-time actions, a choice made without asking, the random draw, the commit);
-other choices, chance and shuffles call the statement's op and pick at each node it returns
+that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
+written inline (the player, the options and their checks, the any-time actions, a choice
+made without asking, the random draw, the commit);
+a roll or a draw calls the helpers its op draws with (decisions.roll_die, draw_item);
+other chance and shuffles call the statement's op and pick at each node it returns
 (`Rollout.pick`).
 
 The functions keep the VM's frames exactly: each body call pushes the frame
@@ -165,8 +166,6 @@ class Rollout:
         ns["_deep"] = self.deep
         ns["_susp"] = self.suspend
         ns["_drawn"] = draw_item
-        ns["_choose"] = self.choose
-        ns["_simul"] = self.simultaneous
         ns["_C"] = self.ctx
         ns["_BUDG"] = limits.BUDGET
         ns["_MAXOPT"] = limits.MAX_OPTIONS
@@ -511,43 +510,6 @@ class Rollout:
                 self.pick(s, r)
         on[0] = memo
 
-    def choose(self, s: "State", fr: list, c: tuple) -> None:
-        """A `choose`: c is (decisions.decide's op, its `bare` form, 1 if it allows pass, its
-        commit). Picks at random among the options as `pick` does, without making the prompt
-        or a Decision unless the rollout stops here."""
-        self._ask(s, fr, c, False)
-
-    def simultaneous(self, s: "State", fr: list, c: tuple) -> None:
-        """A simultaneous choice: c is (its op, the op's `bare_step`, 1 if it allows pass, the
-        choice's commit); each listed player picks in turn as in `choose`."""
-        self._ask(s, fr, c, True)
-
-    def _ask(self, s: "State", fr: list, c: tuple, again: bool) -> None:
-        op, bare, allow_pass, commit = c
-        ctx = self.ctx
-        while True:
-            r = bare(s, fr)
-            if r is None:
-                return
-            if ctx[2] == ctx[3]:
-                self.stop(s, fr, op)
-            who, vals, acts = r
-            if ctx[5]:
-                acts = ()
-            n = len(vals)
-            ctx[7] = who
-            i = ctx[0](n + len(acts) + allow_pass)
-            ctx[1].append(i)
-            ctx[2] += 1
-            limits.METER[0] = limits.BUDGET[0] = self.prog.step_budget
-            j = i - allow_pass
-            if j < n:
-                commit(s, vals[j] if j >= 0 else None)
-                if not again:
-                    return
-            else:
-                self.act(s, who, acts[j - n])
-
     def stop(self, s: "State", fr: list, op: Callable) -> None:
         """The rollout stops at this decision: the VM's node for it (op recomputes it)."""
         s.pending = op(s, fr)
@@ -801,16 +763,12 @@ class _Writer(_BodyFuser):
                     st.rhs.count is None:
                 self.draw(st, st.rhs, pc, key)
             elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
-                self.ns[key] = self.choice(op)
-                helper = "_choose" if hasattr(op, "bare") else \
-                    "_simul" if hasattr(op, "bare_step") else "_susp"
-                self.line(pc, f"{helper}(s, fr, {key})")
+                self.ns[key] = op
+                self.line(pc, f"_susp(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.emit(st, pc, key)
-            elif after == pc + 2 and isinstance(st, A.Assign) and hasattr(op, "bare"):
-                if not self.inline_choose(op, pc, key):   # the choice, then the assignment
-                    self.ns[key] = self.choice(op)
-                    self.line(pc, f"_choose(s, fr, {key})")
+            elif after == pc + 2 and isinstance(st, A.Assign) and \
+                    self.inline_choose(op, pc, key):      # the choice, then the assignment
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
                 self.line(pc + 1, f"{key}a(s, fr)")
                 if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
@@ -883,11 +841,11 @@ class _Writer(_BodyFuser):
         ln(pc, "if len(s.stack) > _n0: _drain(s, _n0)")
 
     def inline_choose(self, op: Any, pc: int, key: str) -> bool:
-        """Write a `choose` of one item of a list or a range inline (what decide's op and
-        Rollout.choose do, without their calls): the player, the options, their checks, the
-        any-time actions, a choice made without asking, the stop, the draw, the commit."""
+        """Write a `choose` (decide's op) inline, as the op makes it, without its prompt or a
+        Decision: the player, the options, their checks, the any-time actions, a choice made
+        without asking, the stop, the draw, the commit."""
         plan = getattr(op, "plan", None)
-        if plan is None or plan[0] is None or plan[7] is not None:
+        if plan is None or plan[7] is not None:
             return False
         self.ns[key] = op
         self.choose_lines(plan, pc, key, f"L[{plan[4]}]")
@@ -900,9 +858,7 @@ class _Writer(_BodyFuser):
         if parts is None:
             return False
         turn, finish, choose = parts
-        plan = getattr(choose, "plan", None)
-        if plan is None or plan[0] is None:
-            return False
+        plan = choose.plan
         acc, var = plan[7]
         self.ns[key] = op
         self.ns[key + "t"], self.ns[key + "f"] = turn, finish
@@ -918,7 +874,10 @@ class _Writer(_BodyFuser):
         that makes the VM's node if the rollout stops here."""
         kind, who, options, allow_pass, slot, copy, forced_ok, _ = plan
         ap = 1 if allow_pass else 0
-        if kind == "range":
+        if callable(kind):             # decide's `raw`: its options, as they are
+            self.ns[key + "r"] = kind
+            opts = f"{key}r(s, L)"
+        elif kind == "range":
             opts = f"_lrange({self.ex.gen(options.lo)}, {self.ex.gen(options.hi)})"
         elif self.ex.type_of(options).kind == "list":
             opts = self.ex.gen(options)     # read only here: no copy (the VM's walk makes one)
@@ -967,15 +926,6 @@ class _Writer(_BodyFuser):
         ln(pc, "    break")
         ln(pc, "_act(s, _w, _a[_i - _n])")
         self.depth -= 1
-
-    @staticmethod
-    def choice(op: Any) -> Any:
-        """What Rollout.choose takes for a decision op; other suspending ops as they are."""
-        if hasattr(op, "bare_step"):
-            return (op, op.bare_step, 1 if op.allow_pass else 0, op.commit)
-        if not hasattr(op, "bare"):
-            return op
-        return (op, op.bare, 1 if op.allow_pass else 0, op.commit)
 
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if
