@@ -392,7 +392,8 @@ def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
     sides_f = bc.ex.compile(r.sides)
 
     def spread(st: Any, L: list) -> tuple[list, list[int]]:
-        n = die_sides(sides_f(st, L))
+        n: int = sides_f(st, L)
+        check_sides(n)
         return list(range(1, n + 1)), [1] * n
 
     def sample(st: Any, L: list) -> int:
@@ -400,19 +401,11 @@ def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
     return spread, sample, Type("int"), "roll"
 
 
-def die_sides(n: int) -> int:
-    """n, the sides of a die, checked: at least one, at most the limit."""
-    if n < 1:
-        raise RuleError(f"cannot roll a die with {n} sides")
-    check_sides(n)
-    return n
-
-
 def roll_die(st: Any, n: int) -> int:
     """A roll of a die with n sides by the state's generator (none drawn for one side): what
     the roll's op draws without explicit chance, and what a compiled rollout writes for it."""
     if n < 1 or n > MAX_DIE_SIDES:
-        die_sides(n)
+        check_sides(n)
     return 1 + st.randbelow(n) if n > 1 else 1
 
 

@@ -176,7 +176,6 @@ class Rollout:
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
-        ns["_allowed"] = self.allowed
         ns["_RUNF"] = RUN_FAILURES
         ns["_afail"] = self.action_failed
         ns["_pubnone"] = prog.actions.none_allowed_publicly
@@ -515,19 +514,10 @@ class Rollout:
         s.pending = op(s, fr)
         raise _STOP
 
-    def allowed(self, s: "State", who: int) -> Any:
-        """Actions.allowed without its walk over the stack: the rollout knows whether an
-        action is running."""
-        if self.ctx[5]:
-            return ()
-        try:
-            return self.ctx[6](s, who)
-        except RUN_FAILURES as exc:
-            raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
-
     def action_failed(self, s: "State", who: int, exc: Exception) -> None:
-        """An any-time action's condition failed at an inline choice: the error allowed
-        raises."""
+        """An any-time action's condition failed at an inline choice (which offers the actions
+        as Actions.allowed does, without its walk over the stack: the rollout knows whether an
+        action is running): the error Actions.allowed raises."""
         raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
 
     def act(self, s: "State", who: int, action: tuple) -> None:
@@ -897,7 +887,7 @@ class _Writer(_BodyFuser):
         ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
         if not allow_pass:
             ln(pc, "if not _n: _noopts()")
-        if actions:                    # allowed(s, _w) written out
+        if actions:                    # Actions.allowed(s, _w), as action_failed says
             ln(pc, "if _C[5]: _a = ()")
             ln(pc, "else:")
             ln(pc, "    try: _a = _C[6](s, _w)")
