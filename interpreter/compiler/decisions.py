@@ -14,7 +14,7 @@ from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.defaults import default_value
 from mercator.interpreter.compiler.memo import flat, shared_parts
-from mercator.interpreter.engine.chance import merge_outcomes, weighted_index
+from mercator.interpreter.engine.chance import merge_outcomes
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
 from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, bag_walk, check_options, check_sides,
                                        int_range, lazy_range, subset_count)
@@ -544,17 +544,11 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
             items = in_bag(c)
             if not items:
                 raise RuleError(f"cannot draw {n} items: the bag ran out after {len(drawn)}")
-            weights = [c[k] for k in items]
-            if len(items) == 1:
-                v = items[0]
-            elif st.explicit_chance:
-                node = Chance(items, labeller, "draw", commit, span, weights)
+            if len(items) > 1 and st.explicit_chance:
+                node = Chance(items, labeller, "draw", commit, span, [c[k] for k in items])
                 node.vtype = et
                 return node
-            else:
-                v = items[weighted_index(weights, st.randbelow(sum(weights)))]
-            take_item(c, v)
-            drawn.append(v)
+            drawn.append(draw_item(st, c))      # as `draw from` draws each
         L[slot] = to_bag(drawn)
         L[acc] = None
         fr[1] += 1
