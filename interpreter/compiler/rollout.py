@@ -47,6 +47,7 @@ from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_
 from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
+from mercator.interpreter.compiler.stmts import over_limit
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
@@ -173,6 +174,7 @@ class Rollout:
         ns["_roll"] = roll_die
         ns["_noplayer"] = no_player
         ns["_noopts"] = no_options
+        ns["_overlimit"] = over_limit
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
@@ -973,8 +975,7 @@ class _Writer(_BodyFuser):
         n = self.bc.loop_slot[id(st)]
         head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
         if st.max is not None:
-            msg = f"'while' ran more than its limit of {st.max} times"
-            head.append(f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
+            head.append(f"if L[{n}] > {st.max}: _overlimit({st.max})")
         self.loop(pc, head, st.body)
 
     def w_Repeat(self, st: A.Repeat) -> None:
