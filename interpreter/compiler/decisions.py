@@ -167,18 +167,19 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def labeller(v: Any) -> str:
             return fmt(v, et)
 
-    if simul is None and scalar and not isinstance(kind, A.ChoiceSubset):
+    # the value is copied (the pending Decision, and its values, is shared by clones) unless
+    # it holds no list or dict; a rollout's inline choice copies it so too
+    subset = isinstance(kind, A.ChoiceSubset)
+    copy = None if scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
+    if simul is None and copy is None:
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
             fr[2][slot] = v
             fr[1] += 1
     elif simul is None:
-        # the value is copied: the pending Decision (and its values) is shared by clones
-        copy = flat_copy if not isinstance(kind, A.ChoiceSubset) and flat(et) else deep_copy
-
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
-            fr[2][slot] = copy(v)
+            fr[2][slot] = copy(v)     # type: ignore[misc]
             fr[1] += 1
     else:
         acc = simul[0]
@@ -200,7 +201,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
     # either: the same prompt appears whether the hidden part allows more or not.
     forced_ok = simul is None and _public_options(bc, kind)
-    vtype = Type("list", args=(et,)) if isinstance(kind, A.ChoiceSubset) else et
+    vtype = Type("list", args=(et,)) if subset else et
 
     def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
         """The prompt's text, and its parts [[text, vis], ...] when one of them is not public."""
@@ -246,13 +247,11 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
     # for a rollout, which writes the choice inline (rollout._Writer.choose_lines): how; the
-    # options of a range or a list are written as code, others are `raw`'s; the chosen value
-    # is copied as `commit` copies it
-    subset = isinstance(kind, A.ChoiceSubset)
+    # options of a range or a list are written as code, others are `raw`'s
     plain = raw if subset or is_bag or otype.kind == "map" else \
         "range" if isinstance(kind.options, A.Range) else "list"
     choose.plan = (plain, who, kind.options, allow_pass, slot,  # type: ignore[attr-defined]
-                   "" if scalar and not subset else "_cp" if flat(et) and not subset else "_dc",
+                   "" if copy is None else "_cp" if copy is flat_copy else "_dc",
                    forced_ok, simul)
     return choose
 
