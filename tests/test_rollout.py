@@ -107,7 +107,7 @@ round r limit 3 {
         p.gold += some(bids[p])
       }
     }
-    # options from a bag: the rollout's helper for simultaneous choices, not the inline form
+    # options from a bag: decide's own list of them (its `raw`), called by the inline form
     let shown = simultaneous p in players: choose p one of p.marks with pass
     for p in players {
       if shown[p] != none {
@@ -332,7 +332,7 @@ def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None
         assert left == [], left
     # and each way of writing a choice is exercised by the rulebook of this file
     src = "".join(every._rollout.sources.values())     # type: ignore[union-attr]
-    assert "_stop(s, fr" in src and "_simul(s, fr" in src and "t(s, fr):" in src
+    assert "_stop(s, fr" in src and "r(s, L)" in src and "t(s, fr):" in src
 
 
 BAD_WHEN = """
@@ -404,6 +404,43 @@ def test_a_roll_written_out_draws_and_fails_as_the_rolls_op(seed: int) -> None:
         assert failed is not None
         assert (failed.span, failed.message, failed.history) == (e.span, e.message, e.history)
         assert failed.span.line == 8 and "cannot roll a die with 0 sides" in failed.message
+
+
+EMPTY_BAG_CHOICE = """
+game "Empty bag choice" players 2..2
+enum Colour { red, green }
+player { gold: int = 0
+  marks: bag<Colour> }
+round r limit 3 {
+  phase main {
+    for p in players {
+      let c = choose p one of [x for x in Colour] prompt "a mark"
+      p.marks[c] += 1
+      let back = choose p one of p.marks prompt "give back"
+      p.marks[back] -= 1
+      let again = choose p one of p.marks prompt "again"
+      p.gold += 1
+    }
+  }
+}
+score p: p.gold
+"""
+
+
+def test_a_choice_of_a_bags_items_is_inline_and_fails_as_its_op() -> None:
+    """A `choose` of a bag's items is written inline in the rollout with the op's own list of
+    options: the same games as apply, and a choice with no options fails at its line with
+    the op's message and decision log."""
+    prog = program_text(EMPTY_BAG_CHOICE)
+    a, b = prog.new_game(2, 4), prog.new_game(2, 4)
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.playout(a, random.Random(4))
+    with pytest.raises(MercatorRuntimeError) as err2:
+        by_apply(prog, b, random.Random(4))
+    e, e2 = err.value, err2.value
+    assert (e.span, e.message, e.history) == (e2.span, e2.message, e2.history)
+    assert e.span.line == 13 and "a player must choose, but there are no options" in e.message
+    assert prog._rollout is not None and "r(s, L)" in "".join(prog._rollout.sources.values())
 
 
 NOBODY_ASKED = """

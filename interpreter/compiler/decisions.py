@@ -8,16 +8,16 @@ its weight) when chance is explicit, and otherwise draw from the state's own gen
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.defaults import default_value
 from mercator.interpreter.compiler.memo import flat, shared_parts
-from mercator.interpreter.engine.chance import merge_outcomes, weighted_index
+from mercator.interpreter.engine.chance import merge_outcomes
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
-from mercator.interpreter.engine.limits import (bag_walk, check_options, check_sides, int_range,
-                                       lazy_range, subset_count)
+from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, bag_walk, check_options, check_sides,
+                                       int_range, lazy_range, subset_count)
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
@@ -115,8 +115,9 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     prog = bc.p
     scalar = _scalar(et)
     value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
-    # what a rollout's `bare` lists: the options as they are (the chosen one is copied when
-    # committed, and a rollout keeps no Decision whose options the state could change under)
+    # what a rollout's inline choice lists (rollout._Writer.choose_lines): the options as
+    # they are (the chosen one is copied when committed, and a rollout keeps no Decision whose
+    # options the state could change under)
     raw: Callable[[Any, list], list]
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
@@ -166,18 +167,19 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def labeller(v: Any) -> str:
             return fmt(v, et)
 
-    if simul is None and scalar and not isinstance(kind, A.ChoiceSubset):
+    # the value is copied (the pending Decision, and its values, is shared by clones) unless
+    # it holds no list or dict; a rollout's inline choice copies it so too
+    subset = isinstance(kind, A.ChoiceSubset)
+    copy = None if scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
+    if simul is None and copy is None:
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
             fr[2][slot] = v
             fr[1] += 1
     elif simul is None:
-        # the value is copied: the pending Decision (and its values) is shared by clones
-        copy = flat_copy if not isinstance(kind, A.ChoiceSubset) and flat(et) else deep_copy
-
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
-            fr[2][slot] = copy(v)
+            fr[2][slot] = copy(v)     # type: ignore[misc]
             fr[1] += 1
     else:
         acc = simul[0]
@@ -199,7 +201,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
     # either: the same prompt appears whether the hidden part allows more or not.
     forced_ok = simul is None and _public_options(bc, kind)
-    vtype = Type("list", args=(et,)) if isinstance(kind, A.ChoiceSubset) else et
+    vtype = Type("list", args=(et,)) if subset else et
 
     def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
         """The prompt's text, and its parts [[text, vis], ...] when one of them is not public."""
@@ -214,25 +216,18 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                     parts.append([suffix.strip(), None])
         return text + suffix, parts
 
-    def ask(st: Any, L: list, listed: Callable[[Any, list], Any]) -> tuple:
-        """(player, options as `listed` gives them, any-time actions, made without asking?)"""
-        who = who_f(st, L)
-        if who is None:
-            raise RuleError("'choose' with no player (none)")
-        vals = listed(st, L)
-        check_options(len(vals))
-        if not vals and not allow_pass:
-            raise RuleError("a player must choose, but there are no options "
-                            "(guard this 'choose' or add 'with pass')")
-        acts = prog.actions_for(st, who)
-        forced = forced_ok and len(vals) + allow_pass == 1 and not acts \
-            and prog.actions.none_allowed_publicly(st, who)
-        return who, vals, acts, forced
-
     def choose(st: Any, fr: list) -> Optional[Decision]:
         L = fr[2]
-        who, vals, acts, forced = ask(st, L, values)
-        if forced:
+        who = who_f(st, L)
+        if who is None:
+            no_player()
+        vals = values(st, L)
+        check_options(len(vals))
+        if not vals and not allow_pass:
+            no_options()
+        acts = prog.actions_for(st, who)
+        if forced_ok and len(vals) + allow_pass == 1 and not acts \
+                and prog.actions.none_allowed_publicly(st, who):
             v = vals[0] if vals else None
             if st.narrate:
                 text, parts = prompt_of(st, L)
@@ -248,28 +243,30 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                      span, parts, value_vis(st, L) if value_vis is not None and st.narrate else None)
         d.vtype = vtype
         return d
-
-    def bare(st: Any, fr: list) -> Optional[tuple]:
-        """For a rollout (compiler/rollout.py; nothing narrated): the decision as
-        (player, values, actions) without its prompt or a Decision, or None when it was made
-        without asking (committed, as `choose` does)."""
-        who, vals, acts, forced = ask(st, fr[2], raw)
-        if forced:
-            commit(st, vals[0] if vals else None)
-            return None
-        return who, vals, acts
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
-    # for a rollout that writes the choice inline (rollout._Writer.inline_choose): how
-    plain = None if isinstance(kind, A.ChoiceSubset) or is_bag or otype.kind == "map" else \
+    # for a rollout, which writes the choice inline (rollout._Writer.choose_lines): how; the
+    # options of a range or a list are written as code, others are `raw`'s
+    plain = raw if subset or is_bag or otype.kind == "map" else \
         "range" if isinstance(kind.options, A.Range) else "list"
     choose.plan = (plain, who, kind.options, allow_pass, slot,  # type: ignore[attr-defined]
-                   "" if scalar else "_cp" if flat(et) else "_dc", forced_ok, simul)
-    choose.bare = bare                # type: ignore[attr-defined]  # for a rollout: see bare
-    choose.allow_pass = allow_pass    # type: ignore[attr-defined]
-    choose.commit = commit            # type: ignore[attr-defined]
+                   "" if copy is None else "_cp" if copy is flat_copy else "_dc",
+                   forced_ok, simul)
     return choose
+
+
+def no_player() -> NoReturn:
+    """A `choose` whose player is none (a value typed `player` may still be none: a `player?`
+    passed for a `player`): its op and a rollout's inline choice raise this."""
+    raise RuleError("'choose' with no player (none)")
+
+
+def no_options() -> NoReturn:
+    """A `choose` without `with pass` and with no options: its op and a rollout's inline
+    choice raise this."""
+    raise RuleError("a player must choose, but there are no options "
+                    "(guard this 'choose' or add 'with pass')")
 
 
 def _public_options(bc: "BodyCompiler", kind: Any) -> bool:
@@ -333,17 +330,6 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
         finish(st, fr)
         return None
 
-    bare = choose.bare                # type: ignore[attr-defined]
-
-    def bare_step(st: Any, fr: list) -> Optional[tuple]:
-        """step for a rollout: the next player's decision as `bare` gives it (never made
-        without asking: forced_ok is off for simultaneous choices), or None when everyone
-        has chosen."""
-        if turn(st, fr):
-            return bare(st, fr)       # type: ignore[no-any-return]
-        finish(st, fr)
-        return None
-
     def _reveal(st: Any, L: list, order: list, done: dict) -> None:
         labeller, value_vis = choose.labeller, choose.value_vis    # type: ignore[attr-defined]
         shown = []
@@ -353,10 +339,7 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
             shown.append([p, "pass" if v is None else labeller(v),
                           value_vis(st, L) if value_vis is not None else None])
         record(st, ["revealed", shown])
-    step.bare_step = bare_step        # type: ignore[attr-defined]
     step.parts = (turn, finish, choose)  # type: ignore[attr-defined]  # rollout: inline
-    step.allow_pass = choose.allow_pass  # type: ignore[attr-defined]
-    step.commit = choose.commit       # type: ignore[attr-defined]
     bc.emit(step, r.span)
 
 
@@ -407,21 +390,22 @@ def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
     """A die: faces 1..n, each once."""
     sides_f = bc.ex.compile(r.sides)
 
-    def sides(st: Any, L: list) -> int:
-        n: int = sides_f(st, L)
-        if n < 1:
-            raise RuleError(f"cannot roll a die with {n} sides")
-        check_sides(n)
-        return n
-
     def spread(st: Any, L: list) -> tuple[list, list[int]]:
-        n = sides(st, L)
+        n: int = sides_f(st, L)
+        check_sides(n)
         return list(range(1, n + 1)), [1] * n
 
     def sample(st: Any, L: list) -> int:
-        n = sides(st, L)
-        return 1 + st.randbelow(n) if n > 1 else 1
+        return roll_die(st, sides_f(st, L))
     return spread, sample, Type("int"), "roll"
+
+
+def roll_die(st: Any, n: int) -> int:
+    """A roll of a die with n sides by the state's generator (none drawn for one side): what
+    the roll's op draws without explicit chance, and what a compiled rollout writes for it."""
+    if n < 1 or n > MAX_DIE_SIDES:
+        check_sides(n)
+    return 1 + st.randbelow(n) if n > 1 else 1
 
 
 def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, Type, str]:
@@ -450,17 +434,33 @@ def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, T
     return spread, sample, ot.elem, "random pick"
 
 
+def in_bag(c: dict) -> list:
+    """The distinct items of bag c (none with a count of 0), in order."""
+    return [k for k in sorted(c) if c[k] > 0]
+
+
+def drawable(c: Any) -> list:
+    """The items a `draw from c` may take: a list's first, or a bag's distinct items; a rule
+    error when there is none."""
+    if not isinstance(c, dict):
+        if not c:
+            raise RuleError("cannot draw from an empty list")
+        return c[:1]
+    items = in_bag(c)
+    if not items:
+        raise RuleError("draw from nothing (the collection is empty)")
+    return items
+
+
 def sample_item(st: Any, c: Any) -> Any:
     """The item a `draw from c` takes without explicit chance: a list's first; from a bag, each
     distinct item weighted by its count, by the state's generator (one call of it unless only
     one distinct item is left: then, as with explicit chance, there is nothing to draw)."""
     if not isinstance(c, dict):
         if not c:
-            raise RuleError("cannot draw from an empty list")
+            drawable(c)                # (the rule error)
         return c[0]
-    items = [k for k in sorted(c) if c[k] > 0]
-    if not items:
-        raise RuleError("draw from nothing (the collection is empty)")
+    items = drawable(c)
     if len(items) == 1:
         return items[0]
     r = st.randbelow(sum(c.values()))
@@ -487,14 +487,8 @@ def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Cal
 
     def spread(st: Any, L: list) -> tuple[list, list[int]]:
         c = coll(st, L)
-        if isinstance(c, dict):
-            items = [k for k in sorted(c) if c[k] > 0]
-            if not items:
-                raise RuleError("draw from nothing (the collection is empty)")
-            return items, [c[k] for k in items]
-        if not c:
-            raise RuleError("cannot draw from an empty list")
-        return [c[0]], [1]
+        items = drawable(c)
+        return items, [c[k] for k in items] if isinstance(c, dict) else [1]
 
     def sample(st: Any, L: list) -> Any:
         return sample_item(st, coll(st, L))
@@ -546,20 +540,14 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
             L[acc] = [how_many(st, L), []]
         n, drawn = L[acc]
         while len(drawn) < n:
-            items = [k for k in sorted(c) if c[k] > 0]
+            items = in_bag(c)
             if not items:
                 raise RuleError(f"cannot draw {n} items: the bag ran out after {len(drawn)}")
-            weights = [c[k] for k in items]
-            if len(items) == 1:
-                v = items[0]
-            elif st.explicit_chance:
-                node = Chance(items, labeller, "draw", commit, span, weights)
+            if len(items) > 1 and st.explicit_chance:
+                node = Chance(items, labeller, "draw", commit, span, [c[k] for k in items])
                 node.vtype = et
                 return node
-            else:
-                v = items[weighted_index(weights, st.randbelow(sum(weights)))]
-            take_item(c, v)
-            drawn.append(v)
+            drawn.append(draw_item(st, c))      # as `draw from` draws each
         L[slot] = to_bag(drawn)
         L[acc] = None
         fr[1] += 1

@@ -6,10 +6,11 @@ returns to that loop. A rollout needs neither: it picks each choice itself. So h
 (setup, phases, procs, triggers, actions) becomes one generated function `RB<id>(s, fr)`:
 statements that never suspend are written as Python source exactly as fuse.py writes them;
 `if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
-that starts triggers runs their functions; a `choose` of one item of a list or range, and a
-simultaneous choice of such items, is written inline (the player, the options and their
-checks, the any-time actions, a choice made without asking, the random draw, the commit);
-other choices, chance and shuffles call the statement's op and pick at each node it returns
+that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
+written inline (the player, the options and their checks, the any-time actions, a choice
+made without asking, the random draw, the commit);
+a roll or a draw calls the helpers its op draws with (decisions.roll_die, draw_item);
+other chance and shuffles call the statement's op and pick at each node it returns
 (`Rollout.pick`).
 
 The functions keep the VM's frames exactly: each body call pushes the frame
@@ -43,9 +44,10 @@ from mercator.dsl.graphs import post_order
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
-from mercator.interpreter.compiler.decisions import draw_item
+from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
+from mercator.interpreter.compiler.stmts import over_limit
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
@@ -165,18 +167,17 @@ class Rollout:
         ns["_deep"] = self.deep
         ns["_susp"] = self.suspend
         ns["_drawn"] = draw_item
-        ns["_choose"] = self.choose
-        ns["_simul"] = self.simultaneous
         ns["_C"] = self.ctx
         ns["_BUDG"] = limits.BUDGET
         ns["_MAXOPT"] = limits.MAX_OPTIONS
         ns["_chkopt"] = limits.check_options
-        ns["_MAXSIDES"] = limits.MAX_DIE_SIDES
-        ns["_chksides"] = limits.check_sides
+        ns["_roll"] = roll_die
+        ns["_noplayer"] = no_player
+        ns["_noopts"] = no_options
+        ns["_overlimit"] = over_limit
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
-        ns["_allowed"] = self.allowed
         ns["_RUNF"] = RUN_FAILURES
         ns["_afail"] = self.action_failed
         ns["_pubnone"] = prog.actions.none_allowed_publicly
@@ -510,61 +511,15 @@ class Rollout:
                 self.pick(s, r)
         on[0] = memo
 
-    def choose(self, s: "State", fr: list, c: tuple) -> None:
-        """A `choose`: c is (decisions.decide's op, its `bare` form, 1 if it allows pass, its
-        commit). Picks at random among the options as `pick` does, without making the prompt
-        or a Decision unless the rollout stops here."""
-        self._ask(s, fr, c, False)
-
-    def simultaneous(self, s: "State", fr: list, c: tuple) -> None:
-        """A simultaneous choice: c is (its op, the op's `bare_step`, 1 if it allows pass, the
-        choice's commit); each listed player picks in turn as in `choose`."""
-        self._ask(s, fr, c, True)
-
-    def _ask(self, s: "State", fr: list, c: tuple, again: bool) -> None:
-        op, bare, allow_pass, commit = c
-        ctx = self.ctx
-        while True:
-            r = bare(s, fr)
-            if r is None:
-                return
-            if ctx[2] == ctx[3]:
-                self.stop(s, fr, op)
-            who, vals, acts = r
-            if ctx[5]:
-                acts = ()
-            n = len(vals)
-            ctx[7] = who
-            i = ctx[0](n + len(acts) + allow_pass)
-            ctx[1].append(i)
-            ctx[2] += 1
-            limits.METER[0] = limits.BUDGET[0] = self.prog.step_budget
-            j = i - allow_pass
-            if j < n:
-                commit(s, vals[j] if j >= 0 else None)
-                if not again:
-                    return
-            else:
-                self.act(s, who, acts[j - n])
-
     def stop(self, s: "State", fr: list, op: Callable) -> None:
         """The rollout stops at this decision: the VM's node for it (op recomputes it)."""
         s.pending = op(s, fr)
         raise _STOP
 
-    def allowed(self, s: "State", who: int) -> Any:
-        """Actions.allowed without its walk over the stack: the rollout knows whether an
-        action is running."""
-        if self.ctx[5]:
-            return ()
-        try:
-            return self.ctx[6](s, who)
-        except RUN_FAILURES as exc:
-            raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
-
     def action_failed(self, s: "State", who: int, exc: Exception) -> None:
-        """An any-time action's condition failed at an inline choice: the error allowed
-        raises."""
+        """An any-time action's condition failed at an inline choice (which offers the actions
+        as Actions.allowed does, without its walk over the stack: the rollout knows whether an
+        action is running): the error Actions.allowed raises."""
         raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
 
     def act(self, s: "State", who: int, action: tuple) -> None:
@@ -800,16 +755,12 @@ class _Writer(_BodyFuser):
                     st.rhs.count is None:
                 self.draw(st, st.rhs, pc, key)
             elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
-                self.ns[key] = self.choice(op)
-                helper = "_choose" if hasattr(op, "bare") else \
-                    "_simul" if hasattr(op, "bare_step") else "_susp"
-                self.line(pc, f"{helper}(s, fr, {key})")
+                self.ns[key] = op
+                self.line(pc, f"_susp(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.emit(st, pc, key)
-            elif after == pc + 2 and isinstance(st, A.Assign) and hasattr(op, "bare"):
-                if not self.inline_choose(op, pc, key):   # the choice, then the assignment
-                    self.ns[key] = self.choice(op)
-                    self.line(pc, f"_choose(s, fr, {key})")
+            elif after == pc + 2 and isinstance(st, A.Assign) and \
+                    self.inline_choose(op, pc, key):      # the choice, then the assignment
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
                 self.line(pc + 1, f"{key}a(s, fr)")
                 if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
@@ -818,7 +769,7 @@ class _Writer(_BodyFuser):
                 self.line(pc, f"_vm(s, fr, {after})")
 
     def roll(self, st: A.Let, r: A.Roll, pc: int, key: str) -> None:
-        """`let x = roll n` written out as the roll's op draws it (decisions._roll) when the
+        """`let x = roll n` drawn as the roll's op draws it (decisions.roll_die) when the
         state has no explicit chance nodes (the die from the state's generator; a picked
         roll is no decision); with them, the op, picking at its node."""
         self.ns[key] = self.bc.ops[pc]
@@ -827,10 +778,7 @@ class _Writer(_BodyFuser):
         ln(pc, f"    _susp(s, fr, {key})")
         ln(pc, "else:")
         self.depth += 1
-        ln(pc, f"_n = {self.ex.gen(r.sides)}")
-        ln(pc, "if _n < 1: raise RuleError(f'cannot roll a die with {_n} sides')")
-        ln(pc, "if _n > _MAXSIDES: _chksides(_n)")
-        ln(pc, f"L[{self.rb.refs[id(st)]}] = 1 + s.randbelow(_n) if _n > 1 else 1")
+        ln(pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})")
         self.depth -= 1
 
     def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> None:
@@ -885,11 +833,11 @@ class _Writer(_BodyFuser):
         ln(pc, "if len(s.stack) > _n0: _drain(s, _n0)")
 
     def inline_choose(self, op: Any, pc: int, key: str) -> bool:
-        """Write a `choose` of one item of a list or a range inline (what decide's op and
-        Rollout.choose do, without their calls): the player, the options, their checks, the
-        any-time actions, a choice made without asking, the stop, the draw, the commit."""
+        """Write a `choose` (decide's op) inline, as the op makes it, without its prompt or a
+        Decision: the player, the options, their checks, the any-time actions, a choice made
+        without asking, the stop, the draw, the commit."""
         plan = getattr(op, "plan", None)
-        if plan is None or plan[0] is None or plan[7] is not None:
+        if plan is None or plan[7] is not None:
             return False
         self.ns[key] = op
         self.choose_lines(plan, pc, key, f"L[{plan[4]}]")
@@ -902,9 +850,7 @@ class _Writer(_BodyFuser):
         if parts is None:
             return False
         turn, finish, choose = parts
-        plan = getattr(choose, "plan", None)
-        if plan is None or plan[0] is None:
-            return False
+        plan = choose.plan
         acc, var = plan[7]
         self.ns[key] = op
         self.ns[key + "t"], self.ns[key + "f"] = turn, finish
@@ -920,7 +866,10 @@ class _Writer(_BodyFuser):
         that makes the VM's node if the rollout stops here."""
         kind, who, options, allow_pass, slot, copy, forced_ok, _ = plan
         ap = 1 if allow_pass else 0
-        if kind == "range":
+        if callable(kind):             # decide's `raw`: its options, as they are
+            self.ns[key + "r"] = kind
+            opts = f"{key}r(s, L)"
+        elif kind == "range":
             opts = f"_lrange({self.ex.gen(options.lo)}, {self.ex.gen(options.hi)})"
         elif self.ex.type_of(options).kind == "list":
             opts = self.ex.gen(options)     # read only here: no copy (the VM's walk makes one)
@@ -933,16 +882,14 @@ class _Writer(_BodyFuser):
         self.depth += 1
         ln(pc, f"_w = {self.ex.gen(who)}")
         # (a value typed `player` may still be none: a `player?` passed for a `player`)
-        ln(pc, "if _w is None: raise RuleError(\"'choose' with no player (none)\")")
+        ln(pc, "if _w is None: _noplayer()")
         pre, opts = hoist_fields(opts)
         ln(pc, f"{pre}_o = {opts}")
         ln(pc, "_n = len(_o)")
         ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
         if not allow_pass:
-            msg = ("a player must choose, but there are no options (guard this 'choose' or "
-                   "add 'with pass')")
-            ln(pc, f"if not _n: raise RuleError({msg!r})")
-        if actions:                    # allowed(s, _w) written out
+            ln(pc, "if not _n: _noopts()")
+        if actions:                    # Actions.allowed(s, _w), as action_failed says
             ln(pc, "if _C[5]: _a = ()")
             ln(pc, "else:")
             ln(pc, "    try: _a = _C[6](s, _w)")
@@ -971,15 +918,6 @@ class _Writer(_BodyFuser):
         ln(pc, "    break")
         ln(pc, "_act(s, _w, _a[_i - _n])")
         self.depth -= 1
-
-    @staticmethod
-    def choice(op: Any) -> Any:
-        """What Rollout.choose takes for a decision op; other suspending ops as they are."""
-        if hasattr(op, "bare_step"):
-            return (op, op.bare_step, 1 if op.allow_pass else 0, op.commit)
-        if not hasattr(op, "bare"):
-            return op
-        return (op, op.bare, 1 if op.allow_pass else 0, op.commit)
 
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if
@@ -1037,8 +975,7 @@ class _Writer(_BodyFuser):
         n = self.bc.loop_slot[id(st)]
         head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
         if st.max is not None:
-            msg = f"'while' ran more than its limit of {st.max} times"
-            head.append(f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
+            head.append(f"if L[{n}] > {st.max}: _overlimit({st.max})")
         self.loop(pc, head, st.body)
 
     def w_Repeat(self, st: A.Repeat) -> None:

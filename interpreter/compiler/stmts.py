@@ -9,7 +9,7 @@ the function compiler/fuse.py writes for it (`simple`): its meaning is written t
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.checked import Body
@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 
 Op = Callable[[Any, list], Any]
 SYNTHETIC = A.NOSPAN      # jumps and implicit returns: no rule line of their own (coverage skips)
+
+
+def over_limit(limit: int) -> NoReturn:
+    """A `while` past its limit of rounds: its head op and the rollout's loop raise this."""
+    raise RuleError(f"'while' ran more than its limit of {limit} times")
 
 
 class BodyCompiler:
@@ -221,7 +226,7 @@ class BodyCompiler:
                 return
             L[n] += 1
             if limit is not None and L[n] > limit:
-                raise RuleError(f"'while' ran more than its limit of {limit} times")
+                over_limit(limit)
             fr[1] += 1
         self.ops[head] = check
         self._loop_end(end)

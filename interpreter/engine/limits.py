@@ -134,7 +134,9 @@ def check_options(n: int, what: str = "a decision") -> None:
 
 
 def check_sides(n: int) -> None:
-    """A rule error if a die has more than MAX_DIE_SIDES sides."""
+    """A rule error if a die has no sides or more than MAX_DIE_SIDES."""
+    if n < 1:
+        raise RuleError(f"cannot roll a die with {n} sides")
     if n > MAX_DIE_SIDES:
         raise RuleError(f"cannot roll a die with {n} sides (the limit is {MAX_DIE_SIDES:,} sides)")
 
