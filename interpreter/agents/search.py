@@ -92,6 +92,8 @@ import time
 import zlib
 from typing import Any, Optional
 
+import attrs
+
 from mercator.dsl import ast as A
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.exprs import RuleError
@@ -432,7 +434,6 @@ class MCTSAgent:
         self.tau = tau
         self.mast: dict[Any, list[float]] = {}      # (seat, move) -> [reward sum, count]
         self._margins: list[list[float]] = []       # per seat: this decision's margins' stats
-        self._won: Optional[tuple] = None           # reward=blend: a finished rollout's winners
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
@@ -782,13 +783,12 @@ class MCTSAgent:
             result = s.pending if self.reward not in ("margin", "blend") \
                 or self.evaluate != "estimate" or program.estimate_f is None \
                 else program.estimated(s)
-            if self.reward == "blend":
-                self._won = s.pending.winners   # the game's winners, not the estimate's
+            won = s.pending.winners             # (reward=blend: the game's, not the estimate's)
         elif self.evaluate == "estimate":
-            result = program.estimated(s)     # (the score where the rulebook declares none)
+            result, won = program.estimated(s), None   # (the score where it declares none)
         else:
-            result = program.result(s)
-        reward = self._rewards(program, result, n)
+            result, won = program.result(s), None
+        reward = self._rewards(program, result, n, won)
         for node, e, seat in path:
             node.visits += 1
             e.n += 1
@@ -966,8 +966,10 @@ class MCTSAgent:
             return -q, zlib.crc32(f"{salt}:{keys[i]}".encode())
         return sorted(pool, key=prior)
 
-    def _rewards(self, program: Any, result: Terminal, n: int) -> list[float]:
-        """Each seat's reward for a finished (or cut-off) rollout (see `reward`)."""
+    def _rewards(self, program: Any, result: Terminal, n: int,
+                 won: Optional[tuple] = None) -> list[float]:
+        """Each seat's reward for a finished (or cut-off) rollout (see `reward`); `won`, the
+        game's winners where it finished (reward=blend counts them, not the estimate's)."""
         if self.reward == "win":
             return win_shares(result, n)
         sign = program.key_signs[0] if program.key_signs else 1
@@ -977,9 +979,7 @@ class MCTSAgent:
         if self.reward == "blend":
             # half the win (the game's at its end, the best estimate's at a cut-off), half the
             # margin, so that a seat also cares whether it ends first, not only by how much
-            won, self._won = self._won, None
-            ws = result.winners if won is None else won
-            wins = [1.0 / len(ws) if p in ws else 0.0 for p in range(n)]
+            wins = win_shares(result if won is None else attrs.evolve(result, winners=won), n)
         for p, d in enumerate(score_margins(result, n, sign)):
             st = self._margins[p]                     # Welford: count, mean, sum of squares
             st[0] += 1
