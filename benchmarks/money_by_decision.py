@@ -29,7 +29,8 @@ from mercator.dsl.errors import MercatorError                         # noqa: E4
 from mercator.interpreter.engine.nodes import Decision                # noqa: E402
 
 
-def games(path: str, rulebook: Optional[str]) -> list[tuple[str, int, int, int, list[int]]]:
+def games(path: str, rulebook: Optional[str],
+          players: int = 3) -> list[tuple[str, int, int, int, list[int]]]:
     """(rulebook, players, seed, tested seat, history) of each game in a results file."""
     out = []
     with open(path, encoding="utf-8") as f:
@@ -45,7 +46,7 @@ def games(path: str, rulebook: Optional[str]) -> list[tuple[str, int, int, int, 
             elif "seat" in r and "history" in r:
                 if rulebook is None:
                     raise SystemExit(f"{path}: lines of anchor_answers.py: say --rulebook")
-                out.append((rulebook, 3, r["seed"], r["seat"], r["history"]))
+                out.append((rulebook, players, r["seed"], r["seat"], r["history"]))
     return out
 
 
@@ -54,9 +55,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("results", nargs="+", help="results files (bench_agents.py or anchor_answers.py)")
     ap.add_argument("--field", required=True, help="a player field holding money, e.g. pesos")
     ap.add_argument("--rulebook", help="the rulebook of anchor_answers.py's lines")
+    ap.add_argument("--players", type=int, default=3,
+                    help="the players of anchor_answers.py's lines (3)")
     ap.add_argument("--width", type=int, default=40, help="characters of a prompt shown")
     a = ap.parse_args(argv)
-    todo = [g for path in a.results for g in games(path, a.rulebook)]
+    todo = [g for path in a.results for g in games(path, a.rulebook, a.players)]
     if not todo:
         print("no games with their history in the results", file=sys.stderr)
         return 1
