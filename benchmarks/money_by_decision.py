@@ -64,8 +64,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         print("no games with their history in the results", file=sys.stderr)
         return 1
     acc = {True: defaultdict(float), False: defaultdict(float)}
-    seats = {True: 0, False: 0}
-    played = 0
+    others = played = 0             # the other seats counted, the games replayed
     for rulebook, players, seed, tested, history in todo:
         prog = _program(rulebook)
         names = [f.name for f in prog.rb.player_fields]
@@ -79,11 +78,11 @@ def main(argv: Optional[list[str]] = None) -> int:
                 pend = s.pending
                 before = [pl[k] for pl in s.players]
                 who = pend.player if isinstance(pend, Decision) else None
-                what = pend.prompt.split(" (")[0][:a.width] if who is not None else "chance"
                 prog.apply(s, i)
                 for p, pl in enumerate(s.players):
                     d = pl[k] - before[p]
                     if d:
+                        what = pend.prompt.split(" (")[0][:a.width] if who is not None else ""
                         key = what if who == p else \
                             f"others' {what}" if who is not None else "chance and payouts"
                         part[p == tested][key] += d
@@ -92,14 +91,14 @@ def main(argv: Optional[list[str]] = None) -> int:
         played += 1
         for p, pl in enumerate(s.players):
             part[p == tested][f"{a.field} at the end"] += pl[k]
-            seats[p == tested] += 1
+        others += players - 1
         for side in (True, False):
             for key, v in part[side].items():
                 acc[side][key] += v
     print(f"{played} games; {a.field} a game: the tested seat | an other seat")
     for key in sorted(set(acc[True]) | set(acc[False])):
         print(f"  {key:{a.width + 9}s} {acc[True][key] / played:10.1f} "
-              f"{acc[False][key] / max(1, seats[False]):10.1f}")
+              f"{acc[False][key] / max(1, others):10.1f}")
     return 0
 
 
