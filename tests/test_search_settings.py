@@ -785,3 +785,32 @@ def test_a_blended_reward_takes_the_sure_win_over_a_long_shot() -> None:
     s = prog.new_game(2, 2, narrate=True, explicit_chance=True)
     assert s.pending.option(bot.choose(prog, s)).label == "sure"
     assert bot.reward == "blend"
+
+
+def test_a_cpu_clock_counts_the_search_and_not_the_time_it_waits(monkeypatch) -> None:
+    """Each iteration waits 10 ms without the CPU (as a search on a loaded machine waits for
+    its core): a 0.1 s budget of the wall clock runs about 10 iterations, a 0.1 s budget of CPU
+    time runs until 0.1 s of searching is spent — many more, and longer than 0.1 s of wall."""
+    import time
+    prog = program(NIM)
+    s = prog.new_game(2, 0, narrate=True, explicit_chance=True)
+    real = MCTSAgent._iterate
+
+    def waiting(self, *args):
+        time.sleep(0.01)
+        return real(self, *args)
+    monkeypatch.setattr(MCTSAgent, "_iterate", waiting)
+    runs = {}
+    for clock in ("wall", "cpu"):
+        bot = make_agent(parse_spec(f"ismcts:0.1s:cores=1:root=uct:clock={clock}"), 0)
+        assert bot.clock == clock
+        started = time.perf_counter()
+        bot.choose(prog, s)
+        runs[clock] = (bot.last_iterations, time.perf_counter() - started)
+    assert runs["wall"][0] <= 11 and runs["wall"][1] < 0.5, runs
+    assert runs["cpu"][0] >= 3 * runs["wall"][0] and runs["cpu"][1] > 0.3, runs
+    assert str(parse_spec("ismcts:1s:clock=cpu")) == "ismcts:1s:clock=cpu"
+    with pytest.raises(SpecError, match="clock says what a time budget counts"):
+        parse_spec("ismcts:1s:clock=sundial")
+    with pytest.raises(ValueError, match="a time budget is counted by one of wall, cpu"):
+        MCTSAgent(10, clock="sundial")

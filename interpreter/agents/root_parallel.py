@@ -57,6 +57,7 @@ __all__ = ["RootParallelAgent", "SearchWorkerError", "available_cores", "worker_
 SEARCHERS: dict[str, type[MCTSAgent]] = {"mcts": MCTSAgent, "ismcts": ISMCTSAgent}
 START_TIMEOUT = 120.0    # seconds for a worker to start and load the rulebook
 GRACE = 30.0             # a time budget's answer is awaited seconds + max(GRACE, seconds)
+CPU_SLACK = 20.0         # clock=cpu: a budget of CPU seconds may take this many times as long
 STOP_WAIT = 2.0          # seconds a closing worker has to exit before it is terminated
 PARENT_CHECK = 1.0       # an idle worker looks for its parent this often (seconds)
 
@@ -414,6 +415,8 @@ class RootParallelAgent:
         timeout = self.timeout
         if timeout is None and self.seconds is not None and self.iterations is None:
             timeout = self.seconds + max(GRACE, self.seconds)
+            if self.settings.get("clock") == "cpu":   # (CPU seconds take longer on a loaded
+                timeout += CPU_SLACK * self.seconds     # machine)
         replies = self._gather(timeout, "a decision")
         root = _Node()
         for reply in replies:

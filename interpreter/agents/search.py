@@ -122,6 +122,8 @@ ANYTIME = ("root", "all")   # where the tree searches any-time actions: at the r
 # every node (then a move that leaves fewer of them open below looks better than it is)
 ROOTS = ("uct", "halving")   # how the root's options share the budget: UCT, or sequential
 # halving (rounds of equal visits, the worse half dropped after each)
+CLOCKS = ("wall", "cpu")   # what a time budget counts: seconds of the wall clock, or of this
+#                             process's CPU (the same budget whatever else shares the machine)
 CUTS = ("step", "phase", "decision", "chance")   # what a rollout's depth counts: steps of the
 # top level, phases (a phase begins), decisions, or chance draws (the cut falls before the
 # depth-th draw of more than one outcome, which the estimate then takes in expectation)
@@ -379,7 +381,8 @@ class MCTSAgent:
                  pw: float = 0.0, evaluate: str = "estimate",
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
-                 anytime: str = "all", root: str = "uct", pair: bool = False):
+                 anytime: str = "all", root: str = "uct", pair: bool = False,
+                 clock: str = "wall"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -422,6 +425,11 @@ class MCTSAgent:
             raise ValueError(f"the root's options share the budget by one of {', '.join(ROOTS)}, "
                              f"not {root!r}")
         self.root = root
+        if clock not in CLOCKS:
+            raise ValueError(f"a time budget is counted by one of {', '.join(CLOCKS)}, not "
+                             f"{clock!r}")
+        self.clock = clock              # a time budget counts the wall clock or this process's
+        self._now = time.process_time if clock == "cpu" else time.perf_counter    # CPU time
         self.pair = pair                # halving: a sweep's options on one world and its dice
         self._forced: Optional[int] = None   # halving: the root option this iteration takes
         self.prior = prior              # > 0: the root's options start with this many visits
@@ -483,7 +491,7 @@ class MCTSAgent:
             return 0
         root = _Node()
         seat = node.player
-        started = time.perf_counter()
+        started = self._now()
         deadline = None if self.seconds is None else started + self.seconds
         self.last_settled = False
         try:
@@ -515,7 +523,7 @@ class MCTSAgent:
                 st[1] *= 0.5
         if self.prior > 0 and node.count - len(node.actions) > 1 and carried is None:
             self._seed_root(program, state, seat, node, root)
-        looped = time.perf_counter()                  # (the iterations' rate counts from here)
+        looped = self._now()                  # (the iterations' rate counts from here)
         halving = self.root == "halving" and node.count > 2
         if halving:
             done, move = self._halving(program, state, seat, node, root, credit, deadline)
@@ -525,7 +533,7 @@ class MCTSAgent:
             if self.iterations is not None and done >= self.iterations - credit:
                 break
             if deadline is not None:
-                now = time.perf_counter()
+                now = self._now()
                 if now >= deadline:
                     break
                 if done % SETTLE_EVERY == 0 and settled(
@@ -535,7 +543,7 @@ class MCTSAgent:
         self.last_iterations = done
         self.last_root = root           # (for tests and benchmarks: the tree searched)
         if deadline is not None and done:
-            self._rate = done / max(time.perf_counter() - looped, 1e-6)
+            self._rate = done / max(self._now() - looped, 1e-6)
         if not halving:
             move = most_visited(node, root, self.group)
         if self.reuse:
@@ -578,7 +586,7 @@ class MCTSAgent:
                 else:
                     assert deadline is not None
                     each = None
-                    now = time.perf_counter()
+                    now = self._now()
                     stop_at = now + (deadline - now) / (rounds - r)
                 k = 0
                 while True:
@@ -587,7 +595,7 @@ class MCTSAgent:
                     if total is not None and done >= total:
                         break
                     if stop_at is not None and k % len(alive) == 0 and k and \
-                            time.perf_counter() >= stop_at:
+                            self._now() >= stop_at:
                         break
                     self._forced = alive[k % len(alive)]
                     if not self.pair:
@@ -1177,10 +1185,10 @@ class ISMCTSAgent(MCTSAgent):
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
-                 pair: bool = False):
+                 pair: bool = False, clock: str = "wall"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair)
+                         root, pair, clock)
         self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")

@@ -26,7 +26,8 @@ smallest, then a value; amounts: only where the values are whole numbers), `anyt
 whether the tree searches any-time actions at the root only or at every node,
 `root=uct|halving` how the options of the decision being answered share the budget (UCT, or
 sequential halving), `pair=yes|no` whether the options of a halving sweep are tried on one
-world and the same dice, `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
+world and the same dice, `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
+the searching process's CPU, the same budget however loaded the machine), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
@@ -42,7 +43,7 @@ import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
-from mercator.interpreter.agents.search import (ANYTIME, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
+from mercator.interpreter.agents.search import (ANYTIME, CLOCKS, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
                                                 REWARDS, ROLLOUTS, ROOTS, UCT_C, WORLDS,
                                                 ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
@@ -114,6 +115,8 @@ class AgentSpec:
                                        # "all": at every node (None: DEFAULT_SETTINGS)
     pair: Optional[str] = None         # "yes": a halving sweep's options on one world and
                                        # its dice (None: DEFAULT_SETTINGS)
+    clock: Optional[str] = None        # "cpu": a time budget counts the process's CPU time
+                                       # (None: the wall clock)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
@@ -181,7 +184,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "anytime", "root", "cores", "worlds", "reuse", "rave", "pair")
+            "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock")
 ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -254,6 +257,9 @@ def _setting(text: str, name: str, value: str) -> Any:
         "pair": (REUSE, "pair says whether the options of a sequential-halving sweep are "
                         "tried on one world and the same dice (common random numbers): yes or "
                         f"no (default {'yes' if DEFAULT_SETTINGS['pair'] else 'no'})"),
+        "clock": (CLOCKS, "clock says what a time budget counts: wall (seconds of the wall "
+                          "clock; the default) or cpu (seconds of the searching process's CPU: "
+                          "the same search however loaded the machine, for benchmarks)"),
         "reuse": (REUSE, "reuse says whether a decision starts from the tree the seat's last "
                          "decision searched, where the game goes on from it by steps the seat "
                          "saw: yes or no (default "
@@ -360,6 +366,8 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
         group=spec.group or d["group"], rave=d["rave"] if spec.rave is None else spec.rave,
         anytime=spec.anytime or d["anytime"], root=spec.root or d["root"],
         pair=d["pair"] if spec.pair is None else spec.pair == "yes")
+    if spec.clock == "cpu":         # (only where it is not the wall clock: results files
+        settings["clock"] = "cpu"   # written before the setting keep their meaning)
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
