@@ -2,7 +2,8 @@
 benchmarks/bench_agents.py is replayed from its decision log, and at the start of each round
 every seat's player fields named by `--field` are read (a number as it is, a truth value as 0
 or 1, a bag or a map of numbers as the sum of its counts, a list by its length); the means are
-printed per round, the tested seat's beside the other seats' (issue 36's tables of how a
+printed per round, the tested seat's beside the other seats' (with `--per-game`, each game's
+tested seat, round by round and at the end, instead) (issue 36's tables of how a
 searcher's games go differently from the anchors': money, levels and loans in Die Händler;
 silver, goods, gold and spice in Felinia, docs/agents.md).
 
@@ -42,39 +43,74 @@ def amount(v: Any) -> float:
     return 0.0
 
 
+def _field_index(prog: Any, rulebook: str, fields: list[str]) -> list[int]:
+    names = [f.name for f in prog.rb.player_fields]
+    missing = [f for f in fields if f not in names]
+    if missing:
+        raise SystemExit(f"{rulebook}: no player field {missing[0]!r}: it has "
+                         f"{', '.join(names)}")
+    return [names.index(f) for f in fields]
+
+
+def replay(r: dict, fields: list[str]) -> Optional[tuple[list[tuple[int, list[list[float]]]],
+                                                         list[list[float]]]]:
+    """One game of a results file replayed: ([(round, each seat's fields at its start)...],
+    each seat's fields after the log's last step); None where the rulebook no longer replays
+    the game (edited since)."""
+    cfg = r["config"]
+    prog = _program(cfg["rulebook"])
+    ix = _field_index(prog, cfg["rulebook"], fields)
+    s = prog.new_game(cfg["players"], r["seed"], narrate=True, explicit_chance=True)
+
+    def read() -> list[list[float]]:
+        return [[amount(pl[j]) for j in ix] for pl in s.players]
+    rounds: list[tuple[int, list[list[float]]]] = []
+    try:
+        for i in r["history"]:
+            if not rounds or s.round != rounds[-1][0]:
+                rounds.append((s.round, read()))
+            prog.apply(s, i)
+    except MercatorError:
+        return None
+    return rounds, read()
+
+
 def tabulate(records: list[dict], fields: list[str]) -> tuple[int, dict[tuple[int, bool], list[float]]]:
     """(games replayed, {(round, tested): [sum of each field..., seats counted]}); a game the
     rulebook no longer replays (edited since) is left out."""
     acc: dict[tuple[int, bool], list[float]] = defaultdict(lambda: [0.0] * (len(fields) + 1))
     games = 0
     for r in records:
-        cfg = r["config"]
-        prog = _program(cfg["rulebook"])
-        names = [f.name for f in prog.rb.player_fields]
-        missing = [f for f in fields if f not in names]
-        if missing:
-            raise SystemExit(f"{cfg['rulebook']}: no player field {missing[0]!r}: it has "
-                             f"{', '.join(names)}")
-        ix = [names.index(f) for f in fields]
-        s = prog.new_game(cfg["players"], r["seed"], narrate=True, explicit_chance=True)
-        part: dict[tuple[int, bool], list[float]] = defaultdict(lambda: [0.0] * (len(fields) + 1))
-        last: Optional[int] = None
-        try:
-            for i in r["history"]:
-                if s.round != last:
-                    last = s.round
-                    for p, pl in enumerate(s.players):
-                        row = part[(s.round, p == r["tested"])]
-                        for k, j in enumerate(ix):
-                            row[k] += amount(pl[j])
-                        row[-1] += 1
-                prog.apply(s, i)
-        except MercatorError:
+        got = replay(r, fields)
+        if got is None:
             continue
         games += 1
-        for key, row in part.items():
-            acc[key] = [a + b for a, b in zip(acc[key], row)]
+        for rnd, seats in got[0]:
+            for p, values in enumerate(seats):
+                row = acc[(rnd, p == r["tested"])]
+                for k, x in enumerate(values):
+                    row[k] += x
+                row[-1] += 1
     return games, acc
+
+
+def per_game(records: list[dict], fields: list[str]) -> list[str]:
+    """One line per game and field: the tested seat's value at the start of each round, then
+    after the log's last step (the end of the game) — to find the games where something
+    happened, e.g. a level lost in the last round."""
+    lines = []
+    for r in records:
+        got = replay(r, fields)
+        if got is None:
+            lines.append(f"seed {r['seed']}: no longer replays (the rulebook changed)")
+            continue
+        rounds, end = got
+        t = r["tested"]
+        for k, f in enumerate(fields):
+            lines.append(f"seed {r['seed']:<5} seat {t} {f:>10s}: "
+                         + " ".join(f"{seats[t][k]:g}" for _, seats in rounds)
+                         + f" | end {end[t][k]:g}")
+    return lines
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -83,6 +119,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--field", action="append", required=True,
                     help="a player field to read at each round's start (repeatable)")
     ap.add_argument("--games", type=int, help="only the first N games")
+    ap.add_argument("--per-game", action="store_true",
+                    help="each game's tested seat instead: its fields at each round's start and "
+                         "at the end")
     a = ap.parse_args(argv)
     try:
         records = [r for r in load_matches(a.results) if "history" in r]
@@ -93,6 +132,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     if not records:
         print(f"{a.results}: no match games with their decision logs", file=sys.stderr)
         return 1
+    if a.per_game:
+        print("the tested seat's fields at the start of each round | at the end")
+        print("\n".join(per_game(records, a.field)))
+        return 0
     games, acc = tabulate(records, a.field)
     print(f"{games} games replayed; means at the start of each round, the tested seat's, then "
           "the other seats'")

@@ -43,3 +43,34 @@ def test_the_fields_at_each_rounds_start_and_at_the_end_of_the_log(tmp_path: Pat
     assert P.amount({"a": 2, "b": 3}) == 5.0 and P.amount([1, 2]) == 2.0 and P.amount(True) == 1.0
     broken = dict(records[0], history=[7] + records[0]["history"])
     assert P.tabulate([broken], ["coins"])[0] == 0               # no longer replays: left out
+
+
+def test_per_game_shows_the_tested_seats_fields_by_round_and_at_the_end(tmp_path: Path,
+                                                                          capsys) -> None:
+    """Loan, one round: the tested seat (seat g mod 2) takes 5 coins with a loan; its line
+    reads 0 coins and no loan at the round's start and 5 coins and one loan at the end — the
+    end is read after the log's last step, which the means by round never show."""
+    prog = program(ROOT / LOAN)
+    records = []
+    for g in range(2):
+        s = prog.new_game(2, g, narrate=True, explicit_chance=True)
+        history = []
+        while s.pending.__class__.__name__ != "Terminal":
+            i = 1 if s.pending.player == g % 2 else 0
+            history.append(i)
+            prog.apply(s, i)
+        records.append({"config": {"kind": "match", "rulebook": LOAN, "players": 2,
+                                   "agent": "random", "vs": "random"},
+                        "seed": g, "tested": g % 2, "history": history})
+    P = positions_by_round()
+    lines = P.per_game(records, ["coins", "loans"])
+    assert lines == ["seed 0     seat 0      coins: 0 | end 5",
+                     "seed 0     seat 0      loans: 0 | end 1",
+                     "seed 1     seat 1      coins: 0 | end 5",
+                     "seed 1     seat 1      loans: 0 | end 1"]
+    broken = dict(records[0], history=[7] + records[0]["history"])
+    assert P.per_game([broken], ["coins"]) == ["seed 0: no longer replays (the rulebook changed)"]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert P.main([str(path), "--field", "coins", "--per-game"]) == 0
+    assert "seed 1     seat 1      coins: 0 | end 5" in capsys.readouterr().out
