@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections import defaultdict
 from typing import Optional
@@ -58,7 +59,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--players", type=int, default=3,
                     help="the players of anchor_answers.py's lines (3)")
     ap.add_argument("--width", type=int, default=40, help="characters of a prompt shown")
+    ap.add_argument("--rounds", metavar="A-B",
+                    help="only the changes made while the round counter is from A to B (e.g. "
+                         "0-1: the setup and the first round); the field at the end is left out")
     a = ap.parse_args(argv)
+    lo, hi = 0, None
+    if a.rounds is not None:
+        m = re.fullmatch(r"(\d{1,6})-(\d{1,6})", a.rounds.strip())
+        if not m or int(m.group(1)) > int(m.group(2)):
+            ap.error(f"--rounds {a.rounds!r}: give two round numbers A-B with A <= B, e.g. 0-1")
+        lo, hi = int(m.group(1)), int(m.group(2))
     todo = [g for path in a.results for g in games(path, a.rulebook, a.players)]
     if not todo:
         print("no games with their history in the results", file=sys.stderr)
@@ -75,13 +85,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         part = {True: defaultdict(float), False: defaultdict(float)}
         try:
             for i in history:
+                if hi is not None and s.round > hi:
+                    break
+                counted = s.round >= lo
                 pend = s.pending
                 before = [pl[k] for pl in s.players]
                 who = pend.player if isinstance(pend, Decision) else None
                 prog.apply(s, i)
                 for p, pl in enumerate(s.players):
                     d = pl[k] - before[p]
-                    if d:
+                    if d and counted:
                         what = pend.prompt.split(" (")[0][:a.width] if who is not None else ""
                         key = what if who == p else \
                             f"others' {what}" if who is not None else "chance and payouts"
@@ -89,13 +102,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         except MercatorError:
             continue                  # the rulebook no longer replays this game (edited since)
         played += 1
-        for p, pl in enumerate(s.players):
-            part[p == tested][f"{a.field} at the end"] += pl[k]
+        if hi is None:
+            for p, pl in enumerate(s.players):
+                part[p == tested][f"{a.field} at the end"] += pl[k]
         others += players - 1
         for side in (True, False):
             for key, v in part[side].items():
                 acc[side][key] += v
-    print(f"{played} games; {a.field} a game: the tested seat | an other seat")
+    during = "" if a.rounds is None else f", rounds {lo} to {hi}"
+    print(f"{played} games; {a.field} a game{during}: the tested seat | an other seat")
     for key in sorted(set(acc[True]) | set(acc[False])):
         print(f"  {key:{a.width + 9}s} {acc[True][key] / played:10.1f} "
               f"{acc[False][key] / max(1, others):10.1f}")

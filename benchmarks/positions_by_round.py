@@ -1,5 +1,6 @@
 """Where the tested seat's games went, round by round: each game of a results file of
-benchmarks/bench_agents.py is replayed from its decision log, and at the start of each round
+benchmarks/bench_agents.py (or of benchmarks/anchor_answers.py, with --rulebook) is replayed
+from its decision log, and at the start of each round
 every seat's player fields named by `--field` are read (a number as it is, a truth value as 0
 or 1, a bag or a map of numbers as the sum of its counts, a list by its length); the means are
 printed per round, the tested seat's beside the other seats' (with `--per-game`, each game's
@@ -22,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_agents import _program                                     # noqa: E402
-from decisions_by_seat import load_matches                           # noqa: E402
+from money_by_decision import games as game_lines                     # noqa: E402
 from mercator.dsl.errors import MercatorError                         # noqa: E402
 
 
@@ -115,7 +116,11 @@ def per_game(records: list[dict], fields: list[str]) -> list[str]:
 
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", help="a results file of benchmarks/bench_agents.py (matches)")
+    ap.add_argument("results", help="a results file of benchmarks/bench_agents.py (matches) or "
+                                    "benchmarks/anchor_answers.py")
+    ap.add_argument("--rulebook", help="the rulebook of anchor_answers.py's lines")
+    ap.add_argument("--players", type=int, default=3,
+                    help="the players of anchor_answers.py's lines (3)")
     ap.add_argument("--field", action="append", required=True,
                     help="a player field to read at each round's start (repeatable)")
     ap.add_argument("--games", type=int, help="only the first N games")
@@ -124,8 +129,10 @@ def main(argv: Optional[list[str]] = None) -> int:
                          "at the end")
     a = ap.parse_args(argv)
     try:
-        records = [r for r in load_matches(a.results) if "history" in r]
-    except (OSError, ValueError) as e:
+        records = [{"config": {"rulebook": rb, "players": n}, "seed": seed, "tested": seat,
+                    "history": history}
+                   for rb, n, seed, seat, history in game_lines(a.results, a.rulebook, a.players)]
+    except (OSError, ValueError, KeyError) as e:
         print(f"{a.results}: cannot read the results: {e}", file=sys.stderr)
         return 2
     records = records[:a.games] if a.games else records

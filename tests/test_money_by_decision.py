@@ -40,3 +40,34 @@ def test_lines_of_anchor_answers_need_the_rulebook(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="--rulebook"):
         money_by_decision().main([str(path), "--field", "coins"])
     assert money_by_decision().main([str(path), "--field", "coins", "--rulebook", VENTURE, "--players", "2"]) == 0
+
+
+BONDS = str(ROOT / "tests" / "fixtures" / "agents" / "bonds.rules")
+
+
+def test_rounds_count_only_the_changes_made_in_those_rounds(tmp_path: Path, capsys) -> None:
+    """Bonds (tests/fixtures/agents/bonds.rules): the tested seat 0 buys a bond (3 coins) in
+    each of the years 1 to 3, the other never; in year 6 its 3 bonds pay 18, while the other
+    seat decides. Rounds 2-3: the two bonds of years 2 and 3 alone (-6), no end; rounds 1-6:
+    -9 at its decisions and +18 at the other's; every round, also the coins at the end (19)."""
+    history = [1, 0, 1, 0, 1, 0] + [0] * 6
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps({"seed": 0, "seat": 0, "history": history}) + "\n")
+    M = money_by_decision()
+    ask = "bonds to buy"                  # (a prompt up to its first " (")
+
+    def rows(*extra: str) -> dict:
+        assert M.main([str(path), "--field", "coins", "--rulebook", BONDS, "--players", "2",
+                       *extra]) == 0
+        out = capsys.readouterr().out.splitlines()
+        return out[0], {line[:49].strip(): line[49:].split() for line in out[1:]}
+    head, got = rows("--rounds", "2-3")
+    assert head == "1 games; coins a game, rounds 2 to 3: the tested seat | an other seat"
+    assert got == {ask: ["-6.0", "0.0"]}
+    assert rows("--rounds", "1-6")[1] == {ask: ["-9.0", "0.0"], f"others' {ask}": ["18.0", "0.0"]}
+    assert rows()[1] == {ask: ["-9.0", "0.0"], f"others' {ask}": ["18.0", "0.0"],
+                         "coins at the end": ["19.0", "10.0"]}
+    import pytest
+    with pytest.raises(SystemExit):
+        M.main([str(path), "--field", "coins", "--rulebook", BONDS, "--rounds", "3-1"])
+    assert "give two round numbers A-B" in capsys.readouterr().err

@@ -74,3 +74,17 @@ def test_per_game_shows_the_tested_seats_fields_by_round_and_at_the_end(tmp_path
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert P.main([str(path), "--field", "coins", "--per-game"]) == 0
     assert "seed 1     seat 1      coins: 0 | end 5" in capsys.readouterr().out
+
+
+def test_lines_of_anchor_answers_are_read_with_their_rulebook(tmp_path: Path, capsys) -> None:
+    """benchmarks/anchor_answers.py's lines (seed, seat, history; no config) replay with
+    --rulebook and --players; without --rulebook the script says so."""
+    import pytest
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps({"seed": 0, "seat": 0, "history": [1, 0]}) + "\n")
+    P = positions_by_round()
+    assert P.main([str(path), "--field", "coins", "--rulebook", LOAN, "--players", "2",
+                   "--per-game"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "seed 0     seat 0      coins: 0 | end 5"
+    with pytest.raises(SystemExit, match="--rulebook"):
+        P.main([str(path), "--field", "coins"])
