@@ -16,14 +16,12 @@ def positions_by_round():
     return script("positions_by_round")
 
 
-def test_the_fields_at_each_rounds_start_and_at_the_end_of_the_log(tmp_path: Path) -> None:
-    """Loan (tests/fixtures/agents/loan.rules): the tested seat (seat g mod 2) takes 5 coins
-    with a loan, the other 3 coins; one round, so each seat is read once, at its start
-    (coins 0, loans 0) — what happens inside the round does not show, and nothing is read
-    after the log's last step."""
+def loan_games(n: int) -> list[dict]:
+    """n games of Loan as bench_agents' records: in game g the tested seat g mod 2 takes 5
+    coins with a loan (option 1), the other seat 3 coins (option 0)."""
     prog = program(ROOT / LOAN)
     records = []
-    for g in range(4):
+    for g in range(n):
         s = prog.new_game(2, g, narrate=True, explicit_chance=True)
         history = []
         while s.pending.__class__.__name__ != "Terminal":
@@ -33,6 +31,15 @@ def test_the_fields_at_each_rounds_start_and_at_the_end_of_the_log(tmp_path: Pat
         records.append({"config": {"kind": "match", "rulebook": LOAN, "players": 2,
                                    "agent": "random", "vs": "random"},
                         "seed": g, "tested": g % 2, "history": history})
+    return records
+
+
+def test_the_fields_at_each_rounds_start_and_at_the_end_of_the_log(tmp_path: Path) -> None:
+    """Loan (tests/fixtures/agents/loan.rules): the tested seat (seat g mod 2) takes 5 coins
+    with a loan, the other 3 coins; one round, so each seat is read once, at its start
+    (coins 0, loans 0) — what happens inside the round does not show, and nothing is read
+    after the log's last step."""
+    records = loan_games(4)
     P = positions_by_round()
     games, acc = P.tabulate(records, ["coins", "loans"])
     assert games == 4
@@ -50,18 +57,7 @@ def test_per_game_shows_the_tested_seats_fields_by_round_and_at_the_end(tmp_path
     """Loan, one round: the tested seat (seat g mod 2) takes 5 coins with a loan; its line
     reads 0 coins and no loan at the round's start and 5 coins and one loan at the end — the
     end is read after the log's last step, which the means by round never show."""
-    prog = program(ROOT / LOAN)
-    records = []
-    for g in range(2):
-        s = prog.new_game(2, g, narrate=True, explicit_chance=True)
-        history = []
-        while s.pending.__class__.__name__ != "Terminal":
-            i = 1 if s.pending.player == g % 2 else 0
-            history.append(i)
-            prog.apply(s, i)
-        records.append({"config": {"kind": "match", "rulebook": LOAN, "players": 2,
-                                   "agent": "random", "vs": "random"},
-                        "seed": g, "tested": g % 2, "history": history})
+    records = loan_games(2)
     P = positions_by_round()
     lines = P.per_game(records, ["coins", "loans"])
     assert lines == ["seed 0     seat 0      coins: 0 | end 5",
