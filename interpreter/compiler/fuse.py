@@ -17,9 +17,10 @@ from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
-from mercator.dsl.types import Type, iter_elem, strip_opt
+from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.codegen import (TOO_DEEP, BuildError, copier, hoist_state,
-                                                    is_container, is_shared)
+                                                    is_shared)
+from mercator.interpreter.compiler.control import Control, over_limit
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
 from mercator.interpreter.engine.values import fmt
@@ -74,6 +75,7 @@ class Fused:
         ns = prog.ex.ns
         ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
         ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
+        ns["_overlimit"] = over_limit
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's."""
@@ -109,12 +111,18 @@ class Fused:
         """Set bc's op at each (pc, statement, value) of todo to the function for that
         statement alone: a run of one (`value`: the source of the value a `let` or an
         assignment stores when ops before it computed that value, a decision's, into a hidden
-        slot). Those with a value are written now. The others run only one by one (coverage)
-        or where a run was refused as too deep, every other way runs them inside a fused run:
+        slot), or, the statement a tuple (kind, statement, to), to the function of a control
+        form's op (control.py's `op`). Those with a value and those outside every fused run
+        (the VM runs them) are written now. The others run only one by one (coverage) or
+        where a run was refused as too deep, every other way runs them inside a fused run:
         they are written, all of the body's at once, when one of them first runs (or when
         fast_ops finds a run refused); until then each op is a stub that writes them."""
-        self._write_singles(bc, [t for t in todo if t[2] is not None])
-        later = [t for t in todo if t[2] is None]
+        runs: list[tuple[int, int, list]] = []
+        assert bc.body.block is not None
+        _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+        fused = {pc for a, end, _ in runs for pc in range(a, end)}
+        self._write_singles(bc, [t for t in todo if t[2] is not None or t[0] not in fused])
+        later = [t for t in todo if t[2] is None and t[0] in fused]
         if not later:
             return
         ops = bc.ops
@@ -154,7 +162,7 @@ class Fused:
                 except TOO_DEEP:
                     raise BuildError("this statement is nested too deeply to be run (write it "
                                      "in smaller parts, with 'let' or fns)",
-                                     item[1][1].span) from None
+                                     bc.spans[item[1][0]]) from None
                 self._found(bc, item, w.pcs)
             return
         for item in items:
@@ -199,16 +207,20 @@ class Fused:
     def _write(self, w: "_BodyFuser", name: str, start: int, end: int, stmts: list,
                then: Optional[Callable], value: Optional[str] = None) -> str:
         """The source of `def NAME(s, fr):` doing stmts (the ops from pc start to end), then
-        setting the pc to end (and running `then`, the op there); its lines are added to w's."""
+        setting the pc to end (and running `then`, the op there), or, stmts one control op
+        (kind, statement, to), that op (control.py); its lines are added to w's."""
         n = len(w.lines)
         w.given = None if value is None else (start, value)
         w.depth = 0
         w.line(start, f"def {name}(s, fr):")
         w.depth = 1
         w.line(start, "L = fr[2]")
-        for st in stmts:
-            w.stmt(st)
-        w.line(end, f"fr[1] = {end}")
+        if isinstance(stmts[0], tuple):         # an op of a control form: it sets the pc
+            w.op(start, *stmts[0])
+        else:
+            for st in stmts:
+                w.stmt(st)
+            w.line(end, f"fr[1] = {end}")
         if then is not None:
             w.ns[f"{name}_then"] = then
             w.line(end, f"return {name}_then(s, fr)")
@@ -216,7 +228,7 @@ class Fused:
         return src
 
 
-class _BodyFuser:
+class _BodyFuser(Control):
     """Writes the Python source of the statements of one body."""
 
     def __init__(self, prog: "Program", bc: "BodyCompiler", name: str = ""):
@@ -349,41 +361,6 @@ class _BodyFuser:
 
     def w_CallStmt(self, st: A.CallStmt) -> None:
         self.line(self.bc.pc_of[id(st)], self.ex.gen(self.bc.call_of[id(st)]))
-
-    def w_If(self, st: A.If) -> None:
-        arms = [(st.cond, st.then)] + [(e.cond, e.body) for e in st.elifs]
-        for j, ((cond, body), pc) in enumerate(zip(arms, self.bc.arm_pcs[id(st)])):
-            self.line(pc, f"{'elif' if j else 'if'} {self.ex.gen(cond)}:")
-            self.block(body)
-        if st.else_ is not None:
-            self.line(self.bc.pc_of[id(st)], "else:")
-            self.block(st.else_)
-
-    def w_For(self, st: A.For) -> None:
-        pc = self.bc.pc_of[id(st)]
-        lst, i = self.bc.for_slots[id(st)]
-        var = self.rb.refs[id(st)]
-        t = self.ex.type_of(st.iter)
-        kind = strip_opt(t).kind
-        walk = "_bag_items" if kind == "bag" else "sorted" if kind == "map" else "list"
-        src, xs = f"_s{pc}", f"_x{pc}"
-        self.line(pc, f"{src} = {self.ex.gen(st.iter)}")
-        self.line(pc, f"{xs} = [] if {src} is None else {walk}({src})")
-        self.line(pc, f"_BUD[0] -= len({xs})")        # one step per iteration, charged up front
-        self.line(pc, f"if _BUD[0] < 0: _exh()")
-        if is_container(iter_elem(t)):
-            self.line(pc, f"{xs} = _dc({xs})")
-        self.line(pc, f"L[{lst}] = {xs}")
-        self.line(pc, f"L[{i}] = 0")
-        self.line(pc + 1, f"for L[{i}], L[{var}] in enumerate({xs}, 1):")
-        if st.where is not None:
-            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
-        self.block(st.body)
-        self.for_done(pc, lst)
-
-    def for_done(self, pc: int, lst: int) -> None:
-        """The line after a for-loop that walked its list to the end (as the VM's loop head)."""
-        self.line(pc + 1, f"L[{lst}] = None")
 
     def w_Assign(self, st: A.Assign) -> None:
         pc, val = self.stored(st)

@@ -47,7 +47,6 @@ from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_
 from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
-from mercator.interpreter.compiler.stmts import over_limit
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
@@ -174,7 +173,6 @@ class Rollout:
         ns["_roll"] = roll_die
         ns["_noplayer"] = no_player
         ns["_noopts"] = no_options
-        ns["_overlimit"] = over_limit
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
@@ -623,10 +621,7 @@ class _Writer(_BodyFuser):
             self.stmts(b)
         else:
             self.resume(path, 0, at_head)
-        end = self.bc.block_end[id(b)]
-        self.line(end, "s.stack.pop()")
-        if self.bc.body.result is not None:    # (a proc without a result is never let-bound)
-            self.line(end, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = None")
+        self.returns(self.bc.block_end[id(b)], None)
         return "\n".join(self.lines) + "\n"
 
     def resume(self, path: list, j: int, at_head: bool) -> None:
@@ -646,11 +641,11 @@ class _Writer(_BodyFuser):
                 self.depth -= 1
                 self.line(pc + 1, "else:")
                 self.depth += 1
-                self.from_head(st)
+                self.from_head(st, None)
                 self.depth -= 1
             self.stmts_from(b, i + 1)
         elif at_head:
-            self.from_head(st)
+            self.from_head(st, None)
             self.stmts_from(b, i + 1)
         else:
             self.stmts_from(b, i)
@@ -958,81 +953,6 @@ class _Writer(_BodyFuser):
             self.stmt_upto(st, -1)
             return
         super().stmt(st)
-
-    # -- control flow, kept in the frame's slots as the VM keeps it
-    def for_done(self, pc: int, lst: int) -> None:
-        """Not after a `break`: the VM keeps the loop's list then."""
-        self.line(pc + 1, "else:")
-        self.line(pc + 1, f"    L[{lst}] = None")
-
-    def w_While(self, st: A.While) -> None:
-        self.line(self.bc.pc_of[id(st)], f"L[{self.bc.loop_slot[id(st)]}] = 0")
-        self.while_from_head(st)
-
-    def while_from_head(self, st: A.While) -> None:
-        """The loop from its head (its count of rounds already in its slot)."""
-        pc = self.bc.pc_of[id(st)]
-        n = self.bc.loop_slot[id(st)]
-        head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
-        if st.max is not None:
-            head.append(f"if L[{n}] > {st.max}: _overlimit({st.max})")
-        self.loop(pc, head, st.body)
-
-    def w_Repeat(self, st: A.Repeat) -> None:
-        left = self.bc.loop_slot[id(st)]
-        self.line(self.bc.pc_of[id(st)], f"L[{left}] = {self.ex.gen(st.count)}")
-        self.repeat_from_head(st)
-
-    def repeat_from_head(self, st: A.Repeat) -> None:
-        """The loop from its head (the rounds left in its slot)."""
-        left = self.bc.loop_slot[id(st)]
-        self.loop(self.bc.pc_of[id(st)], [f"if L[{left}] <= 0: break", f"L[{left}] -= 1"],
-                  st.body)
-
-    def for_from_head(self, st: A.For) -> None:
-        """The loop from its head: the items of its list (in its slot) not walked yet (their
-        count in its other slot), each step charged up front as w_For charges its list."""
-        pc = self.bc.pc_of[id(st)]
-        lst, i = self.bc.for_slots[id(st)]
-        rest = f"_r{pc}"
-        self.line(pc + 1, f"{rest} = L[{lst}][L[{i}]:]")
-        self.line(pc + 1, f"_BUD[0] -= len({rest})")
-        self.line(pc + 1, "if _BUD[0] < 0: _exh()")
-        self.line(pc + 1, f"for L[{i}], L[{self.rb.refs[id(st)]}] in enumerate({rest}, L[{i}] + 1):")
-        if st.where is not None:
-            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
-        self.block(st.body)
-        self.for_done(pc, lst)
-
-    def from_head(self, st: Any) -> None:
-        """A loop resumed at its head."""
-        if isinstance(st, A.While):
-            self.while_from_head(st)
-        elif isinstance(st, A.Repeat):
-            self.repeat_from_head(st)
-        else:
-            self.for_from_head(st)
-
-    def loop(self, pc: int, head: list[str], body: A.Block) -> None:
-        """`while True:` with the loop's head (as the VM's head op at pc + 1, a step of the
-        budget a round), then its body."""
-        self.line(pc + 1, "while True:")
-        self.depth += 1
-        for text in head + ["_BUD[0] -= 1", "if _BUD[0] < 0: _exh()"]:
-            self.line(pc + 1, text)
-        self.depth -= 1
-        self.block(body)
-
-    def w_Break(self, st: A.Break) -> None:
-        self.line(self.bc.pc_of[id(st)], "break")
-
-    def w_Return(self, st: A.Return) -> None:
-        pc = self.bc.pc_of[id(st)]
-        self.line(pc, f"_v = {self.value(st.value)}" if st.value is not None else "_v = None")
-        self.line(pc, "s.stack.pop()")
-        if self.bc.body.result is not None:
-            self.line(pc, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = _v")
-        self.line(pc, "return")
 
     def w_EndGame(self, st: A.EndGame) -> None:
         pc = self.bc.pc_of[id(st)]

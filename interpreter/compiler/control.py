@@ -1,0 +1,184 @@
+"""The meaning of the control forms, written once, as generated Python source: the tests of an
+`if`, the loops `for` (with `where`), `repeat` and `while` (with its limit of rounds), `break`
+and `return`.
+
+`Control` is mixed into fuse.py's writer of statements, and so into the rollout's writer of
+bodies: an `if` and a loop written whole (`w_If`, `w_For`, `w_Repeat`, `w_While`), a loop from
+its head (`from_head`: where the rollout resumes a frame stopped inside it), `break`, `return`.
+Their ops in the VM, laid out by stmts.py (an arm's test, a loop's start and head, the jumps,
+a return), are functions written by the same methods (`op`, through Fused.singles): a loop's
+head op is the loop from its head whose body is "go on to the body's ops". A loop's slots
+(its list and index, its rounds) are the frame's locals in every way, so a frame stopped at a
+decision inside a loop resumes in any of them.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+
+from mercator.dsl import ast as A
+from mercator.dsl.types import iter_elem, strip_opt
+from mercator.interpreter.compiler.codegen import is_container
+from mercator.interpreter.engine.exprs import RuleError
+
+if TYPE_CHECKING:
+    from mercator.interpreter.compiler.codegen import CodeGen
+    from mercator.interpreter.compiler.stmts import BodyCompiler
+
+
+def over_limit(limit: int) -> NoReturn:
+    """A `while` past its limit of rounds."""
+    raise RuleError(f"'while' ran more than its limit of {limit} times")
+
+
+class Control:
+    """Writes the control forms (see the module); the writer it is mixed into gives `line`,
+    `block`, `value` and the depth of the lines."""
+
+    bc: "BodyCompiler"
+    ex: "CodeGen"
+    rb: Any
+    depth: int
+    line: Callable[[int, str], None]        # one line of source standing for the op at a pc
+    block: Callable[[A.Block], None]        # a block's statements, one level deeper
+    value: Callable[[Any], str]             # an expression's value, copied where stored
+
+    # -- the VM's ops
+    def op(self, pc: int, kind: str, st: Any, to: int) -> None:
+        """The lines of the VM's op at pc, after `L = fr[2]`: `jump` to `to`; the `test` of an
+        arm whose condition is st (to `to` when it is false); a loop's `start`; a loop's
+        `head` (to `to`, its end, when no round is left); a `return` (st None: a body's end)."""
+        if kind == "jump":
+            self.line(pc, f"fr[1] = {to}")
+        elif kind == "test":
+            self.line(pc, f"fr[1] = {pc + 1} if {self.ex.gen(st)} else {to}")
+        elif kind == "start":
+            self.start(st)
+            self.line(pc, f"fr[1] = {pc + 1}")
+        elif kind == "head":
+            self.from_head(st, pc + 1)
+            self.line(pc, f"fr[1] = {to}")
+        else:
+            self.returns(pc, st)
+
+    # -- if
+    def w_If(self, st: A.If) -> None:
+        arms = [(st.cond, st.then)] + [(e.cond, e.body) for e in st.elifs]
+        for j, ((cond, body), pc) in enumerate(zip(arms, self.bc.arm_pcs[id(st)])):
+            self.line(pc, f"{'elif' if j else 'if'} {self.ex.gen(cond)}:")
+            self.block(body)
+        if st.else_ is not None:
+            self.line(self.bc.pc_of[id(st)], "else:")
+            self.block(st.else_)
+
+    # -- loops: the start (at the statement's pc), then the loop from its head (at the pc after)
+    def w_For(self, st: A.For) -> None:
+        self.start(st)
+        pc = self.bc.pc_of[id(st)]
+        i = self.bc.for_slots[id(st)][1]
+        self.charge(pc, f"len(_x{pc})")
+        self.line(pc + 1, f"for L[{i}], L[{self.rb.refs[id(st)]}] in enumerate(_x{pc}, 1):")
+        self.for_round(st, None)
+
+    def w_Repeat(self, st: A.Repeat) -> None:
+        self.start(st)
+        self.from_head(st, None)
+
+    def w_While(self, st: A.While) -> None:
+        self.start(st)
+        self.from_head(st, None)
+
+    def start(self, st: Any) -> None:
+        """A loop's start: a `for`'s list (a snapshot of its values; a bag's items with
+        repeats, a map's keys in order) in its slot, in `_x<pc>` too, and its index 0; a
+        `repeat`'s count of rounds; a `while`'s rounds run, 0."""
+        pc = self.bc.pc_of[id(st)]
+        if isinstance(st, A.Repeat):
+            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = {self.ex.gen(st.count)}")
+            return
+        if isinstance(st, A.While):
+            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = 0")
+            return
+        lst, i = self.bc.for_slots[id(st)]
+        t = self.ex.type_of(st.iter)
+        kind = strip_opt(t).kind
+        walk = "_bag_items" if kind == "bag" else "sorted" if kind == "map" else "list"
+        src, xs = f"_s{pc}", f"_x{pc}"
+        self.line(pc, f"{src} = {self.ex.gen(st.iter)}")
+        self.line(pc, f"{xs} = [] if {src} is None else {walk}({src})")
+        if is_container(iter_elem(t)):
+            self.line(pc, f"{xs} = _dc({xs})")
+        self.line(pc, f"L[{lst}] = {xs}")
+        self.line(pc, f"L[{i}] = 0")
+
+    def charge(self, pc: int, steps: str) -> None:
+        """A loop written whole takes one step of the budget a round, a `for`'s all up front
+        (the VM's loop takes one an op)."""
+        self.line(pc, f"_BUD[0] -= {steps}")
+        self.line(pc, "if _BUD[0] < 0: _exh()")
+
+    def from_head(self, st: Any, enter: Optional[int]) -> None:
+        """The loop from its head, its slots as the rounds before left them: with `enter`, the
+        VM's head op (a round to run goes on to the body's op at pc `enter`), else whole."""
+        pc = self.bc.pc_of[id(st)]
+        if isinstance(st, A.For):
+            lst, i = self.bc.for_slots[id(st)]
+            if enter is None:
+                self.charge(pc + 1, f"len(L[{lst}]) - L[{i}]")
+            self.line(pc + 1, f"while L[{i}] < len(L[{lst}]):")
+            self.line(pc + 1, f"    L[{self.rb.refs[id(st)]}] = L[{lst}][L[{i}]]")
+            self.line(pc + 1, f"    L[{i}] += 1")
+            self.for_round(st, enter)
+            return
+        n = self.bc.loop_slot[id(st)]
+        if isinstance(st, A.Repeat):
+            head = [f"if L[{n}] <= 0: break", f"L[{n}] -= 1"]
+        else:
+            head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
+            if st.max is not None:
+                head.append(f"if L[{n}] > {st.max}: _overlimit({st.max})")
+        self.line(pc + 1, "while True:")
+        self.depth += 1
+        for text in head:
+            self.line(pc + 1, text)
+        if enter is None:
+            self.charge(pc + 1, "1")
+        self.depth -= 1
+        self.body(st, enter)
+
+    def for_round(self, st: A.For, enter: Optional[int]) -> None:
+        """A `for`'s round, once its head has put the next item in the loop variable and its
+        number in the loop's index: skipped unless the item passes `where`; and the list's slot
+        emptied once every item is walked (not after a `break`)."""
+        pc = self.bc.pc_of[id(st)]
+        if st.where is not None:
+            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
+        self.body(st, enter)
+        self.line(pc + 1, "else:")
+        self.line(pc + 1, f"    L[{self.bc.for_slots[id(st)][0]}] = None")
+
+    def body(self, st: Any, enter: Optional[int]) -> None:
+        """A loop's body: its statements, or (the VM's head op) on to its first op."""
+        if enter is None:
+            self.block(st.body)
+            return
+        self.line(enter - 1, f"    fr[1] = {enter}")
+        self.line(enter - 1, "    return")
+
+    def w_Break(self, st: A.Break) -> None:
+        self.line(self.bc.pc_of[id(st)], "break")
+
+    # -- return
+    def w_Return(self, st: A.Return) -> None:
+        pc = self.bc.pc_of[id(st)]
+        self.returns(pc, st)
+        self.line(pc, "return")
+
+    def returns(self, pc: int, st: Optional[A.Return]) -> None:
+        """The frame popped and its value (a `return`'s, or none at the body's end) stored in
+        the caller's slot for it, if any."""
+        val = "None" if st is None or st.value is None else self.value(st.value)
+        if val != "None":
+            self.line(pc, f"_v = {val}")
+        self.line(pc, "s.stack.pop()")
+        if self.bc.body.result is not None:    # (a proc without a result is never let-bound)
+            self.line(pc, f"if fr[3] >= 0: s.stack[-1][2][fr[3]] = {'None' if val == 'None' else '_v'}")
