@@ -1,13 +1,15 @@
 """The meaning of the control forms, written once, as generated Python source: the tests of an
-`if`, the loops `for` (with `where`), `repeat` and `while` (with its limit of rounds), `break`
-and `return`.
+`if`, the loops `for` (with `where`), `repeat` and `while` (with its limit of rounds), `break`,
+`return`, `end game` and a call of a proc (an emit that starts triggers: fuse.py's `emits`).
 
 `Control` is mixed into fuse.py's writer of statements, and so into the rollout's writer of
 bodies: an `if` and a loop written whole (`w_If`, `w_For`, `w_Repeat`, `w_While`), a loop from
 its head (`from_head`: where the rollout resumes a frame stopped inside it), `break`, `return`.
 Their ops in the VM, laid out by stmts.py (an arm's test, a loop's start and head, the jumps,
-a return), are functions written by the same methods (`op`, through Fused.singles): a loop's
-head op is the loop from its head whose body is "go on to the body's ops". A loop's slots
+a return, the end, a call, an emit that starts triggers), are functions written by the same
+methods (`op`, through Fused.singles): a loop's head op is the loop from its head whose body is
+"go on to the body's ops"; a call's pushes the callee's frame and leaves it to the VM's loop,
+where the rollout calls the callee's compiled body. A loop's slots
 (its list and index, its rounds) are the frame's locals in every way, so a frame stopped at a
 decision inside a loop resumes in any of them.
 """
@@ -23,6 +25,11 @@ from mercator.interpreter.engine.exprs import RuleError
 if TYPE_CHECKING:
     from mercator.interpreter.compiler.codegen import CodeGen
     from mercator.interpreter.compiler.stmts import BodyCompiler
+    from mercator.interpreter.engine.program import Program
+
+SHORT_PAD = 8       # a new frame's empty slots written as a list display up to this many
+# the kinds of VM op that push frames (the rollout runs them by compiled bodies: its _wrap)
+PUSHING = ("call", "emit")
 
 
 def over_limit(limit: int) -> NoReturn:
@@ -38,15 +45,19 @@ class Control:
     ex: "CodeGen"
     rb: Any
     depth: int
+    p: "Program"
     line: Callable[[int, str], None]        # one line of source standing for the op at a pc
     block: Callable[[A.Block], None]        # a block's statements, one level deeper
     value: Callable[[Any], str]             # an expression's value, copied where stored
+    emits: Callable[[int, A.Emit, bool], None]   # an emit that starts triggers (fuse.py)
 
     # -- the VM's ops
     def op(self, pc: int, kind: str, st: Any, to: int) -> None:
         """The lines of the VM's op at pc, after `L = fr[2]`: `jump` to `to`; the `test` of an
         arm whose condition is st (to `to` when it is false); a loop's `start`; a loop's
-        `head` (to `to`, its end, when no round is left); a `return` (st None: a body's end)."""
+        `head` (to `to`, its end, when no round is left); a `return` (st None: a body's end);
+        `end` game; a `call` of a proc (st: its name and arguments; `to`: the caller's slot
+        for its result, or -1); an `emit` that starts triggers."""
         if kind == "jump":
             self.line(pc, f"fr[1] = {to}")
         elif kind == "test":
@@ -57,8 +68,15 @@ class Control:
         elif kind == "head":
             self.from_head(st, pc + 1)
             self.line(pc, f"fr[1] = {to}")
-        else:
+        elif kind == "return":
             self.returns(pc, st)
+        elif kind == "end":
+            self.line(pc, "return _finish(s)")
+        elif kind == "call":
+            self.line(pc, "if len(s.stack) >= _MAXF: _toodeep()")
+            self.push(pc, st, to, True)
+        else:
+            self.emits(pc, st, False)
 
     # -- if
     def w_If(self, st: A.If) -> None:
@@ -182,3 +200,29 @@ class Control:
         self.line(pc, "s.stack.pop()")
         if self.bc.body.result is not None:    # (a proc without a result is never let-bound)
             self.line(pc, f"if fr[3] >= 0: s.stack[-1][2][fr[3]] = {'None' if val == 'None' else '_v'}")
+
+    def w_EndGame(self, st: A.EndGame) -> None:
+        """The game's end (Program.finish), the frame left at the statement (the VM's op returns
+        the end; a compiled body stops the rollout with it)."""
+        pc = self.bc.pc_of[id(st)]
+        self.line(pc, f"fr[1] = {pc}")
+        self.line(pc, "_end(s, _finish(s))")
+
+    # -- a call of a proc
+    def push(self, pc: int, call: Any, ret: int, pc_on: bool) -> int:
+        """A call of a proc (`call`: its name and arguments): the callee's frame, in `_nf`,
+        pushed on the stack (its body, pc 0, the arguments' values then its other slots
+        empty, `ret`: the caller's slot for its result, or -1), with `pc_on` the caller's pc
+        past the call first; the callee's body id."""
+        bid = self.p.proc_id[call.name]
+        pad = self.p.nslots[bid] - len(call.args)
+        vals = [self.value(a) for a in call.args]
+        if pad <= SHORT_PAD:
+            self.line(pc, f"_a = [{', '.join(vals + ['None'] * pad)}]")
+        else:
+            self.line(pc, f"_a = [{', '.join(vals)}] + [None] * {pad}")
+        if pc_on:
+            self.line(pc, f"fr[1] = {pc + 1}")
+        self.line(pc, f"_nf = [{bid}, 0, _a, {ret}]")
+        self.line(pc, "s.stack.append(_nf)")
+        return bid

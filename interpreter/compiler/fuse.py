@@ -20,8 +20,9 @@ from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.codegen import (TOO_DEEP, BuildError, copier, hoist_state,
                                                     is_shared)
-from mercator.interpreter.compiler.control import Control, over_limit
+from mercator.interpreter.compiler.control import PUSHING, Control, over_limit
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
+from mercator.interpreter.engine.limits import MAX_FRAMES, too_deep
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
 from mercator.interpreter.engine.values import fmt
 from mercator.interpreter.compiler.memo import blocks_of, scalar
@@ -75,7 +76,8 @@ class Fused:
         ns = prog.ex.ns
         ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
         ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
-        ns["_overlimit"] = over_limit
+        ns["_overlimit"], ns["_finish"] = over_limit, prog.finish
+        ns["_MAXF"], ns["_toodeep"] = MAX_FRAMES, too_deep
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's."""
@@ -173,6 +175,8 @@ class Fused:
         f = self.prog.ex.ns[item[0]]
         self.lines[f.__code__] = (1, pcs)
         bc.ops[item[1][0]] = f
+        if isinstance(item[1][1], tuple) and item[1][1][0] in PUSHING:
+            setattr(f, "pushes", True)      # it pushes frames (compiler/rollout.py)
 
     def reader(self, bc: "BodyCompiler", lv: A.LValue) -> Callable:
         """A function (state, locals) -> the list, bag or map at the place lv itself (not a
@@ -341,23 +345,50 @@ class _BodyFuser(Control):
         self.line(pc, "    _record(s, ['log', [] if _w is None else [_w], _sh])")
 
     def w_Emit(self, st: A.Emit) -> None:
-        """An emit that starts no trigger, written out: its arguments evaluated in order (as
-        the emit op does, before any stat), then each stat that counts it, its condition and
-        amount read from those values."""
-        stats = self.p.stats_by_event.get(st.event)
-        if not stats:
-            return
-        pc = self.bc.pc_of[id(st)]
+        """An emit that starts no trigger, written out: the stats that count it."""
+        self.stats(self.bc.pc_of[id(st)], st, False)
+
+    def stats(self, pc: int, st: A.Emit, every: bool) -> None:
+        """An emit's arguments evaluated in order into `_ea<j>` (with `every`, each, as the
+        value it stores; else only if a stat reads them), then each stat that counts it, its
+        condition and amount read from those values."""
+        stats = self.p.stats_by_event.get(st.event, [])
         decls = [self.rb.stats[i] for i, _, _, _ in stats]
         names: dict[int, str] = {}
-        if any(d.cond is not None or d.expr is not None for d in decls):
+        if every or any(d.cond is not None or d.expr is not None for d in decls):
             for j, a in enumerate(st.args):
                 names[j] = f"_ea{j}"
-                self.line(pc, f"_ea{j} = {self.ex.gen(a)}")
+                self.line(pc, f"_ea{j} = {self.value(a) if every else self.ex.gen(a)}")
         for (i, _, _, _), d in zip(stats, decls):
             add = "1" if d.expr is None else self.ex.source(d.expr, names)
             guard = f"if {self.ex.source(d.cond, names)}: " if d.cond is not None else ""
             self.line(pc, f"{guard}s.stats[{i}] += {add}")
+
+    def emits(self, pc: int, st: A.Emit, drain: bool) -> None:
+        """An emit that starts triggers (the VM's op; the rollout's, with `drain`): the
+        arguments and the stats, each trigger's locals (the arguments, then empty slots) and
+        condition, all before any runs; the depth checked; the pc on; the frames of those that
+        run pushed, the first on top; with `drain`, each then run by its compiled body."""
+        self.stats(pc, st, True)
+        n = len(st.args)
+        args = "[" + ", ".join(f"_ea{j}" for j in range(n)) + "]"
+        trig = self.p.triggers_by_event[st.event]
+        conds = []
+        for k, (_, cond, nslots) in enumerate(trig):
+            self.line(pc, f"_t{k} = {args}" + (f" + [None] * {nslots - n}" if nslots > n else ""))
+            if cond is not None:
+                conds.append(f"_g{k}")
+                self.line(pc, f"_g{k} = {self.ex.const(cond)}(s, _t{k})")
+        some = f"({' or '.join(conds)}) and " if len(conds) == len(trig) else ""
+        self.line(pc, f"if {some}len(s.stack) >= _MAXF: _toodeep()")
+        self.line(pc, f"fr[1] = {pc + 1}")
+        if drain:
+            self.line(pc, "_n0 = len(s.stack)")
+        for k in reversed(range(len(trig))):
+            push = f"s.stack.append([{trig[k][0]}, 0, _t{k}, -1])"
+            self.line(pc, f"if _g{k}: {push}" if trig[k][1] is not None else push)
+        if drain:
+            self.line(pc, "if len(s.stack) > _n0: _drain(s, _n0)")
 
     def w_CallStmt(self, st: A.CallStmt) -> None:
         self.line(self.bc.pc_of[id(st)], self.ex.gen(self.bc.call_of[id(st)]))

@@ -60,7 +60,6 @@ if TYPE_CHECKING:
 
 MAX_NEST = 60      # frames on the state's stack beyond which bodies run in the VM loop
 SHALLOW_CHAIN = 16  # a call starting no longer chain of calls than this skips the depth check
-SHORT_PAD = 8       # a new frame's empty slots written as a list display up to this many
 
 
 class Stop(Exception):
@@ -564,9 +563,9 @@ class Rollout:
                     on[0] = memo
                 f(s, top)
 
-    def end(self, s: "State") -> None:
-        """`end game` in a compiled body."""
-        s.pending = self.prog.finish(s)
+    def end(self, s: "State", result: Terminal) -> None:
+        """`end game` in a compiled body: the game's result ends the rollout."""
+        s.pending = result
         raise _OVER
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
@@ -753,7 +752,7 @@ class _Writer(_BodyFuser):
                 self.ns[key] = op
                 self.line(pc, f"_susp(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
-                self.emit(st, pc, key)
+                self.emits(pc, st, True)
             elif after == pc + 2 and isinstance(st, A.Assign) and \
                     self.inline_choose(op, pc, key):      # the choice, then the assignment
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
@@ -795,37 +794,6 @@ class _Writer(_BodyFuser):
         if self.ro.memo is not None:
             self.forget_writes(self.place_writes(r.source), pc)
         self.depth -= 1
-
-    def emit(self, st: A.Emit, pc: int, key: str) -> None:
-        """An emit that may start triggers, as the emit op does it: the arguments, the stats
-        it counts, every trigger's condition (all before any runs), the triggers' frames
-        pushed (the first on top), then each run by its compiled body."""
-        ln = self.line
-        n = len(st.args)
-        ln(pc, f"fr[1] = {pc + 1}")
-        ln(pc, "_e = [" + ", ".join(self.value(a) for a in st.args) + "]")
-        for k, (i, cond, nslots, amount) in enumerate(self.p.stats_by_event.get(st.event, [])):
-            pad = f" + [None] * {nslots - n}" if nslots > n else ""
-            add = "1"
-            if amount is not None:
-                self.ns[f"{key}_a{k}"] = amount
-                add = f"{key}_a{k}(s, _e{pad})"
-            if cond is None:
-                ln(pc, f"s.stats[{i}] += {add}")
-            else:
-                self.ns[f"{key}_s{k}"] = cond
-                ln(pc, f"if {key}_s{k}(s, _e{pad}): s.stats[{i}] += {add}")
-        trig = self.p.triggers_by_event.get(st.event, [])
-        for k, (tid, cond, nslots) in enumerate(trig):
-            ln(pc, f"_t{k} = _e + [None] * {nslots - n}" if nslots > n else f"_t{k} = list(_e)")
-            if cond is not None:
-                self.ns[f"{key}_c{k}"] = cond
-                ln(pc, f"_g{k} = {key}_c{k}(s, _t{k})")
-        ln(pc, "_n0 = len(s.stack)")
-        for k in reversed(range(len(trig))):
-            push = f"s.stack.append([{trig[k][0]}, 0, _t{k}, -1])"
-            ln(pc, f"if _g{k}: {push}" if trig[k][1] is not None else push)
-        ln(pc, "if len(s.stack) > _n0: _drain(s, _n0)")
 
     def inline_choose(self, op: Any, pc: int, key: str) -> bool:
         """Write a `choose` (decide's op) inline, as the op makes it, without its prompt or a
@@ -920,26 +888,16 @@ class _Writer(_BodyFuser):
         if isinstance(st, A.CallStmt):
             if self.rb.refs[id(st)][0] != "proc":
                 return False
-            name, args, ret = st.name, st.args, -1
+            call, ret = st, -1
         elif isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
                 self.rb.refs.get(id(st.rhs), ("",))[0] == "proc" and \
                 ("convert", id(st.rhs)) not in self.rb.refs:    # (else its ops convert it)
-            name, args, ret = st.rhs.name, st.rhs.args, self.rb.refs[id(st)]
+            call, ret = st.rhs, self.rb.refs[id(st)]
         else:
             return False
         pc = self.bc.pc_of[id(st)]
-        bid = self.p.proc_id[name]
-        pad = self.p.nslots[bid] - len(args)
-        vals = [self.value(a) for a in args]
-        if pad <= SHORT_PAD:
-            vals += ["None"] * pad
-            self.line(pc, f"_a = [{', '.join(vals)}]")
-        else:
-            self.line(pc, f"_a = [{', '.join(vals)}] + [None] * {pad}")
-        if self.ro.suspends[bid]:   # (else nothing reads this frame's pc before it sets it)
-            self.line(pc, f"fr[1] = {pc + 1}")
-        self.line(pc, f"_nf = [{bid}, 0, _a, {ret}]")
-        self.line(pc, "s.stack.append(_nf)")
+        # (unless the callee may stop, nothing reads this frame's pc before it sets it)
+        bid = self.push(pc, call, ret, self.ro.suspends[self.p.proc_id[call.name]])
         if self.ro.chain[bid] > SHALLOW_CHAIN:     # (recursive, or a long chain of calls)
             self.line(pc, f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
             self.line(pc, f"else: RB{bid}(s, _nf)")
@@ -953,8 +911,3 @@ class _Writer(_BodyFuser):
             self.stmt_upto(st, -1)
             return
         super().stmt(st)
-
-    def w_EndGame(self, st: A.EndGame) -> None:
-        pc = self.bc.pc_of[id(st)]
-        self.line(pc, f"fr[1] = {pc}")
-        self.line(pc, "_end(s)")

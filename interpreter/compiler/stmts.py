@@ -18,7 +18,6 @@ from mercator.interpreter.engine.chance import shuffle_op
 from mercator.interpreter.compiler.deals import compile_deal
 from mercator.interpreter.compiler.decisions import suspend
 from mercator.interpreter.engine.convert import converter
-from mercator.interpreter.engine.limits import MAX_FRAMES, too_deep
 from mercator.interpreter.engine.values import fmt
 
 if TYPE_CHECKING:
@@ -55,13 +54,18 @@ class BodyCompiler:
         self.controls: dict[int, list] = {}   # pc -> [kind, statement, to] (see control)
 
     def compile(self) -> tuple[list, list, int]:
-        """(ops, spans, number of local slots)."""
+        """(ops, spans, number of local slots); the ops written by fuse.py and control.py are
+        None until `write`."""
         assert self.body.block is not None
         self.block(self.body.block)
         self.control(SYNTHETIC, "return")
+        return self.ops, self.spans, self.nslots
+
+    def write(self) -> None:
+        """Put in the ops written by fuse.py and control.py (once every body is compiled and
+        the triggers of each event are known)."""
         self.fused.singles(self, self.simples + [(pc, tuple(c), None)
                                                  for pc, c in self.controls.items()])
-        return self.ops, self.spans, self.nslots
 
     # -- helpers
     def emit(self, op: Optional[Op], span: A.Span) -> int:
@@ -189,40 +193,17 @@ class BodyCompiler:
                   s.span)
 
     def s_Emit(self, s: A.Emit) -> None:
-        """An emit that may start triggers (their list is filled after every body); one that
-        starts none is a simple statement."""
+        """An emit that may start triggers (their list is filled after every body; the op is
+        written once it is: `write`); one that starts none is a simple statement."""
         if s.event not in self.p.triggers_by_event:
             self.simple(s)
             return
-        args = [self.ex.place_value(a) for a in s.args]
-        triggers = self.p.triggers_by_event[s.event]
-        stats = self.p.stats_by_event.get(s.event, [])
-        nargs = len(args)
-
-        def emit(st: Any, fr: list) -> None:      # (the pc on only before the pushes)
-            L = fr[2]
-            vals = [a(st, L) for a in args]
-            for i, cond, nslots, amount in stats:
-                SL = vals + [None] * (nslots - nargs)
-                if cond is None or cond(st, SL):
-                    st.stats[i] += 1 if amount is None else amount(st, SL)
-            run = []
-            for bid, cond, nslots in triggers:
-                TL = vals + [None] * (nslots - nargs)
-                if cond is None or cond(st, TL):
-                    run.append([bid, 0, TL, -1])
-            if run and len(st.stack) >= MAX_FRAMES:
-                too_deep()
-            fr[1] += 1
-            for f in reversed(run):
-                st.stack.append(f)
-        setattr(emit, "pushes", True)        # it pushes frames (compiler/rollout.py)
-        self.emit(emit, s.span)
+        self.control(s.span, "emit", s)
 
     def s_CallStmt(self, s: A.CallStmt) -> None:
         ref = self.rb.refs[id(s)]
         if ref[0] == "proc":
-            self.emit(self.call_op(s.name, s.args, -1), s.span)
+            self.control(s.span, "call", s)
             return
         call = A.Call(s.name, s.args, span=s.span)
         self.rb.refs[id(call)] = ref
@@ -230,27 +211,11 @@ class BodyCompiler:
         self.call_of[id(s)] = call
         self.simple(s)
 
-    def call_op(self, name: str, args: tuple, ret: int) -> Op:
-        bid = self.p.proc_id[name]
-        values = self.ex.place_values(args)
-        prog = self.p
-        n = len(args)
-
-        def call(st: Any, fr: list) -> None:
-            if len(st.stack) >= MAX_FRAMES:
-                too_deep()
-            vals = values(st, fr[2])
-            fr[1] += 1
-            st.stack.append([bid, 0, vals + [None] * (prog.nslots[bid] - n), ret])
-        setattr(call, "pushes", True)        # it pushes a frame (compiler/rollout.py)
-        return call
-
     def s_Return(self, s: A.Return) -> None:
         self.control(s.span, "return", s)
 
     def s_EndGame(self, s: A.EndGame) -> None:
-        prog = self.p
-        self.emit(lambda st, fr: prog.finish(st), s.span)
+        self.control(s.span, "end", s)
 
     def s_Deal(self, s: A.Deal) -> None:
         compile_deal(self, s)
