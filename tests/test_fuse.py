@@ -9,6 +9,7 @@ import pytest
 
 from mercator.dsl import ast as A
 from mercator.dsl.loader import load_text
+from mercator.interpreter.compiler.control import jump
 from mercator.interpreter.compiler.fuse import SIMPLE
 from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 from mercator.interpreter.compiler import compile_program
@@ -84,17 +85,19 @@ def test_every_statement_kind_fused_gives_the_same_game() -> None:
 
 def test_the_op_of_a_statement_that_never_suspends_is_the_function_written_for_it() -> None:
     """One meaning for such statements, written in fuse.py, and for the control forms, written
-    in control.py: run one by one (coverage), each op (an if's tests and jumps, a loop's start,
-    head and jumps, the body's return) is a function written by the methods the fused runs are
-    written with; only the choice's op is not."""
+    in control.py: run one by one (coverage), each op (an if's arms' tests, a loop's start and
+    head, the body's return) is a function written by the methods the fused runs are written
+    with; the others are the choice's and the jumps (an arm's end, a loop's way back)."""
     prog = program(EVERY_STATEMENT)
     play(prog, 0, one_by_one=True)
     simple = [st for b in prog.rb.phases for st in A.walk(b.block) if isinstance(st, SIMPLE)
               and not (isinstance(st, A.Let) and isinstance(st.rhs, A.Choose))]
     ops = prog.codes[prog.body_id[("phase", "a")]]
     written = [op for op in ops if getattr(op, "__code__", None) in prog.fused.lines]
+    jumps = [op for op in ops if op.__qualname__ == jump(0).__qualname__]
     assert len(simple) == 25
-    assert len(written) == len(ops) - 1 == 25 + 2 * 4 + 2 * 2 + 1     # ifs: 4 arms; 2 loops
+    assert len(written) == 25 + 3 + 2 * 2 + 1          # the ifs' 3 tests; 2 loops
+    assert len(jumps) == 3 + 2 == len(ops) - len(written) - 1
 
 
 FAILING = [

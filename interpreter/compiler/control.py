@@ -37,6 +37,14 @@ def over_limit(limit: int) -> NoReturn:
     raise RuleError(f"'while' ran more than its limit of {limit} times")
 
 
+def jump(target: int) -> Callable[[Any, list], None]:
+    """The VM's op of a jump to the pc `target` (an arm's end, a loop's way back to its head,
+    a `break`)."""
+    def op(s: Any, fr: list) -> None:
+        fr[1] = target
+    return op
+
+
 class Control:
     """Writes the control forms (see the module); the writer it is mixed into gives `line`,
     `block`, `value` and the depth of the lines."""
@@ -53,14 +61,12 @@ class Control:
 
     # -- the VM's ops
     def op(self, pc: int, kind: str, st: Any, to: int) -> None:
-        """The lines of the VM's op at pc, after `L = fr[2]`: `jump` to `to`; the `test` of an
+        """The lines of the VM's op at pc, after `L = fr[2]` (a jump's op is `jump`): the `test` of an
         arm whose condition is st (to `to` when it is false); a loop's `start`; a loop's
         `head` (to `to`, its end, when no round is left); a `return` (st None: a body's end);
         `end` game; a `call` of a proc (st: its name and arguments; `to`: the caller's slot
         for its result, or -1); an `emit` that starts triggers."""
-        if kind == "jump":
-            self.line(pc, f"fr[1] = {to}")
-        elif kind == "test":
+        if kind == "test":
             self.line(pc, f"fr[1] = {pc + 1} if {self.ex.gen(st)} else {to}")
         elif kind == "start":
             self.start(st)

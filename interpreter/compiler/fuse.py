@@ -43,6 +43,7 @@ def _item(c: Any, k: Any) -> Any:
 
 
 _LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a literal
+_LOCALS = re.compile(r"\bL\b")       # source that reads or writes the frame's locals
 
 
 def _plain_text(v: Any) -> str:
@@ -52,6 +53,11 @@ def _plain_text(v: Any) -> str:
 
 def _nothing() -> None:
     pass
+
+
+def _bare_return(st: Any) -> bool:
+    """True if st is the control op of a `return` without a value, or of a body's end."""
+    return isinstance(st, tuple) and st[0] == "return" and (st[1] is None or st[1].value is None)
 
 
 def _stub(ops: list, pc: int, write: Callable[[], None]) -> Callable:
@@ -109,73 +115,99 @@ class Fused:
                 self.keep_state.add(fast[a])
         return fast
 
-    def singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]) -> None:
-        """Set bc's op at each (pc, statement, value) of todo to the function for that
-        statement alone: a run of one (`value`: the source of the value a `let` or an
-        assignment stores when ops before it computed that value, a decision's, into a hidden
-        slot), or, the statement a tuple (kind, statement, to), to the function of a control
-        form's op (control.py's `op`). Those with a value and those outside every fused run
-        (the VM runs them) are written now. The others run only one by one (coverage) or
-        where a run was refused as too deep, every other way runs them inside a fused run:
-        they are written, all of the body's at once, when one of them first runs (or when
-        fast_ops finds a run refused); until then each op is a stub that writes them."""
-        runs: list[tuple[int, int, list]] = []
-        assert bc.body.block is not None
-        _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
-        fused = {pc for a, end, _ in runs for pc in range(a, end)}
-        self._write_singles(bc, [t for t in todo if t[2] is not None or t[0] not in fused])
-        later = [t for t in todo if t[2] is None and t[0] in fused]
-        if not later:
-            return
+    def singles(self, jobs: list[tuple["BodyCompiler", list[tuple[int, Any, Optional[str]]]]]
+                ) -> None:
+        """For each (bc, todo) of jobs, set bc's op at each (pc, statement, value) of todo to
+        the function for that statement alone: a run of one (`value`: the source of the value
+        a `let` or an assignment stores when ops before it computed that value, a decision's,
+        into a hidden slot), or, the statement a tuple (kind, statement, to), to the function
+        of a control form's op (control.py's `op`). Those with a value and those outside every
+        fused run (the VM runs them) are written now, all the bodies' as one module. The others
+        run only one by one (coverage) or where a run was refused as too deep, every other way
+        runs them inside a fused run: they are written, all of the body's at once, when one of
+        them first runs (or when fast_ops finds a run refused); until then each op is a stub
+        that writes them."""
+        now = []
+        for bc, todo in jobs:
+            runs: list[tuple[int, int, list]] = []
+            assert bc.body.block is not None
+            _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+            fused = {pc for a, end, _ in runs for pc in range(a, end)}
+            now += [(bc, *t) for t in todo if t[2] is not None or t[0] not in fused]
+            later = [(bc, *t) for t in todo if t[2] is None and t[0] in fused]
+            if later:
+                self._later(bc, later)
+        # a return without a value (a body's end too) cannot fail: one function for all alike
+        firsts: dict[bool, tuple] = {}
+        alike = [t for t in now if _bare_return(t[2])]
+        for t in alike:
+            firsts.setdefault(t[0].body.result is not None, t)
+        self._write_singles([t for t in now if not _bare_return(t[2])] + list(firsts.values()))
+        for bc, pc, _, _ in alike:
+            first = firsts[bc.body.result is not None]
+            bc.ops[pc] = first[0].ops[first[1]]
+
+    def _later(self, bc: "BodyCompiler", later: list) -> None:
+        """Stubs at the pcs of `later` that write their functions when one first runs."""
         ops = bc.ops
         done: list[bool] = []
 
         def write() -> None:
             if not done:
-                self._write_singles(bc, later)
+                self._write_singles(later)
                 done.append(True)
         self.later[id(bc)] = write
-        for pc, _, _ in later:
+        for _, pc, _, _ in later:
             ops[pc] = _stub(ops, pc, write)
 
-    def _write_singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]
+    def _write_singles(self, todo: list[tuple["BodyCompiler", int, Any, Optional[str]]]
                        ) -> None:
-        """Write the functions of singles, as one module; should Python refuse it, each on its
-        own, and the one refused is a BuildError at its statement."""
+        """Write the functions of singles (bc, pc, statement, value), as one module; should
+        Python refuse it, each on its own, and the one refused is a BuildError at its
+        statement."""
         if not todo:
             return
         names = [f"R{self.count + i}" for i in range(1, len(todo) + 1)]
         self.count += len(todo)
-        w = _BodyFuser(self.prog, bc)
+        writers: dict[int, _BodyFuser] = {}
+        pcs: list[int] = []
 
         def source(items: list) -> str:
-            w.lines, w.pcs = [], []
-            return "".join(self._write(w, name, pc, pc + 1, [st], None, value)
-                           for name, (pc, st, value) in items)
+            lines: list[str] = []
+            pcs.clear()
+            out = []
+            for name, (bc, pc, st, value) in items:
+                w = writers.setdefault(id(bc), _BodyFuser(self.prog, bc))
+                w.lines, w.pcs = lines, pcs
+                out.append(self._write(w, name, pc, pc + 1, [st], None, value))
+            return "".join(out)
         items = list(zip(names, todo))
+        ns = self.prog.ex.ns
+        body = todo[0][0].body
         try:
-            exec(self.prog.ex.build(lambda: source(items), f"<{bc.body.kind} {bc.body.name}>",
-                                    "exec"), w.ns)
+            exec(self.prog.ex.build(lambda: source(items), f"<{body.kind} {body.name}>", "exec"),
+                 ns)
         except TOO_DEEP:
             for item in items:
                 try:
                     exec(self.prog.ex.build(lambda: source([item]), f"<fused {item[0]}>",
-                                            "exec"), w.ns)
+                                            "exec"), ns)
                 except TOO_DEEP:
                     raise BuildError("this statement is nested too deeply to be run (write it "
                                      "in smaller parts, with 'let' or fns)",
-                                     bc.spans[item[1][0]]) from None
-                self._found(bc, item, w.pcs)
+                                     item[1][0].spans[item[1][1]]) from None
+                self._found(item, list(pcs))
             return
         for item in items:
-            self._found(bc, item, w.pcs)
+            self._found(item, pcs)
 
-    def _found(self, bc: "BodyCompiler", item: tuple, pcs: list[int]) -> None:
-        """Put the function just written for a statement alone in its place among bc's ops."""
+    def _found(self, item: tuple, pcs: list[int]) -> None:
+        """Put the function just written for a statement alone in its place among its body's
+        ops (item: its name, then (body compiler, pc, statement, value))."""
         f = self.prog.ex.ns[item[0]]
         self.lines[f.__code__] = (1, pcs)
-        bc.ops[item[1][0]] = f
-        if isinstance(item[1][1], tuple) and item[1][1][0] in PUSHING:
+        item[1][0].ops[item[1][1]] = f
+        if isinstance(item[1][2], tuple) and item[1][2][0] in PUSHING:
             setattr(f, "pushes", True)      # it pushes frames (compiler/rollout.py)
 
     def reader(self, bc: "BodyCompiler", lv: A.LValue) -> Callable:
@@ -228,6 +260,8 @@ class Fused:
         if then is not None:
             w.ns[f"{name}_then"] = then
             w.line(end, f"return {name}_then(s, fr)")
+        if not any(_LOCALS.search(text) for text in w.lines[n + 2:]):
+            del w.lines[n + 1], w.pcs[n + 1]        # (no local read or written)
         src = self.sources[name] = hoist_state("\n".join(w.lines[n:]) + "\n")
         return src
 

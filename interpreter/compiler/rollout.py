@@ -4,7 +4,8 @@
 The VM (engine/program.py) runs ops one at a time from a dispatch loop, and every decision
 returns to that loop. A rollout needs neither: it picks each choice itself. So here every body
 (setup, phases, procs, triggers, actions) becomes one generated function `RB<id>(s, fr)`:
-statements that never suspend are written as Python source exactly as fuse.py writes them;
+statements that never suspend are written as Python source exactly as fuse.py writes them,
+and the control forms as control.py writes them (the same methods write their VM ops):
 `if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
 that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
 written inline (the player, the options and their checks, the any-time actions, a choice

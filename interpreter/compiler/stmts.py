@@ -5,7 +5,10 @@ An op is ``op(state, frame) -> None | node``; it sets ``frame[1]`` (the pc) itse
 node and leave the pc on themselves, so re-running the op after a reload recomputes the node
 (those ops are made in interpreter/decisions.py; a shuffle's, which suspends once per position
 with explicit chance, in interpreter/chance.py). The op of a statement that never suspends is
-the function compiler/fuse.py writes for it (`simple`): its meaning is written there only.
+the function compiler/fuse.py writes for it (`simple`), and each op of a control form (an
+`if`'s tests and jumps, a loop's start, head and jumps, `break`, `return`, `end game`, a proc
+call, an emit that starts triggers) the function compiler/control.py writes for it (`control`):
+their meaning is written there only; here, where each op goes.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from mercator.dsl import ast as A
 from mercator.dsl.checked import Body
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.chance import shuffle_op
+from mercator.interpreter.compiler.control import jump
 from mercator.interpreter.compiler.deals import compile_deal
 from mercator.interpreter.compiler.decisions import suspend
 from mercator.interpreter.engine.convert import converter
@@ -55,17 +59,17 @@ class BodyCompiler:
 
     def compile(self) -> tuple[list, list, int]:
         """(ops, spans, number of local slots); the ops written by fuse.py and control.py are
-        None until `write`."""
+        None until Fused.singles puts them in (see `written`)."""
         assert self.body.block is not None
         self.block(self.body.block)
         self.control(SYNTHETIC, "return")
         return self.ops, self.spans, self.nslots
 
-    def write(self) -> None:
-        """Put in the ops written by fuse.py and control.py (once every body is compiled and
-        the triggers of each event are known)."""
-        self.fused.singles(self, self.simples + [(pc, tuple(c), None)
-                                                 for pc, c in self.controls.items()])
+    def written(self) -> list[tuple[int, Any, Optional[str]]]:
+        """The ops fuse.py and control.py write, for Fused.singles (once every body is
+        compiled and the triggers of each event are known)."""
+        return self.simples + [(pc, tuple(c), None) for pc, c in self.controls.items()
+                               if c[0] != "jump"]
 
     # -- helpers
     def emit(self, op: Optional[Op], span: A.Span) -> int:
@@ -140,6 +144,8 @@ class BodyCompiler:
     def point(self, at: int, target: int) -> None:
         """Set the pc the control op at `at` goes to (a jump's, a false test's, a loop's end)."""
         self.controls[at][2] = target
+        if self.controls[at][0] == "jump":
+            self.ops[at] = jump(target)
 
     def s_If(self, s: A.If) -> None:
         ends: list[int] = []
@@ -174,7 +180,7 @@ class BodyCompiler:
         head = self.control(s.span, "head", s)
         self.loops.append([])
         self.block(s.body)
-        self.control(SYNTHETIC, "jump", None, head)
+        self.point(self.control(SYNTHETIC, "jump"), head)
         for at in [head, *self.loops.pop()]:
             self.point(at, self.here())
 
