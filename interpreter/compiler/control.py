@@ -2,25 +2,21 @@
 `if`, the loops `for` (with `where`), `repeat` and `while` (with its limit of rounds), `break`,
 `return`, `end game` and a call of a proc (an emit that starts triggers: fuse.py's `emits`).
 
-`Control` is mixed into fuse.py's writer of statements, and so into the rollout's writer of
-bodies: an `if` and a loop written whole (`w_If`, `w_For`, `w_Repeat`, `w_While`), a loop from
-its head (`from_head`: where the rollout resumes a frame stopped inside it), `break`, `return`.
-Their ops in the VM, laid out by stmts.py (an arm's test, a loop's start and head, the jumps,
-a return, the end, a call, an emit that starts triggers), are functions written by the same
-methods (`op`, through Fused.singles): a loop's head op is the loop from its head whose body is
-"go on to the body's ops"; a call's pushes the callee's frame and leaves it to the VM's loop,
-where the rollout calls the callee's compiled body. A loop's slots
-(its list and index, its rounds) are the frame's locals in every way, so a frame stopped at a
-decision inside a loop resumes in any of them.
+`Control` is mixed into fuse.py's writer of statements, and so into the rollout's: an `if` and
+a loop written whole (`w_*`), a loop from its head (`from_head`: where the rollout resumes a
+frame inside it). The VM's ops of these forms, laid out by stmts.py, are functions written by
+the same methods (`op`, through Fused.singles): a loop's head op is the loop from its head
+whose round goes on to the body's first op; a call's op pushes the callee's frame for the VM's
+loop. A loop's slots (a `for`'s list and index, a `repeat`'s or a `while`'s rounds) are the
+frame's locals in every way, so a frame stopped inside a loop resumes in any of them.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import iter_elem, strip_opt
 from mercator.interpreter.compiler.codegen import is_container
-from mercator.interpreter.engine.exprs import RuleError
 
 if TYPE_CHECKING:
     from mercator.interpreter.compiler.codegen import CodeGen
@@ -30,11 +26,6 @@ if TYPE_CHECKING:
 SHORT_PAD = 8       # a new frame's empty slots written as a list display up to this many
 # the kinds of VM op that push frames (the rollout runs them by compiled bodies: its _wrap)
 PUSHING = ("call", "emit")
-
-
-def over_limit(limit: int) -> NoReturn:
-    """A `while` past its limit of rounds."""
-    raise RuleError(f"'while' ran more than its limit of {limit} times")
 
 
 def jump(target: int) -> Callable[[Any, list], None]:
@@ -61,8 +52,8 @@ class Control:
 
     # -- the VM's ops
     def op(self, pc: int, kind: str, st: Any, to: int) -> None:
-        """The lines of the VM's op at pc, after `L = fr[2]` (a jump's op is `jump`): the `test` of an
-        arm whose condition is st (to `to` when it is false); a loop's `start`; a loop's
+        """The lines of the VM's op at pc, after `L = fr[2]` (a jump's op is `jump`): the
+        `test` of an arm whose condition is st (to `to` when false); a loop's `start`; a loop's
         `head` (to `to`, its end, when no round is left); a `return` (st None: a body's end);
         `end` game; a `call` of a proc (st: its name and arguments; `to`: the caller's slot
         for its result, or -1); an `emit` that starts triggers."""
@@ -103,13 +94,11 @@ class Control:
         self.line(pc + 1, f"for L[{i}], L[{self.rb.refs[id(st)]}] in enumerate(_x{pc}, 1):")
         self.for_round(st, None)
 
-    def w_Repeat(self, st: A.Repeat) -> None:
+    def w_While(self, st: Any) -> None:
         self.start(st)
         self.from_head(st, None)
 
-    def w_While(self, st: A.While) -> None:
-        self.start(st)
-        self.from_head(st, None)
+    w_Repeat = w_While
 
     def start(self, st: Any) -> None:
         """A loop's start: a `for`'s list (a snapshot of its values; a bag's items with
@@ -159,7 +148,8 @@ class Control:
         else:
             head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
             if st.max is not None:
-                head.append(f"if L[{n}] > {st.max}: _overlimit({st.max})")
+                msg = f"'while' ran more than its limit of {st.max} times"
+                head.append(f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
         self.line(pc + 1, "while True:")
         self.depth += 1
         for text in head:
@@ -200,12 +190,13 @@ class Control:
     def returns(self, pc: int, st: Optional[A.Return]) -> None:
         """The frame popped and its value (a `return`'s, or none at the body's end) stored in
         the caller's slot for it, if any."""
-        val = "None" if st is None or st.value is None else self.value(st.value)
-        if val != "None":
-            self.line(pc, f"_v = {val}")
+        val = "None"
+        if st is not None and st.value is not None:
+            self.line(pc, f"_v = {self.value(st.value)}")
+            val = "_v"
         self.line(pc, "s.stack.pop()")
         if self.bc.body.result is not None:    # (a proc without a result is never let-bound)
-            self.line(pc, f"if fr[3] >= 0: s.stack[-1][2][fr[3]] = {'None' if val == 'None' else '_v'}")
+            self.line(pc, f"if fr[3] >= 0: s.stack[-1][2][fr[3]] = {val}")
 
     def w_EndGame(self, st: A.EndGame) -> None:
         """The game's end (Program.finish), the frame left at the statement (the VM's op returns

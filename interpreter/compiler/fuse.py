@@ -20,7 +20,7 @@ from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.codegen import (TOO_DEEP, BuildError, copier, hoist_state,
                                                     is_shared)
-from mercator.interpreter.compiler.control import PUSHING, Control, over_limit
+from mercator.interpreter.compiler.control import PUSHING, Control
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
 from mercator.interpreter.engine.limits import MAX_FRAMES, too_deep
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
@@ -82,8 +82,7 @@ class Fused:
         ns = prog.ex.ns
         ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
         ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
-        ns["_overlimit"], ns["_finish"] = over_limit, prog.finish
-        ns["_MAXF"], ns["_toodeep"] = MAX_FRAMES, too_deep
+        ns["_finish"], ns["_MAXF"], ns["_toodeep"] = prog.finish, MAX_FRAMES, too_deep
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's."""
