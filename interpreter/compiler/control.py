@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 SHORT_PAD = 8       # a new frame's empty slots written as a list display up to this many
 # the kinds of VM op that push frames (the rollout runs them by compiled bodies: its _wrap)
 PUSHING = ("call", "emit")
+LOOPS = (A.For, A.While, A.Repeat)
+WHOLE = (A.If, *LOOPS, A.Break, A.Return, A.EndGame)     # the statements Control writes whole
 
 
 def jump(target: int) -> Callable[[Any, list], None]:

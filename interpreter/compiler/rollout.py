@@ -45,6 +45,7 @@ from mercator.dsl.graphs import post_order
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
+from mercator.interpreter.compiler.control import LOOPS, WHOLE
 from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
@@ -102,8 +103,7 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
                 name = _proc_call(rb, st)
                 if name is not None:
                     out.add(prog.proc_id[name])
-                elif not isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return,
-                                         A.Log)) and not w.fusable(st):
+                elif isinstance(st, A.EndGame) or not (isinstance(st, WHOLE) or w.fusable(st)):
                     stops = True
                 blocks.extend(blocks_of(st))
         callees[bid], own[bid] = out, stops
@@ -252,10 +252,10 @@ class Rollout:
             for i, st in enumerate(b.stmts):
                 here = path + [(b, i)]
                 pc = bc.pc_of[id(st)]
-                if isinstance(st, (A.If, A.For, A.While, A.Repeat)) or w.fusable(st) or \
+                if isinstance(st, (A.If, *LOOPS)) or w.fusable(st) or \
                         _proc_call(self.prog.rb, st) is not None:
                     out[pc] = (here, False)
-                if isinstance(st, (A.For, A.While, A.Repeat)):
+                if isinstance(st, LOOPS):
                     out[pc + 1] = (here, True)
                 for sub in blocks_of(st):
                     walk(sub, here)
@@ -727,11 +727,7 @@ class _Writer(_BodyFuser):
 
     def stmt_upto(self, st: Any, after: int) -> None:
         """One statement; `after` is the pc of the op after its ops."""
-        if isinstance(st, A.Log):
-            return                       # a rollout narrates nothing
-        if isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return, A.EndGame)):
-            getattr(self, "w_" + type(st).__name__)(st)
-        elif self.fusable(st):
+        if isinstance(st, WHOLE) or self.fusable(st):
             self.stmt(st)
         elif self.call(st):
             pass
@@ -886,16 +882,10 @@ class _Writer(_BodyFuser):
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if
         st is one: `proc(...)` or `let x = proc(...)`."""
-        if isinstance(st, A.CallStmt):
-            if self.rb.refs[id(st)][0] != "proc":
-                return False
-            call, ret = st, -1
-        elif isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
-                self.rb.refs.get(id(st.rhs), ("",))[0] == "proc" and \
-                ("convert", id(st.rhs)) not in self.rb.refs:    # (else its ops convert it)
-            call, ret = st.rhs, self.rb.refs[id(st)]
-        else:
+        if _proc_call(self.rb, st) is None or isinstance(st, A.Let) and \
+                ("convert", id(st.rhs)) in self.rb.refs:      # (its ops convert the value)
             return False
+        call, ret = (st, -1) if isinstance(st, A.CallStmt) else (st.rhs, self.rb.refs[id(st)])
         pc = self.bc.pc_of[id(st)]
         # (unless the callee may stop, nothing reads this frame's pc before it sets it)
         bid = self.push(pc, call, ret, self.ro.suspends[self.p.proc_id[call.name]])
@@ -907,8 +897,5 @@ class _Writer(_BodyFuser):
         return True
 
     def stmt(self, st: Any) -> None:
-        if isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return, A.EndGame,
-                           A.Log)):
-            self.stmt_upto(st, -1)
-            return
-        super().stmt(st)
+        if not isinstance(st, A.Log):   # a rollout narrates nothing
+            super().stmt(st)
