@@ -100,6 +100,58 @@ def test_the_op_of_a_statement_that_never_suspends_is_the_function_written_for_i
     assert len(jumps) == 3 + 2 == len(ops) - len(written) - 1
 
 
+CONTROL_FORMS = """
+event hit(n: int)
+player { x: int }
+table { total: int }
+stat hits counts hit(n) as n when n > 0
+on hit(n) when n > 1 { total += n }
+proc twice(n: int) -> int {
+  if n > 2 { return n * 2 }
+  return n + n
+}
+round r limit 2 { phase a {
+  let k = choose first(players) one of [1, 2, 3]
+  let t = 0
+  while t < 40 limit 20 {
+    let c = choose first(players) one of [0, 1]
+    t += c + 2
+    if t > 30 { break }
+  }
+  repeat k {
+    let y = twice(k)
+    emit hit(y)
+  }
+  for p in players where p != first(players) {
+    let d = choose p one of [0, 1]
+    p.x += d + total
+  }
+  if total > 500 { end game }
+} }
+score p: p.x + total
+"""
+
+
+def test_the_ops_of_the_control_forms_are_the_functions_written_for_them() -> None:
+    """A while with its limit, a repeat, a for with where (each with a decision inside, so
+    the VM runs their ops), break, a proc call and its returns, an emit that starts a trigger
+    and end game: the same games one by one, fused and by the rollout; once run one by one,
+    every op but the choices' and the jumps is a function written by control.py (or fuse.py's
+    `emits`), the methods the rollout writes them with."""
+    prog = program(CONTROL_FORMS)
+    for seed in range(6):
+        assert play(prog, seed, one_by_one=False) == play(prog, seed, one_by_one=True)
+        s = prog.new_game(3, seed)
+        prog.playout(s, random.Random(seed))
+        assert s.over
+    for body in (("phase", "a"), ("proc", "twice")):
+        ops = prog.codes[prog.body_id[body]]
+        kinds = {"written" if getattr(op, "__code__", None) in prog.fused.lines else
+                 "jump" if op.__qualname__ == jump(0).__qualname__ else op.__qualname__
+                 for op in ops}
+        assert kinds <= {"written", "jump", "decide.<locals>.choose"}, kinds
+
+
 FAILING = [
     # (rule body, line of the failing statement)
     ("let k = 1\n  let z = 10 / (k - 1)", 5),
