@@ -37,7 +37,7 @@ class BodyCompiler:
 
     def __init__(self, prog: "Program", body: Body, fused: "Fused"):
         self.p = prog
-        self.fused = fused          # writes the ops of the statements that never suspend
+        self.fused = fused          # writes the ops of fuse.py and control.py (`written`)
         self.simples: list[tuple[int, Any, Optional[str]]] = []   # (pc, statement, value)
         self.rb = prog.rb
         self.ex = prog.ex
