@@ -216,12 +216,10 @@ class Control:
         bid = self.p.proc_id[call.name]
         pad = self.p.nslots[bid] - len(call.args)
         vals = [self.value(a) for a in call.args]
-        if pad <= SHORT_PAD:
-            self.line(pc, f"_a = [{', '.join(vals + ['None'] * pad)}]")
-        else:
-            self.line(pc, f"_a = [{', '.join(vals)}] + [None] * {pad}")
+        slots = f"[{', '.join(vals + ['None'] * pad)}]" if pad <= SHORT_PAD else \
+            f"[{', '.join(vals)}] + [None] * {pad}"
+        self.line(pc, f"_nf = [{bid}, 0, {slots}, {ret}]")
         if pc_on:
             self.line(pc, f"fr[1] = {pc + 1}")
-        self.line(pc, f"_nf = [{bid}, 0, _a, {ret}]")
         self.line(pc, "s.stack.append(_nf)")
         return bid
