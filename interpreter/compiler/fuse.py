@@ -183,9 +183,9 @@ class Fused:
         items = list(zip(names, todo))
         ns = self.prog.ex.ns
         body = todo[0][0].body
+        where = f"<{body.kind} {body.name}>" if all(t[0].body is body for t in todo) else "<ops>"
         try:
-            exec(self.prog.ex.build(lambda: source(items), f"<{body.kind} {body.name}>", "exec"),
-                 ns)
+            exec(self.prog.ex.build(lambda: source(items), where, "exec"), ns)
         except TOO_DEEP:
             for item in items:
                 try:
