@@ -9,6 +9,7 @@ import pytest
 
 from mercator.dsl import ast as A
 from mercator.dsl.loader import load_text
+from mercator.interpreter.compiler.control import jump
 from mercator.interpreter.compiler.fuse import SIMPLE
 from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 from mercator.interpreter.compiler import compile_program
@@ -83,15 +84,72 @@ def test_every_statement_kind_fused_gives_the_same_game() -> None:
 
 
 def test_the_op_of_a_statement_that_never_suspends_is_the_function_written_for_it() -> None:
-    """One meaning for such statements, written in fuse.py: run one by one (coverage), each op
-    is the function the fused runs are written with, for that statement alone."""
+    """One meaning for such statements, written in fuse.py, and for the control forms, written
+    in control.py: run one by one (coverage), each op (an if's arms' tests, a loop's start and
+    head, the body's return) is a function written by the methods the fused runs are written
+    with; the others are the choice's and the jumps (an arm's end, a loop's way back)."""
     prog = program(EVERY_STATEMENT)
     play(prog, 0, one_by_one=True)
     simple = [st for b in prog.rb.phases for st in A.walk(b.block) if isinstance(st, SIMPLE)
               and not (isinstance(st, A.Let) and isinstance(st.rhs, A.Choose))]
-    written = [op for ops in prog.codes for op in ops
-               if getattr(op, "__code__", None) in prog.fused.lines]
-    assert len(simple) == len(written) > 20
+    ops = prog.codes[prog.body_id[("phase", "a")]]
+    written = [op for op in ops if getattr(op, "__code__", None) in prog.fused.lines]
+    jumps = [op for op in ops if op.__qualname__ == jump(0).__qualname__]
+    assert len(simple) == 25
+    assert len(written) == 25 + 3 + 2 * 2 + 1          # the ifs' 3 tests; 2 loops
+    assert len(jumps) == 3 + 2 == len(ops) - len(written) - 1
+
+
+CONTROL_FORMS = """
+event hit(n: int)
+player { x: int }
+table { total: int }
+stat hits counts hit(n) as n when n > 0
+on hit(n) when n > 1 { total += n }
+proc twice(n: int) -> int {
+  if n > 2 { return n * 2 }
+  return n + n
+}
+round r limit 2 { phase a {
+  let k = choose first(players) one of [1, 2, 3]
+  let t = 0
+  while t < 40 limit 20 {
+    let c = choose first(players) one of [0, 1]
+    t += c + 2
+    if t > 30 { break }
+  }
+  repeat k {
+    let y = twice(k)
+    emit hit(y)
+  }
+  for p in players where p != first(players) {
+    let d = choose p one of [0, 1]
+    p.x += d + total
+  }
+  if total > 500 { end game }
+} }
+score p: p.x + total
+"""
+
+
+def test_the_ops_of_the_control_forms_are_the_functions_written_for_them() -> None:
+    """A while with its limit, a repeat, a for with where (each with a decision inside, so
+    the VM runs their ops), break, a proc call and its returns, an emit that starts a trigger
+    and end game: the same games one by one, fused and by the rollout; once run one by one,
+    every op but the choices' and the jumps is a function written by control.py (or fuse.py's
+    `emits`), the methods the rollout writes them with."""
+    prog = program(CONTROL_FORMS)
+    for seed in range(6):
+        assert play(prog, seed, one_by_one=False) == play(prog, seed, one_by_one=True)
+        s = prog.new_game(3, seed)
+        prog.playout(s, random.Random(seed))
+        assert s.over
+    for body in (("phase", "a"), ("proc", "twice")):
+        ops = prog.codes[prog.body_id[body]]
+        kinds = {"written" if getattr(op, "__code__", None) in prog.fused.lines else
+                 "jump" if op.__qualname__ == jump(0).__qualname__ else op.__qualname__
+                 for op in ops}
+        assert kinds <= {"written", "jump", "decide.<locals>.choose"}, kinds
 
 
 FAILING = [

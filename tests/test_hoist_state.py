@@ -29,7 +29,9 @@ def test_a_function_reading_the_table_often_reads_it_once_on_its_first_line() ->
 def test_what_reads_little_or_starts_with_a_compound_statement_is_left_alone() -> None:
     few = "def F(s):\n    return s.table[1]" + " + s.table[1]" * (HOIST_AT - 2) + "\n"
     compound = "def F(s):\n    if s.table[0]:\n        return s.table[1] + s.table[2]\n"
+    one_line = "def F(s):\n    if s.table[0]: s.table[1] = 1\n    return s.table[2]\n"
     assert hoist_state(few) == few and hoist_state(compound) == compound
+    assert hoist_state(one_line) == one_line     # (`_T = s.table; if ...` is no statement)
     assert hoist_state("lambda s, L: s.table[0]") == "lambda s, L: s.table[0]"
 
 

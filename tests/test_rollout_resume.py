@@ -7,6 +7,7 @@ a `while`, after a `break`, before a `return`, in a `repeat`, over a list of lis
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -166,7 +167,8 @@ def test_a_resumed_for_walks_the_rest_of_its_list(nested: Program) -> None:
     play = ro.prog.body_id[("phase", "play")]
     srcs = [src for name, src in ro.sources.items() if name.startswith(f"RB{play}_at")]
     assert srcs
-    assert any("for _ in _ONCE:" in src and "enumerate(_r" in src for src in srcs)
+    assert any("for _ in _ONCE:" in src and re.search(r"while L\[(\d+)\] < len\(L\[\d+\]\):", src)
+               for src in srcs)
 
 
 FAILS_LATER = """

@@ -81,6 +81,7 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
         cond = ex.compile(b.cond) if b.cond is not None else None
         tid = prog.body_id[("trigger", b.name)]
         prog.triggers_by_event[b.event or ""].append((tid, cond, prog.nslots[tid]))
+    fused.singles([(bc, bc.written()) for bc in compilers])
     _build_main(prog, rb, ex)
     prog.actions = Actions(prog)
     # what run() executes: the ops with runs of non-suspending statements fused (codes

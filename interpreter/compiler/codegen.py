@@ -101,6 +101,7 @@ _NOFOLD = object()
 
 STATE_LISTS = (("s.table[", "_T[", "_T = s.table; "), ("s.players[", "_P[", "_P = s.players; "))
 HOIST_AT = 3             # reads of s.table (s.players) from which a function reads it once
+_COMPOUND = re.compile(r"(if|while|for|with|try)\b")    # a statement `_T = ...;` cannot precede
 
 
 def hoist_state(src: str) -> str:
@@ -112,7 +113,7 @@ def hoist_state(src: str) -> str:
     if not sep or not head.startswith("def ") or "(s" not in head:
         return src
     first, sep2, rest = body.partition("\n")
-    if first.rstrip().endswith(":"):
+    if first.rstrip().endswith(":") or _COMPOUND.match(first.lstrip()):
         return src                     # (a compound statement takes no prefix)
     indent = first[:len(first) - len(first.lstrip())]
     prefix = ""

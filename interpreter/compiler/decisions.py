@@ -37,7 +37,7 @@ def suspend(bc: "BodyCompiler", r: Any, slot: int) -> None:
     elif isinstance(r, A.Simultaneous):
         _simultaneous(bc, r, slot)
     elif isinstance(r, A.Call):
-        bc.emit(bc.call_op(r.name, r.args, slot), r.span)
+        bc.control(r.span, "call", r, slot)
     elif isinstance(r, A.Draw) and r.count is not None:
         bc.emit(_draw_many(bc, r, slot), r.span)
     else:

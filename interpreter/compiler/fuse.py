@@ -17,10 +17,12 @@ from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
-from mercator.dsl.types import Type, iter_elem, strip_opt
+from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.codegen import (TOO_DEEP, BuildError, copier, hoist_state,
-                                                    is_container, is_shared)
+                                                    is_shared)
+from mercator.interpreter.compiler.control import PUSHING, Control
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
+from mercator.interpreter.engine.limits import MAX_FRAMES, too_deep
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
 from mercator.interpreter.engine.values import fmt
 from mercator.interpreter.compiler.memo import blocks_of, scalar
@@ -41,6 +43,7 @@ def _item(c: Any, k: Any) -> Any:
 
 
 _LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a literal
+_LOCALS = re.compile(r"\bL\b")       # source that reads or writes the frame's locals
 
 
 def _plain_text(v: Any) -> str:
@@ -50,6 +53,11 @@ def _plain_text(v: Any) -> str:
 
 def _nothing() -> None:
     pass
+
+
+def _bare_return(st: Any) -> bool:
+    """True if st is the control op of a `return` without a value, or of a body's end."""
+    return isinstance(st, tuple) and st[0] == "return" and (st[1] is None or st[1].value is None)
 
 
 def _stub(ops: list, pc: int, write: Callable[[], None]) -> Callable:
@@ -74,6 +82,7 @@ class Fused:
         ns = prog.ex.ns
         ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
         ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
+        ns["_finish"], ns["_MAXF"], ns["_toodeep"] = prog.finish, MAX_FRAMES, too_deep
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's."""
@@ -105,66 +114,100 @@ class Fused:
                 self.keep_state.add(fast[a])
         return fast
 
-    def singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]) -> None:
-        """Set bc's op at each (pc, statement, value) of todo to the function for that
-        statement alone: a run of one (`value`: the source of the value a `let` or an
-        assignment stores when ops before it computed that value, a decision's, into a hidden
-        slot). Those with a value are written now. The others run only one by one (coverage)
-        or where a run was refused as too deep, every other way runs them inside a fused run:
-        they are written, all of the body's at once, when one of them first runs (or when
-        fast_ops finds a run refused); until then each op is a stub that writes them."""
-        self._write_singles(bc, [t for t in todo if t[2] is not None])
-        later = [t for t in todo if t[2] is None]
-        if not later:
-            return
+    def singles(self, jobs: list[tuple["BodyCompiler", list[tuple[int, Any, Optional[str]]]]]
+                ) -> None:
+        """For each (bc, todo) of jobs, set bc's op at each (pc, statement, value) of todo to
+        the function for that statement alone: a run of one (`value`: the source of the value
+        a `let` or an assignment stores when ops before it computed that value, a decision's,
+        into a hidden slot), or, the statement a tuple (kind, statement, to), to the function
+        of a control form's op (control.py's `op`). Those with a value and those outside every
+        fused run (the VM runs them) are written now, all the bodies' as one module. The others
+        run only one by one (coverage) or where a run was refused as too deep, every other way
+        runs them inside a fused run: they are written, all of the body's at once, when one of
+        them first runs (or when fast_ops finds a run refused); until then each op is a stub
+        that writes them."""
+        now = []
+        for bc, todo in jobs:
+            runs: list[tuple[int, int, list]] = []
+            assert bc.body.block is not None
+            _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+            fused = {pc for a, end, _ in runs for pc in range(a, end)}
+            now += [(bc, *t) for t in todo if t[2] is not None or t[0] not in fused]
+            later = [(bc, *t) for t in todo if t[2] is None and t[0] in fused]
+            if later:
+                self._later(bc, later)
+        # a return without a value (a body's end too) cannot fail: one function for all alike
+        firsts: dict[bool, tuple] = {}
+        alike = [t for t in now if _bare_return(t[2])]
+        for t in alike:
+            firsts.setdefault(t[0].body.result is not None, t)
+        self._write_singles([t for t in now if not _bare_return(t[2])] + list(firsts.values()))
+        for bc, pc, _, _ in alike:
+            first = firsts[bc.body.result is not None]
+            bc.ops[pc] = first[0].ops[first[1]]
+
+    def _later(self, bc: "BodyCompiler", later: list) -> None:
+        """Stubs at the pcs of `later` that write their functions when one first runs."""
         ops = bc.ops
         done: list[bool] = []
 
         def write() -> None:
             if not done:
-                self._write_singles(bc, later)
+                self._write_singles(later)
                 done.append(True)
         self.later[id(bc)] = write
-        for pc, _, _ in later:
+        for _, pc, _, _ in later:
             ops[pc] = _stub(ops, pc, write)
 
-    def _write_singles(self, bc: "BodyCompiler", todo: list[tuple[int, Any, Optional[str]]]
+    def _write_singles(self, todo: list[tuple["BodyCompiler", int, Any, Optional[str]]]
                        ) -> None:
-        """Write the functions of singles, as one module; should Python refuse it, each on its
-        own, and the one refused is a BuildError at its statement."""
+        """Write the functions of singles (bc, pc, statement, value), as one module; should
+        Python refuse it, each on its own, and the one refused is a BuildError at its
+        statement."""
         if not todo:
             return
         names = [f"R{self.count + i}" for i in range(1, len(todo) + 1)]
         self.count += len(todo)
-        w = _BodyFuser(self.prog, bc)
+        writers: dict[int, _BodyFuser] = {}
+        pcs: list[int] = []
 
         def source(items: list) -> str:
-            w.lines, w.pcs = [], []
-            return "".join(self._write(w, name, pc, pc + 1, [st], None, value)
-                           for name, (pc, st, value) in items)
+            lines: list[str] = []
+            pcs.clear()
+            out = []
+            for name, (bc, pc, st, value) in items:
+                w = writers.setdefault(id(bc), _BodyFuser(self.prog, bc))
+                w.lines, w.pcs = lines, pcs
+                out.append(self._write(w, name, pc, pc + 1, [st], None, value))
+            return "".join(out)
         items = list(zip(names, todo))
+        ns = self.prog.ex.ns
+        body = todo[0][0].body
+        where = f"<{body.kind} {body.name}>" if all(t[0].body is body for t in todo) else "<ops>"
         try:
-            exec(self.prog.ex.build(lambda: source(items), f"<{bc.body.kind} {bc.body.name}>",
-                                    "exec"), w.ns)
+            exec(self.prog.ex.build(lambda: source(items), where, "exec"), ns)
         except TOO_DEEP:
             for item in items:
                 try:
                     exec(self.prog.ex.build(lambda: source([item]), f"<fused {item[0]}>",
-                                            "exec"), w.ns)
+                                            "exec"), ns)
                 except TOO_DEEP:
                     raise BuildError("this statement is nested too deeply to be run (write it "
                                      "in smaller parts, with 'let' or fns)",
-                                     item[1][1].span) from None
-                self._found(bc, item, w.pcs)
+                                     item[1][0].spans[item[1][1]]) from None
+                self._found(item, list(pcs))
             return
         for item in items:
-            self._found(bc, item, w.pcs)
+            self._found(item, pcs)
 
-    def _found(self, bc: "BodyCompiler", item: tuple, pcs: list[int]) -> None:
-        """Put the function just written for a statement alone in its place among bc's ops."""
+    def _found(self, item: tuple, pcs: list[int]) -> None:
+        """Put the function just written for a statement alone in its place among its body's
+        ops (item: its name, then (body compiler, pc, statement, value))."""
         f = self.prog.ex.ns[item[0]]
         self.lines[f.__code__] = (1, pcs)
-        bc.ops[item[1][0]] = f
+        item[1][0].ops[item[1][1]] = f
+        if isinstance(item[1][2], tuple) and item[1][2][0] in PUSHING:
+            setattr(f, "pushes", True)      # it pushes frames (compiler/rollout.py)
 
     def reader(self, bc: "BodyCompiler", lv: A.LValue) -> Callable:
         """A function (state, locals) -> the list, bag or map at the place lv itself (not a
@@ -199,24 +242,30 @@ class Fused:
     def _write(self, w: "_BodyFuser", name: str, start: int, end: int, stmts: list,
                then: Optional[Callable], value: Optional[str] = None) -> str:
         """The source of `def NAME(s, fr):` doing stmts (the ops from pc start to end), then
-        setting the pc to end (and running `then`, the op there); its lines are added to w's."""
+        setting the pc to end (and running `then`, the op there), or, stmts one control op
+        (kind, statement, to), that op (control.py); its lines are added to w's."""
         n = len(w.lines)
         w.given = None if value is None else (start, value)
         w.depth = 0
         w.line(start, f"def {name}(s, fr):")
         w.depth = 1
         w.line(start, "L = fr[2]")
-        for st in stmts:
-            w.stmt(st)
-        w.line(end, f"fr[1] = {end}")
+        if isinstance(stmts[0], tuple):         # an op of a control form: it sets the pc
+            w.op(start, *stmts[0])
+        else:
+            for st in stmts:
+                w.stmt(st)
+            w.line(end, f"fr[1] = {end}")
         if then is not None:
             w.ns[f"{name}_then"] = then
             w.line(end, f"return {name}_then(s, fr)")
+        if not any(_LOCALS.search(text) for text in w.lines[n + 2:]):
+            del w.lines[n + 1], w.pcs[n + 1]        # (no local read or written)
         src = self.sources[name] = hoist_state("\n".join(w.lines[n:]) + "\n")
         return src
 
 
-class _BodyFuser:
+class _BodyFuser(Control):
     """Writes the Python source of the statements of one body."""
 
     def __init__(self, prog: "Program", bc: "BodyCompiler", name: str = ""):
@@ -329,61 +378,53 @@ class _BodyFuser:
         self.line(pc, "    _record(s, ['log', [] if _w is None else [_w], _sh])")
 
     def w_Emit(self, st: A.Emit) -> None:
-        """An emit that starts no trigger, written out: its arguments evaluated in order (as
-        the emit op does, before any stat), then each stat that counts it, its condition and
-        amount read from those values."""
-        stats = self.p.stats_by_event.get(st.event)
-        if not stats:
-            return
-        pc = self.bc.pc_of[id(st)]
+        """An emit that starts no trigger, written out: the stats that count it."""
+        self.stats(self.bc.pc_of[id(st)], st, False)
+
+    def stats(self, pc: int, st: A.Emit, every: bool) -> None:
+        """An emit's arguments evaluated in order into `_ea<j>` (with `every`, each, as the
+        value it stores; else only if a stat reads them), then each stat that counts it, its
+        condition and amount read from those values."""
+        stats = self.p.stats_by_event.get(st.event, [])
         decls = [self.rb.stats[i] for i, _, _, _ in stats]
         names: dict[int, str] = {}
-        if any(d.cond is not None or d.expr is not None for d in decls):
+        if every or any(d.cond is not None or d.expr is not None for d in decls):
             for j, a in enumerate(st.args):
                 names[j] = f"_ea{j}"
-                self.line(pc, f"_ea{j} = {self.ex.gen(a)}")
+                self.line(pc, f"_ea{j} = {self.value(a) if every else self.ex.gen(a)}")
         for (i, _, _, _), d in zip(stats, decls):
             add = "1" if d.expr is None else self.ex.source(d.expr, names)
             guard = f"if {self.ex.source(d.cond, names)}: " if d.cond is not None else ""
             self.line(pc, f"{guard}s.stats[{i}] += {add}")
 
+    def emits(self, pc: int, st: A.Emit, drain: bool) -> None:
+        """An emit that starts triggers (the VM's op; the rollout's, with `drain`): the
+        arguments and the stats, each trigger's locals (the arguments, then empty slots) and
+        condition, all before any runs; the depth checked; the pc on; the frames of those that
+        run pushed, the first on top; with `drain`, each then run by its compiled body."""
+        self.stats(pc, st, True)
+        n = len(st.args)
+        args = "[" + ", ".join(f"_ea{j}" for j in range(n)) + "]"
+        trig = self.p.triggers_by_event[st.event]
+        conds = []
+        for k, (_, cond, nslots) in enumerate(trig):
+            self.line(pc, f"_t{k} = {args}" + (f" + [None] * {nslots - n}" if nslots > n else ""))
+            if cond is not None:
+                conds.append(f"_g{k}")
+                self.line(pc, f"_g{k} = {self.ex.const(cond)}(s, _t{k})")
+        some = f"({' or '.join(conds)}) and " if len(conds) == len(trig) else ""
+        self.line(pc, f"if {some}len(s.stack) >= _MAXF: _toodeep()")
+        self.line(pc, f"fr[1] = {pc + 1}")
+        if drain:
+            self.line(pc, "_n0 = len(s.stack)")
+        for k in reversed(range(len(trig))):
+            push = f"s.stack.append([{trig[k][0]}, 0, _t{k}, -1])"
+            self.line(pc, f"if _g{k}: {push}" if trig[k][1] is not None else push)
+        if drain:
+            self.line(pc, "if len(s.stack) > _n0: _drain(s, _n0)")
+
     def w_CallStmt(self, st: A.CallStmt) -> None:
         self.line(self.bc.pc_of[id(st)], self.ex.gen(self.bc.call_of[id(st)]))
-
-    def w_If(self, st: A.If) -> None:
-        arms = [(st.cond, st.then)] + [(e.cond, e.body) for e in st.elifs]
-        for j, ((cond, body), pc) in enumerate(zip(arms, self.bc.arm_pcs[id(st)])):
-            self.line(pc, f"{'elif' if j else 'if'} {self.ex.gen(cond)}:")
-            self.block(body)
-        if st.else_ is not None:
-            self.line(self.bc.pc_of[id(st)], "else:")
-            self.block(st.else_)
-
-    def w_For(self, st: A.For) -> None:
-        pc = self.bc.pc_of[id(st)]
-        lst, i = self.bc.for_slots[id(st)]
-        var = self.rb.refs[id(st)]
-        t = self.ex.type_of(st.iter)
-        kind = strip_opt(t).kind
-        walk = "_bag_items" if kind == "bag" else "sorted" if kind == "map" else "list"
-        src, xs = f"_s{pc}", f"_x{pc}"
-        self.line(pc, f"{src} = {self.ex.gen(st.iter)}")
-        self.line(pc, f"{xs} = [] if {src} is None else {walk}({src})")
-        self.line(pc, f"_BUD[0] -= len({xs})")        # one step per iteration, charged up front
-        self.line(pc, f"if _BUD[0] < 0: _exh()")
-        if is_container(iter_elem(t)):
-            self.line(pc, f"{xs} = _dc({xs})")
-        self.line(pc, f"L[{lst}] = {xs}")
-        self.line(pc, f"L[{i}] = 0")
-        self.line(pc + 1, f"for L[{i}], L[{var}] in enumerate({xs}, 1):")
-        if st.where is not None:
-            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
-        self.block(st.body)
-        self.for_done(pc, lst)
-
-    def for_done(self, pc: int, lst: int) -> None:
-        """The line after a for-loop that walked its list to the end (as the VM's loop head)."""
-        self.line(pc + 1, f"L[{lst}] = None")
 
     def w_Assign(self, st: A.Assign) -> None:
         pc, val = self.stored(st)

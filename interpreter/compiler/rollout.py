@@ -4,7 +4,8 @@
 The VM (engine/program.py) runs ops one at a time from a dispatch loop, and every decision
 returns to that loop. A rollout needs neither: it picks each choice itself. So here every body
 (setup, phases, procs, triggers, actions) becomes one generated function `RB<id>(s, fr)`:
-statements that never suspend are written as Python source exactly as fuse.py writes them;
+statements that never suspend are written as Python source exactly as fuse.py writes them,
+and the control forms as control.py writes them (the same methods write their VM ops):
 `if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
 that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
 written inline (the player, the options and their checks, the any-time actions, a choice
@@ -44,10 +45,10 @@ from mercator.dsl.graphs import post_order
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
+from mercator.interpreter.compiler.control import LOOPS, WHOLE
 from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
-from mercator.interpreter.compiler.stmts import over_limit
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.chance import weighted_index
@@ -61,7 +62,6 @@ if TYPE_CHECKING:
 
 MAX_NEST = 60      # frames on the state's stack beyond which bodies run in the VM loop
 SHALLOW_CHAIN = 16  # a call starting no longer chain of calls than this skips the depth check
-SHORT_PAD = 8       # a new frame's empty slots written as a list display up to this many
 
 
 class Stop(Exception):
@@ -103,8 +103,7 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
                 name = _proc_call(rb, st)
                 if name is not None:
                     out.add(prog.proc_id[name])
-                elif not isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return,
-                                         A.Log)) and not w.fusable(st):
+                elif isinstance(st, A.EndGame) or not (isinstance(st, WHOLE) or w.fusable(st)):
                     stops = True
                 blocks.extend(blocks_of(st))
         callees[bid], own[bid] = out, stops
@@ -174,7 +173,6 @@ class Rollout:
         ns["_roll"] = roll_die
         ns["_noplayer"] = no_player
         ns["_noopts"] = no_options
-        ns["_overlimit"] = over_limit
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
         ns["_act"] = self.act
@@ -254,10 +252,10 @@ class Rollout:
             for i, st in enumerate(b.stmts):
                 here = path + [(b, i)]
                 pc = bc.pc_of[id(st)]
-                if isinstance(st, (A.If, A.For, A.While, A.Repeat)) or w.fusable(st) or \
+                if isinstance(st, (A.If, *LOOPS)) or w.fusable(st) or \
                         _proc_call(self.prog.rb, st) is not None:
                     out[pc] = (here, False)
-                if isinstance(st, (A.For, A.While, A.Repeat)):
+                if isinstance(st, LOOPS):
                     out[pc + 1] = (here, True)
                 for sub in blocks_of(st):
                     walk(sub, here)
@@ -566,9 +564,9 @@ class Rollout:
                     on[0] = memo
                 f(s, top)
 
-    def end(self, s: "State") -> None:
-        """`end game` in a compiled body."""
-        s.pending = self.prog.finish(s)
+    def end(self, s: "State", result: Terminal) -> None:
+        """`end game` in a compiled body: the game's result ends the rollout."""
+        s.pending = result
         raise _OVER
 
     def relocate(self, tb: Optional[TracebackType]) -> None:
@@ -623,10 +621,7 @@ class _Writer(_BodyFuser):
             self.stmts(b)
         else:
             self.resume(path, 0, at_head)
-        end = self.bc.block_end[id(b)]
-        self.line(end, "s.stack.pop()")
-        if self.bc.body.result is not None:    # (a proc without a result is never let-bound)
-            self.line(end, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = None")
+        self.returns(self.bc.block_end[id(b)], None)
         return "\n".join(self.lines) + "\n"
 
     def resume(self, path: list, j: int, at_head: bool) -> None:
@@ -646,11 +641,11 @@ class _Writer(_BodyFuser):
                 self.depth -= 1
                 self.line(pc + 1, "else:")
                 self.depth += 1
-                self.from_head(st)
+                self.from_head(st, None)
                 self.depth -= 1
             self.stmts_from(b, i + 1)
         elif at_head:
-            self.from_head(st)
+            self.from_head(st, None)
             self.stmts_from(b, i + 1)
         else:
             self.stmts_from(b, i)
@@ -732,11 +727,7 @@ class _Writer(_BodyFuser):
 
     def stmt_upto(self, st: Any, after: int) -> None:
         """One statement; `after` is the pc of the op after its ops."""
-        if isinstance(st, A.Log):
-            return                       # a rollout narrates nothing
-        if isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return, A.EndGame)):
-            getattr(self, "w_" + type(st).__name__)(st)
-        elif self.fusable(st):
+        if isinstance(st, WHOLE) or self.fusable(st):
             self.stmt(st)
         elif self.call(st):
             pass
@@ -758,7 +749,7 @@ class _Writer(_BodyFuser):
                 self.ns[key] = op
                 self.line(pc, f"_susp(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
-                self.emit(st, pc, key)
+                self.emits(pc, st, True)
             elif after == pc + 2 and isinstance(st, A.Assign) and \
                     self.inline_choose(op, pc, key):      # the choice, then the assignment
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
@@ -800,37 +791,6 @@ class _Writer(_BodyFuser):
         if self.ro.memo is not None:
             self.forget_writes(self.place_writes(r.source), pc)
         self.depth -= 1
-
-    def emit(self, st: A.Emit, pc: int, key: str) -> None:
-        """An emit that may start triggers, as the emit op does it: the arguments, the stats
-        it counts, every trigger's condition (all before any runs), the triggers' frames
-        pushed (the first on top), then each run by its compiled body."""
-        ln = self.line
-        n = len(st.args)
-        ln(pc, f"fr[1] = {pc + 1}")
-        ln(pc, "_e = [" + ", ".join(self.value(a) for a in st.args) + "]")
-        for k, (i, cond, nslots, amount) in enumerate(self.p.stats_by_event.get(st.event, [])):
-            pad = f" + [None] * {nslots - n}" if nslots > n else ""
-            add = "1"
-            if amount is not None:
-                self.ns[f"{key}_a{k}"] = amount
-                add = f"{key}_a{k}(s, _e{pad})"
-            if cond is None:
-                ln(pc, f"s.stats[{i}] += {add}")
-            else:
-                self.ns[f"{key}_s{k}"] = cond
-                ln(pc, f"if {key}_s{k}(s, _e{pad}): s.stats[{i}] += {add}")
-        trig = self.p.triggers_by_event.get(st.event, [])
-        for k, (tid, cond, nslots) in enumerate(trig):
-            ln(pc, f"_t{k} = _e + [None] * {nslots - n}" if nslots > n else f"_t{k} = list(_e)")
-            if cond is not None:
-                self.ns[f"{key}_c{k}"] = cond
-                ln(pc, f"_g{k} = {key}_c{k}(s, _t{k})")
-        ln(pc, "_n0 = len(s.stack)")
-        for k in reversed(range(len(trig))):
-            push = f"s.stack.append([{trig[k][0]}, 0, _t{k}, -1])"
-            ln(pc, f"if _g{k}: {push}" if trig[k][1] is not None else push)
-        ln(pc, "if len(s.stack) > _n0: _drain(s, _n0)")
 
     def inline_choose(self, op: Any, pc: int, key: str) -> bool:
         """Write a `choose` (decide's op) inline, as the op makes it, without its prompt or a
@@ -922,29 +882,13 @@ class _Writer(_BodyFuser):
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if
         st is one: `proc(...)` or `let x = proc(...)`."""
-        if isinstance(st, A.CallStmt):
-            if self.rb.refs[id(st)][0] != "proc":
-                return False
-            name, args, ret = st.name, st.args, -1
-        elif isinstance(st, A.Let) and isinstance(st.rhs, A.Call) and \
-                self.rb.refs.get(id(st.rhs), ("",))[0] == "proc" and \
-                ("convert", id(st.rhs)) not in self.rb.refs:    # (else its ops convert it)
-            name, args, ret = st.rhs.name, st.rhs.args, self.rb.refs[id(st)]
-        else:
+        if _proc_call(self.rb, st) is None or isinstance(st, A.Let) and \
+                ("convert", id(st.rhs)) in self.rb.refs:      # (its ops convert the value)
             return False
+        call, ret = (st, -1) if isinstance(st, A.CallStmt) else (st.rhs, self.rb.refs[id(st)])
         pc = self.bc.pc_of[id(st)]
-        bid = self.p.proc_id[name]
-        pad = self.p.nslots[bid] - len(args)
-        vals = [self.value(a) for a in args]
-        if pad <= SHORT_PAD:
-            vals += ["None"] * pad
-            self.line(pc, f"_a = [{', '.join(vals)}]")
-        else:
-            self.line(pc, f"_a = [{', '.join(vals)}] + [None] * {pad}")
-        if self.ro.suspends[bid]:   # (else nothing reads this frame's pc before it sets it)
-            self.line(pc, f"fr[1] = {pc + 1}")
-        self.line(pc, f"_nf = [{bid}, 0, _a, {ret}]")
-        self.line(pc, "s.stack.append(_nf)")
+        # (unless the callee may stop, nothing reads this frame's pc before it sets it)
+        bid = self.push(pc, call, ret, self.ro.suspends[self.p.proc_id[call.name]])
         if self.ro.chain[bid] > SHALLOW_CHAIN:     # (recursive, or a long chain of calls)
             self.line(pc, f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
             self.line(pc, f"else: RB{bid}(s, _nf)")
@@ -953,88 +897,5 @@ class _Writer(_BodyFuser):
         return True
 
     def stmt(self, st: Any) -> None:
-        if isinstance(st, (A.If, A.For, A.While, A.Repeat, A.Break, A.Return, A.EndGame,
-                           A.Log)):
-            self.stmt_upto(st, -1)
-            return
-        super().stmt(st)
-
-    # -- control flow, kept in the frame's slots as the VM keeps it
-    def for_done(self, pc: int, lst: int) -> None:
-        """Not after a `break`: the VM keeps the loop's list then."""
-        self.line(pc + 1, "else:")
-        self.line(pc + 1, f"    L[{lst}] = None")
-
-    def w_While(self, st: A.While) -> None:
-        self.line(self.bc.pc_of[id(st)], f"L[{self.bc.loop_slot[id(st)]}] = 0")
-        self.while_from_head(st)
-
-    def while_from_head(self, st: A.While) -> None:
-        """The loop from its head (its count of rounds already in its slot)."""
-        pc = self.bc.pc_of[id(st)]
-        n = self.bc.loop_slot[id(st)]
-        head = [f"if not ({self.ex.gen(st.cond)}): break", f"L[{n}] += 1"]
-        if st.max is not None:
-            head.append(f"if L[{n}] > {st.max}: _overlimit({st.max})")
-        self.loop(pc, head, st.body)
-
-    def w_Repeat(self, st: A.Repeat) -> None:
-        left = self.bc.loop_slot[id(st)]
-        self.line(self.bc.pc_of[id(st)], f"L[{left}] = {self.ex.gen(st.count)}")
-        self.repeat_from_head(st)
-
-    def repeat_from_head(self, st: A.Repeat) -> None:
-        """The loop from its head (the rounds left in its slot)."""
-        left = self.bc.loop_slot[id(st)]
-        self.loop(self.bc.pc_of[id(st)], [f"if L[{left}] <= 0: break", f"L[{left}] -= 1"],
-                  st.body)
-
-    def for_from_head(self, st: A.For) -> None:
-        """The loop from its head: the items of its list (in its slot) not walked yet (their
-        count in its other slot), each step charged up front as w_For charges its list."""
-        pc = self.bc.pc_of[id(st)]
-        lst, i = self.bc.for_slots[id(st)]
-        rest = f"_r{pc}"
-        self.line(pc + 1, f"{rest} = L[{lst}][L[{i}]:]")
-        self.line(pc + 1, f"_BUD[0] -= len({rest})")
-        self.line(pc + 1, "if _BUD[0] < 0: _exh()")
-        self.line(pc + 1, f"for L[{i}], L[{self.rb.refs[id(st)]}] in enumerate({rest}, L[{i}] + 1):")
-        if st.where is not None:
-            self.line(pc + 1, f"    if not ({self.ex.gen(st.where)}): continue")
-        self.block(st.body)
-        self.for_done(pc, lst)
-
-    def from_head(self, st: Any) -> None:
-        """A loop resumed at its head."""
-        if isinstance(st, A.While):
-            self.while_from_head(st)
-        elif isinstance(st, A.Repeat):
-            self.repeat_from_head(st)
-        else:
-            self.for_from_head(st)
-
-    def loop(self, pc: int, head: list[str], body: A.Block) -> None:
-        """`while True:` with the loop's head (as the VM's head op at pc + 1, a step of the
-        budget a round), then its body."""
-        self.line(pc + 1, "while True:")
-        self.depth += 1
-        for text in head + ["_BUD[0] -= 1", "if _BUD[0] < 0: _exh()"]:
-            self.line(pc + 1, text)
-        self.depth -= 1
-        self.block(body)
-
-    def w_Break(self, st: A.Break) -> None:
-        self.line(self.bc.pc_of[id(st)], "break")
-
-    def w_Return(self, st: A.Return) -> None:
-        pc = self.bc.pc_of[id(st)]
-        self.line(pc, f"_v = {self.value(st.value)}" if st.value is not None else "_v = None")
-        self.line(pc, "s.stack.pop()")
-        if self.bc.body.result is not None:
-            self.line(pc, "if fr[3] >= 0: s.stack[-1][2][fr[3]] = _v")
-        self.line(pc, "return")
-
-    def w_EndGame(self, st: A.EndGame) -> None:
-        pc = self.bc.pc_of[id(st)]
-        self.line(pc, f"fr[1] = {pc}")
-        self.line(pc, "_end(s)")
+        if not isinstance(st, A.Log):   # a rollout narrates nothing
+            super().stmt(st)
