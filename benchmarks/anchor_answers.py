@@ -31,6 +31,13 @@ from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E40
 PLAYERS = 3
 
 
+def asked(prompt: str, texts: list[str]) -> bool:
+    """Is a decision of this prompt one the anchor answers: does the prompt contain one of the
+    texts, or, for a text written with a leading '^', begin with the rest of it ("^bid" is
+    Die Händler's open auction and not its "sealed bid")?"""
+    return any(prompt.startswith(t[1:]) if t.startswith("^") else t in prompt for t in texts)
+
+
 class Handing:
     """The searcher, with the decisions whose prompt contains one of `texts` answered by the
     anchor instead; counts who answered how many."""
@@ -42,8 +49,7 @@ class Handing:
         self.answered = [0, 0]            # by the searcher, by the anchor
 
     def choose(self, program, state) -> int:
-        prompt = state.pending.prompt
-        if any(t in prompt for t in self.texts):
+        if asked(state.pending.prompt, self.texts):
             self.answered[1] += 1
             return self.anchor.choose(program, state)
         self.answered[0] += 1
@@ -55,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("rulebook")
     ap.add_argument("--agent", default="ismcts:300:cores=1", help="the searcher's spec")
     ap.add_argument("--anchor-answers", default="none",
-                    help="comma-separated texts of the prompts the anchor answers ('none')")
+                    help="comma-separated texts of the prompts the anchor answers: a prompt "
+                         "containing one, or beginning with one written with a leading '^' "
+                         "('none')")
     ap.add_argument("--seeds", default="0-12", help="A-B: the games' seeds, B excluded")
     ap.add_argument("--out", required=True, help="a JSON-lines file the games are added to")
     a = ap.parse_args(argv)

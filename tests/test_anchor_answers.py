@@ -26,3 +26,11 @@ def test_the_anchor_answers_the_named_decisions_and_the_searcher_the_rest(tmp_pa
         others = [x for i, x in enumerate(g["scores"]) if i != g["seat"]]
         assert g["margin"] == g["scores"][g["seat"]] - max(others)
         assert not g["won"] or g["scores"][g["seat"]] >= max(others)   # (ties: the tie-break)
+
+
+def test_a_text_with_a_caret_matches_the_start_of_a_prompt_only() -> None:
+    asked = anchor_answers().asked
+    assert asked("sealed bid (or pass)", ["bid (or pass)"])
+    assert not asked("sealed bid (or pass)", ["^bid (or pass)"])
+    assert asked("bid (or pass)", ["^bid (or pass)"])
+    assert asked("bid (or pass)", ["x", "^bid"]) and not asked("bid (or pass)", [])
