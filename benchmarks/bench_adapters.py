@@ -9,12 +9,16 @@ For the same rulebook and player count, `--games` games (seeds 0 ..) of uniforml
               which plays other games than a random option: Manila's are longer, with more
               bids), their option indices found first, untimed: the engine's own cost of them;
 - engine+ids  the same loop, but every decision's options written out as action ids and taken
-              one id at a time, the way the adapters do (interpreter/engine/encoding.py);
+              one id at a time, the way the adapters do (interpreter/engine/encoding.py
+              ActionCodec.menu; on a checkout without menus, its sequences);
 - openspiel   pyspiel states of interpreter/research/openspiel.py: legal_actions() or
               chance_outcomes() then apply_action(), a random one, to the end (chance as nodes,
               narration on, as OpenSpiel needs for information states);
 - pettingzoo  the AEC environment of interpreter/research/pettingzoo.py: last() (the
-              observation tensor and action mask), then step() with a random legal id.
+              observation tensor and action mask), then step() with a random legal id,
+              picked by Python's random.Random(seed).choice on np.flatnonzero of the mask,
+              as the engine lines pick (numpy's Generator.choice costs 12 µs a call; it
+              picked before 2026-12-06, so older numbers are not comparable).
 Each line: decisions of the rules per second, and moves per second where a move is one id.
 The ratio column is the engine's decisions/s over that line's. Needs the openspiel and
 pettingzoo extras (a missing one is skipped, saying so). Rates are of CPU time (process_time:
@@ -100,6 +104,28 @@ def replayed(prog, players: int, games: int) -> tuple[int, int, float]:
 
 def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
     codec = ActionCodec(prog, players)
+    if not hasattr(codec, "menu"):            # a checkout before menus
+        return _engine_seqs(codec, prog, players, games)
+    t = clock()
+    dec = moves = 0
+    for g in range(games):
+        s = prog.new_game(players, g)
+        rng = random.Random(g)
+        while not s.over:
+            menu = codec.menu(s, s.pending)
+            taken: tuple[int, ...] = ()
+            while True:
+                taken, i = menu.take(taken, rng.choice(menu.legal(taken)))
+                moves += 1
+                if i is not None:
+                    break
+            prog.apply(s, i)
+            dec += 1
+    return dec, moves, clock() - t
+
+
+def _engine_seqs(codec, prog, players: int, games: int) -> tuple[int, int, float]:
+    """engine_ids on a checkout whose codec has no menu: by its sequences."""
     t = clock()
     dec = moves = 0
     for g in range(games):
@@ -149,7 +175,7 @@ def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
     dec = moves = 0
     for g in range(games):
         e.reset(seed=g)
-        rng = np.random.default_rng(g)
+        rng = random.Random(g)
         for agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:

@@ -1,0 +1,124 @@
+"""One node's options as action ids, made to be taken one id at a time (interpreter/engine/
+encoding.py ActionCodec.menu): what the research adapters ask of a decision at every step.
+
+Most options are one id (a bid, a place, a good, pass), so a menu keeps each option's id in a
+plain list of ints (`ids`; -1 where an option is longer) and the longer options' sequences
+beside (`long`, by option index). Its legal first ids are sorted once; an id that is a whole
+option is found with `list.index`, with no sequence tuples built. The sequences of every
+option (`seqs`, what ActionCodec.sequences returns) are made only when asked for: by a caller
+that wants them, or when a longer option is being taken. The functions below work on those
+sequences for whatever is not a one-id step, and give what ActionCodec's methods of the same
+names give.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+Seqs = list[tuple[int, ...]]
+
+
+class Menu:
+    """The options of one decision or chance node as ids (read it, never change it)."""
+
+    __slots__ = ("ids", "long", "first", "_seqs")
+
+    def __init__(self, ids: list[int], long: dict[int, tuple[int, ...]],
+                 seqs: Optional[Seqs] = None):
+        self.ids = ids                    # option k's id when it is one id, else -1
+        self.long = long                  # option k's ids when it is more than one
+        firsts = set(ids)
+        if long:
+            firsts.discard(-1)
+            firsts.update(q[0] for q in long.values())
+        self.first = sorted(firsts)       # the ids legal first, in increasing order
+        self._seqs = seqs
+
+    @classmethod
+    def of(cls, seqs: Seqs) -> "Menu":
+        """The menu of options written out as sequences."""
+        ids = [q[0] if len(q) == 1 else -1 for q in seqs]
+        return cls(ids, {k: q for k, q in enumerate(seqs) if len(q) != 1}, seqs)
+
+    @property
+    def seqs(self) -> Seqs:
+        """The ids of each option, in option order (made once, when first asked for)."""
+        if self._seqs is None:
+            long = self.long
+            self._seqs = [(a,) if a >= 0 else long[k] for k, a in enumerate(self.ids)] \
+                if long else [(a,) for a in self.ids]
+        return self._seqs
+
+    def legal(self, taken: tuple[int, ...]) -> list[int]:
+        """The distinct ids that may come after `taken`, in increasing order (the menu's own
+        list when nothing is taken: read it, do not change it)."""
+        return self.first if not taken else legal_after(self.seqs, taken)
+
+    def take(self, taken: tuple[int, ...], a: int) -> tuple[tuple[int, ...], Optional[int]]:
+        """Id `a` taken after `taken`: the ids taken now (settled) and the option they name,
+        or None while they name none yet (ActionCodec.take)."""
+        if not taken and a >= 0:
+            try:
+                return (a,), self.ids.index(a)     # a one-id option
+            except ValueError:
+                pass
+        return take_in(self.seqs, taken, a)
+
+    def outcomes(self, weights: list[int], taken: tuple[int, ...]) -> list[tuple[int, float]]:
+        """(id, probability) of each id that may come after `taken` at a chance node."""
+        ids = self.ids
+        if not taken and not self.long and len(self.first) == len(ids):
+            total = sum(weights)              # one distinct id an outcome
+            return sorted((a, k / total) for a, k in zip(ids, weights))
+        return outcomes_after(self.seqs, weights, taken)
+
+
+def legal_after(seqs: Seqs, taken: tuple[int, ...]) -> list[int]:
+    """The distinct ids that may come after `taken`, in increasing order (a new list)."""
+    n = len(taken)
+    if not n:
+        return sorted({q[0] for q in seqs})
+    return sorted({q[n] for q in seqs if len(q) > n and q[:n] == taken})
+
+
+def settled(seqs: Seqs, taken: tuple[int, ...]) -> tuple[int, ...]:
+    """`taken` extended by every id all the options that start with it agree on (stops at a
+    complete option)."""
+    while True:
+        if taken in seqs:
+            return taken
+        nxt = legal_after(seqs, taken)
+        if len(nxt) != 1:
+            return taken
+        taken = taken + (nxt[0],)
+
+
+def named(seqs: Seqs, taken: tuple[int, ...]) -> Optional[int]:
+    """The option whose sequence is `taken`, or None while it names none yet."""
+    try:
+        return seqs.index(taken)
+    except ValueError:
+        return None
+
+
+def take_in(seqs: Seqs, taken: tuple[int, ...],
+            a: int) -> tuple[tuple[int, ...], Optional[int]]:
+    """Id `a` taken after `taken`: settled, then the option named (one pass when the ids taken
+    are an option already)."""
+    now = taken + (a,)
+    try:
+        return now, seqs.index(now)
+    except ValueError:
+        now = settled(seqs, now)
+        return now, named(seqs, now)
+
+
+def outcomes_after(seqs: Seqs, weights: list[int],
+                   taken: tuple[int, ...]) -> list[tuple[int, float]]:
+    """(id, probability) of each id that may come after `taken`, from the outcomes' weights."""
+    n = len(taken)
+    w: dict[int, int] = {}
+    for q, k in zip(seqs, weights):
+        if len(q) > n and q[:n] == taken:
+            w[q[n]] = w.get(q[n], 0) + k
+    total = sum(w.values())
+    return [(a, w[a] / total) for a in sorted(w)]
