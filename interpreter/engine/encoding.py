@@ -130,8 +130,9 @@ class ActionCodec(IdWriters):
             self.slots = 0
         self.names = tuple(names)
         self.max_list = self.bounds.lists if self.bounds is not None else None
-        # menus by (type, pass?, values, actions)
+        # menus by (type, pass?, values, actions); the ids of the actions by their marshal bytes
         self._menus: dict[tuple, Menu] = {}
+        self._actions: dict[bytes, list[tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ the vocabulary
     @property
@@ -262,10 +263,11 @@ class ActionCodec(IdWriters):
             hit = self._menus.get(key) if key is not None else None
             if hit is not None:
                 return hit
-        out = self._menu(s, node)
+        out = self._menu(s, node, key[3] if key is not None else None)
         if key is not None:
             if len(self._menus) >= MENUS_KEPT:
                 self._menus.clear()
+                self._actions.clear()
             self._menus[key] = out
         return out
 
@@ -275,7 +277,9 @@ class ActionCodec(IdWriters):
         before gives the very list it gave then). Callers read the list, never change it."""
         return self.menu(s, node).seqs
 
-    def _menu(self, s: Any, node: Union[Decision, Chance]) -> Menu:
+    def _menu(self, s: Any, node: Union[Decision, Chance], acts: Optional[bytes]) -> Menu:
+        """A new menu of node; `acts`, the marshal bytes of its any-time actions, finds
+        their ids written before (the same mortgages offered beside other bids)."""
         t = node.vtype
         one = self._atom(t) if t is not None and not isinstance(t, tuple) else None
         if one is None:                       # values of more than one id: their sequences
@@ -291,9 +295,13 @@ class ActionCodec(IdWriters):
         else:                                 # one id a value, with write's checks
             ids += [one(v) for v in values]
         long: dict[int, tuple[int, ...]] = {}
-        if decision:
-            for _, bid, args in node.actions:
-                q = self._action_ids(bid, args, s)
+        if decision and node.actions:
+            written = self._actions.get(acts) if acts is not None else None
+            if written is None:
+                written = [self._action_ids(bid, args, s) for _, bid, args in node.actions]
+                if acts is not None:
+                    self._actions[acts] = written
+            for q in written:
                 if len(q) == 1:
                     ids.append(q[0])
                 else:

@@ -6,9 +6,11 @@ plain list of ints (`ids`; -1 where an option is longer) and the longer options'
 beside (`long`, by option index). Its legal first ids are sorted once; an id that is a whole
 option is found with `list.index`, with no sequence tuples built. The sequences of every
 option (`seqs`, what ActionCodec.sequences returns) are made only when asked for: by a caller
-that wants them, or when a longer option is being taken. The functions below work on those
-sequences for whatever is not a one-id step, and give what ActionCodec's methods of the same
-names give.
+that wants them, or when a longer option is being taken; then the option each whole sequence
+names, and the ids legal after each prefix asked for, are remembered by the menu (a menu seen
+again, Manila's loadings of the boats, takes its ids without scanning its options). The
+functions below work on the sequences themselves and give what ActionCodec's methods of the
+same names give.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ Seqs = list[tuple[int, ...]]
 class Menu:
     """The options of one decision or chance node as ids (read it, never change it)."""
 
-    __slots__ = ("ids", "long", "first", "_seqs")
+    __slots__ = ("ids", "long", "first", "_seqs", "_after", "_whole")
 
     def __init__(self, ids: list[int], long: dict[int, tuple[int, ...]],
                  seqs: Optional[Seqs] = None):
@@ -32,6 +34,8 @@ class Menu:
             firsts.update(q[0] for q in long.values())
         self.first = sorted(firsts)       # the ids legal first, in increasing order
         self._seqs = seqs
+        self._after: dict[tuple[int, ...], list[int]] = {}       # by prefix, when asked
+        self._whole: Optional[dict[tuple[int, ...], int]] = None  # each sequence's option
 
     @classmethod
     def of(cls, seqs: Seqs) -> "Menu":
@@ -51,7 +55,7 @@ class Menu:
     def legal(self, taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order (the menu's own
         list when nothing is taken: read it, do not change it)."""
-        return self.first if not taken else legal_after(self.seqs, taken)
+        return self.first if not taken else self._next(taken)
 
     def take(self, taken: tuple[int, ...], a: int) -> tuple[tuple[int, ...], Optional[int]]:
         """Id `a` taken after `taken`: the ids taken now (settled) and the option they name,
@@ -61,7 +65,25 @@ class Menu:
                 return (a,), self.ids.index(a)     # a one-id option
             except ValueError:
                 pass
-        return take_in(self.seqs, taken, a)
+        whole = self._whole
+        if whole is None:                      # the first option of each sequence
+            seqs = self.seqs
+            whole = self._whole = {q: k for k, q in zip(range(len(seqs) - 1, -1, -1),
+                                                        reversed(seqs))}
+        now = taken + (a,)
+        while now not in whole:                # settled: while all the options agree
+            nxt = self._next(now)
+            if len(nxt) != 1:
+                return now, None
+            now = now + (nxt[0],)
+        return now, whole[now]
+
+    def _next(self, taken: tuple[int, ...]) -> list[int]:
+        """legal_after of the sequences, remembered by prefix."""
+        nxt = self._after.get(taken)
+        if nxt is None:
+            nxt = self._after[taken] = legal_after(self.seqs, taken)
+        return nxt
 
     def outcomes(self, weights: list[int], taken: tuple[int, ...]) -> list[tuple[int, float]]:
         """(id, probability) of each id that may come after `taken` at a chance node."""
