@@ -247,3 +247,41 @@ def test_a_menu_seen_before_is_the_same_list_and_its_ids_are_sorted_once() -> No
             firsts[key] = seqs
             prog.apply(s, rng.randrange(s.pending.count))
     assert again > 100
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_a_menu_takes_ids_as_its_sequences_do(path: str) -> None:
+    """menu() keeps one-id options as plain ints and takes them with list.index: every
+    option, taken one id at a time through the menu, gives the legal ids, the settled ids and
+    the option that take() and legal_ids() give on the sequences; chance outcomes the same
+    probabilities; an id no option has names nothing."""
+    prog = _programs(path)
+    g = prog.rb.game
+    players = g.min_players
+    c = ActionCodec(prog, players)
+    checked = 0
+    for seed in range(2):
+        s = prog.new_game(players, seed, explicit_chance=True)
+        rng = random.Random(seed)
+        while not s.over and checked < 300 * (seed + 1):
+            node = s.pending
+            m = c.menu(s, node)
+            seqs = m.seqs
+            assert seqs == _written(c, s, node)
+            assert m.legal(()) == c.legal_ids(seqs, ())
+            for q in seqs:
+                taken: tuple[int, ...] = ()
+                while True:
+                    assert m.legal(taken) == c.legal_ids(seqs, taken)
+                    if isinstance(node, Chance):
+                        assert m.outcomes(node.weights, taken) == \
+                            c.chance_outcomes(seqs, node.weights, taken)
+                    got = m.take(taken, q[len(taken)])
+                    assert got == c.take(seqs, taken, q[len(taken)])
+                    taken, i = got
+                    if i is not None:
+                        break
+            assert m.take((), c.size) == c.take(seqs, (), c.size) == ((c.size,), None)
+            checked += 1
+            prog.apply(s, rng.randrange(node.count))
+    assert checked > 50
