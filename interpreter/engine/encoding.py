@@ -30,8 +30,8 @@ from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.id_writers import IdWriters
-from mercator.interpreter.engine.menu import (Menu, legal_after, named, outcomes_after, settled,
-                                              take_in)
+from mercator.interpreter.engine.menu import (NO_LONG, Menu, legal_after, named, outcomes_after,
+                                              settled, take_in)
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.dsl.errors import MercatorError
 
@@ -294,7 +294,7 @@ class ActionCodec(IdWriters):
             ids += [b + v for v in values]
         else:                                 # one id a value, with write's checks
             ids += [one(v) for v in values]
-        long: dict[int, tuple[int, ...]] = {}
+        long: Any = NO_LONG
         if decision and node.actions:
             written = self._actions.get(acts) if acts is not None else None
             if written is None:
@@ -305,6 +305,7 @@ class ActionCodec(IdWriters):
                 if len(q) == 1:
                     ids.append(q[0])
                 else:
+                    long = {} if long is NO_LONG else long
                     long[len(ids)] = q
                     ids.append(-1)
         return Menu(ids, long)

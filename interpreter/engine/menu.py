@@ -2,7 +2,7 @@
 encoding.py ActionCodec.menu): what the research adapters ask of a decision at every step.
 
 Most options are one id (a bid, a place, a good, pass), so a menu keeps each option's id in a
-plain list of ints (`ids`; -1 where an option is longer) and the longer options' sequences
+tuple of ints (`ids`; -1 where an option is longer) and the longer options' sequences
 beside (`long`, by option index). Its legal first ids are sorted once; an id that is a whole
 option is found with `list.index`, with no sequence tuples built. The sequences of every
 option (`seqs`, what ActionCodec.sequences returns) are made only when asked for: by a caller
@@ -14,9 +14,11 @@ same names give.
 """
 from __future__ import annotations
 
-from typing import Optional
+from types import MappingProxyType
+from typing import Mapping, Optional
 
 Seqs = list[tuple[int, ...]]
+NO_LONG: Mapping[int, tuple[int, ...]] = MappingProxyType({})   # every option one id
 
 
 class Menu:
@@ -24,9 +26,10 @@ class Menu:
 
     __slots__ = ("ids", "long", "first", "_seqs", "_after", "_whole")
 
-    def __init__(self, ids: list[int], long: dict[int, tuple[int, ...]],
+    def __init__(self, ids: list[int], long: Mapping[int, tuple[int, ...]],
                  seqs: Optional[Seqs] = None):
-        self.ids = ids                    # option k's id when it is one id, else -1
+        self.ids = tuple(ids)             # option k's id when it is one id, else -1 (a
+        #                                   tuple of ints: the garbage collector skips it)
         self.long = long                  # option k's ids when it is more than one
         firsts = set(ids)
         if long:
@@ -34,14 +37,14 @@ class Menu:
             firsts.update(q[0] for q in long.values())
         self.first = sorted(firsts)       # the ids legal first, in increasing order
         self._seqs = seqs
-        self._after: dict[tuple[int, ...], list[int]] = {}       # by prefix, when asked
+        self._after: Optional[dict[tuple[int, ...], list[int]]] = None   # by prefix
         self._whole: Optional[dict[tuple[int, ...], int]] = None  # each sequence's option
 
     @classmethod
     def of(cls, seqs: Seqs) -> "Menu":
         """The menu of options written out as sequences."""
         ids = [q[0] if len(q) == 1 else -1 for q in seqs]
-        return cls(ids, {k: q for k, q in enumerate(seqs) if len(q) != 1}, seqs)
+        return cls(ids, {k: q for k, q in enumerate(seqs) if len(q) != 1} or NO_LONG, seqs)
 
     @property
     def seqs(self) -> Seqs:
@@ -80,9 +83,12 @@ class Menu:
 
     def _next(self, taken: tuple[int, ...]) -> list[int]:
         """legal_after of the sequences, remembered by prefix."""
-        nxt = self._after.get(taken)
+        after = self._after
+        if after is None:
+            after = self._after = {}
+        nxt = after.get(taken)
         if nxt is None:
-            nxt = self._after[taken] = legal_after(self.seqs, taken)
+            nxt = after[taken] = legal_after(self.seqs, taken)
         return nxt
 
     def outcomes(self, weights: list[int], taken: tuple[int, ...]) -> list[tuple[int, float]]:
