@@ -4,13 +4,13 @@ encoding.py ActionCodec.menu): what the research adapters ask of a decision at e
 Most options are one id (a bid, a place, a good, pass), so a menu keeps each option's id in a
 tuple of ints (`ids`; -1 where an option is longer) and the longer options' sequences
 beside (`long`, by option index). Its legal first ids are sorted once; an id that is a whole
-option is found with `list.index`, with no sequence tuples built. The sequences of every
-option (`seqs`, what ActionCodec.sequences returns) are made only when asked for: by a caller
-that wants them, or when a longer option is being taken; then the option each whole sequence
-names, and the ids legal after each prefix asked for, are remembered by the menu (a menu seen
-again, Manila's loadings of the boats, takes its ids without scanning its options). The
-functions below work on the sequences themselves and give what ActionCodec's methods of the
-same names give.
+option is found with `tuple.index`, with no sequence tuples built. A longer option is taken
+among the longer options alone (the sequences are prefix-free: no one-id option starts one):
+the option each of their sequences names, and the ids legal after each prefix asked for, are
+remembered by the menu (a menu seen again, Manila's loadings of the boats, takes its ids
+without scanning its options). The sequences of every option (`seqs`, what
+ActionCodec.sequences returns) are made only when asked for. The functions below work on the
+sequences themselves and give what ActionCodec's methods of the same names give.
 """
 from __future__ import annotations
 
@@ -69,10 +69,8 @@ class Menu:
             except ValueError:
                 pass
         whole = self._whole
-        if whole is None:                      # the first option of each sequence
-            seqs = self.seqs
-            whole = self._whole = {q: k for k, q in zip(range(len(seqs) - 1, -1, -1),
-                                                        reversed(seqs))}
+        if whole is None:                      # the first longer option of each sequence
+            whole = self._whole = {q: k for k, q in reversed(self.long.items())}
         now = taken + (a,)
         while now not in whole:                # settled: while all the options agree
             nxt = self._next(now)
@@ -82,13 +80,14 @@ class Menu:
         return now, whole[now]
 
     def _next(self, taken: tuple[int, ...]) -> list[int]:
-        """legal_after of the sequences, remembered by prefix."""
+        """legal_after of the sequences (of the longer options: `taken` is not empty),
+        remembered by prefix."""
         after = self._after
         if after is None:
             after = self._after = {}
         nxt = after.get(taken)
         if nxt is None:
-            nxt = after[taken] = legal_after(self.seqs, taken)
+            nxt = after[taken] = legal_after(list(self.long.values()), taken)
         return nxt
 
     def outcomes(self, weights: list[int], taken: tuple[int, ...]) -> list[tuple[int, float]]:
