@@ -14,11 +14,13 @@ sequences themselves and give what ActionCodec's methods of the same names give.
 """
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Mapping, Optional
 
 Seqs = list[tuple[int, ...]]
-NO_LONG: Mapping[int, tuple[int, ...]] = MappingProxyType({})   # every option one id
+# the longer options of a menu whose options are one id each: one empty dict shared by those
+# menus, never written (a menu with a longer option makes its own); a plain dict, so that a
+# menu pickles and copies (an OpenSpiel state holds its menu)
+NO_LONG: dict[int, tuple[int, ...]] = {}
 
 
 class Menu:
