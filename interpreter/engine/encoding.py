@@ -269,6 +269,7 @@ class ActionCodec(IdWriters):
                 self._menus.clear()
                 self._actions.clear()
             self._menus[key] = out
+            out.remembered = True
         return out
 
     def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:

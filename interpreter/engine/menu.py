@@ -8,9 +8,10 @@ option is found with `tuple.index`, with no sequence tuples built. A longer opti
 among the longer options alone (the sequences are prefix-free: no one-id option starts one):
 the option each of their sequences names, and the ids legal after each prefix asked for, are
 remembered by the menu (a menu seen again, Manila's loadings of the boats, takes its ids
-without scanning its options). The sequences of every option (`seqs`, what
-ActionCodec.sequences returns) are made only when asked for. The functions below work on the
-sequences themselves and give what ActionCodec's methods of the same names give.
+without scanning its options); a menu its codec does not keep (a deal's step) is taken by
+scanning its sequences, as the codec's own methods do. The sequences of every option (`seqs`,
+what ActionCodec.sequences returns) are made only when asked for. The functions below work on
+the sequences themselves and give what ActionCodec's methods of the same names give.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ NO_LONG: dict[int, tuple[int, ...]] = {}
 class Menu:
     """The options of one decision or chance node as ids (read it, never change it)."""
 
-    __slots__ = ("ids", "long", "first", "_seqs", "_after", "_whole")
+    __slots__ = ("ids", "long", "first", "remembered", "_seqs", "_after", "_whole")
 
     def __init__(self, ids: list[int], long: Mapping[int, tuple[int, ...]],
                  seqs: Optional[Seqs] = None):
@@ -38,6 +39,7 @@ class Menu:
             firsts.discard(-1)
             firsts.update(q[0] for q in long.values())
         self.first = sorted(firsts)       # the ids legal first, in increasing order
+        self.remembered = False           # kept by its codec, found again (not a deal's step)
         self._seqs = seqs
         self._after: Optional[dict[tuple[int, ...], list[int]]] = None   # by prefix
         self._whole: Optional[dict[tuple[int, ...], int]] = None  # each sequence's option
@@ -60,7 +62,9 @@ class Menu:
     def legal(self, taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order (the menu's own
         list when nothing is taken: read it, do not change it)."""
-        return self.first if not taken else self._next(taken)
+        if not taken:
+            return self.first
+        return self._next(taken) if self.remembered else legal_after(self.seqs, taken)
 
     def take(self, taken: tuple[int, ...], a: int) -> tuple[tuple[int, ...], Optional[int]]:
         """Id `a` taken after `taken`: the ids taken now (settled) and the option they name,
@@ -70,6 +74,8 @@ class Menu:
                 return (a,), self.ids.index(a)     # a one-id option
             except ValueError:
                 pass
+        if not self.remembered:                # asked once: nothing worth remembering
+            return take_in(self.seqs, taken, a)
         whole = self._whole
         if whole is None:                      # the first longer option of each sequence
             whole = self._whole = {q: k for k, q in reversed(self.long.items())}

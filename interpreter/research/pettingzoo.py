@@ -159,12 +159,13 @@ class MercatorEnv(AECEnv):
         return self._legal_now
 
     def _mask(self) -> np.ndarray:
-        """A new action mask of the ids legal now (a menu's first mask made once)."""
-        if self._taken:
+        """A new action mask of the ids legal now (the first mask of a menu the codec
+        remembers made once)."""
+        m = self._menu()
+        if self._taken or not m.remembered:
             mask = np.zeros(self.codec.size, dtype=np.int8)
             mask[self._legal()] = 1
             return mask
-        m = self._menu()
         known = self._masks.get(id(m))
         if known is None or known[0] is not m:
             if len(self._masks) >= MASKS_KEPT:
