@@ -109,7 +109,6 @@ class MercatorEnv(AECEnv):
         # the action mask of a menu with nothing taken, by the menu (copied for each
         # observation; the menu kept beside so that its id stays its own)
         self._masks: dict[int, tuple[Menu, np.ndarray]] = {}
-        self._tail = np.zeros(steps, np.float32)   # the ids-taken cells of no decision
 
     # -- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -209,8 +208,8 @@ class MercatorEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: new arrays, the caller's to keep."""
         total = self.observer.total
-        obs = np.concatenate((self.seat_tensors.tensor(self._s, self._seat_of[agent]),
-                              self._tail))
+        obs = np.zeros(self._size, dtype=np.float32)
+        obs[:total] = self.seat_tensors.tensor(self._s, self._seat_of[agent])
         if agent == self.agent_selection and not self._s.over:
             for k, a in enumerate(self._taken):
                 obs[total + k] = a + 1
