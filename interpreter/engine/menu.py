@@ -29,16 +29,22 @@ class Menu:
 
     __slots__ = ("ids", "long", "first", "remembered", "_seqs", "_after", "_whole")
 
-    def __init__(self, ids: list[int], long: Mapping[int, tuple[int, ...]],
+    def __init__(self, ids: Optional[list[int]], long: Mapping[int, tuple[int, ...]],
                  seqs: Optional[Seqs] = None):
-        self.ids = tuple(ids)             # option k's id when it is one id, else -1 (a
-        #                                   tuple of ints: the garbage collector skips it)
+        # option k's id when it is one id, else -1 (a tuple of ints: the garbage collector
+        # skips it); None until needed for a menu made of its sequences (`of`)
+        self.ids: Optional[tuple[int, ...]] = None
         self.long = long                  # option k's ids when it is more than one
-        firsts = set(ids)
-        if long:
-            firsts.discard(-1)
-            firsts.update(q[0] for q in long.values())
-        self.first = sorted(firsts)       # the ids legal first, in increasing order
+        if ids is None:
+            assert seqs is not None
+            self.first = sorted({q[0] for q in seqs})
+        else:
+            self.ids = tuple(ids)
+            firsts = set(ids)
+            if long:
+                firsts.discard(-1)
+                firsts.update(q[0] for q in long.values())
+            self.first = sorted(firsts)   # the ids legal first, in increasing order
         self.remembered = False           # kept by its codec, found again (not a deal's step)
         self._seqs = seqs
         self._after: Optional[dict[tuple[int, ...], list[int]]] = None   # by prefix
@@ -46,17 +52,24 @@ class Menu:
 
     @classmethod
     def of(cls, seqs: Seqs) -> "Menu":
-        """The menu of options written out as sequences."""
-        ids = [q[0] if len(q) == 1 else -1 for q in seqs]
-        return cls(ids, {k: q for k, q in enumerate(seqs) if len(q) != 1} or NO_LONG, seqs)
+        """The menu of options written out as sequences (split into ids and longer options
+        only if its codec keeps it and it is taken)."""
+        return cls(None, NO_LONG, seqs)
+
+    def _split(self) -> tuple[int, ...]:
+        """`ids` and `long` of a menu made of its sequences."""
+        seqs = self.seqs
+        self.long = {k: q for k, q in enumerate(seqs) if len(q) != 1} or NO_LONG
+        ids = self.ids = tuple(q[0] if len(q) == 1 else -1 for q in seqs)
+        return ids
 
     @property
     def seqs(self) -> Seqs:
         """The ids of each option, in option order (made once, when first asked for)."""
         if self._seqs is None:
-            long = self.long
-            self._seqs = [(a,) if a >= 0 else long[k] for k, a in enumerate(self.ids)] \
-                if long else [(a,) for a in self.ids]
+            long, ids = self.long, self.ids or ()
+            self._seqs = [(a,) if a >= 0 else long[k] for k, a in enumerate(ids)] \
+                if long else [(a,) for a in ids]
         return self._seqs
 
     def legal(self, taken: tuple[int, ...]) -> list[int]:
@@ -69,13 +82,14 @@ class Menu:
     def take(self, taken: tuple[int, ...], a: int) -> tuple[tuple[int, ...], Optional[int]]:
         """Id `a` taken after `taken`: the ids taken now (settled) and the option they name,
         or None while they name none yet (ActionCodec.take)."""
+        if not self.remembered and self._seqs is not None:
+            return take_in(self._seqs, taken, a)    # asked once: nothing worth remembering
+        ids = self.ids if self.ids is not None else self._split()
         if not taken and a >= 0:
             try:
-                return (a,), self.ids.index(a)     # a one-id option
+                return (a,), ids.index(a)     # a one-id option
             except ValueError:
                 pass
-        if not self.remembered:                # asked once: nothing worth remembering
-            return take_in(self.seqs, taken, a)
         whole = self._whole
         if whole is None:                      # the first longer option of each sequence
             whole = self._whole = {q: k for k, q in reversed(self.long.items())}
@@ -92,6 +106,8 @@ class Menu:
         remembered by prefix."""
         after = self._after
         if after is None:
+            if self.ids is None:
+                self._split()
             after = self._after = {}
         nxt = after.get(taken)
         if nxt is None:
@@ -101,7 +117,7 @@ class Menu:
     def outcomes(self, weights: list[int], taken: tuple[int, ...]) -> list[tuple[int, float]]:
         """(id, probability) of each id that may come after `taken` at a chance node."""
         ids = self.ids
-        if not taken and not self.long and len(self.first) == len(ids):
+        if ids is not None and not taken and not self.long and len(self.first) == len(ids):
             total = sum(weights)              # one distinct id an outcome
             return sorted((a, k / total) for a, k in zip(ids, weights))
         return outcomes_after(self.seqs, weights, taken)
