@@ -285,8 +285,8 @@ class ActionCodec(IdWriters):
         one = self._atom(t) if t is not None and not isinstance(t, tuple) else None
         if one is None:                       # values of more than one id: their sequences
             return Menu.of(self._sequences(s, node))
-        decision = isinstance(node, Decision)
-        ids = [self.PASS] if decision and node.allow_pass else []
+        dec = node if isinstance(node, Decision) else None
+        ids = [self.PASS] if dec is not None and dec.allow_pass else []
         base = self._offset(t)
         values = node.values
         if base is not None and values and None not in values and \
@@ -296,10 +296,10 @@ class ActionCodec(IdWriters):
         else:                                 # one id a value, with write's checks
             ids += [one(v) for v in values]
         long: Any = NO_LONG
-        if decision and node.actions:
+        if dec is not None and dec.actions:
             written = self._actions.get(acts) if acts is not None else None
             if written is None:
-                written = [self._action_ids(bid, args, s) for _, bid, args in node.actions]
+                written = [self._action_ids(bid, args, s) for _, bid, args in dec.actions]
                 if acts is not None:
                     self._actions[acts] = written
             for q in written:

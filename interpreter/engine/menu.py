@@ -92,7 +92,9 @@ class Menu:
                 pass
         whole = self._whole
         if whole is None:                      # the first longer option of each sequence
-            whole = self._whole = {q: k for k, q in reversed(self.long.items())}
+            whole = self._whole = {}
+            for k, q in self.long.items():
+                whole.setdefault(q, k)
         now = taken + (a,)
         while now not in whole:                # settled: while all the options agree
             nxt = self._next(now)
