@@ -9,20 +9,28 @@ For the same rulebook and player count, `--games` games (seeds 0 ..) of uniforml
               which plays other games than a random option: Manila's are longer, with more
               bids), their option indices found first, untimed: the engine's own cost of them;
 - engine+ids  the same loop, but every decision's options written out as action ids and taken
-              one id at a time, the way the adapters do (interpreter/engine/encoding.py);
+              one id at a time, the way the adapters do (interpreter/engine/encoding.py
+              ActionCodec.menu; on a checkout without menus, its sequences, legal_ids and
+              take, through a wrapper that costs it two calls a step);
 - openspiel   pyspiel states of interpreter/research/openspiel.py: legal_actions() or
               chance_outcomes() then apply_action(), a random one, to the end (chance as nodes,
               narration on, as OpenSpiel needs for information states);
 - pettingzoo  the AEC environment of interpreter/research/pettingzoo.py: last() (the
-              observation tensor and action mask), then step() with a random legal id.
+              observation tensor and action mask), then step() with a random legal id,
+              picked by Python's random.Random(seed).choice on np.flatnonzero of the mask,
+              as the engine lines pick (numpy's Generator.choice costs 12 µs a call; it
+              picked before 2026-12-06, so older numbers are not comparable).
 Each line: decisions of the rules per second, and moves per second where a move is one id.
 The ratio column is the engine's decisions/s over that line's. Needs the openspiel and
 pettingzoo extras (a missing one is skipped, saying so). Rates are of CPU time (process_time:
 on a shared machine, wall-clock rates moved by a third from one round to the next). Each path
 runs --repeat rounds, in turn with the others, and prints its best. With --against CHECKOUT,
 this script also runs once a round on another checkout (its engine and adapters: PYTHONPATH
-set to it; a codec without `take` is driven by settle and decode), and that checkout's best
-rates are printed below, with how many times faster this checkout's are.
+set to it; a codec without `take` is driven by settle and decode), and once on this checkout
+the same way, each a fresh process of one round; both checkouts' best rates of those are
+printed below, with how many times faster this checkout's are. (Rounds in one long process
+are not comparable with a fresh process's one round: OpenSpiel's codec stays warm from round
+to round, and the engine line ran 10% slower in the long process.)
 
     .venv/bin/python benchmarks/bench_adapters.py --spec
 
@@ -38,8 +46,9 @@ import random
 import sys
 import time
 
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))    # this checkout
 if not os.environ.get("PYTHONPATH"):      # another checkout on PYTHONPATH (--against) is measured
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, HERE)
 from mercator.interpreter.engine.encoding import ActionCodec  # noqa: E402
 from mercator.interpreter.research.common import program_for  # noqa: E402
 
@@ -56,6 +65,36 @@ def _take(codec, seqs, taken, a):
         return codec.take(seqs, taken, a)
     now = codec.settle(seqs, taken + (a,))
     return now, codec.decode(seqs, now)
+
+
+class _Seqs:
+    """The menu of a decision on a checkout whose codec has no `menu`: its sequences, taken by
+    its legal_ids and take (two calls more a step than a menu's own)."""
+
+    __slots__ = ("codec", "seqs")
+
+    def __init__(self, codec, s):
+        self.codec = codec
+        self.seqs = codec.sequences(s, s.pending)
+
+    def legal(self, taken):
+        return self.codec.legal_ids(self.seqs, taken)
+
+    def take(self, taken, a):
+        return _take(self.codec, self.seqs, taken, a)
+
+
+def _pick(codec, s, rng) -> tuple[int, int]:
+    """The decision s waits at, taken a random legal id at a time, the way the adapters take
+    it: (the option named, the ids taken)."""
+    menu = codec.menu(s, s.pending) if hasattr(codec, "menu") else _Seqs(codec, s)
+    taken: tuple[int, ...] = ()
+    n = 0
+    while True:
+        taken, i = menu.take(taken, rng.choice(menu.legal(taken)))
+        n += 1
+        if i is not None:
+            return i, n
 
 
 def engine(prog, players: int, games: int) -> tuple[int, int, float]:
@@ -80,13 +119,7 @@ def replayed(prog, players: int, games: int) -> tuple[int, int, float]:
         s = prog.new_game(players, g)
         rng = random.Random(g)
         while not s.over:
-            seqs = codec.sequences(s, s.pending)
-            taken: tuple[int, ...] = ()
-            while True:
-                taken, i = _take(codec, seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
-                if i is not None:
-                    break
-            prog.apply(s, i)
+            prog.apply(s, _pick(codec, s, rng)[0])
         logs.append(s.history)
     t = clock()
     dec = 0
@@ -106,13 +139,8 @@ def engine_ids(prog, players: int, games: int) -> tuple[int, int, float]:
         s = prog.new_game(players, g)
         rng = random.Random(g)
         while not s.over:
-            seqs = codec.sequences(s, s.pending)
-            taken: tuple[int, ...] = ()
-            while True:
-                taken, i = _take(codec, seqs, taken, rng.choice(codec.legal_ids(seqs, taken)))
-                moves += 1
-                if i is not None:
-                    break
+            i, n = _pick(codec, s, rng)
+            moves += n
             prog.apply(s, i)
             dec += 1
     return dec, moves, clock() - t
@@ -149,7 +177,7 @@ def pettingzoo(name: str, players: int, games: int) -> tuple[int, int, float]:
     dec = moves = 0
     for g in range(games):
         e.reset(seed=g)
-        rng = np.random.default_rng(g)
+        rng = random.Random(g)
         for agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
@@ -206,6 +234,7 @@ def main() -> int:
     best: dict[str, tuple[int, int, float]] = {}
     skipped: dict[str, str] = {}
     old: dict[str, tuple[float, float]] = {}
+    fresh: dict[str, tuple[float, float]] = {}     # this checkout's, as --against measures
     for _ in range(a.repeat):        # rounds of every path in turn: a load that comes and
         for label, run in paths:     # goes slows each path alike; each keeps its best round
             if label in skipped:
@@ -217,10 +246,11 @@ def main() -> int:
                 continue
             if label not in best or got[2] < best[label][2]:
                 best[label] = got
-        if a.against:
-            for label, rates in _rates_at(a.against, a).items():
-                if label not in old or rates[0] > old[label][0]:
-                    old[label] = rates
+        if a.against:                # both checkouts as fresh processes, one round each
+            for into, checkout in ((old, a.against), (fresh, HERE)):
+                for label, rates in _rates_at(checkout, a).items():
+                    if label not in into or rates[0] > into[label][0]:
+                        into[label] = rates
     for label, _ in paths:
         if label in skipped:
             print(f"{label:<12} skipped: {skipped[label]} (install the extra)")
@@ -230,14 +260,17 @@ def main() -> int:
         base = base or rate
         print(f"{label:<12} {rate:12,.0f} {moves / secs:10,.0f} {base / rate:13.1f}x")
     if a.against:
-        print(f"--against {a.against}, in the same rounds:")
-        first = old.get("engine", (0.0, 0.0))[0]
-        for label, _ in paths:
-            if label in old:
-                r, m = old[label]
-                now = best[label][0] / best[label][2] if label in best else 0.0
-                print(f"{label:<12} {r:12,.0f} {m:10,.0f} {first / r:13.1f}x"
-                      f"   (this checkout: {now / r:.1f}x its rate)")
+        for title, rates in ((f"--against {a.against}, in the same rounds:", old),
+                             ("this checkout, measured the same way:", fresh)):
+            print(title)
+            first = rates.get("engine", (0.0, 0.0))[0]
+            for label, _ in paths:
+                if label in rates:
+                    r, m = rates[label]
+                    mine = fresh.get(label, (0.0, 0.0))[0]
+                    print(f"{label:<12} {r:12,.0f} {m:10,.0f} {first / r:13.1f}x" +
+                          (f"   (this checkout: {mine / r:.1f}x its rate)"
+                           if rates is old else ""))
     return 0
 
 

@@ -202,14 +202,24 @@ def test_the_specialised_writers_give_the_ids_write_gives(path: str, players: in
     players = max(g.min_players, min(players, g.max_players))
     c = ActionCodec(prog, players)
     checked = 0
-    for seed in range(2):
+    for s, node in _random_nodes(prog, players, 2, 400):
+        assert c.sequences(s, node) == _written(c, s, node)
+        checked += 1
+    assert checked > 100
+
+
+def _random_nodes(prog, players: int, seeds: int, steps: int):
+    """(state, node) at each step of random games (explicit chance) of seeds 0 .. seeds - 1,
+    at most `steps` steps a game; the state moves on when the next pair is asked for."""
+    for seed in range(seeds):
         s = prog.new_game(players, seed, explicit_chance=True)
         rng = random.Random(seed)
-        while not s.over and checked < 400 * (seed + 1):
-            assert c.sequences(s, s.pending) == _written(c, s, s.pending)
-            checked += 1
-            prog.apply(s, rng.randrange(s.pending.count))
-    assert checked > 100
+        for _ in range(steps):
+            if s.over:
+                break
+            node = s.pending
+            yield s, node
+            prog.apply(s, rng.randrange(node.count))
 
 
 def test_taking_one_id_is_settle_then_decode(codes) -> None:
@@ -247,3 +257,36 @@ def test_a_menu_seen_before_is_the_same_list_and_its_ids_are_sorted_once() -> No
             firsts[key] = seqs
             prog.apply(s, rng.randrange(s.pending.count))
     assert again > 100
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_a_menu_takes_ids_as_its_sequences_do(path: str) -> None:
+    """menu() keeps one-id options as plain ints and takes them with tuple.index: every
+    option, taken one id at a time through the menu, gives the legal ids, the settled ids and
+    the option that take() and legal_ids() give on the sequences; chance outcomes the same
+    probabilities; an id no option has names nothing."""
+    prog = _programs(path)
+    g = prog.rb.game
+    players = g.min_players
+    c = ActionCodec(prog, players)
+    checked = 0
+    for s, node in _random_nodes(prog, players, 2, 300):
+        m = c.menu(s, node)
+        seqs = _written(c, s, node)              # (the menu's own made only at the end)
+        assert m.legal(()) == c.legal_ids(seqs, ())
+        for q in seqs:
+            taken: tuple[int, ...] = ()
+            while True:
+                assert m.legal(taken) == c.legal_ids(seqs, taken)
+                if isinstance(node, Chance):
+                    assert m.outcomes(node.weights, taken) == \
+                        c.chance_outcomes(seqs, node.weights, taken)
+                got = m.take(taken, q[len(taken)])
+                assert got == c.take(seqs, taken, q[len(taken)])
+                taken, i = got
+                if i is not None:
+                    break
+        assert m.take((), c.size) == c.take(seqs, (), c.size) == ((c.size,), None)
+        assert m.seqs == seqs
+        checked += 1
+    assert checked > 50

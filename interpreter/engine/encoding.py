@@ -12,11 +12,11 @@ pass is `pass`; an any-time action its id then its arguments. Written out by one
 sequences of a decision are prefix-free, so a sequence names one option, and the same id means
 the same thing in every state.
 
-A decision is taken one id at a time (`legal_ids`, `step`): the ids legal next are the distinct
-next ids of the options that start with what was taken so far; where all of them agree on the
-next id it is taken without asking (but a decision is always asked at least once). Chance is
-the same with probabilities: each next id with the weight of the outcomes that start with it.
-No option label is ever formatted.
+A decision is taken one id at a time (`legal_ids`, `take`; on a `menu`, its `legal`, `take`):
+the ids legal next are the distinct next ids of the options that start with what was taken so
+far; where all of them agree on the next id it is taken without asking (but a decision is
+always asked at least once). Chance is the same with probabilities: each next id with the
+weight of the outcomes that start with it. No option label is ever formatted.
 """
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.id_writers import IdWriters
+from mercator.interpreter.engine.menu import (NO_LONG, Menu, legal_after, named, outcomes_after,
+                                              settled, take_in)
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.dsl.errors import MercatorError
 
@@ -40,7 +42,7 @@ Node = Union[Decision, Chance, Terminal]
 DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel",
               "close")
 DEFAULT_OFFER_SLOTS = 32
-MENUS_KEPT = 4096          # menus of one-id options remembered per codec (then forgotten)
+MENUS_KEPT = 4096          # menus remembered per codec (then forgotten)
 
 
 class EncodeError(MercatorError):
@@ -128,10 +130,9 @@ class ActionCodec(IdWriters):
             self.slots = 0
         self.names = tuple(names)
         self.max_list = self.bounds.lists if self.bounds is not None else None
-        # menus of one-id options by (type, pass?, values, actions): (ids, first ids sorted);
-        # and the same entries by the id of their list (kept alive by _menus)
-        self._menus: dict[tuple, tuple[list[tuple[int, ...]], list[int]]] = {}
-        self._firsts: dict[int, tuple[list[tuple[int, ...]], list[int]]] = {}
+        # menus by (type, pass?, values, actions); the ids of the actions by their marshal bytes
+        self._menus: dict[tuple, Menu] = {}
+        self._actions: dict[bytes, list[tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ the vocabulary
     @property
@@ -241,14 +242,14 @@ class ActionCodec(IdWriters):
             if part.kind != "amount":
                 self.write(v[2], part.elem, out, s)
 
-    def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
-        """The ids of each option of a decision (in its option order: pass, values, any-time
-        actions), or of each outcome of a chance node. A menu is remembered by its type and
-        values (their marshal bytes): the same menu again (a bid from 1 to the same cash, a
-        place among the same free spaces, the start positions of the boats) is the same list,
-        written once, and its first ids are sorted once (`legal_ids`); a deal's step, whose ids
-        depend on the offers on the table, is written each time. Callers read the list, never
-        change it."""
+    def menu(self, s: Any, node: Union[Decision, Chance]) -> Menu:
+        """The options of a decision (in its option order: pass, values, any-time actions), or
+        the outcomes of a chance node, as ids (engine/menu.py: one-id options as plain ints,
+        their first ids sorted once). A menu is remembered by its type and values (their
+        marshal bytes): the same menu again (a bid from 1 to the same cash, a place among the
+        same free spaces, the start positions of the boats) is the same Menu, written once; a
+        deal's step, whose ids depend on the offers on the table, is written each time.
+        Callers read it, never change it."""
         t = node.vtype
         key: Any = None
         if t is not None and not isinstance(t, tuple):
@@ -261,33 +262,62 @@ class ActionCodec(IdWriters):
                 key = None
             hit = self._menus.get(key) if key is not None else None
             if hit is not None:
-                return hit[0]
-        out = self._sequences(s, node)
+                return hit
+        out = self._menu(s, node, key[3] if key is not None else None)
         if key is not None:
             if len(self._menus) >= MENUS_KEPT:
                 self._menus.clear()
-                self._firsts.clear()
-            self._menus[key] = (out, sorted({q[0] for q in out}))
-            self._firsts[id(out)] = self._menus[key]
+                self._actions.clear()
+            self._menus[key] = out
+            out.remembered = True
         return out
+
+    def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
+        """The ids of each option of a decision (in its option order: pass, values, any-time
+        actions), or of each outcome of a chance node: the sequences of `menu` (a menu seen
+        before gives the very list it gave then). Callers read the list, never change it."""
+        return self.menu(s, node).seqs
+
+    def _menu(self, s: Any, node: Union[Decision, Chance], acts: Optional[bytes]) -> Menu:
+        """A new menu of node; `acts`, the marshal bytes of its any-time actions, finds
+        their ids written before (the same mortgages offered beside other bids)."""
+        t = node.vtype
+        one = self._atom(t) if t is not None and not isinstance(t, tuple) else None
+        if one is None:                       # values of more than one id: their sequences
+            return Menu.of(self._sequences(s, node))
+        dec = node if isinstance(node, Decision) else None
+        ids = [self.PASS] if dec is not None and dec.allow_pass else []
+        base = self._offset(t)
+        values = node.values
+        if base is not None and values and None not in values and \
+                base[1] <= min(values) and max(values) <= base[2]:
+            b = base[0]                       # ints, enum members or seats, all with ids
+            ids += [b + v for v in values]
+        else:                                 # one id a value, with write's checks
+            ids += [one(v) for v in values]
+        long: Any = NO_LONG
+        if dec is not None and dec.actions:
+            written = self._actions.get(acts) if acts is not None else None
+            if written is None:
+                written = [self._action_ids(bid, args, s) for _, bid, args in dec.actions]
+                if acts is not None:
+                    self._actions[acts] = written
+            for q in written:
+                if len(q) == 1:
+                    ids.append(q[0])
+                else:
+                    long = {} if long is NO_LONG else long
+                    long[len(ids)] = q
+                    ids.append(-1)
+        return Menu(ids, long)
 
     def _sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
         out: list[tuple[int, ...]] = []
         if isinstance(node, Decision) and node.allow_pass:
             out.append((self.PASS,))
         t = node.vtype
-        one = self._atom(t) if t is not None and not isinstance(t, tuple) else None
-        many = self._writer(t) if one is None and t is not None \
-            and not isinstance(t, tuple) else None
-        base = self._offset(t) if one is not None else None
-        values = node.values
-        if base is not None and values and None not in values and \
-                base[1] <= min(values) and max(values) <= base[2]:
-            b = base[0]                       # ints, enum members or seats, all with ids
-            out += [(b + v,) for v in values]
-        elif one is not None:                 # one id a value: no recursion, no lists
-            out += [(one(v),) for v in values]
-        elif many is not None:
+        many = self._writer(t) if t is not None and not isinstance(t, tuple) else None
+        if many is not None:
             out += [tuple(many(v)) for v in node.values]
         else:
             for v in node.values:
@@ -295,13 +325,16 @@ class ActionCodec(IdWriters):
                 self.write(v, t, ids, s)
                 out.append(tuple(ids))
         if isinstance(node, Decision):
-            for _, bid, args in node.actions:
-                name = self.prog.body_names[bid].split(" ", 1)[1]
-                ids = [self.action_base[name]]
-                for a, at in zip(args, self.action_params.get(bid, ())):
-                    self.write(a, at, ids, s)
-                out.append(tuple(ids))
+            out += [self._action_ids(bid, args, s) for _, bid, args in node.actions]
         return out
+
+    def _action_ids(self, bid: int, args: Any, s: Any) -> tuple[int, ...]:
+        """The ids of an any-time action's option: its id, then its arguments."""
+        name = self.prog.body_names[bid].split(" ", 1)[1]
+        ids = [self.action_base[name]]
+        for a, at in zip(args, self.action_params.get(bid, ())):
+            self.write(a, at, ids, s)
+        return tuple(ids)
 
     def moves(self, seqs: list[tuple[int, ...]], index: int) -> int:
         """The ids a player takes one at a time to choose option `index` (the ids all the
@@ -312,61 +345,36 @@ class ActionCodec(IdWriters):
         n = 0
         while True:
             n += 1
-            taken = self.settle(seqs, taken + (q[len(taken)],))
+            taken = settled(seqs, taken + (q[len(taken)],))
             if len(taken) >= len(q):
                 return n
 
     def decode(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> Optional[int]:
         """The option whose sequence is `taken`, or None while it names none yet."""
-        try:
-            return seqs.index(taken)
-        except ValueError:
-            return None
+        return named(seqs, taken)
 
     # ------------------------------------------------------------------ one id at a time
     def take(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...],
              a: int) -> tuple[tuple[int, ...], Optional[int]]:
         """Id `a` taken after `taken`: the ids taken now (settled: every id all the options
         that start with them agree on) and the option they name, or None while they name
-        none yet. The same as settle then decode, in one pass when an option is one id."""
-        now = taken + (a,)
-        try:
-            return now, seqs.index(now)        # an option already: settled, and named
-        except ValueError:
-            now = self.settle(seqs, now)
-            return now, self.decode(seqs, now)
+        none yet. The same as settle then decode, in one pass when an option is one id
+        (Menu.take does the same on a menu, without the sequences)."""
+        return take_in(seqs, taken, a)
 
     def legal_ids(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> list[int]:
-        """The distinct ids that may come after `taken`, in increasing order."""
-        n = len(taken)
-        if not n:
-            known = self._firsts.get(id(seqs))
-            if known is not None and known[0] is seqs:   # a remembered menu: sorted once
-                return list(known[1])
-            return sorted({q[0] for q in seqs})
-        return sorted({q[n] for q in seqs if len(q) > n and q[:n] == taken})
+        """The distinct ids that may come after `taken`, in increasing order (a new list)."""
+        return legal_after(seqs, taken)
 
     def chance_outcomes(self, seqs: list[tuple[int, ...]], weights: list[int],
                         taken: tuple[int, ...]) -> list[tuple[int, float]]:
         """(id, probability) of each id that may come after `taken` at a chance node."""
-        n = len(taken)
-        w: dict[int, int] = {}
-        for q, k in zip(seqs, weights):
-            if len(q) > n and q[:n] == taken:
-                w[q[n]] = w.get(q[n], 0) + k
-        total = sum(w.values())
-        return [(a, w[a] / total) for a in sorted(w)]
+        return outcomes_after(seqs, weights, taken)
 
     def settle(self, seqs: list[tuple[int, ...]], taken: tuple[int, ...]) -> tuple[int, ...]:
         """`taken` extended by every id all the options that start with it agree on (stops at
         a complete option)."""
-        while True:
-            if taken in seqs:
-                return taken
-            nxt = self.legal_ids(seqs, taken)
-            if len(nxt) != 1:
-                return taken
-            taken = taken + (nxt[0],)
+        return settled(seqs, taken)
 
     # ------------------------------------------------------------------ static sizes
     def max_steps(self) -> Optional[int]:

@@ -12,6 +12,8 @@ between branches only finds more fields changed.
 from __future__ import annotations
 
 import marshal
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -97,10 +99,10 @@ class SeatTensors:
         there (`last`, copies, updated); did any change?"""
         changed = False
         spans = self.spans
-        for k in ks:
+        # the fields whose value differs from the last one (never written: _UNSEEN differs
+        # from every value), found without a Python-level loop over the unchanged ones
+        for k in compress(ks, map(ne, map(values.__getitem__, ks), map(last.__getitem__, ks))):
             v = values[k]
-            if v == last[k] and last[k] is not _UNSEEN:
-                continue
             w, at, n, own = spans[k]
             if n == 1:
                 out[at] = 0.0

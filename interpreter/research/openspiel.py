@@ -38,6 +38,7 @@ import pyspiel
 
 from mercator.interpreter.engine.encoding import ActionCodec
 from mercator.interpreter.engine.infostate import DecisionLog, InfoStateEncoder
+from mercator.interpreter.engine.menu import Menu
 from mercator.interpreter.engine.nodes import Chance
 from mercator.interpreter.engine.observation import Observer
 from mercator.interpreter.engine.resample import Trace
@@ -288,7 +289,7 @@ class MercatorState(pyspiel.State):
         self._pos = _Position(su.rulebook_name, su.seed, s)
         self._told = told
         self._taken = taken
-        self._seqs: Optional[list[tuple[int, ...]]] = None
+        self._m: Optional[Menu] = None        # the menu of the node it waits at
 
     # -- the position
     @property
@@ -319,13 +320,13 @@ class MercatorState(pyspiel.State):
         self._told = t
         return t
 
-    def _sequences(self) -> list[tuple[int, ...]]:
-        if self._seqs is None:
-            self._seqs = self._setup.codec.sequences(self._s, self._s.pending)
-        return self._seqs
+    def _menu(self) -> Menu:
+        if self._m is None:
+            self._m = self._setup.codec.menu(self._pos.s, self._pos.s.pending)
+        return self._m
 
     def current_player(self) -> int:
-        s = self._s
+        s = self._pos.s
         if s.over:
             return _TERMINAL
         node = s.pending
@@ -334,23 +335,21 @@ class MercatorState(pyspiel.State):
         return node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._setup.codec.legal_ids(self._sequences(), self._taken)
+        return self._menu().legal(self._taken)   # pybind copies it into a vector
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        node = self._s.pending
+        node = self._pos.s.pending
         assert isinstance(node, Chance)
-        return self._su.codec.chance_outcomes(self._sequences(), node.weights, self._taken)
+        return self._menu().outcomes(node.weights, self._taken)
 
     def _apply_action(self, action: int) -> None:
-        codec = self._setup.codec
-        seqs = self._sequences()
-        taken, i = codec.take(seqs, self._taken, int(action))
+        taken, i = self._menu().take(self._taken, int(action))
         if i is None:
             self._taken = taken
             return
-        self._setup.prog.apply(self._s, i)
+        self._setup.prog.apply(self._pos.s, i)
         self._taken = ()
-        self._seqs = None
+        self._m = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._su.codec.names[action]

@@ -40,7 +40,7 @@ class RolloutEvaluator:
             s = state._s.clone()
             s.narrate = False
             if state._taken and not s.over:
-                seqs = state._sequences()
+                seqs = state._menu().seqs
                 n = len(state._taken)
                 fits = [i for i, q in enumerate(seqs) if q[:n] == state._taken]
                 su.prog.apply(s, self.rng.choice(fits))

@@ -34,12 +34,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from mercator.interpreter.engine.encoding import ActionCodec
+from mercator.interpreter.engine.menu import Menu
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.observation import Observer
 from mercator.interpreter.engine.observation_bounds import cell_bounds
 from mercator.interpreter.engine.seat_tensors import SeatTensors
 from mercator.interpreter.engine.view import describe
 from mercator.interpreter.research.common import ResearchError, program_for
+
+MASKS_KEPT = 4096              # action masks of menus remembered per environment
 
 
 def env(rulebook: str = "manila", players: Optional[int] = None, utility: str = "win",
@@ -80,6 +83,7 @@ class MercatorEnv(AECEnv):
         self.steps = steps
         self.metadata = dict(self.metadata, name=f"mercator_{g.name}_v0")
         self.possible_agents = [f"player_{p}" for p in range(n)]
+        self._seat_of = {a: p for p, a in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         size = self.observer.total + steps
         self._size = size
@@ -99,8 +103,12 @@ class MercatorEnv(AECEnv):
         self._act_space = spaces.Discrete(self.codec.size)
         self._s: Any = None
         self._taken: tuple[int, ...] = ()
-        self._seqs: Optional[list[tuple[int, ...]]] = None
+        self._m: Optional[Menu] = None           # the menu of the decision to make
         self._legal_now: Optional[list[int]] = None
+        self._cleared = False                    # rewards zeroed since the reset
+        # the action mask of a menu with nothing taken, by the menu (copied for each
+        # observation; the menu kept beside so that its id stays its own)
+        self._masks: dict[int, tuple[Menu, np.ndarray]] = {}
 
     # -- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -113,7 +121,8 @@ class MercatorEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         game_seed = seed if seed is not None else random.randrange(2 ** 31)
         self._s = self.prog.new_game(self.players, game_seed)
-        self._taken, self._seqs, self._legal_now = (), None, None
+        self._taken, self._m, self._legal_now = (), None, None
+        self._cleared = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -137,15 +146,33 @@ class MercatorEnv(AECEnv):
                 self.rewards[a] = got[p]
                 self.terminations[a] = True
 
-    def _sequences(self) -> list[tuple[int, ...]]:
-        if self._seqs is None:
-            self._seqs = self.codec.sequences(self._s, self._s.pending)
-        return self._seqs
+    def _menu(self) -> Menu:
+        if self._m is None:
+            self._m = self.codec.menu(self._s, self._s.pending)
+        return self._m
 
     def _legal(self) -> list[int]:
+        """The ids legal now (the menu's own list: read it, never change it)."""
         if self._legal_now is None:
-            self._legal_now = self.codec.legal_ids(self._sequences(), self._taken)
+            self._legal_now = self._menu().legal(self._taken)
         return self._legal_now
+
+    def _mask(self) -> np.ndarray:
+        """A new action mask of the ids legal now (the first mask of a menu the codec
+        remembers made once)."""
+        m = self._menu()
+        if self._taken or not m.remembered:
+            mask = np.zeros(self.codec.size, dtype=np.int8)
+            mask[self._legal()] = 1
+            return mask
+        known = self._masks.get(id(m))
+        if known is None or known[0] is not m:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            mask = np.zeros(self.codec.size, dtype=np.int8)
+            mask[m.first] = 1
+            known = self._masks[id(m)] = (m, mask)
+        return known[1].copy()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -159,16 +186,19 @@ class MercatorEnv(AECEnv):
                                 f"legal: {legal[:12]}{' ...' if len(legal) > 12 else ''} "
                                 "(use the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        taken, i = self.codec.take(self._sequences(), self._taken, a)
+        if not self._cleared:            # rewards come only at the end: zeroed once a game
+            self._clear_rewards()
+            self._cleared = True
+        taken, i = self._menu().take(self._taken, a)
         self._legal_now = None
         if i is None:
             self._taken = taken
         else:
             self.prog.apply(self._s, i)
-            self._taken, self._seqs = (), None
+            self._taken, self._m = (), None
             self._select()
-        self._accumulate_rewards()
+            if self._s.over:
+                self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -176,14 +206,16 @@ class MercatorEnv(AECEnv):
         return self.codec.names[a] if 0 <= a < self.codec.size else "no such id"
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
+        """The agent's observation: new arrays, the caller's to keep."""
+        total = self.observer.total
         obs = np.zeros(self._size, dtype=np.float32)
-        obs[:self.observer.total] = self.seat_tensors.tensor(self._s, seat)
-        mask = np.zeros(self.codec.size, dtype=np.int8)
+        obs[:total] = self.seat_tensors.tensor(self._s, self._seat_of[agent])
         if agent == self.agent_selection and not self._s.over:
             for k, a in enumerate(self._taken):
-                obs[self.observer.total + k] = a + 1
-            mask[self._legal()] = 1
+                obs[total + k] = a + 1
+            mask = self._mask()
+        else:
+            mask = np.zeros(self.codec.size, dtype=np.int8)
         if self.normalize:
             obs = ((obs - self._low) / self._scale).astype(np.float32)
         return {"observation": obs, "action_mask": mask}
