@@ -814,3 +814,30 @@ def test_a_cpu_clock_counts_the_search_and_not_the_time_it_waits(monkeypatch) ->
         parse_spec("ismcts:1s:clock=sundial")
     with pytest.raises(ValueError, match="a time budget is counted by one of wall, cpu"):
         MCTSAgent(10, clock="sundial")
+
+
+GUESS = ROOT / "tests" / "fixtures" / "agents" / "guess.rules"
+
+
+@pytest.mark.parametrize("spec", ["ismcts:400", "mcts:200"])
+def test_a_later_sealed_chooser_does_not_answer_the_choices_it_cannot_see(spec) -> None:
+    """Guess: the first seat plays safe (a point each) or hides a coin in one of three hands
+    while the second guesses a hand, both at once; hiding is worth a point more on average.
+    In the tree the guesser chooses after the hider: with its node below the hider's choice
+    (`sealed=tree`) it learns to guess right every time, so every hiding place looks lost and
+    the hider plays safe in every seed; with its statistics shared whatever the hider chose
+    (`sealed=shared`) a guess is right one time in three and the hider hides in every seed."""
+    prog = program(GUESS)
+    for sealed, safe in (("tree", 20), ("shared", 0)):
+        picks = []
+        for k in range(20):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = make_agent(parse_spec(f"{spec}:sealed={sealed}"), k)
+            assert bot.sealed == (sealed == "shared")
+            picks.append(s.pending.option(bot.choose(prog, s)).label)
+        assert picks.count("safe") == safe, (sealed, picks)
+    assert str(parse_spec("ismcts:1s:sealed=shared")) == "ismcts:1s:sealed=shared"
+    with pytest.raises(SpecError, match="sealed says how the tree searches a simultaneous"):
+        parse_spec("ismcts:1s:sealed=open")
+    with pytest.raises(ValueError, match="a simultaneous decision is searched by one of tree"):
+        MCTSAgent(10, sealed="open")

@@ -122,6 +122,8 @@ ANYTIME = ("root", "all")   # where the tree searches any-time actions: at the r
 # every node (then a move that leaves fewer of them open below looks better than it is)
 ROOTS = ("uct", "halving")   # how the root's options share the budget: UCT, or sequential
 # halving (rounds of equal visits, the worse half dropped after each)
+SEALED = ("tree", "shared")   # a simultaneous decision's later choosers: below the earlier
+#                               choices in the tree, or their statistics shared (`_sealed_stats`)
 CLOCKS = ("wall", "cpu")   # what a time budget counts: seconds of the wall clock, or of this
 #                             process's CPU (the same budget whatever else shares the machine)
 CUTS = ("step", "phase", "decision", "chance")   # what a rollout's depth counts: steps of the
@@ -147,15 +149,32 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges", "visits", "admitted", "rank", "groups", "amaf")
+    __slots__ = ("edges", "visits", "admitted", "rank", "groups", "amaf", "sealed")
 
     def __init__(self) -> None:
         self.edges: dict[str, _Edge] = {}
         self.visits = 0
+        # where a simultaneous decision begins here: each later chooser's statistics, by seat,
+        # shared whatever the earlier choosers chose (`_sealed_stats`)
+        self.sealed: Optional[dict[int, _Node]] = None
         self.groups: dict[Any, _Edge] = {}     # move groups: "values", ("bin", b) -> their edge
         self.admitted: Optional[dict[str, None]] = None   # progressive widening's, in order
         self.rank: Optional[dict[str, float]] = None      # the root's prior: option -> value
         self.amaf: Optional[dict[Any, list[float]]] = None  # rave: move -> [reward sum, count]
+
+
+def _below(tree: _Node, e: _Edge, key: str) -> _Node:
+    """The node the descent goes on to after option `key` of `tree`, whose statistics are in
+    `e` (an edge of `tree`, or of a simultaneous decision's shared statistics: then the tree's
+    own edge only leads on)."""
+    if tree.edges.get(key) is not e:
+        lead = tree.edges.get(key)
+        if lead is None:
+            lead = tree.edges[key] = _Edge()
+        e = lead
+    if e.below is None:
+        e.below = _Node()
+    return e.below
 
 
 def _pass_and_values(node: Decision) -> Optional[tuple[int, list[int], list[int]]]:
@@ -382,7 +401,7 @@ class MCTSAgent:
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
                  anytime: str = "all", root: str = "uct", pair: bool = False,
-                 clock: str = "wall"):
+                 clock: str = "wall", sealed: str = "tree"):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -430,6 +449,10 @@ class MCTSAgent:
                              f"{clock!r}")
         self.clock = clock              # a time budget counts the wall clock or this process's
         self._now = time.process_time if clock == "cpu" else time.perf_counter    # CPU time
+        if sealed not in SEALED:
+            raise ValueError(f"a simultaneous decision is searched by one of {', '.join(SEALED)}, "
+                             f"not {sealed!r}")
+        self.sealed = sealed == "shared"    # later choosers' statistics shared (_sealed_stats)
         self.pair = pair                # halving: a sweep's options on one world and its dice
         self._forced: Optional[int] = None   # halving: the root option this iteration takes
         self.prior = prior              # > 0: the root's options start with this many visits
@@ -676,12 +699,14 @@ class MCTSAgent:
         # counted from the root, in the tree as in the rollout
         horizon = self._depth if self.cut == "chance" and self._depth is not None else 0
         drawn = 0
+        sealed: Optional[tuple[_Node, Any, set[int]]] = None   # the simultaneous decision under way
         while tree is not None:
             pend = s.pending
             if pend.__class__ is Terminal:
                 break
             if pend.__class__ is Chance:
                 assert isinstance(pend, Chance)
+                sealed = None
                 w = pend.weights
                 if horizon and len(w) > 1:
                     drawn += 1
@@ -690,6 +715,7 @@ class MCTSAgent:
                 program.apply(s, weighted_index(w, s.randbelow(sum(w))))
                 continue
             assert isinstance(pend, Decision)
+            stats, sealed = self._sealed_stats(tree, pend, sealed)
             if pend.count == 1:
                 program.apply(s, 0)
                 continue
@@ -715,10 +741,10 @@ class MCTSAgent:
             if part is not None:
                 top = [*part, *(range(regular, pend.count)
                                 if (tree is root or self.anytime_below)
-                                and tree.visits >= self.widen * regular else ())]
-                i, gs, fresh_i = self._select_in(tree, pend, keys, top, tree.visits)
-                leaf = tree.edges[keys[i]]
-                path.append((tree, leaf, pend.player))
+                                and stats.visits >= self.widen * regular else ())]
+                i, gs, fresh_i = self._select_in(stats, pend, keys, top, stats.visits)
+                leaf = stats.edges[keys[i]]
+                path.append((stats, leaf, pend.player))
                 for g in gs:
                     groups.append((g, pend.player))
                 if moves is not None:
@@ -726,19 +752,17 @@ class MCTSAgent:
                 program.apply(s, i)
                 if fresh_i:
                     break                   # expanded: the rollout takes over
-                if leaf.below is None:
-                    leaf.below = _Node()
-                tree = leaf.below
+                tree = _below(tree, leaf, keys[i])
                 continue
             cand: Any = range(regular)
             if self.pw:
-                k = max(2, math.ceil(self.pw * math.sqrt(tree.visits + 1)))
+                k = max(2, math.ceil(self.pw * math.sqrt(stats.visits + 1)))
                 if k < regular:
-                    cand = self._admitted(tree, pend, keys, range(regular), k)
+                    cand = self._admitted(stats, pend, keys, range(regular), k)
             if (tree is root or self.anytime_below) \
-                    and tree.visits >= self.widen * regular:   # (the whole menu's, with pw too)
+                    and stats.visits >= self.widen * regular:   # (the whole menu's, with pw too)
                 cand = [*cand, *range(regular, pend.count)]
-            edges = tree.edges
+            edges = stats.edges
             fresh = []
             for i in cand:
                 e = edges.get(keys[i])
@@ -750,7 +774,7 @@ class MCTSAgent:
             if fresh:
                 i = fresh[0] if self.pw else fresh[rng.randrange(len(fresh))]
                 e = edges[keys[i]]
-                path.append((tree, e, pend.player))
+                path.append((stats, e, pend.player))
                 if moves is not None:
                     moves.append((pend.player, move_key(pend, i)))
                 program.apply(s, i)
@@ -758,7 +782,7 @@ class MCTSAgent:
                 break
             c = self.c
             best_i, best_v = -1, -1.0
-            am = tree.amaf if self.rave else None
+            am = stats.amaf if self.rave else None
             for i in cand:
                 e = edges[keys[i]]
                 q = e.w / e.n
@@ -768,13 +792,11 @@ class MCTSAgent:
                 if v > best_v:
                     best_i, best_v = i, v
             e = edges[keys[best_i]]
-            path.append((tree, e, pend.player))
+            path.append((stats, e, pend.player))
             if moves is not None:
                 moves.append((pend.player, move_key(pend, best_i)))
             program.apply(s, best_i)
-            if e.below is None:
-                e.below = _Node()
-            tree = e.below
+            tree = _below(tree, e, keys[best_i])
         if horizon and drawn >= horizon:
             pass                            # at the horizon: judged where it stands
         elif s.pending.__class__ is not Terminal:
@@ -857,6 +879,32 @@ class MCTSAgent:
             g.n = g.avail = int(self.prior)
             g.w = self.prior * max(root.rank[keys[i]] for i in _options_in(items))
             stack.extend(x for x in items if type(x) is not int)
+
+    def _sealed_stats(self, tree: _Node, pend: Decision, sealed: Optional[tuple]
+                      ) -> tuple[_Node, Optional[tuple]]:
+        """Where a decision's statistics are kept, and the simultaneous decision under way.
+        The choosers of a simultaneous decision (`simultaneous p in ...: choose`) take their
+        turns one after another, each unseen by the others; in a tree keyed by the moves made,
+        a later chooser's node would lie below the earlier choices it cannot see, and the
+        search would credit it with answering them (an opponent outbidding the searcher's
+        sealed bid by exactly one step). So a later chooser's statistics are kept at the node
+        where the decision began, one set per seat, shared whatever the earlier choosers chose
+        (decoupled selection); the tree below still follows the moves made. A decision is in
+        the same simultaneous decision as the one before while it is simultaneous, from the same
+        `choose` and of a seat that has not chosen in it yet."""
+        if not pend.simultaneous or not self.sealed:
+            return tree, None
+        seat = pend.player
+        if sealed is None or sealed[1] is not pend.span or seat in sealed[2]:
+            return tree, (tree, pend.span, {seat})      # the first chooser: as ever
+        start, _, seen = sealed
+        seen.add(seat)
+        if start.sealed is None:
+            start.sealed = {}
+        node = start.sealed.get(seat)
+        if node is None:
+            node = start.sealed[seat] = _Node()
+        return node, sealed
 
     def _select_in(self, tree: _Node, pend: Decision, keys: list[str], items: list,
                    visits: float) -> tuple[int, list[_Edge], bool]:
@@ -1185,10 +1233,10 @@ class ISMCTSAgent(MCTSAgent):
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
-                 pair: bool = False, clock: str = "wall"):
+                 pair: bool = False, clock: str = "wall", sealed: str = "tree"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock)
+                         root, pair, clock, sealed)
         self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")

@@ -26,7 +26,9 @@ smallest, then a value; amounts: only where the values are whole numbers), `anyt
 whether the tree searches any-time actions at the root only or at every node,
 `root=uct|halving` how the options of the decision being answered share the budget (UCT, or
 sequential halving), `pair=yes|no` whether the options of a halving sweep are tried on one
-world and the same dice, `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
+world and the same dice, `sealed=tree|shared` how the tree searches a simultaneous decision
+(each chooser below the sealed choices made before it, or each later chooser's statistics
+shared whatever they were), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
 the searching process's CPU, the same budget however loaded the machine), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
@@ -43,7 +45,7 @@ import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
-from mercator.interpreter.agents.search import (ANYTIME, CLOCKS, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
+from mercator.interpreter.agents.search import (ANYTIME, CLOCKS, SEALED, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
                                                 REWARDS, ROLLOUTS, ROOTS, UCT_C, WORLDS,
                                                 ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
@@ -64,7 +66,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
                                     "group": "bins", "reuse": False, "deals": "judge",
                                     "rave": 0.0, "anytime": "root", "root": "halving",
-                                    "pair": False}
+                                    "pair": False, "sealed": "tree"}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -116,6 +118,9 @@ class AgentSpec:
     pair: Optional[str] = None         # "yes": a halving sweep's options on one world and
                                        # its dice (None: DEFAULT_SETTINGS)
     clock: Optional[str] = None        # "cpu": a time budget counts the process's CPU time
+    sealed: Optional[str] = None       # "shared": a simultaneous decision's later choosers
+                                       # searched apart from the earlier choices (None:
+                                       # DEFAULT_SETTINGS)
                                        # (None: the wall clock)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
@@ -184,7 +189,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock")
+            "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed")
 ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -257,6 +262,11 @@ def _setting(text: str, name: str, value: str) -> Any:
         "pair": (REUSE, "pair says whether the options of a sequential-halving sweep are "
                         "tried on one world and the same dice (common random numbers): yes or "
                         f"no (default {'yes' if DEFAULT_SETTINGS['pair'] else 'no'})"),
+        "sealed": (SEALED, "sealed says how the tree searches a simultaneous decision (sealed "
+                           "bids): tree (each chooser below the choices made before it, as if "
+                           "it saw them) or shared (each later chooser's statistics shared "
+                           "whatever the earlier ones chose; default "
+                           f"{DEFAULT_SETTINGS['sealed']})"),
         "clock": (CLOCKS, "clock says what a time budget counts: wall (seconds of the wall "
                           "clock; the default) or cpu (seconds of the searching process's CPU: "
                           "the same search however loaded the machine, for benchmarks)"),
@@ -368,6 +378,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
         pair=d["pair"] if spec.pair is None else spec.pair == "yes")
     if spec.clock == "cpu":         # (only where it is not the wall clock: results files
         settings["clock"] = "cpu"   # written before the setting keep their meaning)
+    sealed = spec.sealed or d["sealed"]
+    if sealed != "tree":            # (likewise)
+        settings["sealed"] = sealed
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
