@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game_driver import program
+from game_driver import program, program_text
 
 from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, Terminal, move_key,
                                                 rank_rewards, score_margins)
@@ -841,3 +841,36 @@ def test_a_later_sealed_chooser_does_not_answer_the_choices_it_cannot_see(spec) 
         parse_spec("ismcts:1s:sealed=open")
     with pytest.raises(ValueError, match="a simultaneous decision is searched by one of tree"):
         MCTSAgent(10, sealed="open")
+
+
+def test_a_drawn_world_makes_a_hidden_choice_as_the_search_models_the_other_seat() -> None:
+    """Guess, from the guesser's seat: the hider's hand is hidden. With `hidden=uniform` (the
+    default) the worlds draw it uniformly; with `hidden=mast` as the search's rollouts would
+    choose it — here a model in which the hider likes the left hand (average reward 0.9
+    against 0.1: e^8 times as likely), so nearly every world has it there. And the belief's
+    own numbers: with nothing learnt, a pass beside three values is drawn one time in two and
+    each value one time in six (the pass against the values as one, as the rollouts do)."""
+    prog = program(GUESS)
+    s = prog.new_game(2, 0, narrate=True, explicit_chance=True)
+    hider = s.pending
+    keys = [move_key(hider, i) for i in range(hider.count)]
+    labels = [o.label for o in hider.options]
+    prog.apply(s, labels.index("right"))          # the real hider chose the right hand
+    found = {}
+    for hidden in ("uniform", "mast"):
+        bot = make_agent(parse_spec(f"ismcts:10:hidden={hidden}"), 3)
+        for k, label in zip(keys, labels):
+            bot.mast[(0, k)] = [0.9, 1.0] if label == "left" else [0.1, 1.0]
+        bot.prepare(prog, s, 1)
+        hands = [labels[bot.world(prog, s, 1).history[0]] for _ in range(bot.worlds)]
+        found[hidden] = hands.count("left")
+    assert found["mast"] >= 22 and 2 <= found["uniform"] <= 12, found
+    offer = program_text(
+        'game "Offer" players 2..2\nplayer { coins: int = 0 }\n'
+        'round r limit 1 { phase p { for q in players {\n'
+        '  let b = choose q one of [1, 2, 3] with pass prompt "bid"\n'
+        '  q.coins += if b == none then 0 else some(b) } } }\n'
+        'end after r when true\nscore p: p.coins\n')
+    st = offer.new_game(2, 0)
+    weights = ISMCTSAgent(10, group="bins").belief(st.pending)
+    assert weights == pytest.approx([1 / 2, 1 / 6, 1 / 6, 1 / 6])

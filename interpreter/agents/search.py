@@ -124,6 +124,8 @@ ROOTS = ("uct", "halving")   # how the root's options share the budget: UCT, or 
 # halving (rounds of equal visits, the worse half dropped after each)
 SEALED = ("tree", "shared")   # a simultaneous decision's later choosers: below the earlier
 #                               choices in the tree, or their statistics shared (`_sealed_stats`)
+HIDDENS = ("uniform", "mast")   # another seat's hidden choice in a drawn world: any of its
+#                                 options alike, or as MAST's rollouts would choose (`belief`)
 CLOCKS = ("wall", "cpu")   # what a time budget counts: seconds of the wall clock, or of this
 #                             process's CPU (the same budget whatever else shares the machine)
 CUTS = ("step", "phase", "decision", "chance")   # what a rollout's depth counts: steps of the
@@ -1057,7 +1059,7 @@ class MCTSAgent:
         decision of the `depth`-th new step of the rulebook's top level (`top_step`; with
         cut="phase", of its `depth`-th new phase, `top_phase`), never after more than STEP_CAP
         decisions. The decisions made."""
-        rng, mast, tau, limit = self.rng, self.mast, self.tau, self._depth
+        rng, limit = self.rng, self._depth
         by_mast = self._rollout in ("mast", "greedy") and moves is not None
         greedy = self._rollout == "greedy" and moves is not None
         draws = self.cut == "chance" and limit is not None
@@ -1110,27 +1112,9 @@ class MCTSAgent:
                     i = rng.randrange(m)
                 else:
                     assert moves is not None
-                    keys = [move_key(pend, j) for j in range(m)]
-                    qs = []
-                    for k in keys:
-                        st = mast.get((seat, k))
-                        qs.append(st[0] / st[1] if st is not None and st[1] > 0 else 0.5)
-                    top = max(qs)
-                    ws = [math.exp((q - top) / tau) for q in qs]
+                    keys, ws, best = self._mast_weights(pend, seat, m)
                     lo = 0
-                    if pend.allow_pass and m > 2:
-                        if self.group is not None and (self.group != "amounts"
-                                                       or _amounts(pend)):
-                            # the values' mean (by their counts)
-                            tn = tw = 0.0
-                            for k in keys[1:]:
-                                st = mast.get((seat, k))
-                                if st is not None and st[1] > 0:
-                                    tn += st[1]
-                                    tw += st[0]
-                            best = math.exp(((tw / tn if tn else 0.5) - top) / tau)
-                        else:               # the best value's
-                            best = max(ws[1:])
+                    if best is not None:
                         if rng.random() * (ws[0] + best) < ws[0]:
                             lo = m          # the pass
                         else:
@@ -1149,6 +1133,46 @@ class MCTSAgent:
             program.apply(s, i)
             made += 1
         return made
+
+    def _mast_weights(self, pend: Decision, seat: int, m: int
+                      ) -> tuple[list[Any], list[float], Optional[float]]:
+        """MAST's policy at the first m options of a decision of `seat`: the options' move
+        keys, their softmax weights by average reward (an untried move counts 1/2), and where
+        a pass stands beside two or more values, the weight of the values taken as one (by the
+        values' mean average where the moves are grouped, else the best value's) — the pass
+        is drawn against it before a value is drawn among the values (None: no such pass)."""
+        mast, tau = self.mast, self.tau
+        keys = [move_key(pend, j) for j in range(m)]
+        qs = []
+        for k in keys:
+            st = mast.get((seat, k))
+            qs.append(st[0] / st[1] if st is not None and st[1] > 0 else 0.5)
+        top = max(qs)
+        ws = [math.exp((q - top) / tau) for q in qs]
+        if not (pend.allow_pass and m > 2):
+            return keys, ws, None
+        if self.group is not None and (self.group != "amounts" or _amounts(pend)):
+            tn = tw = 0.0                   # the values' mean (by their counts)
+            for k in keys[1:]:
+                st = mast.get((seat, k))
+                if st is not None and st[1] > 0:
+                    tn += st[1]
+                    tw += st[0]
+            return keys, ws, math.exp(((tw / tn if tn else 0.5) - top) / tau)
+        return keys, ws, max(ws[1:])        # the best value's
+
+    def belief(self, pend: Decision) -> list[float]:
+        """How likely another seat's hidden choice was each option, for the worlds a search
+        draws (`hidden=mast`; engine/resample.py, Trace.belief): as MAST's rollouts would
+        choose there — the pass against the values, then a value by the softmax; any-time
+        actions as likely as the least likely regular option."""
+        m = pend.count - len(pend.actions)
+        _, ws, best = self._mast_weights(pend, pend.player, m)
+        if best is not None:
+            p_pass = ws[0] / (ws[0] + best)
+            rest = sum(ws[1:])
+            ws = [p_pass] + [(1 - p_pass) * w / rest for w in ws[1:]]
+        return ws + [min(ws)] * len(pend.actions)
 
     def _greedy_step(self, program: Any, s: State, seat: int, m: int) -> int:
         """rollout=greedy at a small menu: the option after which the seat's estimate leads the
@@ -1233,10 +1257,15 @@ class ISMCTSAgent(MCTSAgent):
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
-                 pair: bool = False, clock: str = "wall", sealed: str = "tree"):
+                 pair: bool = False, clock: str = "wall", sealed: str = "tree",
+                 hidden: str = "uniform"):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
                          root, pair, clock, sealed)
+        if hidden not in HIDDENS:
+            raise ValueError(f"another seat's hidden choice is drawn by one of "
+                             f"{', '.join(HIDDENS)}, not {hidden!r}")
+        self.hidden = hidden            # mast: the worlds draw hidden choices by `belief`
         self.reuse = reuse              # (the trace says which steps since the seat saw)
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
@@ -1257,6 +1286,7 @@ class ISMCTSAgent(MCTSAgent):
                 or not self._extend(tr, state):
             tr = self._trace = Trace(program, state, seat)
             kept = []
+        tr.belief = self.belief if self.hidden == "mast" else None
         self._drawn = []
         self._turn = 0
         self.worlds = self._worlds

@@ -28,7 +28,8 @@ whether the tree searches any-time actions at the root only or at every node,
 sequential halving), `pair=yes|no` whether the options of a halving sweep are tried on one
 world and the same dice, `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
-shared whatever they were), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
+shared whatever they were), `hidden=uniform|mast` (ismcts only) how a drawn world makes
+another seat's hidden choice (any option alike, or as the search's rollouts would choose), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
 the searching process's CPU, the same budget however loaded the machine), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
 where it declares none; or always the score), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
@@ -45,7 +46,7 @@ import attrs
 
 from mercator.interpreter.agents.base import RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
-from mercator.interpreter.agents.search import (ANYTIME, CLOCKS, SEALED, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
+from mercator.interpreter.agents.search import (ANYTIME, CLOCKS, HIDDENS, SEALED, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
                                                 REWARDS, ROLLOUTS, ROOTS, UCT_C, WORLDS,
                                                 ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
@@ -66,7 +67,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
                                     "group": "bins", "reuse": False, "deals": "judge",
                                     "rave": 0.0, "anytime": "root", "root": "halving",
-                                    "pair": False, "sealed": "tree"}
+                                    "pair": False, "sealed": "tree", "hidden": "uniform"}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -118,6 +119,8 @@ class AgentSpec:
     pair: Optional[str] = None         # "yes": a halving sweep's options on one world and
                                        # its dice (None: DEFAULT_SETTINGS)
     clock: Optional[str] = None        # "cpu": a time budget counts the process's CPU time
+    hidden: Optional[str] = None       # "mast": a world draws another seat's hidden choice as
+                                       # MAST would choose it (None: DEFAULT_SETTINGS)
     sealed: Optional[str] = None       # "shared": a simultaneous decision's later choosers
                                        # searched apart from the earlier choices (None:
                                        # DEFAULT_SETTINGS)
@@ -189,8 +192,9 @@ def parse_spec(text: str) -> AgentSpec:
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
-            "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed")
-ISMCTS_ONLY = ("worlds", "reuse")     # settings of the information-set search alone
+            "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
+            "hidden")
+ISMCTS_ONLY = ("worlds", "reuse", "hidden")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
 DEALS = ("none", "random", "judge")
@@ -267,6 +271,10 @@ def _setting(text: str, name: str, value: str) -> Any:
                            "it saw them) or shared (each later chooser's statistics shared "
                            "whatever the earlier ones chose; default "
                            f"{DEFAULT_SETTINGS['sealed']})"),
+        "hidden": (HIDDENS, "hidden says how a world the search draws makes another seat's "
+                            "hidden choice (a sealed bid not yet revealed): uniform (any of its "
+                            "options alike) or mast (as the search's own rollouts would choose "
+                            f"it); default {DEFAULT_SETTINGS['hidden']}"),
         "clock": (CLOCKS, "clock says what a time budget counts: wall (seconds of the wall "
                           "clock; the default) or cpu (seconds of the searching process's CPU: "
                           "the same search however loaded the machine, for benchmarks)"),
@@ -384,6 +392,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
+        hidden = spec.hidden or d["hidden"]
+        if hidden != "uniform":     # (as clock)
+            settings["hidden"] = hidden
     return settings
 
 

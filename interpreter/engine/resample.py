@@ -6,7 +6,8 @@ after every step included) and so the same legal options for it, in which what t
 not seen is drawn anew: the hidden outcomes of chance (draws from a face-down bag or deck,
 shuffles, secret random picks) by their probabilities, the other seats' hidden choices
 (sealed bids not yet revealed, the hidden arguments of an any-time action, a choice whose value
-is secret) uniformly among their options, and the chance generator for the future. It is what
+is secret) uniformly among their options (or by `Trace.belief`, a searcher's model of the
+other seats), and the chance generator for the future. It is what
 information-set MCTS searches (agents/search.py).
 
 How: the game is replayed from its start, one step per step of the real game (each step of
@@ -59,7 +60,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from mercator.dsl.errors import MercatorError
 from mercator.interpreter.engine.nodes import Chance, Decision, option_keys
@@ -69,6 +70,7 @@ from mercator.interpreter.engine.state import State
 OWN, SEEN, FORCED, HIDDEN = "own", "seen", "forced", "hidden"
 DEFAULT_TRIES = 200
 BURST_RETRIES = 100  # a run of chance steps tried again from its start before a replay fails
+BELIEF_SCALE = 10 ** 6  # a belief's weights, as whole numbers (the likeliest option's)
 PARTNERS = 3         # face-down positions a dealt one is swapped with before it counts as seen
 
 
@@ -125,6 +127,10 @@ class Trace:
         self._verdicts: dict[tuple, Any] = {}  # a probe's change -> False, or (steps, a world)
         self._probe_rng = random.Random(0)
         self._fixed: dict[int, str] = {}
+        # how likely another seat's hidden choice was each of its options (by index), for the
+        # worlds drawn: None, uniformly (what the rules say of it: nothing); a searcher may set
+        # its model of the other seats (agents/search.py, `hidden=mast`)
+        self.belief: Optional[Callable[[Any], list[float]]] = None
         self._grow(state)
 
     def extend(self, state: State) -> bool:
@@ -493,6 +499,10 @@ class Trace:
                 if sum(adj) > 0:
                     weights = adj
             order = _weighted_order(weights, rng)
+        elif self.belief is not None:
+            ws = self.belief(node)
+            top = max(ws)
+            order = _weighted_order([max(1, round(BELIEF_SCALE * w / top)) for w in ws], rng)
         else:
             order = list(range(n))
             rng.shuffle(order)
