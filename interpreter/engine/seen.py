@@ -1,5 +1,6 @@
 """What each seat has seen: the game's record (log lines and announcements of choices and chance)
-with a visibility on every part, and a running digest per seat of everything it observed.
+with a visibility on every part, and a running digest per seat of everything it observed
+(brought up to date when read: `Unfolded`).
 
 A *visibility* is ``None`` (every seat sees it) or a list of the seats that may (``[]``: none).
 It is worked out at run time from the static labels of dsl/infoflow.py: a value that depends on
@@ -320,28 +321,28 @@ def record(st: Any, entry: list) -> None:
 
 
 def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> None:
-    """At the end of a step, each seat observes the position: its view (`views(state,
+    """At the end of a step, the seats observe the position: each one's view (`views(state,
     seats)`: each seat's view as marshal.dumps(view, 2), engine/view_bytes.py) is folded into
-    its digest after the step's entries — after a step only its chooser saw (the last entry: a
-    private choice, which changes nothing the others may see), his alone: their information
-    state is what they could observe. Kept for when the digests are read (`Unfolded`), or
+    its digest after the step's entries — kept for when the digests are read (`Unfolded`), or
     folded at once in a state without one."""
-    rec = st.record
-    k = len(rec) - 1
-    while k >= 0 and rec[k][0] == "round":      # a heading is nobody's step
-        k -= 1
-    only = rec[k][1] if k >= 0 and len(rec[k]) > 7 and rec[k][0] == "choice" else None
     u = st.unfolded
     if u is not None:
-        u.steps.append((len(rec), only, _dumps((st.table, st.players), 2), st.round,
+        u.steps.append((len(st.record), _dumps((st.table, st.players), 2), st.round,
                         st.pending, views))
         return
-    _fold_views(st.seen, st, views, _observers(_watched(st), only))
+    _fold_views(st.seen, st, views, _observers(_watched(st), st.record, len(st.record)))
 
 
-def _observers(seats: Sequence[int], only: Optional[int]) -> Sequence[int]:
-    """Those of `seats` who observe the position after a step only `only` saw (None: all)."""
-    return seats if only is None else [v for v in seats if v == only]
+def _observers(seats: Sequence[int], entries: list, end: int) -> Sequence[int]:
+    """Those of `seats` who observe the position a step left, its entries ending at `end`:
+    after a step only its chooser saw (the last entry: a private choice, which changes nothing
+    the others may see), he alone — their information state is what they could observe."""
+    k = end - 1
+    while k >= 0 and entries[k][0] == "round":      # a heading is nobody's step
+        k -= 1
+    if k >= 0 and len(entries[k]) > 7 and entries[k][0] == "choice":
+        return [v for v in seats if v == entries[k][1]]
+    return seats
 
 
 def _watched(st: Any) -> range:
@@ -370,11 +371,11 @@ class Unfolded:
     Folding is most of what narration costs: after every step a view of the position for every
     seat, and a hash per seat of each entry and each view. The digests are read by few (a
     searching seat's trace at its own decisions, a saved game, the fingerprints), so a state
-    keeps instead, per step, the length of the record at its end, the seat that alone saw it
-    (or None), the position it left — the table and rows marshalled (they change in place), the
-    round and the pending node (never changed once made) — and the views function; the fold
-    then makes the same views and hashes in the same order as folding at once would have. A
-    resampled world (State.watch) has none: its digest is compared after every step."""
+    keeps instead, per step, the length of the record at its end, the position it left (the
+    table and rows marshalled, as they change in place; the round; the pending node, never
+    changed once made) and the views function; the fold then makes the same views and hashes
+    in the same order as folding at once would have. A resampled world (State.watch) has none:
+    its digest is compared after every step."""
 
     __slots__ = ("folded", "steps")
 
@@ -392,11 +393,11 @@ class Unfolded:
         """Bring every seat's digest in `seen` up to the end of `entries` (the state's record)."""
         seats = range(len(seen))
         at = self.folded
-        for end, only, position, round_, pending, views in self.steps:
+        for end, position, round_, pending, views in self.steps:
             for i in range(at, end):
                 _fold_entry(seen, entries[i], seats)
             at = end
-            observers = _observers(seats, only)
+            observers = _observers(seats, entries, end)
             if observers:
                 table, players = _loads(position)
                 _fold_views(seen, _Position(table, players, round_, pending), views, observers)
