@@ -317,7 +317,7 @@ def record(st: Any, entry: list) -> None:
     every step) folds it in at once."""
     st.record.append(entry)
     if st.unfolded is None:
-        _fold_entry(st.seen, entry, _watched(st))
+        _fold_entry(st._seen, entry, _watched(st))
 
 
 def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> None:
@@ -330,7 +330,7 @@ def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> No
         u.steps.append((len(st.record), _dumps((st.table, st.players), 2), st.round,
                         st.pending, views))
         return
-    _fold_views(st.seen, st, views, _observers(_watched(st), st.record, len(st.record)))
+    _fold_views(st._seen, st, views, _observers(_watched(st), st.record, len(st.record)))
 
 
 def _observers(seats: Sequence[int], entries: list, end: int) -> Sequence[int]:
@@ -349,7 +349,7 @@ def _watched(st: Any) -> range:
     """The seats whose digests are kept: all, or the one seat a resampled world watches
     (engine/resample.py; the others' digests are then None)."""
     w = st.watch
-    return range(len(st.seen)) if w is None else range(w, w + 1)
+    return range(len(st._seen)) if w is None else range(w, w + 1)
 
 
 class _Position:

@@ -54,8 +54,10 @@ class State:
         # with narration on: what happened, each part with who may see it (interpreter/seen.py),
         # and per seat a digest of everything that seat has observed (its information state)
         self.record: list[list] = []
-        self._seen: list[Any] = []        # str per seat (None: not kept, see `watch`)
-        # what the digests have yet to take in (engine/seen.py: folded when `seen` is read)
+        # per seat, its digest as folded so far (str; None: not kept, see `watch`), written by
+        # engine/seen.py; `seen` reads them brought up to date with what they have yet to take
+        # in (`unfolded`)
+        self._seen: list[Any] = []
         self.unfolded: Optional[Unfolded] = None
         self.watch: Optional[int] = None  # only this seat's digest is kept (a resampled world)
 
