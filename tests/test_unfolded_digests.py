@@ -1,10 +1,11 @@
 """A narrated state folds what its seats observed into their digests only when the digests are
-read (engine/seen.py, `Unfolded`): each step keeps the position it left, and the fold makes the
-views and hashes it would have made at once. A resampled world (new_game(..., watch=seat))
-still folds at once, so the same game replayed with each seat watched gives the digests the
-all-seat state must show, step by step: read at any step, in a fork made before steps it did
-not see, or through a JSON round trip. A difference would be a seat shown another information
-state than what it observed (a leak, or a resampled world that no longer fits)."""
+first read (engine/seen.py, `Unfolded`; from then on at once): each step keeps the position it
+left, and the fold makes the views and hashes it would have made at once. A resampled world
+(new_game(..., watch=seat)) always folds at once, so the same game replayed with each seat
+watched gives the digests the all-seat state must show, step by step: read at any step, in a
+fork made before steps it did not see, or through a JSON round trip (which starts a state
+unread again). A difference would be a seat shown another information state than what it
+observed (a leak, or a resampled world that no longer fits)."""
 from __future__ import annotations
 
 import json
@@ -93,8 +94,10 @@ def test_nothing_is_folded_until_a_digest_is_read(monkeypatch: pytest.MonkeyPatc
     assert made == [] and len(s.unfolded.steps) == len(choices) + 1
     fork = s.clone()
     assert s.seen == want and made == [4] * (len(choices) + 1)   # each step's, all seats at once
-    assert s.unfolded.steps == [] and len(fork.unfolded.steps) == len(choices) + 1
+    assert s.unfolded is None and len(fork.unfolded.steps) == len(choices) + 1
     assert fork.seen == want
+    prog.apply(s, 0)                  # read once, read again: folded at once from now on
+    assert s.unfolded is None and made[-1] == 4
 
 
 def test_an_entry_recorded_after_a_steps_end_is_in_a_digest_read_then() -> None:
@@ -106,7 +109,7 @@ def test_an_entry_recorded_after_a_steps_end_is_in_a_digest_read_then() -> None:
     s = prog.new_game(3, 2, narrate=True, explicit_chance=True)
     for c in choices:
         prog.apply(s, c)
-    before = list(s.seen)
+    before = s.clone()
     record(s, line)
     for v in range(3):
         w = prog.new_game(3, 2, narrate=True, explicit_chance=True, watch=v)
@@ -114,4 +117,4 @@ def test_an_entry_recorded_after_a_steps_end_is_in_a_digest_read_then() -> None:
             prog.apply(w, c)
         record(w, line)
         assert s.seen[v] == w.seen[v]
-    assert [a == b for a, b in zip(before, s.seen)] == [True, False, True]
+    assert [a == b for a, b in zip(before.seen, s.seen)] == [True, False, True]

@@ -312,9 +312,9 @@ def _fold_views(seen: list, position: Any, views: Callable[[Any, Sequence[int]],
 
 
 def record(st: Any, entry: list) -> None:
-    """Append an entry to the state's record. The seats' digests take it in when they are next
-    read (`Unfolded`); a state without one (a resampled world, whose digest is compared after
-    every step) folds it in at once."""
+    """Append an entry to the state's record. The seats' digests take it in when they are first
+    read (`Unfolded`); a state without one (a resampled world, a state whose digests were read)
+    folds it in at once."""
     st.record.append(entry)
     if st.unfolded is None:
         _fold_entry(st._seen, entry, _watched(st))
@@ -323,8 +323,8 @@ def record(st: Any, entry: list) -> None:
 def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> None:
     """At the end of a step, the seats observe the position: each one's view (`views(state,
     seats)`: each seat's view as marshal.dumps(view, 2), engine/view_bytes.py) is folded into
-    its digest after the step's entries — kept for when the digests are read (`Unfolded`), or
-    folded at once in a state without one."""
+    its digest after the step's entries — kept for when the digests are first read
+    (`Unfolded`), or folded at once in a state without one."""
     u = st.unfolded
     if u is not None:
         u.steps.append((len(st.record), _dumps((st.table, st.players), 2), st.round,
@@ -366,16 +366,16 @@ class _Position:
 
 class Unfolded:
     """What the seats of a narrated game have observed and their digests have not yet taken in
-    (State.seen folds it when read).
+    (State.seen folds it when first read, and the state folds at once from then on).
 
     Folding is most of what narration costs: after every step a view of the position for every
-    seat, and a hash per seat of each entry and each view. The digests are read by few (a
-    searching seat's trace at its own decisions, a saved game, the fingerprints), so a state
-    keeps instead, per step, the length of the record at its end, the position it left (the
-    table and rows marshalled, as they change in place; the round; the pending node, never
-    changed once made) and the views function; the fold then makes the same views and hashes
-    in the same order as folding at once would have. A resampled world (State.watch) has none:
-    its digest is compared after every step."""
+    seat, and a hash per seat of each entry and each view. Many narrated games never have their
+    digests read (random games, a game told as it is played), so until they are a state keeps
+    instead, per step, the length of the record at its end, the position it left (the table
+    and rows marshalled, as they change in place; the round; the pending node, never changed
+    once made) and the views function; the fold then makes the same views and hashes in the
+    same order as folding at once would have. A resampled world (State.watch) has none: its
+    digest is compared after every step."""
 
     __slots__ = ("folded", "steps")
 
@@ -390,7 +390,8 @@ class Unfolded:
         return u
 
     def fold(self, entries: list, seen: list) -> None:
-        """Bring every seat's digest in `seen` up to the end of `entries` (the state's record)."""
+        """Bring every seat's digest in `seen` up to the end of `entries` (the state's record;
+        once: the state then folds at once)."""
         seats = range(len(seen))
         at = self.folded
         for end, position, round_, pending, views in self.steps:
@@ -403,5 +404,3 @@ class Unfolded:
                 _fold_views(seen, _Position(table, players, round_, pending), views, observers)
         for i in range(at, len(entries)):
             _fold_entry(seen, entries[i], seats)
-        self.folded = len(entries)
-        self.steps = []

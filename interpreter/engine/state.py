@@ -64,10 +64,13 @@ class State:
     @property
     def seen(self) -> list[Any]:
         """Per seat, the digest of everything it has observed (State.information_state), up to
-        this position."""
+        this position. Digests read once are read again (a searching seat's trace at each of
+        its decisions, an adapter's information state at every step): from then on the state
+        folds each step at once, as a resampled world does."""
         u = self.unfolded
-        if u is not None and (u.steps or u.folded != len(self.record)):
+        if u is not None:
             u.fold(self.record, self._seen)
+            self.unfolded = None
         return self._seen
 
     @seen.setter
