@@ -1,6 +1,6 @@
 """What each seat has seen: the game's record (log lines and announcements of choices and chance)
 with a visibility on every part, and a running digest per seat of everything it observed
-(brought up to date when read: `Unfolded`).
+(brought up to date when first read: `Unfolded`).
 
 A *visibility* is ``None`` (every seat sees it) or a list of the seats that may (``[]``: none).
 It is worked out at run time from the static labels of dsl/infoflow.py: a value that depends on
