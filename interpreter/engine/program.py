@@ -17,7 +17,7 @@ from mercator.interpreter.engine.exprs import RuleError, failure_message, rule_f
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine.nodes import Chance, Decision, Option, Terminal, no_deal_index
 from mercator.interpreter.engine.resample import DEFAULT_TRIES, resample
-from mercator.interpreter.engine.seen import observe_position, record
+from mercator.interpreter.engine.seen import Unfolded, observe_position, record
 from mercator.interpreter.engine.state import State, StateUnusable
 from mercator.interpreter.engine.values import deep_copy
 from mercator.interpreter.engine.declared_view import ViewSpec
@@ -162,6 +162,8 @@ class Program:
                 s.watch = watch
                 s.seen = [None] * players
                 s.seen[watch] = ""
+            else:
+                s.unfolded = Unfolded(0)
         if self._rollout is not None and COMPILED_ROLLOUT and not narrate and \
                 not explicit_chance and self.coverage is None:
             self._start_by_rollout(s)      # the same state, by the compiled bodies

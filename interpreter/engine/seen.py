@@ -1,5 +1,6 @@
 """What each seat has seen: the game's record (log lines and announcements of choices and chance)
-with a visibility on every part, and a running digest per seat of everything it observed.
+with a visibility on every part, and a running digest per seat of everything it observed
+(brought up to date when first read: `Unfolded`).
 
 A *visibility* is ``None`` (every seat sees it) or a list of the seats that may (``[]``: none).
 It is worked out at run time from the static labels of dsl/infoflow.py: a value that depends on
@@ -247,6 +248,7 @@ def _narrated(entries: Sequence[list], i: int, seat: int, chosen: Optional[list[
 
 _blake2b = hashlib.blake2b
 _dumps = marshal.dumps
+_loads = marshal.loads
 
 
 def _mix(old: str, data: Any) -> str:
@@ -283,44 +285,122 @@ def _alike(entry: list) -> Optional[str]:
     return None
 
 
-def record(st: Any, entry: list) -> None:
-    """Append an entry to the state's record and fold what each seat sees of it into that
-    seat's digest (a seat's own choice with its option index: labels may repeat)."""
-    st.record.append(entry)
-    seen = st.seen
+def _fold_entry(seen: list, entry: list, seats: Sequence[int]) -> None:
+    """Fold what each of `seats` sees of a record entry into its digest (a seat's own choice
+    with its option index: labels may repeat)."""
     own = entry[1] if entry[0] in ("choice", "action") else -1
     same = _alike(entry)
     if same is not None:              # one line for all: its bytes made once
         m = _dumps(same, 2)
-        for v in _watched(st):
+        for v in seats:
             seen[v] = _mix(seen[v], (same, entry[5])) if v == own else \
                 _blake2b(seen[v].encode() + m, digest_size=16).hexdigest()
         return
-    for v in _watched(st):
+    for v in seats:
         line = render(entry, v)
         if line is None:
             continue
         seen[v] = _mix(seen[v], (line, entry[5]) if v == own else line)
 
 
-def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> None:
-    """Fold each seat's view of the position into its digest (`views(state, seats)`: each
-    seat's view as marshal.dumps(view, 2), engine/view_bytes.py) — after a step only its
-    chooser saw (the last entry: a private choice, which changes nothing the others may see),
-    his alone: their information state is what they could observe."""
-    seen = st.seen
-    rec = st.record
-    k = len(rec) - 1
-    while k >= 0 and rec[k][0] == "round":      # a heading is nobody's step
-        k -= 1
-    only = rec[k][1] if k >= 0 and len(rec[k]) > 7 and rec[k][0] == "choice" else None
-    seats = _watched(st) if only is None else [v for v in _watched(st) if v == only]
-    for v, b in zip(seats, views(st, seats)):
+def _fold_views(seen: list, position: Any, views: Callable[[Any, Sequence[int]], list],
+                seats: Sequence[int]) -> None:
+    """Fold each of `seats`' view of `position` (anything with the state's table, players,
+    round and pending) into its digest."""
+    for v, b in zip(seats, views(position, seats)):
         seen[v] = _blake2b(seen[v].encode() + b, digest_size=16).hexdigest()
+
+
+def record(st: Any, entry: list) -> None:
+    """Append an entry to the state's record. The seats' digests take it in when they are first
+    read (`Unfolded`); a state without one (a resampled world, a state whose digests were read)
+    folds it in at once."""
+    st.record.append(entry)
+    if st.unfolded is None:
+        _fold_entry(st._seen, entry, _watched(st))
+
+
+def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> None:
+    """At the end of a step, the seats observe the position: each one's view (`views(state,
+    seats)`: each seat's view as marshal.dumps(view, 2), engine/view_bytes.py) is folded into
+    its digest after the step's entries — kept for when the digests are first read
+    (`Unfolded`), or folded at once in a state without one."""
+    u = st.unfolded
+    if u is not None:
+        u.steps.append((len(st.record), _dumps((st.table, st.players), 2), st.round,
+                        st.pending, views))
+        return
+    _fold_views(st._seen, st, views, _observers(_watched(st), st.record, len(st.record)))
+
+
+def _observers(seats: Sequence[int], entries: list, end: int) -> Sequence[int]:
+    """Those of `seats` who observe the position a step left, its entries ending at `end`:
+    after a step only its chooser saw (the last entry: a private choice, which changes nothing
+    the others may see), he alone — their information state is what they could observe."""
+    k = end - 1
+    while k >= 0 and entries[k][0] == "round":      # a heading is nobody's step
+        k -= 1
+    if k >= 0 and len(entries[k]) > 7 and entries[k][0] == "choice":
+        return [v for v in seats if v == entries[k][1]]
+    return seats
 
 
 def _watched(st: Any) -> range:
     """The seats whose digests are kept: all, or the one seat a resampled world watches
     (engine/resample.py; the others' digests are then None)."""
     w = st.watch
-    return range(len(st.seen)) if w is None else range(w, w + 1)
+    return range(len(st._seen)) if w is None else range(w, w + 1)
+
+
+class _Position:
+    """A position as a step left it, for the view of it folded later: what views read."""
+
+    __slots__ = ("table", "players", "round", "pending")
+
+    def __init__(self, table: list, players: list, round_: int, pending: Any):
+        self.table = table
+        self.players = players
+        self.round = round_
+        self.pending = pending
+
+
+class Unfolded:
+    """What the seats of a narrated game have observed and their digests have not yet taken in
+    (State.seen folds it when first read, and the state folds at once from then on).
+
+    Folding is most of what narration costs: after every step a view of the position for every
+    seat, and a hash per seat of each entry and each view. Many narrated games never have their
+    digests read (random games, a game told as it is played), so until they are a state keeps
+    instead, per step, the length of the record at its end, the position it left (the table
+    and rows marshalled, as they change in place; the round; the pending node, never changed
+    once made) and the views function; the fold then makes the same views and hashes in the
+    same order as folding at once would have. A resampled world (State.watch) has none: its
+    digest is compared after every step."""
+
+    __slots__ = ("folded", "steps")
+
+    def __init__(self, folded: int):
+        self.folded = folded       # the record's entries already in the digests
+        self.steps: list[tuple] = []
+
+    def copy(self) -> "Unfolded":
+        """An independent copy (for a forked state: the positions' bytes are shared)."""
+        u = Unfolded(self.folded)
+        u.steps = list(self.steps)
+        return u
+
+    def fold(self, entries: list, seen: list) -> None:
+        """Bring every seat's digest in `seen` up to the end of `entries` (the state's record;
+        once: the state then folds at once)."""
+        seats = range(len(seen))
+        at = self.folded
+        for end, position, round_, pending, views in self.steps:
+            for i in range(at, end):
+                _fold_entry(seen, entries[i], seats)
+            at = end
+            observers = _observers(seats, entries, end)
+            if observers:
+                table, players = _loads(position)
+                _fold_views(seen, _Position(table, players, round_, pending), views, observers)
+        for i in range(at, len(entries)):
+            _fold_entry(seen, entries[i], seats)

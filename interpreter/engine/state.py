@@ -10,6 +10,7 @@ import json
 import marshal
 from typing import Any, Optional
 
+from mercator.interpreter.engine.seen import Unfolded
 from mercator.interpreter.engine.values import from_json, to_json
 from mercator.dsl.errors import MercatorError
 
@@ -31,7 +32,7 @@ class State:
 
     __slots__ = ("table", "players", "stack", "rng", "round", "over", "history", "messages",
                  "narrate", "explicit_chance", "pending", "result", "steps", "stats", "ended_by",
-                 "failed", "record", "seen", "watch")
+                 "failed", "record", "_seen", "unfolded", "watch")
 
     def __init__(self, table: list, players: list, seed: int):
         self.table = table
@@ -53,8 +54,28 @@ class State:
         # with narration on: what happened, each part with who may see it (interpreter/seen.py),
         # and per seat a digest of everything that seat has observed (its information state)
         self.record: list[list] = []
-        self.seen: list[Any] = []         # str per seat (None: not kept, see `watch`)
+        # per seat, its digest as folded so far (str; None: not kept, see `watch`), written by
+        # engine/seen.py; `seen` reads them brought up to date with what they have yet to take
+        # in (`unfolded`)
+        self._seen: list[Any] = []
+        self.unfolded: Optional[Unfolded] = None
         self.watch: Optional[int] = None  # only this seat's digest is kept (a resampled world)
+
+    @property
+    def seen(self) -> list[Any]:
+        """Per seat, the digest of everything it has observed (State.information_state), up to
+        this position. Digests read once are read again (a searching seat's trace at each of
+        its decisions, an adapter's information state at every step): from then on the state
+        folds each step at once, as a resampled world does."""
+        u = self.unfolded
+        if u is not None:
+            u.fold(self.record, self._seen)
+            self.unfolded = None
+        return self._seen
+
+    @seen.setter
+    def seen(self, digests: list[Any]) -> None:
+        self._seen = digests
 
     @property
     def num_players(self) -> int:
@@ -82,7 +103,8 @@ class State:
         s.over = self.over
         s.messages = list(self.messages)
         s.record = list(self.record)      # entries are never changed once written
-        s.seen = list(self.seen)
+        s._seen = list(self._seen)
+        s.unfolded = None if self.unfolded is None else self.unfolded.copy()
         s.watch = self.watch
         s.narrate = self.narrate
         s.explicit_chance = self.explicit_chance
@@ -141,6 +163,7 @@ class State:
                 raise ValueError("malformed record of what each seat has seen")
             s.record = json.loads(json.dumps(rec))
             s.seen = list(seen)
+            s.unfolded = Unfolded(len(s.record))
         return s
 
     def information_state(self, seat: int) -> tuple[int, str]:
