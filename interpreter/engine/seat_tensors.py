@@ -53,8 +53,8 @@ def _unchangeable(t: Type) -> bool:
 def _copier(t: Type) -> Optional[Callable[[Any], Any]]:
     """How to keep a field's last value of type t (or the size shown in its place): None when
     it cannot change in place (kept as it is), a shallow copy when only its container can
-    (marshal's round trip, the general copy, cost Manila 2 µs a written field, mostly
-    allocating), else _copy."""
+    (a tenth of marshal's round trip: Manila's share bag 0.06 µs against 0.45, its offices
+    0.08 against 1.25), else _copy."""
     if t.kind == "opt":
         return _copier(t.args[0])
     if _unchangeable(t):
