@@ -30,7 +30,11 @@ set to it; a codec without `take` is driven by settle and decode), and once on t
 the same way, each a fresh process of one round; both checkouts' best rates of those are
 printed below, with how many times faster this checkout's are. (Rounds in one long process
 are not comparable with a fresh process's one round: OpenSpiel's codec stays warm from round
-to round, and the engine line ran 10% slower in the long process.)
+to round, and the engine line ran 10% slower in the long process.) Each path's round starts
+after gc.collect(): otherwise the objects the paths before it made (in Manila 4p, 151,000
+live after the four others, 57,000 without) came due as a full pass of the collector in the
+next path's round — in a fresh process, PettingZoo's first round ran at 0.8x the rate of its
+later ones (2026-12-06, session 29).
 
     .venv/bin/python benchmarks/bench_adapters.py --spec
 
@@ -41,6 +45,7 @@ the information-state tensor's.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import sys
@@ -239,6 +244,7 @@ def main() -> int:
         for label, run in paths:     # goes slows each path alike; each keeps its best round
             if label in skipped:
                 continue
+            gc.collect()             # each path starts owing the collector nothing (below)
             try:
                 got = run()
             except ImportError as exc:

@@ -3,6 +3,7 @@ that passes OpenSpiel's own random simulation test (with serialisation), plays w
 own ISMCTS bot, and resamples worlds the player cannot tell from the real one."""
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Optional
 
@@ -255,3 +256,35 @@ def test_the_information_state_string_reads_as_the_seats_record() -> None:
     assert hidden and len(record) > 20
     # another seat's string is its own record: the same game, other lines
     assert state.information_state_string(1) != state.information_state_string(0)
+
+
+@pytest.mark.parametrize("name, players", [("manila", 3), ("genoa", 2)])
+def test_legal_actions_and_chance_are_answered_in_python_as_pyspiel_answers(
+        name: str, players: int, monkeypatch) -> None:
+    """MercatorState.legal_actions and is_chance_node give what pyspiel.State's own give, at
+    every kind of node and for every seat, a new list each time; at a decision without the
+    round trip through C++ (pyspiel's asks current_player three times)."""
+    game = pyspiel.load_game("mercator", {"rulebook": name, "players": players})
+    st = game.new_initial_state()
+    rng = random.Random(4)
+    while True:
+        assert st.is_chance_node() == pyspiel.State.is_chance_node(st)
+        assert st.legal_actions() == pyspiel.State.legal_actions(st)
+        for p in range(players):
+            assert st.legal_actions(p) == pyspiel.State.legal_actions(st, p)
+        mine = st.legal_actions()
+        mine.append(-7)                        # the caller's own list
+        assert st.legal_actions() == pyspiel.State.legal_actions(st)
+        if st.is_terminal():
+            break
+        st.apply_action(rng.choice(pyspiel.State.legal_actions(st)))
+    assert inspect.isfunction(adapter.MercatorState.is_chance_node)
+    st = game.new_initial_state()
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+    asked: list = []
+    real = adapter.MercatorState.current_player
+    monkeypatch.setattr(adapter.MercatorState, "current_player",
+                        lambda self: (asked.append(1), real(self))[1])
+    st.legal_actions()
+    assert len(asked) == 1

@@ -268,30 +268,43 @@ def _own_raw(v: Any, viewer: int) -> list:
     return [_own_entry(v, viewer), len(v) if v else 0]
 
 
+def table_field_code(f: Any, x: str, viewer: str) -> str:
+    """Python for what seat `viewer` (an expression) sees of table field f whose value is the
+    expression x, as position_view gives it: the value, its size, or an owner-only map's
+    [own entry, size]."""
+    if is_owner_map(f.type, f.visibility):
+        return f"_own({x}, {viewer})"
+    if visible(f.visibility, None, 0):
+        return x
+    return _size_code(x, f.type)
+
+
+def player_field_code(f: Any, x: str, seat: str, viewer: str) -> str:
+    """Python for what seat `viewer` sees of player field f of seat `seat` (expressions) whose
+    value is the expression x, as position_view gives it."""
+    if f.visibility == "public":
+        return x
+    if f.visibility == "owner":
+        return f"({x} if {seat} == {viewer} else {_size_code(x, f.type)})"
+    return _size_code(x, f.type)
+
+
+def seen_alike(f: Any, table: bool) -> bool:
+    """Does every seat see the same of field f (a table field if `table`, else a player
+    field's entry of any one seat): the value or its size, not an owner's own part?"""
+    if table:
+        return not is_owner_map(f.type, f.visibility)
+    return f.visibility != "owner"
+
+
 def compile_position_view(program: Any) -> Any:
     """position_view(program, state, viewer) as one Python function of (state, viewer) written
     for this rulebook's fields: each field's visibility and type are looked at once, here,
     instead of at every step of every game (it gives the very same data; a state whose table or
     rows have another length than the rulebook's fields is handed to position_view)."""
     rb = program.rb
-    table = []
-    for i, f in enumerate(rb.table_fields):
-        x = f"t[{i}]"
-        if is_owner_map(f.type, f.visibility):
-            table.append(f"_own({x}, v)")
-        elif visible(f.visibility, None, 0):
-            table.append(x)
-        else:
-            table.append(_size_code(x, f.type))
-    row = []
-    for j, f in enumerate(rb.player_fields):
-        x = f"r[{j}]"
-        if f.visibility == "public":
-            row.append(x)
-        elif f.visibility == "owner":
-            row.append(f"({x} if p == v else {_size_code(x, f.type)})")
-        else:
-            row.append(_size_code(x, f.type))
+    table = [table_field_code(f, f"t[{i}]", "v") for i, f in enumerate(rb.table_fields)]
+    row = [player_field_code(f, f"r[{j}]", "p", "v") for j, f in enumerate(rb.player_fields)]
     nt, nr = len(rb.table_fields), len(rb.player_fields)
     src = (f"def view(s, v):\n"
            f"    t = s.table\n"
@@ -300,7 +313,12 @@ def compile_position_view(program: Any) -> Any:
            f"        return _slow(_prog, s, v)\n"
            f"    return [[{', '.join(table)}], [[{', '.join(row)}] for p, r in enumerate(P)], "
            f"s.round, _pend(s.pending, v)]\n")
-    ns: dict[str, Any] = {"_own": _own_raw, "_pend": _pending_raw, "_slow": position_view,
-                          "_prog": program}
-    exec(compile(src, f"<position view of {program.name}>", "exec"), ns)
-    return ns["view"]
+    return written(src, f"<position view of {program.name}>", "view",
+                   {"_slow": position_view, "_prog": program})
+
+
+def written(src: str, filename: str, name: str, more: dict[str, Any]) -> Any:
+    """The function `name` of the Python source src, with the helpers field code calls."""
+    ns: dict[str, Any] = {"_own": _own_raw, "_pend": _pending_raw, **more}
+    exec(compile(src, filename, "exec"), ns)
+    return ns[name]
