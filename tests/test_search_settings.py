@@ -836,11 +836,18 @@ def test_a_later_sealed_chooser_does_not_answer_the_choices_it_cannot_see(spec) 
             assert bot.sealed == (sealed == "shared")
             picks.append(s.pending.option(bot.choose(prog, s)).label)
         assert picks.count("safe") == safe, (sealed, picks)
-    assert str(parse_spec("ismcts:1s:sealed=shared")) == "ismcts:1s:sealed=shared"
-    with pytest.raises(SpecError, match="sealed says how the tree searches a simultaneous"):
-        parse_spec("ismcts:1s:sealed=open")
-    with pytest.raises(ValueError, match="a simultaneous decision is searched by one of tree"):
-        MCTSAgent(10, sealed="open")
+    assert_setting("sealed", "shared", "open", "sealed says how the tree searches a simultaneous",
+                   "a simultaneous decision is searched by one of tree")
+
+
+def assert_setting(name: str, good: str, bad: str, spec_says: str, agent_says: str) -> None:
+    """A search setting prints as it was written, and a value it does not take is refused by
+    the spec (with what it means) and by the agent (with the values it takes)."""
+    assert str(parse_spec(f"ismcts:1s:{name}={good}")) == f"ismcts:1s:{name}={good}"
+    with pytest.raises(SpecError, match=spec_says):
+        parse_spec(f"ismcts:1s:{name}={bad}")
+    with pytest.raises(ValueError, match=agent_says):
+        ISMCTSAgent(10, **{name: bad})
 
 
 def test_a_drawn_world_makes_a_hidden_choice_as_the_search_models_the_other_seat() -> None:
@@ -874,3 +881,5 @@ def test_a_drawn_world_makes_a_hidden_choice_as_the_search_models_the_other_seat
     st = offer.new_game(2, 0)
     weights = ISMCTSAgent(10, group="bins").belief(st.pending)
     assert weights == pytest.approx([1 / 2, 1 / 6, 1 / 6, 1 / 6])
+    assert_setting("hidden", "mast", "guessed", "hidden says how a world the search draws",
+                   "another seat's hidden choice is drawn by one of uniform, mast")
