@@ -701,14 +701,14 @@ class MCTSAgent:
         # counted from the root, in the tree as in the rollout
         horizon = self._depth if self.cut == "chance" and self._depth is not None else 0
         drawn = 0
-        sealed: Optional[tuple[_Node, Any, set[int]]] = None   # the simultaneous decision under way
+        under_way: Optional[tuple] = None   # the simultaneous decision under way (_sealed_stats)
         while tree is not None:
             pend = s.pending
             if pend.__class__ is Terminal:
                 break
             if pend.__class__ is Chance:
                 assert isinstance(pend, Chance)
-                sealed = None
+                under_way = None
                 w = pend.weights
                 if horizon and len(w) > 1:
                     drawn += 1
@@ -717,7 +717,10 @@ class MCTSAgent:
                 program.apply(s, weighted_index(w, s.randbelow(sum(w))))
                 continue
             assert isinstance(pend, Decision)
-            stats, sealed = self._sealed_stats(tree, pend, sealed)
+            if self.sealed and pend.simultaneous:
+                stats, under_way = self._sealed_stats(tree, pend, under_way)
+            else:
+                stats, under_way = tree, None
             if pend.count == 1:
                 program.apply(s, 0)
                 continue
@@ -882,9 +885,10 @@ class MCTSAgent:
             g.w = self.prior * max(root.rank[keys[i]] for i in _options_in(items))
             stack.extend(x for x in items if type(x) is not int)
 
-    def _sealed_stats(self, tree: _Node, pend: Decision, sealed: Optional[tuple]
+    def _sealed_stats(self, tree: _Node, pend: Decision, under_way: Optional[tuple]
                       ) -> tuple[_Node, Optional[tuple]]:
-        """Where a decision's statistics are kept, and the simultaneous decision under way.
+        """Where a simultaneous decision's statistics are kept (`sealed=shared`), and the
+        simultaneous decision under way.
         The choosers of a simultaneous decision (`simultaneous p in ...: choose`) take their
         turns one after another, each unseen by the others; in a tree keyed by the moves made,
         a later chooser's node would lie below the earlier choices it cannot see, and the
@@ -893,20 +897,19 @@ class MCTSAgent:
         where the decision began, one set per seat, shared whatever the earlier choosers chose
         (decoupled selection); the tree below still follows the moves made. A decision is in
         the same simultaneous decision as the one before while it is simultaneous, from the same
-        `choose` and of a seat that has not chosen in it yet."""
-        if not pend.simultaneous or not self.sealed:
-            return tree, None
+        `choose` and of a seat that has not chosen in it yet (`under_way`: the node where it
+        began, its choose's span, the seats that have chosen)."""
         seat = pend.player
-        if sealed is None or sealed[1] is not pend.span or seat in sealed[2]:
+        if under_way is None or under_way[1] is not pend.span or seat in under_way[2]:
             return tree, (tree, pend.span, {seat})      # the first chooser: as ever
-        start, _, seen = sealed
-        seen.add(seat)
+        start, _, chose = under_way
+        chose.add(seat)
         if start.sealed is None:
             start.sealed = {}
         node = start.sealed.get(seat)
         if node is None:
             node = start.sealed[seat] = _Node()
-        return node, sealed
+        return node, under_way
 
     def _select_in(self, tree: _Node, pend: Decision, keys: list[str], items: list,
                    visits: float) -> tuple[int, list[_Edge], bool]:
