@@ -1170,6 +1170,8 @@ class MCTSAgent:
         choose there — the pass against the values, then a value by the softmax; any-time
         actions as likely as the least likely regular option."""
         m = pend.count - len(pend.actions)
+        if m == 0:                          # any-time actions alone: alike
+            return [1.0] * pend.count
         _, ws, best = self._mast_weights(pend, pend.player, m)
         if best is not None:
             p_pass = ws[0] / (ws[0] + best)
