@@ -8,6 +8,10 @@ decision (docs/agents.md, "Asking the searcher's decisions kind by kind").
         --agent ismcts:300:cores=1 --anchor-answers "place an accomplice" --seeds 0-12 \\
         --out manila_place.jsonl
 
+With `--rollouts anchor` the searcher's rollouts are played by the game's anchor at every seat
+(`MCTSAgent.policy`), to ask whether a better model of the players in the rollouts would make
+it play better (docs/agents.md, "Rollouts played by the anchors").
+
 The tested seat is seat g mod 3 in game g (3 players), the others the anchor; a line of JSON a
 game: seed, seat, the prompts handed over, scores, margin (the seat's score less the best
 other's), won, how many decisions each side answered, and the decisions made (the history, to
@@ -56,6 +60,22 @@ class Handing:
         return self.searcher.choose(program, state)
 
 
+class AnchorPolicy:
+    """The searcher's rollouts played by the game's anchor (`--rollouts anchor`): an anchor for
+    each seat, asked at each decision of a rollout in the world the search drew."""
+
+    def __init__(self, anchor: type, seed: int):
+        self.anchor, self.seed = anchor, seed
+        self.seats: dict[int, object] = {}
+
+    def __call__(self, program, state) -> int:
+        seat = state.pending.player
+        a = self.seats.get(seat)
+        if a is None:
+            a = self.seats[seat] = self.anchor(agent_seed(self.seed, seat))
+        return a.choose(program, state)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("rulebook")
@@ -64,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma-separated texts of the prompts the anchor answers: a prompt "
                          "containing one, or beginning with one written with a leading '^' "
                          "('none')")
+    ap.add_argument("--rollouts", choices=("own", "anchor"), default="own",
+                    help="who plays the searcher's rollouts: its own policy (MAST), or the game's "
+                         "anchor at every seat (MCTSAgent.policy; a step in ten its own)")
     ap.add_argument("--seeds", default="0-12", help="A-B: the games' seeds, B excluded")
     ap.add_argument("--out", required=True, help="a JSON-lines file the games are added to")
     a = ap.parse_args(argv)
@@ -75,11 +98,14 @@ def main(argv: list[str] | None = None) -> int:
         me = seed % PLAYERS
         seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
         seats[me] = tested = Handing(a.agent, anchor, texts, agent_seed(seed, me))
+        if a.rollouts == "anchor":
+            tested.searcher.policy = AnchorPolicy(anchor, seed)
         state = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
         t0 = time.time()
         play_out(prog, state, seats, max_decisions=20000)
         scores = list(state.pending.scores)
         line = {"seed": seed, "seat": me, "anchor_answers": texts, "agent": a.agent,
+                **({"rollouts": a.rollouts} if a.rollouts != "own" else {}),
                 "scores": scores, "margin": scores[me] - max(x for i, x in enumerate(scores)
                                                              if i != me),
                 "won": me in state.pending.winners, "answered": tested.answered,

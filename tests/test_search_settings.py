@@ -641,6 +641,35 @@ def test_greedy_rollouts_answer_a_small_menu_by_the_estimate_one_step_on() -> No
     assert road("greedy") == ["market"] * 8
 
 
+def test_a_rollout_policy_given_through_the_api_plays_the_rollouts() -> None:
+    """MCTSAgent.policy (benchmarks/anchor_answers.py's `--rollouts anchor`): on Errand a policy
+    that picks the stall after which the seat has most coins makes the market worth taking in
+    every seed; one whose answers are never a regular option leaves the rollouts to MAST, and
+    the safe road is taken in every seed, as without a policy."""
+    prog = program(ERRAND)
+    asked = []
+
+    def best_stall(program_, s) -> int:
+        asked.append(s.pending.prompt)
+        def coins(j: int) -> int:
+            c = s.clone()
+            program_.apply(c, j)
+            return program_.estimates(c)[s.pending.player]
+        return max(range(s.pending.count), key=coins)
+
+    def road(policy) -> list[str]:
+        out = []
+        for k in range(8):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = MCTSAgent(300, seed=k, reward="margin", rollout="mast", pw=1.0)
+            bot.policy = policy
+            out.append(s.pending.option(bot.choose(prog, s)).label)
+        return out
+    assert road(best_stall) == ["market"] * 8
+    assert set(asked) == {"pick a stall"}
+    assert road(lambda program_, s: -1) == ["safe"] * 8
+
+
 def test_a_greedy_step_takes_the_option_that_raises_the_seats_lead_most() -> None:
     """At a stall of Errand the greedy step picks the die's stall (the only one that raises the
     lead), whatever the seed; the state it judges from is not changed."""

@@ -90,7 +90,7 @@ import math
 import random
 import time
 import zlib
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import attrs
 
@@ -493,6 +493,13 @@ class MCTSAgent:
         self._last: Optional[tuple] = None   # (root, the move's key, where in the game) for it
         self.last_reused = 0            # visits the last decision's root started with (reuse)
         self._rate = 0.0                # iterations a second of the last time-budget search
+        # a policy for the rollouts' decisions (Python API only; None: MAST or random): a function
+        # of (program, state) that returns the index of a regular option of the decision pending
+        # in that world — benchmarks/anchor_answers.py's `--rollouts anchor` seats the game's
+        # anchors there; a step of a deal window, an answer out of the regular options or one
+        # time in `policy_eps` falls back to the rollout's own policy
+        self.policy: Optional[Callable[[Any, State], int]] = None
+        self.policy_eps = 0.1
 
     # -- what an iteration starts from
     def prepare(self, program: Any, state: State, seat: int) -> None:
@@ -695,7 +702,8 @@ class MCTSAgent:
         tree: Optional[_Node] = root
         n = len(s.players)
         moves: Optional[list[tuple[int, Any]]] = \
-            [] if self._rollout in ("mast", "greedy") or self.pw or self.rave else None
+            [] if self._rollout in ("mast", "greedy") or self.pw or self.rave \
+            or self.policy is not None else None
         groups: list[tuple[_Edge, int]] = []     # the move groups' edges on the path
         # cut=chance: the iteration's horizon is the depth-th chance draw of several outcomes,
         # counted from the root, in the tree as in the rollout
@@ -805,8 +813,8 @@ class MCTSAgent:
         if horizon and drawn >= horizon:
             pass                            # at the horizon: judged where it stands
         elif s.pending.__class__ is not Terminal:
-            if self._rollout in ("mast", "greedy") or (self.cut != "decision"
-                                                       and self._depth is not None):
+            if self._rollout in ("mast", "greedy") or self.policy is not None \
+                    or (self.cut != "decision" and self._depth is not None):
                 self.last_rollout_decisions += self._stepped_playout(program, s, moves, drawn)
             else:
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
@@ -1064,6 +1072,7 @@ class MCTSAgent:
         decisions. The decisions made."""
         rng, limit = self.rng, self._depth
         by_mast = self._rollout in ("mast", "greedy") and moves is not None
+        policy = self.policy if moves is not None else None
         greedy = self._rollout == "greedy" and moves is not None
         draws = self.cut == "chance" and limit is not None
         steps = self.cut not in ("decision", "chance") and limit is not None
@@ -1107,6 +1116,10 @@ class MCTSAgent:
                 m = pend.count - len(pend.actions)
                 if m == 1:
                     i = 0
+                elif policy is not None and rng.random() >= self.policy_eps \
+                        and 0 <= (i := policy(program, s)) < m:
+                    assert moves is not None
+                    moves.append((seat, move_key(pend, i)))
                 elif greedy and m <= GREEDY_MENU and rng.random() >= GREEDY_EPS:
                     assert moves is not None
                     i = self._greedy_step(program, s, seat, m)

@@ -1,0 +1,175 @@
+"""What a searcher's decisions are worth, one at a time: positions of games played by the game's
+anchors, the searcher and the anchor each asked at the tested seat's decisions, and each option
+either chose valued by how the game ends when the anchors play it on from there — the tested
+seat's final margin (its score less the best other's), averaged over `--rollouts` endings, the
+same dice for each option (common random numbers). A game's result mixes every decision and the
+dice; a decision's value against the anchor's, position by position, is a far less noisy way to
+ask which kind of decision a searcher gets wrong (docs/agents.md, "Decision by decision").
+
+    .venv/bin/python benchmarks/decision_values.py rulebooks/manila.rules \\
+        --agent ismcts:1000:cores=1 --seeds 0-10 --every 3 --rollouts 60 --out manila.jsonl
+
+The games are the anchors' (3 players; the tested seat is seat 1, the chance draws come from the
+seed), so every agent is asked at the same positions; a decision offering a single option (any-time
+actions aside) is not asked. A line of JSON a position: the seed, the tested seat's decision
+number, the prompt, each chooser's option, and each chosen option's mean margin and its 95%
+half-interval. `--report FILE` prints, for each agent and each kind of decision (its prompt up to
+the first parenthesis), the positions, how often it chose otherwise than the anchor, and the
+mean of its option's value less the anchor's, with a 95% interval. The values are the anchors'
+way of playing on, not the searcher's: a move whose worth needs a plan the anchors do not follow
+is undervalued.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_agents import _program, heuristic_for  # noqa: E402
+
+from mercator.interpreter.agents.base import agent_seed  # noqa: E402
+from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.engine.chance import weighted_index  # noqa: E402
+from mercator.interpreter.engine.nodes import Chance, Terminal  # noqa: E402
+
+PLAYERS = 3
+SEAT = 1
+
+
+def margin(scores: list, seat: int) -> float:
+    return scores[seat] - max(x for q, x in enumerate(scores) if q != seat)
+
+
+def play_on(prog: Any, s: Any, anchor: type, seed: int, rng: random.Random) -> float:
+    """The anchors play s to its end (fresh anchors, chance from rng): the tested seat's margin."""
+    seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
+    while s.pending.__class__ is not Terminal:
+        p = s.pending
+        if p.__class__ is Chance:
+            prog.apply(s, weighted_index(p.weights, rng.randrange(sum(p.weights))))
+        else:
+            prog.apply(s, seats[p.player].choose(prog, s))
+    return margin(s.pending.scores, SEAT)
+
+
+def endings(prog: Any, s: Any, i: int, anchor: type, seed: int, rollouts: int) -> list[float]:
+    """Option i at s: the tested seat's margins in `rollouts` endings (the r-th ending's dice
+    the same for every option)."""
+    out = []
+    for r in range(rollouts):
+        c = s.clone()
+        prog.apply(c, i)
+        out.append(play_on(prog, c, anchor, seed, random.Random(f"{seed}:{len(s.history)}:{r}")))
+    return out
+
+
+def mean_half(xs: list[float]) -> list[float]:
+    """The mean and its 95% half-interval (normal), rounded."""
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+    return [round(statistics.fmean(xs), 2), round(half, 2)]
+
+
+def kind(prompt: str) -> str:
+    """A kind of decision: its prompt up to the first parenthesis or colon."""
+    for mark in ("(", ":"):
+        if mark in prompt:
+            prompt = prompt[:prompt.index(mark)]
+    return prompt.strip()
+
+
+def positions(a: argparse.Namespace) -> int:
+    prog = _program(a.rulebook)
+    anchor = heuristic_for(prog)
+    lo, hi = (int(x) for x in a.seeds.split("-"))
+    for seed in range(lo, hi):
+        seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
+        s = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
+        rng = random.Random(seed)
+        asked = 0
+        while s.pending.__class__ is not Terminal:
+            p = s.pending
+            if p.__class__ is Chance:
+                prog.apply(s, weighted_index(p.weights, rng.randrange(sum(p.weights))))
+                continue
+            i = seats[p.player].choose(prog, s)
+            if p.player == SEAT and p.count - len(p.actions) > 1 \
+                    and all(t in p.prompt for t in a.prompt):
+                asked += 1
+                if asked % a.every == 0:
+                    t0 = time.time()
+                    chosen = {"anchor": i}
+                    for spec in a.agent:
+                        bot = make_agent(parse_spec(spec), agent_seed(seed, SEAT) + asked)
+                        chosen[spec] = bot.choose(prog, s.clone())
+                    ends = {j: endings(prog, s, j, anchor, seed, a.rollouts)
+                            for j in sorted(set(chosen.values()))}
+                    line = {"seed": seed, "decision": asked, "prompt": p.prompt,
+                            "chosen": {who: p.option(j).label for who, j in chosen.items()},
+                            "values": {p.option(j).label: mean_half(e) for j, e in ends.items()},
+                            # each agent's option less the anchor's, ending by ending
+                            "against_anchor": {
+                                who: mean_half([x - y for x, y in zip(ends[j], ends[i])])
+                                for who, j in chosen.items() if who != "anchor"},
+                            "rollouts": a.rollouts, "seconds": round(time.time() - t0, 1)}
+                    print(json.dumps(line), flush=True)
+                    with open(a.out, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(line) + "\n")
+            prog.apply(s, i)
+    return 0
+
+
+def report(path: str) -> int:
+    lines = [json.loads(x) for x in open(path, encoding="utf-8") if x.strip()]
+    agents = sorted({w for d in lines for w in d["chosen"] if w != "anchor"})
+    for spec in agents:
+        by: dict[str, list[float]] = {}
+        other: dict[str, int] = {}
+        for d in lines:
+            if spec not in d["chosen"]:
+                continue
+            k = kind(d["prompt"])
+            mine, theirs = d["chosen"][spec], d["chosen"]["anchor"]
+            by.setdefault(k, []).append(d["against_anchor"][spec][0])
+            other[k] = other.get(k, 0) + (mine != theirs)
+        print(f"{spec}: its option's value less the anchor's (the tested seat's final margin)")
+        every = [x for v in by.values() for x in v]
+        for k, v in sorted(by.items(), key=lambda kv: -len(kv[1])) + [("all", every)]:
+            n = len(v)
+            half = 1.96 * statistics.stdev(v) / math.sqrt(n) if n > 1 else float("nan")
+            moved = sum(other.values()) if k == "all" else other[k]
+            print(f"  {k[:44]:44} {n:4} positions  {moved:4} otherwise  "
+                  f"{statistics.fmean(v):+7.2f} ± {half:.2f}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("rulebook", nargs="?")
+    ap.add_argument("--agent", action="append", default=[], help="a searcher's spec (repeatable)")
+    ap.add_argument("--seeds", default="0-4", help="A-B: the games' seeds, B excluded")
+    ap.add_argument("--every", type=int, default=1, help="ask at every k-th decision of the seat")
+    ap.add_argument("--prompt", action="append", default=[],
+                    help="only decisions whose prompt contains this (repeatable: all of them)")
+    ap.add_argument("--rollouts", type=int, default=40, help="endings played for each option")
+    ap.add_argument("--out", help="a JSON-lines file the positions are added to")
+    ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
+    a = ap.parse_args(argv)
+    if a.report:
+        return report(a.report)
+    if not a.rulebook or not a.agent or not a.out:
+        ap.error("give a rulebook, at least one --agent and --out (or --report FILE)")
+    if a.every < 1 or a.rollouts < 2:
+        ap.error("--every must be at least 1 and --rollouts at least 2")
+    return positions(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

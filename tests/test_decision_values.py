@@ -1,0 +1,77 @@
+"""benchmarks/decision_values.py: a searcher's and the anchor's options at the anchors' positions,
+valued by the anchors' endings with the same dice; the report's means, exact numbers."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+MANILA = str(Path(__file__).resolve().parent.parent / "rulebooks" / "manila.rules")
+
+
+def decision_values():
+    from bench_module import script
+    return script("decision_values")
+
+
+def test_kinds_are_prompts_up_to_a_parenthesis_or_colon() -> None:
+    dv = decision_values()
+    assert dv.kind("bid (or pass)") == "bid"
+    assert dv.kind("large pilot: move another boat (pass = none)") == "large pilot"
+    assert dv.kind("board a ship") == "board a ship"
+
+
+def test_the_report_means_each_kinds_differences(tmp_path: Path, capsys) -> None:
+    """Three positions: two bids where the agent's option is worth -4 and +1 against the
+    anchor's (mean -1.5, half-interval 1.96 * 3.5355 / sqrt 2 = 4.90), one placement where both
+    chose alike (0); all three: mean -1.0."""
+    f = tmp_path / "v.jsonl"
+    rows = [
+        {"prompt": "bid (or pass)", "chosen": {"anchor": "3", "A": "pass"},
+         "against_anchor": {"A": [-4.0, 1.0]}},
+        {"prompt": "bid (or pass)", "chosen": {"anchor": "pass", "A": "2"},
+         "against_anchor": {"A": [1.0, 1.0]}},
+        {"prompt": "place an accomplice (pass = no more)", "chosen": {"anchor": "x", "A": "x"},
+         "against_anchor": {"A": [0.0, 0.0]}},
+    ]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert decision_values().main(["--report", str(f)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("A: ")
+    bid = next(x for x in out if x.strip().startswith("bid"))
+    assert bid.split()[1:] == ["2", "positions", "2", "otherwise", "-1.50", "±", "4.90"]
+    every = next(x for x in out if x.strip().startswith("all"))
+    assert every.split()[1:6] == ["3", "positions", "2", "otherwise", "-1.00"]
+
+
+def test_positions_of_an_anchor_game_valued_with_the_same_dice(tmp_path: Path) -> None:
+    """Manila, seed 0, every 12th decision of seat 2 (index 1): the anchor is asked as the
+    searcher is; an option chosen by both is valued once and is worth 0 against the anchor's;
+    a searcher's different option is valued by as many endings."""
+    out = tmp_path / "m.jsonl"
+    dv = decision_values()
+    assert dv.main([MANILA, "--agent", "ismcts:30:cores=1", "--seeds", "0-1",
+                    "--every", "12", "--rollouts", "3", "--out", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) >= 3
+    for d in lines:
+        assert d["decision"] % 12 == 0 and d["rollouts"] == 3
+        mine, theirs = d["chosen"]["ismcts:30:cores=1"], d["chosen"]["anchor"]
+        assert set(d["values"]) == {mine, theirs}
+        diff = d["against_anchor"]["ismcts:30:cores=1"]
+        if mine == theirs:
+            assert diff == [0.0, 0.0]
+    # the same positions again: the same options and values (anchors, dice and agent seeded)
+    again = tmp_path / "again.jsonl"
+    dv.main([MANILA, "--agent", "ismcts:30:cores=1", "--seeds", "0-1",
+             "--every", "12", "--rollouts", "3", "--out", str(again)])
+    strip = [{k: v for k, v in d.items() if k != "seconds"} for d in lines]
+    assert strip == [{k: v for k, v in json.loads(x).items() if k != "seconds"}
+                     for x in again.read_text().splitlines()]
+
+
+def test_a_missing_argument_is_a_usage_error() -> None:
+    with pytest.raises(SystemExit) as e:
+        decision_values().main([MANILA])
+    assert e.value.code == 2
