@@ -6,7 +6,8 @@ split_words`); the comments and blank lines before such a line belong to its chu
 whose text was in the last parse of the same path is not parsed again: its declarations are
 reused, their spans moved by the lines the chunk moved. Any other chunk is parsed alone; when
 one fails to (a syntax error, a literal out of range, nesting too deep), the whole text is
-parsed as before, so that a broken file gets exactly the diagnostics of a full parse.
+parsed as before, so that a broken file gets exactly the diagnostics of a full parse. The
+first parse of a path is a whole parse (as quick as before), its declarations kept by chunk.
 
 Why the result is the full parse's, spans included: no token of the grammar spans a line
 break (a string, a comment and a name end on their line), so the tokens of the text are the
@@ -85,6 +86,32 @@ def parse_changed(text: str, path: str, starts: "re.Pattern[str]",
         items.extend(got[1])
     _LAST.put(path, now)
     return tuple(items)
+
+
+def known(path: str) -> bool:
+    """Is a last parse of path kept (so that parse_changed may reuse some of it)?"""
+    return _LAST.get(path) is not None
+
+
+def remember(text: str, path: str, starts: "re.Pattern[str]", items: tuple[Any, ...]) -> None:
+    """Keep the declarations of a whole parse of text for the next parse_changed of path: each
+    chunk's are those whose lines are its lines (the same as it parses to alone, by the
+    argument above); nothing is kept when a declaration runs over a cut."""
+    chunks = split(text, starts)
+    now: Chunks = {}
+    k = 0
+    for i, (first_line, part) in enumerate(chunks):
+        end = chunks[i + 1][0] if i + 1 < len(chunks) else len(text) + 1     # 0-based, excluded
+        mine = []
+        while k < len(items) and items[k].span.line - 1 < end:
+            span = items[k].span
+            if span.line - 1 < first_line or span.end_line > end:
+                return
+            mine.append(items[k])
+            k += 1
+        now.setdefault(part, (first_line, tuple(mine)))
+    if k == len(items):
+        _LAST.put(path, now)
 
 
 def forget() -> None:

@@ -19,12 +19,12 @@ import attrs
 import lark
 
 from mercator.dsl import ast as A
+from mercator.dsl import parse_chunks
 from mercator.dsl.ast_builder import AstBuilder
 from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error
 from mercator.dsl.limits import PausedGC, depth_errors
 from mercator.dsl.parse_actions import Actions, Node, nullable_rules
 from mercator.dsl.parse_cache import cache_dir
-from mercator.dsl.parse_chunks import parse_changed
 
 KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligible
 game players use enum const table record player event setup round phase
@@ -133,16 +133,19 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
     if text.startswith("\ufeff"):      # a UTF-8 byte order mark, as some editors write
         text = text[1:]
     starts = split_pattern()
-    if starts is not None:
+    if starts is not None and parse_chunks.known(path):
         with _PARSING, PausedGC():
             try:
-                items = parse_changed(text, path, starts,
-                                      lambda padded: _parse_alone(parser, padded, path))
+                items = parse_chunks.parse_changed(
+                    text, path, starts, lambda padded: _parse_alone(parser, padded, path))
             except RecursionError:
                 items = None
         if items is not None:
             return A.Rulebook(items, path=path), []
-    return parse_whole(text, path)
+    rb, diags = parse_whole(text, path)
+    if starts is not None and rb is not None:
+        parse_chunks.remember(text, path, starts, rb.items)
+    return rb, diags
 
 
 def parse_whole(text: str, path: str = "<string>"

@@ -82,7 +82,7 @@ def test_an_edited_rulebook_parses_as_a_whole_parse_does(path: str,
                                                          ) -> None:
     text = (ROOT / path).read_text(encoding="utf-8")
     parse_chunks.forget()
-    same_as_whole(text, path)            # the first parse, in chunks; then each edit in turn
+    same_as_whole(text, path)            # the first parse, whole; then each edit in turn
     for edit in edits:
         text = edited(text, edit)
         same_as_whole(text, path)
@@ -108,6 +108,10 @@ def test_a_cut_inside_a_declaration_falls_back_to_the_whole_parse() -> None:
     assert "".join(part for _, part in chunks) == text
     parse_chunks.forget()
     same_as_whole(text, "cut.rules")
+    assert not parse_chunks.known("cut.rules")       # the record runs over a cut: not kept
+    same_as_whole(text.replace("  holder:\nplayer?", "  holder: player?"), "cut.rules")
+    assert parse_chunks.known("cut.rules")
+    same_as_whole(text, "cut.rules")
     rb, diags = parse(text, "cut.rules")
     assert rb is not None and not diags and len(rb.items) == 4
 
@@ -115,7 +119,8 @@ def test_a_cut_inside_a_declaration_falls_back_to_the_whole_parse() -> None:
 def test_moved_declarations_keep_their_columns_and_move_their_lines() -> None:
     text = 'game "G" players 2..2\n\nconst a = 1 + 2\n\nconst b = [3]\n'
     parse_chunks.forget()
-    first, _ = parse(text, "m.rules")
+    first, _ = parse(text, "m.rules")             # a whole parse, kept by chunk
+    assert parse_chunks.known("m.rules")
     moved, _ = parse("# two\n# lines\n" + text, "m.rules")
     assert first is not None and moved is not None
     assert [(i.span.line, i.span.col, i.span.end_line, i.span.end_col) for i in moved.items] \
