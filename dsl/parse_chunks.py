@@ -7,7 +7,8 @@ whose text was in the last parse of the same path is not parsed again: its decla
 reused, their spans moved by the lines the chunk moved. Any other chunk is parsed alone; when
 one fails to (a syntax error, a literal out of range, nesting too deep), the whole text is
 parsed as before, so that a broken file gets exactly the diagnostics of a full parse. The
-first parse of a path is a whole parse (as quick as before), its declarations kept by chunk.
+first parse of a path is a whole parse (as quick as before); its declarations are kept, and cut
+into chunks when the path is parsed again.
 
 Why the result is the full parse's, spans included: no token of the grammar spans a line
 break (a string, a comment and a name end on their line), so the tokens of the text are the
@@ -21,7 +22,7 @@ shipped rulebook.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from mercator.dsl import ast as A
 from mercator.dsl.load_cache import LRU
@@ -30,7 +31,8 @@ from mercator.dsl.load_cache import LRU
 Chunks = dict[str, tuple[int, tuple[Any, ...]]]
 ParseOne = Callable[[str], Optional[tuple[Any, ...]]]
 
-_LAST: LRU[str, Chunks] = LRU(32)
+# each path's last parse: by chunk, or (text, declarations) of a whole parse not yet cut
+_LAST: LRU[str, Union[Chunks, tuple[str, tuple[Any, ...]]]] = LRU(32)
 
 
 def split(text: str, starts: "re.Pattern[str]") -> list[tuple[int, str]]:
@@ -71,6 +73,8 @@ def parse_changed(text: str, path: str, starts: "re.Pattern[str]",
     breaks as lines above it: its declarations, or None when it does not parse alone); None
     when a chunk does not (the caller parses the whole text)."""
     last = _LAST.get(path) or {}
+    if isinstance(last, tuple):             # a whole parse, not yet cut
+        last = _by_chunk(last[0], starts, last[1])
     now: Chunks = {}
     items: list[Any] = []
     for first_line, part in split(text, starts):
@@ -93,10 +97,16 @@ def known(path: str) -> bool:
     return _LAST.get(path) is not None
 
 
-def remember(text: str, path: str, starts: "re.Pattern[str]", items: tuple[Any, ...]) -> None:
-    """Keep the declarations of a whole parse of text for the next parse_changed of path: each
-    chunk's are those whose lines are its lines (the same as it parses to alone, by the
-    argument above); nothing is kept when a declaration runs over a cut."""
+def remember(text: str, path: str, items: tuple[Any, ...]) -> None:
+    """Keep the declarations of a whole parse of text for the next parse_changed of path (cut
+    into chunks only then: a process that parses a path once never pays for it)."""
+    _LAST.put(path, (text, items))
+
+
+def _by_chunk(text: str, starts: "re.Pattern[str]", items: tuple[Any, ...]) -> Chunks:
+    """The declarations of a whole parse of text by chunk: each chunk's are those whose lines
+    are its lines (the same as it parses to alone, by the argument above); none when a
+    declaration runs over a cut."""
     chunks = split(text, starts)
     now: Chunks = {}
     k = 0
@@ -106,12 +116,11 @@ def remember(text: str, path: str, starts: "re.Pattern[str]", items: tuple[Any, 
         while k < len(items) and items[k].span.line - 1 < end:
             span = items[k].span
             if span.line - 1 < first_line or span.end_line > end:
-                return
+                return {}
             mine.append(items[k])
             k += 1
         now.setdefault(part, (first_line, tuple(mine)))
-    if k == len(items):
-        _LAST.put(path, now)
+    return now if k == len(items) else {}
 
 
 def forget() -> None:

@@ -132,8 +132,8 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
     parser = _parser()
     if text.startswith("\ufeff"):      # a UTF-8 byte order mark, as some editors write
         text = text[1:]
-    starts = split_pattern()
-    if starts is not None and parse_chunks.known(path):
+    starts = split_pattern() if parse_chunks.known(path) else None
+    if starts is not None:
         with _PARSING, PausedGC():
             try:
                 items = parse_chunks.parse_changed(
@@ -143,8 +143,8 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
         if items is not None:
             return A.Rulebook(items, path=path), []
     rb, diags = parse_whole(text, path)
-    if starts is not None and rb is not None:
-        parse_chunks.remember(text, path, starts, rb.items)
+    if rb is not None:
+        parse_chunks.remember(text, path, rb.items)
     return rb, diags
 
 
