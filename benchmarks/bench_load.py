@@ -33,20 +33,27 @@ Then, per file (issue 37, checking at editor speed), one row for each of those f
   (warm-up included), a new comment line is added to the end of FILE (what an editor asks after
   each keystroke: nothing made from that text is in any cache, its libraries and bases are);
 - in-process, edited: inside one process that has checked FILE once (everything imported,
-  its libraries parsed), the median of --repeat checks of FILE's text with a new comment
-  line each time (dsl.loader.load_text, then the compile `mercator check` does): the cost of
-  one check in a process an editor keeps open;
+  its libraries parsed, its text as it is checked once more), the median of --repeat checks
+  of FILE's text with a new comment line each time (dsl.loader.load_text, then the compile
+  `mercator check` does): the cost of one check in a process an editor keeps open; "in-proc,
+  mid": the same with the comment line in the middle of the file instead of at its end (what
+  follows it moves down a line);
 - watch, edited: `mercator check --watch FILE` kept running on the temporary copy: --repeat
   times a new comment line is added to FILE and the time the next check took is read from the
   line it prints ("checked in N ms"; the wait for it to notice the change is not counted);
-  '-' for a checkout without --watch.
---per-file-only skips the rows above; --files PATTERN... measures only those files.
+  "watch, mid": then --repeat times a comment line inserted in the middle of the file; '-'
+  for a checkout without --watch.
+--per-file-only skips the rows above; --warm-only also the per-file rows of fresh processes
+(check, edited); --files PATTERN... measures only those files.
 
 --parts (instead of everything above) says where an edited check's time goes, in one fresh
 process: the imports one by one (attrs, the AST, the loader, the parser with lark, the checker,
 cli.common with the compiler and the engine), then for each --files file (default: manila and
-genoa) the median of --repeat edits of: parse, check (dsl.checker.check_items on the parsed
-declarations, its libraries' included) and the compile `mercator check` runs. One untimed run
+genoa) the median of --repeat edits (a comment line added in the middle of the file, after
+the file was parsed as it is) of: parse, check (dsl.checker.check_items on the parsed
+declarations, its libraries' included) and the compile `mercator check` runs; and, timed
+apart, the part of that compile before any body is written: the code generator made, the
+constants computed and the fns defined (interpreter/compiler/build.py, `_build`). One untimed run
 first (it fills the bytecode cache).
 
 Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_load.py measures that
@@ -182,6 +189,9 @@ def main(argv: Optional[list[str]] = None) -> None:
                          "modules without a .pyc beside them are compiled in every run")
     ap.add_argument("--per-file-only", action="store_true",
                     help="measure only the per-file rows (check FILE, edited, in-process)")
+    ap.add_argument("--warm-only", action="store_true",
+                    help="only the per-file rows of a kept process (in-process and watch), "
+                         "not those of fresh processes")
     ap.add_argument("--files", nargs="+", metavar="PATH",
                     help="the files of the per-file rows, relative to the checkout "
                          "(default: every file measured above)")
@@ -211,7 +221,7 @@ def main(argv: Optional[list[str]] = None) -> None:
                             checkout, env, 1, 1, args.cold_cache, args.no_bytecode)
         print(out, end="")
         return
-    if not args.per_file_only:
+    if not (args.per_file_only or args.warm_only):
         totals(args, checkout, env, py, files)
     per_file(args, checkout, env, py, args.files or files)
 
@@ -263,16 +273,23 @@ with open(path, encoding="utf-8") as f:
 res = load(path)                 # everything imported, the file's libraries and bases parsed
 if res.rulebook is not None:
     compiles(res)
-times = []
-for k in range(repeat):
-    t0 = time.perf_counter()
-    res = load_text(text + f"\\n# edit {k} {time.time()}\\n", path)
-    if any(d.is_error for d in res.diagnostics):
-        sys.exit(f"{path}: errors")
-    if res.rulebook is not None and not compiles(res):
-        sys.exit(f"{path}: does not compile")
-    times.append(time.perf_counter() - t0)
-print("seconds", statistics.median(times))
+res = load_text(text, path)      # (the text as it is, once: what an editor checked last)
+lines = text.split("\\n")
+mid = len(lines) // 2
+for where in ("end", "mid"):
+    times = []
+    for k in range(repeat):
+        note = f"# edit {k} {time.time()}"
+        edited = text + f"\\n{note}\\n" if where == "end" else \\
+            "\\n".join(lines[:mid] + [note] + lines[mid:])
+        t0 = time.perf_counter()
+        res = load_text(edited, path)
+        if any(d.is_error for d in res.diagnostics):
+            sys.exit(f"{path}: errors")
+        if res.rulebook is not None and not compiles(res):
+            sys.exit(f"{path}: does not compile")
+        times.append(time.perf_counter() - t0)
+    print("seconds", statistics.median(times))
 """.replace("{pkg}", PKG)
 
 
@@ -290,22 +307,32 @@ from {pkg}dsl.loader import load, load_text
 from {pkg}dsl.parser import parse
 from {pkg}dsl.checker import check_items
 from {pkg}interpreter.tools.game import game_of
+from {pkg}interpreter.compiler.codegen import CodeGen
 repeat = int(sys.argv[1])
 for path in sys.argv[2:]:
     with open(path, encoding="utf-8") as f:
         text = f.read()
     game_of(load(path))
+    parse(text, path)
+    lines = text.split("\\n")
+    mid = len(lines) // 2
     rows = []
-    for k in range(repeat):
-        edited = text + f"\\n# edit {k} {time.time()}\\n"
-        res = load_text(edited, path)
+    for k in range(repeat):      # a comment line added in the middle of the file
+        edited = "\\n".join(lines[:mid] + [f"# edit {k} {time.time()}"] + lines[mid:])
         a = time.perf_counter(); parse(edited, path); b = time.perf_counter()
-        check_items(tuple(res.items), path, res.sources); c = time.perf_counter()
-        game_of(res).program; d = time.perf_counter()
-        rows.append((b - a, c - b, d - c))
-    med = [1e3 * statistics.median(r[i] for r in rows) for i in range(3)]
+        res = load_text(edited, path)          # (untimed: its parse reuses the one above)
+        c = time.perf_counter()
+        check_items(tuple(res.items), path, res.sources); d = time.perf_counter()
+        game_of(res).program; e = time.perf_counter()
+        ex = CodeGen(res.rulebook)             # what the compile spends before any body
+        early = ex.const_fns()
+        if early:
+            ex.define_fns(early)
+        ex.define_consts(); ex.define_fns(); f = time.perf_counter()
+        rows.append((b - a, d - c, e - d, f - e))
+    med = [1e3 * statistics.median(r[i] for r in rows) for i in range(4)]
     print(f"{path}, ms (median of {repeat} edits): parse {med[0]:.0f}, check {med[1]:.0f}, "
-          f"compile {med[2]:.0f}")
+          f"compile {med[2]:.0f} (of which constants and fns {med[3]:.0f})")
 """.replace("{pkg}", PKG)
 
 
@@ -316,40 +343,51 @@ def per_file(args: argparse.Namespace, checkout: str, env: dict[str, str], py: s
     print(f"\nper file: `mercator check FILE`, wall of a fresh process (median of {args.repeat} "
           f"after {args.warmup} untimed); edited = a new comment line added before each run; "
           f"in-process = median of {args.repeat} edited checks in one warm process")
-    print(f"{'file':48s} {'check':>9s} {'edited':>9s} {'in-process':>11s} {'watch':>9s}")
+    heads = ["check", "edited", "in-process", "in-proc, mid", "watch", "watch, mid"]
+    print(f"{'file':48s} " + " ".join(f"{h:>12s}" for h in heads))
     cli = [py, "-m", f"{PKG}interpreter.cli", "check"]
     with tempfile.TemporaryDirectory(prefix="bench_load_edit_") as copy:
         shutil.copytree(os.path.join(checkout, "rulebooks"), os.path.join(copy, "rulebooks"))
         for path in files:
             cells = []
             try:
-                walls, _, _ = measure(cli + [path], checkout, env, args.repeat, args.warmup,
-                                      args.cold_cache, args.no_bytecode)
-                cells.append(ms(statistics.median(walls)))
-                edited = os.path.join(copy, path)
-                walls = []
-                for k in range(args.warmup + args.repeat):
-                    with open(edited, "a", encoding="utf-8") as f:
-                        f.write(f"\n# edit {k}\n")
-                    dt, _ = run(cli + [path], copy, env, args.cold_cache, args.no_bytecode)
-                    if k >= args.warmup:
-                        walls.append(dt)
-                cells.append(ms(statistics.median(walls)))
+                if args.warm_only:
+                    cells += ["-", "-"]
+                else:
+                    cells += fresh_checks(args, checkout, copy, env, cli, path)
                 _, inner, _ = measure([py, "-c", CHECK_IN_PROCESS, str(args.repeat), path],
                                       checkout, env, 1, 0, args.cold_cache, args.no_bytecode)
-                cells.append(ms(inner[0]))
-                took = watched(cli + ["--watch", path], copy, env, path, args.repeat)
-                cells.append(ms(statistics.median(took)) if took else "-")
+                cells += [ms(x) for x in inner]
+                for took in watched(cli + ["--watch", path], copy, env, path, args.repeat):
+                    cells.append(ms(statistics.median(took)) if took else "-")
             except Failed as exc:
                 cells.append(f"failed: {exc.args[0]}")
-            print(f"{path:48s} " + " ".join(f"{c:>{w}s}" for c, w in zip(cells, (9, 9, 11, 9))),
-                  flush=True)
+            print(f"{path:48s} " + " ".join(f"{c:>12s}" for c in cells), flush=True)
+
+
+def fresh_checks(args: argparse.Namespace, checkout: str, copy: str, env: dict[str, str],
+                 cli: list[str], path: str) -> list[str]:
+    """The cells of `mercator check FILE` in fresh processes: the file as it is, and the copy
+    in `copy` with a comment line added before each run."""
+    walls, _, _ = measure(cli + [path], checkout, env, args.repeat, args.warmup,
+                          args.cold_cache, args.no_bytecode)
+    cells = [ms(statistics.median(walls))]
+    edited = os.path.join(copy, path)
+    walls = []
+    for k in range(args.warmup + args.repeat):
+        with open(edited, "a", encoding="utf-8") as f:
+            f.write(f"\n# edit {k}\n")
+        dt, _ = run(cli + [path], copy, env, args.cold_cache, args.no_bytecode)
+        if k >= args.warmup:
+            walls.append(dt)
+    return cells + [ms(statistics.median(walls))]
 
 
 def watched(argv: list[str], cwd: str, env: dict[str, str], path: str,
-            repeat: int) -> list[float]:
+            repeat: int) -> tuple[list[float], list[float]]:
     """The seconds each of `repeat` checks took in `mercator check --watch` (argv) after an
-    edit of `path`, as it reports them; [] when the checkout has no --watch."""
+    edit of `path`, as it reports them: a comment line added at the end, then `repeat` times
+    one added in the middle of the file; [] when the checkout has no --watch."""
     import queue
     import threading
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
@@ -365,17 +403,25 @@ def watched(argv: list[str], cwd: str, env: dict[str, str], path: str,
                 return None
             if line.startswith("checked in "):
                 return float(line.split()[2]) / 1000
-    took: list[float] = []
+    took: tuple[list[float], list[float]] = ([], [])
+    where = os.path.join(cwd, path)
     try:
         if next_check() is None:
-            return []
-        for k in range(repeat):
-            with open(os.path.join(cwd, path), "a", encoding="utf-8") as f:
-                f.write(f"\n# watched edit {k}\n")
+            return took
+        for k in range(2 * repeat):
+            with open(where, encoding="utf-8") as f:
+                rows = f.read().split("\n")
+            if k < repeat:
+                rows.append(f"# watched edit {k}\n")
+            else:
+                rows.insert(len(rows) // 2, f"# watched edit {k}")
+            with open(where + ".part", "w", encoding="utf-8") as f:
+                f.write("\n".join(rows))
+            os.replace(where + ".part", where)        # (never seen half written)
             got = next_check()
             if got is None:
-                return []
-            took.append(got)
+                return took
+            took[k >= repeat].append(got)
     finally:
         proc.terminate()                 # (SIGINT may be ignored in a background job)
         try:

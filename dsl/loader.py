@@ -64,6 +64,21 @@ def recording_reads() -> Iterator[Looks]:
         _LOOKS.reset(token)
 
 
+_DISK_ASTS: contextvars.ContextVar[bool] = contextvars.ContextVar("_DISK_ASTS", default=True)
+
+
+@contextlib.contextmanager
+def asts_in_process_only() -> Iterator[None]:
+    """Within this block (in this thread), the ASTs of parsed files are kept in this process but
+    not written to the per-user cache (`check --watch`: the next edit is parsed again here in
+    its changed declarations only, faster than pickling the whole AST would be)."""
+    token = _DISK_ASTS.set(False)
+    try:
+        yield
+    finally:
+        _DISK_ASTS.reset(token)
+
+
 def looks_again(looks: Looks) -> bool:
     """Would every look noted by recording_reads give the same answer now?"""
     for kind, path, answer in looks:
@@ -191,7 +206,7 @@ def _parse(text: str, path: str, from_file: bool) -> tuple[Optional[A.Rulebook],
         else:
             from mercator.dsl.parser import parse
             got = parse(text, path)
-            if got[0] is not None and not got[1]:
+            if got[0] is not None and not got[1] and _DISK_ASTS.get():
                 parse_cache.put(root, text, path, got[0])
         _PARSED.put(key, got)
     return got[0], list(got[1])

@@ -26,8 +26,8 @@ if TYPE_CHECKING:             # (imported where needed: cache_dir and write_entr
 MAX_ENTRIES = 64
 _PREFIX = "ast-"
 # the modules whose code decides what AST a text parses to
-_BUILDERS = ("ast.py", "ast_builder.py", "parse_actions.py", "parser.py", "limits.py",
-             "grammar.lark")
+_BUILDERS = ("ast.py", "ast_builder.py", "parse_actions.py", "parser.py", "parse_chunks.py",
+             "limits.py", "grammar.lark")
 
 
 def cache_dir() -> Optional[str]:

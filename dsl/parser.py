@@ -19,6 +19,7 @@ import attrs
 import lark
 
 from mercator.dsl import ast as A
+from mercator.dsl import parse_chunks
 from mercator.dsl.ast_builder import AstBuilder
 from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error
 from mercator.dsl.limits import PausedGC, depth_errors
@@ -125,9 +126,33 @@ def _expected_words(expected: set[str], parser: lark.Lark) -> str:
 
 
 def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
-    """Parse rulebook text; return (AST or None, syntax diagnostics)."""
+    """Parse rulebook text; return (AST or None, syntax diagnostics). A text parsed before at
+    the same path in this process is parsed again only in its changed declarations
+    (dsl/parse_chunks.py); the result is parse_whole's."""
     parser = _parser()
     if text.startswith("\ufeff"):      # a UTF-8 byte order mark, as some editors write
+        text = text[1:]
+    starts = split_pattern() if parse_chunks.known(path) else None
+    if starts is not None:
+        with _PARSING, PausedGC():
+            try:
+                items = parse_chunks.parse_changed(
+                    text, path, starts, lambda padded: _parse_alone(parser, padded, path))
+            except RecursionError:
+                items = None
+        if items is not None:
+            return A.Rulebook(items, path=path), []
+    rb, diags = parse_whole(text, path)
+    if rb is not None:
+        parse_chunks.remember(text, path, rb.items)
+    return rb, diags
+
+
+def parse_whole(text: str, path: str = "<string>"
+                ) -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
+    """Parse all of rulebook text at once; return (AST or None, syntax diagnostics)."""
+    parser = _parser()
+    if text.startswith("\ufeff"):
         text = text[1:]
     with _PARSING, PausedGC():
         _ACTIONS.reset(path)
@@ -144,6 +169,61 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
     rb: A.Rulebook = top.value
     deep = depth_errors(rb, path)
     return (None, deep) if deep else (rb, [])
+
+
+def _parse_alone(parser: lark.Lark, text: str, path: str) -> Optional[tuple[Any, ...]]:
+    """The declarations of text (one chunk of a file: dsl/parse_chunks.py), None when it has a
+    syntax error, a literal out of range or a declaration nested too deeply (the whole file is
+    then parsed, for the full parse's diagnostics)."""
+    _ACTIONS.reset(path)
+    try:
+        top = cast(Node, parser.parse(text))
+    except lark.exceptions.LarkError:
+        return None
+    finally:
+        failed, _ACTIONS.first_error = _ACTIONS.first_error, None
+    if failed is not None or depth_errors(top.value, path):
+        return None
+    return cast(A.Rulebook, top.value).items
+
+
+@functools.lru_cache(maxsize=1)
+def split_pattern() -> Optional["re.Pattern[str]"]:
+    """The lines a file is cut into chunks before (dsl/parse_chunks.py): those starting, in
+    column 0, with one of split_words; None when there is none."""
+    words = split_words(_parser())
+    if not words:
+        return None
+    return re.compile(r"^(?:%s)(?![A-Za-z0-9_])" % "|".join(sorted(words)), re.M)
+
+
+def split_words(parser: lark.Lark) -> set[str]:
+    """The keywords before which a file can be cut, proven from the LALR tables: each is shifted
+    to the same state at the start of a file as after a declaration (so a chunk is parsed alone
+    as it is in the file), and in every other state it is acted on exactly as the end of the
+    text is (so the declaration before it ends as it would at the end of the text)."""
+    from lark.parsers.lalr_analysis import Shift
+    table = parser.parser.parser.parser.parse_table
+    first = table.start_states["start"]
+    repeat = [r.expansion[0].name for r in parser.rules
+              if r.origin.name == "start" and len(r.expansion) == 1]
+    if len(repeat) != 1 or repeat[0] not in table.states[first]:
+        return set()
+    top = table.states[first][repeat[0]][1]          # the state after one or more declarations
+    words = set()
+    for term in parser.terminals:
+        pat = term.pattern
+        if not isinstance(pat, lark.lexer.PatternStr) or not pat.value.isidentifier():
+            continue
+        name = term.name
+        at_start = table.states[first].get(name)
+        if at_start is None or at_start[0] is not Shift or \
+                table.states[top].get(name) != at_start:
+            continue
+        if all(s in (first, top) or "$END" not in acts or acts.get(name) == acts["$END"]
+               for s, acts in table.states.items()):
+            words.add(pat.value)
+    return words
 
 
 @attrs.frozen

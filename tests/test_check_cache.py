@@ -333,3 +333,47 @@ def test_a_failure_of_mercator_itself_is_reported_as_the_full_command_line_does(
         "mercator check: internal error: ZeroDivisionError: a bug "
         "(set MERCATOR_DEBUG=1 for a traceback)\n")
     assert not entries(cache)
+
+
+def test_edits_checked_in_a_kept_process_are_reported_as_a_fresh_check_reports_them(
+        cache: Path, tmp_path: Path, capsys: pytest.CaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `check --watch` prints after each edit of a game (its declarations parsed again
+    only where they changed, dsl/parse_chunks.py) is what a fresh check of that text prints,
+    every location included; and no edit's AST is written to the per-user cache."""
+    from types import SimpleNamespace
+    from mercator.dsl import parse_chunks
+    from mercator.interpreter.cli.check import cmd_check
+    shutil.copytree(ROOT / "rulebooks", tmp_path / "rulebooks")
+    monkeypatch.chdir(tmp_path)
+    game = Path("rulebooks/manila.rules")
+    lines = game.read_text(encoding="utf-8").split("\n")
+    mid = next(k for k in range(len(lines) // 2, len(lines)) if lines[k].startswith("proc "))
+    top = ["", "# two lines above"]
+    texts = ["\n".join(lines[:mid] + ["# a comment"] + lines[mid:]),
+             "\n".join(lines[:mid] + ["const extra = nowhere"] + lines[mid:]),
+             "\n".join(top + lines[:mid] + ["const extra = nowhere"] + lines[mid:]),
+             "\n".join(top + lines[:mid] + ["const extra = 1 +"] + lines[mid:]),
+             "\n".join(lines)]
+
+    def run(no_cache: bool, looked: "list | None") -> str:
+        args = SimpleNamespace(paths=[str(game)], verbose=True, no_cache=no_cache, explore=0,
+                               save_failure=None)
+        cmd_check(args, looked)
+        got = capsys.readouterr()
+        return got.out + got.err
+    run(True, [])
+    kept = []
+    for text in texts:
+        game.write_text(text, encoding="utf-8")
+        kept.append(run(True, []))
+    assert not list(cache.glob("ast-*"))
+    assert f"manila.rules:{mid + 1}:15: error[E100]" in kept[1]
+    assert f"manila.rules:{mid + 3}:15: error[E100]" in kept[2]      # moved down two lines
+    assert f"manila.rules:{mid + 4}:1: error[E001]" in kept[3]
+    assert "rulebooks/manila.rules: OK" in kept[0] and "rulebooks/manila.rules: OK" in kept[4]
+    for text, said in zip(texts, kept):
+        game.write_text(text, encoding="utf-8")
+        loader._PARSED.clear()
+        parse_chunks.forget()
+        assert run(True, None) == said

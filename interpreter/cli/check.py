@@ -113,10 +113,15 @@ def cmd_check(args: Union["argparse.Namespace", SimpleNamespace],
             continue
         got, res = check_cache.get(root, path), None
         if got is None:
-            from mercator.dsl.loader import load, looks_again, recording_reads
+            from mercator.dsl.loader import asts_in_process_only, load, looks_again, \
+                recording_reads
             try:
                 with recording_reads() as looks:
-                    res = load(path)
+                    if looked is None:
+                        res = load(path)
+                    else:                     # --watch: the next check parses the edit here
+                        with asts_in_process_only():
+                            res = load(path)
             except Exception as exc:  # the checker must never show a traceback for any input
                 err(f"{path}: error: the checker failed on this file ({type(exc).__name__}: "
                     f"{exc}); please report it")
