@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_agents import _program, heuristic_for  # noqa: E402
 
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
+from mercator.interpreter.agents.search import MCTSAgent  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
 
 PLAYERS = 3
@@ -99,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
         seats[me] = tested = Handing(a.agent, anchor, texts, agent_seed(seed, me))
         if a.rollouts == "anchor":
+            if not isinstance(tested.searcher, MCTSAgent):
+                ap.error(f"--rollouts anchor needs a searcher on one core (cores=1), not {a.agent!r}")
             tested.searcher.policy = AnchorPolicy(anchor, seed)
         state = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
         t0 = time.time()

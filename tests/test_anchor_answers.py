@@ -34,3 +34,33 @@ def test_a_text_with_a_caret_matches_the_start_of_a_prompt_only() -> None:
     assert not asked("sealed bid (or pass)", ["^bid (or pass)"])
     assert asked("bid (or pass)", ["^bid (or pass)"])
     assert asked("bid (or pass)", ["x", "^bid"]) and not asked("bid (or pass)", [])
+
+
+def test_rollouts_by_the_anchor_ask_an_anchor_for_each_seat_in_the_rollouts(tmp_path: Path,
+                                                                            monkeypatch) -> None:
+    """--rollouts anchor: the searcher's rollouts ask the anchor of the seat to move (every seat,
+    each its own anchor) in the worlds the search draws; the game's line says so. A searcher
+    on several cores cannot take a policy, and is refused."""
+    m = anchor_answers()
+    seats_asked: set[int] = set()
+
+    class Counting(m.AnchorPolicy):
+        def __call__(self, program, state) -> int:
+            seats_asked.add(state.pending.player)
+            i = super().__call__(program, state)
+            assert 0 <= i < state.pending.count
+            return i
+    monkeypatch.setattr(m, "AnchorPolicy", Counting)
+    out = tmp_path / "g.jsonl"
+    assert m.main(["rulebooks/manila.rules", "--agent", "ismcts:10:cores=1", "--rollouts",
+                   "anchor", "--seeds", "1-2", "--out", str(out)]) == 0
+    g = json.loads(out.read_text())
+    assert g["rollouts"] == "anchor" and g["seat"] == 1
+    assert seats_asked == {0, 1, 2}
+    try:
+        m.main(["rulebooks/manila.rules", "--agent", "ismcts:10:cores=2", "--rollouts", "anchor",
+                "--seeds", "1-2", "--out", str(out)])
+    except SystemExit as e:
+        assert e.code == 2
+    else:
+        raise AssertionError("a searcher on two cores was given a rollout policy")
