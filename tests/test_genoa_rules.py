@@ -288,6 +288,20 @@ def test_trade_tile_a_card_for_a_special_tile(prog: Program) -> None:
     g.check()
 
 
+def test_a_trade_tile_taken_by_a_trade_waits_for_the_next_step(prog: Program) -> None:
+    """Reading 12b: at one step of an action a player uses at most as many goods tiles as he
+    held when it began. P2, holding one trade tile before the City Hall's action, trades his
+    contract for another trade tile: he is not asked again before the action (else each trade
+    could take the next tile, without end); after what the building gave he may use it."""
+    g = _buys_city_hall_with_a_trade_tile(prog)
+    contract = next(c for c in g.cards(1) if c.startswith("contract_"))
+    g.do(1, "trade", contract, "one_special_tile", "trade")
+    assert g.tiles(1) == {"trade": 1}
+    assert g.s.pending.prompt == GOODS_TILE      # now after the building's yield, not before
+    assert len(g.cards(1)) == 4 - 1 + 2          # the City Hall has given its two cards
+    g.check()
+
+
 def test_trade_tile_a_marker_for_the_top_card_of_a_pile(prog: Program) -> None:
     """rules-data §Special tiles (G12), trade 1:1: "one good you own (card, Ownership marker,
     …) for any one good of your choice" — P2 gives one of the 2 ownership markers in his supply
