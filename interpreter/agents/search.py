@@ -1064,7 +1064,8 @@ class MCTSAgent:
     def _stepped_playout(self, program: Any, s: State,
                          moves: Optional[list[tuple[int, Any]]], drawn: int = 0) -> int:
         """Play s on through `apply` by MAST (softmax over each move's average reward; its moves
-        are added to `moves`) or, with the random policy, uniformly; no any-time action, no deal
+        are added to `moves`) or, with the random policy, uniformly — or by `self.policy` where
+        one is given (its moves added too); no any-time action, no deal
         unless `deals`. It stops at the end of the game or at the depth: after `depth` decisions
         (chance steps are not counted, as in Program.playout), or with cut="step" at the first
         decision of the `depth`-th new step of the rulebook's top level (`top_step`; with
