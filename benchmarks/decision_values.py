@@ -18,6 +18,12 @@ the first parenthesis), the positions, how often it chose otherwise than the anc
 mean of its option's value less the anchor's, with a 95% interval. The values are the anchors'
 way of playing on, not the searcher's: a move whose worth needs a plan the anchors do not follow
 is undervalued.
+
+`--estimate-after K` asks the rulebook's `estimate` (what a searcher judges its cut-offs by) the
+same question: each valued option, then K decisions of the anchors (the first ending's dice), and
+the tested seat's estimate less the best other seat's there. The report then says at how many
+positions whose two options' endings differ beyond their interval the estimate prefers the same
+option — where it does not, the estimate misjudges that decision at that depth.
 """
 from __future__ import annotations
 
@@ -58,6 +64,26 @@ def play_on(prog: Any, s: Any, anchor: type, seed: int, rng: random.Random) -> f
         else:
             prog.apply(s, seats[p.player].choose(prog, s))
     return margin(s.pending.scores, SEAT)
+
+
+def estimate_after(prog: Any, s: Any, i: int, anchor: type, seed: int, k: int) -> int:
+    """Option i at s, then k decisions of the anchors (the first ending's dice): the tested seat's
+    estimate less the best other seat's, in the score's direction."""
+    c = s.clone()
+    prog.apply(c, i)
+    seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
+    rng = random.Random(f"{seed}:{len(s.history)}:0")
+    made = 0
+    while c.pending.__class__ is not Terminal and made < k:
+        p = c.pending
+        if p.__class__ is Chance:
+            prog.apply(c, weighted_index(p.weights, rng.randrange(sum(p.weights))))
+        else:
+            prog.apply(c, seats[p.player].choose(prog, c))
+            made += 1
+    sign = prog.key_signs[0] if prog.key_signs else 1
+    values = prog.estimates(c)
+    return sign * (values[SEAT] - max(x for q, x in enumerate(values) if q != SEAT))
 
 
 def endings(prog: Any, s: Any, i: int, anchor: type, seed: int, rollouts: int) -> list[float]:
@@ -119,6 +145,12 @@ def positions(a: argparse.Namespace) -> int:
                                 who: mean_half([x - y for x, y in zip(ends[j], ends[i])])
                                 for who, j in chosen.items() if who != "anchor"},
                             "rollouts": a.rollouts, "seconds": round(time.time() - t0, 1)}
+                    if a.estimate_after is not None:
+                        line["estimate_after"] = {
+                            p.option(j).label: estimate_after(prog, s, j, anchor, seed,
+                                                              a.estimate_after)
+                            for j in ends}
+                        line["estimate_depth"] = a.estimate_after
                     print(json.dumps(line), flush=True)
                     with open(a.out, "a", encoding="utf-8") as f:
                         f.write(json.dumps(line) + "\n")
@@ -141,13 +173,30 @@ def report(path: str) -> int:
             other[k] = other.get(k, 0) + (mine != theirs)
         print(f"{spec}: its option's value less the anchor's (the tested seat's final margin)")
         every = [x for v in by.values() for x in v]
+        judged = [judge(d, spec) for d in lines if spec in d["chosen"] and "estimate_after" in d]
+        clear = [x for x in judged if x is not None]
         for k, v in sorted(by.items(), key=lambda kv: -len(kv[1])) + [("all", every)]:
             n = len(v)
             half = 1.96 * statistics.stdev(v) / math.sqrt(n) if n > 1 else float("nan")
             moved = sum(other.values()) if k == "all" else other[k]
             print(f"  {k[:44]:44} {n:4} positions  {moved:4} otherwise  "
                   f"{statistics.fmean(v):+7.2f} ± {half:.2f}")
+        if judged:
+            depth = next(d["estimate_depth"] for d in lines if "estimate_depth" in d)
+            print(f"  the estimate {depth} decisions on prefers the option the endings prefer at "
+                  f"{sum(clear)} of {len(clear)} positions where they differ beyond their interval")
     return 0
+
+
+def judge(d: dict, spec: str) -> bool | None:
+    """Does the estimate after the options prefer the option the endings prefer (None: the
+    options are alike, or their endings do not differ beyond the 95% interval)?"""
+    mine, theirs = d["chosen"][spec], d["chosen"]["anchor"]
+    diff, half = d["against_anchor"][spec]
+    if mine == theirs or abs(diff) <= half:
+        return None
+    est = d["estimate_after"][mine] - d["estimate_after"][theirs]
+    return est != 0 and (est > 0) == (diff > 0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="only decisions whose prompt contains this (repeatable: all of them)")
     ap.add_argument("--rollouts", type=int, default=40, help="endings played for each option")
     ap.add_argument("--out", help="a JSON-lines file the positions are added to")
+    ap.add_argument("--estimate-after", type=int, metavar="K",
+                    help="also the tested seat's estimate lead K decisions after each option")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
     a = ap.parse_args(argv)
     if a.report:
@@ -168,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("give a rulebook, at least one --agent and --out (or --report FILE)")
     if a.every < 1 or a.rollouts < 2:
         ap.error("--every must be at least 1 and --rollouts at least 2")
+    if a.estimate_after is not None and a.estimate_after < 0:
+        ap.error("--estimate-after must be 0 or more")
     return positions(a)
 
 

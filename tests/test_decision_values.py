@@ -75,3 +75,70 @@ def test_a_missing_argument_is_a_usage_error() -> None:
     with pytest.raises(SystemExit) as e:
         decision_values().main([MANILA])
     assert e.value.code == 2
+
+
+def test_the_report_counts_where_the_estimate_prefers_what_the_endings_prefer(
+        tmp_path: Path, capsys) -> None:
+    """Four positions: the endings prefer the anchor's option beyond their interval at two (the
+    estimate agrees at one, prefers the agent's at the other), the agent's at one (the estimate
+    calls the two alike: not agreeing), and at one they differ within their interval (not
+    counted)."""
+    f = tmp_path / "e.jsonl"
+
+    def row(diff: float, half: float, est_a: int, est_b: int) -> dict:
+        return {"prompt": "bid (or pass)", "chosen": {"anchor": "b", "A": "a"},
+                "against_anchor": {"A": [diff, half]}, "estimate_depth": 3,
+                "estimate_after": {"a": est_a, "b": est_b}}
+    rows = [row(-2.0, 1.0, 5, 9), row(-2.0, 1.0, 9, 5), row(+3.0, 1.0, 7, 7), row(+0.5, 1.0, 9, 5)]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert decision_values().main(["--report", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "the estimate 3 decisions on prefers the option the endings prefer at 1 of 3 " \
+           "positions" in out
+
+
+def test_the_estimate_after_each_valued_option(tmp_path: Path) -> None:
+    """With --estimate-after, each valued option has the tested seat's estimate lead K decisions
+    on; with K = 0 it is the lead right after the option, computed here from the rulebook."""
+    dv = decision_values()
+    out = tmp_path / "k.jsonl"
+    assert dv.main([MANILA, "--agent", "ismcts:20:cores=1", "--seeds", "0-1", "--every", "15",
+                    "--rollouts", "2", "--estimate-after", "0", "--out", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines and all(set(d["estimate_after"]) == set(d["values"]) for d in lines)
+    assert all(d["estimate_depth"] == 0 for d in lines)
+    # the first position again by hand: the anchors' game to the seat's 15th decision
+    prog = dv._program(MANILA)
+    anchor = dv.heuristic_for(prog)
+    import random
+    from mercator.interpreter.agents.base import agent_seed
+    from mercator.interpreter.engine.chance import weighted_index
+    from mercator.interpreter.engine.nodes import Chance
+    seats = [anchor(agent_seed(0, p)) for p in range(3)]
+    s = prog.new_game(3, 0, narrate=True, explicit_chance=True)
+    rng = random.Random(0)
+    asked = 0
+    while True:
+        p = s.pending
+        if p.__class__ is Chance:
+            prog.apply(s, weighted_index(p.weights, rng.randrange(sum(p.weights))))
+            continue
+        i = seats[p.player].choose(prog, s)
+        if p.player == 1 and p.count - len(p.actions) > 1:
+            asked += 1
+            if asked == 15:
+                break
+        prog.apply(s, i)
+    for label, lead in lines[0]["estimate_after"].items():
+        j = [p.option(k).label for k in range(p.count)].index(label)
+        c = s.clone()
+        prog.apply(c, j)
+        e = prog.estimates(c)
+        assert lead == e[1] - max(e[0], e[2])
+
+
+def test_a_negative_estimate_depth_is_a_usage_error() -> None:
+    with pytest.raises(SystemExit) as e:
+        decision_values().main([MANILA, "--agent", "ismcts:10", "--out", "x.jsonl",
+                                "--estimate-after", "-1"])
+    assert e.value.code == 2
