@@ -35,7 +35,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -111,50 +111,99 @@ def kind(prompt: str) -> str:
     return prompt.strip()
 
 
+def anchor_positions(prog: Any, anchor: type, seed: int, prompts: list[str]) -> Iterator[tuple]:
+    """The anchors' game of `seed`: at each decision of the tested seat with a choice whose prompt
+    contains every text of `prompts`, (its number among those, the state, the anchor's option);
+    the caller leaves the state as it is (the game goes on from it with the anchor's option)."""
+    seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
+    s = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
+    rng = random.Random(seed)
+    asked = 0
+    while s.pending.__class__ is not Terminal:
+        p = s.pending
+        if p.__class__ is Chance:
+            prog.apply(s, weighted_index(p.weights, rng.randrange(sum(p.weights))))
+            continue
+        i = seats[p.player].choose(prog, s)
+        if p.player == SEAT and p.count - len(p.actions) > 1 \
+                and all(t in p.prompt for t in prompts):
+            asked += 1
+            yield asked, s, i
+        prog.apply(s, i)
+
+
 def positions(a: argparse.Namespace) -> int:
     prog = _program(a.rulebook)
     anchor = heuristic_for(prog)
     lo, hi = (int(x) for x in a.seeds.split("-"))
     for seed in range(lo, hi):
-        seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
-        s = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
-        rng = random.Random(seed)
-        asked = 0
-        while s.pending.__class__ is not Terminal:
+        for asked, s, i in anchor_positions(prog, anchor, seed, a.prompt):
             p = s.pending
-            if p.__class__ is Chance:
-                prog.apply(s, weighted_index(p.weights, rng.randrange(sum(p.weights))))
+            if asked % a.every == 0:
+                t0 = time.time()
+                chosen = {"anchor": i}
+                for spec in a.agent:
+                    bot = make_agent(parse_spec(spec), agent_seed(seed, SEAT) + asked)
+                    chosen[spec] = bot.choose(prog, s.clone())
+                ends = {j: endings(prog, s, j, anchor, seed, a.rollouts)
+                        for j in sorted(set(chosen.values()))}
+                line = {"seed": seed, "decision": asked, "prompt": p.prompt,
+                        "chosen": {who: p.option(j).label for who, j in chosen.items()},
+                        "values": {p.option(j).label: mean_half(e) for j, e in ends.items()},
+                        # each agent's option less the anchor's, ending by ending
+                        "against_anchor": {
+                            who: mean_half([x - y for x, y in zip(ends[j], ends[i])])
+                            for who, j in chosen.items() if who != "anchor"},
+                        "rollouts": a.rollouts, "seconds": round(time.time() - t0, 1)}
+                if a.estimate_after is not None:
+                    line["estimate_after"] = {
+                        p.option(j).label: estimate_after(prog, s, j, anchor, seed,
+                                                          a.estimate_after)
+                        for j in ends}
+                    line["estimate_depth"] = a.estimate_after
+                print(json.dumps(line), flush=True)
+                with open(a.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(line) + "\n")
+    return 0
+
+
+def rejudge(a: argparse.Namespace) -> int:
+    """The positions of a file asked again of a rulebook's estimate only (no search, no endings):
+    each valued option's estimate lead `--estimate-after` decisions on, and where it prefers the
+    option the file's endings prefer. The rulebook may be a copy that changes the estimate alone
+    (the anchors' games are then the same); `--prompt` as when the file was written."""
+    prog = _program(a.rulebook)
+    anchor = heuristic_for(prog)
+    lines = [json.loads(x) for x in open(a.rejudge, encoding="utf-8") if x.strip()]
+    wanted: dict[int, dict[int, dict]] = {}
+    for d in lines:
+        wanted.setdefault(d["seed"], {})[d["decision"]] = d
+    for seed, at in sorted(wanted.items()):
+        for asked, s, _ in anchor_positions(prog, anchor, seed, a.prompt):
+            d = at.get(asked)
+            if d is None:
                 continue
-            i = seats[p.player].choose(prog, s)
-            if p.player == SEAT and p.count - len(p.actions) > 1 \
-                    and all(t in p.prompt for t in a.prompt):
-                asked += 1
-                if asked % a.every == 0:
-                    t0 = time.time()
-                    chosen = {"anchor": i}
-                    for spec in a.agent:
-                        bot = make_agent(parse_spec(spec), agent_seed(seed, SEAT) + asked)
-                        chosen[spec] = bot.choose(prog, s.clone())
-                    ends = {j: endings(prog, s, j, anchor, seed, a.rollouts)
-                            for j in sorted(set(chosen.values()))}
-                    line = {"seed": seed, "decision": asked, "prompt": p.prompt,
-                            "chosen": {who: p.option(j).label for who, j in chosen.items()},
-                            "values": {p.option(j).label: mean_half(e) for j, e in ends.items()},
-                            # each agent's option less the anchor's, ending by ending
-                            "against_anchor": {
-                                who: mean_half([x - y for x, y in zip(ends[j], ends[i])])
-                                for who, j in chosen.items() if who != "anchor"},
-                            "rollouts": a.rollouts, "seconds": round(time.time() - t0, 1)}
-                    if a.estimate_after is not None:
-                        line["estimate_after"] = {
-                            p.option(j).label: estimate_after(prog, s, j, anchor, seed,
-                                                              a.estimate_after)
-                            for j in ends}
-                        line["estimate_depth"] = a.estimate_after
-                    print(json.dumps(line), flush=True)
-                    with open(a.out, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(line) + "\n")
-            prog.apply(s, i)
+            p = s.pending
+            labels = [p.option(j).label for j in range(p.count)]
+            if p.prompt != d["prompt"] or not set(d["values"]) <= set(labels):
+                sys.exit(f"{a.rejudge}: seed {seed}, decision {asked}: the position is not the "
+                         f"file's ({p.prompt!r}); give the --prompt texts the file was written "
+                         "with, and a rulebook whose game is the same")
+            d["estimate_after"] = {x: estimate_after(prog, s, labels.index(x), anchor, seed,
+                                                     a.estimate_after) for x in d["values"]}
+            d["estimate_depth"] = a.estimate_after
+            del at[asked]
+            if not at:
+                break
+        if at:
+            sys.exit(f"{a.rejudge}: seed {seed}: no position {min(at)} in the anchors' game")
+    agents = sorted({w for d in lines for w in d["chosen"] if w != "anchor"})
+    for spec in agents:
+        clear = [x for x in (judge(d, spec) for d in lines if spec in d["chosen"])
+                 if x is not None]
+        print(f"{spec}: the estimate of {a.rulebook} {a.estimate_after} decisions on prefers the "
+              f"option the endings prefer at {sum(clear)} of {len(clear)} positions where "
+              "they differ beyond their interval")
     return 0
 
 
@@ -212,9 +261,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--estimate-after", type=int, metavar="K",
                     help="also the tested seat's estimate lead K decisions after each option")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
+    ap.add_argument("--rejudge", metavar="FILE",
+                    help="ask a file's positions again of the rulebook's estimate only "
+                         "(with --estimate-after and the file's --prompt texts)")
     a = ap.parse_args(argv)
     if a.report:
         return report(a.report)
+    if a.rejudge:
+        if not a.rulebook or a.estimate_after is None:
+            ap.error("--rejudge needs a rulebook and --estimate-after")
+        return rejudge(a)
     if not a.rulebook or not a.agent or not a.out:
         ap.error("give a rulebook, at least one --agent and --out (or --report FILE)")
     if a.every < 1 or a.rollouts < 2:

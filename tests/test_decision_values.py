@@ -142,3 +142,27 @@ def test_a_negative_estimate_depth_is_a_usage_error() -> None:
         decision_values().main([MANILA, "--agent", "ismcts:10", "--out", "x.jsonl",
                                 "--estimate-after", "-1"])
     assert e.value.code == 2
+
+
+def test_rejudging_a_file_with_its_own_rulebook_gives_its_estimates(tmp_path: Path,
+                                                                   capsys) -> None:
+    """--rejudge replays the anchors' games to the file's positions and asks the estimate alone:
+    with the rulebook that wrote the file it says what the file's report says; with another
+    prompt filter the positions are not the file's, and it says so (no traceback)."""
+    dv = decision_values()
+    out = tmp_path / "r.jsonl"
+    assert dv.main([MANILA, "--agent", "ismcts:20:cores=1", "--seeds", "0-1", "--every", "4",
+                    "--prompt", "bid", "--rollouts", "4", "--estimate-after", "2",
+                    "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert dv.main(["--report", str(out)]) == 0
+    said = [x.strip() for x in capsys.readouterr().out.splitlines() if "the estimate" in x]
+    assert len(said) == 1 and " of 0 positions" not in said[0]
+    assert dv.main([MANILA, "--rejudge", str(out), "--prompt", "bid",
+                    "--estimate-after", "2"]) == 0
+    again = capsys.readouterr().out
+    assert said[0].replace("the estimate 2", f"the estimate of {MANILA} 2") in again
+    with pytest.raises(SystemExit) as e:
+        dv.main([MANILA, "--rejudge", str(out), "--prompt", "place", "--estimate-after", "2"])
+    assert "the position is not the file's" in str(e.value.code) \
+        or "no position" in str(e.value.code)
