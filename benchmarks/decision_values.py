@@ -145,8 +145,9 @@ def positions(a: argparse.Namespace) -> int:
                 for spec in a.agent:
                     bot = make_agent(parse_spec(spec), agent_seed(seed, SEAT) + asked)
                     chosen[spec] = bot.choose(prog, s.clone())
-                ends = {j: endings(prog, s, j, anchor, seed, a.rollouts)
-                        for j in sorted(set(chosen.values()))}
+                valued = range(p.count - len(p.actions)) if a.all_options \
+                    else sorted(set(chosen.values()))
+                ends = {j: endings(prog, s, j, anchor, seed, a.rollouts) for j in valued}
                 line = {"seed": seed, "decision": asked, "prompt": p.prompt,
                         "chosen": {who: p.option(j).label for who, j in chosen.items()},
                         "values": {p.option(j).label: mean_half(e) for j, e in ends.items()},
@@ -161,6 +162,8 @@ def positions(a: argparse.Namespace) -> int:
                                                           a.estimate_after)
                         for j in ends}
                     line["estimate_depth"] = a.estimate_after
+                if a.all_options:
+                    line["all_options"] = True
                 print(json.dumps(line), flush=True)
                 with open(a.out, "a", encoding="utf-8") as f:
                     f.write(json.dumps(line) + "\n")
@@ -204,6 +207,11 @@ def rejudge(a: argparse.Namespace) -> int:
         print(f"{spec}: the estimate of {a.rulebook} {a.estimate_after} decisions on prefers the "
               f"option the endings prefer at {sum(clear)} of {len(clear)} positions where "
               "they differ beyond their interval")
+    every_pair = [x for d in lines if d.get("all_options") for x in pairs_judged(d)]
+    if every_pair:
+        print(f"every option valued: the estimate of {a.rulebook} prefers what the endings "
+              f"prefer in {sum(every_pair)} of {len(every_pair)} pairs of options that differ "
+              "beyond their intervals")
     return 0
 
 
@@ -234,7 +242,29 @@ def report(path: str) -> int:
             depth = next(d["estimate_depth"] for d in lines if "estimate_depth" in d)
             print(f"  the estimate {depth} decisions on prefers the option the endings prefer at "
                   f"{sum(clear)} of {len(clear)} positions where they differ beyond their interval")
+    every_pair = [x for d in lines if d.get("all_options") and "estimate_after" in d
+                  for x in pairs_judged(d)]
+    if every_pair:
+        print(f"every option valued: the estimate prefers what the endings prefer in "
+              f"{sum(every_pair)} of {len(every_pair)} pairs of options that differ beyond their "
+              "intervals")
     return 0
+
+
+def pairs_judged(d: dict) -> list[bool]:
+    """A position whose every option was valued: for each pair of options whose endings differ
+    beyond the larger of their two 95% half-intervals, does the estimate prefer the one the
+    endings prefer? (Not ending by ending: a pair's values from the same dice, so this is
+    stricter than their difference needs.)"""
+    est, vals = d["estimate_after"], d["values"]
+    out = []
+    labels = sorted(vals)
+    for x in labels:
+        for y in labels:
+            if x < y and abs(vals[x][0] - vals[y][0]) > max(vals[x][1], vals[y][1]):
+                e = est[x] - est[y]
+                out.append(e != 0 and (e > 0) == (vals[x][0] > vals[y][0]))
+    return out
 
 
 def judge(d: dict, spec: str) -> bool | None:
@@ -258,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="only decisions whose prompt contains this (repeatable: all of them)")
     ap.add_argument("--rollouts", type=int, default=40, help="endings played for each option")
     ap.add_argument("--out", help="a JSON-lines file the positions are added to")
+    ap.add_argument("--all-options", action="store_true",
+                    help="value every option of a position, not only those chosen (for "
+                         "--estimate-after: the estimate judged against every option)")
     ap.add_argument("--estimate-after", type=int, metavar="K",
                     help="also the tested seat's estimate lead K decisions after each option")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")

@@ -166,3 +166,27 @@ def test_rejudging_a_file_with_its_own_rulebook_gives_its_estimates(tmp_path: Pa
         dv.main([MANILA, "--rejudge", str(out), "--prompt", "place", "--estimate-after", "2"])
     assert "the position is not the file's" in str(e.value.code) \
         or "no position" in str(e.value.code)
+
+
+def test_pairs_of_options_judged_where_every_option_was_valued(tmp_path: Path, capsys) -> None:
+    """Three options valued 5 ± 1, 2 ± 1 and 4.5 ± 1: the pairs (5, 2) and (4.5, 2) differ
+    beyond the larger half-interval, (5, 4.5) does not; the estimate ranks 2 above 4.5 and 5
+    above 2: one of two pairs as the endings."""
+    f = tmp_path / "all.jsonl"
+    row = {"prompt": "bid (or pass)", "chosen": {"anchor": "a", "A": "a"},
+           "values": {"a": [5.0, 1.0], "b": [2.0, 1.0], "c": [4.5, 1.0]},
+           "against_anchor": {"A": [0.0, 0.0]}, "all_options": True, "estimate_depth": 1,
+           "estimate_after": {"a": 10, "b": 3, "c": 1}}
+    f.write_text(json.dumps(row) + "\n")
+    assert decision_values().main(["--report", str(f)]) == 0
+    assert "the estimate prefers what the endings prefer in 1 of 2 pairs" in capsys.readouterr().out
+
+
+def test_every_option_valued(tmp_path: Path) -> None:
+    dv = decision_values()
+    out = tmp_path / "every.jsonl"
+    assert dv.main([MANILA, "--agent", "ismcts:10:cores=1", "--seeds", "0-1", "--every", "20",
+                    "--rollouts", "2", "--all-options", "--estimate-after", "1",
+                    "--out", str(out)]) == 0
+    for d in (json.loads(x) for x in out.read_text().splitlines()):
+        assert d["all_options"] and len(d["values"]) == len(d["estimate_after"]) > 1
