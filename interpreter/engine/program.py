@@ -131,6 +131,7 @@ class Program:
         self.actions: CompiledActions
         self.fused: FusedOps
         self.ex: Any = None     # the compiler's code generator; run() reads its memo tables
+        self.memo: Optional[Memo] = None   # run()'s memory of fns' values (one table per fn)
         # makes the compiled rollout playout() runs (built on the first playout)
         self.make_rollout: Optional[Callable[[], "CompiledRollout"]] = None
         self._rollout: Optional["CompiledRollout"] = None
@@ -314,8 +315,11 @@ class Program:
         budget = self.step_budget
         if self.coverage is not None:
             codes = self._traced_codes()
-        # fns' values are remembered only during ops that keep the state (interpreter/memo.py)
-        memo: Optional[Memo] = Memo(len(self.ex.memo)) if self.ex.memo else None
+        # fns' values are remembered only during ops that keep the state (interpreter/memo.py),
+        # in one memory for the program (runs never nest), emptied as each run begins
+        memo = self.memo
+        if memo is not None:
+            memo.clear()
         keep, memo_on = self.fused.keep_state, self.ex.memo_on
         n = 0
         on = False                 # is the memory switched on (memo_on[0] is memo)?
