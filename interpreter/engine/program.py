@@ -284,6 +284,8 @@ class Program:
 
     def resolve_choice(self, node: Union[Decision, Chance], choice: Any) -> int:
         """The index of a choice given as an int, a label or an Option; IllegalChoice if none."""
+        if choice.__class__ is int and 0 <= choice < node.count:   # (most often; not a bool)
+            return choice
         n = node.count
         if isinstance(choice, bool):
             raise IllegalChoice(f"a choice is an option number or label, not {choice!r}")
@@ -649,7 +651,7 @@ class Program:
 
 def _picked(node: Union[Decision, Chance], i: int) -> tuple[Any, Optional[tuple]]:
     """(value, any-time action) of option i, as node.option(i) without making its label."""
-    if isinstance(node, Decision):
+    if node.__class__ is Decision:
         if node.allow_pass:
             if i == 0:
                 return None, None
