@@ -20,6 +20,7 @@ from mercator.interpreter.compiler.rollout import Rollout
 from mercator.interpreter.compiler.stmts import BodyCompiler
 from mercator.interpreter.compiler.views import compile_view
 from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine.program import DEFAULT_STEP_BUDGET, Program
 from mercator.interpreter.engine.seen import record
 from mercator.interpreter.engine.state import State
@@ -89,6 +90,7 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
                                    for bc, ops in zip(compilers, prog.codes[1:])]
     prog.make_rollout = lambda: Rollout(prog, compilers)
+    prog.memo = Memo(len(ex.memo)) if ex.memo else None
     prog.pf_types = [f.type for f in rb.player_fields]
     prog.tf_types = [f.type for f in rb.table_fields]
     prog.score_f = ex.compile(rb.score.expr) if rb.score is not None else None

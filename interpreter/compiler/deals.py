@@ -72,8 +72,10 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
     closed_at: list[int] = []       # the pc of the closed(x) block
 
     # fns' memory (interpreter/compiler/memo.py) is on from the moment the void offers have left
-    # the table until the decision is made: the state is fixed then
+    # the table until the decision is made: the state is fixed then (one memory for the deal,
+    # emptied each time: a turn is never made inside another)
     memo_on = prog.ex.memo_on if prog.ex.memo else None
+    memo = Memo(len(prog.ex.memo))
     quick = prog.quick_pass         # a rollout that makes no deals is running (QuickPass)
 
     def window(st: Any, fr: list) -> Any:
@@ -94,7 +96,8 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
             if memo_on is None:
                 d = turn(st, fr, L, W)
             else:
-                saved, memo_on[0] = memo_on[0], Memo(len(prog.ex.memo))
+                memo.clear()
+                saved, memo_on[0] = memo_on[0], memo
                 try:
                     d = turn(st, fr, L, W)
                 finally:
@@ -143,7 +146,8 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
         if memo_on is None:
             d = decision(st, L, W)
         else:
-            saved, memo_on[0] = memo_on[0], Memo(len(prog.ex.memo))
+            memo.clear()
+            saved, memo_on[0] = memo_on[0], memo
             try:
                 d = decision(st, L, W)
             finally:

@@ -16,8 +16,9 @@ from mercator.interpreter.compiler.defaults import default_value
 from mercator.interpreter.compiler.memo import flat, shared_parts
 from mercator.interpreter.engine.chance import merge_outcomes
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
-from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, bag_walk, check_options, check_sides,
-                                       int_range, lazy_range, subset_count)
+from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, MAX_OPTIONS, bag_walk,
+                                                check_options, check_sides, int_range,
+                                                lazy_range, subset_count)
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
@@ -216,16 +217,19 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                     parts.append([suffix.strip(), None])
         return text + suffix, parts
 
+    fixed = None if pargs else (prompt + suffix, None)   # a prompt without arguments
+
     def choose(st: Any, fr: list) -> Optional[Decision]:
         L = fr[2]
         who = who_f(st, L)
         if who is None:
             no_player()
         vals = values(st, L)
-        check_options(len(vals))
+        if len(vals) > MAX_OPTIONS:
+            check_options(len(vals))
         if not vals and not allow_pass:
             no_options()
-        acts = prog.actions_for(st, who)
+        acts = prog.actions.allowed(st, who)
         if forced_ok and len(vals) + allow_pass == 1 and not acts \
                 and prog.actions.none_allowed_publicly(st, who):
             v = vals[0] if vals else None
@@ -238,7 +242,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                 st.messages.append(render(entry, ALL) or "")
             commit(st, v)
             return None
-        text, parts = prompt_of(st, L)
+        text, parts = fixed if fixed is not None else prompt_of(st, L)
         d = Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
                      span, parts, value_vis(st, L) if value_vis is not None and st.narrate else None)
         d.vtype = vtype

@@ -75,12 +75,6 @@ class Over(Exception):
 _STOP, _OVER = Stop(), Over()
 
 
-def forget(memo: Memo, fns: tuple) -> None:
-    """Drop the remembered values of the fns numbered in `fns`."""
-    for i in fns:
-        memo[i].clear()
-
-
 def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
                  ) -> tuple[dict[int, float], dict[int, bool]]:
     """Per body, the longest chain of direct proc calls it can start (1: it calls none; inf:
@@ -186,7 +180,6 @@ class Rollout:
         ns["_M"] = self.memo
         for i, table in enumerate(self.memo or ()):
             ns[f"_M{i}"] = table       # (each fn's table, for the lines forgetting it)
-        ns["_forget"] = forget
         self.reads = fn_reads(prog.rb)
         # the VM's ops, with every op that pushes frames followed by running them compiled
         self.codes: list[list[Callable]] = [[self._wrap(op) for op in prog.codes[0]]]
@@ -691,12 +684,7 @@ class _Writer(_BodyFuser):
         if len(gone) == len(memo):
             self.line(pc, "_M.clear()")
             return
-        if len(gone) <= 4:
-            self.line(pc, "; ".join(f"_M{i} and _M{i}.clear()" for i in gone))
-            return
-        key = f"{self.name}_f{pc}"
-        self.ns[key] = tuple(gone)
-        self.line(pc, f"_forget(_M, {key})")
+        self.line(pc, "; ".join(f"_M{i} and _M{i}.clear()" for i in gone))
 
     def writes(self, st: Any) -> Optional[set]:
         """What st may change: ("t", index), ("p", name); None when not known."""

@@ -85,7 +85,8 @@ def lazy_range(lo: int, hi: int) -> range:
     rollout's choice among lo..hi reads one item of it)."""
     n = hi - lo + 1
     if n > 0:
-        check_size(n, f"the range {lo}..{hi}")
+        if n > MAX_COLLECTION:
+            check_size(n, f"the range {lo}..{hi}")
         METER[0] -= n
         if METER[0] < 0:
             exhausted()

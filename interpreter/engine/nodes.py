@@ -23,7 +23,7 @@ class Decision:
 
     __slots__ = ("player", "values", "labeller", "allow_pass", "prompt", "actions", "simultaneous",
                  "commit", "span", "_options", "prompt_parts", "vis", "vtype", "private",
-                 "draft")
+                 "draft", "count")
 
     def __init__(self, player: int, values: list, labeller: Callable[[Any], str], allow_pass: bool,
                  prompt: str, actions: list, simultaneous: bool,
@@ -38,6 +38,8 @@ class Decision:
         self.allow_pass = allow_pass
         self.prompt = prompt
         self.actions = actions            # list of (label, body_id, args)
+        # the number of legal options (a node's options never change: read at every apply)
+        self.count = len(values) + len(actions) + (1 if allow_pass else 0)
         self.simultaneous = simultaneous
         self.commit = commit
         self.span = span
@@ -52,11 +54,6 @@ class Decision:
         # with narration, at a step of building a deal's offer: the offer so far, for the
         # chooser's eyes only (engine/deals.py, DealSpec.draft_text)
         self.draft: Optional[str] = None
-
-    @property
-    def count(self) -> int:
-        """Number of legal options."""
-        return len(self.values) + len(self.actions) + (1 if self.allow_pass else 0)
 
     @property
     def options(self) -> list[Option]:

@@ -131,6 +131,7 @@ class Program:
         self.actions: CompiledActions
         self.fused: FusedOps
         self.ex: Any = None     # the compiler's code generator; run() reads its memo tables
+        self.memo: Optional[Memo] = None   # run()'s memory of fns' values (one table per fn)
         # makes the compiled rollout playout() runs (built on the first playout)
         self.make_rollout: Optional[Callable[[], "CompiledRollout"]] = None
         self._rollout: Optional["CompiledRollout"] = None
@@ -283,6 +284,8 @@ class Program:
 
     def resolve_choice(self, node: Union[Decision, Chance], choice: Any) -> int:
         """The index of a choice given as an int, a label or an Option; IllegalChoice if none."""
+        if choice.__class__ is int and 0 <= choice < node.count:   # (most often; not a bool)
+            return choice
         n = node.count
         if isinstance(choice, bool):
             raise IllegalChoice(f"a choice is an option number or label, not {choice!r}")
@@ -314,8 +317,11 @@ class Program:
         budget = self.step_budget
         if self.coverage is not None:
             codes = self._traced_codes()
-        # fns' values are remembered only during ops that keep the state (interpreter/memo.py)
-        memo: Optional[Memo] = Memo(len(self.ex.memo)) if self.ex.memo else None
+        # fns' values are remembered only during ops that keep the state (interpreter/memo.py),
+        # in one memory for the program (runs never nest), emptied as each run begins
+        memo = self.memo
+        if memo is not None:
+            memo.clear()
         keep, memo_on = self.fused.keep_state, self.ex.memo_on
         n = 0
         on = False                 # is the memory switched on (memo_on[0] is memo)?
@@ -645,7 +651,7 @@ class Program:
 
 def _picked(node: Union[Decision, Chance], i: int) -> tuple[Any, Optional[tuple]]:
     """(value, any-time action) of option i, as node.option(i) without making its label."""
-    if isinstance(node, Decision):
+    if node.__class__ is Decision:
         if node.allow_pass:
             if i == 0:
                 return None, None
