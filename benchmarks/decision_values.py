@@ -23,7 +23,13 @@ is undervalued.
 same question: each valued option, then K decisions of the anchors (the first ending's dice), and
 the tested seat's estimate less the best other seat's there. The report then says at how many
 positions whose two options' endings differ beyond their interval the estimate prefers the same
-option — where it does not, the estimate misjudges that decision at that depth.
+option — where it does not, the estimate misjudges that decision at that depth. With
+`--all-options` every option of a position is valued, and the report counts the pairs of options
+whose endings differ in which the estimate prefers the better: a sample the searcher's own choice
+(made by that estimate) does not bias. `--rejudge FILE` replays a file's positions (give the
+`--prompt` texts it was written with) and asks them again of a rulebook's estimate alone, without
+search or endings: a copy of the rulebook that changes only its estimate plays the same anchors'
+games, so an estimate's change is judged in seconds before a game is played.
 """
 from __future__ import annotations
 
