@@ -151,8 +151,9 @@ def positions(a: argparse.Namespace) -> int:
                 for spec in a.agent:
                     bot = make_agent(parse_spec(spec), agent_seed(seed, SEAT) + asked)
                     chosen[spec] = bot.choose(prog, s.clone())
-                valued = range(p.count - len(p.actions)) if a.all_options \
-                    else sorted(set(chosen.values()))
+                # every regular option, and any any-time action a chooser took
+                valued = sorted(set(chosen.values()) | set(
+                    range(p.count - len(p.actions)) if a.all_options else ()))
                 ends = {j: endings(prog, s, j, anchor, seed, a.rollouts) for j in valued}
                 line = {"seed": seed, "decision": asked, "prompt": p.prompt,
                         "chosen": {who: p.option(j).label for who, j in chosen.items()},
