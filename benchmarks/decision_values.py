@@ -25,8 +25,9 @@ the tested seat's estimate less the best other seat's there. The report then say
 positions whose two options' endings differ beyond their interval the estimate prefers the same
 option — where it does not, the estimate misjudges that decision at that depth. With
 `--all-options` every option of a position is valued, and the report counts the pairs of options
-whose endings differ in which the estimate prefers the better: a sample the searcher's own choice
-(made by that estimate) does not bias. `--rejudge FILE` replays a file's positions (give the
+whose endings differ in which the estimate prefers the better, and how much less than the best
+the option it ranks first is worth (what a player choosing by the estimate K decisions on would
+lose): a sample the searcher's own choice (made by that estimate) does not bias. `--rejudge FILE` replays a file's positions (give the
 `--prompt` texts it was written with) and asks them again of a rulebook's estimate alone, without
 search or endings: a copy of the rulebook that changes only its estimate plays the same anchors'
 games, so an estimate's change is judged in seconds before a game is played.
@@ -185,6 +186,7 @@ def rejudge(a: argparse.Namespace) -> int:
     prog = _program(a.rulebook)
     anchor = heuristic_for(prog)
     lines = [json.loads(x) for x in open(a.rejudge, encoding="utf-8") if x.strip()]
+    file_depth = next((d["estimate_depth"] for d in lines if "estimate_depth" in d), None)
     wanted: dict[int, dict[int, dict]] = {}
     for d in lines:
         wanted.setdefault(d["seed"], {})[d["decision"]] = d
@@ -199,6 +201,8 @@ def rejudge(a: argparse.Namespace) -> int:
                 sys.exit(f"{a.rejudge}: seed {seed}, decision {asked}: the position is not the "
                          f"file's ({p.prompt!r}); give the --prompt texts the file was written "
                          "with, and a rulebook whose game is the same")
+            if d.get("all_options") and "estimate_after" in d:
+                d["file_regret"] = regret(d)        # the file's own estimate, for the pairing
             d["estimate_after"] = {x: estimate_after(prog, s, labels.index(x), anchor, seed,
                                                      a.estimate_after) for x in d["values"]}
             d["estimate_depth"] = a.estimate_after
@@ -214,11 +218,13 @@ def rejudge(a: argparse.Namespace) -> int:
         print(f"{spec}: the estimate of {a.rulebook} {a.estimate_after} decisions on prefers the "
               f"option the endings prefer at {sum(clear)} of {len(clear)} positions where "
               "they differ beyond their interval")
-    every_pair = [x for d in lines if d.get("all_options") for x in pairs_judged(d)]
-    if every_pair:
-        print(f"every option valued: the estimate of {a.rulebook} prefers what the endings "
-              f"prefer in {sum(every_pair)} of {len(every_pair)} pairs of options that differ "
-              "beyond their intervals")
+    for x in every_option_lines(lines, f"the estimate of {a.rulebook}"):
+        print(x)
+    paired = [regret(d) - d["file_regret"] for d in lines if "file_regret" in d]
+    if len(paired) > 1:
+        half = 1.96 * statistics.stdev(paired) / math.sqrt(len(paired))
+        print(f"  less the file's own estimate's ({file_depth} decisions on), position by "
+              f"position: {statistics.fmean(paired):+.2f} ± {half:.2f}")
     return 0
 
 
@@ -249,12 +255,8 @@ def report(path: str) -> int:
             depth = next(d["estimate_depth"] for d in lines if "estimate_depth" in d)
             print(f"  the estimate {depth} decisions on prefers the option the endings prefer at "
                   f"{sum(clear)} of {len(clear)} positions where they differ beyond their interval")
-    every_pair = [x for d in lines if d.get("all_options") and "estimate_after" in d
-                  for x in pairs_judged(d)]
-    if every_pair:
-        print(f"every option valued: the estimate prefers what the endings prefer in "
-              f"{sum(every_pair)} of {len(every_pair)} pairs of options that differ beyond their "
-              "intervals")
+    for x in every_option_lines(lines, "the estimate"):
+        print(x)
     return 0
 
 
@@ -272,6 +274,30 @@ def pairs_judged(d: dict) -> list[bool]:
                 e = est[x] - est[y]
                 out.append(e != 0 and (e > 0) == (vals[x][0] > vals[y][0]))
     return out
+
+
+def regret(d: dict) -> float:
+    """A position whose every option was valued: how much less the option the estimate ranks
+    first is worth by the endings than the best option (several ranked first alike: their mean)."""
+    est, vals = d["estimate_after"], d["values"]
+    top = max(est.values())
+    firsts = [vals[x][0] for x in vals if est[x] == top]
+    return max(v[0] for v in vals.values()) - statistics.fmean(firsts)
+
+
+def every_option_lines(lines: list[dict], whose: str) -> list[str]:
+    """What the report says of the positions whose every option was valued."""
+    full = [d for d in lines if d.get("all_options") and "estimate_after" in d]
+    if not full:
+        return []
+    pairs = [x for d in full for x in pairs_judged(d)]
+    lost = [regret(d) for d in full]
+    half = 1.96 * statistics.stdev(lost) / math.sqrt(len(lost)) if len(lost) > 1 else float("nan")
+    return [f"every option valued ({len(full)} positions): {whose} prefers what the endings prefer "
+            f"in {sum(pairs)} of {len(pairs)} pairs of options that differ beyond their "
+            "intervals;",
+            f"  the option it ranks first is worth {statistics.fmean(lost):.2f} ± {half:.2f} less "
+            "than the best by the endings"]
 
 
 def judge(d: dict, spec: str) -> bool | None:

@@ -179,14 +179,45 @@ def test_pairs_of_options_judged_where_every_option_was_valued(tmp_path: Path, c
            "estimate_after": {"a": 10, "b": 3, "c": 1}}
     f.write_text(json.dumps(row) + "\n")
     assert decision_values().main(["--report", str(f)]) == 0
-    assert "the estimate prefers what the endings prefer in 1 of 2 pairs" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the estimate prefers what the endings prefer in 1 of 2 pairs" in out
+    # the estimate ranks a (worth 5) first, the best: nothing lost
+    assert "the option it ranks first is worth 0.00 ± nan less than the best" in out
 
 
-def test_every_option_valued(tmp_path: Path) -> None:
+def test_the_option_the_estimate_ranks_first_against_the_best(tmp_path: Path, capsys) -> None:
+    """Two positions: the estimate ranks first an option worth 2 where the best is worth 5 (3
+    lost), then two options alike, worth 1 and 4, where the best is 4 (1.5 lost: their mean):
+    2.25 ± 1.96 * 1.0607 / sqrt 2 = 1.47."""
+    f = tmp_path / "regret.jsonl"
+
+    def row(vals: dict, est: dict) -> dict:
+        return {"prompt": "bid", "chosen": {"anchor": "a", "A": "a"},
+                "values": {k: [v, 0.1] for k, v in vals.items()},
+                "against_anchor": {"A": [0.0, 0.0]}, "all_options": True, "estimate_depth": 2,
+                "estimate_after": est}
+    rows = [row({"a": 5.0, "b": 2.0}, {"a": 1, "b": 9}),
+            row({"a": 1.0, "b": 4.0}, {"a": 3, "b": 3})]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert decision_values().main(["--report", str(f)]) == 0
+    assert "worth 2.25 ± 1.47 less than the best" in capsys.readouterr().out
+
+
+def test_every_option_valued(tmp_path: Path, capsys) -> None:
+    """Every regular option valued and judged; the file rejudged by the same rulebook ranks the
+    same options first (position by position +0.00 ± 0.00 against the file's own)."""
     dv = decision_values()
     out = tmp_path / "every.jsonl"
     assert dv.main([MANILA, "--agent", "ismcts:10:cores=1", "--seeds", "0-1", "--every", "20",
                     "--rollouts", "2", "--all-options", "--estimate-after", "1",
                     "--out", str(out)]) == 0
-    for d in (json.loads(x) for x in out.read_text().splitlines()):
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) >= 2
+    for d in lines:
         assert d["all_options"] and len(d["values"]) == len(d["estimate_after"]) > 1
+    capsys.readouterr()
+    assert dv.main([MANILA, "--rejudge", str(out), "--estimate-after", "1"]) == 0
+    said = capsys.readouterr().out
+    assert f"every option valued ({len(lines)} positions)" in said
+    assert "less the file's own estimate's (1 decisions on), position by position: +0.00 ± 0.00" \
+        in said
