@@ -220,6 +220,10 @@ def rejudge(a: argparse.Namespace) -> int:
               "they differ beyond their interval")
     for x in every_option_lines(lines, f"the estimate of {a.rulebook}"):
         print(x)
+    if a.out:                                   # the positions with this estimate's values
+        with open(a.out, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps({k: v for k, v in d.items() if k != "file_regret"}) + "\n"
+                         for d in lines)
     paired = [regret(d) - d["file_regret"] for d in lines if "file_regret" in d]
     if len(paired) > 1:
         half = 1.96 * statistics.stdev(paired) / math.sqrt(len(paired))
@@ -329,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
     ap.add_argument("--rejudge", metavar="FILE",
                     help="ask a file's positions again of the rulebook's estimate only "
-                         "(with --estimate-after and the file's --prompt texts)")
+                         "(with --estimate-after and the file's --prompt texts; --out: write "
+                         "them with the new estimates)")
     a = ap.parse_args(argv)
     if a.report:
         return report(a.report)
