@@ -20,13 +20,15 @@ way of playing on, not the searcher's: a move whose worth needs a plan the ancho
 is undervalued.
 
 `--estimate-after K` asks the rulebook's `estimate` (what a searcher judges its cut-offs by) the
-same question: each valued option, then K decisions of the anchors (the first ending's dice), and
+same question: each valued option, then the anchors play on (the first ending's dice) to the first
+decision of the K-th new step of the rulebook's top level, where a searcher's rollout is cut by
+default (`--cut decision`: K decisions), and
 the tested seat's estimate less the best other seat's there. The report then says at how many
 positions whose two options' endings differ beyond their interval the estimate prefers the same
 option — where it does not, the estimate misjudges that decision at that depth. With
 `--all-options` every option of a position is valued, and the report counts the pairs of options
 whose endings differ in which the estimate prefers the better, and how much less than the best
-the option it ranks first is worth (what a player choosing by the estimate K decisions on would
+the option it ranks first is worth (what a player choosing by the estimate K steps on would
 lose): a sample the searcher's own choice (made by that estimate) does not bias. `--rejudge FILE` replays a file's positions (give the
 `--prompt` texts it was written with) and asks them again of a rulebook's estimate alone, without
 search or endings: a copy of the rulebook that changes only its estimate plays the same anchors'
@@ -49,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_agents import _program, heuristic_for  # noqa: E402
 
 from mercator.interpreter.agents.base import agent_seed  # noqa: E402
+from mercator.interpreter.agents.search import top_step  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.engine.chance import weighted_index  # noqa: E402
 from mercator.interpreter.engine.nodes import Chance, Terminal  # noqa: E402
@@ -73,21 +76,35 @@ def play_on(prog: Any, s: Any, anchor: type, seed: int, rng: random.Random) -> f
     return margin(s.pending.scores, SEAT)
 
 
-def estimate_after(prog: Any, s: Any, i: int, anchor: type, seed: int, k: int) -> int:
-    """Option i at s, then k decisions of the anchors (the first ending's dice): the tested seat's
-    estimate less the best other seat's, in the score's direction."""
+def estimate_after(prog: Any, s: Any, i: int, anchor: type, seed: int, k: int,
+                   cut: str = "step") -> int:
+    """Option i at s, then the anchors play on (the first ending's dice) for k decisions, or with
+    cut="step" up to the first decision of the k-th new step of the rulebook's top level (where a
+    searcher's rollout is cut by default: `search.top_step`): the tested seat's estimate less the
+    best other seat's there, in the score's direction."""
     c = s.clone()
     prog.apply(c, i)
     seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
     rng = random.Random(f"{seed}:{len(s.history)}:0")
-    made = 0
-    while c.pending.__class__ is not Terminal and made < k:
+    made = stepped = 0
+    last = None
+    while c.pending.__class__ is not Terminal and k > 0:
         p = c.pending
         if p.__class__ is Chance:
             prog.apply(c, weighted_index(p.weights, rng.randrange(sum(p.weights))))
-        else:
-            prog.apply(c, seats[p.player].choose(prog, c))
-            made += 1
+            continue
+        if cut == "step":
+            g = top_step(c)
+            if g != last:
+                if last is not None:
+                    stepped += 1
+                    if stepped >= k:
+                        break
+                last = g
+        elif made >= k:
+            break
+        prog.apply(c, seats[p.player].choose(prog, c))
+        made += 1
     sign = prog.key_signs[0] if prog.key_signs else 1
     values = prog.estimates(c)
     return sign * (values[SEAT] - max(x for q, x in enumerate(values) if q != SEAT))
@@ -108,6 +125,13 @@ def mean_half(xs: list[float]) -> list[float]:
     """The mean and its 95% half-interval (normal), rounded."""
     half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
     return [round(statistics.fmean(xs), 2), round(half, 2)]
+
+
+def on(d: dict) -> str:
+    """How far on a position's estimate was asked: "4 steps", "1 step", "4 decisions" (files
+    written before `--cut` count decisions)."""
+    k, cut = d["estimate_depth"], d.get("estimate_cut", "decision")
+    return f"{k} {cut}{'' if k == 1 else 's'}"
 
 
 def kind(prompt: str) -> str:
@@ -167,9 +191,10 @@ def positions(a: argparse.Namespace) -> int:
                 if a.estimate_after is not None:
                     line["estimate_after"] = {
                         p.option(j).label: estimate_after(prog, s, j, anchor, seed,
-                                                          a.estimate_after)
+                                                          a.estimate_after, a.cut)
                         for j in ends}
                     line["estimate_depth"] = a.estimate_after
+                    line["estimate_cut"] = a.cut
                 if a.all_options:
                     line["all_options"] = True
                 print(json.dumps(line), flush=True)
@@ -186,7 +211,7 @@ def rejudge(a: argparse.Namespace) -> int:
     prog = _program(a.rulebook)
     anchor = heuristic_for(prog)
     lines = [json.loads(x) for x in open(a.rejudge, encoding="utf-8") if x.strip()]
-    file_depth = next((d["estimate_depth"] for d in lines if "estimate_depth" in d), None)
+    file_depth = next((on(d) for d in lines if "estimate_depth" in d), None)
     wanted: dict[int, dict[int, dict]] = {}
     for d in lines:
         wanted.setdefault(d["seed"], {})[d["decision"]] = d
@@ -204,8 +229,10 @@ def rejudge(a: argparse.Namespace) -> int:
             if d.get("all_options") and "estimate_after" in d:
                 d["file_regret"] = regret(d)        # the file's own estimate, for the pairing
             d["estimate_after"] = {x: estimate_after(prog, s, labels.index(x), anchor, seed,
-                                                     a.estimate_after) for x in d["values"]}
+                                                     a.estimate_after, a.cut)
+                                  for x in d["values"]}
             d["estimate_depth"] = a.estimate_after
+            d["estimate_cut"] = a.cut
             del at[asked]
             if not at:
                 break
@@ -215,7 +242,7 @@ def rejudge(a: argparse.Namespace) -> int:
     for spec in agents:
         clear = [x for x in (judge(d, spec) for d in lines if spec in d["chosen"])
                  if x is not None]
-        print(f"{spec}: the estimate of {a.rulebook} {a.estimate_after} decisions on prefers the "
+        print(f"{spec}: the estimate of {a.rulebook} {on(lines[0])} on prefers the "
               f"option the endings prefer at {sum(clear)} of {len(clear)} positions where "
               "they differ beyond their interval")
     for x in every_option_lines(lines, f"the estimate of {a.rulebook}"):
@@ -227,7 +254,7 @@ def rejudge(a: argparse.Namespace) -> int:
     paired = [regret(d) - d["file_regret"] for d in lines if "file_regret" in d]
     if len(paired) > 1:
         half = 1.96 * statistics.stdev(paired) / math.sqrt(len(paired))
-        print(f"  less the file's own estimate's ({file_depth} decisions on), position by "
+        print(f"  less the file's own estimate's ({file_depth} on), position by "
               f"position: {statistics.fmean(paired):+.2f} ± {half:.2f}")
     return 0
 
@@ -256,8 +283,8 @@ def report(path: str) -> int:
             print(f"  {k[:44]:44} {n:4} positions  {moved:4} otherwise  "
                   f"{statistics.fmean(v):+7.2f} ± {half:.2f}")
         if judged:
-            depth = next(d["estimate_depth"] for d in lines if "estimate_depth" in d)
-            print(f"  the estimate {depth} decisions on prefers the option the endings prefer at "
+            depth = next(on(d) for d in lines if "estimate_depth" in d)
+            print(f"  the estimate {depth} on prefers the option the endings prefer at "
                   f"{sum(clear)} of {len(clear)} positions where they differ beyond their interval")
     for x in every_option_lines(lines, "the estimate"):
         print(x)
@@ -328,6 +355,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all-options", action="store_true",
                     help="value every option of a position, not only those chosen (for "
                          "--estimate-after: the estimate judged against every option)")
+    ap.add_argument("--cut", choices=("step", "decision"), default="step",
+                    help="what --estimate-after counts: steps of the rulebook's top level (as a "
+                         "searcher's rollout is cut by default) or decisions")
     ap.add_argument("--estimate-after", type=int, metavar="K",
                     help="also the tested seat's estimate lead K decisions after each option")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")

@@ -98,8 +98,8 @@ def test_the_report_counts_where_the_estimate_prefers_what_the_endings_prefer(
 
 
 def test_the_estimate_after_each_valued_option(tmp_path: Path) -> None:
-    """With --estimate-after, each valued option has the tested seat's estimate lead K decisions
-    on; with K = 0 it is the lead right after the option, computed here from the rulebook."""
+    """With --estimate-after, each valued option has the tested seat's estimate lead K steps on;
+    with K = 0 it is the lead right after the option, computed here from the rulebook."""
     dv = decision_values()
     out = tmp_path / "k.jsonl"
     assert dv.main([MANILA, "--agent", "ismcts:20:cores=1", "--seeds", "0-1", "--every", "15",
@@ -219,5 +219,5 @@ def test_every_option_valued(tmp_path: Path, capsys) -> None:
     assert dv.main([MANILA, "--rejudge", str(out), "--estimate-after", "1"]) == 0
     said = capsys.readouterr().out
     assert f"every option valued ({len(lines)} positions)" in said
-    assert "less the file's own estimate's (1 decisions on), position by position: +0.00 ± 0.00" \
+    assert "less the file's own estimate's (1 step on), position by position: +0.00 ± 0.00" \
         in said
