@@ -277,11 +277,12 @@ class ActionCodec(IdWriters):
 
     @staticmethod
     def _deal_key(node: Union[Decision, Chance], spec: Any, s: Any) -> tuple:
-        """What a deal step's ids depend on beside its values: the deal, and the ids of the
-        offers on the table when an option names one (`_write_deal`)."""
+        """What a deal step's ids depend on beside its values: the deal (its spec itself, kept
+        alive by the key), and the ids of the offers on the table when an option names one
+        (`_write_deal`)."""
         if any(v[0] in _OFFER_WORDS for v in node.values):
-            return id(spec), marshal.dumps([o[spec.at["id"]] for o in s.table[spec.table]], 2)
-        return id(spec), b""
+            return spec, marshal.dumps([o[spec.at["id"]] for o in s.table[spec.table]], 2)
+        return spec, b""
 
     def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
         """The ids of each option of a decision (in its option order: pass, values, any-time
