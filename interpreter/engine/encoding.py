@@ -42,6 +42,7 @@ Node = Union[Decision, Chance, Terminal]
 DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel",
               "close")
 DEFAULT_OFFER_SLOTS = 32
+_OFFER_WORDS = ("accept", "replace", "withdraw")    # the words followed by an offer's place
 MENUS_KEPT = 4096          # menus remembered per codec (then forgotten)
 
 
@@ -222,7 +223,7 @@ class ActionCodec(IdWriters):
     def _write_deal(self, v: tuple, spec: Any, out: list[int], s: Any) -> None:
         word = v[0]
         out.append(self.deal_base + DEAL_WORDS.index(word))
-        if word in ("accept", "replace", "withdraw"):
+        if word in _OFFER_WORDS:
             # an offer by its place on the table (ids of offers grow through a game)
             ids = [o[spec.at["id"]] for o in s.table[spec.table]]
             k = ids.index(v[1])
@@ -247,14 +248,16 @@ class ActionCodec(IdWriters):
         the outcomes of a chance node, as ids (engine/menu.py: one-id options as plain ints,
         their first ids sorted once). A menu is remembered by its type and values (their
         marshal bytes): the same menu again (a bid from 1 to the same cash, a place among the
-        same free spaces, the start positions of the boats) is the same Menu, written once; a
-        deal's step, whose ids depend on the offers on the table, is written each time.
-        Callers read it, never change it."""
+        same free spaces, the start positions of the boats, a deal's step offering the same
+        words) is the same Menu, written once. A deal's step that names offers on the table
+        (accept, replace, withdraw: an offer's id is its place on the table) is remembered
+        with the ids of the offers there. Callers read it, never change it."""
         t = node.vtype
         key: Any = None
-        if t is not None and not isinstance(t, tuple):
+        if t is not None:
             try:
-                key = (id(t), isinstance(node, Decision) and node.allow_pass,
+                key = (id(t) if not isinstance(t, tuple) else self._deal_key(node, t[1], s),
+                       isinstance(node, Decision) and node.allow_pass,
                        marshal.dumps(node.values, 2),
                        marshal.dumps([(bid, args) for _, bid, args in node.actions], 2)
                        if isinstance(node, Decision) else b"")
@@ -271,6 +274,15 @@ class ActionCodec(IdWriters):
             self._menus[key] = out
             out.remembered = True
         return out
+
+    @staticmethod
+    def _deal_key(node: Union[Decision, Chance], spec: Any, s: Any) -> tuple:
+        """What a deal step's ids depend on beside its values: the deal (its spec itself, kept
+        alive by the key), and the ids of the offers on the table when an option names one
+        (`_write_deal`)."""
+        if any(v[0] in _OFFER_WORDS for v in node.values):
+            return spec, marshal.dumps([o[spec.at["id"]] for o in s.table[spec.table]], 2)
+        return spec, b""
 
     def sequences(self, s: Any, node: Union[Decision, Chance]) -> list[tuple[int, ...]]:
         """The ids of each option of a decision (in its option order: pass, values, any-time

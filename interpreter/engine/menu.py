@@ -8,10 +8,11 @@ option is found with `tuple.index`, with no sequence tuples built. A longer opti
 among the longer options alone (the sequences are prefix-free: no one-id option starts one):
 the option each of their sequences names, and the ids legal after each prefix asked for, are
 remembered by the menu (a menu seen again, Manila's loadings of the boats, takes its ids
-without scanning its options); a menu its codec does not keep (a deal's step) is taken by
-scanning its sequences, as the codec's own methods do. The sequences of every option (`seqs`,
-what ActionCodec.sequences returns) are made only when asked for. The functions below work on
-the sequences themselves and give what ActionCodec's methods of the same names give.
+without scanning its options); a menu its codec does not keep (values marshal cannot write)
+is taken by scanning its sequences, as the codec's own methods do. The sequences of every
+option (`seqs`, what ActionCodec.sequences returns) are made only when asked for. The
+functions below work on the sequences themselves and give what ActionCodec's methods of the
+same names give.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class Menu:
                 firsts.discard(-1)
                 firsts.update(q[0] for q in long.values())
             self.first = sorted(firsts)   # the ids legal first, in increasing order
-        self.remembered = False           # kept by its codec, found again (not a deal's step)
+        self.remembered = False           # kept by its codec, to be found again
         self._seqs = seqs
         self._after: Optional[dict[tuple[int, ...], list[int]]] = None   # by prefix
         self._whole: Optional[dict[tuple[int, ...], int]] = None  # each sequence's option
