@@ -359,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="what --estimate-after counts: steps of the rulebook's top level (as a "
                          "searcher's rollout is cut by default) or decisions")
     ap.add_argument("--estimate-after", type=int, metavar="K",
-                    help="also the tested seat's estimate lead K decisions after each option")
+                    help="also the tested seat's estimate lead K steps (or decisions: --cut) "
+                         "after each option")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
     ap.add_argument("--rejudge", metavar="FILE",
                     help="ask a file's positions again of the rulebook's estimate only "
