@@ -106,8 +106,8 @@ def estimate_after(prog: Any, s: Any, i: int, anchor: type, seed: int, k: int,
         prog.apply(c, seats[p.player].choose(prog, c))
         made += 1
     sign = prog.key_signs[0] if prog.key_signs else 1
-    values = prog.estimates(c)
-    return sign * (values[SEAT] - max(x for q, x in enumerate(values) if q != SEAT))
+    values = [sign * x for x in prog.estimates(c)]     # larger is better for every seat
+    return values[SEAT] - max(x for q, x in enumerate(values) if q != SEAT)
 
 
 def endings(prog: Any, s: Any, i: int, anchor: type, seed: int, rollouts: int) -> list[float]:
