@@ -29,10 +29,22 @@ option — where it does not, the estimate misjudges that decision at that depth
 `--all-options` every option of a position is valued, and the report counts the pairs of options
 whose endings differ in which the estimate prefers the better, and how much less than the best
 the option it ranks first is worth (what a player choosing by the estimate K steps on would
-lose): a sample the searcher's own choice (made by that estimate) does not bias. `--rejudge FILE` replays a file's positions (give the
+lose): a sample the searcher's own choice (made by that estimate) does not bias.
+`--rejudge FILE` replays a file's positions (give the
 `--prompt` texts it was written with) and asks them again of a rulebook's estimate alone, without
 search or endings: a copy of the rulebook that changes only its estimate plays the same anchors'
 games, so an estimate's change is judged in seconds before a game is played.
+`--estimate-rollouts N` averages the estimate's lead over N draws of dice of its own (not the
+endings': a search does not know the dice to come), as a search that cuts its rollouts there
+sees an option after N of them.
+
+`--reask FILE` asks a file's positions again of searchers (`--agent`; the rulebook given may be
+a copy that changes its estimate, or the spec a setting): each answer is valued by the file's
+endings where the file has them (in a file written with `--all-options`, every option: then a
+searcher's change is judged at the file's positions in the time its searches take) and by
+endings played now, with the same dice, where not. It prints each searcher's option less the
+anchor's, less the best option, and position by position less each searcher already in the
+file; `--out` keeps the answers (`--name` names them) for the next comparison.
 """
 from __future__ import annotations
 
@@ -77,15 +89,27 @@ def play_on(prog: Any, s: Any, anchor: type, seed: int, rng: random.Random) -> f
 
 
 def estimate_after(prog: Any, s: Any, i: int, anchor: type, seed: int, k: int,
-                   cut: str = "step") -> int:
-    """Option i at s, then the anchors play on (the first ending's dice) for k decisions, or with
-    cut="step" up to the first decision of the k-th new step of the rulebook's top level (where a
-    searcher's rollout is cut by default: `search.top_step`): the tested seat's estimate less the
-    best other seat's there, in the score's direction."""
+                   cut: str = "step", rollouts: int = 1) -> float:
+    """Option i at s, then the anchors play on for k decisions, or with cut="step" up to the
+    first decision of the k-th new step of the rulebook's top level (where a searcher's rollout
+    is cut by default: `search.top_step`): the tested seat's estimate less the best other seat's
+    there, in the score's direction. With the dice of the first ending (an int); with
+    rollouts = n > 1, the mean over n draws of dice of their own, not the endings' (what a
+    search that cuts its rollouts there would see of the option after n of them: it does not
+    know the dice the endings will throw), rounded to 0.01; the r-th draw the same for every
+    option."""
+    if rollouts > 1:
+        return round(statistics.fmean(_estimate_after(prog, s, i, anchor, seed, k, cut, f"e{r}")
+                                      for r in range(rollouts)), 2)
+    return _estimate_after(prog, s, i, anchor, seed, k, cut, "0")
+
+
+def _estimate_after(prog: Any, s: Any, i: int, anchor: type, seed: int, k: int, cut: str,
+                    dice: str) -> int:
     c = s.clone()
     prog.apply(c, i)
     seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
-    rng = random.Random(f"{seed}:{len(s.history)}:0")
+    rng = random.Random(f"{seed}:{len(s.history)}:{dice}")
     made = stepped = 0
     last = None
     while c.pending.__class__ is not Terminal and k > 0:
@@ -131,7 +155,9 @@ def on(d: dict) -> str:
     """How far on a position's estimate was asked: "4 steps", "1 step", "4 decisions" (files
     written before `--cut` count decisions)."""
     k, cut = d["estimate_depth"], d.get("estimate_cut", "decision")
-    return f"{k} {cut}{'' if k == 1 else 's'}"
+    n = d.get("estimate_rollouts", 1)
+    draws = f" (the mean of {n} draws of dice)" if n > 1 else ""
+    return f"{k} {cut}{'' if k == 1 else 's'}{draws}"
 
 
 def kind(prompt: str) -> str:
@@ -191,16 +217,45 @@ def positions(a: argparse.Namespace) -> int:
                 if a.estimate_after is not None:
                     line["estimate_after"] = {
                         p.option(j).label: estimate_after(prog, s, j, anchor, seed,
-                                                          a.estimate_after, a.cut)
+                                                          a.estimate_after, a.cut,
+                                                          a.estimate_rollouts)
                         for j in ends}
                     line["estimate_depth"] = a.estimate_after
                     line["estimate_cut"] = a.cut
+                    line["estimate_rollouts"] = a.estimate_rollouts
                 if a.all_options:
                     line["all_options"] = True
                 print(json.dumps(line), flush=True)
                 with open(a.out, "a", encoding="utf-8") as f:
                     f.write(json.dumps(line) + "\n")
     return 0
+
+
+def file_positions(prog: Any, anchor: type, path: str, lines: list[dict],
+                   prompts: list[str]) -> Iterator[tuple[dict, Any]]:
+    """The anchors' games replayed to a file's positions: (its line, the state there), in the
+    file's order of seeds; exits with a message where a position is not the file's (another
+    --prompt filter, or a rulebook whose game differs)."""
+    wanted: dict[int, dict[int, dict]] = {}
+    for d in lines:
+        wanted.setdefault(d["seed"], {})[d["decision"]] = d
+    for seed, at in sorted(wanted.items()):
+        for asked, s, _ in anchor_positions(prog, anchor, seed, prompts):
+            d = at.get(asked)
+            if d is None:
+                continue
+            p = s.pending
+            labels = [p.option(j).label for j in range(p.count)]
+            if p.prompt != d["prompt"] or not set(d["values"]) <= set(labels):
+                sys.exit(f"{path}: seed {seed}, decision {asked}: the position is not the "
+                         f"file's ({p.prompt!r}); give the --prompt texts the file was written "
+                         "with, and a rulebook whose game is the same")
+            yield d, s
+            del at[asked]
+            if not at:
+                break
+        if at:
+            sys.exit(f"{path}: seed {seed}: no position {min(at)} in the anchors' game")
 
 
 def rejudge(a: argparse.Namespace) -> int:
@@ -212,32 +267,17 @@ def rejudge(a: argparse.Namespace) -> int:
     anchor = heuristic_for(prog)
     lines = [json.loads(x) for x in open(a.rejudge, encoding="utf-8") if x.strip()]
     file_depth = next((on(d) for d in lines if "estimate_depth" in d), None)
-    wanted: dict[int, dict[int, dict]] = {}
-    for d in lines:
-        wanted.setdefault(d["seed"], {})[d["decision"]] = d
-    for seed, at in sorted(wanted.items()):
-        for asked, s, _ in anchor_positions(prog, anchor, seed, a.prompt):
-            d = at.get(asked)
-            if d is None:
-                continue
-            p = s.pending
-            labels = [p.option(j).label for j in range(p.count)]
-            if p.prompt != d["prompt"] or not set(d["values"]) <= set(labels):
-                sys.exit(f"{a.rejudge}: seed {seed}, decision {asked}: the position is not the "
-                         f"file's ({p.prompt!r}); give the --prompt texts the file was written "
-                         "with, and a rulebook whose game is the same")
-            if d.get("all_options") and "estimate_after" in d:
-                d["file_regret"] = regret(d)        # the file's own estimate, for the pairing
-            d["estimate_after"] = {x: estimate_after(prog, s, labels.index(x), anchor, seed,
-                                                     a.estimate_after, a.cut)
-                                  for x in d["values"]}
-            d["estimate_depth"] = a.estimate_after
-            d["estimate_cut"] = a.cut
-            del at[asked]
-            if not at:
-                break
-        if at:
-            sys.exit(f"{a.rejudge}: seed {seed}: no position {min(at)} in the anchors' game")
+    for d, s in file_positions(prog, anchor, a.rejudge, lines, a.prompt):
+        p = s.pending
+        labels = [p.option(j).label for j in range(p.count)]
+        if d.get("all_options") and "estimate_after" in d:
+            d["file_regret"] = regret(d)        # the file's own estimate, for the pairing
+        d["estimate_after"] = {x: estimate_after(prog, s, labels.index(x), anchor, d["seed"],
+                                                 a.estimate_after, a.cut, a.estimate_rollouts)
+                              for x in d["values"]}
+        d["estimate_depth"] = a.estimate_after
+        d["estimate_cut"] = a.cut
+        d["estimate_rollouts"] = a.estimate_rollouts
     agents = sorted({w for d in lines for w in d["chosen"] if w != "anchor"})
     for spec in agents:
         clear = [x for x in (judge(d, spec) for d in lines if spec in d["chosen"])
@@ -257,6 +297,78 @@ def rejudge(a: argparse.Namespace) -> int:
         print(f"  less the file's own estimate's ({file_depth} on), position by "
               f"position: {statistics.fmean(paired):+.2f} ± {half:.2f}")
     return 0
+
+
+def reask(a: argparse.Namespace) -> int:
+    """The positions of a file asked again of searchers (`--agent`, with the rulebook given, which
+    may be a copy that changes only its estimate): each agent's option valued by the file's
+    endings where the file has them (every option, in a file written with --all-options), else
+    by endings played now with the same dice; its option less the anchor's, less the best option
+    (where every option was valued), and position by position against each agent already in the
+    file. `--name` names the agent's answers in the file (default its spec)."""
+    prog = _program(a.rulebook)
+    anchor = heuristic_for(prog)
+    lines = [json.loads(x) for x in open(a.reask, encoding="utf-8") if x.strip()]
+    keys = [a.name] if a.name else list(a.agent)
+    before = sorted({w for d in lines for w in d["chosen"] if w != "anchor"} - set(keys))
+    played = 0
+    for d, s in file_positions(prog, anchor, a.reask, lines, a.prompt):
+        p = s.pending
+        labels = [p.option(j).label for j in range(p.count)]
+        theirs = d["chosen"]["anchor"]
+        for key, spec in zip(keys, a.agent):
+            bot = make_agent(parse_spec(spec), agent_seed(d["seed"], SEAT) + d["decision"])
+            mine = labels[bot.choose(prog, s.clone())]
+            if mine not in d["values"]:
+                d["values"][mine] = mean_half(endings(prog, s, labels.index(mine), anchor,
+                                                      d["seed"], d["rollouts"]))
+                played += 1
+            d["chosen"][key] = mine
+            # the difference of the two means; its interval (not ending by ending: a file keeps
+            # only the means) the wider of the two options' own
+            d["against_anchor"][key] = [
+                round(d["values"][mine][0] - d["values"][theirs][0], 2),
+                0.0 if mine == theirs else max(d["values"][mine][1], d["values"][theirs][1])]
+    print(f"{len(lines)} positions of {a.reask} asked again ({played} options valued anew)")
+    full = [d for d in lines if d.get("all_options")]
+    if full:
+        print("the anchor: its option less the best "
+              + _mean_half_text([d["values"][d["chosen"]["anchor"]][0]
+                                 - max(v[0] for v in d["values"].values()) for d in full]))
+    for key in keys:
+        for line in reask_lines(lines, key, before):
+            print(line)
+    if a.out:
+        with open(a.out, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(d) + "\n" for d in lines)
+    return 0
+
+
+def _mean_half_text(xs: list[float]) -> str:
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
+    return f"{statistics.fmean(xs):+.2f} ± {half:.2f}"
+
+
+def reask_lines(lines: list[dict], key: str, others: list[str]) -> list[str]:
+    """What --reask says of one agent's answers at a file's positions."""
+    worth = [d["values"][d["chosen"][key]][0] for d in lines]
+    anchor = [d["values"][d["chosen"]["anchor"]][0] for d in lines]
+    same = sum(d["chosen"][key] == d["chosen"]["anchor"] for d in lines)
+    out = [f"{key}: chose as the anchor at {same}"
+           f" of {len(lines)}; its option less the anchor's "
+           f"{_mean_half_text([x - y for x, y in zip(worth, anchor)])}"]
+    full = [d for d in lines if d.get("all_options")]
+    if full:
+        out.append(f"  less the best option ({len(full)} positions, every option valued): "
+                   + _mean_half_text([d["values"][d["chosen"][key]][0]
+                                      - max(v[0] for v in d["values"].values()) for d in full]))
+    for other in others:
+        both = [d for d in lines if other in d["chosen"]]
+        if both:
+            out.append(f"  less {other}'s option, position by position ({len(both)}): "
+                       + _mean_half_text([d["values"][d["chosen"][key]][0]
+                                          - d["values"][d["chosen"][other]][0] for d in both]))
+    return out
 
 
 def report(path: str) -> int:
@@ -361,7 +473,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--estimate-after", type=int, metavar="K",
                     help="also the tested seat's estimate lead K steps (or decisions: --cut) "
                          "after each option")
+    ap.add_argument("--estimate-rollouts", type=int, default=1, metavar="N",
+                    help="--estimate-after's lead averaged over N draws of dice of their "
+                         "own (default 1: the first ending's dice)")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
+    ap.add_argument("--reask", metavar="FILE",
+                    help="ask a file's positions again of the --agent searchers (with the "
+                         "rulebook given and the file's --prompt texts), their options valued "
+                         "by the file's endings where it has them; --out: write the file with "
+                         "their answers")
+    ap.add_argument("--name", help="with --reask and one --agent: the name its answers go by "
+                                   "(default its spec)")
     ap.add_argument("--rejudge", metavar="FILE",
                     help="ask a file's positions again of the rulebook's estimate only "
                          "(with --estimate-after and the file's --prompt texts; --out: write "
@@ -369,6 +491,14 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.report:
         return report(a.report)
+    if a.estimate_rollouts < 1:
+        ap.error("--estimate-rollouts must be at least 1")
+    if a.reask:
+        if not a.rulebook or not a.agent:
+            ap.error("--reask needs a rulebook and at least one --agent")
+        if a.name and len(a.agent) != 1:
+            ap.error("--name names the answers of one --agent")
+        return reask(a)
     if a.rejudge:
         if not a.rulebook or a.estimate_after is None:
             ap.error("--rejudge needs a rulebook and --estimate-after")

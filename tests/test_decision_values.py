@@ -221,3 +221,66 @@ def test_every_option_valued(tmp_path: Path, capsys) -> None:
     assert f"every option valued ({len(lines)} positions)" in said
     assert "less the file's own estimate's (1 step on), position by position: +0.00 ± 0.00" \
         in said
+
+
+def test_the_estimate_after_several_draws_of_dice(tmp_path: Path, capsys) -> None:
+    """--estimate-rollouts N: the lead averaged over N draws of dice. Right after the option (0
+    steps on: no dice thrown, no one moves) every draw sees the same position, so the mean is
+    the single lead; further on the draws differ, and each option's mean is a multiple of 1/N
+    (rounded to 0.01). N < 1 is a usage error."""
+    dv = decision_values()
+    one, three = tmp_path / "one.jsonl", tmp_path / "three.jsonl"
+    args = [MANILA, "--agent", "ismcts:10:cores=1", "--seeds", "0-1", "--every", "20",
+            "--rollouts", "2", "--all-options", "--estimate-after", "0"]
+    assert dv.main(args + ["--out", str(one)]) == 0
+    assert dv.main(args + ["--estimate-rollouts", "3", "--out", str(three)]) == 0
+    a = [json.loads(x) for x in one.read_text().splitlines()]
+    b = [json.loads(x) for x in three.read_text().splitlines()]
+    assert a and [d["estimate_after"] for d in a] == [d["estimate_after"] for d in b]
+    assert all(d["estimate_rollouts"] == 3 for d in b)
+    capsys.readouterr()
+    assert dv.main([MANILA, "--rejudge", str(one), "--estimate-after", "6",
+                    "--estimate-rollouts", "3", "--out", str(three)]) == 0
+    assert "6 steps (the mean of 3 draws of dice) on prefers" in capsys.readouterr().out
+    for d in (json.loads(x) for x in three.read_text().splitlines()):
+        for v in d["estimate_after"].values():
+            assert abs(v * 3 - round(v * 3)) < 0.02
+    with pytest.raises(SystemExit) as e:
+        dv.main(args + ["--estimate-rollouts", "0", "--out", str(one)])
+    assert e.value.code == 2
+
+
+def test_reasking_a_file_values_each_answer_by_its_endings(tmp_path: Path, capsys) -> None:
+    """--reask: the same searcher asked again at the file's positions answers as it did (the
+    same seed), and its answers are valued by the file's endings (none played anew); a random
+    player's answers, valued by endings played now where the file has none, and its option
+    less the anchor's and less the searcher's, position by position, from those values."""
+    dv = decision_values()
+    f = tmp_path / "f.jsonl"
+    assert dv.main([MANILA, "--agent", "ismcts:10:cores=1", "--seeds", "0-1", "--every", "6",
+                    "--rollouts", "2", "--out", str(f)]) == 0
+    lines = [json.loads(x) for x in f.read_text().splitlines()]
+    capsys.readouterr()
+    again = tmp_path / "again.jsonl"
+    assert dv.main([MANILA, "--reask", str(f), "--agent", "ismcts:10:cores=1", "--name", "again",
+                    "--out", str(again)]) == 0
+    said = capsys.readouterr().out
+    assert f"{len(lines)} positions of {f} asked again (0 options valued anew)" in said
+    assert f"less ismcts:10:cores=1's option, position by position ({len(lines)}): " \
+           "+0.00 ± 0.00" in said
+    b = [json.loads(x) for x in again.read_text().splitlines()]
+    assert [d["chosen"]["again"] for d in b] == [d["chosen"]["ismcts:10:cores=1"] for d in lines]
+    assert dv.main([MANILA, "--reask", str(again), "--agent", "random", "--out", str(again)]) == 0
+    said = capsys.readouterr().out
+    c = [json.loads(x) for x in again.read_text().splitlines()]
+    new = sum(d["chosen"]["random"] not in d0["values"] for d, d0 in zip(c, lines))
+    assert f"asked again ({new} options valued anew)" in said
+    diffs = [d["values"][d["chosen"]["random"]][0] - d["values"][d["chosen"]["anchor"]][0]
+             for d in c]
+    assert f"its option less the anchor's {sum(diffs) / len(diffs):+.2f}" in said
+    for d in c:
+        assert d["against_anchor"]["random"][0] == round(diffs[c.index(d)], 2)
+    with pytest.raises(SystemExit) as e:
+        dv.main([MANILA, "--reask", str(f), "--agent", "random", "--agent", "random",
+                 "--name", "x"])
+    assert e.value.code == 2
