@@ -94,7 +94,7 @@ def test_the_golden_fingerprints_hold_on_the_native_path(native_env: str) -> Non
                         "--check", "parade"], cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "as recorded" in r.stdout
+    assert "as recorded" in r.stdout + r.stderr
     assert "not used" not in r.stderr
 
 
