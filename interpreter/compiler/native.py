@@ -288,7 +288,9 @@ def native_program(rb: Any, step_budget: int,
 
 def _record_lazy(prog: Program, compilers: list) -> None:
     """Have the first build write the pieces made on first use: the compiled rollout with
-    every resume point, the any-time actions' offers for each number of players."""
+    every resume point, the fields' starting values, the any-time actions' offers for each
+    number of players. (A resume point written on first use in the second build may number
+    its temporaries otherwise than here, after the others: it then stays Python.)"""
     from mercator.interpreter.compiler.rollout import Rollout
     ro = Rollout(prog, compilers)
     for bid, bc in enumerate(compilers, 1):
@@ -296,6 +298,7 @@ def _record_lazy(prog: Program, compilers: list) -> None:
             continue
         for pc, (path, head) in ro._entry_points(bc).items():
             ro._entry(bid, bc, pc, path, head)
+    prog.start_values()            # type: ignore[attr-defined]  # (the fields' defaults)
     acts: Any = prog.actions      # type: ignore[attr-defined]
     if acts.bodies:
         for n in range(1, 9):
