@@ -180,7 +180,7 @@ def _compile_module(src: str, spans: list, where: str, name: str) -> tuple[Optio
         r = subprocess.run([sys.executable, "-c", _CYTHON, "-3", name + ".py", "-o", name + ".c"],
                            cwd=work, capture_output=True, text=True)
         if r.returncode != 0:
-            bad = set()
+            bad: set[int] = set()
             for m in _ERROR_LINE.finditer("\n".join(
                     ln for ln in (r.stdout + r.stderr).splitlines()
                     if ln.startswith(name + ".py:"))):
@@ -268,7 +268,7 @@ def native_program(rb: Any, step_budget: int,
     first = Program(rb, step_budget)
     try:
         build(first, rec)
-        _record_lazy(first, first.make_rollout.compilers)  # type: ignore[attr-defined]
+        _record_lazy(first, getattr(first.make_rollout, "compilers"))
     except Exception:
         return None             # (the Python build reports it)
     try:
