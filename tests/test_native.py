@@ -108,3 +108,30 @@ def test_without_cython_the_python_path_is_used_with_one_warning(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Cython is not installed" in err and "Traceback" not in err
     assert _games(prog, 2, 2) == _games(compile_program(rb), 2, 2)
+
+
+@needs_native
+@pytest.mark.parametrize("body,line", [
+    ("let k = 1\n  let z = 10 / (k - 1)", 5),
+    ("let xs = [1]\n  for i in 0..2 {\n    xs[i] = 5\n  }", 6),
+])
+def test_an_error_in_a_compiled_fused_run_names_its_own_line(native_env: str, body: str,
+                                                             line: int) -> None:
+    """Cython's frames carry no locals: the frame the failing code ran is the one on top of
+    the stack, its statement found by the traceback's line in the module (Fused.relocate,
+    Rollout.relocate)."""
+    from mercator.dsl.loader import load_text
+    from mercator.interpreter.engine.program import MercatorRuntimeError
+    rb = load_text('game "T" players 2..3\nplayer { x: int }\nround r limit 1 { phase a {\n  '
+                   + body + "\n} }\nscore p: p.x\n", "t.rules").rulebook
+    got = []
+    for on in (False, True):
+        prog = compile_program(rb, native=on)
+        assert (getattr(prog, "native", None) is not None) == on
+        for rollout in (False, True):     # a new game run by the VM, then by the rollout
+            if rollout:
+                prog._rollout = prog.make_rollout()  # type: ignore[attr-defined]
+            with pytest.raises(MercatorRuntimeError) as err:
+                prog.new_game(2, 0)
+            got.append((err.value.span.line, err.value.span.col, err.value.message))
+    assert len(set(got)) == 1 and got[0][0] == line

@@ -18,9 +18,10 @@ context) from that dict, as the Python functions read the namespace, so the game
 Each Program gets its own copy of the extension module (a copy of the .so loaded from a
 temporary file), since a module's globals belong to one Program.
 
-What differs: an error inside compiled code is not relocated to its statement's pc from the
-traceback (Cython's frames carry no locals), so a rule error raised there is reported at the
-statement of the op that ran it.
+What differs: Cython's traceback frames carry no locals, so an error inside compiled code is
+relocated to its statement by the traceback's line only where the frame is known without them:
+a fused run called by the VM's loop (Fused.relocate: the frame on top of the stack); inside the
+compiled rollout it is reported at the statement its frame's pc was left at.
 """
 from __future__ import annotations
 
@@ -64,6 +65,7 @@ class NativeLink:
         self.aliases = aliases
         self.globals = globals
         self.recorded: list[tuple[str, str]] = []
+        self.starts: dict[str, int] = {}   # a compiled def's name -> its piece's first line
         self.hits = 0
         self.misses = 0
 
@@ -119,12 +121,14 @@ _HEADER = ("# cython: language_level=3, binding=True, infer_types=False, "
 
 
 def module_source(recorded: list[tuple[str, str]], skip: set[int]) -> tuple[str, dict,
-                                                                                 list]:
-    """The module's source, the aliases ((mode, text) -> binding code) and each piece's first
-    and last line (for Cython's errors)."""
+                                                                                 list, dict]:
+    """The module's source, the aliases ((mode, text) -> binding code), each piece's first
+    and last line (for Cython's errors) and the first line of the piece of each compiled
+    `def` (by its name in the module, for Fused.relocate)."""
     parts = [_HEADER]
     line = _HEADER.count("\n") + 1
     aliases: dict = {}
+    starts: dict[str, int] = {}
     spans: list[tuple[int, int, int]] = []
     k = 0
     for mode, text in recorded:
@@ -142,7 +146,10 @@ def module_source(recorded: list[tuple[str, str]], skip: set[int]) -> tuple[str,
         line += n + 1
         parts.append(src + "\n")
         aliases[(mode, text)] = alias
-    return "".join(parts), aliases, spans
+        if mode == "exec":                 # a def's compiled name -> its piece's first line
+            for ln in alias.splitlines():
+                starts[ln.split(" = ")[1]] = spans[-1][0]
+    return "".join(parts), aliases, spans, starts
 
 
 # Cython's command line, with names it does not see defined left to be looked up when run (the
@@ -222,19 +229,19 @@ def _load(path: str, name: str) -> Any:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, str]:
-    """(the compiled module, aliases, why not) for the recorded pieces: from the cache, or
-    compiled now (Cython's refusals drop the pieces it names and compile again)."""
+def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, dict, str]:
+    """(the compiled module, aliases, starts, why not) for the recorded pieces: from the cache,
+    or compiled now (Cython's refusals drop the pieces it names and compile again)."""
     try:
         import Cython
     except ImportError:
-        return None, {}, "Cython is not installed (pip install 'mercator[native]')"
+        return None, {}, {}, "Cython is not installed (pip install 'mercator[native]')"
     root = _cache_root()
     if root is None:
-        return None, {}, "no private per-user cache directory (MERCATOR_CACHE_DIR)"
+        return None, {}, {}, "no private per-user cache directory (MERCATOR_CACHE_DIR)"
     skip: set[int] = set()
     for _ in range(6):
-        src, aliases, spans = module_source(recorded, skip)
+        src, aliases, spans, starts = module_source(recorded, skip)
         key = hashlib.sha256("\0".join([src, Cython.__version__, sys.version,
                                         " ".join(_cflags())]).encode()).hexdigest()[:24]
         name = NATIVE_PREFIX + key
@@ -249,11 +256,11 @@ def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, 
                 if bad - skip:
                     skip |= bad
                     continue
-                return None, {}, f"the build failed ({err.strip().splitlines()[-1:]})"
+                return None, {}, {}, f"the build failed ({err.strip().splitlines()[-1:]})"
         else:
             last["compile_seconds"] = 0.0
-        return _load(path, name), aliases, ""
-    return None, {}, "Cython refused too many pieces"
+        return _load(path, name), aliases, starts, ""
+    return None, {}, {}, "Cython refused too many pieces"
 
 
 def native_program(rb: Any, step_budget: int,
@@ -272,13 +279,14 @@ def native_program(rb: Any, step_budget: int,
     except Exception:
         return None             # (the Python build reports it)
     try:
-        mod, aliases, why = build_module(rec.recorded)
+        mod, aliases, starts, why = build_module(rec.recorded)
     except Exception as exc:    # anything the tools do: the Python path
-        mod, aliases, why = None, {}, f"{type(exc).__name__}: {exc}"
+        mod, aliases, starts, why = None, {}, {}, f"{type(exc).__name__}: {exc}"
     if mod is None:
         _warn(why)
         return None
     link = NativeLink(aliases, mod.__dict__)
+    link.starts = starts
     prog = Program(rb, step_budget)
     build(prog, link)
     prog.native = link          # type: ignore[attr-defined]
