@@ -142,6 +142,9 @@ def _drawer(rng: Any) -> Callable[[int], int]:
     return getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # type: ignore[no-any-return]
 
 
+_ENTRY_NUMBERS = 100_000     # the native path's resume points number their temporaries from here
+
+
 class Rollout:
     """The compiled bodies of a program and the loops that run a random playout with them."""
 
@@ -271,11 +274,20 @@ class Rollout:
         compile it)."""
         name = f"RB{bid}_at{pc}"
         w = _Writer(self.prog, bc, name, self)
+        ex = self.prog.ex
+        saved = (ex._nbind, ex._ncells, ex._nvars)
+        if ex.native is not None:      # the same text whatever was written before it (the
+            # native path finds a piece by its text): its temporaries, local to it, numbered
+            # from a number of their own
+            ex._nbind = ex._ncells = ex._nvars = _ENTRY_NUMBERS
         try:
-            code = self.prog.ex.build(lambda: hoist_state(w.source(path, head)),
-                                      f"<rollout {self.prog.body_names[bid]}>", "exec")
+            code = ex.build(lambda: hoist_state(w.source(path, head)),
+                            f"<rollout {self.prog.body_names[bid]}>", "exec")
         except TOO_DEEP:
             return self.codes[bid][pc]
+        finally:                       # (and what is written later numbered as without it)
+            if ex.native is not None:
+                ex._nbind, ex._ncells, ex._nvars = saved
         exec(code, self.ns)
         f = self.ns[name]
         self.lines[f.__code__] = (1, w.pcs)
