@@ -297,8 +297,8 @@ def native_program(rb: Any, step_budget: int,
 def _record_lazy(prog: Program, compilers: list) -> None:
     """Have the first build write the pieces made on first use: the compiled rollout with
     every resume point, the fields' starting values, the any-time actions' offers for each
-    number of players. (A resume point written on first use in the second build may number
-    its temporaries otherwise than here, after the others: it then stays Python.)"""
+    number of players. (Written on first use in the second build, each must be written with
+    the same text: a resume point numbers its temporaries on its own, Rollout._entry.)"""
     from mercator.interpreter.compiler.rollout import Rollout
     ro = Rollout(prog, compilers)
     for bid, bc in enumerate(compilers, 1):
