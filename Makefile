@@ -2,6 +2,9 @@
 PY ?= python3
 # the test suite's worker processes (pytest-xdist): CI has 2 cores
 JOBS ?= 2
+# the extras installed by setup: `make setup EXTRAS=test,native` adds Cython (the native path,
+# MERCATOR_NATIVE=1, docs/performance.md)
+EXTRAS ?= test
 VENV := .venv
 BIN := $(VENV)/bin
 
@@ -10,7 +13,7 @@ BIN := $(VENV)/bin
 $(BIN)/mercator: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
 	touch $(BIN)/mercator
 
 setup: $(BIN)/mercator

@@ -137,6 +137,11 @@ def main() -> None:
                          "clock: steadier on a loaded machine")
     ap.add_argument("--narrated", action="store_true",
                     help="add the line rulebook-narrated (narration and explicit chance)")
+    ap.add_argument("--native", action="store_true",
+                    help="add the lines native, native-narrated (with --narrated) and "
+                         "native-playout: the same rulebook compiled with its generated code "
+                         "compiled by Cython (compile_program(..., native=True); needs Cython "
+                         "and a C compiler), in the same rounds")
     args = ap.parse_args()
     global clock
     if args.cpu:
@@ -151,6 +156,14 @@ def main() -> None:
     t0 = clock()
     prog = compile_program(res.rulebook)
     compile_s = clock() - t0
+    nprog = None
+    native_s = 0.0
+    if args.native:
+        t0 = time.perf_counter()
+        nprog = compile_program(res.rulebook, native=True)
+        native_s = time.perf_counter() - t0
+        if getattr(nprog, "native", None) is None:
+            sys.exit("--native: the native path is not available (see the warning above)")
     print(f"engine: {describe(checkout)} ({api}); python {sys.version.split()[0]}; "
           f"{args.players} players, {args.games} games, seeds from {args.seed}", flush=True)
 
@@ -203,13 +216,28 @@ def main() -> None:
             note("rulebook-playout", (sum(pcounts), psec))
         else:
             note("rulebook-playout", None)
+        if nprog is not None:
+            nseen: list[int] = []
+            ncounts, nsec = run_rulebook(nprog, G, P, S, nseen)
+            if nseen != seen or ncounts != counts:
+                sys.exit("the native path made different choices: not the same games")
+            note("native", (sum(ncounts), nsec))
+            if args.narrated:
+                dec, sec, _ = run_narrated(nprog, G, P, S)
+                note("native-narrated", (dec, sec))
+            nseen = []
+            ncounts, nsec = run_playout(nprog, G, P, S, nseen)
+            if nseen != seen or ncounts != counts:
+                sys.exit("the native playout made different choices: not the same games")
+            note("native-playout", (sum(ncounts), nsec))
+            same += "; the native lines played the same games"
         note("lockstep", run_lockstep(lockstep, G, P, S))
         note("plain", run_plain(plain, G, P, S, True))
         note("plain-forced", run_plain(plain, G, P, S, False))
     if args.repeat > 1:
         print(f"median of {args.repeat} rounds, by {'CPU' if args.cpu else 'wall'} seconds")
-    for name in ("rulebook", "rulebook-narrated", "rulebook-playout", "lockstep", "plain",
-                 "plain-forced"):
+    for name in ("rulebook", "rulebook-narrated", "rulebook-playout", "native",
+                 "native-narrated", "native-playout", "lockstep", "plain", "plain-forced"):
         if name in rows:
             show(name)
 
@@ -218,7 +246,8 @@ def main() -> None:
         b = rows[base]
         assert b is not None
         parts = []
-        for path_name in ("rulebook", "rulebook-playout"):
+        for path_name in ("rulebook", "rulebook-playout") + \
+                (("native", "native-playout") if nprog is not None else ()):
             r = rows[path_name]
             if r is None:
                 parts.append(f"vs {path_name}: -")
@@ -231,9 +260,26 @@ def main() -> None:
     if n is not None and r is not None:
         print(f"  rulebook / rulebook-narrated (decisions/s): "
               f"{(r[0] / r[1]) / (n[0] / n[1]):5.2f}x")
+    if nprog is not None:
+        for a, b in (("rulebook", "native"), ("rulebook-narrated", "native-narrated"),
+                     ("rulebook-playout", "native-playout")):
+            x, y = rows.get(a), rows.get(b)
+            if x is not None and y is not None:
+                print(f"  {b} / {a} (decisions/s): {(y[0] / y[1]) / (x[0] / x[1]):5.2f}x")
+        nn = rows.get("native-narrated")
+        pl = rows["plain"]
+        if nn is not None and pl is not None:
+            print(f"  plain / native-narrated (decisions/s): "
+                  f"{(pl[0] / pl[1]) / (nn[0] / nn[1]):5.2f}x")
     if same:
         print(same)
     print(f"compiling manila.rules (after checking): {compile_s * 1000:.0f} ms")
+    if nprog is not None:
+        from mercator.interpreter.compiler import native
+        print(f"compiling manila.rules natively (wall clock, Cython and the C compiler's "
+              f"{native.last.get('compile_seconds', 0):.1f} s included, 0 when cached): "
+              f"{native_s:.1f} s; {native.last.get('pieces')} pieces in the module; by the end "
+              f"{nprog.native.hits} pieces bound to it, {nprog.native.misses} left to Python")
 
 
 if __name__ == "__main__":

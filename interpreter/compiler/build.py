@@ -7,7 +7,8 @@ setup, then the rounds and their phases, then the end.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+import os
+from typing import Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.checked import Body, CheckedRulebook
@@ -26,8 +27,19 @@ from mercator.interpreter.engine.seen import record
 from mercator.interpreter.engine.state import State
 
 
-def compile_program(rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET) -> Program:
-    """Compile a checked rulebook once; a build failure is a RuleError at the rule."""
+def compile_program(rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET,
+                    native: Optional[bool] = None) -> Program:
+    """Compile a checked rulebook once; a build failure is a RuleError at the rule. With
+    `native` (default: $MERCATOR_NATIVE is 1) the generated code is compiled by Cython
+    (compiler/native.py), where Cython and a C compiler are found; else, or should that fail,
+    it runs as Python (one warning line says why)."""
+    if native is None:
+        native = os.environ.get("MERCATOR_NATIVE", "") == "1"
+    if native:
+        from mercator.interpreter.compiler.native import native_program
+        fast = native_program(rb, step_budget, lambda prog, link: _build(prog, rb, link))
+        if fast is not None:
+            return fast
     prog = Program(rb, step_budget)
     try:
         _build(prog, rb)
@@ -36,8 +48,8 @@ def compile_program(rb: CheckedRulebook, step_budget: int = DEFAULT_STEP_BUDGET)
     return prog
 
 
-def _build(prog: Program, rb: CheckedRulebook) -> None:
-    ex = prog.ex = CodeGen(rb)
+def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
+    ex = prog.ex = CodeGen(rb, native=native)
     early = ex.const_fns()
     if early:             # first with constants looked up by name: constants may call fns
         ex.define_fns(early)
@@ -90,6 +102,7 @@ def _build(prog: Program, rb: CheckedRulebook) -> None:
     prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
                                    for bc, ops in zip(compilers, prog.codes[1:])]
     prog.make_rollout = lambda: Rollout(prog, compilers)
+    prog.make_rollout.compilers = compilers  # type: ignore[attr-defined]  # (native.py)
     prog.memo = Memo(len(ex.memo)) if ex.memo else None
     prog.pf_types = [f.type for f in rb.player_fields]
     prog.tf_types = [f.type for f in rb.table_fields]

@@ -239,8 +239,11 @@ class CodeGen:
     """Generates and compiles Python code for expressions, using the checker's tables."""
 
     def __init__(self, rb: CheckedRulebook, fn_cache: Optional[bool] = None,
-                 share: Optional[bool] = None):
+                 share: Optional[bool] = None, native: Any = None):
         self.rb = rb
+        # compiler/native.py's link, when the generated code is compiled by Cython: it records
+        # each piece's source (the first build) or hands out the compiled piece (the second)
+        self.native = native
         self.share = SHARE if share is None else share
         self._loops: list[_Loop] = []      # comprehensions being written, outermost first
         self._ncells = 0
@@ -257,6 +260,9 @@ class CodeGen:
             "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
             "_rech": _recharge,
         }
+        if native is not None and native.globals is not None:
+            native.globals.update(self.ns)     # the compiled module's globals are the namespace
+            self.ns = native.globals
         self.ns["_bag_items"] = limits.bag_walk     # bag_items within the size limit
         for name, impl in RUNTIME_BUILTINS.items():
             self.ns["B_" + name] = impl
@@ -406,21 +412,31 @@ class CodeGen:
 
     def _build(self, source: Callable[[], str], name: str, mode: str, saved: dict) -> Any:
         try:
-            return compile(source(), name, mode)
+            return self._code(source(), name, mode)
         except TOO_DEEP:
             pass
         depth, self._depth, self.vars, self._loops = self._depth, INLINE_MAX_DEPTH, dict(saved), []
         try:
-            return compile(source(), name, mode)
+            return self._code(source(), name, mode)
         except TOO_DEEP:
             self.vars, split, self._split, gdepth = dict(saved), self._split, True, self._gdepth
             self._gdepth, self._loops = 0, []
             try:
-                return compile(source(), name, mode)
+                return self._code(source(), name, mode)
             finally:
                 self._split, self._gdepth = split, gdepth
         finally:
             self._depth = depth
+
+    def _code(self, text: str, name: str, mode: str) -> Any:
+        """The code object of the generated text (TOO_DEEP if Python refuses it); with the
+        native link, the code binding the piece Cython compiled from the same text instead."""
+        code = compile(text, name, mode)
+        if self.native is not None:
+            alias = self.native.piece(text, mode)
+            if alias is not None:
+                return compile(alias, name, mode)
+        return code
 
     def compile(self, e: Any) -> Fn:
         """A function (state, locals) -> value computing e (BuildError, at e, if Python cannot

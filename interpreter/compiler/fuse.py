@@ -29,6 +29,7 @@ from mercator.interpreter.compiler.memo import blocks_of, scalar
 
 if TYPE_CHECKING:
     from mercator.interpreter.engine.program import Program
+    from mercator.interpreter.engine.state import State
     from mercator.interpreter.compiler.stmts import BodyCompiler
 
 # not A.Shuffle: with explicit chance it suspends, once per position (interpreter/chance.py)
@@ -84,15 +85,38 @@ class Fused:
         ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
         ns["_finish"], ns["_MAXF"], ns["_toodeep"] = prog.finish, MAX_FRAMES, too_deep
 
-    def relocate(self, tb: Optional[TracebackType]) -> None:
+    def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's."""
         tb = tb.tb_next if tb is not None else None
-        if tb is None or tb.tb_frame.f_code not in self.lines:
+        if tb is None:
+            return
+        if tb.tb_frame.f_code not in self.lines:
+            self._relocate_native(tb, s)
             return
         first, pcs = self.lines[tb.tb_frame.f_code]
         fr = tb.tb_frame.f_locals.get("fr")
         if isinstance(fr, list):
             fr[1] = pcs[tb.tb_lineno - first]
+
+    def _relocate_native(self, tb: TracebackType, s: Optional["State"]) -> None:
+        """relocate for a fused function compiled by Cython (compiler/native.py): its frame has
+        no locals; the frame it ran is the one on top of the stack (the VM's loop runs the top
+        frame's op), its line is the module's (its piece begins at link.starts[name])."""
+        link = getattr(self.prog.ex, "native", None)
+        if link is None or s is None or not s.stack:
+            return
+        name = tb.tb_frame.f_code.co_name.rsplit(".", 1)[-1]
+        start = link.starts.get(name)
+        f = self.prog.ex.ns.get(name)
+        code: Any = getattr(f, "__code__", None)
+        table = self.lines.get(code) if start is not None else None
+        if table is None:
+            return
+        first, pcs = table
+        i = tb.tb_lineno - start + 1 - first
+        fr = s.stack[-1]
+        if 0 <= i < len(pcs) and 0 <= pcs[i] < len(self.prog.spans[fr[0]]):
+            fr[1] = pcs[i]
 
     def fast_ops(self, bc: "BodyCompiler", ops: list, changing: set[int]) -> list:
         """A copy of ops with one fused function at the start of every run (see the module);

@@ -142,6 +142,9 @@ def _drawer(rng: Any) -> Callable[[int], int]:
     return getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # type: ignore[no-any-return]
 
 
+_ENTRY_NUMBERS = 100_000     # the native path's resume points number their temporaries from here
+
+
 class Rollout:
     """The compiled bodies of a program and the loops that run a random playout with them."""
 
@@ -271,11 +274,20 @@ class Rollout:
         compile it)."""
         name = f"RB{bid}_at{pc}"
         w = _Writer(self.prog, bc, name, self)
+        ex = self.prog.ex
+        saved = (ex._nbind, ex._ncells, ex._nvars)
+        if ex.native is not None:      # the same text whatever was written before it (the
+            # native path finds a piece by its text): its temporaries, local to it, numbered
+            # from a number of their own
+            ex._nbind = ex._ncells = ex._nvars = _ENTRY_NUMBERS
         try:
-            code = self.prog.ex.build(lambda: hoist_state(w.source(path, head)),
-                                      f"<rollout {self.prog.body_names[bid]}>", "exec")
+            code = ex.build(lambda: hoist_state(w.source(path, head)),
+                            f"<rollout {self.prog.body_names[bid]}>", "exec")
         except TOO_DEEP:
             return self.codes[bid][pc]
+        finally:                       # (and what is written later numbered as without it)
+            if ex.native is not None:
+                ex._nbind, ex._ncells, ex._nvars = saved
         exec(code, self.ns)
         f = self.ns[name]
         self.lines[f.__code__] = (1, w.pcs)
@@ -562,15 +574,29 @@ class Rollout:
         s.pending = result
         raise _OVER
 
-    def relocate(self, tb: Optional[TracebackType]) -> None:
+    def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
         """Set the pc of each frame an error passed through (compiled bodies and fused runs) to
         the statement that failed, so Program._located finds its rulebook line. The VM loops
-        set the pc themselves before each op."""
+        set the pc themselves before each op. Code compiled by Cython (compiler/native.py)
+        has frames without locals: the innermost of its bodies and fused runs ran the frame on
+        top of s's stack, the one Program._located reads."""
         fused = self.prog.fused.lines  # type: ignore[attr-defined]
         loops = (self.run_ops.__code__,)
         last: dict[int, tuple[list, Optional[int]]] = {}
+        link = getattr(self.prog.ex, "native", None)
+        native: Optional[tuple[list, int]] = None
         while tb is not None:
             code = tb.tb_frame.f_code
+            if link is not None and s is not None and s.stack and \
+                    code.co_name.rsplit(".", 1)[-1] in link.starts:
+                name = code.co_name.rsplit(".", 1)[-1]
+                f = self.ns.get(name)
+                key = getattr(f, "__code__", None)
+                got = self.lines.get(key) or fused.get(key)  # type: ignore[arg-type]
+                if got is not None:
+                    i = tb.tb_lineno - link.starts[name] + 1 - got[0]
+                    if 0 <= i < len(got[1]):
+                        native = (s.stack[-1], got[1][i])
             table = self.lines.get(code) or fused.get(code)
             if table is not None:
                 fr = tb.tb_frame.f_locals.get("fr")
@@ -585,6 +611,9 @@ class Rollout:
         for fr, pc in last.values():
             if pc is not None:
                 fr[1] = pc
+        if native is not None and all(pc is None for _, pc in last.values()) and \
+                0 <= native[1] < len(self.prog.spans[native[0][0]]):
+            native[0][1] = native[1]
 
 
 class _Writer(_BodyFuser):

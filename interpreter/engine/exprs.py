@@ -42,6 +42,7 @@ class RuleError(MercatorError):
 PYTHON_FAILURES = (TypeError, KeyError, IndexError, ValueError, AttributeError,
                    ZeroDivisionError, OverflowError)
 GENERATED = "<"      # the file name of code generated from the rulebook starts with this
+NATIVE = "mrb_"      # ... or, compiled by Cython (compiler/native.py), this
 
 
 def failure_message(exc: BaseException) -> str:
@@ -71,7 +72,7 @@ def rule_failure(exc: BaseException) -> bool:
         return False
     while tb.tb_next is not None:
         tb = tb.tb_next
-    return tb.tb_frame.f_code.co_filename.startswith(GENERATED)
+    return tb.tb_frame.f_code.co_filename.startswith((GENERATED, NATIVE))
 
 
 def bag_add(a: dict, b: Any) -> dict:

@@ -63,8 +63,9 @@ class FusedOps(Protocol):
 
     keep_state: set
 
-    def relocate(self, tb: Any) -> None:
-        """Point a traceback from generated code at the rulebook line."""
+    def relocate(self, tb: Any, s: Optional[State] = None) -> None:
+        """Point a traceback from generated code at the rulebook line (s: the state whose top
+        frame ran the op, for code compiled by Cython)."""
 
 
 class CompiledRollout(Protocol):
@@ -77,8 +78,9 @@ class CompiledRollout(Protocol):
     def start(self, s: State) -> None:
         """Run a new game up to its first decision, as run does."""
 
-    def relocate(self, tb: Any) -> None:
-        """Point the frames an error passed through at the failing statement."""
+    def relocate(self, tb: Any, s: Optional[State] = None) -> None:
+        """Point the frames an error passed through at the failing statement (s: the state,
+        whose top frame code compiled by Cython ran)."""
 
 
 class Program:
@@ -183,7 +185,7 @@ class Program:
             ro.start(s)
         except RUN_FAILURES as exc:
             if not (isinstance(exc, RuleError) and exc.located):
-                ro.relocate(exc.__traceback__)
+                ro.relocate(exc.__traceback__, s)
             raise self._failure(s, exc) from None
         finally:
             self.ex.memo_on[0] = None
@@ -362,7 +364,7 @@ class Program:
             return exc
         if not rule_failure(exc):
             raise exc
-        self.fused.relocate(exc.__traceback__)
+        self.fused.relocate(exc.__traceback__, s)
         return self._located(s, failure_message(exc))
 
     def _unusable(self, s: State, exc: RuleError) -> None:
@@ -459,7 +461,7 @@ class Program:
             return ro.play(s, rng, limit, seat_rngs, anytime, deals)
         except RUN_FAILURES as exc:
             if not (isinstance(exc, RuleError) and exc.located):
-                ro.relocate(exc.__traceback__)
+                ro.relocate(exc.__traceback__, s)
             located = self._failure(s, exc)
             s.history.pop()
             self._unusable(s, located)

@@ -1,0 +1,317 @@
+"""The generated code compiled by Cython (issue 37's moonshot): an optional path, off unless
+asked for (`compile_program(..., native=True)` or MERCATOR_NATIVE=1), with the pure-Python
+path as the fallback.
+
+How: the rulebook is built twice. The first build records the source of every piece of code
+the compiler generates (CodeGen._code: fns, expressions, fused runs, the compiled rollout's
+bodies and resume points, the any-time actions' offers); the pieces are written into one
+module (each `lambda s, L: e` as `def _E<k>(s, L): return e`, each piece of `def`s with its
+functions renamed `_N<k>_<name>`), which Cython compiles to C and the C compiler to an
+extension module, kept in the per-user cache directory (dsl/parse_cache.cache_dir, subfolder
+native/) under a digest of the module's source, Cython's version, Python's and the C flags.
+The second build runs with that module's `__dict__` as the namespace every piece is run in:
+each piece, written again with the same text, is bound to its compiled function in place of
+being compiled by Python (a piece the module lacks, or one Cython refused, stays Python). The
+compiled functions read their globals (tables, constants, the step budget, the rollout's
+context) from that dict, as the Python functions read the namespace, so the games are the same.
+
+Each Program gets its own copy of the extension module (a copy of the .so loaded from a
+temporary file), since a module's globals belong to one Program.
+
+What differs: Cython's traceback frames carry no locals, so an error inside compiled code is
+relocated to its statement by the traceback's line only where the frame is known without them:
+a fused run called by the VM's loop (Fused.relocate: the frame on top of the stack); inside the
+compiled rollout it is reported at the statement its frame's pc was left at.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from typing import Any, Callable, Optional
+
+from mercator.interpreter.engine.program import Program
+
+from mercator.interpreter.engine.exprs import NATIVE as NATIVE_PREFIX  # the modules' names
+_LAMBDA = re.compile(r"lambda ([\w, ]*):")
+_DEF = re.compile(r"def (\w+)\(")
+_ERROR_LINE = re.compile(r":(\d+):\d+:")
+_warned: set[str] = set()
+_copies = 0
+# what the last native_program did (for benchmarks and tests): pieces, compiled, hits, ...
+last: dict[str, Any] = {}
+
+
+def _warn(why: str) -> None:
+    if why not in _warned:
+        _warned.add(why)
+        print(f"mercator: the native (Cython) path is not used: {why}; running pure Python",
+              file=sys.stderr)
+
+
+class NativeLink:
+    """CodeGen's link: records the pieces (first build), or binds them to the compiled
+    module's functions (second build; `globals` the module's __dict__)."""
+
+    def __init__(self, aliases: Optional[dict] = None, globals: Optional[dict] = None):
+        self.aliases = aliases
+        self.globals = globals
+        self.recorded: list[tuple[str, str]] = []
+        self.starts: dict[str, int] = {}   # a compiled def's name -> its piece's first line
+        self.hits = 0
+        self.misses = 0
+
+    def piece(self, text: str, mode: str) -> Optional[str]:
+        if self.aliases is None:
+            self.recorded.append((mode, text))
+            return None
+        alias = self.aliases.get((mode, text))
+        if alias is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return alias  # type: ignore[no-any-return]
+
+
+def _piece_source(k: int, mode: str, text: str) -> Optional[tuple[str, str]]:
+    """(module source of piece k, the code binding it where the piece ran), or None when the
+    piece is not of a shape written into the module."""
+    if mode == "eval":
+        m = _LAMBDA.match(text)
+        if m is None:
+            return None
+        return (f"def _E{k}({m.group(1)}):\n    return (\n{text[m.end():]}\n    )\n",
+                f"_E{k}")
+    if mode != "exec":
+        return None
+    import ast
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    if not tree.body or not all(isinstance(n, ast.FunctionDef) and not n.decorator_list
+                                for n in tree.body):
+        return None
+    lines = text.split("\n")
+    names = []
+    for n in tree.body:
+        assert isinstance(n, ast.FunctionDef)
+        i = n.lineno - 1
+        if not lines[i].startswith(f"def {n.name}("):
+            return None
+        lines[i] = f"def _N{k}_{n.name}(" + lines[i][len(f"def {n.name}("):]
+        names.append(n.name)
+    src = "\n".join(lines)
+    if not src.endswith("\n"):
+        src += "\n"
+    return src, "".join(f"{n} = _N{k}_{n}\n" for n in names)
+
+
+_HEADER = ("# cython: language_level=3, binding=True, infer_types=False, "
+           "annotation_typing=False, always_allow_keywords=False\n"
+           "# generated by mercator's compiler from a rulebook (compiler/native.py)\n")
+
+
+def module_source(recorded: list[tuple[str, str]], skip: set[int]) -> tuple[str, dict,
+                                                                                 list, dict]:
+    """The module's source, the aliases ((mode, text) -> binding code), each piece's first
+    and last line (for Cython's errors) and the first line of the piece of each compiled
+    `def` (by its name in the module, for Fused.relocate)."""
+    parts = [_HEADER]
+    line = _HEADER.count("\n") + 1
+    aliases: dict = {}
+    starts: dict[str, int] = {}
+    spans: list[tuple[int, int, int]] = []
+    k = 0
+    for mode, text in recorded:
+        if (mode, text) in aliases:
+            continue
+        k += 1
+        if k in skip:
+            continue
+        got = _piece_source(k, mode, text)
+        if got is None:
+            continue
+        src, alias = got
+        n = src.count("\n")
+        spans.append((line, line + n, k))
+        line += n + 1
+        parts.append(src + "\n")
+        aliases[(mode, text)] = alias
+        if mode == "exec":                 # a def's compiled name -> its piece's first line
+            for ln in alias.splitlines():
+                starts[ln.split(" = ")[1]] = spans[-1][0]
+    return "".join(parts), aliases, spans, starts
+
+
+# Cython's command line, with names it does not see defined left to be looked up when run (the
+# module's globals are the namespace put in after loading, as for the Python pieces)
+_CYTHON = ("import sys\nfrom Cython.Compiler import Options\n"
+           "Options.error_on_unknown_names = False\n"
+           "from Cython.Compiler.Main import main\n"
+           "sys.argv = ['cython'] + sys.argv[1:]\nmain(command_line=1)\n")
+
+
+def _cflags() -> list[str]:
+    return (os.environ.get("MERCATOR_NATIVE_CFLAGS") or "-O2").split()
+
+
+def _cache_root() -> Optional[str]:
+    from mercator.dsl.parse_cache import cache_dir
+    root = cache_dir()
+    if root is None:
+        return None
+    out = os.path.join(root, "native")
+    os.makedirs(out, mode=0o700, exist_ok=True)
+    return out
+
+
+def _compile_module(src: str, spans: list, where: str, name: str) -> tuple[Optional[str],
+                                                                              set[int], str]:
+    """Cython, then the C compiler: (path of the extension, pieces Cython refused, error)."""
+    import Cython
+    work = tempfile.mkdtemp(prefix="build-", dir=where)
+    try:
+        py = os.path.join(work, name + ".py")
+        with open(py, "w") as f:
+            f.write(src)
+        c = os.path.join(work, name + ".c")
+        r = subprocess.run([sys.executable, "-c", _CYTHON, "-3", name + ".py", "-o", name + ".c"],
+                           cwd=work, capture_output=True, text=True)
+        if r.returncode != 0:
+            bad: set[int] = set()
+            for m in _ERROR_LINE.finditer("\n".join(
+                    ln for ln in (r.stdout + r.stderr).splitlines()
+                    if ln.startswith(name + ".py:"))):
+                ln = int(m.group(1))
+                bad.update(k for a, b, k in spans if a <= ln <= b)
+            return None, bad, (r.stdout + r.stderr)[-400:]
+        ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        so = os.path.join(work, name + ext)
+        cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc"
+        cmd = cc.split() + ["-shared", "-fPIC", "-pthread", "-fno-strict-aliasing", "-DNDEBUG",
+                            *_cflags(), "-I" + sysconfig.get_paths()["include"], c, "-o", so]
+        r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, set(), (r.stdout + r.stderr)[-400:]
+        final = os.path.join(where, name + ext)
+        os.replace(so, final)
+        del Cython
+        return final, set(), ""
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _load(path: str, name: str) -> Any:
+    """A fresh copy of the extension module (its own globals), loaded from a temporary copy
+    of the file (the dynamic loader gives a path already loaded the same module again)."""
+    global _copies
+    _copies += 1
+    work = tempfile.mkdtemp(prefix="load-")
+    try:
+        copy = os.path.join(work, f"{name}_{_copies}" + os.path.splitext(path)[1])
+        shutil.copyfile(path, copy)
+        loader = importlib.machinery.ExtensionFileLoader(name, copy)
+        spec = importlib.util.spec_from_file_location(name, copy, loader=loader)
+        assert spec is not None
+        mod = importlib.util.module_from_spec(spec)
+        loader.exec_module(mod)
+        return mod
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, dict, str]:
+    """(the compiled module, aliases, starts, why not) for the recorded pieces: from the cache,
+    or compiled now (Cython's refusals drop the pieces it names and compile again)."""
+    try:
+        import Cython
+    except ImportError:
+        return None, {}, {}, "Cython is not installed (pip install 'mercator[native]')"
+    root = _cache_root()
+    if root is None:
+        return None, {}, {}, "no private per-user cache directory (MERCATOR_CACHE_DIR)"
+    skip: set[int] = set()
+    for _ in range(6):
+        src, aliases, spans, starts = module_source(recorded, skip)
+        key = hashlib.sha256("\0".join([src, Cython.__version__, sys.version,
+                                        " ".join(_cflags())]).encode()).hexdigest()[:24]
+        name = NATIVE_PREFIX + key
+        ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        path = os.path.join(root, name + ext)
+        last.update(pieces=len(aliases), path=path, module=name, skipped=len(skip))
+        if not os.path.exists(path):
+            t0 = time.perf_counter()
+            got, bad, err = _compile_module(src, spans, root, name)
+            last["compile_seconds"] = time.perf_counter() - t0
+            if got is None:
+                if bad - skip:
+                    skip |= bad
+                    continue
+                return None, {}, {}, f"the build failed ({err.strip().splitlines()[-1:]})"
+        else:
+            last["compile_seconds"] = 0.0
+        return _load(path, name), aliases, starts, ""
+    return None, {}, {}, "Cython refused too many pieces"
+
+
+def native_program(rb: Any, step_budget: int,
+                   build: Callable[[Program, NativeLink], None]) -> Optional[Program]:
+    """The Program with its generated code compiled by Cython, or None (with a warning)
+    where that cannot be done."""
+    if shutil.which(os.environ.get("CC") or "gcc") is None and \
+            shutil.which(str(sysconfig.get_config_var("CC") or "cc").split()[0]) is None:
+        _warn("no C compiler found")
+        return None
+    rec = NativeLink()
+    first = Program(rb, step_budget)
+    try:
+        build(first, rec)
+        _record_lazy(first, getattr(first.make_rollout, "compilers"))
+    except Exception:
+        return None             # (the Python build reports it)
+    try:
+        mod, aliases, starts, why = build_module(rec.recorded)
+    except Exception as exc:    # anything the tools do: the Python path
+        mod, aliases, starts, why = None, {}, {}, f"{type(exc).__name__}: {exc}"
+    if mod is None:
+        _warn(why)
+        return None
+    link = NativeLink(aliases, mod.__dict__)
+    link.starts = starts
+    prog = Program(rb, step_budget)
+    build(prog, link)
+    prog.native = link          # type: ignore[attr-defined]
+    last.update(hits=link.hits, misses=link.misses)
+    return prog
+
+
+def _record_lazy(prog: Program, compilers: list) -> None:
+    """Have the first build write the pieces made on first use: the compiled rollout with
+    every resume point, the fields' starting values, the any-time actions' offers for each
+    number of players. (Written on first use in the second build, each must be written with
+    the same text: a resume point numbers its temporaries on its own, Rollout._entry.)"""
+    from mercator.interpreter.compiler.rollout import Rollout
+    ro = Rollout(prog, compilers)
+    for bid, bc in enumerate(compilers, 1):
+        if ro.bodies[bid] is None:
+            continue
+        for pc, (path, head) in ro._entry_points(bc).items():
+            ro._entry(bid, bc, pc, path, head)
+    prog.start_values()            # type: ignore[attr-defined]  # (the fields' defaults)
+    acts: Any = prog.actions      # type: ignore[attr-defined]
+    if acts.bodies:
+        for n in range(1, 9):
+            try:
+                acts.offer_for(n)
+                acts._public_offs[n] = acts._generate_public_off(n)
+            except Exception:
+                pass

@@ -1,0 +1,137 @@
+"""The native path (issue 37's moonshot, interpreter/compiler/native.py): the generated code of
+a rulebook compiled by Cython plays the same games as the pure-Python path, decision by
+decision, through `apply` and `playout`; where Cython is missing the pure-Python path is used
+with one warning line. Skipped where Cython or a C compiler is missing; a small example
+rulebook, compiled without optimisation (-O0) into a fresh cache, keeps it to seconds."""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+from mercator.dsl.loader import load
+from mercator.interpreter.compiler import compile_program, native
+from mercator.interpreter.tools.rulebooks import ROOT
+
+try:
+    import Cython  # noqa: F401
+    HAVE_CYTHON = True
+except ImportError:
+    HAVE_CYTHON = False
+HAVE_CC = shutil.which(os.environ.get("CC") or str(sysconfig.get_config_var("CC") or "cc")
+                       .split()[0]) is not None or shutil.which("gcc") is not None
+
+needs_native = pytest.mark.skipif(not (HAVE_CYTHON and HAVE_CC),
+                                  reason="Cython or a C compiler is missing")
+EXAMPLE = os.path.join(ROOT, "rulebooks", "examples", "parade.rules")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> str:
+    where = tmp_path_factory.mktemp("native-cache")
+    os.chmod(where, 0o700)
+    return str(where)
+
+
+@pytest.fixture
+def native_env(cache: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("MERCATOR_CACHE_DIR", cache)
+    monkeypatch.setenv("MERCATOR_NATIVE_CFLAGS", "-O0")
+    return cache
+
+
+def _games(prog, players: int, games: int) -> list:
+    out = []
+    for i in range(games):
+        s = prog.new_game(players, i)
+        rng = random.Random(i + 1_000_003)
+        steps = []
+        while not s.over:
+            n = s.pending.count
+            c = rng.randrange(n)
+            steps.append((n, c))
+            prog.apply(s, c)
+        out.append((steps, list(s.history), s.result.scores if s.result is not None else None))
+    return out
+
+
+def _playouts(prog, players: int, games: int) -> list:
+    out = []
+    for i in range(games):
+        s = prog.new_game(players, i)
+        n = prog.playout(s, random.Random(i + 1_000_003))
+        out.append((n, list(s.history)))
+    return out
+
+
+@needs_native
+def test_the_native_path_plays_the_same_games_decision_by_decision(native_env: str) -> None:
+    rb = load(EXAMPLE).rulebook
+    plain = compile_program(rb, native=False)
+    fast = compile_program(rb, native=True)
+    link = getattr(fast, "native", None)
+    assert link is not None, "the native path was not taken"
+    assert link.hits > 0 and native.last["pieces"] > 0
+    for players in (2, 3):
+        assert _games(fast, players, 8) == _games(plain, players, 8)
+        assert _playouts(fast, players, 8) == _playouts(plain, players, 8)
+    # compiled once: the second program is loaded from the cache (its own copy of the module)
+    again = compile_program(rb, native=True)
+    assert native.last["compile_seconds"] == 0.0
+    assert getattr(again, "native", None) is not None
+    assert _games(again, 2, 3) == _games(plain, 2, 3)
+
+
+@needs_native
+def test_the_golden_fingerprints_hold_on_the_native_path(native_env: str) -> None:
+    env = dict(os.environ, MERCATOR_NATIVE="1")
+    r = subprocess.run([sys.executable, "-m", "mercator.interpreter.tools.fingerprint",
+                        "--check", "parade"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "as recorded" in r.stdout + r.stderr
+    assert "not used" not in r.stderr
+
+
+def test_without_cython_the_python_path_is_used_with_one_warning(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "Cython", None)     # import Cython fails
+    monkeypatch.setattr(native, "_warned", set())
+    rb = load(EXAMPLE).rulebook
+    prog = compile_program(rb, native=True)
+    assert getattr(prog, "native", None) is None
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Cython is not installed" in err and "Traceback" not in err
+    assert _games(prog, 2, 2) == _games(compile_program(rb), 2, 2)
+
+
+@needs_native
+@pytest.mark.parametrize("body,line", [
+    ("let k = 1\n  let z = 10 / (k - 1)", 5),
+    ("let xs = [1]\n  for i in 0..2 {\n    xs[i] = 5\n  }", 6),
+])
+def test_an_error_in_a_compiled_fused_run_names_its_own_line(native_env: str, body: str,
+                                                             line: int) -> None:
+    """Cython's frames carry no locals: the frame the failing code ran is the one on top of
+    the stack, its statement found by the traceback's line in the module (Fused.relocate,
+    Rollout.relocate)."""
+    from mercator.dsl.loader import load_text
+    from mercator.interpreter.engine.program import MercatorRuntimeError
+    rb = load_text('game "T" players 2..3\nplayer { x: int }\nround r limit 1 { phase a {\n  '
+                   + body + "\n} }\nscore p: p.x\n", "t.rules").rulebook
+    got = []
+    for on in (False, True):
+        prog = compile_program(rb, native=on)
+        assert (getattr(prog, "native", None) is not None) == on
+        for rollout in (False, True):     # a new game run by the VM, then by the rollout
+            if rollout:
+                prog._rollout = prog.make_rollout()  # type: ignore[attr-defined]
+            with pytest.raises(MercatorRuntimeError) as err:
+                prog.new_game(2, 0)
+            got.append((err.value.span.line, err.value.span.col, err.value.message))
+    assert len(set(got)) == 1 and got[0][0] == line
