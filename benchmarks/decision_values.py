@@ -45,6 +45,11 @@ searcher's change is judged at the file's positions in the time its searches tak
 endings played now, with the same dice, where not. It prints each searcher's option less the
 anchor's, less the best option, and position by position less each searcher already in the
 file; `--out` keeps the answers (`--name` names them) for the next comparison.
+
+`--vary P` lets the anchors' games to the positions take a random option now and then (chance P
+at each decision but the asked ones): deterministic anchors play nearly the same game whatever
+the seed (Die Händler's), so without it more seeds give few new positions. The file records P,
+and `--rejudge` and `--reask` replay the same games.
 """
 from __future__ import annotations
 
@@ -168,13 +173,20 @@ def kind(prompt: str) -> str:
     return prompt.strip()
 
 
-def anchor_positions(prog: Any, anchor: type, seed: int, prompts: list[str]) -> Iterator[tuple]:
+def anchor_positions(prog: Any, anchor: type, seed: int, prompts: list[str],
+                     vary: float = 0.0) -> Iterator[tuple]:
     """The anchors' game of `seed`: at each decision of the tested seat with a choice whose prompt
     contains every text of `prompts`, (its number among those, the state, the anchor's option);
-    the caller leaves the state as it is (the game goes on from it with the anchor's option)."""
+    the caller leaves the state as it is (the game goes on from it with the anchor's option).
+    With `vary` > 0, each seat's decision in the game is, with that chance, a regular option
+    drawn at random instead of the anchor's (a generator of its own, from the seed): the
+    anchors' games from different seeds then differ, where deterministic anchors would play
+    nearly the same game whatever the seed (Die Händler's). The options asked about are the
+    anchor's own; only the way to the positions varies."""
     seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
     s = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
     rng = random.Random(seed)
+    other = random.Random(f"vary:{seed}")
     asked = 0
     while s.pending.__class__ is not Terminal:
         p = s.pending
@@ -182,10 +194,12 @@ def anchor_positions(prog: Any, anchor: type, seed: int, prompts: list[str]) -> 
             prog.apply(s, weighted_index(p.weights, rng.randrange(sum(p.weights))))
             continue
         i = seats[p.player].choose(prog, s)
-        if p.player == SEAT and p.count - len(p.actions) > 1 \
-                and all(t in p.prompt for t in prompts):
+        m = p.count - len(p.actions)
+        if p.player == SEAT and m > 1 and all(t in p.prompt for t in prompts):
             asked += 1
             yield asked, s, i
+        elif vary > 0 and m > 1 and other.random() < vary:
+            i = other.randrange(m)
         prog.apply(s, i)
 
 
@@ -194,7 +208,7 @@ def positions(a: argparse.Namespace) -> int:
     anchor = heuristic_for(prog)
     lo, hi = (int(x) for x in a.seeds.split("-"))
     for seed in range(lo, hi):
-        for asked, s, i in anchor_positions(prog, anchor, seed, a.prompt):
+        for asked, s, i in anchor_positions(prog, anchor, seed, a.prompt, a.vary):
             p = s.pending
             if asked % a.every == 0:
                 t0 = time.time()
@@ -214,6 +228,8 @@ def positions(a: argparse.Namespace) -> int:
                             who: mean_half([x - y for x, y in zip(ends[j], ends[i])])
                             for who, j in chosen.items() if who != "anchor"},
                         "rollouts": a.rollouts, "seconds": round(time.time() - t0, 1)}
+                if a.vary:
+                    line["vary"] = a.vary
                 if a.estimate_after is not None:
                     line["estimate_after"] = {
                         p.option(j).label: estimate_after(prog, s, j, anchor, seed,
@@ -237,10 +253,12 @@ def file_positions(prog: Any, anchor: type, path: str, lines: list[dict],
     file's order of seeds; exits with a message where a position is not the file's (another
     --prompt filter, or a rulebook whose game differs)."""
     wanted: dict[int, dict[int, dict]] = {}
+    vary: dict[int, float] = {}
     for d in lines:
         wanted.setdefault(d["seed"], {})[d["decision"]] = d
+        vary[d["seed"]] = d.get("vary", 0.0)
     for seed, at in sorted(wanted.items()):
-        for asked, s, _ in anchor_positions(prog, anchor, seed, prompts):
+        for asked, s, _ in anchor_positions(prog, anchor, seed, prompts, vary[seed]):
             d = at.get(asked)
             if d is None:
                 continue
@@ -476,6 +494,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--estimate-rollouts", type=int, default=1, metavar="N",
                     help="--estimate-after's lead averaged over N draws of dice of their "
                          "own (default 1: the first ending's dice)")
+    ap.add_argument("--vary", type=float, default=0.0, metavar="P",
+                    help="the anchors' games to the positions take, at each decision but the "
+                         "tested seat's asked ones, a random option with chance P (default 0): "
+                         "positions that differ from seed to seed")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
     ap.add_argument("--reask", metavar="FILE",
                     help="ask a file's positions again of the --agent searchers (with the "
@@ -507,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("give a rulebook, at least one --agent and --out (or --report FILE)")
     if a.every < 1 or a.rollouts < 2:
         ap.error("--every must be at least 1 and --rollouts at least 2")
+    if not 0 <= a.vary <= 1:
+        ap.error("--vary must be a chance, from 0 to 1")
     if a.estimate_after is not None and a.estimate_after < 0:
         ap.error("--estimate-after must be 0 or more")
     return positions(a)

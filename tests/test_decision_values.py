@@ -284,3 +284,34 @@ def test_reasking_a_file_values_each_answer_by_its_endings(tmp_path: Path, capsy
         dv.main([MANILA, "--reask", str(f), "--agent", "random", "--agent", "random",
                  "--name", "x"])
     assert e.value.code == 2
+
+
+def test_varied_anchor_games_are_replayed_to_the_same_positions(tmp_path: Path, capsys) -> None:
+    """--vary P: the anchors' way to the positions takes a random option now and then, so the
+    game differs from the unvaried one; the file records P, and --reask replays the varied game
+    to the same positions (the same searcher answers as in the file, no ending played anew). A
+    chance outside 0..1 is a usage error."""
+    dv = decision_values()
+    prog = dv._program(MANILA)
+    anchor = dv.heuristic_for(prog)
+
+    def first(vary: float) -> list:
+        for _, s, _ in dv.anchor_positions(prog, anchor, 0, [], vary):
+            if len(s.history) > 30:
+                return list(s.history)
+        return []
+    assert first(0.0) == first(0.0) and first(0.3) == first(0.3)
+    assert first(0.0) != first(0.3)
+    f = tmp_path / "v.jsonl"
+    assert dv.main([MANILA, "--agent", "ismcts:10:cores=1", "--seeds", "0-1", "--every", "6",
+                    "--rollouts", "2", "--vary", "0.3", "--out", str(f)]) == 0
+    lines = [json.loads(x) for x in f.read_text().splitlines()]
+    assert lines and all(d["vary"] == 0.3 for d in lines)
+    capsys.readouterr()
+    assert dv.main([MANILA, "--reask", str(f), "--agent", "ismcts:10:cores=1", "--name",
+                    "again"]) == 0
+    said = capsys.readouterr().out
+    assert "(0 options valued anew)" in said and "+0.00 ± 0.00" in said
+    with pytest.raises(SystemExit) as e:
+        dv.main([MANILA, "--agent", "random", "--out", str(f), "--vary", "2"])
+    assert e.value.code == 2
