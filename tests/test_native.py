@@ -135,3 +135,21 @@ def test_an_error_in_a_compiled_fused_run_names_its_own_line(native_env: str, bo
                 prog.new_game(2, 0)
             got.append((err.value.span.line, err.value.span.col, err.value.message))
     assert len(set(got)) == 1 and got[0][0] == line
+
+
+@needs_native
+def test_the_first_build_says_it_compiles_and_the_cached_one_is_quiet(
+        tmp_path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A build that compiles (minutes for a large game) says so on stderr before it starts,
+    and how long it took; loaded from the cache, it says nothing."""
+    where = tmp_path / "cache"
+    where.mkdir(mode=0o700)
+    monkeypatch.setenv("MERCATOR_CACHE_DIR", str(where))
+    monkeypatch.setenv("MERCATOR_NATIVE_CFLAGS", "-O0")
+    rb = load(EXAMPLE).rulebook
+    assert getattr(compile_program(rb, native=True), "native", None) is not None
+    err = capsys.readouterr().err
+    assert "compiling the game's code with Cython" in err and "compiled in" in err
+    assert getattr(compile_program(rb, native=True), "native", None) is not None
+    assert capsys.readouterr().err == ""

@@ -249,9 +249,16 @@ def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, 
         path = os.path.join(root, name + ext)
         last.update(pieces=len(aliases), path=path, module=name, skipped=len(skip))
         if not os.path.exists(path):
+            # minutes at -O2 for a large game: say so before, and how long it took after
+            print(f"mercator: compiling the game's code with Cython ({len(aliases)} pieces; "
+                  f"the first time for this rulebook, it may take minutes; kept in {root})",
+                  file=sys.stderr, flush=True)
             t0 = time.perf_counter()
             got, bad, err = _compile_module(src, spans, root, name)
             last["compile_seconds"] = time.perf_counter() - t0
+            if got is not None:
+                print(f"mercator: compiled in {last['compile_seconds']:.0f} s",
+                      file=sys.stderr, flush=True)
             if got is None:
                 if bad - skip:
                     skip |= bad
