@@ -135,3 +135,23 @@ def test_an_error_in_a_compiled_fused_run_names_its_own_line(native_env: str, bo
                 prog.new_game(2, 0)
             got.append((err.value.span.line, err.value.span.col, err.value.message))
     assert len(set(got)) == 1 and got[0][0] == line
+
+
+@needs_native
+def test_the_search_benchmark_compares_the_same_searches(native_env: str,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """benchmarks/bench_native_search.py: the same searcher on the same positions, pure and
+    native; it stops if the two choose differently, so its ratio compares the same work."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "bench_native_search", os.path.join(ROOT, "benchmarks", "bench_native_search.py"))
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    got = mod.main([EXAMPLE, "--players", "3", "--games", "2", "--agent",
+                    "ismcts:20:cores=1", "--max-decisions", "3"])
+    out = capsys.readouterr().out
+    assert got["compared"] > 0 and got["ratio"] > 0
+    assert got["tally"]["pure"]["iterations"] == got["tally"]["native"]["iterations"] > 0
+    assert "native / pure (iterations per CPU second)" in out
