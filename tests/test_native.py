@@ -153,3 +153,50 @@ def test_the_first_build_says_it_compiles_and_the_cached_one_is_quiet(
     assert "compiling the game's code with Cython" in err and "compiled in" in err
     assert getattr(compile_program(rb, native=True), "native", None) is not None
     assert capsys.readouterr().err == ""
+
+
+@needs_native
+def test_the_search_benchmark_compares_the_same_searches(native_env: str,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """benchmarks/bench_native_search.py: the same searcher on the same positions, pure and
+    native; it stops if the two choose differently, so its ratio compares the same work."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "bench_native_search", os.path.join(ROOT, "benchmarks", "bench_native_search.py"))
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    got = mod.main([EXAMPLE, "--players", "3", "--games", "2", "--agent",
+                    "ismcts:20:cores=1", "--max-decisions", "3"])
+    out = capsys.readouterr().out
+    assert got["compared"] > 0 and got["ratio"] > 0
+    assert got["tally"]["pure"]["iterations"] == got["tally"]["native"]["iterations"] > 0
+    assert "native / pure (iterations per CPU second)" in out
+
+
+@needs_native
+def test_pieces_cython_refused_are_remembered_beside_the_module(
+        native_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refused piece is known only after Cython has run; its number is kept in the cache, so
+    the next load finds the module without running Cython again."""
+    monkeypatch.setenv("MERCATOR_NATIVE_CFLAGS", "-O0 -DMERCATOR_REFUSED_TEST")  # a fresh key
+    real = native._compile_module
+    calls = []
+
+    def refusing(src: str, spans: list, where: str, name: str) -> tuple:
+        calls.append(name)
+        if len(calls) == 1:                 # as if Cython refused the first piece
+            return None, {spans[0][2]}, "refused"
+        return real(src, spans, where, name)
+
+    monkeypatch.setattr(native, "_compile_module", refusing)
+    rb = load(EXAMPLE).rulebook
+    plain = compile_program(rb, native=False)
+    first = compile_program(rb, native=True)
+    assert getattr(first, "native", None) is not None and len(calls) == 2
+    assert native.last["skipped"] == 1
+    again = compile_program(rb, native=True)
+    assert len(calls) == 2 and native.last["compile_seconds"] == 0.0
+    assert native.last["skipped"] == 1 and again.native.misses > 0
+    assert _games(again, 2, 3) == _games(plain, 2, 3)
