@@ -96,11 +96,12 @@ def one_game(progs: dict, players: int, seed: int, agent_text: str, tally: dict,
 def main(argv: Optional[list[str]] = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("rulebook")
-    ap.add_argument("--players", type=int, required=True)
-    ap.add_argument("--agent", default="ismcts:300:cores=1")
-    ap.add_argument("--games", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("rulebook", help="a rulebook file")
+    ap.add_argument("--players", type=int, required=True, help="players in each game")
+    ap.add_argument("--agent", default="ismcts:300:cores=1",
+                    help="the searcher asked on both paths (an iteration budget, one core)")
+    ap.add_argument("--games", type=int, default=1, help="games played (random moves)")
+    ap.add_argument("--seed", type=int, default=0, help="the first game's seed")
     ap.add_argument("--max-decisions", type=int, default=None,
                     help="stop each game after its searcher has been asked this often")
     a = ap.parse_args(argv)
