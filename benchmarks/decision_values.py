@@ -363,8 +363,8 @@ def reask(a: argparse.Namespace) -> int:
 
 
 def _mean_half_text(xs: list[float]) -> str:
-    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
-    return f"{statistics.fmean(xs):+.2f} ± {half:.2f}"
+    mean, half = mean_half(xs)
+    return f"{mean:+.2f} ± {half:.2f}"
 
 
 def reask_lines(lines: list[dict], key: str, others: list[str]) -> list[str]:
