@@ -262,15 +262,18 @@ def load(path: str):
 def fit(a) -> None:
     prog = _program(a.rulebook)
     t0 = time.time()
-    if a.data and Path(a.data).exists():
+    loaded = bool(a.data) and Path(a.data).exists()
+    if loaded:
         d = np.load(a.data)
         x, y, g = d["x"], d["y"], d["g"]
     else:
         x, y, g = positions(prog, a.games, a.vary, keep=a.keep)
         if a.data:
             np.savez(a.data, x=x, y=y, g=g)
-    print(f"{a.games} games of three anchors (vary {a.vary}), {len(y)} positions of "
-          f"{x.shape[1]} features ({time.time() - t0:.0f} s)", flush=True)
+    whence = f"the positions of {a.data}" if loaded else \
+        f"{a.games} games of three anchors (vary {a.vary})"
+    print(f"{whence}: {len(y)} rows of {x.shape[1]} features ({time.time() - t0:.0f} s)",
+          flush=True)
     test = g % 5 == 0
     val = g % 5 == 1
     train = ~test & ~val

@@ -3,6 +3,7 @@ positions (`reward=margin|rank`), the rollout policy (`rollout=mast`), and their
 tiny rulebook where the best move is known."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -912,3 +913,82 @@ def test_a_drawn_world_makes_a_hidden_choice_as_the_search_models_the_other_seat
     assert weights == pytest.approx([1 / 2, 1 / 6, 1 / 6, 1 / 6])
     assert_setting("hidden", "mast", "guessed", "hidden says how a world the search draws",
                    "another seat's hidden choice is drawn by one of uniform, mast")
+
+
+PAIRS = ROOT / "tests" / "fixtures" / "agents" / "pairs.rules"
+
+
+def test_pairs_of_moves_tell_the_rollouts_where_to_sell() -> None:
+    """Pairs: the safe road wins 7 times in 10; trading wins every time for a seat that sells
+    where the good the die offered sells, half the time at random. Move averages alone value
+    the markets alike, so MAST's rollouts trade at 1/2 and the search takes the safe road in
+    every seed; with the pairs of the seat's moves (nst) the rollouts learn where each good
+    sells, trading is valued near 1, and the search trades in every seed."""
+    prog = program(PAIRS)
+
+    def roads(nst: bool) -> tuple[list[str], list[float]]:
+        out, trade = [], []
+        for k in range(8):
+            s = prog.new_game(2, k, narrate=True, explicit_chance=True)
+            bot = MCTSAgent(1000, seed=k, reward="win", rollout="mast", pw=0.0,
+                            root="halving", nst=nst)
+            out.append(s.pending.option(bot.choose(prog, s)).label)
+            e = bot.last_root.edges["trade"]
+            trade.append(e.w / e.n)
+        return out, trade
+    plain, means = roads(False)
+    assert plain == ["safe"] * 8 and max(means) < 0.6
+    paired, means = roads(True)
+    assert paired == ["trade"] * 8 and min(means) > 0.85
+
+
+def test_a_move_is_credited_to_the_pair_it_makes_with_the_seats_move_before() -> None:
+    """NST's statistics: each move of a simulation with the same seat's move before it (another
+    seat's moves between do not part them; an any-time action, key None, is no move), credited
+    with that seat's reward."""
+    bot = MCTSAgent(10, nst=True)
+    moves = [(0, "a"), (1, "x"), (0, "b"), (0, None), (1, "y"), (0, "c"), (0, "b")]
+    bot._credit_pairs(moves, [1.0, 0.25])
+    assert bot.mast2 == {(0, "a", "b"): [1.0, 1.0], (0, "b", "c"): [1.0, 1.0],
+                         (0, "c", "b"): [1.0, 1.0], (1, "x", "y"): [0.25, 1.0]}
+    bot._credit_pairs(moves[:3], [0.0, 0.0])
+    assert bot.mast2[(0, "a", "b")] == [1.0, 2.0]
+
+
+def test_a_pair_weighs_in_once_played_often_enough() -> None:
+    """MAST's weights with a seat's move before: a move's average is the mean of its own and
+    its pair's once the pair was played NST_MIN times, its own alone before that."""
+    from mercator.interpreter.agents.search import NST_MIN
+    prog = program(PAIRS)
+    s = prog.new_game(2, 0, narrate=True, explicit_chance=True)
+    prog.apply(s, 2)                                  # trade
+    for _ in range(4):
+        prog.apply(s, 0)                              # the songs
+    prog.apply(s, 0)                                  # the die
+    prog.apply(s, 1)                                  # buy the good offered
+    pend = s.pending
+    assert pend.prompt == "sell in a market"
+    bot = MCTSAgent(10, nst=True, tau=1.0)
+    north, south = move_key(pend, 0), move_key(pend, 1)
+    bot.mast[(0, north)] = [5.0, 10.0]
+    bot.mast[(0, south)] = [5.0, 10.0]
+    bot.mast2[(0, "cloth", north)] = [NST_MIN - 1.0, NST_MIN - 1.0]
+    _, ws, _ = bot._mast_weights(pend, 0, 2, "cloth")
+    assert ws == [1.0, 1.0]                           # too few: the markets alike
+    bot.mast2[(0, "cloth", north)] = [float(NST_MIN), float(NST_MIN)]
+    _, ws, _ = bot._mast_weights(pend, 0, 2, "cloth")
+    assert ws[0] == 1.0 and abs(ws[1] - math.exp(-0.25)) < 1e-9     # north 0.75, south 0.5
+    _, ws, _ = bot._mast_weights(pend, 0, 2, "salt")  # no pair with salt
+    assert ws == [1.0, 1.0]
+    plain = MCTSAgent(10, tau=1.0)
+    plain.mast, plain.mast2 = bot.mast, bot.mast2     # nst off: `before` is never given
+    assert plain._mast_weights(pend, 0, 2)[1] == [1.0, 1.0]
+
+
+def test_nst_is_a_spec_setting() -> None:
+    spec = parse_spec("ismcts:300:nst=yes")
+    assert str(spec) == "ismcts:300:nst=yes" and make_agent(spec, 1).nst is True
+    assert make_agent(parse_spec("ismcts:300"), 1).nst is False
+    assert make_agent(parse_spec("ismcts:300:nst=no"), 1).nst is False
+    with pytest.raises(SpecError, match="nst"):
+        parse_spec("ismcts:300:nst=2")

@@ -131,6 +131,7 @@ CLOCKS = ("wall", "cpu")   # what a time budget counts: seconds of the wall cloc
 CUTS = ("step", "phase", "decision", "chance")   # what a rollout's depth counts: steps of the
 # top level, phases (a phase begins), decisions, or chance draws (the cut falls before the
 # depth-th draw of more than one outcome, which the estimate then takes in expectation)
+NST_MIN = 7          # nst: a pair of a seat's moves counts once it was played this many times
 MIN_FRESH = 0.1      # reuse: a time budget searches at least this part of its time afresh
 SETTLE_EVERY = 32   # a time budget asks every that many iterations whether the move is settled
 STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
@@ -403,7 +404,7 @@ class MCTSAgent:
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
                  anytime: str = "all", root: str = "uct", pair: bool = False,
-                 clock: str = "wall", sealed: str = "tree"):
+                 clock: str = "wall", sealed: str = "tree", nst: bool = False):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -466,6 +467,8 @@ class MCTSAgent:
         self._rollout = "random" if rollout == "auto" else rollout    # this decision's policy
         self.tau = tau
         self.mast: dict[Any, list[float]] = {}      # (seat, move) -> [reward sum, count]
+        self.nst = nst                  # MAST's averages for pairs of a seat's moves too (NST)
+        self.mast2: dict[Any, list[float]] = {}     # (seat, its move before, move) -> the same
         self._margins: list[list[float]] = []       # per seat: this decision's margins' stats
         self.iterations = iterations
         self.seconds = seconds
@@ -549,8 +552,8 @@ class MCTSAgent:
         self.last_rollout_decisions = 0
         if carried is None:             # (a reused tree's rewards keep their scale)
             self._margins = [[0, 0.0, 0.0] for _ in state.players]
-        if self.mast:                                 # older averages weigh half as much
-            for st in self.mast.values():
+        for table in (self.mast, self.mast2):         # older averages weigh half as much
+            for st in table.values():
                 st[0] *= 0.5
                 st[1] *= 0.5
         if self.prior > 0 and node.count - len(node.actions) > 1 and carried is None:
@@ -852,6 +855,26 @@ class MCTSAgent:
                 else:
                     st[0] += reward[seat]
                     st[1] += 1.0
+            if self.nst:
+                self._credit_pairs(moves, reward)
+
+    def _credit_pairs(self, moves: list[tuple[int, Any]], reward: list[float]) -> None:
+        """NST: each move of the simulation credited to the pair it makes with the same seat's
+        move before it in the simulation (any-time actions and moves before the decision being
+        searched are not counted)."""
+        table, last = self.mast2, {}
+        for seat, key in moves:
+            if key is None:
+                continue
+            before = last.get(seat)
+            if before is not None:
+                st = table.get((seat, before, key))
+                if st is None:
+                    table[(seat, before, key)] = [reward[seat], 1.0]
+                else:
+                    st[0] += reward[seat]
+                    st[1] += 1.0
+            last[seat] = key
 
     def _seed_root(self, program: Any, state: State, seat: int, node: Decision,
                    root: _Node) -> None:
@@ -1081,6 +1104,10 @@ class MCTSAgent:
         where = top_step if self.cut == "step" else top_phase
         made = stepped = 0
         last = None
+        before: Optional[dict[int, Any]] = None     # nst: each seat's last move so far
+        if self.nst and by_mast:
+            assert moves is not None
+            before = {seat: key for seat, key in moves if key is not None}
         while True:
             pend = s.pending
             cls = pend.__class__
@@ -1129,7 +1156,8 @@ class MCTSAgent:
                     i = rng.randrange(m)
                 else:
                     assert moves is not None
-                    keys, ws, best = self._mast_weights(pend, seat, m)
+                    keys, ws, best = self._mast_weights(
+                        pend, seat, m, before.get(seat) if before is not None else None)
                     lo = 0
                     if best is not None:
                         if rng.random() * (ws[0] + best) < ws[0]:
@@ -1147,14 +1175,19 @@ class MCTSAgent:
                                 i = j
                                 break
                     moves.append((seat, keys[i]))
+                    if before is not None and keys[i] is not None:
+                        before[seat] = keys[i]
             program.apply(s, i)
             made += 1
         return made
 
-    def _mast_weights(self, pend: Decision, seat: int, m: int
+    def _mast_weights(self, pend: Decision, seat: int, m: int, before: Any = None
                       ) -> tuple[list[Any], list[float], Optional[float]]:
         """MAST's policy at the first m options of a decision of `seat`: the options' move
-        keys, their softmax weights by average reward (an untried move counts 1/2), and where
+        keys, their softmax weights by average reward (an untried move counts 1/2; with `nst`
+        and the seat's move `before` this one in the simulation, a move's average is the mean
+        of its own and that of the pair it makes with `before`, where the pair was played
+        NST_MIN times), and where
         a pass stands beside two or more values, the weight of the values taken as one (by the
         values' mean average where the moves are grouped, else the best value's) — the pass
         is drawn against it before a value is drawn among the values (None: no such pass)."""
@@ -1164,6 +1197,12 @@ class MCTSAgent:
         for k in keys:
             st = mast.get((seat, k))
             qs.append(st[0] / st[1] if st is not None and st[1] > 0 else 0.5)
+        if before is not None and self.mast2:
+            pairs = self.mast2
+            for j, k in enumerate(keys):
+                st = pairs.get((seat, before, k))
+                if st is not None and st[1] >= NST_MIN:
+                    qs[j] = 0.5 * (qs[j] + st[0] / st[1])
         top = max(qs)
         ws = [math.exp((q - top) / tau) for q in qs]
         if not (pend.allow_pass and m > 2):
@@ -1175,7 +1214,17 @@ class MCTSAgent:
                 if st is not None and st[1] > 0:
                     tn += st[1]
                     tw += st[0]
-            return keys, ws, math.exp(((tw / tn if tn else 0.5) - top) / tau)
+            q = tw / tn if tn else 0.5
+            if before is not None and self.mast2:     # nst: and as the pairs with `before` say
+                pn = pw_ = 0.0
+                for k in keys[1:]:
+                    st = self.mast2.get((seat, before, k))
+                    if st is not None:
+                        pn += st[1]
+                        pw_ += st[0]
+                if pn >= NST_MIN:
+                    q = 0.5 * (q + pw_ / pn)
+            return keys, ws, math.exp((q - top) / tau)
         return keys, ws, max(ws[1:])        # the best value's
 
     def belief(self, pend: Decision) -> list[float]:
@@ -1277,10 +1326,10 @@ class ISMCTSAgent(MCTSAgent):
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
-                 hidden: str = "uniform"):
+                 hidden: str = "uniform", nst: bool = False):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock, sealed)
+                         root, pair, clock, sealed, nst)
         if hidden not in HIDDENS:
             raise ValueError(f"another seat's hidden choice is drawn by one of "
                              f"{', '.join(HIDDENS)}, not {hidden!r}")

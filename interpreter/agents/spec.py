@@ -26,7 +26,9 @@ smallest, then a value; amounts: only where the values are whole numbers), `anyt
 whether the tree searches any-time actions at the root only or at every node,
 `root=uct|halving` how the options of the decision being answered share the budget (UCT, or
 sequential halving), `pair=yes|no` whether the options of a halving sweep are tried on one
-world and the same dice, `sealed=tree|shared` how the tree searches a simultaneous decision
+world and the same dice, `nst=yes|no` whether MAST's rollouts also keep averages for pairs of a
+seat's consecutive moves (NST: a move's average then the mean of its own and its pair's with the
+seat's move before it), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
 shared whatever they were), `hidden=uniform|mast` (ismcts only) how a drawn world makes
 another seat's hidden choice (any option alike, or as the search's rollouts would choose), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
@@ -67,7 +69,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
                                     "group": "bins", "reuse": False, "deals": "judge",
                                     "rave": 0.0, "anytime": "root", "root": "halving",
-                                    "pair": False, "sealed": "tree", "hidden": "uniform"}
+                                    "pair": False, "sealed": "tree", "hidden": "uniform",
+                                    "nst": False}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -116,6 +119,8 @@ class AgentSpec:
                                        # "halving": by sequential halving (None: DEFAULT_SETTINGS)
     anytime: Optional[str] = None      # "root": any-time actions searched at the root only,
                                        # "all": at every node (None: DEFAULT_SETTINGS)
+    nst: Optional[str] = None          # "yes": MAST's averages for pairs of a seat's moves
+                                       # too (None: DEFAULT_SETTINGS)
     pair: Optional[str] = None         # "yes": a halving sweep's options on one world and
                                        # its dice (None: DEFAULT_SETTINGS)
     clock: Optional[str] = None        # "cpu": a time budget counts the process's CPU time
@@ -193,7 +198,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden")
+            "hidden", "nst")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden")     # settings of the information-set search alone
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -266,6 +271,9 @@ def _setting(text: str, name: str, value: str) -> Any:
         "pair": (REUSE, "pair says whether the options of a sequential-halving sweep are "
                         "tried on one world and the same dice (common random numbers): yes or "
                         f"no (default {'yes' if DEFAULT_SETTINGS['pair'] else 'no'})"),
+        "nst": (REUSE, "nst says whether MAST's rollouts also keep averages for pairs of a "
+                       "seat's consecutive moves (NST): yes or no (default "
+                       f"{'yes' if DEFAULT_SETTINGS['nst'] else 'no'})"),
         "sealed": (SEALED, "sealed says how the tree searches a simultaneous decision (sealed "
                            "bids): tree (each chooser below the choices made before it, as if "
                            "it saw them) or shared (each later chooser's statistics shared "
@@ -389,6 +397,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     sealed = spec.sealed or d["sealed"]
     if sealed != "tree":            # (likewise)
         settings["sealed"] = sealed
+    nst = d["nst"] if spec.nst is None else spec.nst == "yes"
+    if nst:                         # (likewise)
+        settings["nst"] = True
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
