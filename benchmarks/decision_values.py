@@ -44,7 +44,10 @@ endings where the file has them (in a file written with `--all-options`, every o
 searcher's change is judged at the file's positions in the time its searches take) and by
 endings played now, with the same dice, where not. It prints each searcher's option less the
 anchor's, less the best option, and position by position less each searcher already in the
-file; `--out` keeps the answers (`--name` names them) for the next comparison.
+file; `--out` keeps the answers (`--name` names them) for the next comparison. With
+`--rollouts-by anchor` the searchers' rollouts are played by the game's anchor at every seat
+(as `anchor_answers.py --rollouts anchor`): with `depth=end` the searcher then plays on by the
+very policy the endings play by, which asks whether what it lacks is in its rollouts.
 
 `--vary P` lets the anchors' games to the positions take a random option now and then (chance P
 at each decision but the asked ones): deterministic anchors play nearly the same game whatever
@@ -68,7 +71,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_agents import _program, heuristic_for  # noqa: E402
 
 from mercator.interpreter.agents.base import agent_seed  # noqa: E402
-from mercator.interpreter.agents.search import top_step  # noqa: E402
+from mercator.interpreter.agents.search import MCTSAgent, top_step  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.engine.chance import weighted_index  # noqa: E402
 from mercator.interpreter.engine.nodes import Chance, Terminal  # noqa: E402
@@ -335,7 +338,14 @@ def reask(a: argparse.Namespace) -> int:
         labels = [p.option(j).label for j in range(p.count)]
         theirs = d["chosen"]["anchor"]
         for key, spec in zip(keys, a.agent):
-            bot = make_agent(parse_spec(spec), agent_seed(d["seed"], SEAT) + d["decision"])
+            seed = agent_seed(d["seed"], SEAT) + d["decision"]
+            bot = make_agent(parse_spec(spec), seed)
+            if a.rollouts_by == "anchor":         # the anchors play its rollouts
+                from anchor_answers import AnchorPolicy
+                if not isinstance(bot, MCTSAgent):
+                    sys.exit(f"--rollouts-by anchor needs a searcher on one core (cores=1), "
+                             f"not {spec!r}")
+                bot.policy = AnchorPolicy(anchor, seed)
             mine = labels[bot.choose(prog, s.clone())]
             if mine not in d["values"]:
                 d["values"][mine] = mean_half(endings(prog, s, labels.index(mine), anchor,
@@ -504,6 +514,11 @@ def main(argv: list[str] | None = None) -> int:
                          "rulebook given and the file's --prompt texts), their options valued "
                          "by the file's endings where it has them; --out: write the file with "
                          "their answers")
+    ap.add_argument("--rollouts-by", choices=("own", "anchor"), default="own",
+                    help="with --reask: who plays the searchers' rollouts: their own policy "
+                         "(default), or the game's anchor at every seat (MCTSAgent.policy; a "
+                         "step in ten their own), as benchmarks/anchor_answers.py --rollouts "
+                         "anchor")
     ap.add_argument("--name", help="with --reask and one --agent: the name its answers go by "
                                    "(default its spec)")
     ap.add_argument("--rejudge", metavar="FILE",
@@ -520,6 +535,10 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--reask needs a rulebook and at least one --agent")
         if a.name and len(a.agent) != 1:
             ap.error("--name names the answers of one --agent")
+        if a.rollouts_by == "anchor" and any(not x.startswith(("mcts", "ismcts"))
+                                             for x in a.agent):
+            ap.error("--rollouts-by anchor plays a searcher's rollouts: give mcts or ismcts "
+                     "agents on one core (cores=1)")
         return reask(a)
     if a.rejudge:
         if not a.rulebook or a.estimate_after is None:

@@ -315,3 +315,34 @@ def test_varied_anchor_games_are_replayed_to_the_same_positions(tmp_path: Path, 
     with pytest.raises(SystemExit) as e:
         dv.main([MANILA, "--agent", "random", "--out", str(f), "--vary", "2"])
     assert e.value.code == 2
+
+
+def test_reasked_searchers_rollouts_played_by_the_anchors(tmp_path: Path, capsys,
+                                                           monkeypatch) -> None:
+    """--rollouts-by anchor: the re-asked searcher's rollouts ask the game's anchor (the
+    policy is called), and its answers are valued as any; a player that is not a searcher is a
+    usage error, and a searcher on several cores is refused with a message."""
+    dv = decision_values()
+    f = tmp_path / "f.jsonl"
+    assert dv.main([MANILA, "--agent", "ismcts:10:cores=1", "--seeds", "0-1", "--every", "8",
+                    "--rollouts", "2", "--out", str(f)]) == 0
+    import anchor_answers
+    asked = []
+    real = anchor_answers.AnchorPolicy.__call__
+
+    def counted(self, program, state):
+        asked.append(state.pending.player)
+        return real(self, program, state)
+    monkeypatch.setattr(anchor_answers.AnchorPolicy, "__call__", counted)
+    capsys.readouterr()
+    assert dv.main([MANILA, "--reask", str(f), "--agent", "ismcts:10:cores=1:depth=end",
+                    "--rollouts-by", "anchor", "--name", "ar"]) == 0
+    said = capsys.readouterr().out
+    assert "ar: chose as the anchor at" in said and len(asked) > 10 and len(set(asked)) == 3
+    with pytest.raises(SystemExit) as e:
+        dv.main([MANILA, "--reask", str(f), "--agent", "random", "--rollouts-by", "anchor"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        dv.main([MANILA, "--reask", str(f), "--agent", "ismcts:10:cores=2",
+                 "--rollouts-by", "anchor"])
+    assert "needs a searcher on one core" in str(e.value.code)
