@@ -154,8 +154,9 @@ class Rollout:
         self.sources: dict[str, str] = {}
         # randrange, history, decisions made, limit, the step budget between decisions, is an
         # any-time action running, the function offering the any-time actions, who decides,
-        # do the players make no deals (playout(..., deals=False))
-        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False]
+        # do the players make no deals (playout(..., deals=False)), the getrandbits of rng when
+        # it is a random.Random (the inline choices draw as its _randbelow does) else None
+        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False, None]
         ns = self.ns = prog.ex.ns
         ns["_vm"] = self.vm_until
         ns["_end"] = self.end
@@ -361,7 +362,9 @@ class Rollout:
         ctx = self.ctx
         if seat_rngs is None:
             draw = _drawer(rng)
+            ctx[9] = rng.getrandbits if type(rng) is random.Random else None
         else:
+            ctx[9] = None
             draws = [_drawer(r) for r in seat_rngs]
 
             def draw(n: int) -> int:
@@ -403,7 +406,7 @@ class Rollout:
         is built, for a game without narration or explicit chance nodes)."""
         ctx = self.ctx
         ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = None, s.history, 0, 0, self.prog.step_budget
-        ctx[5], ctx[8] = False, False
+        ctx[5], ctx[8], ctx[9] = False, False, None
         ctx[6] = cast(Actions, self.prog.actions).offer_for(len(s.players))
         limits.start(self.prog.step_budget)
         if self.memo is not None:
@@ -881,7 +884,14 @@ class _Writer(_BodyFuser):
             ln(pc, "    break")
         ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
         ln(pc, "_C[7] = _w")
-        ln(pc, f"_i = _C[0](_n + len(_a) + {ap})" if actions else f"_i = _C[0](_n + {ap})")
+        # the draw: random.Random's _randbelow written out (the same numbers), else ctx[0]
+        ln(pc, f"_rn = _n + len(_a) + {ap}" if actions else f"_rn = _n + {ap}")
+        ln(pc, "_rg = _C[9]")
+        ln(pc, "if _rg is None: _i = _C[0](_rn)")
+        ln(pc, "else:")
+        ln(pc, "    _rk = _rn.bit_length()")
+        ln(pc, "    _i = _rg(_rk)")
+        ln(pc, "    while _i >= _rn: _i = _rg(_rk)")
         ln(pc, "_C[1].append(_i)")
         ln(pc, "_C[2] += 1")
         ln(pc, "_BUD[0] = _BUDG[0] = _C[4]")
