@@ -119,6 +119,9 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     prog.view = compile_view(ex, rb)
     prog.start_values = lambda: (start_values(prog, rb.table_fields),
                                  start_values(prog, rb.player_fields))
+    if native is not None:            # the engine's helpers compiled with the generated code
+        from mercator.interpreter.compiler.native import adopt, helpers
+        adopt(ex, helpers())
 
 
 def _build_main(prog: Program, rb: CheckedRulebook, ex: CodeGen) -> None:
