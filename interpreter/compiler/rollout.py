@@ -142,6 +142,33 @@ def _drawer(rng: Any) -> Callable[[int], int]:
     return getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # type: ignore[no-any-return]
 
 
+# Rollout.drain: run the frames pushed above the first n of the stack, each by its compiled body
+# (with the fns' memory on: a body does not switch it on itself; its callers in compiled code
+# have it on, and a helper that switches it off switches it on again when it returns).
+# Rollout.act: run the any-time action (label, body, args) that `who` took at a decision (none
+# is offered while it runs: actions do not nest).
+_RUNNERS = """
+def _drain(s, n):
+    stack = s.stack
+    while len(stack) > n:
+        top = stack[-1]
+        f = _BODIES[top[0]]
+        if f is None or len(stack) > _MAXNEST:
+            _deep(s, top)
+        else:
+            if _M is not None:
+                _MEMO[0] = _M
+            f(s, top)
+
+def _act(s, who, action):
+    _, bid, args = action
+    stack = s.stack
+    stack.append([bid, 0, [who, *args] + [None] * (_NSLOTS[bid] - 1 - len(args)), -1])
+    _C[5] = True
+    _drain(s, len(stack) - 1)
+    _C[5] = False
+"""
+
 _ENTRY_NUMBERS = 100_000     # the native path's resume points number their temporaries from here
 
 
@@ -160,7 +187,6 @@ class Rollout:
         ns = self.ns = prog.ex.ns
         ns["_vm"] = self.vm_until
         ns["_end"] = self.end
-        ns["_drain"] = self.drain
         ns["_deep"] = self.deep
         ns["_susp"] = self.suspend
         ns["_drawn"] = draw_item
@@ -173,7 +199,6 @@ class Rollout:
         ns["_noopts"] = no_options
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
-        ns["_act"] = self.act
         ns["_RUNF"] = RUN_FAILURES
         ns["_afail"] = self.action_failed
         ns["_pubnone"] = prog.actions.none_allowed_publicly
@@ -182,6 +207,12 @@ class Rollout:
         self.memo_on: list = prog.ex.memo_on
         self.keep: set = prog.fused.keep_state  # type: ignore[attr-defined]
         ns["_M"] = self.memo
+        # drain and act, written as generated code (compiled with it on the native path)
+        self.bodies: list[Optional[Callable]] = [None]
+        ns["_BODIES"], ns["_NSLOTS"], ns["_MAXNEST"] = self.bodies, prog.nslots, MAX_NEST
+        exec(prog.ex.build(lambda: _RUNNERS, "<rollout runners>", "exec"), ns)
+        self.drain: Callable[["State", int], None] = ns["_drain"]
+        self.act: Callable[["State", int, tuple], None] = ns["_act"]
         for i, table in enumerate(self.memo or ()):
             ns[f"_M{i}"] = table       # (each fn's table, for the lines forgetting it)
         self.reads = fn_reads(prog.rb)
@@ -192,7 +223,6 @@ class Rollout:
             self.codes.append(cast(Fused, prog.fused).fast_ops(bc, wrapped,
                                                                 state_changing_pcs(bc)))
         self.chain, self.suspends = _call_chains(prog, compilers)
-        self.bodies: list[Optional[Callable]] = [None]
         for bid, bc in enumerate(compilers, 1):
             self.bodies.append(self._compile(bc, bid))
         main = self._compile_main()
@@ -531,16 +561,6 @@ class Rollout:
         action is running): the error Actions.allowed raises."""
         raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
 
-    def act(self, s: "State", who: int, action: tuple) -> None:
-        """Run the any-time action (label, body, args) that `who` took at a decision (none is
-        offered while it runs: actions do not nest)."""
-        _, bid, args = action
-        stack = s.stack
-        stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)), -1])
-        self.ctx[5] = True
-        self.drain(s, len(stack) - 1)
-        self.ctx[5] = False
-
     def suspend(self, s: "State", fr: list, op: Callable) -> None:
         """Run the op of a statement that may suspend (a decision, chance, a shuffle) at fr's
         pc until it is done, picking at each node it returns."""
@@ -559,21 +579,6 @@ class Rollout:
             if fr[1] != pc:
                 break
         on[0] = memo
-
-    def drain(self, s: "State", n: int) -> None:
-        """Run the frames pushed above the first n of the stack, each by its compiled body (with
-        the fns' memory on: a body does not switch it on itself; its callers in compiled code
-        have it on, and a helper that switches it off switches it on again when it returns)."""
-        stack, bodies, memo, on = s.stack, self.bodies, self.memo, self.memo_on
-        while len(stack) > n:
-            top = stack[-1]
-            f = bodies[top[0]]
-            if f is None or len(stack) > MAX_NEST:
-                self.deep(s, top)
-            else:
-                if memo is not None:     # (a compiled body runs with the memory on)
-                    on[0] = memo
-                f(s, top)
 
     def end(self, s: "State", result: Terminal) -> None:
         """`end game` in a compiled body: the game's result ends the rollout."""
