@@ -106,8 +106,10 @@ def helpers() -> tuple:
     from mercator.interpreter.engine import limits
     from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
     from mercator.interpreter.engine.exprs import take_item
+    from mercator.interpreter.engine.state import rng_below
     from mercator.interpreter.engine.values import deep_copy, flat_copy
-    return (draw_item, sample_item, drawable, in_bag, take_item, roll_die, limits.charged,
+    return (draw_item, sample_item, drawable, in_bag, take_item, roll_die, rng_below,
+            limits.charged,
             limits.lazy_range, limits.int_range, limits.bag_walk, flat_copy, deep_copy,
             *RUNTIME_BUILTINS.values())
 
@@ -125,8 +127,9 @@ def _adopted(ex: Any, f: Any, done: dict) -> Any:
         tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
     except (OSError, TypeError, SyntaxError):
         return None
-    fn = tree.body[0]
-    if not isinstance(fn, ast.FunctionDef) or fn.decorator_list or f.__code__.co_freevars or \
+    fn = tree.body[0]      # (the name checked: the file may have changed since it was loaded)
+    if not isinstance(fn, ast.FunctionDef) or fn.name != f.__name__ or fn.decorator_list or \
+            f.__code__.co_freevars or \
             any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(fn)):
         return None
     a = fn.args
