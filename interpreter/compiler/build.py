@@ -101,7 +101,14 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     # keeps the ops one by one, for coverage tracing)
     prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
                                    for bc, ops in zip(compilers, prog.codes[1:])]
-    prog.make_rollout = lambda: Rollout(prog, compilers)
+
+    def make_rollout() -> Rollout:
+        ro = Rollout(prog, compilers)
+        if native is not None:           # (the helpers it names, compiled too: native.adopt)
+            from mercator.interpreter.compiler.native import adopt, helpers
+            adopt(ex, helpers())
+        return ro
+    prog.make_rollout = make_rollout
     prog.make_rollout.compilers = compilers  # type: ignore[attr-defined]  # (native.py)
     prog.memo = Memo(len(ex.memo)) if ex.memo else None
     prog.pf_types = [f.type for f in rb.player_fields]

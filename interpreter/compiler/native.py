@@ -413,6 +413,7 @@ def _record_lazy(prog: Program, compilers: list) -> None:
     the same text: a resume point numbers its temporaries on its own, Rollout._entry.)"""
     from mercator.interpreter.compiler.rollout import Rollout
     ro = Rollout(prog, compilers)
+    adopt(prog.ex, helpers())      # (the helpers the rollout names: as build.make_rollout)
     for bid, bc in enumerate(compilers, 1):
         if ro.bodies[bid] is None:
             continue

@@ -237,9 +237,6 @@ class Rollout:
                 for pc, (path, head) in self._entry_points(bc).items():
                     self.entry_codes[bid][pc] = self._stub(bid, bc, pc, path, head)
         self.ns["_ONCE"] = (None,)
-        if prog.ex.native is not None:   # (the helpers named above, compiled too)
-            from mercator.interpreter.compiler.native import adopt, helpers
-            adopt(prog.ex, helpers())
 
     # -- building
     def _wrap(self, op: Callable) -> Callable:
