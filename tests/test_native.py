@@ -88,6 +88,41 @@ def test_the_native_path_plays_the_same_games_decision_by_decision(native_env: s
 
 
 @needs_native
+def test_the_helpers_the_generated_code_calls_are_compiled_with_it(native_env: str) -> None:
+    """native.adopt: the step charge, the die, the rollout's drain and act run compiled."""
+    fast = compile_program(load(EXAMPLE).rulebook, native=True)
+    _playouts(fast, 2, 1)                        # (the rollout, made on first use)
+    ns = fast.ex.ns
+    for name in ("_ch", "_cp", "_roll", "rng_below", "_drain", "_act"):
+        assert type(ns[name]).__name__ == "cython_function_or_method", name
+
+
+def test_a_helper_is_written_again_from_its_source_or_left_alone() -> None:
+    """What the first (recording) build adopts, without Cython: a copy of limits.charged whose
+    default read from a global (`_m=METER`) is bound in its body; a helper that would read a
+    name the namespace binds otherwise stays the engine's own."""
+    from mercator.interpreter.compiler.build import _build
+    from mercator.interpreter.engine import limits
+    from mercator.interpreter.engine.exprs import take_item
+    from mercator.interpreter.engine.program import Program
+    rb = load(EXAMPLE).rulebook
+    prog = Program(rb, 1000)
+    rec = native.NativeLink()
+    _build(prog, rb, rec)
+    ns = prog.ex.ns
+    assert ns["_ch"] is not limits.charged and ns["_ADOPTED"][limits.charged] is ns["_ch"]
+    assert any(text.startswith("def charged(xs):\n    _m = METER\n") for _, text in rec.recorded)
+    limits.start(10)
+    assert ns["_ch"]([1, 2, 3]) == [1, 2, 3] and limits.METER[0] == 7
+    ns["RuleError"] = ValueError                 # (take_item raises the engine's RuleError)
+    ns["_take2"] = take_item
+    del ns["_ADOPTED"][take_item]
+    ns.pop("take_item", None)
+    native.adopt(prog.ex, (take_item,))
+    assert ns["_take2"] is take_item and ns["_ADOPTED"][take_item] is None
+
+
+@needs_native
 def test_the_golden_fingerprints_hold_on_the_native_path(native_env: str) -> None:
     env = dict(os.environ, MERCATOR_NATIVE="1")
     r = subprocess.run([sys.executable, "-m", "mercator.interpreter.tools.fingerprint",

@@ -101,7 +101,14 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     # keeps the ops one by one, for coverage tracing)
     prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
                                    for bc, ops in zip(compilers, prog.codes[1:])]
-    prog.make_rollout = lambda: Rollout(prog, compilers)
+
+    def make_rollout() -> Rollout:
+        ro = Rollout(prog, compilers)
+        if native is not None:           # (the helpers it names, compiled too: native.adopt)
+            from mercator.interpreter.compiler.native import adopt, helpers
+            adopt(ex, helpers())
+        return ro
+    prog.make_rollout = make_rollout
     prog.make_rollout.compilers = compilers  # type: ignore[attr-defined]  # (native.py)
     prog.memo = Memo(len(ex.memo)) if ex.memo else None
     prog.pf_types = [f.type for f in rb.player_fields]
@@ -119,6 +126,9 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     prog.view = compile_view(ex, rb)
     prog.start_values = lambda: (start_values(prog, rb.table_fields),
                                  start_values(prog, rb.player_fields))
+    if native is not None:            # the engine's helpers compiled with the generated code
+        from mercator.interpreter.compiler.native import adopt, helpers
+        adopt(ex, helpers())
 
 
 def _build_main(prog: Program, rb: CheckedRulebook, ex: CodeGen) -> None:

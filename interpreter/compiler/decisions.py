@@ -21,6 +21,7 @@ from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, MAX_OPTIONS, bag_
                                                 lazy_range, subset_count)
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
+from mercator.interpreter.engine.state import rng_below
 from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
 
 if TYPE_CHECKING:
@@ -409,7 +410,7 @@ def roll_die(st: Any, n: int) -> int:
     the roll's op draws without explicit chance, and what a compiled rollout writes for it."""
     if n < 1 or n > MAX_DIE_SIDES:
         check_sides(n)
-    return 1 + st.randbelow(n) if n > 1 else 1
+    return 1 + rng_below(st, n) if n > 1 else 1
 
 
 def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, Type, str]:
@@ -467,7 +468,7 @@ def sample_item(st: Any, c: Any) -> Any:
     items = drawable(c)
     if len(items) == 1:
         return items[0]
-    r = st.randbelow(sum(c.values()))
+    r = rng_below(st, sum(c.values()))
     for k in items:                # (chance.weighted_index over the counts, written out)
         n = c[k]
         if r < n:

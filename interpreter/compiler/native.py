@@ -81,6 +81,92 @@ class NativeLink:
         return alias  # type: ignore[no-any-return]
 
 
+def adopt(ex: Any, funcs: tuple) -> None:
+    """With the native link, each of funcs (engine helpers the generated code calls often, callers
+    before their callees) that the namespace holds is replaced by a copy written from its own
+    source as a piece (so compiled with the module); the globals it reads are put in the
+    namespace. A function that would read a name bound otherwise there stays as it is."""
+    if ex.native is None:
+        return
+    ns = ex.ns
+    done: dict = ns.setdefault("_ADOPTED", {})       # original -> its copy
+    for f in funcs:
+        names = [k for k, v in ns.items() if v is f]
+        if names and f not in done:
+            done[f] = _adopted(ex, f, done)
+        if names and done[f] is not None:
+            for k in names:
+                ns[k] = done[f]
+
+
+def helpers() -> tuple:
+    """The engine's helpers adopt compiles with the rulebook's code (callers first)."""
+    from mercator.interpreter.compiler.decisions import (draw_item, drawable, in_bag, roll_die,
+                                                         sample_item)
+    from mercator.interpreter.engine import limits
+    from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
+    from mercator.interpreter.engine.exprs import take_item
+    from mercator.interpreter.engine.state import rng_below
+    from mercator.interpreter.engine.values import deep_copy, flat_copy
+    return (draw_item, sample_item, drawable, in_bag, take_item, roll_die, rng_below,
+            limits.charged,
+            limits.lazy_range, limits.int_range, limits.bag_walk, flat_copy, deep_copy,
+            *RUNTIME_BUILTINS.values())
+
+
+def _adopted(ex: Any, f: Any, done: dict) -> Any:
+    """f written again from its source (no annotations) into the namespace, or None."""
+    import ast
+    import dis
+    import inspect
+    import textwrap
+    ns = ex.ns
+    if not inspect.isfunction(f) or f.__name__ == "<lambda>":
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    fn = tree.body[0]      # (the name checked: the file may have changed since it was loaded)
+    if not isinstance(fn, ast.FunctionDef) or fn.name != f.__name__ or fn.decorator_list or \
+            f.__code__.co_freevars or \
+            any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(fn)):
+        return None
+    a = fn.args
+    for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+        if arg is not None:
+            arg.annotation = None
+    fn.returns = None
+    used = {n.id for d in [*a.defaults, *a.kw_defaults] if d is not None
+            for n in ast.walk(d) if isinstance(n, ast.Name)}
+    # a default read from a global (charged's `_m=METER`, bound once) becomes a local bound at
+    # the start: the module evaluates defaults when it loads, before its globals are put in
+    if a.posonlyargs or any(d is not None for d in a.kw_defaults):
+        return None
+    while a.defaults and not isinstance(a.defaults[-1], ast.Constant):
+        fn.body.insert(0, ast.Assign([ast.Name(a.args.pop().arg, ast.Store())], a.defaults.pop(),
+                                     lineno=0))
+    if not all(isinstance(d, ast.Constant) for d in a.defaults):
+        return None
+    codes = [f.__code__]
+    while codes:
+        code = codes.pop()
+        used |= {i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL"}
+        codes.extend(c for c in code.co_consts if inspect.iscode(c))
+    if ns.get(f.__name__, f) is not f:
+        return None
+    for name in used:
+        if name not in f.__globals__:         # a builtin: the namespace must not bind it
+            if name in ns:
+                return None
+        elif name not in ns:
+            ns[name] = f.__globals__[name]
+        elif ns[name] is not f.__globals__[name] and ns[name] is not done.get(f.__globals__[name]):
+            return None
+    exec(ex.build(lambda: ast.unparse(fn) + "\n", f"<helper {f.__name__}>", "exec"), ns)
+    return ns[f.__name__]
+
+
 def _piece_source(k: int, mode: str, text: str) -> Optional[tuple[str, str]]:
     """(module source of piece k, the code binding it where the piece ran), or None when the
     piece is not of a shape written into the module."""
@@ -327,6 +413,7 @@ def _record_lazy(prog: Program, compilers: list) -> None:
     the same text: a resume point numbers its temporaries on its own, Rollout._entry.)"""
     from mercator.interpreter.compiler.rollout import Rollout
     ro = Rollout(prog, compilers)
+    adopt(prog.ex, helpers())      # (the helpers the rollout names: as build.make_rollout)
     for bid, bc in enumerate(compilers, 1):
         if ro.bodies[bid] is None:
             continue

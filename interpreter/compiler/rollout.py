@@ -142,6 +142,33 @@ def _drawer(rng: Any) -> Callable[[int], int]:
     return getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # type: ignore[no-any-return]
 
 
+# Rollout.drain: run the frames pushed above the first n of the stack, each by its compiled body
+# (with the fns' memory on: a body does not switch it on itself; its callers in compiled code
+# have it on, and a helper that switches it off switches it on again when it returns).
+# Rollout.act: run the any-time action (label, body, args) that `who` took at a decision (none
+# is offered while it runs: actions do not nest).
+_RUNNERS = """
+def _drain(s, n):
+    stack = s.stack
+    while len(stack) > n:
+        top = stack[-1]
+        f = _BODIES[top[0]]
+        if f is None or len(stack) > _MAXNEST:
+            _deep(s, top)
+        else:
+            if _M is not None:
+                _MEMO[0] = _M
+            f(s, top)
+
+def _act(s, who, action):
+    _, bid, args = action
+    stack = s.stack
+    stack.append([bid, 0, [who, *args] + [None] * (_NSLOTS[bid] - 1 - len(args)), -1])
+    _C[5] = True
+    _drain(s, len(stack) - 1)
+    _C[5] = False
+"""
+
 _ENTRY_NUMBERS = 100_000     # the native path's resume points number their temporaries from here
 
 
@@ -154,12 +181,12 @@ class Rollout:
         self.sources: dict[str, str] = {}
         # randrange, history, decisions made, limit, the step budget between decisions, is an
         # any-time action running, the function offering the any-time actions, who decides,
-        # do the players make no deals (playout(..., deals=False))
-        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False]
+        # do the players make no deals (playout(..., deals=False)), the getrandbits of rng when
+        # it is a random.Random (the inline choices draw as its _randbelow does) else None
+        self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False, None]
         ns = self.ns = prog.ex.ns
         ns["_vm"] = self.vm_until
         ns["_end"] = self.end
-        ns["_drain"] = self.drain
         ns["_deep"] = self.deep
         ns["_susp"] = self.suspend
         ns["_drawn"] = draw_item
@@ -172,7 +199,6 @@ class Rollout:
         ns["_noopts"] = no_options
         ns["_lrange"] = limits.lazy_range
         ns["_stop"] = self.stop
-        ns["_act"] = self.act
         ns["_RUNF"] = RUN_FAILURES
         ns["_afail"] = self.action_failed
         ns["_pubnone"] = prog.actions.none_allowed_publicly
@@ -181,6 +207,12 @@ class Rollout:
         self.memo_on: list = prog.ex.memo_on
         self.keep: set = prog.fused.keep_state  # type: ignore[attr-defined]
         ns["_M"] = self.memo
+        # drain and act, written as generated code (compiled with it on the native path)
+        self.bodies: list[Optional[Callable]] = [None]
+        ns["_BODIES"], ns["_NSLOTS"], ns["_MAXNEST"] = self.bodies, prog.nslots, MAX_NEST
+        exec(prog.ex.build(lambda: _RUNNERS, "<rollout runners>", "exec"), ns)
+        self.drain: Callable[["State", int], None] = ns["_drain"]
+        self.act: Callable[["State", int, tuple], None] = ns["_act"]
         for i, table in enumerate(self.memo or ()):
             ns[f"_M{i}"] = table       # (each fn's table, for the lines forgetting it)
         self.reads = fn_reads(prog.rb)
@@ -191,7 +223,6 @@ class Rollout:
             self.codes.append(cast(Fused, prog.fused).fast_ops(bc, wrapped,
                                                                 state_changing_pcs(bc)))
         self.chain, self.suspends = _call_chains(prog, compilers)
-        self.bodies: list[Optional[Callable]] = [None]
         for bid, bc in enumerate(compilers, 1):
             self.bodies.append(self._compile(bc, bid))
         main = self._compile_main()
@@ -361,7 +392,9 @@ class Rollout:
         ctx = self.ctx
         if seat_rngs is None:
             draw = _drawer(rng)
+            ctx[9] = rng.getrandbits if type(rng) is random.Random else None
         else:
+            ctx[9] = None
             draws = [_drawer(r) for r in seat_rngs]
 
             def draw(n: int) -> int:
@@ -403,7 +436,7 @@ class Rollout:
         is built, for a game without narration or explicit chance nodes)."""
         ctx = self.ctx
         ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = None, s.history, 0, 0, self.prog.step_budget
-        ctx[5], ctx[8] = False, False
+        ctx[5], ctx[8], ctx[9] = False, False, None
         ctx[6] = cast(Actions, self.prog.actions).offer_for(len(s.players))
         limits.start(self.prog.step_budget)
         if self.memo is not None:
@@ -525,16 +558,6 @@ class Rollout:
         action is running): the error Actions.allowed raises."""
         raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
 
-    def act(self, s: "State", who: int, action: tuple) -> None:
-        """Run the any-time action (label, body, args) that `who` took at a decision (none is
-        offered while it runs: actions do not nest)."""
-        _, bid, args = action
-        stack = s.stack
-        stack.append([bid, 0, [who, *args] + [None] * (self.prog.nslots[bid] - 1 - len(args)), -1])
-        self.ctx[5] = True
-        self.drain(s, len(stack) - 1)
-        self.ctx[5] = False
-
     def suspend(self, s: "State", fr: list, op: Callable) -> None:
         """Run the op of a statement that may suspend (a decision, chance, a shuffle) at fr's
         pc until it is done, picking at each node it returns."""
@@ -553,21 +576,6 @@ class Rollout:
             if fr[1] != pc:
                 break
         on[0] = memo
-
-    def drain(self, s: "State", n: int) -> None:
-        """Run the frames pushed above the first n of the stack, each by its compiled body (with
-        the fns' memory on: a body does not switch it on itself; its callers in compiled code
-        have it on, and a helper that switches it off switches it on again when it returns)."""
-        stack, bodies, memo, on = s.stack, self.bodies, self.memo, self.memo_on
-        while len(stack) > n:
-            top = stack[-1]
-            f = bodies[top[0]]
-            if f is None or len(stack) > MAX_NEST:
-                self.deep(s, top)
-            else:
-                if memo is not None:     # (a compiled body runs with the memory on)
-                    on[0] = memo
-                f(s, top)
 
     def end(self, s: "State", result: Terminal) -> None:
         """`end game` in a compiled body: the game's result ends the rollout."""
@@ -881,7 +889,14 @@ class _Writer(_BodyFuser):
             ln(pc, "    break")
         ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
         ln(pc, "_C[7] = _w")
-        ln(pc, f"_i = _C[0](_n + len(_a) + {ap})" if actions else f"_i = _C[0](_n + {ap})")
+        # the draw: random.Random's _randbelow written out (the same numbers), else ctx[0]
+        ln(pc, f"_rn = _n + len(_a) + {ap}" if actions else f"_rn = _n + {ap}")
+        ln(pc, "_rg = _C[9]")
+        ln(pc, "if _rg is None: _i = _C[0](_rn)")
+        ln(pc, "else:")
+        ln(pc, "    _rk = _rn.bit_length()")
+        ln(pc, "    _i = _rg(_rk)")
+        ln(pc, "    while _i >= _rn: _i = _rg(_rk)")
         ln(pc, "_C[1].append(_i)")
         ln(pc, "_C[2] += 1")
         ln(pc, "_BUD[0] = _BUDG[0] = _C[4]")

@@ -27,6 +27,15 @@ def rng_next(x: int) -> tuple[int, int]:
     return x, z ^ (z >> 31)
 
 
+def rng_below(st: "State", n: int) -> int:
+    """A uniform int in [0, n) from st's own generator (rng_next, written out): State.randbelow
+    (a function of its own too, for the helpers compiled natively: compiler/native.py)."""
+    x = st.rng = (st.rng + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return (x ^ (x >> 31)) % n
+
+
 class State:
     """One position of one game. Mutated in place by ``apply``; ``clone`` forks it."""
 
@@ -82,12 +91,7 @@ class State:
         """How many players are in this game."""
         return len(self.players)
 
-    def randbelow(self, n: int) -> int:
-        """A uniform int in [0, n) from the state's own generator (rng_next, written out)."""
-        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & MASK64
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-        return (x ^ (x >> 31)) % n
+    randbelow = rng_below      # a uniform int in [0, n) from the state's own generator
 
     # -- forking, equality, JSON
     def clone(self) -> "State":
