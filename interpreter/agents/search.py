@@ -862,7 +862,8 @@ class MCTSAgent:
         """NST: each move of the simulation credited to the pair it makes with the same seat's
         move before it in the simulation (any-time actions and moves before the decision being
         searched are not counted)."""
-        table, last = self.mast2, {}
+        table = self.mast2
+        last: dict[int, Any] = {}
         for seat, key in moves:
             if key is None:
                 continue
