@@ -68,6 +68,7 @@ from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from anchor_answers import AnchorPolicy  # noqa: E402
 from bench_agents import _program, heuristic_for  # noqa: E402
 
 from mercator.interpreter.agents.base import agent_seed  # noqa: E402
@@ -341,7 +342,6 @@ def reask(a: argparse.Namespace) -> int:
             seed = agent_seed(d["seed"], SEAT) + d["decision"]
             bot = make_agent(parse_spec(spec), seed)
             if a.rollouts_by == "anchor":         # the anchors play its rollouts
-                from anchor_answers import AnchorPolicy
                 if not isinstance(bot, MCTSAgent):
                     sys.exit(f"--rollouts-by anchor needs a searcher on one core (cores=1), "
                              f"not {spec!r}")

@@ -1217,14 +1217,14 @@ class MCTSAgent:
                     tw += st[0]
             q = tw / tn if tn else 0.5
             if before is not None and self.mast2:     # nst: and as the pairs with `before` say
-                pn = pw_ = 0.0
+                pair_n = pair_w = 0.0
                 for k in keys[1:]:
                     st = self.mast2.get((seat, before, k))
                     if st is not None:
-                        pn += st[1]
-                        pw_ += st[0]
-                if pn >= NST_MIN:
-                    q = 0.5 * (q + pw_ / pn)
+                        pair_n += st[1]
+                        pair_w += st[0]
+                if pair_n >= NST_MIN:
+                    q = 0.5 * (q + pair_w / pair_n)
             return keys, ws, math.exp((q - top) / tau)
         return keys, ws, max(ws[1:])        # the best value's
 
