@@ -89,7 +89,7 @@ class Features:
     own on, and its estimate's lead."""
 
     def __init__(self, prog: Any, players: int = PLAYERS) -> None:
-        self.prog, self.players = prog, players
+        self.players = players
         self.ob = Observer(prog, players)
         self.order = turned(self.ob, players)
         self.cells = np.zeros(self.ob.total)

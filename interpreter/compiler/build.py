@@ -102,11 +102,14 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     prog.fast = [prog.codes[0]] + [fused.fast_ops(bc, ops, state_changing_pcs(bc))
                                    for bc, ops in zip(compilers, prog.codes[1:])]
 
-    def make_rollout() -> Rollout:
-        ro = Rollout(prog, compilers)
-        if native is not None:           # (the helpers it names, compiled too: native.adopt)
+    def adopt_helpers() -> None:          # the engine's helpers compiled with the generated code
+        if native is not None:
             from mercator.interpreter.compiler.native import adopt, helpers
             adopt(ex, helpers())
+
+    def make_rollout() -> Rollout:
+        ro = Rollout(prog, compilers)
+        adopt_helpers()                   # (the helpers it names, compiled too)
         return ro
     prog.make_rollout = make_rollout
     prog.make_rollout.compilers = compilers  # type: ignore[attr-defined]  # (native.py)
@@ -126,9 +129,7 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     prog.view = compile_view(ex, rb)
     prog.start_values = lambda: (start_values(prog, rb.table_fields),
                                  start_values(prog, rb.player_fields))
-    if native is not None:            # the engine's helpers compiled with the generated code
-        from mercator.interpreter.compiler.native import adopt, helpers
-        adopt(ex, helpers())
+    adopt_helpers()
 
 
 def _build_main(prog: Program, rb: CheckedRulebook, ex: CodeGen) -> None:
