@@ -112,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                 "scores": scores, "margin": scores[me] - max(x for i, x in enumerate(scores)
                                                              if i != me),
                 "won": me in state.pending.winners, "answered": tested.answered,
+                **({"planned": tested.searcher.planned}
+                   if getattr(tested.searcher, "planned", 0) else {}),
                 "seconds": round(time.time() - t0), "history": list(state.history)}
         print(json.dumps(line), flush=True)
         with open(a.out, "a", encoding="utf-8") as f:

@@ -489,10 +489,13 @@ class MCTSAgent:
         self.judge = deals == "judge"
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
         self.fallbacks = 0              # decisions made at random: no world could be drawn
+        self.planned = 0                # decisions answered from the last one's tree (`plan`)
         self.last_root: Optional[_Node] = None
         self.last_rollout_decisions = 0
         self.last_settled = False       # the last time-budget search stopped early (settled)
         self.reuse = False              # start from the last decision's tree where it goes on
+        self.plan = 0                   # > 0: answer the seat's next decision from this tree
+                                        # where it holds that many visits (`_planned`)
         self._last: Optional[tuple] = None   # (root, the move's key, where in the game) for it
         self.last_reused = 0            # visits the last decision's root started with (reuse)
         self._rate = 0.0                # iterations a second of the last time-budget search
@@ -536,7 +539,12 @@ class MCTSAgent:
             return self.rng.randrange(node.count - len(node.actions))
         done = 0
         credit = 0                      # the visits a reused root brings toward the budget
-        carried = self._carried_root() if self.reuse else None
+        carried = self._carried_root() if self.reuse or self.plan else None
+        planned = self._planned(node, carried)
+        if planned is not None:
+            return planned
+        if not self.reuse:
+            carried = None
         self._last = None
         if carried is not None:
             root, exact = carried
@@ -581,11 +589,42 @@ class MCTSAgent:
             self._rate = done / max(self._now() - looped, 1e-6)
         if not halving:
             move = most_visited(node, root, self.group)
-        if self.reuse:
+        if self.reuse or self.plan:
             where = self._mark()
             if where is not None:
                 self._last = (root, option_keys(node)[move], where)
         return move
+
+    def _planned(self, node: Decision, carried: Optional[tuple[_Node, bool]]) -> Optional[int]:
+        """Plans (`plan`): the move the last decision's tree holds for this one, where the seat
+        decides again with nothing between but its own moves and one-option steps (a run of its
+        own decisions: the goods of an offer, the barrels of a purchase) and the tree reached this
+        decision with at least `plan` visits; None: search it. The run's decisions then follow
+        one line of play, the one the first search valued — searched afresh, each would pick
+        among near-equal lines by the noise of its own rollouts, and the run could mix the steps
+        of different plans (a barrel for one wagon, then a bid for another)."""
+        if not self.plan or carried is None:
+            return None
+        root, exact = carried
+        last = self._last
+        if not exact or root.visits < self.plan or last is None \
+                or not self._only_own_since(last[2], node.player):
+            return None
+        move = most_visited(node, root, self.group)
+        e = root.edges.get(option_keys(node)[move])
+        if e is None or e.n == 0:
+            return None
+        self.last_iterations = 0
+        self.last_root = root
+        self.planned += 1
+        where = self._mark()
+        self._last = None if where is None else (root, option_keys(node)[move], where)
+        return move
+
+    def _only_own_since(self, where: Any, seat: int) -> bool:
+        """Has nobody but `seat` chosen since the decision at `where` (chance and steps of one
+        option aside)?"""
+        return False
 
     def _halving(self, program: Any, state: State, seat: int, node: Decision, root: "_Node",
                  credit: int, deadline: Optional[float]) -> tuple[int, int]:
@@ -1327,7 +1366,7 @@ class ISMCTSAgent(MCTSAgent):
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
-                 hidden: str = "uniform", nst: bool = False):
+                 hidden: str = "uniform", nst: bool = False, plan: int = 0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
                          root, pair, clock, sealed, nst)
@@ -1336,6 +1375,9 @@ class ISMCTSAgent(MCTSAgent):
                              f"{', '.join(HIDDENS)}, not {hidden!r}")
         self.hidden = hidden            # mast: the worlds draw hidden choices by `belief`
         self.reuse = reuse              # (the trace says which steps since the seat saw)
+        if plan < 0:
+            raise ValueError(f"a plan's visits cannot be negative, not {plan}")
+        self.plan = plan
         if worlds < 1:
             raise ValueError(f"a search needs at least 1 world, not {worlds}")
         self.worlds = self._worlds = worlds
@@ -1378,6 +1420,14 @@ class ISMCTSAgent(MCTSAgent):
             return None
         return [(st.is_chance, st.count, st.option if st.is_chance or st.kind != HIDDEN
                  else None) for st in cur.steps[at:]]
+
+    def _only_own_since(self, where: Any, seat: int) -> bool:
+        tr, at = where
+        cur = self._trace
+        if cur is None or tr is not cur:
+            return False
+        return all(st.count <= 1 or (not st.is_chance and st.player == seat)
+                   for st in cur.steps[at:])
 
     @staticmethod
     def _extend(tr: Trace, state: State) -> bool:

@@ -28,7 +28,9 @@ whether the tree searches any-time actions at the root only or at every node,
 sequential halving), `pair=yes|no` whether the options of a halving sweep are tried on one
 world and the same dice, `nst=yes|no` whether MAST's rollouts also keep averages for pairs of a
 seat's consecutive moves (NST: a move's average then the mean of its own and its pair's with the
-seat's move before it), `sealed=tree|shared` how the tree searches a simultaneous decision
+seat's move before it), `plan=N` (ismcts only) whether a run of the seat's own decisions with
+nothing between (an offer's goods, a purchase's barrels) is answered from the first one's tree
+where that tree holds N visits at the next decision (0: each searched), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
 shared whatever they were), `hidden=uniform|mast` (ismcts only) how a drawn world makes
 another seat's hidden choice (any option alike, or as the search's rollouts would choose), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
@@ -70,7 +72,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "group": "bins", "reuse": False, "deals": "judge",
                                     "rave": 0.0, "anytime": "root", "root": "halving",
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
-                                    "nst": False}
+                                    "nst": False, "plan": 0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -121,6 +123,9 @@ class AgentSpec:
                                        # "all": at every node (None: DEFAULT_SETTINGS)
     nst: Optional[str] = None          # "yes": MAST's averages for pairs of a seat's moves
                                        # too (None: DEFAULT_SETTINGS)
+    plan: Optional[int] = None         # ismcts: a run of the seat's own decisions answered from
+                                       # the first one's tree where it holds this many visits
+                                       # (None: DEFAULT_SETTINGS; 0: every decision searched)
     pair: Optional[str] = None         # "yes": a halving sweep's options on one world and
                                        # its dice (None: DEFAULT_SETTINGS)
     clock: Optional[str] = None        # "cpu": a time budget counts the process's CPU time
@@ -198,8 +203,8 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst")
-ISMCTS_ONLY = ("worlds", "reuse", "hidden")     # settings of the information-set search alone
+            "hidden", "nst", "plan")
+ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
 DEALS = ("none", "random", "judge")
@@ -237,6 +242,15 @@ def _setting(text: str, name: str, value: str) -> Any:
             raise SpecError(f"'{text.strip()}': cores is the number of processes that search a "
                             f"decision at once (default: every core for a time budget, 1 for "
                             f"iterations), 1 to {MAX_CORES}, not '{value}'")
+        return int(value)
+    if name == "plan":
+        if not re.fullmatch(r"\d{1,6}", value) or not 0 <= int(value) <= 100000:
+            raise SpecError(f"'{text.strip()}': plan is the visits the last decision's tree must "
+                            f"hold at the seat's next decision, with nothing but its own moves "
+                            f"between, for that decision to be answered from it without a new "
+                            f"search (0: every decision searched; default "
+                            f"{DEFAULT_SETTINGS['plan']}), a whole number from 0 to 100000, not "
+                            f"'{value}'")
         return int(value)
     if name == "rave":
         if not re.fullmatch(r"\d{1,6}", value) or not 0 <= int(value) <= 100000:
@@ -406,6 +420,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
         hidden = spec.hidden or d["hidden"]
         if hidden != "uniform":     # (as clock)
             settings["hidden"] = hidden
+        plan = d["plan"] if spec.plan is None else spec.plan
+        if plan:                    # (as clock)
+            settings["plan"] = plan
     return settings
 
 

@@ -1,0 +1,69 @@
+"""Plans (`plan=N`, interpreter/agents/search.py `_planned`): a decision that follows the seat's
+own last decision with nothing between but its own moves is answered from the tree that
+decision searched, where that tree reached it with at least N visits — a run of decisions (an
+offer's goods, a purchase's barrels) follows the one line of play the first search valued. On
+tests/fixtures/agents/vault.rules (test_tree_reuse.py's `play`) the first seat tries the vault
+and at once turns a dial (only dial 7 opens it); then come the other seat's signal, a die roll
+and a card it does not see, each before one of its decisions."""
+from __future__ import annotations
+
+import pytest
+
+from test_tree_reuse import BUDGET, play
+
+from mercator.interpreter.agents.search import ISMCTSAgent
+from mercator.interpreter.agents.spec import DEFAULT_SETTINGS, SpecError, make_agent, parse_spec
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_seats_next_decision_is_answered_from_the_tree_of_its_last(seed) -> None:
+    agent = ISMCTSAgent(BUDGET, seed=seed, reward="margin", plan=20)
+    first, dial, answer, roll, card = play(agent, seed)
+    assert first["iterations"] == BUDGET
+    # right after its own move, nothing between: no search, the node below its move, whose
+    # most visited dial is the one that opens the vault
+    assert dial["iterations"] == 0 and dial["root"] is dial["expected"]
+    assert dial["root"].visits >= 20
+    assert (first["move"], dial["move"]) == ("1", "7")
+    # another seat chose, a die was rolled, a card was hidden: each searched afresh (plan
+    # without reuse starts a new tree)
+    for d in (answer, roll, card):
+        assert d["iterations"] == BUDGET and d["reused"] == 0
+    assert agent.planned == 1
+
+
+def test_a_tree_with_fewer_visits_there_than_the_plan_asks_is_searched_again() -> None:
+    agent = ISMCTSAgent(BUDGET, seed=0, reward="margin", plan=BUDGET + 1)
+    got = play(agent, 0)
+    assert all(d["iterations"] == BUDGET for d in got)
+    assert agent.planned == 0
+
+
+def test_without_a_plan_every_decision_is_searched() -> None:
+    agent = ISMCTSAgent(BUDGET, seed=0, reward="margin")
+    assert all(d["iterations"] == BUDGET for d in play(agent, 0))
+    assert agent.planned == 0
+
+
+def test_plan_with_reuse_carries_the_tree_on_after_a_step_it_saw() -> None:
+    """With reuse too, the decision after the other seat's signal starts from the node the
+    tree reached (it is not the seat's own run, so it is searched, its visits counted)."""
+    agent = ISMCTSAgent(BUDGET, seed=1, reward="margin", plan=20, reuse=True)
+    first, dial, answer, roll, card = play(agent, 1)
+    assert dial["iterations"] == 0
+    assert answer["root"] is answer["expected"] and answer["reused"] > 0
+    assert answer["iterations"] == BUDGET - answer["reused"]
+
+
+def test_plan_is_a_spec_setting_of_the_information_set_search() -> None:
+    assert make_agent(parse_spec("ismcts:50:plan=30"), 0).plan == 30
+    assert make_agent(parse_spec("ismcts:50"), 0).plan == DEFAULT_SETTINGS["plan"] == 0
+    assert str(parse_spec("ismcts:50:plan=30")) == "ismcts:50:plan=30"
+    with pytest.raises(SpecError, match="mcts has no setting 'plan'"):
+        parse_spec("mcts:50:plan=30")
+    for bad in ("-1", "x", "1000001"):
+        with pytest.raises(SpecError, match="plan is the visits .* a whole number from 0 to "
+                                            "100000"):
+            parse_spec(f"ismcts:50:plan={bad}")
+    with pytest.raises(ValueError, match="negative"):
+        ISMCTSAgent(10, plan=-1)
