@@ -67,3 +67,68 @@ def test_plan_is_a_spec_setting_of_the_information_set_search() -> None:
             parse_spec(f"ismcts:50:plan={bad}")
     with pytest.raises(ValueError, match="negative"):
         ISMCTSAgent(10, plan=-1)
+
+
+# -- kernel=W: sequential halving ranks a menu of amounts by means pooled with neighbours'
+
+def test_amount_options_are_counted_in_steps_of_the_menu() -> None:
+    from mercator.interpreter.agents.search import amount_options
+    from mercator.interpreter.engine.nodes import Decision
+    from mercator.dsl.types import INT
+
+    def decision(values: list, allow_pass: bool = True) -> Decision:
+        d = Decision(0, values, str, allow_pass, "bid", [], False, None, None)
+        d.vtype = INT
+        return d
+    assert amount_options(decision([1000, 1100, 1300, 1200])) == ([1, 2, 3, 4],
+                                                                  [0.0, 1.0, 3.0, 2.0])
+    assert amount_options(decision([5, 7, 9], allow_pass=False)) == ([0, 1, 2], [0.0, 1.0, 2.0])
+    assert amount_options(decision([1000, 1100])) is None
+
+
+def test_kernel_means_pool_each_amount_with_its_neighbours() -> None:
+    """Three amounts 0, 1, 2 steps apart; the first lost once (0), the second won once (1),
+    the third untried: with width 1 a neighbour one step away weighs exp(-1/2), two steps
+    exp(-2)."""
+    import math
+    from mercator.interpreter.agents.search import _Edge, kernel_means
+    keys = ["a", "b", "c"]
+    edges = {"a": _Edge(), "b": _Edge()}
+    edges["a"].n, edges["a"].w = 1, 0.0
+    edges["b"].n, edges["b"].w = 1, 1.0
+    got = kernel_means(([0, 1, 2], [0.0, 1.0, 2.0]), keys, edges, 1.0)
+    near, far = math.exp(-0.5), math.exp(-2.0)
+    assert got[0] == pytest.approx(near / (1 + near))
+    assert got[1] == pytest.approx(1 / (1 + near))
+    assert got[2] == pytest.approx(near / (far + near))
+    # a narrow kernel leaves each tried amount its own mean
+    narrow = kernel_means(([0, 1, 2], [0.0, 1.0, 2.0]), keys, edges, 0.05)
+    assert narrow[0] == pytest.approx(0.0) and narrow[1] == pytest.approx(1.0)
+    assert kernel_means(([0, 1, 2], [0.0, 1.0, 2.0]), keys, {}, 1.0) == {}
+
+
+def test_kernel_is_a_spec_setting() -> None:
+    assert make_agent(parse_spec("ismcts:50:kernel=1.5"), 0).kernel == 1.5
+    assert make_agent(parse_spec("mcts:50:kernel=2"), 0).kernel == 2.0
+    assert make_agent(parse_spec("ismcts:50"), 0).kernel == DEFAULT_SETTINGS["kernel"] == 0.0
+    for bad in ("-1", "x", "101"):
+        with pytest.raises(SpecError, match="kernel is the width"):
+            parse_spec(f"ismcts:50:kernel={bad}")
+
+
+def test_halving_ranks_the_amounts_by_their_pooled_means(monkeypatch) -> None:
+    """Wired through: with a kernel, the rounds of sequential halving drop and keep amounts by
+    `kernel_means` (here replaced by one that ranks the highest bid first, which no rollout
+    favours: tests/fixtures/agents/auction.rules, a prize worth 10 and bids 0..20)."""
+    from test_search_settings import AUCTION, first_move
+    from mercator.interpreter.agents import search
+    from mercator.interpreter.agents.search import MCTSAgent
+
+    def rigged(amounts, keys, edges, width):
+        return {i: (1.0 if i == amounts[0][-1] else 0.0) for i in amounts[0]}
+    plain = first_move(AUCTION, MCTSAgent(100, seed=0, reward="margin", root="halving"))
+    monkeypatch.setattr(search, "kernel_means", rigged)
+    assert first_move(AUCTION, MCTSAgent(100, seed=0, reward="margin", root="halving")) == plain
+    assert plain != "20"
+    assert first_move(AUCTION, MCTSAgent(100, seed=0, reward="margin", root="halving",
+                                         kernel=1.0)) == "20"

@@ -215,6 +215,52 @@ def _amounts(node: Decision) -> bool:
     return all(type(v) is int for v in node.values)
 
 
+def amount_options(node: Decision) -> Optional[tuple[list[int], list[float]]]:
+    """A decision's options that are whole-number values (a bid, a fee, an amount: `_amounts`),
+    as (option indices, each value in steps of the menu — the gcd of the values' distances from
+    the smallest); None where fewer than three."""
+    if not node.values or not _amounts(node):
+        return None
+    first = 1 if node.allow_pass else 0
+    idx = [first + k for k, v in enumerate(node.values) if type(v) is int]
+    if len(idx) < 3:
+        return None
+    vs = [node.values[i - first] for i in idx]
+    lo = min(vs)
+    step = 0
+    for v in vs:
+        step = math.gcd(step, v - lo)
+    return idx, [(v - lo) / (step or 1) for v in vs]
+
+
+def kernel_means(amounts: tuple[list[int], list[float]], keys: list[str],
+                 edges: dict[str, "_Edge"], width: float) -> dict[int, float]:
+    """Kernel regression over a menu of amounts (`kernel`): each amount's mean reward pooled
+    with its neighbours', a neighbour d steps away weighing exp(-d²/2w²) of a visit — the
+    worth of a bid or a fee changes little from one step of the menu to the next, so where each
+    amount has a few rollouts their neighbours' say as much again. {option: pooled mean} for the
+    amounts any rollout near them tried."""
+    idx, pos = amounts
+    stats = []
+    for i, x in zip(idx, pos):
+        e = edges.get(keys[i])
+        if e is not None and e.n:
+            stats.append((x, e.n, e.w))
+    out: dict[int, float] = {}
+    if not stats:
+        return out
+    inv = -0.5 / (width * width)
+    for i, x in zip(idx, pos):
+        n = w = 0.0
+        for y, m, r in stats:
+            k = math.exp(inv * (x - y) * (x - y))
+            n += k * m
+            w += k * r
+        if n > 1e-9:
+            out[i] = w / n
+    return out
+
+
 def partition(node: Decision, group: Optional[str]) -> Optional[list]:
     """The move groups of a decision's regular options, or None where it has none: a list of
     the pass (`_pass_and_values`: a decision's pass, or the 'done' of an offer's drafting),
@@ -404,7 +450,8 @@ class MCTSAgent:
                  estimate_depth: Optional[int] = None, cut: str = "decision",
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
                  anytime: str = "all", root: str = "uct", pair: bool = False,
-                 clock: str = "wall", sealed: str = "tree", nst: bool = False):
+                 clock: str = "wall", sealed: str = "tree", nst: bool = False,
+                 kernel: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -431,6 +478,9 @@ class MCTSAgent:
             raise ValueError(f"the progressive widening factor cannot be negative, not {pw}")
         if rave < 0:
             raise ValueError(f"RAVE's equivalence cannot be negative, not {rave}")
+        if kernel < 0:
+            raise ValueError(f"the kernel's width cannot be negative, not {kernel}")
+        self.kernel = kernel            # > 0: halving ranks amounts by `kernel_means`, this wide
         self.rave = rave                # > 0: RAVE's equivalence parameter (the visits at which
                                         # a move's all-moves-as-first average weighs a third)
         if prior < 0:
@@ -646,7 +696,12 @@ class MCTSAgent:
         done = 0
         edges = root.edges
 
+        amounts = amount_options(node) if self.kernel else None
+        pooled: dict[int, float] = {}
+
         def mean(i: int) -> float:
+            if i in pooled:
+                return pooled[i]
             e = edges.get(keys[i])
             return e.w / e.n if e is not None and e.n else -1.0
         try:
@@ -682,11 +737,15 @@ class MCTSAgent:
                     k += 1
                 if k < len(alive) and r > 0:        # not one more visit each: the budget is out
                     break
+                if amounts is not None:
+                    pooled = kernel_means(amounts, keys, edges, self.kernel)
                 alive.sort(key=lambda i: (mean(i), edges[keys[i]].n if keys[i] in edges
                                           else 0), reverse=True)
                 alive = alive[:max(1, (len(alive) + 1) // 2)]
         finally:
             self._forced = None
+        if amounts is not None:
+            pooled = kernel_means(amounts, keys, edges, self.kernel)
         return done, max(alive, key=mean)
 
     # -- tree reuse: the last decision's tree, followed through the steps since
@@ -1366,10 +1425,11 @@ class ISMCTSAgent(MCTSAgent):
                  prior: float = 0.0, group: str = "none", reuse: bool = False,
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
-                 hidden: str = "uniform", nst: bool = False, plan: int = 0):
+                 hidden: str = "uniform", nst: bool = False, plan: int = 0,
+                 kernel: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock, sealed, nst)
+                         root, pair, clock, sealed, nst, kernel)
         if hidden not in HIDDENS:
             raise ValueError(f"another seat's hidden choice is drawn by one of "
                              f"{', '.join(HIDDENS)}, not {hidden!r}")

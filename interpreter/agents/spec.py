@@ -30,7 +30,9 @@ world and the same dice, `nst=yes|no` whether MAST's rollouts also keep averages
 seat's consecutive moves (NST: a move's average then the mean of its own and its pair's with the
 seat's move before it), `plan=N` (ismcts only) whether a run of the seat's own decisions with
 nothing between (an offer's goods, a purchase's barrels) is answered from the first one's tree
-where that tree holds N visits at the next decision (0: each searched), `sealed=tree|shared` how the tree searches a simultaneous decision
+where that tree holds N visits at the next decision (0: each searched), `kernel=W` whether
+sequential halving ranks a menu of whole-number amounts (a bid, a fee) by each amount's mean
+pooled with its neighbours' within about W steps of the menu (0: each alone), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
 shared whatever they were), `hidden=uniform|mast` (ismcts only) how a drawn world makes
 another seat's hidden choice (any option alike, or as the search's rollouts would choose), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
@@ -72,7 +74,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "group": "bins", "reuse": False, "deals": "judge",
                                     "rave": 0.0, "anytime": "root", "root": "halving",
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
-                                    "nst": False, "plan": 0}
+                                    "nst": False, "plan": 0, "kernel": 0.0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -123,6 +125,9 @@ class AgentSpec:
                                        # "all": at every node (None: DEFAULT_SETTINGS)
     nst: Optional[str] = None          # "yes": MAST's averages for pairs of a seat's moves
                                        # too (None: DEFAULT_SETTINGS)
+    kernel: Optional[float] = None     # halving ranks a menu of amounts by their means pooled
+                                       # with neighbours this many steps away (None:
+                                       # DEFAULT_SETTINGS; 0: each amount alone)
     plan: Optional[int] = None         # ismcts: a run of the seat's own decisions answered from
                                        # the first one's tree where it holds this many visits
                                        # (None: DEFAULT_SETTINGS; 0: every decision searched)
@@ -203,7 +208,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst", "plan")
+            "hidden", "nst", "plan", "kernel")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -243,6 +248,14 @@ def _setting(text: str, name: str, value: str) -> Any:
                             f"decision at once (default: every core for a time budget, 1 for "
                             f"iterations), 1 to {MAX_CORES}, not '{value}'")
         return int(value)
+    if name == "kernel":
+        if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 <= float(value) <= 100:
+            raise SpecError(f"'{text.strip()}': kernel is the width, in steps of the menu, over "
+                            f"which sequential halving pools the mean rewards of a menu of "
+                            f"amounts (a bid, a fee) with their neighbours' (0: each amount "
+                            f"alone; default {DEFAULT_SETTINGS['kernel']:g}), a number from 0 to "
+                            f"100, not '{value}'")
+        return float(value)
     if name == "plan":
         if not re.fullmatch(r"\d{1,6}", value) or not 0 <= int(value) <= 100000:
             raise SpecError(f"'{text.strip()}': plan is the visits the last decision's tree must "
@@ -414,6 +427,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     nst = d["nst"] if spec.nst is None else spec.nst == "yes"
     if nst:                         # (likewise)
         settings["nst"] = True
+    kernel = d["kernel"] if spec.kernel is None else spec.kernel
+    if kernel:                      # (likewise)
+        settings["kernel"] = kernel
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
