@@ -121,6 +121,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # they are (the chosen one is copied when committed, and a rollout keeps no Decision whose
     # options the state could change under)
     raw: Callable[[Any, list], list]
+    labeller = label_as(et)
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
 
@@ -143,9 +144,6 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def values(st: Any, L: list) -> list:
             return sorted(opts_f(st, L))     # each distinct item once
         raw = values
-
-        def labeller(v: Any) -> str:
-            return fmt(v, et)
     elif isinstance(kind.options, A.Range):
         lo_f, hi_f = bc.ex.compile(kind.options.lo), bc.ex.compile(kind.options.hi)
 
@@ -154,9 +152,6 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
 
         def raw(st: Any, L: list) -> Any:    # (a range object: a rollout reads one item)
             return lazy_range(lo_f(st, L), hi_f(st, L))
-
-        def labeller(v: Any) -> str:
-            return fmt(v, et)
     else:
         def raw(st: Any, L: list) -> list:
             return walk(opts_f(st, L))           # a new list: never the state's own
@@ -165,9 +160,6 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         else:
             def values(st: Any, L: list) -> list:
                 return deep_copy(walk(opts_f(st, L)))   # records/lists: copies of the state's
-
-        def labeller(v: Any) -> str:
-            return fmt(v, et)
 
     # the value is copied (the pending Decision, and its values, is shared by clones) unless
     # it holds no list or dict; a rollout's inline choice copies it so too
@@ -293,6 +285,11 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
     return e.name in fresh
 
 
+def label_as(t: Type) -> Callable[[Any], str]:
+    """The label of an option or outcome of type t."""
+    return lambda v: fmt(v, t)
+
+
 def _scalar(t: Type) -> bool:
     """Values of this type hold no list or dict (so a shallow copy of a list of them is a copy)."""
     k = strip_opt(t).kind
@@ -353,17 +350,10 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
     state's generator; with it, it returns a Chance node of the distinct outcomes and their
     weights (or commits the only outcome there is)."""
     span = r.span
-    if isinstance(r, A.Roll):
-        spread, sample, et, what = _roll(bc, r)
-        take: Optional[Callable] = None
-    elif isinstance(r, A.RandomPick):
-        spread, sample, et, what = _random_pick(bc, r)
-        take = None
-    else:
-        spread, sample, et, what, take = _draw(bc, r)
-
-    def labeller(v: Any) -> str:
-        return fmt(v, et)
+    make = _roll if isinstance(r, A.Roll) else _random_pick if isinstance(r, A.RandomPick) \
+        else _draw
+    spread, sample, et, what, take = make(bc, r)
+    labeller = label_as(et)
 
     def commit(st: Any, v: Any) -> None:
         fr = st.stack[-1]
@@ -389,9 +379,11 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
 
 Spread = Callable[[Any, list], tuple[list, list[int]]]
 Sample = Callable[[Any, list], Any]
+# (spread, sample, the outcomes' type, what the chance is, how a drawn item is taken or None)
+Outcomes = tuple[Spread, Sample, Type, str, Optional[Callable]]
 
 
-def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
+def _roll(bc: "BodyCompiler", r: A.Roll) -> Outcomes:
     """A die: faces 1..n, each once."""
     sides_f = bc.ex.compile(r.sides)
 
@@ -402,7 +394,7 @@ def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
 
     def sample(st: Any, L: list) -> int:
         return roll_die(st, sides_f(st, L))
-    return spread, sample, Type("int"), "roll"
+    return spread, sample, Type("int"), "roll", None
 
 
 def roll_die(st: Any, n: int) -> int:
@@ -413,7 +405,7 @@ def roll_die(st: Any, n: int) -> int:
     return 1 + rng_below(st, n) if n > 1 else 1
 
 
-def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, Type, str]:
+def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> Outcomes:
     """An element of a collection, equal elements merged (in order of first occurrence)."""
     src = bc.ex.compile(r.options)
     ot = strip_opt(bc.type_of(r.options))
@@ -436,7 +428,7 @@ def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, T
         if all(v == first for v in vals):   # one outcome: no draw, as with explicit chance
             return first
         return vals[st.randbelow(len(vals))]
-    return spread, sample, ot.elem, "random pick"
+    return spread, sample, ot.elem, "random pick", None
 
 
 def in_bag(c: dict) -> list:
@@ -485,7 +477,7 @@ def draw_item(st: Any, c: Any) -> Any:
     return v
 
 
-def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Callable]:
+def _draw(bc: "BodyCompiler", r: A.Draw) -> Outcomes:
     """An item taken from a bag (each distinct item weighted by its count) or a list (its first)."""
     coll = bc.collection(r.source)
     et = bc.type_of(r) if id(r) in bc.rb.types else Type("any")
@@ -515,9 +507,7 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
     t = strip_opt(bc.type_of(r)) if id(r) in bc.rb.types else Type("any")
     et = t.elem if t.kind in ("list", "bag") else Type("any")
     span = r.span
-
-    def labeller(v: Any) -> str:
-        return fmt(v, et)
+    labeller = label_as(et)
 
     def how_many(st: Any, L: list) -> int:
         n: int = count_f(st, L)

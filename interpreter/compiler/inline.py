@@ -35,21 +35,9 @@ def recursive(rb: CheckedRulebook) -> set[str]:
 
 def inlinable(rb: CheckedRulebook) -> set[str]:
     """The fns small enough to write inline that never call themselves, even indirectly."""
-    calls = fn_calls(rb)
-
-    def reaches_itself(start: str) -> bool:
-        seen: set[str] = set()
-        todo = list(calls[start])
-        while todo:
-            f = todo.pop()
-            if f == start:
-                return True
-            if f not in seen and f in calls:
-                seen.add(f)
-                todo.extend(calls[f])
-        return False
+    rec = recursive(rb)
     return {f for f, b in rb.fns.items()
-            if sum(1 for _ in A.walk(b.expr)) <= INLINE_MAX_NODES and not reaches_itself(f)}
+            if sum(1 for _ in A.walk(b.expr)) <= INLINE_MAX_NODES and f not in rec}
 
 
 LOOPS = (A.ListComp, A.MapComp, A.GenCall)
