@@ -461,24 +461,17 @@ class Rollout:
                     limits.start(self.prog.step_budget)
                     node.commit(s, None if node.allow_pass else vals[i])
                     return
-            if node.allow_pass:
-                i = ctx[0](len(vals) + len(acts) + 1)
-                hist.append(i)
-                j = i - 1
-                ctx[2] += 1
-                limits.start(self.prog.step_budget)
-                if i == 0:
-                    node.commit(s, None)
+            i = ctx[0](len(vals) + len(acts) + node.allow_pass)
+            hist.append(i)
+            ctx[2] += 1
+            limits.start(self.prog.step_budget)
+            j = i - node.allow_pass         # (-1: pass)
+            if j < 0:
+                node.commit(s, None)
+            elif j < len(vals):
+                node.commit(s, vals[j])
             else:
-                i = j = ctx[0](len(vals) + len(acts))
-                hist.append(i)
-                ctx[2] += 1
-                limits.start(self.prog.step_budget)
-            if j >= 0:
-                if j < len(vals):
-                    node.commit(s, vals[j])
-                else:
-                    self.act(s, node.player, acts[j - len(vals)])
+                self.act(s, node.player, acts[j - len(vals)])
         else:
             w = node.weights
             i = weighted_index(w, s.randbelow(sum(w)))
