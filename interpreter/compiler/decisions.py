@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.defaults import default_value
-from mercator.interpreter.compiler.memo import flat, shared_parts
+from mercator.interpreter.compiler.memo import flat, scalar, shared_parts
 from mercator.interpreter.engine.chance import merge_outcomes
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
 from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, MAX_OPTIONS, bag_walk,
@@ -115,7 +115,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
     is_bag = otype.kind == "bag"
     prog = bc.p
-    scalar = _scalar(et)
+    is_scalar = scalar(et)      # (a shallow copy of a list of them is a copy)
     value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
     # what a rollout's inline choice lists (rollout._Writer.choose_lines): the options as
     # they are (the chosen one is copied when committed, and a rollout keeps no Decision whose
@@ -135,7 +135,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                 # a bag's items repeat: keep each distinct combination once
                 combos = itertools.combinations(items, k)
                 out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
-            return out if scalar else deep_copy(out)
+            return out if is_scalar else deep_copy(out)
         raw = values
 
         def labeller(v: Any) -> str:
@@ -155,7 +155,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     else:
         def raw(st: Any, L: list) -> list:
             return walk(opts_f(st, L))           # a new list: never the state's own
-        if scalar or _fresh(bc, kind.options):
+        if is_scalar or _fresh(bc, kind.options):
             values = raw
         else:
             def values(st: Any, L: list) -> list:
@@ -164,7 +164,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # the value is copied (the pending Decision, and its values, is shared by clones) unless
     # it holds no list or dict; a rollout's inline choice copies it so too
     subset = isinstance(kind, A.ChoiceSubset)
-    copy = None if scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
+    copy = None if is_scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
     if simul is None and copy is None:
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
@@ -288,12 +288,6 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
 def label_as(t: Type) -> Callable[[Any], str]:
     """The label of an option or outcome of type t."""
     return lambda v: fmt(v, t)
-
-
-def _scalar(t: Type) -> bool:
-    """Values of this type hold no list or dict (so a shallow copy of a list of them is a copy)."""
-    k = strip_opt(t).kind
-    return k in ("int", "bool", "enum", "player", "str", "none")
 
 
 def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
