@@ -58,10 +58,6 @@ def _reads_params(rb: Any, e: Any) -> bool:
                and rb.refs[id(n)][1] != 0 for n in A.walk(e))
 
 
-def _param_labels(rb: Any, b: Body) -> list:
-    """The information-flow labels of an action's parameters after the player."""
-    return list(rb.flow.action_params[b.name])
-
 if TYPE_CHECKING:
     from mercator.interpreter.engine.program import Program
     from mercator.interpreter.engine.state import State
@@ -113,8 +109,8 @@ class Actions:
         vis = None
         fns = self._vis.get(bid)
         if fns is None:
-            labels = _param_labels(self.prog.rb, b)
-            fns = self._vis[bid] = [vis_fn(lb) for lb in labels]
+            # (the information-flow labels of its parameters after the player)
+            fns = self._vis[bid] = [vis_fn(lb) for lb in self.prog.rb.flow.action_params[b.name]]
         L = [who, *args]
         for f in fns:
             if f is not None:

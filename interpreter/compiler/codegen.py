@@ -457,33 +457,6 @@ class CodeGen:
         finally:
             self.vars = saved
 
-    def place_values(self, es: Any) -> Fn:
-        """A function (state, locals) -> the list of the values of es, each as place_value."""
-        def source() -> str:
-            parts = []
-            for e in es:
-                code = self.gen(e)
-                t = self.type_of(e)
-                parts.append(f"{copier(t)}({code})" if is_shared(e, t) else code)
-            return f"lambda s, L: [{', '.join(parts)}]"
-        try:
-            return eval(self.build(source, _where(es[0]) if es else "<rulebook expression>", "eval"),  # type: ignore[no-any-return]
-                        self.ns)
-        except TOO_DEEP:
-            raise BuildError("this expression is nested too deeply to be run (write it in "
-                             "smaller parts, with 'let' or fns)",
-                             es[0].span if es else A.NOSPAN) from None
-
-    def place_value(self, e: Any) -> Fn:
-        """Like compile, but a list, map, bag or record value is copied unless the expression
-        builds a fresh one: values never share structure with the state (value semantics)."""
-        f = self.compile(e)
-        t = self.type_of(e)
-        if is_shared(e, t):
-            copy = flat_copy if copier(t) == "_cp" else deep_copy
-            return lambda s, L: copy(f(s, L))
-        return f
-
     # -- generation
     def const(self, v: Any) -> str:
         """A namespace name bound to the value v."""

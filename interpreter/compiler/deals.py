@@ -6,7 +6,7 @@ closes it jumps past the deal, or, on an acceptance, hands both sides over and r
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import strip_opt
@@ -78,6 +78,16 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
     memo = Memo(len(prog.ex.memo))
     quick = prog.quick_pass         # a rollout that makes no deals is running (QuickPass)
 
+    def remembered(f: Callable, *args: Any) -> Any:
+        """f(*args) with the deal's memory on, emptied first."""
+        assert memo_on is not None
+        memo.clear()
+        saved, memo_on[0] = memo_on[0], memo
+        try:
+            return f(*args)
+        finally:
+            memo_on[0] = saved
+
     def window(st: Any, fr: list) -> Any:
         L = fr[2]
         W = L[wslot]
@@ -93,15 +103,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
                 return None
             if W[DRAFT] is None and spec.drop_void(st, L) and not spec.answering(W):
                 spec.owe_all(W)
-            if memo_on is None:
-                d = turn(st, fr, L, W)
-            else:
-                memo.clear()
-                saved, memo_on[0] = memo_on[0], memo
-                try:
-                    d = turn(st, fr, L, W)
-                finally:
-                    memo_on[0] = saved
+            d = turn(st, fr, L, W) if memo_on is None else remembered(turn, st, fr, L, W)
             if d is not False:
                 return d
             spec.commit(st, L, W, None)       # nothing but pass: the turn goes on
@@ -143,15 +145,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
 
     def full(st: Any, L: list, W: list) -> Decision:
         """The decision a QuickPass stands for, made as the window's turn makes it."""
-        if memo_on is None:
-            d = decision(st, L, W)
-        else:
-            memo.clear()
-            saved, memo_on[0] = memo_on[0], memo
-            try:
-                d = decision(st, L, W)
-            finally:
-                memo_on[0] = saved
+        d = decision(st, L, W) if memo_on is None else remembered(decision, st, L, W)
         assert isinstance(d, Decision)
         return d
 

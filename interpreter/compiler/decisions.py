@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.defaults import default_value
-from mercator.interpreter.compiler.memo import flat, shared_parts
+from mercator.interpreter.compiler.memo import flat, scalar, shared_parts
 from mercator.interpreter.engine.chance import merge_outcomes
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
 from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, MAX_OPTIONS, bag_walk,
@@ -115,12 +115,13 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
     is_bag = otype.kind == "bag"
     prog = bc.p
-    scalar = _scalar(et)
+    is_scalar = scalar(et)      # (a shallow copy of a list of them is a copy)
     value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
     # what a rollout's inline choice lists (rollout._Writer.choose_lines): the options as
     # they are (the chosen one is copied when committed, and a rollout keeps no Decision whose
     # options the state could change under)
     raw: Callable[[Any, list], list]
+    labeller = label_as(et)
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
 
@@ -134,7 +135,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                 # a bag's items repeat: keep each distinct combination once
                 combos = itertools.combinations(items, k)
                 out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
-            return out if scalar else deep_copy(out)
+            return out if is_scalar else deep_copy(out)
         raw = values
 
         def labeller(v: Any) -> str:
@@ -143,9 +144,6 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
         def values(st: Any, L: list) -> list:
             return sorted(opts_f(st, L))     # each distinct item once
         raw = values
-
-        def labeller(v: Any) -> str:
-            return fmt(v, et)
     elif isinstance(kind.options, A.Range):
         lo_f, hi_f = bc.ex.compile(kind.options.lo), bc.ex.compile(kind.options.hi)
 
@@ -154,25 +152,19 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
 
         def raw(st: Any, L: list) -> Any:    # (a range object: a rollout reads one item)
             return lazy_range(lo_f(st, L), hi_f(st, L))
-
-        def labeller(v: Any) -> str:
-            return fmt(v, et)
     else:
         def raw(st: Any, L: list) -> list:
             return walk(opts_f(st, L))           # a new list: never the state's own
-        if scalar or _fresh(bc, kind.options):
+        if is_scalar or _fresh(bc, kind.options):
             values = raw
         else:
             def values(st: Any, L: list) -> list:
                 return deep_copy(walk(opts_f(st, L)))   # records/lists: copies of the state's
 
-        def labeller(v: Any) -> str:
-            return fmt(v, et)
-
     # the value is copied (the pending Decision, and its values, is shared by clones) unless
     # it holds no list or dict; a rollout's inline choice copies it so too
     subset = isinstance(kind, A.ChoiceSubset)
-    copy = None if scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
+    copy = None if is_scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
     if simul is None and copy is None:
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
@@ -293,10 +285,9 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
     return e.name in fresh
 
 
-def _scalar(t: Type) -> bool:
-    """Values of this type hold no list or dict (so a shallow copy of a list of them is a copy)."""
-    k = strip_opt(t).kind
-    return k in ("int", "bool", "enum", "player", "str", "none")
+def label_as(t: Type) -> Callable[[Any], str]:
+    """The label of an option or outcome of type t."""
+    return lambda v: fmt(v, t)
 
 
 def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
@@ -353,17 +344,10 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
     state's generator; with it, it returns a Chance node of the distinct outcomes and their
     weights (or commits the only outcome there is)."""
     span = r.span
-    if isinstance(r, A.Roll):
-        spread, sample, et, what = _roll(bc, r)
-        take: Optional[Callable] = None
-    elif isinstance(r, A.RandomPick):
-        spread, sample, et, what = _random_pick(bc, r)
-        take = None
-    else:
-        spread, sample, et, what, take = _draw(bc, r)
-
-    def labeller(v: Any) -> str:
-        return fmt(v, et)
+    make = _roll if isinstance(r, A.Roll) else _random_pick if isinstance(r, A.RandomPick) \
+        else _draw
+    spread, sample, et, what, take = make(bc, r)
+    labeller = label_as(et)
 
     def commit(st: Any, v: Any) -> None:
         fr = st.stack[-1]
@@ -389,9 +373,11 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
 
 Spread = Callable[[Any, list], tuple[list, list[int]]]
 Sample = Callable[[Any, list], Any]
+# (spread, sample, the outcomes' type, what the chance is, how a drawn item is taken or None)
+Outcomes = tuple[Spread, Sample, Type, str, Optional[Callable]]
 
 
-def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
+def _roll(bc: "BodyCompiler", r: A.Roll) -> Outcomes:
     """A die: faces 1..n, each once."""
     sides_f = bc.ex.compile(r.sides)
 
@@ -402,7 +388,7 @@ def _roll(bc: "BodyCompiler", r: A.Roll) -> tuple[Spread, Sample, Type, str]:
 
     def sample(st: Any, L: list) -> int:
         return roll_die(st, sides_f(st, L))
-    return spread, sample, Type("int"), "roll"
+    return spread, sample, Type("int"), "roll", None
 
 
 def roll_die(st: Any, n: int) -> int:
@@ -413,7 +399,7 @@ def roll_die(st: Any, n: int) -> int:
     return 1 + rng_below(st, n) if n > 1 else 1
 
 
-def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, Type, str]:
+def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> Outcomes:
     """An element of a collection, equal elements merged (in order of first occurrence)."""
     src = bc.ex.compile(r.options)
     ot = strip_opt(bc.type_of(r.options))
@@ -436,7 +422,7 @@ def _random_pick(bc: "BodyCompiler", r: A.RandomPick) -> tuple[Spread, Sample, T
         if all(v == first for v in vals):   # one outcome: no draw, as with explicit chance
             return first
         return vals[st.randbelow(len(vals))]
-    return spread, sample, ot.elem, "random pick"
+    return spread, sample, ot.elem, "random pick", None
 
 
 def in_bag(c: dict) -> list:
@@ -485,7 +471,7 @@ def draw_item(st: Any, c: Any) -> Any:
     return v
 
 
-def _draw(bc: "BodyCompiler", r: A.Draw) -> tuple[Spread, Sample, Type, str, Callable]:
+def _draw(bc: "BodyCompiler", r: A.Draw) -> Outcomes:
     """An item taken from a bag (each distinct item weighted by its count) or a list (its first)."""
     coll = bc.collection(r.source)
     et = bc.type_of(r) if id(r) in bc.rb.types else Type("any")
@@ -515,9 +501,7 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
     t = strip_opt(bc.type_of(r)) if id(r) in bc.rb.types else Type("any")
     et = t.elem if t.kind in ("list", "bag") else Type("any")
     span = r.span
-
-    def labeller(v: Any) -> str:
-        return fmt(v, et)
+    labeller = label_as(et)
 
     def how_many(st: Any, L: list) -> int:
         n: int = count_f(st, L)

@@ -35,21 +35,9 @@ def recursive(rb: CheckedRulebook) -> set[str]:
 
 def inlinable(rb: CheckedRulebook) -> set[str]:
     """The fns small enough to write inline that never call themselves, even indirectly."""
-    calls = fn_calls(rb)
-
-    def reaches_itself(start: str) -> bool:
-        seen: set[str] = set()
-        todo = list(calls[start])
-        while todo:
-            f = todo.pop()
-            if f == start:
-                return True
-            if f not in seen and f in calls:
-                seen.add(f)
-                todo.extend(calls[f])
-        return False
+    rec = recursive(rb)
     return {f for f, b in rb.fns.items()
-            if sum(1 for _ in A.walk(b.expr)) <= INLINE_MAX_NODES and not reaches_itself(f)}
+            if sum(1 for _ in A.walk(b.expr)) <= INLINE_MAX_NODES and f not in rec}
 
 
 LOOPS = (A.ListComp, A.MapComp, A.GenCall)
@@ -81,14 +69,11 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     `placeable_spaces` a third time). Written inline, each call walks the collection again;
     remembered, the calls made while the state cannot change walk it once. (Calls with other
     arguments would only fill the memory: f(pair[0]) and f(pair[1]) do not count.)"""
-    walking = walking_fns(rb, small, LOOPS)
+    worth = small & walking_fns(rb, small, LOOPS)     # (small fns that walk a collection)
 
     def calls_of(e: Any) -> list[A.Call]:
         return [n for n in A.walk(e) if isinstance(n, A.Call)
                 and rb.refs.get(id(n), ("",))[0] == "fn"] if e is not None else []
-
-    def walks_items(f: str) -> bool:
-        return f in walking
 
     def arg_keys(c: A.Call, env: Optional[tuple[Any, ...]]) -> Optional[tuple[Any, ...]]:
         """c's arguments as comparable values: in f's own body the argument expressions, in a
@@ -120,7 +105,7 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     for b in rb.fns.values():
         seen: dict = {}
         count(b.expr, None, seen, 0)
-        out.update(g for (g, _), k in seen.items() if k > 1 and g in small and walks_items(g))
+        out.update(g for (g, _), k in seen.items() if k > 1 and g in worth)
     # ... or the rules call it in more than one fn or body (Manila asks `is_blind_passenger(p)`
     # for the options of a placement and again when placing): the compiled rollout keeps the
     # memory across statements and decisions (rollout.py), so the second call is a hit
@@ -132,8 +117,8 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
         same: dict = {}                # or twice with the same arguments in one body
         for c in found:
             same[(c.name, tuple(c.args))] = same.get((c.name, tuple(c.args)), 0) + 1
-        out.update(g for (g, _), k in same.items() if k > 1 and g in small and walks_items(g))
-    out.update(g for g, k in sites.items() if k > 1 and g in small and walks_items(g))
+        out.update(g for (g, _), k in same.items() if k > 1 and g in worth)
+    out.update(g for g, k in sites.items() if k > 1 and g in worth)
     return out
 
 

@@ -269,7 +269,6 @@ def _cache_root() -> Optional[str]:
 def _compile_module(src: str, spans: list, where: str, name: str) -> tuple[Optional[str],
                                                                               set[int], str]:
     """Cython, then the C compiler: (path of the extension, pieces Cython refused, error)."""
-    import Cython
     work = tempfile.mkdtemp(prefix="build-", dir=where)
     try:
         py = os.path.join(work, name + ".py")
@@ -296,7 +295,6 @@ def _compile_module(src: str, spans: list, where: str, name: str) -> tuple[Optio
             return None, set(), (r.stdout + r.stderr)[-400:]
         final = os.path.join(where, name + ext)
         os.replace(so, final)
-        del Cython
         return final, set(), ""
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -362,7 +360,7 @@ def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, 
             last["compile_seconds"] = spent
             if got is not None:
                 print(f"mercator: compiled in {spent:.0f} s", file=sys.stderr, flush=True)
-            if got is None:
+            else:
                 if bad - skip:
                     with open(refused, "w") as f:
                         f.write(" ".join(map(str, sorted(bad))) + "\n")

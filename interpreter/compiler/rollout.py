@@ -185,23 +185,12 @@ class Rollout:
         # it is a random.Random (the inline choices draw as its _randbelow does) else None
         self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False, None]
         ns = self.ns = prog.ex.ns
-        ns["_vm"] = self.vm_until
-        ns["_end"] = self.end
-        ns["_deep"] = self.deep
-        ns["_susp"] = self.suspend
-        ns["_drawn"] = draw_item
-        ns["_C"] = self.ctx
-        ns["_BUDG"] = limits.BUDGET
-        ns["_MAXOPT"] = limits.MAX_OPTIONS
-        ns["_chkopt"] = limits.check_options
-        ns["_roll"] = roll_die
-        ns["_noplayer"] = no_player
-        ns["_noopts"] = no_options
-        ns["_lrange"] = limits.lazy_range
-        ns["_stop"] = self.stop
-        ns["_RUNF"] = RUN_FAILURES
-        ns["_afail"] = self.action_failed
-        ns["_pubnone"] = prog.actions.none_allowed_publicly
+        ns.update(_vm=self.vm_until, _end=self.end, _deep=self.deep, _susp=self.suspend,
+                  _drawn=draw_item, _C=self.ctx, _BUDG=limits.BUDGET, _MAXOPT=limits.MAX_OPTIONS,
+                  _chkopt=limits.check_options, _roll=roll_die, _noplayer=no_player,
+                  _noopts=no_options, _lrange=limits.lazy_range, _stop=self.stop,
+                  _RUNF=RUN_FAILURES, _afail=self.action_failed,
+                  _pubnone=prog.actions.none_allowed_publicly)
         # the memory of fns' values (one table per fn), and the ops that keep the state
         self.memo: Optional[Memo] = Memo(len(prog.ex.memo)) if prog.ex.memo else None
         self.memo_on: list = prog.ex.memo_on
@@ -472,24 +461,17 @@ class Rollout:
                     limits.start(self.prog.step_budget)
                     node.commit(s, None if node.allow_pass else vals[i])
                     return
-            if node.allow_pass:
-                i = ctx[0](len(vals) + len(acts) + 1)
-                hist.append(i)
-                j = i - 1
-                ctx[2] += 1
-                limits.start(self.prog.step_budget)
-                if i == 0:
-                    node.commit(s, None)
+            i = ctx[0](len(vals) + len(acts) + node.allow_pass)
+            hist.append(i)
+            ctx[2] += 1
+            limits.start(self.prog.step_budget)
+            j = i - node.allow_pass         # (-1: pass)
+            if j < 0:
+                node.commit(s, None)
+            elif j < len(vals):
+                node.commit(s, vals[j])
             else:
-                i = j = ctx[0](len(vals) + len(acts))
-                hist.append(i)
-                ctx[2] += 1
-                limits.start(self.prog.step_budget)
-            if j >= 0:
-                if j < len(vals):
-                    node.commit(s, vals[j])
-                else:
-                    self.act(s, node.player, acts[j - len(vals)])
+                self.act(s, node.player, acts[j - len(vals)])
         else:
             w = node.weights
             i = weighted_index(w, s.randbelow(sum(w)))
