@@ -7,8 +7,11 @@ and at once turns a dial (only dial 7 opens it); then come the other seat's sign
 and a card it does not see, each before one of its decisions."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from game_driver import program
 from test_tree_reuse import BUDGET, play
 
 from mercator.interpreter.agents.search import ISMCTSAgent
@@ -132,3 +135,50 @@ def test_halving_ranks_the_amounts_by_their_pooled_means(monkeypatch) -> None:
     assert plain != "20"
     assert first_move(AUCTION, MCTSAgent(100, seed=0, reward="margin", root="halving",
                                          kernel=1.0)) == "20"
+
+
+# -- reply=K: small decisions below the root start with K visits of their one-step estimate
+
+TOLL = Path(__file__).resolve().parent / "fixtures" / "agents" / "toll.rules"
+
+
+def toll_named(agent) -> int:
+    prog = program(TOLL)
+    s = prog.new_game(3, 0, narrate=True, explicit_chance=True)
+    return int(s.pending.option(agent.choose(prog, s)).label)
+
+
+def test_a_reply_judged_by_the_estimate_keeps_a_toll_from_overreaching() -> None:
+    """tests/fixtures/agents/toll.rules: the best toll is 4. At 100 iterations the replies,
+    unsearched for their first visits, pay any toll half the time: the search names 7 or more
+    in some of ten seeds; with each reply's options starting at 4 visits of what the score
+    says one step on, 3 to 5 in every seed."""
+    from mercator.interpreter.agents.search import MCTSAgent
+    plain = [toll_named(MCTSAgent(100, seed=k, reward="margin")) for k in range(10)]
+    assert sum(t >= 7 for t in plain) >= 3, plain
+    replied = [toll_named(MCTSAgent(100, seed=k, reward="margin", reply=4.0)) for k in range(10)]
+    assert all(3 <= t <= 5 for t in replied), replied
+
+
+def test_the_reply_prior_is_on_the_rollouts_scale_and_leaves_the_root_alone() -> None:
+    """The responder's node starts with 4 visits an option, paying a toll of 0 ranked above
+    declining; the root's options (eleven tolls) get no prior."""
+    from mercator.interpreter.agents.search import MCTSAgent
+    agent = MCTSAgent(60, seed=0, reward="margin", reply=4.0)
+    toll_named(agent)
+    root = agent.last_root
+    assert root is not None and all(e.n < 60 for e in root.edges.values())
+    below = root.edges["0"].below
+    assert below is not None
+    pay, decline = below.edges["true"], below.edges["false"]
+    assert pay.n >= 4 and decline.n >= 4
+    # 4 prior visits each, the rest real: the prior's part is what the search started from
+    assert pay.w / pay.n > decline.w / decline.n
+
+
+def test_reply_is_a_spec_setting() -> None:
+    assert make_agent(parse_spec("ismcts:50:reply=8"), 0).reply == 8.0
+    assert make_agent(parse_spec("ismcts:50"), 0).reply == DEFAULT_SETTINGS["reply"] == 0.0
+    for bad in ("-1", "x", "10001"):
+        with pytest.raises(SpecError, match="reply is how many visits"):
+            parse_spec(f"ismcts:50:reply={bad}")

@@ -136,6 +136,8 @@ MIN_FRESH = 0.1      # reuse: a time budget searches at least this part of its t
 SETTLE_EVERY = 32   # a time budget asks every that many iterations whether the move is settled
 STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
 PRIOR_WORLDS = 4     # the worlds the root's prior judges each option in
+REPLY_MAX = 3        # reply: the decisions below the root judged by the prior have this many
+#                      options at most (a yes or no, a pass beside one or two)
 TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
 
 
@@ -451,7 +453,7 @@ class MCTSAgent:
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
                  anytime: str = "all", root: str = "uct", pair: bool = False,
                  clock: str = "wall", sealed: str = "tree", nst: bool = False,
-                 kernel: float = 0.0):
+                 kernel: float = 0.0, reply: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -481,6 +483,10 @@ class MCTSAgent:
         if kernel < 0:
             raise ValueError(f"the kernel's width cannot be negative, not {kernel}")
         self.kernel = kernel            # > 0: halving ranks amounts by `kernel_means`, this wide
+        if reply < 0:
+            raise ValueError(f"the replies' prior cannot be negative, not {reply}")
+        self.reply = reply              # > 0: small decisions below the root start with this
+                                        # many visits of their one-step estimate (_seed_reply)
         self.rave = rave                # > 0: RAVE's equivalence parameter (the visits at which
                                         # a move's all-moves-as-first average weighs a third)
         if prior < 0:
@@ -877,6 +883,17 @@ class MCTSAgent:
                     and stats.visits >= self.widen * regular:   # (the whole menu's, with pw too)
                 cand = [*cand, *range(regular, pend.count)]
             edges = stats.edges
+            if self.reply and not edges and tree is not root and regular <= REPLY_MAX \
+                    and len(cand) == regular and stats is tree:
+                i = self._seed_reply(program, s, pend, keys, regular, edges)
+                if i >= 0:                      # the node is expanded by its prior: a visit
+                    e = edges[keys[i]]          # of the option the prior ranks first, then
+                    path.append((stats, e, pend.player))        # the rollout
+                    if moves is not None:
+                        moves.append((pend.player, move_key(pend, i)))
+                    program.apply(s, i)
+                    tree = None
+                    break
             fresh = []
             for i in cand:
                 e = edges.get(keys[i])
@@ -1014,6 +1031,41 @@ class MCTSAgent:
             g.n = g.avail = int(self.prior)
             g.w = self.prior * max(root.rank[keys[i]] for i in _options_in(items))
             stack.extend(x for x in items if type(x) is not int)
+
+    def _seed_reply(self, program: Any, s: State, pend: Decision, keys: list[str],
+                    regular: int, edges: dict[str, _Edge]) -> int:
+        """Replies (`reply` > 0): a small decision below the root — a yes or no, take a fee or
+        not — met for the first time starts each option with `reply` visits of what the
+        rulebook's estimate says of it one step on, in this iteration's world, the chooser's
+        margin squashed as a rollout's margin is. Unsearched, such a node answers at random
+        for its first visits, so a searcher that names a price sees it taken half the time
+        however high; with the prior the other seat answers as its estimate says until the
+        rollouts say otherwise. The option the prior ranks first (-1: no option could be
+        judged, the node is left to the search)."""
+        seat = pend.player
+        n = len(s.players)
+        sign = program.key_signs[0] if program.key_signs else 1
+        margins: list[Optional[float]] = []
+        for i in range(regular):
+            c = s.clone()
+            try:
+                program.apply(c, i)
+                margins.append(score_margins(program.estimated(c), n, sign)[seat])
+            except RuleError:               # a rule error on this path: no opinion
+                margins.append(None)
+        if all(m is None for m in margins):
+            return -1
+        st = self._margins[seat]
+        sd = math.sqrt(st[2] / st[0]) if st[0] > 1 else 0.0
+        best, best_r = -1, -1.0
+        for i, d in enumerate(margins):
+            r = 0.5 if d is None or sd <= 1e-9 else 0.5 + 0.5 * math.tanh((d - st[1]) / sd)
+            e = edges[keys[i]] = _Edge()
+            e.n = e.avail = int(self.reply)
+            e.w = self.reply * r
+            if r > best_r:
+                best, best_r = i, r
+        return best
 
     def _sealed_stats(self, tree: _Node, pend: Decision, under_way: Optional[tuple]
                       ) -> tuple[_Node, Optional[tuple]]:
@@ -1426,10 +1478,10 @@ class ISMCTSAgent(MCTSAgent):
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
-                 kernel: float = 0.0):
+                 kernel: float = 0.0, reply: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock, sealed, nst, kernel)
+                         root, pair, clock, sealed, nst, kernel, reply)
         if hidden not in HIDDENS:
             raise ValueError(f"another seat's hidden choice is drawn by one of "
                              f"{', '.join(HIDDENS)}, not {hidden!r}")

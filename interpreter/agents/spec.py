@@ -32,7 +32,9 @@ seat's move before it), `plan=N` (ismcts only) whether a run of the seat's own d
 nothing between (an offer's goods, a purchase's barrels) is answered from the first one's tree
 where that tree holds N visits at the next decision (0: each searched), `kernel=W` whether
 sequential halving ranks a menu of whole-number amounts (a bid, a fee) by each amount's mean
-pooled with its neighbours' within about W steps of the menu (0: each alone), `sealed=tree|shared` how the tree searches a simultaneous decision
+pooled with its neighbours' within about W steps of the menu (0: each alone), `reply=K` whether
+a small decision below the root (at most three options: a yes or no) starts each option with K
+visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
 shared whatever they were), `hidden=uniform|mast` (ismcts only) how a drawn world makes
 another seat's hidden choice (any option alike, or as the search's rollouts would choose), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
@@ -74,7 +76,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "group": "bins", "reuse": False, "deals": "judge",
                                     "rave": 0.0, "anytime": "root", "root": "halving",
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
-                                    "nst": False, "plan": 0, "kernel": 0.0}
+                                    "nst": False, "plan": 0, "kernel": 0.0,
+                                    "reply": 0.0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -128,6 +131,9 @@ class AgentSpec:
     kernel: Optional[float] = None     # halving ranks a menu of amounts by their means pooled
                                        # with neighbours this many steps away (None:
                                        # DEFAULT_SETTINGS; 0: each amount alone)
+    reply: Optional[float] = None      # a small decision below the root starts each option
+                                       # with this many visits of its one-step estimate (None:
+                                       # DEFAULT_SETTINGS; 0: none)
     plan: Optional[int] = None         # ismcts: a run of the seat's own decisions answered from
                                        # the first one's tree where it holds this many visits
                                        # (None: DEFAULT_SETTINGS; 0: every decision searched)
@@ -208,7 +214,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst", "plan", "kernel")
+            "hidden", "nst", "plan", "kernel", "reply")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -248,6 +254,14 @@ def _setting(text: str, name: str, value: str) -> Any:
                             f"decision at once (default: every core for a time budget, 1 for "
                             f"iterations), 1 to {MAX_CORES}, not '{value}'")
         return int(value)
+    if name == "reply":
+        if not re.fullmatch(r"\d{1,4}", value) or not 0 <= int(value) <= 10000:
+            raise SpecError(f"'{text.strip()}': reply is how many visits each option of a small "
+                            f"decision below the root (a yes or no) starts with, valued by the "
+                            f"rulebook's estimate one step on (0: none; default "
+                            f"{DEFAULT_SETTINGS['reply']:g}), a whole number from 0 to 10000, "
+                            f"not '{value}'")
+        return float(value)
     if name == "kernel":
         if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 <= float(value) <= 100:
             raise SpecError(f"'{text.strip()}': kernel is the width, in steps of the menu, over "
@@ -430,6 +444,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     kernel = d["kernel"] if spec.kernel is None else spec.kernel
     if kernel:                      # (likewise)
         settings["kernel"] = kernel
+    reply = d["reply"] if spec.reply is None else spec.reply
+    if reply:                       # (likewise)
+        settings["reply"] = reply
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
