@@ -104,9 +104,9 @@ class SeatTensors:
         self._pub = np.zeros(observer.total, np.float32)
         self._pub_last: list[Any] = [_UNSEEN] * len(self.shared)
         self._version = 0                     # bumped when a shared field is written
-        self._cells: dict[int, np.ndarray] = {}
-        self._synced: dict[int, int] = {}     # per seat: the version its shared cells are of
-        self._last: dict[int, list[Any]] = {}
+        # per seat: its tensor, the last values written in it, the version of its shared cells
+        self._seats: dict[int, list] = {}
+        self._update = self._update_function()
 
     def _values_function(self) -> Callable[[Any, int], tuple[list, list]]:
         """values(s, seat): what the seat's position view shows of each field, as two lists —
@@ -142,29 +142,129 @@ class SeatTensors:
             values += row
         return [values[k] for k in self.shared], [values[k] for k in self.mine]
 
+    def _update_function(self, inline: bool = True) -> Callable[..., Optional[bool]]:
+        """update(s, v, L, o, M, out): what `values` reads, compared field by field with the
+        last values written and the changed fields' cells written again — the fields seen alike
+        into o (the shared tensor, their last values in L), seat v's own into out (its tensor,
+        M), then the round's and the mover's cells of out (M's last two) — as one Python
+        function for this rulebook and player count; is a field seen alike changed? None for
+        a state of another shape (nothing written: the caller reads it through the view).
+
+        Written out because the generic loop (`_write`) cost more than the writes: a field's
+        spans unpacked, its type's tests and a call to its writer, for the 2 or 3 fields
+        of 42 that change in a step of Manila 4p. A one-cell number or truth is written in
+        place (`inline`), anything else by its field writer; the cells and copies are the
+        loop's, so the tensor is the same."""
+        rb = self.observer.prog.rb
+        nt, nr, n = len(rb.table_fields), len(rb.player_fields), self.players
+        code = [table_field_code(f, f"t[{i}]", "v") for i, f in enumerate(rb.table_fields)]
+        code += [player_field_code(f, f"r{p}[{j}]", str(p), "v")
+                 for p in range(n) for j, f in enumerate(rb.player_fields)]
+        types = list(rb.table_fields) + [f for _ in range(n) for f in rb.player_fields]
+        ns: dict[str, Any] = {"_Decision": Decision, "_UNSEEN": _UNSEEN}
+        rows = ", ".join(f"r{p}" for p in range(n))
+        lines = ["def update(s, v, L, o, M, out):",
+                 "    t = s.table",
+                 "    P = s.players",
+                 f"    if len(t) != {nt} or len(P) != {n}:",
+                 "        return None",
+                 f"    ({rows},) = P",
+                 f"    if {' or '.join(f'len(r{p}) != {nr}' for p in range(n))}:",
+                 "        return None",
+                 "    c = False"]
+
+        def field(j: int, k: int, span: tuple, last: str, arr: str, shared: bool) -> None:
+            w, at, size, own, keep = span
+            f = types[k]
+            kind = f.type.kind if f.visibility != "secret" else "secret"
+            lines.append(f"    x = {code[k]}")
+            lines.append(f"    if x != {last}[{j}]:")
+            if inline and size == 1 and kind == "int":
+                lines.append(f"        {arr}[{at}] = float(x) if x else 0.0")
+            elif inline and size == 1 and kind == "bool":
+                lines.append(f"        {arr}[{at}] = 1.0 if x else 0.0")
+            else:
+                name = f"_w{arr}{j}"
+                ns[name] = w
+                lines.append(f"        {arr}[{at}] = 0.0" if size == 1 else
+                             f"        {arr}[{at}:{at + size}] = 0.0")
+                if own:       # an owner-only map: the viewer's own entry
+                    lines.append(f"        {name}(x[0] if isinstance(x, list) and len(x) == 2 "
+                                 f"and isinstance(x[0], dict) else x, {arr}, {at})")
+                else:
+                    lines.append(f"        {name}(x, {arr}, {at})")
+            if keep is None:
+                lines.append(f"        {last}[{j}] = x")
+            else:
+                ns[f"_k{arr}{j}"] = keep
+                lines.append(f"        {last}[{j}] = _k{arr}{j}(x)")
+            if shared:
+                lines.append("        c = True")
+
+        for j, (k, span) in enumerate(zip(self.shared, self.shared_spans)):
+            field(j, k, span, "L", "o", True)
+        for j, (k, span) in enumerate(zip(self.mine, self.mine_spans)):
+            field(j, k, span, "M", "out", False)
+        m, at = len(self.mine), self.tail
+        lines += ["    x = s.round",
+                  f"    if x != M[{m}]:",
+                  f"        out[{at}] = float(x)",
+                  f"        M[{m}] = x",
+                  "    x = s.pending",
+                  f"    x = x.player if isinstance(x, _Decision) else {n}",
+                  f"    if x != M[{m + 1}]:",
+                  f"        if M[{m + 1}] is not _UNSEEN:",
+                  f"            out[{at + 1 + n} + M[{m + 1}]] = 0.0",
+                  f"        out[{at + 1 + n} + x] = 1.0",
+                  f"        M[{m + 1}] = x",
+                  "    return c"]
+        name = self.observer.prog.name
+        return written("\n".join(lines) + "\n", f"<seat tensor update of {name}, {n} players>",
+                       "update", ns)
+
     def tensor(self, s: Any, seat: int) -> np.ndarray:
         """Seat `seat`'s observation of s: the array kept for the seat (read it, copy it; do
         not write into it)."""
-        shared, mine = self.values(s, seat)
-        if self._write(self.shared_spans, shared, self._pub_last, self._pub):
+        kept = self._seats.get(seat)
+        if kept is None:
+            kept = self._seats[seat] = self._new_seat(seat)
+        out, last, synced = kept
+        changed = self._update(s, seat, self._pub_last, self._pub, last, out)
+        if changed is None:                     # a state of another shape
+            changed = self._slow(s, seat, last, out)
+        if changed:
             self._version += 1
-        out = self._cells.get(seat)
-        if out is None:
-            out = self._cells[seat] = np.zeros(self.observer.total, np.float32)
-            self._last[seat] = [_UNSEEN] * len(mine)
-            self._synced[seat] = -1
-        if self._synced[seat] != self._version:
+        if synced != self._version:
             np.copyto(out, self._pub, where=self.shared_cells)
-            self._synced[seat] = self._version
-        self._write(self.mine_spans, mine, self._last[seat], out)
+            kept[2] = self._version
+        return out
+
+    def _new_seat(self, seat: int) -> list:
+        """A seat's kept tensor (the seat's own cell of the last ones written once), the last
+        values of its own fields, then of the round and the mover (never written), and the
+        version of the shared cells in its tensor (none)."""
+        out = np.zeros(self.observer.total, np.float32)
+        out[self.tail + 1 + seat] = 1.0
+        return [out, [_UNSEEN] * (len(self.mine) + 2), -1]
+
+    def _slow(self, s: Any, seat: int, last: list, out: np.ndarray) -> bool:
+        """What `_update` does, for a state of another shape: its values through the view."""
+        shared, mine = self._viewed(s, seat)
+        changed = self._write(self.shared_spans, shared, self._pub_last, self._pub)
+        m = len(mine)
+        self._write(self.mine_spans, mine, last, out)
         at = self.tail
-        out[at:] = 0.0
-        out[at] = float(s.round)
-        out[at + 1 + seat] = 1.0
+        if s.round != last[m]:
+            out[at] = float(s.round)
+            last[m] = s.round
         node = s.pending
         who = node.player if isinstance(node, Decision) else self.players
-        out[at + 1 + self.players + who] = 1.0
-        return out
+        if who != last[m + 1]:
+            if last[m + 1] is not _UNSEEN:
+                out[at + 1 + self.players + last[m + 1]] = 0.0
+            out[at + 1 + self.players + who] = 1.0
+            last[m + 1] = who
+        return changed
 
     @staticmethod
     def _write(spans: list, values: list, last: list, out: np.ndarray) -> bool:
