@@ -38,14 +38,15 @@ def test_kept_tensors_are_the_tensors_of_each_state(name: str, players: int) -> 
 
 
 def _counting(kept: SeatTensors, written: list) -> None:
-    """Make kept's field writers note each value they write in `written` (its update written
+    """Make kept's field writers note each value they write in `written` (its updates written
     again with them, every field through its writer: a one-cell number too)."""
     def note(w):
         return lambda v, out, at: (written.append(v), w(v, out, at))
 
     kept.shared_spans = [(note(w), *rest) for w, *rest in kept.shared_spans]
     kept.mine_spans = [(note(w), *rest) for w, *rest in kept.mine_spans]
-    kept._update = kept._update_function(inline=False)
+    for seat, seen in kept._seats.items():
+        seen[3] = kept._update_function(seat, inline=False)
 
 
 def test_only_the_fields_that_changed_are_written_again() -> None:

@@ -21,8 +21,8 @@ import numpy as np
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.observation import Observer
-from mercator.interpreter.engine.view import (player_field_code, seen_alike, table_field_code,
-                                              written)
+from mercator.interpreter.engine.view import (is_owner_map, player_field_code, seen_alike,
+                                              table_field_code, visible, written)
 
 _UNSEEN = object()           # a field never written for this seat
 
@@ -106,7 +106,6 @@ class SeatTensors:
         self._version = 0                     # bumped when a shared field is written
         # per seat: its tensor, the last values written in it, the version of its shared cells
         self._seats: dict[int, list] = {}
-        self._update = self._update_function()
 
     def _values_function(self) -> Callable[[Any, int], tuple[list, list]]:
         """values(s, seat): what the seat's position view shows of each field, as two lists —
@@ -142,25 +141,33 @@ class SeatTensors:
             values += row
         return [values[k] for k in self.shared], [values[k] for k in self.mine]
 
-    def _update_function(self, inline: bool = True) -> Callable[..., Optional[bool]]:
-        """update(s, v, L, o, M, out): what `values` reads, compared field by field with the
-        last values written and the changed fields' cells written again — the fields seen alike
-        into o (the shared tensor, their last values in L), seat v's own into out (its tensor,
-        M), then the round's and the mover's cells of out (M's last two) — as one Python
-        function for this rulebook and player count; is a field seen alike changed? None for
-        a state of another shape (nothing written: the caller reads it through the view).
+    def _update_function(self, seat: int, inline: bool = True) -> Callable[..., Optional[bool]]:
+        """update(s, v, L, o, M, out) for seat v = `seat`: what `values` reads, compared field
+        by field with the last values written and the changed fields' cells written again —
+        the fields seen alike into o (the shared tensor, their last values in L), the seat's
+        own into out (its tensor, M), then the round's and the mover's cells of out (M's last
+        two) — as one Python function for this rulebook, player count and seat; is a field
+        seen alike changed? None for a state of another shape (nothing written: the caller
+        reads it through the view).
 
         Written out because the generic loop (`_write`) cost more than the writes: a field's
-        spans unpacked, its type's tests and a call to its writer, for the 2 or 3 fields
-        of 42 that change in a step of Manila 4p. A one-cell number or truth is written in
-        place (`inline`), anything else by its field writer; the cells and copies are the
-        loop's, so the tensor is the same."""
+        spans unpacked, its type's tests and a call to its writer, for the 2 or 3 fields of
+        42 that change in a step of Manila 4p. Written per seat because what a seat sees of
+        each seat's owner-only field is known here: the value for its own, the size for the
+        others'. With `inline`, a one-cell number or truth, and a size shown in place of a
+        hidden collection (always in the field's first cell: nothing else of it is ever
+        written for this seat), are written in place; anything else by its field writer. The
+        cells and last values are `_write`'s, so the tensor is the same."""
         rb = self.observer.prog.rb
         nt, nr, n = len(rb.table_fields), len(rb.player_fields), self.players
-        code = [table_field_code(f, f"t[{i}]", "v") for i, f in enumerate(rb.table_fields)]
-        code += [player_field_code(f, f"r{p}[{j}]", str(p), "v")
+        code = [table_field_code(f, f"t[{i}]", str(seat)) for i, f in enumerate(rb.table_fields)]
+        code += [player_field_code(f, f"r{p}[{j}]", str(p), str(seat))
                  for p in range(n) for j, f in enumerate(rb.player_fields)]
-        types = list(rb.table_fields) + [f for _ in range(n) for f in rb.player_fields]
+        fields = list(rb.table_fields) + [f for _ in range(n) for f in rb.player_fields]
+        # does the seat see only a size (or None) of the field: hidden from it, not its entry
+        sized = [not is_owner_map(f.type, f.visibility) and not visible(f.visibility, None, 0)
+                 for f in rb.table_fields]
+        sized += [not visible(f.visibility, p, seat) for p in range(n) for f in rb.player_fields]
         ns: dict[str, Any] = {"_Decision": Decision, "_UNSEEN": _UNSEEN}
         rows = ", ".join(f"r{p}" for p in range(n))
         lines = ["def update(s, v, L, o, M, out):",
@@ -175,13 +182,22 @@ class SeatTensors:
 
         def field(j: int, k: int, span: tuple, last: str, arr: str, shared: bool) -> None:
             w, at, size, own, keep = span
-            f = types[k]
-            kind = f.type.kind if f.visibility != "secret" else "secret"
+            f = fields[k]
+            kind = f.type.kind
             lines.append(f"    x = {code[k]}")
             lines.append(f"    if x != {last}[{j}]:")
-            if inline and size == 1 and kind == "int":
+            if inline and sized[k] and (f.visibility == "secret" or
+                                        kind in ("list", "bag", "map")):
+                # the writers' own rule for a size: its number (0 for none) in the first cell
                 lines.append(f"        {arr}[{at}] = float(x) if x else 0.0")
-            elif inline and size == 1 and kind == "bool":
+                keep = None                   # a size, or None: nothing to copy
+            elif inline and sized[k] and kind == "opt" and \
+                    f.type.args[0].kind in ("list", "bag", "map"):
+                lines.append(f"        {arr}[{at}] = 1.0 if x is None else float(x)")
+                keep = None
+            elif inline and size == 1 and kind == "int" and f.visibility != "secret":
+                lines.append(f"        {arr}[{at}] = float(x) if x else 0.0")
+            elif inline and size == 1 and kind == "bool" and f.visibility != "secret":
                 lines.append(f"        {arr}[{at}] = 1.0 if x else 0.0")
             else:
                 name = f"_w{arr}{j}"
@@ -191,6 +207,9 @@ class SeatTensors:
                 if own:       # an owner-only map: the viewer's own entry
                     lines.append(f"        {name}(x[0] if isinstance(x, list) and len(x) == 2 "
                                  f"and isinstance(x[0], dict) else x, {arr}, {at})")
+                elif inline:  # the writer's code, on a name of its own (x is kept below)
+                    lines.append("        y = x")
+                    lines.extend(self.observer.field_writer_code(f, "y", arr, at, " " * 8, ns))
                 else:
                     lines.append(f"        {name}(x, {arr}, {at})")
             if keep is None:
@@ -219,8 +238,8 @@ class SeatTensors:
                   f"        M[{m + 1}] = x",
                   "    return c"]
         name = self.observer.prog.name
-        return written("\n".join(lines) + "\n", f"<seat tensor update of {name}, {n} players>",
-                       "update", ns)
+        return written("\n".join(lines) + "\n",
+                       f"<seat tensor update of {name}, {n} players, seat {seat}>", "update", ns)
 
     def tensor(self, s: Any, seat: int) -> np.ndarray:
         """Seat `seat`'s observation of s: the array kept for the seat (read it, copy it; do
@@ -228,8 +247,8 @@ class SeatTensors:
         kept = self._seats.get(seat)
         if kept is None:
             kept = self._seats[seat] = self._new_seat(seat)
-        out, last, synced = kept
-        changed = self._update(s, seat, self._pub_last, self._pub, last, out)
+        out, last, synced, update = kept
+        changed = update(s, seat, self._pub_last, self._pub, last, out)
         if changed is None:                     # a state of another shape
             changed = self._slow(s, seat, last, out)
         if changed:
@@ -242,10 +261,10 @@ class SeatTensors:
     def _new_seat(self, seat: int) -> list:
         """A seat's kept tensor (the seat's own cell of the last ones written once), the last
         values of its own fields, then of the round and the mover (never written), and the
-        version of the shared cells in its tensor (none)."""
+        version of the shared cells in its tensor (none), and its update."""
         out = np.zeros(self.observer.total, np.float32)
         out[self.tail + 1 + seat] = 1.0
-        return [out, [_UNSEEN] * (len(self.mine) + 2), -1]
+        return [out, [_UNSEEN] * (len(self.mine) + 2), -1, self._update_function(seat)]
 
     def _slow(self, s: Any, seat: int, last: list, out: np.ndarray) -> bool:
         """What `_update` does, for a state of another shape: its values through the view."""
