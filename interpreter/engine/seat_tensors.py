@@ -44,6 +44,13 @@ def _copy_dict(v: Any) -> Any:
     return v.copy() if type(v) is dict else _copy(v)
 
 
+def _copy_dict_of_lists(v: Any) -> Any:
+    """_copy of a map to lists of unchangeable items (or of a size in its place)."""
+    if type(v) is not dict:
+        return _copy(v)
+    return {k: x[:] if type(x) is list else _copy(x) for k, x in v.items()}
+
+
 def _unchangeable(t: Type) -> bool:
     """Is a value of type t never changed in place (a number, a member, a seat)?"""
     return t.kind in ("int", "bool", "str", "none", "enum", "player") or \
@@ -63,6 +70,8 @@ def _copier(t: Type) -> Optional[Callable[[Any], Any]]:
         return _copy_list
     if t.kind == "bag" and _unchangeable(t.elem) or t.kind == "map" and _unchangeable(t.value):
         return _copy_dict
+    if t.kind == "map" and t.value.kind == "list" and _unchangeable(t.value.elem):
+        return _copy_dict_of_lists    # Manila's crews: 0.48 µs against marshal's 0.56-0.70
     return _copy
 
 
@@ -88,8 +97,11 @@ class SeatTensors:
         # per segment of a field: its writer, first cell, cells, is it an owner-only map (shown
         # as [the viewer's own entry, size]), and how its last value is kept
         owner_map = [k < len(table_fields) and not alike[k] for k in range(len(fields))]
+        # an owner-only map's [own entry, size] is made anew at each look (view._own_raw):
+        # only the entry's values can be the state's own
         spans = [(observer.field_writer(f), g.offset, g.size, owner_map[k],
-                  _copy if owner_map[k] else _copier(f.type))
+                  (None if _unchangeable(f.type.value) else _copy) if owner_map[k]
+                  else _copier(f.type))
                  for k, (f, g) in enumerate(zip(fields, observer.segments))]
         self.shared = [k for k in range(len(fields)) if alike[k]]
         self.mine = [k for k in range(len(fields)) if not alike[k]]
