@@ -5,9 +5,12 @@ A step of a game changes few fields (a bid, a boat's position, whose turn it is)
 view is kept field by field (a copy: the view shares the state's own lists) and a field's
 cells are cleared and written again only when its value differs from the last one seen. What
 every seat sees alike (a public field, the size of a secret one) is kept once for all seats,
-so that seats observing in turn write a change once; what only its owner sees, per seat. The tensor is the same as Observer.fill's for the same state (tests/test_encoding.py
-compares them over random games), whatever state was asked for before: a search that jumps
-between branches only finds more fields changed.
+so that seats observing in turn write a change once; what only its owner sees, per seat. The
+comparisons and writes are one Python function written per rulebook, player count and seat
+(`SeatTensors._update_function`), as the position view is. The tensor is the same as
+Observer.fill's for the same state (tests/test_seat_tensors.py compares them over random
+games), whatever state was asked for before: a search that jumps between branches only finds
+more fields changed.
 """
 from __future__ import annotations
 
@@ -173,8 +176,9 @@ class SeatTensors:
         each seat's owner-only field is known here: the value for its own, the size for the
         others'. With `inline`, a one-cell number or truth, and a size shown in place of a
         hidden collection (always in the field's first cell: nothing else of it is ever
-        written for this seat), are written in place; anything else by its field writer. The
-        cells and last values are `_write`'s, so the tensor is the same."""
+        written for this seat), are written in place; anything else by its field writer's code
+        (Observer.field_writer_code; without `inline`, a call to the writer). The cells and last
+        values are `_write`'s, so the tensor is the same."""
         rb = self.observer.prog.rb
         nt, nr, n = len(rb.table_fields), len(rb.player_fields), self.players
         code = [table_field_code(f, f"t[{i}]", str(seat)) for i, f in enumerate(rb.table_fields)]
@@ -294,7 +298,8 @@ class SeatTensors:
         return update
 
     def _slow(self, s: Any, seat: int, last: list, out: np.ndarray) -> bool:
-        """What `_update` does, for a state of another shape: its values through the view."""
+        """What a seat's update does, for a state of another shape: its values read through
+        the view."""
         shared, mine = self._viewed(s, seat)
         changed = self._write(self.shared_spans, shared, self._pub_last, self._pub)
         m = len(mine)
