@@ -167,6 +167,68 @@ class Observer:
             return w_secret
         return self.writer(f.type, f.name)
 
+    def field_writer_code(self, f: Any, x: str, out: str, at: int, pad: str,
+                          names: dict[str, Any]) -> list[str]:
+        """Python lines (each starting with `pad`) doing what field_writer(f)(x, out, at) does,
+        for the value of the plain variable x and a constant cell: the type looked at here,
+        not at every call. A type it does not write out is handed to its writer (a call,
+        the function put in `names`)."""
+        if f.visibility == "secret":
+            return [f"{pad}if isinstance({x}, int) and not isinstance({x}, bool):",
+                    f"{pad}    {out}[{at}] = float({x})"]
+        return self._code(f.type, f.name, x, out, at, pad, names, 0)
+
+    def _code(self, t: Type, field: str, x: str, out: str, at: int, pad: str,
+              names: dict[str, Any], depth: int) -> list[str]:
+        """writer(t, field)(x, out, at) as lines of Python (see field_writer_code)."""
+        k = t.kind
+        if k == "int":
+            return [f"{pad}if {x}:", f"{pad}    {out}[{at}] = float({x})"]
+        if k == "bool":
+            return [f"{pad}if {x}:", f"{pad}    {out}[{at}] = 1.0"]
+        if k in ("enum", "player"):
+            n = self.size(t, field)
+            return [f"{pad}if {x} is not None and 0 <= {x} < {n}:",
+                    f"{pad}    {out}[{at} + {x}] = 1.0"]
+        if k == "none":
+            return [f"{pad}{out}[{at}] = 1.0"]
+        hidden = [f"{pad}if isinstance({x}, int) and not isinstance({x}, bool):",
+                  f"{pad}    {out}[{at}] = float({x})    # hidden: only its size is seen"]
+        if k == "opt":
+            inner_t = t.args[0]
+            lines = [f"{pad}if {x} is None:", f"{pad}    {out}[{at}] = 1.0"]
+            if inner_t.kind in ("list", "bag", "map"):    # hidden: its size in place
+                lines += [f"{pad}elif isinstance({x}, int) and not isinstance({x}, bool):",
+                          f"{pad}    {out}[{at}] = float({x})"]
+            return lines + [f"{pad}else:"] + self._code(inner_t, field, x, out, at + 1,
+                                                          pad + "    ", names, depth + 1)
+        if k in ("list", "bag") and _atomic(t.elem):
+            e = f"e{depth}"
+            return hidden + [
+                f"{pad}else:",
+                f"{pad}    if isinstance({x}, dict):",
+                f"{pad}        {x} = [{e} for {e}, m in {x}.items() for _ in range(m)]",
+                f"{pad}    else:",
+                f"{pad}        {x} = list({x} or [])",
+                f"{pad}    {out}[{at}] = float(len({x}))",
+                f"{pad}    for {e} in {x}:",
+                f"{pad}        {out}[{at + 1} + {e}] += 1.0"]
+        if k == "map" and _atomic(t.elem):
+            n = len(t.elem.members) if t.elem.kind == "enum" else self.players
+            each = 1 + self.size(t.value, field)
+            y = f"y{depth}"
+            lines = hidden + [f"{pad}else:", f"{pad}    {x} = {x} or {{}}"]
+            for key in range(n):
+                lines += [f"{pad}    if {key} in {x}:",
+                          f"{pad}        {out}[{at + key * each}] = 1.0",
+                          f"{pad}        {y} = {x}[{key}]"]
+                lines += self._code(t.value, field, y, out, at + key * each + 1,
+                                    pad + "        ", names, depth + 1)
+            return lines
+        name = f"_writer{len(names)}"
+        names[name] = self.writer(t, field)
+        return [f"{pad}{name}({x}, {out}, {at})"]
+
     def _write(self, v: Any, t: Type, field: str, out: Any, at: int) -> None:
         """Write value v of type t at cell `at` (its `size` cells start there, all zero)."""
         self.writer(t, field)(v, out, at)

@@ -124,6 +124,9 @@ class Program:
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled
         self._pviews: Optional[ViewBytes] = None  # its bytes for many seats (view_bytes.py)
+        # functions written for this program elsewhere (engine/seat_tensors.py), by a key of
+        # their writer's: written once a process, not once an environment
+        self.written: dict[tuple, Callable] = {}
         # set while a compiled rollout that makes no deals runs: a deal window's op may then
         # answer a turn the seat passes at by a nodes.QuickPass instead of a Decision
         self.quick_pass = [False]

@@ -281,10 +281,13 @@ def table_field_code(f: Any, x: str, viewer: str) -> str:
 
 def player_field_code(f: Any, x: str, seat: str, viewer: str) -> str:
     """Python for what seat `viewer` sees of player field f of seat `seat` (expressions) whose
-    value is the expression x, as position_view gives it."""
+    value is the expression x, as position_view gives it (both seats numbers: the choice
+    between the value and its size made here)."""
     if f.visibility == "public":
         return x
     if f.visibility == "owner":
+        if seat.isdigit() and viewer.isdigit():
+            return x if seat == viewer else _size_code(x, f.type)
         return f"({x} if {seat} == {viewer} else {_size_code(x, f.type)})"
     return _size_code(x, f.type)
 
