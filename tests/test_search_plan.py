@@ -1,10 +1,17 @@
-"""Plans (`plan=N`, interpreter/agents/search.py `_planned`): a decision that follows the seat's
-own last decision with nothing between but its own moves is answered from the tree that
-decision searched, where that tree reached it with at least N visits — a run of decisions (an
-offer's goods, a purchase's barrels) follows the one line of play the first search valued. On
+"""Three search settings of issue 36 (interpreter/agents/search.py), each on a small rulebook
+whose answer is known.
+
+Plans (`plan=N`, `_planned`): a decision that follows the seat's own last decision with
+nothing between but its own moves is answered from the tree that decision searched, where that
+tree reached it with at least N visits — a run of decisions (an offer's goods, a purchase's
+barrels) follows the one line of play the first search valued. On
 tests/fixtures/agents/vault.rules (test_tree_reuse.py's `play`) the first seat tries the vault
 and at once turns a dial (only dial 7 opens it); then come the other seat's signal, a die roll
-and a card it does not see, each before one of its decisions."""
+and a card it does not see, each before one of its decisions.
+
+Amounts pooled (`kernel=W`, `amount_options`, `kernel_means`) and replies judged by the
+estimate (`reply=K`, `_seed_reply`; tests/fixtures/agents/toll.rules) below.
+"""
 from __future__ import annotations
 
 from pathlib import Path
