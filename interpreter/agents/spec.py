@@ -223,20 +223,47 @@ MAX_DEPTH = 10 ** 6
 MAX_WORLDS = 10 ** 4
 
 
+_WHOLE, _DECIMAL = r"\d{1,6}", r"\d{1,3}(\.\d{1,6})?"
+# the settings that are numbers: (the value's form, lowest, highest, its type, what the setting
+# is and takes — the error's text)
+_NUMBERS: dict[str, tuple[str, float, float, type, str]] = {
+    "prior": (_WHOLE, 0, 10000, float,
+              "prior is how many visits each option of a decision starts with, valued by the "
+              "rulebook's estimate one step on (0: none), a whole number from 0 to 10000"),
+    "pw": (_DECIMAL, 0, 100, float,
+           "pw is the progressive widening factor (a node searches its best pw·sqrt(visits) "
+           "options; 0: every option), a number from 0 to 100"),
+    "cores": (_WHOLE, 1, MAX_CORES, int,
+              "cores is the number of processes that search a decision at once (default: every "
+              f"core for a time budget, 1 for iterations), 1 to {MAX_CORES}"),
+    "reply": (_WHOLE, 0, 10000, float,
+              "reply is how many visits each option of a small decision below the root (a yes "
+              "or no) starts with, valued by the rulebook's estimate one step on (0: none; "
+              f"default {DEFAULT_SETTINGS['reply']:g}), a whole number from 0 to 10000"),
+    "kernel": (_DECIMAL, 0, 100, float,
+               "kernel is the width, in steps of the menu, over which sequential halving pools "
+               "the mean rewards of a menu of amounts (a bid, a fee) with their neighbours' (0: "
+               f"each amount alone; default {DEFAULT_SETTINGS['kernel']:g}), a number from 0 to "
+               "100"),
+    "plan": (_WHOLE, 0, 100000, int,
+             "plan is the visits the last decision's tree must hold at the seat's next "
+             "decision, with nothing but its own moves between, for that decision to be "
+             "answered from it without a new search (0: every decision searched; default "
+             f"{DEFAULT_SETTINGS['plan']}), a whole number from 0 to 100000"),
+    "rave": (_WHOLE, 0, 100000, float,
+             "rave is RAVE's equivalence parameter, the visits at which an option's "
+             "all-moves-as-first average weighs a third beside its own mean (0: no RAVE; "
+             f"default {DEFAULT_SETTINGS['rave']:g}), a whole number from 0 to 100000"),
+}
+
+
 def _setting(text: str, name: str, value: str) -> Any:
     """The value of one setting, checked."""
-    if name == "prior":
-        if not re.fullmatch(r"\d{1,4}", value) or not 0 <= int(value) <= 10000:
-            raise SpecError(f"'{text.strip()}': prior is how many visits each option of a "
-                            f"decision starts with, valued by the rulebook's estimate one step "
-                            f"on (0: none), a whole number from 0 to 10000, not '{value}'")
-        return float(value)
-    if name == "pw":
-        if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 <= float(value) <= 100:
-            raise SpecError(f"'{text.strip()}': pw is the progressive widening factor (a node "
-                            f"searches its best pw·sqrt(visits) options; 0: every option), a "
-                            f"number from 0 to 100, not '{value}'")
-        return float(value)
+    if name in _NUMBERS:
+        form, lo, hi, kind, what = _NUMBERS[name]
+        if not re.fullmatch(form, value) or not lo <= float(value) <= hi:
+            raise SpecError(f"'{text.strip()}': {what}, not '{value}'")
+        return kind(value)
     if name == "depth" and value == "end":
         return 0
     if name == "c":
@@ -244,49 +271,10 @@ def _setting(text: str, name: str, value: str) -> Any:
             c = float(value)
         except ValueError:
             c = -1.0
-        if not 0 < c <= 100 or not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value):
+        if not 0 < c <= 100 or not re.fullmatch(_DECIMAL, value):
             raise SpecError(f"'{text.strip()}': c is the exploration constant, a number above 0 "
                             f"and at most 100 (default {UCT_C:g}), not '{value}'")
         return c
-    if name == "cores":
-        if not re.fullmatch(r"\d{1,4}", value) or not 1 <= int(value) <= MAX_CORES:
-            raise SpecError(f"'{text.strip()}': cores is the number of processes that search a "
-                            f"decision at once (default: every core for a time budget, 1 for "
-                            f"iterations), 1 to {MAX_CORES}, not '{value}'")
-        return int(value)
-    if name == "reply":
-        if not re.fullmatch(r"\d{1,4}", value) or not 0 <= int(value) <= 10000:
-            raise SpecError(f"'{text.strip()}': reply is how many visits each option of a small "
-                            f"decision below the root (a yes or no) starts with, valued by the "
-                            f"rulebook's estimate one step on (0: none; default "
-                            f"{DEFAULT_SETTINGS['reply']:g}), a whole number from 0 to 10000, "
-                            f"not '{value}'")
-        return float(value)
-    if name == "kernel":
-        if not re.fullmatch(r"\d{1,3}(\.\d{1,6})?", value) or not 0 <= float(value) <= 100:
-            raise SpecError(f"'{text.strip()}': kernel is the width, in steps of the menu, over "
-                            f"which sequential halving pools the mean rewards of a menu of "
-                            f"amounts (a bid, a fee) with their neighbours' (0: each amount "
-                            f"alone; default {DEFAULT_SETTINGS['kernel']:g}), a number from 0 to "
-                            f"100, not '{value}'")
-        return float(value)
-    if name == "plan":
-        if not re.fullmatch(r"\d{1,6}", value) or not 0 <= int(value) <= 100000:
-            raise SpecError(f"'{text.strip()}': plan is the visits the last decision's tree must "
-                            f"hold at the seat's next decision, with nothing but its own moves "
-                            f"between, for that decision to be answered from it without a new "
-                            f"search (0: every decision searched; default "
-                            f"{DEFAULT_SETTINGS['plan']}), a whole number from 0 to 100000, not "
-                            f"'{value}'")
-        return int(value)
-    if name == "rave":
-        if not re.fullmatch(r"\d{1,6}", value) or not 0 <= int(value) <= 100000:
-            raise SpecError(f"'{text.strip()}': rave is RAVE's equivalence parameter, the visits "
-                            f"at which an option's all-moves-as-first average weighs a third "
-                            f"beside its own mean (0: no RAVE; default "
-                            f"{DEFAULT_SETTINGS['rave']:g}), a whole number from 0 to 100000, "
-                            f"not '{value}'")
-        return float(value)
     choices = {
         "deals": (DEALS, "deals says how the rollouts play a deal window: none (they pass and "
                          "cancel a draft), random (they negotiate at random) or judge (a draft "
