@@ -176,7 +176,13 @@ class Program:
         else:
             s.pending = self.run(s)
         if narrate:
-            observe_position(s, self._pviews or self._position_views())
+            if s.unfolded is not None:
+                # the game's first position, kept to replay the decision log on when the
+                # digests are first read (seen.Unfolded); observed by that replay
+                s.unfolded.base = s.clone()
+                s.unfolded.prog = self
+            else:
+                observe_position(s, self._pviews or self._position_views())
         return s
 
     def _start_by_rollout(self, s: State) -> None:
