@@ -247,7 +247,7 @@ class Program:
         idx = self.resolve_choice(node, choice)
         value, action = _picked(node, idx)
         if s.narrate:
-            self._announce(s, node, idx, action)
+            self._announce(s, node, idx, value, action)
         s.history.append(idx)
         try:
             if action is not None:
@@ -276,22 +276,27 @@ class Program:
             raise
         return s.pending
 
-    def _announce(self, s: State, node: Union[Decision, Chance], idx: int,
+    def _announce(self, s: State, node: Union[Decision, Chance], idx: int, value: Any,
                   action: Optional[tuple]) -> None:
-        """Put the choice about to be applied into the record, with who may see what."""
-        if isinstance(node, Chance):
-            vis = getattr(node, "vis", None)
-            record(s, ["chance", node.what, node.option(idx).label, vis])
+        """Put the choice about to be applied into the record, with who may see what (`value`,
+        `action`: option idx's, as _picked gives them; its label made as node.option(idx)
+        makes it, without the Option)."""
+        if node.__class__ is Chance:
+            assert isinstance(node, Chance)
+            record(s, ["chance", node.what, node.labeller(node.values[idx]), node.vis])
         elif action is not None:
             name, args, vis = self.actions.announce(node.player, *action)
             record(s, ["action", node.player, name, args, vis, idx])
-        elif node.private is not None and node.private(node.option(idx).value):
-            # a step only the chooser sees (building a deal's offer): the others see nothing
-            record(s, ["choice", node.player, node.parts(), node.option(idx).label,
-                       [node.player], idx, node.simultaneous, 1])
         else:
-            record(s, ["choice", node.player, node.parts(), node.option(idx).label, node.vis,
-                       idx, node.simultaneous])
+            assert isinstance(node, Decision)
+            label = "pass" if node.allow_pass and idx == 0 else node.labeller(value)
+            if node.private is not None and node.private(value):
+                # a step only the chooser sees (building a deal's offer): the others see nothing
+                record(s, ["choice", node.player, node.parts(), label,
+                           [node.player], idx, node.simultaneous, 1])
+            else:
+                record(s, ["choice", node.player, node.parts(), label, node.vis,
+                           idx, node.simultaneous])
 
     def resolve_choice(self, node: Union[Decision, Chance], choice: Any) -> int:
         """The index of a choice given as an int, a label or an Option; IllegalChoice if none."""
