@@ -152,3 +152,21 @@ def test_a_decision_log_that_does_not_replay_is_refused() -> None:
     with pytest.raises(RuntimeError, match="does not replay"):
         s.seen
     assert s.unfolded is not None and s._seen == [""] * 3
+
+
+def test_a_position_set_by_hand_is_folded_as_it_was_observed() -> None:
+    """Program.set (tests and tools setting up a position) changes a narrated game other than
+    by apply, which a replay of its decision log cannot make: the digests are folded up to the
+    set, then at once, and equal those of games watched seat by seat with the same set."""
+    prog, rng = program_for("manila"), random.Random(9)
+    s = prog.new_game(3, 9, narrate=True, explicit_chance=True)
+    worlds = [prog.new_game(3, 9, narrate=True, explicit_chance=True, watch=v) for v in range(3)]
+    for k in range(30):
+        if k == 10:
+            for t in [s] + worlds:
+                prog.set(t, "pesos", 99, player=1)
+        c = rng.randrange(s.pending.count)
+        for t in [s] + worlds:
+            prog.apply(t, c)
+    assert s.unfolded is None
+    assert s.seen == [w.seen[v] for v, w in enumerate(worlds)]

@@ -659,6 +659,11 @@ class Program:
 
     def set(self, s: State, name: str, value: Any, player: Optional[int] = None) -> None:
         """Overwrite a field (for tests and tools that set up a position)."""
+        if s.unfolded is not None and s.unfolded.base is not None:
+            # a narrated game's digests not yet read are made by replaying its decision log
+            # from its first position (seen.Unfolded), which cannot make a position set by
+            # hand: they are folded up to here, and at once from now on
+            s.seen
         if player is None:
             s.table[self._tindex(name)] = value
         else:

@@ -379,9 +379,11 @@ class Unfolded:
       its first position (before that position was observed), and `prog`; the fold replays
       the state's decision log (`history`: its choices and chance outcomes) on a fork of
       `base` that folds at once, and checks that the replay made the same decision log and
-      record. Nothing is kept per step: marshalling the position after every step, which the
-      replay replaces, was the largest part of what an unread narrated step cost (6 of the 14
-      µs narration added to a decision in Felinia 4p);
+      record (Program.set, which changes the position otherwise, reads the digests first; a
+      replay that does not give the same record raises RuntimeError). Nothing is kept per
+      step: marshalling the position after every step, which the replay replaces, was the
+      largest part of what an unread narrated step cost (6 of the 14 µs narration added to a
+      decision in Felinia 4p);
     - a state loaded by State.from_json (which has no program to replay with) keeps, per
       step, the length of the record at its end, the position it left (the table and rows
       marshalled, as they change in place; the round; the pending node, never changed once
@@ -440,14 +442,19 @@ class Unfolded:
         if observers:
             _fold_views(seen, w, prog._pviews or prog._position_views(), observers)
         hist = st.history
-        for idx in hist[len(w.history):]:
-            prog.apply(w, idx)
+        # only Program.apply (and Program.set, which reads the digests first) changes a
+        # narrated game; another change would give digests that are not what the seats
+        # observed, so a replay that does not give the same decision log and record is refused
+        refused = "a narrated state's decision log does not replay to its record: it was " \
+                  "changed other than by Program.apply"
+        try:
+            for idx in hist[len(w.history):]:
+                prog.apply(w, idx)
+        except Exception as exc:
+            raise RuntimeError(refused) from exc
         n = len(w.record)
         if w.history != hist or w.record != st.record[:n]:
-            # only Program.apply changes a narrated game; another change would give digests
-            # that are not what the seats observed
-            raise RuntimeError("a narrated state's decision log does not replay to its record: "
-                               "it was changed other than by Program.apply")
+            raise RuntimeError(refused)
         for i in range(n, len(st.record)):
             _fold_entry(seen, st.record[i], seats)
         st._seen[:] = seen
