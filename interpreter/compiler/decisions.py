@@ -22,7 +22,8 @@ from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, MAX_OPTIONS, bag_
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from mercator.interpreter.engine.state import rng_below
-from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy, fmt, iterator_for
+from mercator.interpreter.engine.values import (bag_items, deep_copy, flat_copy, fmt, iterator_for,
+                                                 text_as)
 
 if TYPE_CHECKING:
     from mercator.interpreter.compiler.stmts import BodyCompiler
@@ -286,8 +287,8 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
 
 
 def label_as(t: Type) -> Callable[[Any], str]:
-    """The label of an option or outcome of type t."""
-    return lambda v: fmt(v, t)
+    """The label of an option or outcome of type t (values.fmt, written for t's kind)."""
+    return text_as(t)
 
 
 def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:

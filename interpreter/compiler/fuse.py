@@ -24,7 +24,7 @@ from mercator.interpreter.compiler.control import PUSHING, Control
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
 from mercator.interpreter.engine.limits import MAX_FRAMES, too_deep
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
-from mercator.interpreter.engine.values import fmt
+from mercator.interpreter.engine.values import fmt, plain_text, player_text
 from mercator.interpreter.compiler.memo import blocks_of, scalar
 
 if TYPE_CHECKING:
@@ -45,11 +45,6 @@ def _item(c: Any, k: Any) -> Any:
 
 _LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a literal
 _LOCALS = re.compile(r"\bL\b")       # source that reads or writes the frame's locals
-
-
-def _plain_text(v: Any) -> str:
-    """values.fmt of an int or a str."""
-    return "none" if v is None else str(v)
 
 
 def _nothing() -> None:
@@ -82,7 +77,8 @@ class Fused:
         self.later: dict[int, Callable[[], None]] = {}   # id of a body compiler -> see singles
         ns = prog.ex.ns
         ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
-        ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, _plain_text
+        ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, plain_text
+        ns["_ptext"] = player_text
         ns["_finish"], ns["_MAXF"], ns["_toodeep"] = prog.finish, MAX_FRAMES, too_deep
 
     def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
@@ -388,6 +384,8 @@ class _BodyFuser(Control):
                 text = repr(fmt(p.value, t))
             elif t.kind in ("int", "str"):        # (what fmt does for these, without looking)
                 text = f"_text({self.ex.gen(p)})"
+            elif t.kind == "player":
+                text = f"_ptext({self.ex.gen(p)})"
             else:
                 text = f"_fmt({self.ex.gen(p)}, {self.ex.const(t)})"
             vis = vis_fn(label_of(self.rb, p)) if audience is None else None

@@ -176,7 +176,13 @@ class Program:
         else:
             s.pending = self.run(s)
         if narrate:
-            observe_position(s, self._pviews or self._position_views())
+            if s.unfolded is not None:
+                # the game's first position, kept to replay the decision log on when the
+                # digests are first read (seen.Unfolded); observed by that replay
+                s.unfolded.base = s.clone()
+                s.unfolded.prog = self
+            else:
+                observe_position(s, self._pviews or self._position_views())
         return s
 
     def _start_by_rollout(self, s: State) -> None:
@@ -241,7 +247,7 @@ class Program:
         idx = self.resolve_choice(node, choice)
         value, action = _picked(node, idx)
         if s.narrate:
-            self._announce(s, node, idx, action)
+            self._announce(s, node, idx, value, action)
         s.history.append(idx)
         try:
             if action is not None:
@@ -270,22 +276,27 @@ class Program:
             raise
         return s.pending
 
-    def _announce(self, s: State, node: Union[Decision, Chance], idx: int,
+    def _announce(self, s: State, node: Union[Decision, Chance], idx: int, value: Any,
                   action: Optional[tuple]) -> None:
-        """Put the choice about to be applied into the record, with who may see what."""
-        if isinstance(node, Chance):
-            vis = getattr(node, "vis", None)
-            record(s, ["chance", node.what, node.option(idx).label, vis])
+        """Put the choice about to be applied into the record, with who may see what (`value`,
+        `action`: option idx's, as _picked gives them; its label made as node.option(idx)
+        makes it, without the Option)."""
+        if node.__class__ is Chance:
+            assert isinstance(node, Chance)
+            record(s, ["chance", node.what, node.labeller(node.values[idx]), node.vis])
         elif action is not None:
             name, args, vis = self.actions.announce(node.player, *action)
             record(s, ["action", node.player, name, args, vis, idx])
-        elif node.private is not None and node.private(node.option(idx).value):
-            # a step only the chooser sees (building a deal's offer): the others see nothing
-            record(s, ["choice", node.player, node.parts(), node.option(idx).label,
-                       [node.player], idx, node.simultaneous, 1])
         else:
-            record(s, ["choice", node.player, node.parts(), node.option(idx).label, node.vis,
-                       idx, node.simultaneous])
+            assert isinstance(node, Decision)
+            label = "pass" if node.allow_pass and idx == 0 else node.labeller(value)
+            if node.private is not None and node.private(value):
+                # a step only the chooser sees (building a deal's offer): the others see nothing
+                record(s, ["choice", node.player, node.parts(), label,
+                           [node.player], idx, node.simultaneous, 1])
+            else:
+                record(s, ["choice", node.player, node.parts(), label, node.vis,
+                           idx, node.simultaneous])
 
     def resolve_choice(self, node: Union[Decision, Chance], choice: Any) -> int:
         """The index of a choice given as an int, a label or an Option; IllegalChoice if none."""
@@ -648,6 +659,11 @@ class Program:
 
     def set(self, s: State, name: str, value: Any, player: Optional[int] = None) -> None:
         """Overwrite a field (for tests and tools that set up a position)."""
+        if s.unfolded is not None and s.unfolded.base is not None:
+            # a narrated game's digests not yet read are made by replaying its decision log
+            # from its first position (seen.Unfolded), which cannot make a position set by
+            # hand: they are folded up to here, and at once from now on
+            s.seen
         if player is None:
             s.table[self._tindex(name)] = value
         else:

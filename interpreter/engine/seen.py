@@ -327,8 +327,9 @@ def observe_position(st: Any, views: Callable[[Any, Sequence[int]], list]) -> No
     (`Unfolded`), or folded at once in a state without one."""
     u = st.unfolded
     if u is not None:
-        u.steps.append((len(st.record), _dumps((st.table, st.players), 2), st.round,
-                        st.pending, views))
+        if u.base is None:          # (a game from new_game keeps nothing: it is replayed)
+            u.steps.append((len(st.record), _dumps((st.table, st.players), 2), st.round,
+                            st.pending, views))
         return
     _fold_views(st._seen, st, views, _observers(_watched(st), st.record, len(st.record)))
 
@@ -370,28 +371,48 @@ class Unfolded:
 
     Folding is most of what narration costs: after every step a view of the position for every
     seat, and a hash per seat of each entry and each view. Many narrated games never have their
-    digests read (random games, a game told as it is played), so until they are a state keeps
-    instead, per step, the length of the record at its end, the position it left (the table
-    and rows marshalled, as they change in place; the round; the pending node, never changed
-    once made) and the views function; the fold then makes the same views and hashes in the
-    same order as folding at once would have. A resampled world (State.watch) has none: its
-    digest is compared after every step."""
+    digests read (random games, a game told as it is played), so until they are the state
+    keeps what the fold needs to make the same views and hashes, in the same order, as folding
+    at once would have made:
 
-    __slots__ = ("folded", "steps")
+    - a game started by Program.new_game keeps only `base`, a fork of itself as it stood at
+      its first position (before that position was observed), and `prog`; the fold replays
+      the state's decision log (`history`: its choices and chance outcomes) on a fork of
+      `base` that folds at once, and checks that the replay made the same decision log and
+      record (Program.set, which changes the position otherwise, reads the digests first; a
+      replay that does not give the same record raises RuntimeError). Nothing is kept per
+      step: marshalling the position after every step, which the replay replaces, was the
+      largest part of what an unread narrated step cost (6 of the 14 µs narration added to a
+      decision in Felinia 4p);
+    - a state loaded by State.from_json (which has no program to replay with) keeps, per
+      step, the length of the record at its end, the position it left (the table and rows
+      marshalled, as they change in place; the round; the pending node, never changed once
+      made) and the views function, and the fold makes each view from those.
 
-    def __init__(self, folded: int):
+    A resampled world (State.watch) has none: its digest is compared after every step."""
+
+    __slots__ = ("folded", "steps", "base", "prog")
+
+    def __init__(self, folded: int, base: Any = None, prog: Any = None):
         self.folded = folded       # the record's entries already in the digests
         self.steps: list[tuple] = []
+        self.base = base           # the state at its first position, never changed (a fork)
+        self.prog = prog           # the Program whose apply replays on `base`
 
     def copy(self) -> "Unfolded":
-        """An independent copy (for a forked state: the positions' bytes are shared)."""
-        u = Unfolded(self.folded)
+        """An independent copy (for a forked state: `base` and the positions' bytes are
+        shared; neither is ever changed)."""
+        u = Unfolded(self.folded, self.base, self.prog)
         u.steps = list(self.steps)
         return u
 
-    def fold(self, entries: list, seen: list) -> None:
-        """Bring every seat's digest in `seen` up to the end of `entries` (the state's record;
-        once: the state then folds at once)."""
+    def fold(self, st: Any) -> None:
+        """Bring every seat's digest of the state `st` (st._seen) up to the end of its record
+        (once: the state then folds at once)."""
+        if self.base is not None:
+            self._replay(st)
+            return
+        entries, seen = st.record, st._seen
         seats = range(len(seen))
         at = self.folded
         for end, position, round_, pending, views in self.steps:
@@ -404,3 +425,36 @@ class Unfolded:
                 _fold_views(seen, _Position(table, players, round_, pending), views, observers)
         for i in range(at, len(entries)):
             _fold_entry(seen, entries[i], seats)
+
+    def _replay(self, st: Any) -> None:
+        """The fold of a state from new_game: its decision log replayed on a fork of `base`
+        that folds at once into st's digests (the same entries and views, in the same order),
+        then the entries recorded since its last step (a step that failed half-way)."""
+        prog, seen = self.prog, list(st._seen)     # (st's own only once all is folded)
+        w = self.base.clone()
+        w.unfolded = None
+        w._seen = seen                 # the replay folds into these digests
+        seats = range(len(seen))
+        entries = w.record
+        for i in range(self.folded, len(entries)):      # the first position's entries
+            _fold_entry(seen, entries[i], seats)
+        observers = _observers(seats, entries, len(entries))
+        if observers:
+            _fold_views(seen, w, prog._pviews or prog._position_views(), observers)
+        hist = st.history
+        # only Program.apply (and Program.set, which reads the digests first) changes a
+        # narrated game; another change would give digests that are not what the seats
+        # observed, so a replay that does not give the same decision log and record is refused
+        refused = "a narrated state's decision log does not replay to its record: it was " \
+                  "changed other than by Program.apply"
+        try:
+            for idx in hist[len(w.history):]:
+                prog.apply(w, idx)
+        except Exception as exc:
+            raise RuntimeError(refused) from exc
+        n = len(w.record)
+        if w.history != hist or w.record != st.record[:n]:
+            raise RuntimeError(refused)
+        for i in range(n, len(st.record)):
+            _fold_entry(seen, st.record[i], seats)
+        st._seen[:] = seen

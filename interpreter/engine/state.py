@@ -78,7 +78,7 @@ class State:
         folds each step at once, as a resampled world does."""
         u = self.unfolded
         if u is not None:
-            u.fold(self.record, self._seen)
+            u.fold(self)
             self.unfolded = None
         return self._seen
 

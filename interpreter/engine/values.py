@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import marshal
 import math
-from typing import Any
+from typing import Any, Callable
 
 from mercator.dsl.types import Type
 
@@ -69,6 +69,37 @@ def fmt(v: Any, t: Type) -> str:
     if k == "any":
         return str(v)
     return str(v)
+
+
+def plain_text(v: Any) -> str:
+    """fmt of an int or a str (or of a value of type any)."""
+    return "none" if v is None else str(v)
+
+
+def player_text(v: Any) -> str:
+    """fmt of a player (a value typed `player` may still be none: a `player?` passed for it)."""
+    return "none" if v is None else f"P{v + 1}"
+
+
+def text_as(t: Type) -> Callable[[Any], str]:
+    """fmt(v, t) as a function of v, written for t's kind: an option's or outcome's label, a
+    part of a log line (narration makes one at every step; fmt itself looks at the type
+    each time)."""
+    k = t.kind
+    if k in ("int", "str", "any"):
+        return plain_text
+    if k == "player":
+        return player_text
+    if k == "enum":
+        members = t.members
+        n = len(members)
+
+        def enum_text(v: Any) -> str:
+            if v is None:
+                return "none"
+            return members[v] if isinstance(v, int) and 0 <= v < n else str(v)
+        return enum_text
+    return lambda v: fmt(v, t)
 
 
 def to_json(v: Any, keep_order: bool = False) -> Any:
