@@ -281,15 +281,12 @@ def partition(node: Decision, group: Optional[str]) -> Optional[list]:
     values: list = list(values_i)
     if group == "amounts" and node.allow_pass and not _amounts(node):
         return None
-    if group != "pass" and len(values) > BIN_MIN and node.allow_pass and _amounts(node):
-        vs = [node.values[i - 1] for i in values_i]      # (distinct whole numbers)
-        lo = min(vs)
-        step = 0
-        for v in vs:
-            step = math.gcd(step, v - lo)
+    amounts = amount_options(node) if group != "pass" and len(values) > BIN_MIN \
+        and node.allow_pass else None
+    if amounts is not None:             # (the values, distinct whole numbers, in menu steps)
         bins: dict[int, list[int]] = {}
-        for i, v in zip(values_i, vs):
-            bins.setdefault(((v - lo) // step).bit_length(), []).append(i)
+        for i, x in zip(*amounts):
+            bins.setdefault(int(x).bit_length(), []).append(i)
         values = [(("bin", b), js) if len(js) > 1 else js[0]
                   for b, js in sorted(bins.items())]
     return [pass_i, ("values", values), *others]
