@@ -122,7 +122,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # they are (the chosen one is copied when committed, and a rollout keeps no Decision whose
     # options the state could change under)
     raw: Callable[[Any, list], list]
-    labeller = label_as(et)
+    labeller = text_as(et)
     if isinstance(kind, A.ChoiceSubset):
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
 
@@ -286,11 +286,6 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
     return e.name in fresh
 
 
-def label_as(t: Type) -> Callable[[Any], str]:
-    """The label of an option or outcome of type t (values.fmt, written for t's kind)."""
-    return text_as(t)
-
-
 def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
     """Each listed player decides in turn, unseen by the others; then the map player -> choice."""
     pl_f = bc.ex.compile(r.players)
@@ -348,7 +343,7 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
     make = _roll if isinstance(r, A.Roll) else _random_pick if isinstance(r, A.RandomPick) \
         else _draw
     spread, sample, et, what, take = make(bc, r)
-    labeller = label_as(et)
+    labeller = text_as(et)
 
     def commit(st: Any, v: Any) -> None:
         fr = st.stack[-1]
@@ -502,7 +497,7 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
     t = strip_opt(bc.type_of(r)) if id(r) in bc.rb.types else Type("any")
     et = t.elem if t.kind in ("list", "bag") else Type("any")
     span = r.span
-    labeller = label_as(et)
+    labeller = text_as(et)
 
     def how_many(st: Any, L: list) -> int:
         n: int = count_f(st, L)

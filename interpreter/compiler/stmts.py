@@ -20,7 +20,8 @@ from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.chance import shuffle_op
 from mercator.interpreter.compiler.control import jump
 from mercator.interpreter.compiler.deals import compile_deal
-from mercator.interpreter.compiler.decisions import label_as, suspend
+from mercator.interpreter.compiler.decisions import suspend
+from mercator.interpreter.engine.values import text_as
 from mercator.interpreter.engine.convert import converter
 
 if TYPE_CHECKING:
@@ -191,7 +192,7 @@ class BodyCompiler:
     def s_Shuffle(self, s: A.Shuffle) -> None:
         t = strip_opt(self.rb.types.get(id(s.target), Type("any")))
         et = t.args[0] if t.kind == "list" and t.args else Type("any")
-        self.emit(shuffle_op(self.collection(s.target), label_as(et), self.hidden(), s.span, et),
+        self.emit(shuffle_op(self.collection(s.target), text_as(et), self.hidden(), s.span, et),
                   s.span)
 
     def s_Emit(self, s: A.Emit) -> None:
