@@ -56,6 +56,22 @@ def _bare_return(st: Any) -> bool:
     return isinstance(st, tuple) and st[0] == "return" and (st[1] is None or st[1].value is None)
 
 
+def native_pc(prog: "Program", tables: list[dict], tb: TracebackType) -> Optional[int]:
+    """The pc the line of tb stands for when its frame is a function Cython compiled
+    (compiler/native.py), or None: its line is the module's (its piece begins at
+    link.starts[name]), read in the first of `tables` (code -> (first line, pcs)) that holds
+    the Python function of its name."""
+    link = getattr(prog.ex, "native", None)
+    name = tb.tb_frame.f_code.co_name.rsplit(".", 1)[-1]
+    start = link.starts.get(name) if link is not None else None
+    code = getattr(prog.ex.ns.get(name), "__code__", None)
+    table = next((t[code] for t in tables if code in t), None) if start is not None else None
+    if table is None:
+        return None
+    i = tb.tb_lineno - start + 1 - table[0]  # type: ignore[operator]
+    return table[1][i] if 0 <= i < len(table[1]) else None  # type: ignore[no-any-return]
+
+
 def _stub(ops: list, pc: int, write: Callable[[], None]) -> Callable:
     """The op at pc until the functions of a body's simple statements are written (see
     Fused.singles): it writes them (once), then runs the one now at pc."""
@@ -97,22 +113,13 @@ class Fused:
     def _relocate_native(self, tb: TracebackType, s: Optional["State"]) -> None:
         """relocate for a fused function compiled by Cython (compiler/native.py): its frame has
         no locals; the frame it ran is the one on top of the stack (the VM's loop runs the top
-        frame's op), its line is the module's (its piece begins at link.starts[name])."""
-        link = getattr(self.prog.ex, "native", None)
-        if link is None or s is None or not s.stack:
+        frame's op)."""
+        if s is None or not s.stack:
             return
-        name = tb.tb_frame.f_code.co_name.rsplit(".", 1)[-1]
-        start = link.starts.get(name)
-        f = self.prog.ex.ns.get(name)
-        code: Any = getattr(f, "__code__", None)
-        table = self.lines.get(code) if start is not None else None
-        if table is None:
-            return
-        first, pcs = table
-        i = tb.tb_lineno - start + 1 - first
+        pc = native_pc(self.prog, [self.lines], tb)
         fr = s.stack[-1]
-        if 0 <= i < len(pcs) and 0 <= pcs[i] < len(self.prog.spans[fr[0]]):
-            fr[1] = pcs[i]
+        if pc is not None and 0 <= pc < len(self.prog.spans[fr[0]]):
+            fr[1] = pc
 
     def fast_ops(self, bc: "BodyCompiler", ops: list, changing: set[int]) -> list:
         """A copy of ops with one fused function at the start of every run (see the module);
@@ -345,11 +352,14 @@ class _BodyFuser(Control):
         """The statements of b, one level deeper."""
         self.depth += 1
         n = len(self.lines)
-        for st in b.stmts:
-            self.stmt(st)
+        self.stmts(b)
         if len(self.lines) == n:
             self.line(self.bc.block_end[id(b)], "pass")
         self.depth -= 1
+
+    def stmts(self, b: A.Block) -> None:
+        for st in b.stmts:
+            self.stmt(st)
 
     def stmt(self, st: Any) -> None:
         """The source of one fusable statement."""

@@ -115,46 +115,8 @@ def state_free_fns(rb: CheckedRulebook) -> set[str]:
     """The fns whose value depends on their arguments alone: their bodies, and those of every fn
     they call, read no table or player field, no `players`, `player_count` or `round_number`,
     no built-in that reads the players, and draw no chance (anything not known to be free of
-    the state counts as reading it)."""
-    calls: dict[str, set[str]] = {}
-    for n, b in rb.fns.items():
-        found = _state_free_calls(rb, b.expr) if b.expr is not None else None
-        if found is not None:
-            calls[n] = found
-    free = set(calls)
-    changed = True
-    while changed:                 # shrinks from "all that read nothing themselves"
-        changed = False
-        for n in sorted(free):
-            if not calls[n] <= free:
-                free.discard(n)
-                changed = True
-    return free
-
-
-def _state_free_calls(rb: CheckedRulebook, e: Any) -> "set[str] | None":
-    """The fns expression e calls, or None if e itself reads the state (or might)."""
-    nodes = list(A.walk(e))
-    labels = {id(en.key) for n in nodes if isinstance(n, A.MapLit)
-              and rb.refs.get(id(n), ("",))[0] == "record" for en in n.entries}
-    out: set[str] = set()
-    for n in nodes:
-        if not isinstance(n, STATE_FREE_NODES):
-            return None
-        if isinstance(n, A.Name) and id(n) not in labels:
-            if rb.refs.get(id(n), ("",))[0] not in STATE_FREE_REFS:
-                return None
-        elif isinstance(n, A.Field):
-            if strip_opt(rb.types.get(id(n.obj)) or ANY).kind != "record":
-                return None        # a player's field (or of something not known)
-        elif isinstance(n, A.Call):
-            ref = rb.refs.get(id(n), ("",))
-            if ref[0] == "fn":
-                out.add(n.name)
-            elif ref[0] != "builtin" or n.name not in RUNTIME_BUILTINS \
-                    or n.name in STATE_BUILTINS:
-                return None
-    return out
+    the state counts as reading it): those fn_reads finds reading nothing, not even SEATS."""
+    return {n for n, r in fn_reads(rb).items() if r is not None and not r}
 
 
 class FnCache:
@@ -317,6 +279,8 @@ def blocks_of(st: Any) -> list[A.Block]:
 
 
 READS_ALL = None      # fn_reads: the fn may read anything
+SEATS = ("seats",)    # fn_reads: the fn reads what no statement changes, yet not a value alone
+
 
 
 def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
@@ -324,7 +288,9 @@ def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
     field, through the fns it calls too; None (READS_ALL) when that is not known (a node
     outside STATE_FREE_NODES, a field of something neither a record nor a player). `players`,
     `player_count` and the built-ins reading the seats read nothing a rule can change;
-    `round_number` changes only between rounds, where the memory is emptied anyway."""
+    `round_number` changes only between rounds, where the memory is emptied anyway: they (and
+    any name or call not known to be free of the state) are SEATS, which no statement writes,
+    so that state_free_fns can tell them from reading nothing."""
     own: dict[str, "tuple[set, set[str]] | None"] = {}
     for n, b in rb.fns.items():
         own[n] = _reads_of(rb, b.expr) if b.expr is not None else None
@@ -353,6 +319,8 @@ def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
     fields: set = set()
     calls: set[str] = set()
     nodes = list(A.walk(e))
+    labels = {id(en.key) for n in nodes if isinstance(n, A.MapLit)
+              and rb.refs.get(id(n), ("",))[0] == "record" for en in n.entries}
     for n in nodes:
         if not isinstance(n, STATE_FREE_NODES):
             return None
@@ -360,6 +328,8 @@ def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
         if isinstance(n, A.Name):
             if ref[0] == "table":
                 fields.add(("t", ref[1]))
+            elif ref[0] not in STATE_FREE_REFS and id(n) not in labels:
+                fields.add(SEATS)
         elif isinstance(n, A.Field):
             kind = strip_opt(rb.types.get(id(n.obj)) or ANY).kind
             if kind == "player":
@@ -368,4 +338,7 @@ def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
                 return None
         elif isinstance(n, A.Call) and ref[0] == "fn":
             calls.add(n.name)
+        elif isinstance(n, A.Call) and (ref[0] != "builtin" or n.name not in RUNTIME_BUILTINS
+                                        or n.name in STATE_BUILTINS):
+            fields.add(SEATS)
     return fields, calls

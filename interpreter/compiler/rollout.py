@@ -47,7 +47,7 @@ from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
 from mercator.interpreter.compiler.control import LOOPS, WHOLE
 from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
-from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
+from mercator.interpreter.compiler.fuse import Fused, _BodyFuser, native_pc
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
@@ -101,29 +101,16 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
                     stops = True
                 blocks.extend(blocks_of(st))
         callees[bid], own[bid] = out, stops
-    return _longest_chains(callees), _reaches(callees, own)
-
-
-def _longest_chains(callees: dict[int, set[int]]) -> dict[int, float]:
-    """Per body, the longest chain of calls it starts (1: it calls none), inf for a body that
-    can reach a cycle of calls. Without recursion: a chain may be as long as the rulebook
-    (MAX_PROC_DEPTH procs and more), far past Python's own stack."""
+    # callees before their callers, without recursion (a chain may be as long as the rulebook,
+    # MAX_PROC_DEPTH procs and more, far past Python's own stack); a callee not done yet is on
+    # the path: a cycle (an infinite chain, and one that may stop)
     chain: dict[int, float] = {}
-    inf = float("inf")
+    reaches: dict[int, bool] = {}
     for bid, _ in post_order(callees, callees):
-        # (a callee not done yet is on the path: a cycle)
-        chain[bid] = 1 + max((chain.get(c, inf) for c in callees.get(bid, ())), default=0)
-    return chain
-
-
-def _reaches(callees: dict[int, set[int]], own: dict[int, bool]) -> dict[int, bool]:
-    """Per body, whether it or a body it calls (directly or not) has own[...] set (a body on a
-    cycle of calls counts as having it), without recursion."""
-    out: dict[int, bool] = {}
-    for bid, _ in post_order(callees, callees):
-        # (a callee not done yet is on the path: a cycle)
-        out[bid] = own[bid] or any(out.get(c, True) for c in callees.get(bid, ()))
-    return out
+        called = callees.get(bid, ())
+        chain[bid] = 1 + max((chain.get(c, float("inf")) for c in called), default=0)
+        reaches[bid] = own[bid] or any(reaches.get(c, True) for c in called)
+    return chain, reaches
 
 
 def _proc_call(rb: Any, st: Any) -> Optional[str]:
@@ -242,18 +229,23 @@ class Rollout:
     def _compile(self, bc: "BodyCompiler", bid: int) -> Optional[Callable]:
         name = f"RB{bid}"
         w = _Writer(self.prog, bc, name, self)
-        try:
-            code = self.prog.ex.build(lambda: hoist_state(w.source()),
-                                      f"<rollout {self.prog.body_names[bid]}>", "exec")
-        except TOO_DEEP:               # the VM loop runs this body
+        f = self._define(w, bid, w.source)
+        if f is None:                  # the VM loop runs this body
             self.ns[name] = self.deep
+        return f
+
+    def _define(self, w: "_Writer", bid: int, source: Callable[[], str]) -> Optional[Callable]:
+        """The function w writes (source(): `def <w.name>(s, fr): ...`) of body bid, compiled
+        into the namespace with its table of lines (for relocate); None if Python refuses it."""
+        try:
+            code = self.prog.ex.build(lambda: hoist_state(source()),
+                                      f"<rollout {self.prog.body_names[bid]}>", "exec")
+        except TOO_DEEP:
             return None
         exec(code, self.ns)
-        if name not in self.ns:
-            return None
-        f = self.ns[name]
+        f = self.ns[w.name]
         self.lines[f.__code__] = (1, w.pcs)
-        self.sources[name] = "\n".join(w.lines) + "\n"
+        self.sources[w.name] = "\n".join(w.lines) + "\n"
         return f  # type: ignore[no-any-return]
 
     def _entry_points(self, bc: "BodyCompiler") -> dict[int, tuple[list, bool]]:
@@ -292,8 +284,7 @@ class Rollout:
                head: bool) -> Callable:
         """The function running a frame of body bid on from pc (the VM's op, if Python cannot
         compile it)."""
-        name = f"RB{bid}_at{pc}"
-        w = _Writer(self.prog, bc, name, self)
+        w = _Writer(self.prog, bc, f"RB{bid}_at{pc}", self)
         ex = self.prog.ex
         saved = (ex._nbind, ex._ncells, ex._nvars)
         if ex.native is not None:      # the same text whatever was written before it (the
@@ -301,18 +292,11 @@ class Rollout:
             # from a number of their own
             ex._nbind = ex._ncells = ex._nvars = _ENTRY_NUMBERS
         try:
-            code = ex.build(lambda: hoist_state(w.source(path, head)),
-                            f"<rollout {self.prog.body_names[bid]}>", "exec")
-        except TOO_DEEP:
-            return self.codes[bid][pc]
+            f = self._define(w, bid, lambda: w.source(path, head))
         finally:                       # (and what is written later numbered as without it)
             if ex.native is not None:
                 ex._nbind, ex._ncells, ex._nvars = saved
-        exec(code, self.ns)
-        f = self.ns[name]
-        self.lines[f.__code__] = (1, w.pcs)
-        self.sources[name] = "\n".join(w.lines) + "\n"
-        return f  # type: ignore[no-any-return]
+        return self.codes[bid][pc] if f is None else f
 
     def _compile_main(self) -> Optional[Callable]:
         """Body 0 (setup, the stages' rounds of phases, the finish: build._build_main) as one
@@ -388,32 +372,24 @@ class Rollout:
 
             def draw(n: int) -> int:
                 return draws[ctx[7]](n)
-        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
-        acts = cast(Actions, self.prog.actions)
         # begun inside an any-time action (at a decision of its body): none is offered until
         # that action's frame (at `inside` on the stack) has returned, then they are again
-        inside = next((k for k, fr in enumerate(s.stack) if fr[0] in acts.ids), -1) \
-            if anytime else -1
+        inside = next((k for k, fr in enumerate(s.stack)
+                       if fr[0] in cast(Actions, self.prog.actions).ids), -1) if anytime else -1
         ctx[5] = not anytime or inside >= 0
-        ctx[6] = acts.offer_for(len(s.players))
         ctx[8] = not deals
         node = s.pending
-        limits.start(self.prog.step_budget)
-        if self.memo is not None:
-            self.memo.clear()
         quick = self.prog.quick_pass
         quick[0] = not deals
-        try:
+
+        def run() -> None:
             self.pick(s, node)
             if inside >= 0:
                 self.run_ops(s, self.entry_codes, None, 0, inside + 1)
                 ctx[5] = False
-            self.vm(s)
-        except (Stop, Over) as e:
-            # the two exceptions are made once and raised again and again: each raise adds its
-            # frames to the traceback it already holds, so a kept traceback would keep every
-            # frame (and every state) of every rollout alive
-            e.__traceback__ = None
+            self.run_ops(s, self.entry_codes, None, 0, 0)
+        try:
+            self._run(s, draw, limit, run)
         finally:
             quick[0] = False
         return int(ctx[2])
@@ -423,17 +399,26 @@ class Rollout:
         own state there, as Program.run does: the rollout with a limit of no decisions, so
         that it stops where the first decision is asked (Program.new_game, once the rollout
         is built, for a game without narration or explicit chance nodes)."""
+        self.ctx[5], self.ctx[8], self.ctx[9] = False, False, None
+        self._run(s, None, 0, lambda: self.run_ops(s, self.entry_codes, None, 0, 0))
+
+    def _run(self, s: "State", draw: Any, limit: int, run: Callable[[], None]) -> None:
+        """run() (the frames on the stack, from those open when the rollout began) with the
+        context set for s (draw: what draws a decision's choice; limit: of decisions made),
+        the step budget full and the fns' memory empty, until the game ends or it stops."""
         ctx = self.ctx
-        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = None, s.history, 0, 0, self.prog.step_budget
-        ctx[5], ctx[8], ctx[9] = False, False, None
+        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
         ctx[6] = cast(Actions, self.prog.actions).offer_for(len(s.players))
         limits.start(self.prog.step_budget)
         if self.memo is not None:
             self.memo.clear()
         try:
-            self.vm(s)
+            run()
         except (Stop, Over) as e:
-            e.__traceback__ = None       # (see play)
+            # the two exceptions are made once and raised again and again: each raise adds its
+            # frames to the traceback it already holds, so a kept traceback would keep every
+            # frame (and every state) of every rollout alive
+            e.__traceback__ = None
 
     def pick(self, s: "State", node: Any) -> None:
         """Choose at random at a decision (or by the weights at a chance node), as
@@ -453,15 +438,10 @@ class Rollout:
         if node.__class__ is Decision:
             vals, acts = node.values, () if ctx[5] else node.actions
             ctx[7] = node.player
-            if ctx[8] and node.vtype.__class__ is tuple:
-                i = no_deal_index(node)
-                if i >= 0:
-                    hist.append(i)
-                    ctx[2] += 1
-                    limits.start(self.prog.step_budget)
-                    node.commit(s, None if node.allow_pass else vals[i])
-                    return
-            i = ctx[0](len(vals) + len(acts) + node.allow_pass)
+            # no deals (ctx[8]): a deal window's pass (0) or cancel, where there is one
+            i = no_deal_index(node) if ctx[8] and node.vtype.__class__ is tuple else -1
+            if i < 0:
+                i = ctx[0](len(vals) + len(acts) + node.allow_pass)
             hist.append(i)
             ctx[2] += 1
             limits.start(self.prog.step_budget)
@@ -486,10 +466,6 @@ class Rollout:
                 self.memo_on[0] = memo
             else:
                 node.commit(s, node.values[i])
-
-    def vm(self, s: "State") -> None:
-        """Run the frames on the stack (those open when the rollout began) to the end."""
-        self.run_ops(s, self.entry_codes, None, 0, 0)
 
     def vm_until(self, s: "State", fr: list, end: int) -> None:
         """Run the ops of frame fr from its pc up to pc `end` (one statement written as its
@@ -573,20 +549,13 @@ class Rollout:
         fused = self.prog.fused.lines  # type: ignore[attr-defined]
         loops = (self.run_ops.__code__,)
         last: dict[int, tuple[list, Optional[int]]] = {}
-        link = getattr(self.prog.ex, "native", None)
         native: Optional[tuple[list, int]] = None
         while tb is not None:
             code = tb.tb_frame.f_code
-            if link is not None and s is not None and s.stack and \
-                    code.co_name.rsplit(".", 1)[-1] in link.starts:
-                name = code.co_name.rsplit(".", 1)[-1]
-                f = self.ns.get(name)
-                key = getattr(f, "__code__", None)
-                got = self.lines.get(key) or fused.get(key)  # type: ignore[arg-type]
-                if got is not None:
-                    i = tb.tb_lineno - link.starts[name] + 1 - got[0]
-                    if 0 <= i < len(got[1]):
-                        native = (s.stack[-1], got[1][i])
+            pc = native_pc(self.prog, [self.lines, fused], tb) if s is not None and s.stack \
+                else None
+            if pc is not None:
+                native = (s.stack[-1], pc)  # type: ignore[union-attr]
             table = self.lines.get(code) or fused.get(code)
             if table is not None:
                 fr = tb.tb_frame.f_locals.get("fr")
@@ -655,29 +624,18 @@ class _Writer(_BodyFuser):
                 self.depth += 1
                 self.from_head(st, None)
                 self.depth -= 1
-            self.stmts_from(b, i + 1)
+            self.stmts(b, i + 1)
         elif at_head:
             self.from_head(st, None)
-            self.stmts_from(b, i + 1)
+            self.stmts(b, i + 1)
         else:
-            self.stmts_from(b, i)
+            self.stmts(b, i)
 
-    def block(self, b: A.Block) -> None:
-        self.depth += 1
-        n = len(self.lines)
-        self.stmts(b)
-        if len(self.lines) == n:
-            self.line(self.bc.block_end[id(b)], "pass")
-        self.depth -= 1
-
-    def stmts(self, b: A.Block) -> None:
-        """The statements of b. The fns' memory is on throughout (the function switches it on;
-        the helpers it calls switch it on again when they return); after a statement changes
-        the state, the values of the fns that read what it changed are forgotten."""
-        self.stmts_from(b, 0)
-
-    def stmts_from(self, b: A.Block, first: int) -> None:
-        """The statements of b from its first-th on (see stmts)."""
+    def stmts(self, b: A.Block, first: int = 0) -> None:
+        """The statements of b from its first-th on. The fns' memory is on throughout (the
+        function switches it on; the helpers it calls switch it on again when they return);
+        after a statement changes the state, the values of the fns that read what it changed
+        are forgotten."""
         for j in range(first, len(b.stmts)):
             st = b.stmts[j]
             pc = self.bc.pc_of[id(st)]
@@ -687,11 +645,7 @@ class _Writer(_BodyFuser):
             if self.ro.memo is not None and self.fusable(st) and \
                     not isinstance(st, (A.If, A.For, A.Log)) and \
                     self.changing.intersection(range(pc, after)):
-                self.forget(st, pc)
-
-    def forget(self, st: Any, pc: int) -> None:
-        """The line forgetting what fns remembered that st may have changed."""
-        self.forget_writes(self.writes(st), pc)
+                self.forget_writes(self.writes(st), pc)
 
     def forget_writes(self, w: Optional[set], pc: int) -> None:
         """The line forgetting what fns remembered that read what w (as `writes` tells) holds."""
@@ -762,7 +716,7 @@ class _Writer(_BodyFuser):
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
                 self.line(pc + 1, f"{key}a(s, fr)")
                 if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
-                    self.forget(st, pc + 1)
+                    self.forget_writes(self.writes(st), pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
 
@@ -770,31 +724,29 @@ class _Writer(_BodyFuser):
         """`let x = roll n` drawn as the roll's op draws it (decisions.roll_die) when the
         state has no explicit chance nodes (the die from the state's generator; a picked
         roll is no decision); with them, the op, picking at its node."""
-        self.ns[key] = self.bc.ops[pc]
-        ln = self.line
-        ln(pc, "if s.explicit_chance:")
-        ln(pc, f"    _susp(s, fr, {key})")
-        ln(pc, "else:")
-        self.depth += 1
-        ln(pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})")
+        self.unless_explicit(pc, key)
+        self.line(pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})")
         self.depth -= 1
+
+    def unless_explicit(self, pc: int, key: str) -> None:
+        """With explicit chance nodes, the statement's op (ns[key]), picking at its nodes; the
+        lines after this, one level deeper until the caller closes it, run without them."""
+        self.ns[key] = self.bc.ops[pc]
+        self.line(pc, "if s.explicit_chance:")
+        self.line(pc, f"    _susp(s, fr, {key})")
+        self.line(pc, "else:")
+        self.depth += 1
 
     def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> None:
         """`let x = draw from place` written out as its op draws (decisions.draw_item) when
         the state has no explicit chance nodes (with them, the op, picking at its node), then
         the fns that read the place forgotten (the op runs with the memory off and cleared)."""
         lines = self.collection(r.source, "_d")
-        self.ns[key] = self.bc.ops[pc]
-        t = self.ex.type_of(r)
-        ln = self.line
-        ln(pc, "if s.explicit_chance:")
-        ln(pc, f"    _susp(s, fr, {key})")
-        ln(pc, "else:")
-        self.depth += 1
+        self.unless_explicit(pc, key)
         for text in lines:
-            ln(pc, text)
-        item = "_drawn(s, _d)" if scalar(t) else "_dc(_drawn(s, _d))"
-        ln(pc, f"L[{self.rb.refs[id(st)]}] = {item}")
+            self.line(pc, text)
+        item = "_drawn(s, _d)" if scalar(self.ex.type_of(r)) else "_dc(_drawn(s, _d))"
+        self.line(pc, f"L[{self.rb.refs[id(st)]}] = {item}")
         if self.ro.memo is not None:
             self.forget_writes(self.place_writes(r.source), pc)
         self.depth -= 1
