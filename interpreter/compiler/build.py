@@ -16,6 +16,7 @@ from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import BuildError, CodeGen
 from mercator.interpreter.compiler.defaults import start_values
 from mercator.interpreter.compiler.fuse import Fused
+from mercator.interpreter.compiler.inline import bodies_of
 from mercator.interpreter.compiler.memo import state_changing_pcs
 from mercator.interpreter.compiler.rollout import Rollout
 from mercator.interpreter.compiler.stmts import BodyCompiler
@@ -56,14 +57,7 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     ex.define_consts()
     prog.consts = ex.consts
     ex.define_fns()       # again, with the constants' values known
-    # body ids: 0 main, then setup, phases, procs, triggers, actions
-    bodies: list[Body] = []
-    if rb.setup is not None:
-        bodies.append(rb.setup)
-    bodies.extend(rb.phases)
-    bodies.extend(rb.procs.values())
-    bodies.extend(rb.triggers)
-    bodies.extend(rb.actions)
+    bodies = bodies_of(rb)             # body ids: 0 main, then these
     prog.body_id = {(b.kind, b.name): i + 1 for i, b in enumerate(bodies)}
     prog.proc_id = {n: prog.body_id[("proc", n)] for n in rb.procs}
     for b in rb.triggers:

@@ -57,16 +57,8 @@ def _where(e: Any) -> str:
     return f"<rulebook expression {os.path.basename(sp.path)}:{sp.line}>"
 
 
-def _extreme(fn: Callable, name: str) -> Callable:
-    def run(xs: list) -> Any:
-        if not xs:
-            raise RuleError(f"{name}() of nothing")
-        return fn(xs)
-    return run
-
-
 def _of_nothing(name: str) -> Callable[[], Any]:
-    """What `min(xs or _nomin())` calls when xs is empty (or none): the error _extreme raises."""
+    """What `min(xs or _nomin())` calls when xs is empty (or none): the built-in's error."""
     def fail() -> Any:
         raise RuleError(f"{name}() of nothing")
     return fail
@@ -78,7 +70,6 @@ def _extreme_of(name: str, xs: str) -> str:
 
 
 INLINE_MAX_DEPTH = 6     # small fns are written inline up to this depth of fns in fns
-_LITERAL = re.compile(r"-?\d+")
 CHECKED_READS = {"some": ("{} is not None", "{}"), "first": ("{}", "{}[0]"),
                  "last": ("{}", "{}[-1]")}   # name: (test that it can be read, the read)
 TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
@@ -252,8 +243,7 @@ class CodeGen:
         self.ns: dict[str, Any] = {
             "RuleError": RuleError, "_fdiv": _fdiv, "_mod": _mod, "_bag_add": bag_add,
             "_bag_sub": bag_sub, "_to_bag": to_bag, "_bag_items": bag_items, "_dc": deep_copy,
-            "_cp": flat_copy,
-            "_bag_lit": _bag_lit, "_max": _extreme(max, "max"), "_min": _extreme(min, "min"),
+            "_cp": flat_copy, "_bag_lit": _bag_lit,
             "_nomax": _of_nothing("max"), "_nomin": _of_nothing("min"),
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
@@ -403,30 +393,25 @@ class CodeGen:
         """Compile the code `source()` writes; should Python refuse it as nested too deeply,
         write it again with no fn written inline, then also with deep parts split off into
         functions of their own (TOO_DEEP again if that is refused too)."""
-        saved, loops = dict(self.vars), self._loops
+        saved, loops, depth = dict(self.vars), self._loops, self._depth
         self._loops = []               # (build runs inside gen for a constant collection)
         try:
-            return self._build(source, name, mode, saved)
-        finally:
-            self._loops = loops
-
-    def _build(self, source: Callable[[], str], name: str, mode: str, saved: dict) -> Any:
-        try:
-            return self._code(source(), name, mode)
-        except TOO_DEEP:
-            pass
-        depth, self._depth, self.vars, self._loops = self._depth, INLINE_MAX_DEPTH, dict(saved), []
-        try:
-            return self._code(source(), name, mode)
-        except TOO_DEEP:
-            self.vars, split, self._split, gdepth = dict(saved), self._split, True, self._gdepth
-            self._gdepth, self._loops = 0, []
             try:
                 return self._code(source(), name, mode)
-            finally:
-                self._split, self._gdepth = split, gdepth
+            except TOO_DEEP:
+                pass
+            self._depth, self.vars, self._loops = INLINE_MAX_DEPTH, dict(saved), []
+            try:
+                return self._code(source(), name, mode)
+            except TOO_DEEP:
+                self.vars, split, self._split, gdepth = dict(saved), self._split, True, self._gdepth
+                self._gdepth, self._loops = 0, []
+                try:
+                    return self._code(source(), name, mode)
+                finally:
+                    self._split, self._gdepth = split, gdepth
         finally:
-            self._depth = depth
+            self._loops, self._depth = loops, depth
 
     def _code(self, text: str, name: str, mode: str) -> Any:
         """The code object of the generated text (TOO_DEEP if Python refuses it); with the
@@ -577,14 +562,10 @@ class CodeGen:
     def local(self, slot: int) -> str:
         return self.vars.get(slot, f"L[{slot}]")
 
-    def g_IntLit(self, e: A.IntLit) -> str:
+    def g_IntLit(self, e: Any) -> str:
         return repr(e.value)
 
-    def g_StrLit(self, e: A.StrLit) -> str:
-        return repr(e.value)
-
-    def g_BoolLit(self, e: A.BoolLit) -> str:
-        return "True" if e.value else "False"
+    g_StrLit = g_BoolLit = g_IntLit
 
     def g_NoneLit(self, e: A.NoneLit) -> str:
         return "None"
@@ -749,20 +730,22 @@ class CodeGen:
                 f"(({b} := _BUD[0]), ({c} := {code}), ({n} := {b} - _BUD[0]))[1])")
 
     def g_MapComp(self, e: A.MapComp) -> str:
-        head, (k, v) = self._comprehension(e, e.key, e.value)
+        head, _, (k, v) = self._comprehension(e, e.key, e.value)
         text = f"{{{k}: {v}{head}}}"
         return self._close(f"_bag_lit({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
-    def _comprehension(self, e: Any, *parts: Any) -> tuple[str, list[str]]:
-        """(" for VAR in SRC[ if COND]", the code of each part) of a comprehension: its variable
-        bound while the parts are written, and unbound after."""
+    def _comprehension(self, e: Any, *parts: Any
+                       ) -> tuple[str, tuple[str, str, str], list[str]]:
+        """(" for VAR in SRC[ if COND]", (VAR, SRC, COND), the code of each part) of a
+        comprehension or a generator call: its variable bound while the parts are written,
+        and unbound after."""
         saved = dict(self.vars)
         free = [False]
         var, src, cond = self._head(e, free)
         code = [self.gen(x) for x in parts]
         self.vars = saved
         self._free -= free[0]
-        return f" for {var} in {src}{' if ' + cond if cond else ''}", code
+        return f" for {var} in {src}{' if ' + cond if cond else ''}", (var, src, cond), code
 
     def g_ListComp(self, e: A.ListComp) -> str:
         members = self._unrolled_members(e)
@@ -770,7 +753,7 @@ class CodeGen:
             src, each = self._written_out(e, members)
             text = self._charged_first(src, self._list_display(each))
         else:
-            head, (el,) = self._comprehension(e, e.elem)
+            head, _, (el,) = self._comprehension(e, e.elem)
             text = f"[{el}{head}]"
         return self._close(f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
@@ -838,17 +821,6 @@ class CodeGen:
         """text after charging the walk's steps, if the walk is charged (src is `_ch(...)`)."""
         return f"({src} is None or {text})" if src.startswith("_ch(") else text
 
-    def _gen_parts(self, e: A.GenCall) -> tuple[str, str, str, str]:
-        """(variable, source, filter, element) code of a generator call, its variable bound
-        while they are written."""
-        saved = dict(self.vars)
-        free = [False]
-        var, src, cond = self._head(e, free)
-        el = self.gen(e.elem)
-        self.vars = saved
-        self._free -= free[0]
-        return var, src, cond, el
-
     def _unrolled(self, e: A.GenCall, members: list[int]) -> str:
         """A generator call over a small enum written out (_written_out): `any(c for x in E
         if f)` as `(f0 and c0) or (f1 and c1) ...` (`all` with `and` and `not f or c`), the
@@ -857,15 +829,10 @@ class CodeGen:
         (_list_display). The walk is charged as the generator's is (`_ch`, in a fn)."""
         src, each = self._written_out(e, members)
         if e.name in ("any", "all"):
-            parts = []
-            for f, c in each:
-                if e.name == "any":
-                    parts.append(f"({f} and {c})" if f else c)
-                else:
-                    parts.append(f"((not {f}) or {c})" if f else c)
-            text = f"({' or '.join(parts)})" if e.name == "any" else f"({' and '.join(parts)})"
-            if not parts:
-                text = "False" if e.name == "any" else "True"
+            any_ = e.name == "any"
+            parts = [(f"({f} and {c})" if any_ else f"((not {f}) or {c})") if f else c
+                     for f, c in each]
+            text = f"({(' or ' if any_ else ' and ').join(parts)})" if parts else str(not any_)
         elif e.name == "count":
             text = f"len({self._list_display([(f'({f}) and ({c})' if f else c, '1') for f, c in each])})"
         elif e.name == "sum":
@@ -879,8 +846,7 @@ class CodeGen:
         members = self._unrolled_members(e)
         if members is not None:
             return self._unrolled(e, members)
-        var, src, cond, el = self._gen_parts(e)
-        head = f" for {var} in {src}{' if ' + cond if cond else ''}"
+        head, (var, src, cond), (el,) = self._comprehension(e, e.elem)
         gen = el + head
         if e.name == "sum":
             text = f"sum({gen})"

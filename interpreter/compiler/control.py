@@ -47,7 +47,7 @@ class Control:
     rb: Any
     depth: int
     p: "Program"
-    line: Callable[[int, str], None]        # one line of source standing for the op at a pc
+    line: Callable[..., None]               # (pc, lines...) of source standing for its op
     block: Callable[[A.Block], None]        # a block's statements, one level deeper
     value: Callable[[Any], str]             # an expression's value, copied where stored
     emits: Callable[[int, A.Emit, bool], None]   # an emit that starts triggers (fuse.py)
@@ -154,8 +154,7 @@ class Control:
                 head.append(f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
         self.line(pc + 1, "while True:")
         self.depth += 1
-        for text in head:
-            self.line(pc + 1, text)
+        self.line(pc + 1, *head)
         if enter is None:
             self.charge(pc + 1, "1")
         self.depth -= 1

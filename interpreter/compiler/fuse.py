@@ -343,10 +343,11 @@ class _BodyFuser(Control):
             out.append((self.bc.pc_of[id(run[0])], self.bc.block_end[id(b)], run))
 
     # -- writing source
-    def line(self, pc: int, text: str) -> None:
-        """One line of source at the current depth, standing for the op at pc."""
-        self.lines.append("    " * self.depth + text)
-        self.pcs.append(pc)
+    def line(self, pc: int, *texts: str) -> None:
+        """Lines of source at the current depth, each standing for the op at pc."""
+        for text in texts:
+            self.lines.append("    " * self.depth + text)
+            self.pcs.append(pc)
 
     def block(self, b: A.Block) -> None:
         """The statements of b, one level deeper."""
@@ -465,12 +466,10 @@ class _BodyFuser(Control):
             if pre and not _LITERAL.fullmatch(val):   # (a literal is the same value later)
                 self.line(pc, f"_v = {val}")
                 val = "_v"
-            for text in pre:
-                self.line(pc, text)
+            self.line(pc, *pre)
             self.line(pc, f"{c}[{k}] = {val}")
             return
-        for text in pre:
-            self.line(pc, text)
+        self.line(pc, *pre)
         if st.op == "=":
             self.line(pc, f"_v = {val}")
             self.line(pc, f"if _v > 0: {c}[{k}] = _v")
@@ -515,8 +514,7 @@ class _BodyFuser(Control):
         """`add x to place`: the collection, then the item (copied if the state may share it),
         then put_item written out."""
         pc = self.bc.pc_of[id(st)]
-        for text in self.collection(st.dest, "_d"):
-            self.line(pc, text)
+        self.line(pc, *self.collection(st.dest, "_d"))
         t = self.ex.type_of(st.item)
         item = self.ex.gen(st.item)
         self.put(pc, st.dest, f"{copier(t)}({item})" if is_shared(st.item, t) else item, t)
@@ -525,8 +523,7 @@ class _BodyFuser(Control):
         """`remove x from place`: the collection, then the item, then take_item (a list or a
         bag) or the key deleted (a map)."""
         pc = self.bc.pc_of[id(st)]
-        for text in self.collection(st.source, "_d"):
-            self.line(pc, text)
+        self.line(pc, *self.collection(st.source, "_d"))
         if self.kind(st.source) != "map":
             self.line(pc, f"_take(_d, {self.ex.gen(st.item)})")
             return
@@ -540,11 +537,9 @@ class _BodyFuser(Control):
         pc = self.bc.pc_of[id(st)]
         src, dst = self.collection(st.source, "_d"), self.collection(st.dest, "_d")
         self.line(pc, f"_m = {self.ex.gen(st.item)}")
-        for text in src:
-            self.line(pc, text)
+        self.line(pc, *src)
         self.line(pc, "_take(_d, _m)")
-        for text in dst:
-            self.line(pc, text)
+        self.line(pc, *dst)
         self.put(pc, st.dest, "_m", self.ex.type_of(st.item))
 
     def place(self, lv: A.LValue) -> tuple[list[str], str, str, bool]:

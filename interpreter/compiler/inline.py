@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from mercator.dsl import ast as A
-from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.checked import Body, CheckedRulebook
+from mercator.dsl.graphs import strongly_connected
 
 INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline
 
@@ -16,21 +17,11 @@ def fn_calls(rb: CheckedRulebook) -> dict[str, set[str]]:
 
 
 def recursive(rb: CheckedRulebook) -> set[str]:
-    """The fns that may call themselves, directly or through others."""
+    """The fns that may call themselves, directly or through others: those on a cycle of
+    calls."""
     calls = fn_calls(rb)
-    out: set[str] = set()
-    for start in calls:
-        seen: set[str] = set()
-        todo = list(calls[start])
-        while todo:
-            f = todo.pop()
-            if f == start:
-                out.add(start)
-                break
-            if f not in seen and f in calls:
-                seen.add(f)
-                todo.extend(calls[f])
-    return out
+    return {f for comp in strongly_connected(calls) for f in comp
+            if len(comp) > 1 or f in calls[f]}
 
 
 def inlinable(rb: CheckedRulebook) -> set[str]:
@@ -125,11 +116,16 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
 def _rule_roots(rb: CheckedRulebook) -> list[Any]:
     """Every fn body and every body's statements and conditions."""
     roots: list[Any] = [b.expr for b in rb.fns.values() if b.expr is not None]
-    bodies = ([rb.setup] if rb.setup is not None else []) + list(rb.phases) + \
-        list(rb.procs.values()) + list(rb.triggers) + list(rb.actions)
-    for b in bodies:
+    for b in bodies_of(rb):
         roots.extend(x for x in (b.block, getattr(b, "cond", None)) if x is not None)
     return roots
+
+
+def bodies_of(rb: CheckedRulebook) -> list[Body]:
+    """Every body, in the order of their ids (build.py, from 1): the setup, the phases, the
+    procs, the triggers, the actions."""
+    return [*([rb.setup] if rb.setup is not None else []), *rb.phases, *rb.procs.values(),
+            *rb.triggers, *rb.actions]
 
 
 def uses(e: Any, refs: dict, slot: int) -> int:

@@ -743,8 +743,7 @@ class _Writer(_BodyFuser):
         the fns that read the place forgotten (the op runs with the memory off and cleared)."""
         lines = self.collection(r.source, "_d")
         self.unless_explicit(pc, key)
-        for text in lines:
-            self.line(pc, text)
+        self.line(pc, *lines)
         item = "_drawn(s, _d)" if scalar(self.ex.type_of(r)) else "_dc(_drawn(s, _d))"
         self.line(pc, f"L[{self.rb.refs[id(st)]}] = {item}")
         if self.ro.memo is not None:
