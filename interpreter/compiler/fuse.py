@@ -47,10 +47,6 @@ _LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a 
 _LOCALS = re.compile(r"\bL\b")       # source that reads or writes the frame's locals
 
 
-def _nothing() -> None:
-    pass
-
-
 def _bare_return(st: Any) -> bool:
     """True if st is the control op of a `return` without a value, or of a body's end."""
     return isinstance(st, tuple) and st[0] == "return" and (st[1] is None or st[1].value is None)
@@ -124,9 +120,7 @@ class Fused:
     def fast_ops(self, bc: "BodyCompiler", ops: list, changing: set[int]) -> list:
         """A copy of ops with one fused function at the start of every run (see the module);
         records in keep_state those that run no op whose pc is in `changing`."""
-        runs: list[tuple[int, int, list]] = []
-        assert bc.body.block is not None
-        _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+        runs = _BodyFuser(self.prog, bc).find_runs(bc.top, [])
         starts = {a for a, _, _ in runs}
         fast = list(ops)
         self.keep_state.update(op for pc, op in enumerate(ops) if pc not in changing)
@@ -135,7 +129,8 @@ class Fused:
             try:
                 fast[a] = self._make(bc, a, end, stmts, then)
             except TOO_DEEP:           # nested beyond what Python compiles: ops one by one
-                self.later.get(id(bc), _nothing)()      # (written now, not while a game runs)
+                if id(bc) in self.later:                # (written now, not while a game runs)
+                    self.later[id(bc)]()
                 continue
             if not changing.intersection(range(a, end + (then is not None))):
                 self.keep_state.add(fast[a])
@@ -155,9 +150,7 @@ class Fused:
         that writes them."""
         now = []
         for bc, todo in jobs:
-            runs: list[tuple[int, int, list]] = []
-            assert bc.body.block is not None
-            _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+            runs = _BodyFuser(self.prog, bc).find_runs(bc.top, [])
             fused = {pc for a, end, _ in runs for pc in range(a, end)}
             now += [(bc, *t) for t in todo if t[2] is not None or t[0] not in fused]
             later = [(bc, *t) for t in todo if t[2] is None and t[0] in fused]
@@ -176,12 +169,10 @@ class Fused:
     def _later(self, bc: "BodyCompiler", later: list) -> None:
         """Stubs at the pcs of `later` that write their functions when one first runs."""
         ops = bc.ops
-        done: list[bool] = []
 
         def write() -> None:
-            if not done:
+            if self.later.pop(id(bc), None) is not None:    # (once)
                 self._write_singles(later)
-                done.append(True)
         self.later[id(bc)] = write
         for _, pc, _, _ in later:
             ops[pc] = _stub(ops, pc, write)
@@ -327,8 +318,9 @@ class _BodyFuser(Control):
         """True if every statement of b fuses."""
         return all(self.fusable(st) for st in b.stmts)
 
-    def find_runs(self, b: A.Block, out: list) -> None:
-        """Append (first pc, pc after, statements) for each maximal run of fusable statements."""
+    def find_runs(self, b: A.Block, out: list) -> list[tuple[int, int, list]]:
+        """Append (first pc, pc after, statements) for each maximal run of fusable statements
+        to out; out."""
         run: list = []
         for st in b.stmts:
             if self.fusable(st):
@@ -341,6 +333,7 @@ class _BodyFuser(Control):
                 self.find_runs(sub, out)
         if run:
             out.append((self.bc.pc_of[id(run[0])], self.bc.block_end[id(b)], run))
+        return out
 
     # -- writing source
     def line(self, pc: int, *texts: str) -> None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from mercator.dsl import ast as A
 from mercator.dsl.builtins import ITEM_GEN_BUILTINS
 from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.graphs import strongly_connected
 from mercator.dsl.types import ANY, Type, strip_opt
 from mercator.interpreter.compiler.inline import fn_calls, walking_fns
 from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
@@ -255,8 +256,7 @@ def state_changing_pcs(bc: "BodyCompiler") -> set[int]:
                 end = bc.pc_of[id(b.stmts[j + 1])] if j + 1 < len(b.stmts) \
                     else bc.block_end[id(b)]
                 out.update(range(bc.pc_of[id(st)], end))
-    assert bc.body.block is not None
-    walk(bc.body.block)
+    walk(bc.top)
     return out
 
 
@@ -291,27 +291,17 @@ def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
     `round_number` changes only between rounds, where the memory is emptied anyway: they (and
     any name or call not known to be free of the state) are SEATS, which no statement writes,
     so that state_free_fns can tell them from reading nothing."""
-    own: dict[str, "tuple[set, set[str]] | None"] = {}
-    for n, b in rb.fns.items():
-        own[n] = _reads_of(rb, b.expr) if b.expr is not None else None
+    own = {n: _reads_of(rb, b.expr) if b.expr is not None else None for n, b in rb.fns.items()}
     out: dict[str, "frozenset | None"] = {}
-
-    def reads(n: str, seen: frozenset) -> "frozenset | None":
-        if n in out:
-            return out[n]
-        mine = own.get(n)
-        if mine is None or n in seen:
-            return None if mine is None else frozenset(mine[0])
-        acc = set(mine[0])
-        for g in mine[1]:
-            r = reads(g, seen | {n})
-            if r is None:
-                return None
-            acc |= r
-        return frozenset(acc)
-    for n in rb.fns:
-        out[n] = reads(n, frozenset())
-    return out
+    calls = {n: mine[1] if mine is not None else set() for n, mine in own.items()}
+    for comp in strongly_connected(calls):      # callees before their callers
+        mine = [own.get(n) for n in comp]       # (a cycle of calls reads what each part reads)
+        called = [out[g] for m in mine if m is not None for g in m[1] if g not in comp]
+        reads: "frozenset | None" = None
+        if all(m is not None for m in mine) and all(r is not None for r in called):
+            reads = frozenset().union(*(m[0] for m in mine if m is not None), *called)  # type: ignore[arg-type]
+        out.update(dict.fromkeys(comp, reads))
+    return {n: out[n] for n in rb.fns}
 
 
 def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":

@@ -91,7 +91,7 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
         out: set[int] = set()
         stops = False
         w = _BodyFuser(prog, bc)
-        blocks = [bc.body.block] if bc.body.block is not None else []
+        blocks = [bc.top]
         while blocks:
             for st in blocks.pop().stmts:
                 name = _proc_call(rb, st)
@@ -267,8 +267,7 @@ class Rollout:
                     out[pc + 1] = (here, True)
                 for sub in blocks_of(st):
                     walk(sub, here)
-        assert bc.body.block is not None
-        walk(bc.body.block, [])
+        walk(bc.top, [])
         return out
 
     def _stub(self, bid: int, bc: "BodyCompiler", pc: int, path: list,
@@ -427,24 +426,23 @@ class Rollout:
         if ctx[2] == ctx[3]:
             s.pending = node.full() if node.__class__ is QuickPass else node
             raise _STOP
-        hist = ctx[1]
-        if node.__class__ is QuickPass:     # a deal window's turn, passed (ctx[8])
+        cls = node.__class__
+        if cls is Decision or cls is QuickPass:
             ctx[7] = node.player
-            hist.append(0)
-            ctx[2] += 1
-            limits.start(self.prog.step_budget)
-            node.commit(s, None)
-            return
-        if node.__class__ is Decision:
+        if cls is Decision:
             vals, acts = node.values, () if ctx[5] else node.actions
-            ctx[7] = node.player
             # no deals (ctx[8]): a deal window's pass (0) or cancel, where there is one
             i = no_deal_index(node) if ctx[8] and node.vtype.__class__ is tuple else -1
             if i < 0:
                 i = ctx[0](len(vals) + len(acts) + node.allow_pass)
-            hist.append(i)
-            ctx[2] += 1
-            limits.start(self.prog.step_budget)
+        elif cls is QuickPass:              # a deal window's turn, passed (ctx[8])
+            i = 0
+        else:
+            i = weighted_index(node.weights, s.randbelow(sum(node.weights)))
+        ctx[1].append(i)
+        ctx[2] += 1
+        limits.start(self.prog.step_budget)
+        if cls is Decision:
             j = i - node.allow_pass         # (-1: pass)
             if j < 0:
                 node.commit(s, None)
@@ -452,20 +450,15 @@ class Rollout:
                 node.commit(s, vals[j])
             else:
                 self.act(s, node.player, acts[j - len(vals)])
+        elif cls is QuickPass:
+            node.commit(s, None)
+        elif self.memo is not None:         # a draw takes its item from the state
+            self.memo_on[0] = None
+            self.memo.clear()
+            node.commit(s, node.values[i])
+            self.memo_on[0] = self.memo
         else:
-            w = node.weights
-            i = weighted_index(w, s.randbelow(sum(w)))
-            hist.append(i)
-            ctx[2] += 1
-            limits.start(self.prog.step_budget)
-            memo = self.memo
-            if memo is not None:         # a draw takes its item from the state
-                self.memo_on[0] = None
-                memo.clear()
-                node.commit(s, node.values[i])
-                self.memo_on[0] = memo
-            else:
-                node.commit(s, node.values[i])
+            node.commit(s, node.values[i])
 
     def vm_until(self, s: "State", fr: list, end: int) -> None:
         """Run the ops of frame fr from its pc up to pc `end` (one statement written as its
@@ -591,8 +584,7 @@ class _Writer(_BodyFuser):
         in, as one pass a `break` leaves (`for _ in _ONCE:`), then (`else:`, no break) as the
         loop from its head; an `if` the path passes through as the arm it is in."""
         self.lines, self.pcs, self.depth = [], [], 0
-        b = self.bc.body.block
-        assert b is not None
+        b = self.bc.top
         self.line(0, f"def {self.name}(s, fr):")
         self.depth = 1
         self.line(0, "L = fr[2]")

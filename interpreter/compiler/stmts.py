@@ -42,6 +42,8 @@ class BodyCompiler:
         self.rb = prog.rb
         self.ex = prog.ex
         self.body = body
+        assert body.block is not None
+        self.top: A.Block = body.block      # its statements
         self.ops: list[Optional[Op]] = []
         self.spans: list[A.Span] = []
         self.nslots = body.nslots
@@ -60,8 +62,7 @@ class BodyCompiler:
     def compile(self) -> tuple[list, list, int]:
         """(ops, spans, number of local slots); the ops written by fuse.py and control.py are
         None until Fused.singles puts them in (see `written`)."""
-        assert self.body.block is not None
-        self.block(self.body.block)
+        self.block(self.top)
         self.control(SYNTHETIC, "return")
         return self.ops, self.spans, self.nslots
 
