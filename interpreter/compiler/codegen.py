@@ -16,12 +16,13 @@ from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
 from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, rule_failure, to_bag
 from mercator.interpreter.engine.builtins import BuiltinError
-from mercator.interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
+from mercator.interpreter.compiler.inline import (first_evaluated, inlinable, operands, recursive,
+                                                   repeated, uses)
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, cached_fns, flat,
                                                  memo_fns, scalar, state_free_fns)
-from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy
+from mercator.interpreter.engine.values import deep_copy, flat_copy
 from mercator.interpreter.engine.convert import converter
 from mercator.dsl.errors import MercatorError
 
@@ -141,23 +142,6 @@ def hoist_fields(code: str) -> tuple[str, str]:
     return prefix, code
 
 
-def _children(e: Any) -> list[Any]:
-    """The direct subexpressions of a node _folded may fold."""
-    if isinstance(e, A.Index):
-        return [e.obj, e.key]
-    if isinstance(e, A.In):
-        return [e.item, e.coll]
-    if isinstance(e, (A.Compare, A.BinOp)):
-        return [e.left, e.right]
-    if isinstance(e, (A.Neg, A.Not)):
-        return [e.operand]
-    if isinstance(e, A.Field):
-        return [e.obj]
-    if isinstance(e, A.Call):
-        return list(e.args)
-    raise AssertionError(type(e).__name__)
-
-
 def copier(t: Type) -> str:
     """The generated code's copy function for a value of type t: "_cp" (shallow, enough when
     it holds only scalars) or "_dc" (deep)."""
@@ -242,18 +226,17 @@ class CodeGen:
         self.pfield = {f.name: i for i, f in enumerate(rb.player_fields)}
         self.ns: dict[str, Any] = {
             "RuleError": RuleError, "_fdiv": _fdiv, "_mod": _mod, "_bag_add": bag_add,
-            "_bag_sub": bag_sub, "_to_bag": to_bag, "_bag_items": bag_items, "_dc": deep_copy,
+            "_bag_sub": bag_sub, "_to_bag": to_bag, "_dc": deep_copy,
             "_cp": flat_copy, "_bag_lit": _bag_lit,
             "_nomax": _of_nothing("max"), "_nomin": _of_nothing("min"),
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
             "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
-            "_rech": _recharge,
+            "_rech": _recharge, "_bag_items": limits.bag_walk,   # bag_items within the size limit
         }
         if native is not None and native.globals is not None:
             native.globals.update(self.ns)     # the compiled module's globals are the namespace
             self.ns = native.globals
-        self.ns["_bag_items"] = limits.bag_walk     # bag_items within the size limit
         for name, impl in RUNTIME_BUILTINS.items():
             self.ns["B_" + name] = impl
         self._nconst = 0
@@ -521,7 +504,7 @@ class CodeGen:
             return _NOFOLD
         if isinstance(e, A.BinOp) and self.rb.refs.get(id(e)) in (("bagop",), ("listop",)):
             return _NOFOLD
-        for child in _children(e):
+        for child in operands(e):
             if self._folded(child) is _NOFOLD:
                 return _NOFOLD
         self._evaluating += 1

@@ -107,11 +107,9 @@ class Control:
         repeats, a map's keys in order) in its slot, in `_x<pc>` too, and its index 0; a
         `repeat`'s count of rounds; a `while`'s rounds run, 0."""
         pc = self.bc.pc_of[id(st)]
-        if isinstance(st, A.Repeat):
-            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = {self.ex.gen(st.count)}")
-            return
-        if isinstance(st, A.While):
-            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = 0")
+        if not isinstance(st, A.For):
+            n = self.ex.gen(st.count) if isinstance(st, A.Repeat) else "0"
+            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = {n}")
             return
         lst, i = self.bc.for_slots[id(st)]
         t = self.ex.type_of(st.iter)

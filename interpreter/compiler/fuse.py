@@ -87,35 +87,27 @@ class Fused:
         self.sources: dict[str, str] = {}      # name -> generated source, for reading
         self.keep_state: set[Callable] = set()  # fast ops that cannot change the state
         self.later: dict[int, Callable[[], None]] = {}   # id of a body compiler -> see singles
-        ns = prog.ex.ns
-        ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
-        ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, plain_text
-        ns["_ptext"] = player_text
-        ns["_finish"], ns["_MAXF"], ns["_toodeep"] = prog.finish, MAX_FRAMES, too_deep
+        prog.ex.ns.update(_item=_item, _take=take_item, _put=put_item, _record=record, _fmt=fmt,
+                          _text=plain_text, _ptext=player_text, _finish=prog.finish,
+                          _MAXF=MAX_FRAMES, _toodeep=too_deep)
 
     def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
-        """If an error passed through a fused function, set its frame's pc to the failing op's."""
+        """If an error passed through a fused function, set its frame's pc to the failing op's:
+        the frame it ran, or, for one compiled by Cython (compiler/native.py: its frame has no
+        locals), the frame on top of the stack (the VM's loop runs the top frame's op)."""
         tb = tb.tb_next if tb is not None else None
         if tb is None:
             return
-        if tb.tb_frame.f_code not in self.lines:
-            self._relocate_native(tb, s)
-            return
-        first, pcs = self.lines[tb.tb_frame.f_code]
-        fr = tb.tb_frame.f_locals.get("fr")
-        if isinstance(fr, list):
-            fr[1] = pcs[tb.tb_lineno - first]
-
-    def _relocate_native(self, tb: TracebackType, s: Optional["State"]) -> None:
-        """relocate for a fused function compiled by Cython (compiler/native.py): its frame has
-        no locals; the frame it ran is the one on top of the stack (the VM's loop runs the top
-        frame's op)."""
-        if s is None or not s.stack:
-            return
-        pc = native_pc(self.prog, [self.lines], tb)
-        fr = s.stack[-1]
-        if pc is not None and 0 <= pc < len(self.prog.spans[fr[0]]):
-            fr[1] = pc
+        table = self.lines.get(tb.tb_frame.f_code)
+        if table is not None:
+            fr = tb.tb_frame.f_locals.get("fr")
+            if isinstance(fr, list):
+                fr[1] = table[1][tb.tb_lineno - table[0]]
+        elif s is not None and s.stack:
+            pc = native_pc(self.prog, [self.lines], tb)
+            fr = s.stack[-1]
+            if pc is not None and 0 <= pc < len(self.prog.spans[fr[0]]):
+                fr[1] = pc
 
     def fast_ops(self, bc: "BodyCompiler", ops: list, changing: set[int]) -> list:
         """A copy of ops with one fused function at the start of every run (see the module);

@@ -86,12 +86,6 @@ def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = No
                   and all(scalar(t) for t in b.param_types))
 
 
-def key_param(t: Type) -> bool:
-    """A parameter of type t can be part of a FnCache key: a scalar, or a list of scalars
-    (keyed as a tuple of its items)."""
-    return scalar(t) or (t.kind == "list" and bool(t.args) and scalar(t.args[0]))
-
-
 def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
                free: set[str]) -> list[str]:
     """The fns remembered for the Program's life (FnCache): the state-free ones among those
@@ -103,10 +97,12 @@ def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
     parts = shared_parts(rb)
 
     def keyable(n: str) -> bool:
-        """Its parameters can be a key, and its value holds no list given to it (the caller's
-        list, kept in the cache, would share with whatever the caller does with it)."""
+        """Its parameters can be a key (scalars, or lists of scalars keyed as tuples of their
+        items), and its value holds no list given to it (the caller's list, kept in the cache,
+        would share with whatever the caller does with it)."""
         types = rb.fns[n].param_types
-        return all(key_param(t) for t in types) and \
+        return all(scalar(t) or (t.kind == "list" and bool(t.args) and scalar(t.args[0]))
+                   for t in types) and \
             not any(i in parts[n] for i, t in enumerate(types) if not scalar(t))
     return sorted({n for n in memo if n in free} |
                   {n for n in free & walking if rb.fns[n].expr is not None and keyable(n)})
@@ -297,10 +293,9 @@ def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
     for comp in strongly_connected(calls):      # callees before their callers
         mine = [own.get(n) for n in comp]       # (a cycle of calls reads what each part reads)
         called = [out[g] for m in mine if m is not None for g in m[1] if g not in comp]
-        reads: "frozenset | None" = None
-        if all(m is not None for m in mine) and all(r is not None for r in called):
-            reads = frozenset().union(*(m[0] for m in mine if m is not None), *called)  # type: ignore[arg-type]
-        out.update(dict.fromkeys(comp, reads))
+        known = [m[0] for m in mine if m is not None] + [r for r in called if r is not None]
+        out.update(dict.fromkeys(comp, frozenset().union(*known)
+                                 if len(known) == len(mine) + len(called) else None))
     return {n: out[n] for n in rb.fns}
 
 

@@ -540,7 +540,6 @@ class Rollout:
         has frames without locals: the innermost of its bodies and fused runs ran the frame on
         top of s's stack, the one Program._located reads."""
         fused = self.prog.fused.lines  # type: ignore[attr-defined]
-        loops = (self.run_ops.__code__,)
         last: dict[int, tuple[list, Optional[int]]] = {}
         native: Optional[tuple[list, int]] = None
         while tb is not None:
@@ -555,7 +554,7 @@ class Rollout:
                 if isinstance(fr, list):
                     first, pcs = table
                     last[id(fr)] = (fr, pcs[tb.tb_lineno - first])
-            elif code in loops:
+            elif code is self.run_ops.__code__:
                 top = tb.tb_frame.f_locals.get("top")
                 if isinstance(top, list):
                     last[id(top)] = (top, None)
