@@ -202,7 +202,7 @@ class Control:
         the end; a compiled body stops the rollout with it)."""
         pc = self.bc.pc_of[id(st)]
         self.line(pc, f"fr[1] = {pc}")
-        self.line(pc, "_end(s, _finish(s))")
+        self.line(pc, "_node(s, _finish(s))")
 
     # -- a call of a proc
     def push(self, pc: int, call: Any, ret: int, pc_on: bool) -> int:

@@ -173,29 +173,9 @@ def shared_parts(rb: CheckedRulebook) -> dict[str, set]:
     """Per fn, where lists and dicts in its value may come from rather than being made by the
     call: parameter indices, and SHARED for the state or a constant (empty: a fresh value)."""
     deps: dict[str, set] = {n: set() for n in rb.fns}
-    changed = True
-    while changed:                 # grows from "all fresh" until nothing changes (recursion)
-        changed = False
-        for n, b in rb.fns.items():
-            if b.expr is None:
-                continue
-            found = _Sources(rb, deps).of(b.expr, {i: {i} for i in range(len(b.params))})
-            if found != deps[n]:
-                deps[n] = found
-                changed = True
-    return deps
 
-
-class _Sources:
-    """Where the lists and dicts in an expression's value come from (see shared_parts)."""
-
-    def __init__(self, rb: CheckedRulebook, deps: dict[str, set]):
-        self.rb = rb
-        self.deps = deps
-
-    def of(self, e: Any, env: dict[int, set]) -> set:
+    def of(e: Any, env: dict[int, set]) -> set:
         """The sources of e's containers, with env the sources of the local slots."""
-        rb = self.rb
         t = rb.types.get(id(e)) or ANY
         if isinstance(e, (A.NoneLit, A.IntLit, A.BoolLit, A.StrLit, A.Range)) or scalar(t):
             return set()
@@ -206,37 +186,48 @@ class _Sources:
             return set() if ref == ("builtin", "players") else {SHARED}
         if isinstance(e, A.Field):
             obj_t = strip_opt(rb.types.get(id(e.obj)) or ANY)
-            return {SHARED} if obj_t.kind in ("player", "any") else self.of(e.obj, env)
+            return {SHARED} if obj_t.kind in ("player", "any") else of(e.obj, env)
         if isinstance(e, A.Index):
-            return self.of(e.obj, env)
+            return of(e.obj, env)
         if isinstance(e, A.ListLit):
-            return set().union(*(self.of(x, env) for x in e.items))
+            return set().union(*(of(x, env) for x in e.items))
         if isinstance(e, A.MapLit):
-            return set().union(*(self.of(en.value, env) for en in e.entries))
+            return set().union(*(of(en.value, env) for en in e.entries))
         if isinstance(e, (A.ListComp, A.MapComp, A.GenCall)):
             inner = dict(env)
-            inner[rb.refs[id(e)]] = self.of(e.iter, env)
+            inner[rb.refs[id(e)]] = of(e.iter, env)
             if isinstance(e, A.MapComp):
-                return self.of(e.key, inner) | self.of(e.value, inner)
+                return of(e.key, inner) | of(e.value, inner)
             if isinstance(e, A.GenCall) and e.name in ITEM_GEN_BUILTINS:
-                return self.of(e.elem, inner) | inner[rb.refs[id(e)]]   # it hands out the items
-            return self.of(e.elem, inner)
+                return of(e.elem, inner) | inner[rb.refs[id(e)]]   # it hands out the items
+            return of(e.elem, inner)
         if isinstance(e, A.IfExpr):
-            return self.of(e.then, env) | self.of(e.else_, env)
+            return of(e.then, env) | of(e.else_, env)
         if isinstance(e, (A.BinOp, A.And, A.Or)):
             if isinstance(e, A.BinOp) and flat(t):
                 return set()               # list + list, bag + bag: a new one of scalars
-            return self.of(e.left, env) | self.of(e.right, env)
+            return of(e.left, env) | of(e.right, env)
         if isinstance(e, A.Call):
-            args = [self.of(a, env) for a in e.args]
+            args = [of(a, env) for a in e.args]
             if rb.refs.get(id(e), ("",))[0] == "fn":
                 return set().union(*(args[d] if isinstance(d, int) else {d}
-                                     for d in self.deps[e.name]))
+                                     for d in deps[e.name]))
             if e.name in NEW_LIST_BUILTINS and flat(t):
                 return set()
             if e.name in NEW_LIST_BUILTINS or e.name in ("first", "last", "some", "max", "min"):
                 return set().union(*args)  # the elements of its arguments
         return {SHARED}
+    changed = True
+    while changed:                 # grows from "all fresh" until nothing changes (recursion)
+        changed = False
+        for n, b in rb.fns.items():
+            if b.expr is None:
+                continue
+            found = of(b.expr, {i: {i} for i in range(len(b.params))})
+            if found != deps[n]:
+                deps[n] = found
+                changed = True
+    return deps
 
 
 def state_changing_pcs(bc: "BodyCompiler") -> set[int]:

@@ -171,21 +171,20 @@ class Rollout:
         # do the players make no deals (playout(..., deals=False)), the getrandbits of rng when
         # it is a random.Random (the inline choices draw as its _randbelow does) else None
         self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False, None]
-        ns = self.ns = prog.ex.ns
-        ns.update(_vm=self.vm_until, _end=self.end, _deep=self.deep, _susp=self.suspend,
-                  _drawn=draw_item, _C=self.ctx, _BUDG=limits.BUDGET, _MAXOPT=limits.MAX_OPTIONS,
-                  _chkopt=limits.check_options, _roll=roll_die, _noplayer=no_player,
-                  _noopts=no_options, _lrange=limits.lazy_range, _stop=self.stop,
-                  _RUNF=RUN_FAILURES, _afail=self.action_failed,
-                  _pubnone=prog.actions.none_allowed_publicly)
         # the memory of fns' values (one table per fn), and the ops that keep the state
         self.memo: Optional[Memo] = Memo(len(prog.ex.memo)) if prog.ex.memo else None
         self.memo_on: list = prog.ex.memo_on
         self.keep: set = prog.fused.keep_state  # type: ignore[attr-defined]
-        ns["_M"] = self.memo
-        # drain and act, written as generated code (compiled with it on the native path)
         self.bodies: list[Optional[Callable]] = [None]
-        ns["_BODIES"], ns["_NSLOTS"], ns["_MAXNEST"] = self.bodies, prog.nslots, MAX_NEST
+        ns = self.ns = prog.ex.ns
+        ns.update(_vm=self.vm_until, _node=self.node, _deep=self.deep, _susp=self.suspend,
+                  _drawn=draw_item, _C=self.ctx, _BUDG=limits.BUDGET, _MAXOPT=limits.MAX_OPTIONS,
+                  _chkopt=limits.check_options, _roll=roll_die, _noplayer=no_player,
+                  _noopts=no_options, _lrange=limits.lazy_range, _stop=self.stop,
+                  _RUNF=RUN_FAILURES, _afail=self.action_failed,
+                  _pubnone=prog.actions.none_allowed_publicly, _M=self.memo,
+                  _BODIES=self.bodies, _NSLOTS=prog.nslots, _MAXNEST=MAX_NEST)
+        # drain and act, written as generated code (compiled with it on the native path)
         exec(prog.ex.build(lambda: _RUNNERS, "<rollout runners>", "exec"), ns)
         self.drain: Callable[["State", int], None] = ns["_drain"]
         self.act: Callable[["State", int, tuple], None] = ns["_act"]
@@ -337,7 +336,6 @@ class Rollout:
                 ln(f"            _r = {key}(s, fr)")
                 ln("            if _r is not None: _node(s, _r)")
         src = "\n".join(lines) + "\n"
-        ns["_node"] = self.node
         try:
             exec(self.prog.ex.build(lambda: src, "<rollout game>", "exec"), ns)
         except TOO_DEEP:
@@ -346,8 +344,8 @@ class Rollout:
         return ns["RB0"]  # type: ignore[no-any-return]
 
     def node(self, s: "State", r: Any) -> None:
-        """A node an op of a VM frame returned: the end of the game ends the rollout; any
-        other is picked at (run_ops does the same)."""
+        """A node an op of a VM frame returned: the end of the game (or `end game` in a
+        compiled body) ends the rollout; any other is picked at."""
         if r.__class__ is Terminal:
             s.pending = r
             raise _OVER
@@ -492,10 +490,7 @@ class Rollout:
                     memo.clear()
             r = op(s, top)
             if r is not None:
-                if r.__class__ is Terminal:
-                    s.pending = r
-                    raise _OVER
-                self.pick(s, r)
+                self.node(s, r)
         on[0] = memo
 
     def stop(self, s: "State", fr: list, op: Callable) -> None:
@@ -527,11 +522,6 @@ class Rollout:
             if fr[1] != pc:
                 break
         on[0] = memo
-
-    def end(self, s: "State", result: Terminal) -> None:
-        """`end game` in a compiled body: the game's result ends the rollout."""
-        s.pending = result
-        raise _OVER
 
     def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
         """Set the pc of each frame an error passed through (compiled bodies and fused runs) to

@@ -20,7 +20,7 @@ from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.chance import shuffle_op
 from mercator.interpreter.compiler.control import jump
 from mercator.interpreter.compiler.deals import compile_deal
-from mercator.interpreter.compiler.decisions import suspend
+from mercator.interpreter.compiler.decisions import Op, suspend
 from mercator.interpreter.engine.values import text_as
 from mercator.interpreter.engine.convert import converter
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from mercator.interpreter.compiler.fuse import Fused
     from mercator.interpreter.engine.program import Program
 
-Op = Callable[[Any, list], Any]
 SYNTHETIC = A.NOSPAN      # jumps and implicit returns: no rule line of their own (coverage skips)
 
 
