@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.builtins import ITEM_GEN_BUILTINS
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
-from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
+from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS, BuiltinError
 from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, rule_failure, to_bag
-from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.compiler.inline import (first_evaluated, inlinable, operands, recursive,
                                                    repeated, uses)
 from mercator.interpreter.engine import limits
@@ -131,11 +132,8 @@ def hoist_fields(code: str) -> tuple[str, str]:
     no state, so the field holds the same value everywhere in the code; reading it early
     changes nothing but the cost (a comprehension inside the code reads the local as a
     closure's)."""
-    counts: dict[str, int] = {}
-    for n in _TABLE_FIELD.findall(code):
-        counts[n] = counts.get(n, 0) + 1
     prefix = ""
-    for n, k in counts.items():
+    for n, k in Counter(_TABLE_FIELD.findall(code)).items():
         if k >= FIELD_HOIST_AT:
             code = code.replace(f"s.table[{n}]", f"_TF{n}")
             prefix += f"_TF{n} = s.table[{n}]; "
@@ -197,17 +195,15 @@ _BOUND_FOR = re.compile(r"\bfor (v\d+_\d+) in\b")    # ... bound by a comprehens
 _BOUND_W = re.compile(r"\b(_w\w*|_lc) :=")            # ... bound by ':=' in code
 
 
+@dataclass(slots=True)
 class _Loop:
     """A comprehension being written: its Python variable, whether Python allows ':=' where
     it stands (not inside another one's iterable), and the cells of the code it computes
     once (key -> cell variable; see CodeGen._shared)."""
 
-    __slots__ = ("var", "can_init", "cells")
-
-    def __init__(self, var: str, can_init: bool):
-        self.var = var
-        self.can_init = can_init
-        self.cells: dict[Any, str] = {}
+    var: str
+    can_init: bool
+    cells: dict[Any, str] = field(default_factory=dict)
 
 
 class CodeGen:

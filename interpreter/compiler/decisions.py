@@ -195,7 +195,9 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # then has the options' label: public. Prompt arguments change nothing (the narration
     # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
     # either: the same prompt appears whether the hidden part allows more or not.
-    forced_ok = simul is None and _public_options(bc, kind)
+    forced_ok = simul is None and all(
+        vis_fn(label_of(bc.rb, e)) is None
+        for e in [kind.options] + ([kind.lo, kind.hi] if subset else []))
     vtype = Type("list", args=(et,)) if subset else et
 
     def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
@@ -262,13 +264,6 @@ def no_options() -> NoReturn:
     choice raise this."""
     raise RuleError("a player must choose, but there are no options "
                     "(guard this 'choose' or add 'with pass')")
-
-
-def _public_options(bc: "BodyCompiler", kind: Any) -> bool:
-    """Nothing hidden decides the options (their count included): skipping a decision with a
-    single option then tells the other seats nothing."""
-    parts = [kind.options] + ([kind.lo, kind.hi] if isinstance(kind, A.ChoiceSubset) else [])
-    return all(vis_fn(label_of(bc.rb, e)) is None for e in parts)
 
 
 def _fresh(bc: "BodyCompiler", e: Any) -> bool:

@@ -303,12 +303,8 @@ class _BodyFuser(Control):
         if isinstance(st, SIMPLE):
             return True
         if isinstance(st, (A.If, A.For)):
-            return all(self.fusable_block(b) for b in blocks_of(st))
+            return all(self.fusable(s) for b in blocks_of(st) for s in b.stmts)
         return False
-
-    def fusable_block(self, b: A.Block) -> bool:
-        """True if every statement of b fuses."""
-        return all(self.fusable(st) for st in b.stmts)
 
     def find_runs(self, b: A.Block, out: list) -> list[tuple[int, int, list]]:
         """Append (first pc, pc after, statements) for each maximal run of fusable statements

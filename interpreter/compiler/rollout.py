@@ -774,7 +774,6 @@ class _Writer(_BodyFuser):
             opts = self.ex.gen(options)     # read only here: no copy (the VM's walk makes one)
         else:
             opts = f"list({self.ex.gen(options)})"
-        take = f"{copy}(_o[_i])"
         actions = bool(self.p.actions.bodies)  # type: ignore[attr-defined]
         ln = self.line
         ln(pc, "while True:")
@@ -796,10 +795,9 @@ class _Writer(_BodyFuser):
         else:
             ln(pc, "_a = ()")
         if forced_ok:
-            first = f"{copy}(_o[0])"
             pub = " and _pubnone(s, _w)" if actions else ""
             ln(pc, f"if _n + {ap} == 1 and not _a{pub}:")
-            ln(pc, f"    {target} = {first} if _n else None")
+            ln(pc, f"    {target} = {copy}(_o[0]) if _n else None")
             ln(pc, "    break")
         ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
         ln(pc, "_C[7] = _w")
@@ -820,7 +818,7 @@ class _Writer(_BodyFuser):
             ln(pc, f"    {target} = None")
             ln(pc, "    break")
         ln(pc, "if _i < _n:")
-        ln(pc, f"    {target} = {take}")
+        ln(pc, f"    {target} = {copy}(_o[_i])")
         ln(pc, "    break")
         ln(pc, "_act(s, _w, _a[_i - _n])")
         self.depth -= 1
