@@ -166,15 +166,10 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # the value is copied (the pending Decision, and its values, is shared by clones) unless
     # it holds no list or dict; a rollout's inline choice copies it so too
     copy = None if is_scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
-    if simul is None and copy is None:
+    if simul is None:
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
-            fr[2][slot] = v
-            fr[1] += 1
-    elif simul is None:
-        def commit(st: Any, v: Any) -> None:
-            fr = st.stack[-1]
-            fr[2][slot] = copy(v)     # type: ignore[misc]
+            fr[2][slot] = v if copy is None else copy(v)
             fr[1] += 1
     else:
         acc = simul[0]

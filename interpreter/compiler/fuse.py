@@ -332,11 +332,16 @@ class _BodyFuser(Control):
 
     def block(self, b: A.Block) -> None:
         """The statements of b, one level deeper."""
+        self.indented(self.bc.block_end[id(b)], lambda: self.stmts(b))
+
+    def indented(self, pc: int, write: Callable[[], None]) -> None:
+        """The lines write() adds, one level deeper (`pass`, standing for the op at pc, if
+        it adds none)."""
         self.depth += 1
         n = len(self.lines)
-        self.stmts(b)
+        write()
         if len(self.lines) == n:
-            self.line(self.bc.block_end[id(b)], "pass")
+            self.line(pc, "pass")
         self.depth -= 1
 
     def stmts(self, b: A.Block) -> None:

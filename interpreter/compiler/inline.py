@@ -102,21 +102,14 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     # for the options of a placement and again when placing): the compiled rollout keeps the
     # memory across statements and decisions (rollout.py), so the second call is a hit
     sites: Counter = Counter()         # in how many fns and bodies it is called
-    for root in _rule_roots(rb):
+    for root in [b.expr for b in rb.fns.values() if b.expr is not None] + [
+            x for b in bodies_of(rb) for x in (b.block, getattr(b, "cond", None)) if x is not None]:
         found = calls_of(root)
         sites.update({c.name for c in found})
         same = Counter((c.name, tuple(c.args)) for c in found)   # or twice alike in one body
         out.update(g for (g, _), k in same.items() if k > 1 and g in worth)
     out.update(g for g, k in sites.items() if k > 1 and g in worth)
     return out
-
-
-def _rule_roots(rb: CheckedRulebook) -> list[Any]:
-    """Every fn body and every body's statements and conditions."""
-    roots: list[Any] = [b.expr for b in rb.fns.values() if b.expr is not None]
-    for b in bodies_of(rb):
-        roots.extend(x for x in (b.block, getattr(b, "cond", None)) if x is not None)
-    return roots
 
 
 def bodies_of(rb: CheckedRulebook) -> list[Body]:

@@ -199,7 +199,10 @@ class Rollout:
                                                                 state_changing_pcs(bc)))
         self.chain, self.suspends = _call_chains(prog, compilers)
         for bid, bc in enumerate(compilers, 1):
-            self.bodies.append(self._compile(bc, bid))
+            w = _Writer(prog, bc, f"RB{bid}", self)
+            self.bodies.append(self._define(w, bid, w.source))
+            if self.bodies[bid] is None:       # the VM loop runs this body
+                self.ns[w.name] = self.deep
         main = self._compile_main()
         if main is not None:           # the main frame, at whatever pc, runs on compiled
             self.codes[0] = [main] * len(self.codes[0])
@@ -224,14 +227,6 @@ class Rollout:
             op(s, fr)
             drain(s, n)
         return pushing
-
-    def _compile(self, bc: "BodyCompiler", bid: int) -> Optional[Callable]:
-        name = f"RB{bid}"
-        w = _Writer(self.prog, bc, name, self)
-        f = self._define(w, bid, w.source)
-        if f is None:                  # the VM loop runs this body
-            self.ns[name] = self.deep
-        return f
 
     def _define(self, w: "_Writer", bid: int, source: Callable[[], str]) -> Optional[Callable]:
         """The function w writes (source(): `def <w.name>(s, fr): ...`) of body bid, compiled
@@ -305,7 +300,6 @@ class Rollout:
         body. An op that returns a node
         (the finish's Terminal) ends the rollout as run_ops does."""
         ops = self.prog.codes[0]
-        ns = self.ns
         memo = self.memo is not None
         lines = ["def RB0(s, fr):", "    while True:"]
         for pc, op in enumerate(ops):
@@ -332,16 +326,16 @@ class Rollout:
                 ln(f"            fr[1] = {pc + 1}")
             else:
                 key = f"RB0_op{pc}"
-                ns[key] = op
+                self.ns[key] = op
                 ln(f"            _r = {key}(s, fr)")
                 ln("            if _r is not None: _node(s, _r)")
         src = "\n".join(lines) + "\n"
         try:
-            exec(self.prog.ex.build(lambda: src, "<rollout game>", "exec"), ns)
+            exec(self.prog.ex.build(lambda: src, "<rollout game>", "exec"), self.ns)
         except TOO_DEEP:
             return None
         self.sources["RB0"] = src
-        return ns["RB0"]  # type: ignore[no-any-return]
+        return self.ns["RB0"]  # type: ignore[no-any-return]
 
     def node(self, s: "State", r: Any) -> None:
         """A node an op of a VM frame returned: the end of the game (or `end game` in a
@@ -595,16 +589,9 @@ class _Writer(_BodyFuser):
             else:
                 pc = self.bc.pc_of[id(st)]
                 self.line(pc + 1, "for _ in _ONCE:")
-                self.depth += 1
-                n = len(self.lines)
-                self.resume(path, j + 1, at_head)
-                if len(self.lines) == n:
-                    self.line(pc + 1, "pass")
-                self.depth -= 1
+                self.indented(pc + 1, lambda: self.resume(path, j + 1, at_head))
                 self.line(pc + 1, "else:")
-                self.depth += 1
-                self.from_head(st, None)
-                self.depth -= 1
+                self.indented(pc + 1, lambda: self.from_head(st, None))
             self.stmts(b, i + 1)
         elif at_head:
             self.from_head(st, None)
@@ -705,31 +692,30 @@ class _Writer(_BodyFuser):
         """`let x = roll n` drawn as the roll's op draws it (decisions.roll_die) when the
         state has no explicit chance nodes (the die from the state's generator; a picked
         roll is no decision); with them, the op, picking at its node."""
-        self.unless_explicit(pc, key)
-        self.line(pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})")
-        self.depth -= 1
+        self.unless_explicit(pc, key, lambda: self.line(
+            pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})"))
 
-    def unless_explicit(self, pc: int, key: str) -> None:
-        """With explicit chance nodes, the statement's op (ns[key]), picking at its nodes; the
-        lines after this, one level deeper until the caller closes it, run without them."""
+    def unless_explicit(self, pc: int, key: str, write: Callable[[], None]) -> None:
+        """With explicit chance nodes, the statement's op (ns[key]), picking at its nodes;
+        without them, the lines write() adds."""
         self.ns[key] = self.bc.ops[pc]
         self.line(pc, "if s.explicit_chance:")
         self.line(pc, f"    _susp(s, fr, {key})")
         self.line(pc, "else:")
-        self.depth += 1
+        self.indented(pc, write)
 
     def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> None:
         """`let x = draw from place` written out as its op draws (decisions.draw_item) when
         the state has no explicit chance nodes (with them, the op, picking at its node), then
         the fns that read the place forgotten (the op runs with the memory off and cleared)."""
         lines = self.collection(r.source, "_d")
-        self.unless_explicit(pc, key)
-        self.line(pc, *lines)
         item = "_drawn(s, _d)" if scalar(self.ex.type_of(r)) else "_dc(_drawn(s, _d))"
-        self.line(pc, f"L[{self.rb.refs[id(st)]}] = {item}")
-        if self.ro.memo is not None:
-            self.forget_writes(self.place_writes(r.source), pc)
-        self.depth -= 1
+
+        def write() -> None:
+            self.line(pc, *lines, f"L[{self.rb.refs[id(st)]}] = {item}")
+            if self.ro.memo is not None:
+                self.forget_writes(self.place_writes(r.source), pc)
+        self.unless_explicit(pc, key, write)
 
     def inline_choose(self, op: Any, pc: int, key: str) -> bool:
         """Write a `choose` (decide's op) inline, as the op makes it, without its prompt or a
@@ -840,6 +826,5 @@ class _Writer(_BodyFuser):
             self.line(pc, f"RB{bid}(s, _nf)")
         return True
 
-    def stmt(self, st: Any) -> None:
-        if not isinstance(st, A.Log):   # a rollout narrates nothing
-            super().stmt(st)
+    def w_Log(self, st: A.Log) -> None:
+        """Nothing: a rollout narrates nothing."""

@@ -107,18 +107,14 @@ class BodyCompiler:
         if not self.suspending(s.rhs):
             self.simple(s)
             return
-        conv = self.converter(s.rhs)
+        how = self.rb.refs.get(("convert", id(s.rhs)))    # its value converted where stored
+        conv = None if how is None else converter(*how)
         if isinstance(s, A.Let) and conv is None:
             suspend(self, s.rhs, self.rb.refs[id(s)])
             return
         h = self.hidden()
         suspend(self, s.rhs, h)
         self.simple(s, f"L[{h}]" if conv is None else f"{self.ex.const(conv)}(L[{h}])")
-
-    def converter(self, r: Any) -> Optional[Callable[[Any], Any]]:
-        """The conversion of a suspending right-hand side's value where it is stored (§3.6)."""
-        conv = self.rb.refs.get(("convert", id(r)))
-        return None if conv is None else converter(*conv)
 
     def suspending(self, r: Any) -> bool:
         return isinstance(r, (A.Choose, A.Simultaneous, A.Roll, A.RandomPick, A.Draw)) or (
