@@ -594,12 +594,10 @@ class CodeGen:
 
     def _small_int(self, e: Any) -> bool:
         """True if e is an int literal or an int constant below SMALL_INT in size."""
-        if isinstance(e, A.IntLit):
-            return abs(e.value) < SMALL_INT
-        if isinstance(e, A.Name) and self.rb.refs.get(id(e), ("",))[0] == "const":
-            v = self.consts.get(self.rb.refs[id(e)][1])
-            return type(v) is int and abs(v) < SMALL_INT
-        return False
+        ref: tuple = self.rb.refs.get(id(e), ("",)) if isinstance(e, A.Name) else ("",)
+        v = e.value if isinstance(e, A.IntLit) else \
+            self.consts.get(ref[1]) if ref[0] == "const" else None
+        return type(v) is int and abs(v) < SMALL_INT
 
     def _small_iter(self, e: Any) -> bool:
         """True if e is statically a few items (an enum, the players, a short literal list or
@@ -855,18 +853,19 @@ class CodeGen:
             return self.gen(e.then if c else e.else_)
         return f"({self.gen(e.then)} if {self.gen(e.cond)} else {self.gen(e.else_)})"
 
-    def g_Or(self, e: A.Or) -> str:
-        if self._known(e.left) is False:
+    def g_Or(self, e: Any) -> str:
+        """`or` and `and`: the right side alone where the left is known not to decide."""
+        op = "or" if isinstance(e, A.Or) else "and"
+        if self._known(e.left) is (op == "and"):
             return self.gen(e.right)
-        return f"({self.gen(e.left)} or {self.gen(e.right)})"
+        return f"({self.gen(e.left)} {op} {self.gen(e.right)})"
 
-    def g_And(self, e: A.And) -> str:
-        if self._known(e.left) is True:
-            return self.gen(e.right)
-        return f"({self.gen(e.left)} and {self.gen(e.right)})"
+    g_And = g_Or
 
-    def g_Not(self, e: A.Not) -> str:
-        return f"(not {self.gen(e.operand)})"
+    def g_Not(self, e: Any) -> str:
+        return f"({'not ' if isinstance(e, A.Not) else '-'}{self.gen(e.operand)})"
+
+    g_Neg = g_Not
 
     def g_Compare(self, e: A.Compare) -> str:
         op = e.op
@@ -910,9 +909,6 @@ class CodeGen:
         if e.op == "*" and not (self._small_int(e.left) or self._small_int(e.right)):
             return f"_mul({a}, {b})"      # (by a small int an int grows only step by step)
         return f"({a} {e.op} {b})"
-
-    def g_Neg(self, e: A.Neg) -> str:
-        return f"(-{self.gen(e.operand)})"
 
     def g_Field(self, e: A.Field) -> str:
         o = self.gen(e.obj)

@@ -278,18 +278,8 @@ class Fused:
 class _BodyFuser(Control):
     """Writes the Python source of the statements of one body."""
 
-    def __init__(self, prog: "Program", bc: "BodyCompiler", name: str = ""):
-        self.p = prog
-        self.bc = bc
-        self.rb = prog.rb
-        self.ex = prog.ex
-        self.ns = prog.ex.ns
-        self.name = name
-        self.lines: list[str] = []
-        self.pcs: list[int] = []
-        self.depth = 0
-        # (pc, value source) of a let or assignment whose value ops before it computed
-        self.given: Optional[tuple[int, str]] = None
+    # (pc, value source) of a let or assignment whose value ops before it computed
+    given: Optional[tuple[int, str]] = None
 
     # -- which statements fuse
     def fusable(self, st: Any) -> bool:
@@ -324,34 +314,6 @@ class _BodyFuser(Control):
         return out
 
     # -- writing source
-    def line(self, pc: int, *texts: str) -> None:
-        """Lines of source at the current depth, each standing for the op at pc."""
-        for text in texts:
-            self.lines.append("    " * self.depth + text)
-            self.pcs.append(pc)
-
-    def block(self, b: A.Block) -> None:
-        """The statements of b, one level deeper."""
-        self.indented(self.bc.block_end[id(b)], lambda: self.stmts(b))
-
-    def indented(self, pc: int, write: Callable[[], None]) -> None:
-        """The lines write() adds, one level deeper (`pass`, standing for the op at pc, if
-        it adds none)."""
-        self.depth += 1
-        n = len(self.lines)
-        write()
-        if len(self.lines) == n:
-            self.line(pc, "pass")
-        self.depth -= 1
-
-    def stmts(self, b: A.Block) -> None:
-        for st in b.stmts:
-            self.stmt(st)
-
-    def stmt(self, st: Any) -> None:
-        """The source of one fusable statement."""
-        getattr(self, "w_" + type(st).__name__)(st)
-
     def value(self, e: Any) -> str:
         """Source of an expression whose value is stored: copied if the state may share it."""
         code = self.ex.gen(e)

@@ -74,7 +74,6 @@ def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = No
     small ones)."""
     calls = fn_calls(rb)
     heavy: dict[str, bool] = {}
-    again = again or set()
 
     def is_heavy(f: str) -> bool:
         if f not in heavy:
@@ -82,7 +81,7 @@ def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = No
             heavy[f] = heavy[f] or any(is_heavy(g) for g in calls[f])
         return heavy[f]
     return sorted(n for n, b in rb.fns.items() if b.expr is not None
-                  and (is_heavy(n) or n in again)
+                  and (is_heavy(n) or n in (again or ()))
                   and all(scalar(t) for t in b.param_types))
 
 

@@ -84,7 +84,6 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
     compiled call of a body whose chain is at most SHALLOW_CHAIN skips the check of the
     stack's depth (Python's own stack cannot overflow by it; drain checks what triggers and
     actions push); a call of one that never stops does not set the caller's pc first."""
-    rb = prog.rb
     callees: dict[int, set[int]] = {}
     own: dict[int, bool] = {}
     for bid, bc in enumerate(compilers, 1):
@@ -94,7 +93,7 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
         blocks = [bc.top]
         while blocks:
             for st in blocks.pop().stmts:
-                name = _proc_call(rb, st)
+                name = _proc_call(prog.rb, st)
                 if name is not None:
                     out.add(prog.proc_id[name])
                 elif isinstance(st, A.EndGame) or not (isinstance(st, WHOLE) or w.fusable(st)):
@@ -567,17 +566,16 @@ class _Writer(_BodyFuser):
         in, as one pass a `break` leaves (`for _ in _ONCE:`), then (`else:`, no break) as the
         loop from its head; an `if` the path passes through as the arm it is in."""
         self.lines, self.pcs, self.depth = [], [], 0
-        b = self.bc.top
         self.line(0, f"def {self.name}(s, fr):")
         self.depth = 1
         self.line(0, "L = fr[2]")
         if self.ro.memo is not None and path is not None:
             self.line(0, "_MEMO[0] = _M")   # (a body is called with the memory on: see drain)
         if path is None:
-            self.stmts(b)
+            self.stmts(self.bc.top)
         else:
             self.resume(path, 0, at_head)
-        self.returns(self.bc.block_end[id(b)], None)
+        self.returns(self.bc.block_end[id(self.bc.top)], None)
         return "\n".join(self.lines) + "\n"
 
     def resume(self, path: list, j: int, at_head: bool) -> None:
@@ -620,12 +618,10 @@ class _Writer(_BodyFuser):
         memo = self.ex.memo
         gone = [i for i, f in enumerate(memo)
                 if w is None or self.ro.reads.get(f) is None or w & self.ro.reads[f]]  # type: ignore[operator]
-        if not gone:
-            return
-        if len(gone) == len(memo):
+        if gone and len(gone) == len(memo):
             self.line(pc, "_M.clear()")
-            return
-        self.line(pc, "; ".join(f"_M{i} and _M{i}.clear()" for i in gone))
+        elif gone:
+            self.line(pc, "; ".join(f"_M{i} and _M{i}.clear()" for i in gone))
 
     def writes(self, st: Any) -> Optional[set]:
         """What st may change: ("t", index), ("p", name); None when not known."""
