@@ -195,7 +195,7 @@ _BOUND_FOR = re.compile(r"\bfor (v\d+_\d+) in\b")    # ... bound by a comprehens
 _BOUND_W = re.compile(r"\b(_w\w*|_lc) :=")            # ... bound by ':=' in code
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Loop:
     """A comprehension being written: its Python variable, whether Python allows ':=' where
     it stands (not inside another one's iterable), and the cells of the code it computes
