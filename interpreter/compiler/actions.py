@@ -121,8 +121,12 @@ class Actions:
     def allowed(self, s: "State", who: int) -> list:
         """The any-time actions player `who` may take now: (label, body_id, args). None are
         offered at the decisions made inside an any-time action (no nesting)."""
-        if self._none_offered(s):
+        if not self.bodies:
             return []
+        ids = self.ids
+        for fr in s.stack:
+            if fr[0] in ids:
+                return []
         offer = self.offer_for(len(s.players))
         try:
             return offer(s, who)
@@ -130,11 +134,6 @@ class Actions:
             if not rule_failure(exc):
                 raise
             raise self._failing_condition(s, who, exc) from None
-
-    def _none_offered(self, s: "State") -> bool:
-        """There is no any-time action, or one is running (they do not nest)."""
-        ids = self.ids
-        return not ids or any(fr[0] in ids for fr in s.stack)
 
     def offer_for(self, n: int) -> Offer:
         """The generated function (state, who) -> the actions allowed, for n players (an
@@ -171,8 +170,12 @@ class Actions:
         action (no nesting) or when each action, for each value of its parameters, has a
         public `when` conjunct that is false; no when its being barred rests on something
         hidden (a condition reading an owner-only field of his)."""
-        if self._none_offered(s):
+        if not self.bodies:
             return True
+        ids = self.ids
+        for fr in s.stack:
+            if fr[0] in ids:
+                return True
         n = len(s.players)
         f = self._public_offs.get(n)
         if f is None:

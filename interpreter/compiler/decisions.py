@@ -323,7 +323,6 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
     """The op of a roll, a random pick or a draw: without explicit chance it draws with the
     state's generator; with it, it returns a Chance node of the distinct outcomes and their
     weights (or commits the only outcome there is)."""
-    span = r.span
     make = _roll if isinstance(r, A.Roll) else _random_pick if isinstance(r, A.RandomPick) \
         else _draw
     spread, sample, et, what, take = make(bc, r)
@@ -343,7 +342,7 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
             return None
         vals, weights = spread(st, L)
         if len(vals) > 1:
-            node = Chance(vals, labeller, what, commit, span, weights)
+            node = Chance(vals, labeller, what, commit, r.span, weights)
             node.vtype = et
             return node
         commit(st, vals[0])

@@ -182,7 +182,7 @@ class Rollout:
                   _noopts=no_options, _lrange=limits.lazy_range, _stop=self.stop,
                   _RUNF=RUN_FAILURES, _afail=self.action_failed,
                   _pubnone=prog.actions.none_allowed_publicly, _M=self.memo,
-                  _BODIES=self.bodies, _NSLOTS=prog.nslots, _MAXNEST=MAX_NEST)
+                  _BODIES=self.bodies, _NSLOTS=prog.nslots, _MAXNEST=MAX_NEST, _ONCE=(None,))
         # drain and act, written as generated code (compiled with it on the native path)
         exec(prog.ex.build(lambda: _RUNNERS, "<rollout runners>", "exec"), ns)
         self.drain: Callable[["State", int], None] = ns["_drain"]
@@ -213,7 +213,6 @@ class Rollout:
             if self.bodies[bid] is not None:
                 for pc, (path, head) in self._entry_points(bc).items():
                     self.entry_codes[bid][pc] = self._stub(bid, bc, pc, path, head)
-        self.ns["_ONCE"] = (None,)
 
     # -- building
     def _wrap(self, op: Callable) -> Callable:
@@ -368,12 +367,11 @@ class Rollout:
                        if fr[0] in cast(Actions, self.prog.actions).ids), -1) if anytime else -1
         ctx[5] = not anytime or inside >= 0
         ctx[8] = not deals
-        node = s.pending
         quick = self.prog.quick_pass
         quick[0] = not deals
 
         def run() -> None:
-            self.pick(s, node)
+            self.pick(s, s.pending)
             if inside >= 0:
                 self.run_ops(s, self.entry_codes, None, 0, inside + 1)
                 ctx[5] = False
