@@ -16,6 +16,7 @@ from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import BuildError, CodeGen
 from mercator.interpreter.compiler.defaults import start_values
 from mercator.interpreter.compiler.fuse import Fused
+from mercator.interpreter.compiler.inline import bodies_of
 from mercator.interpreter.compiler.memo import state_changing_pcs
 from mercator.interpreter.compiler.rollout import Rollout
 from mercator.interpreter.compiler.stmts import BodyCompiler
@@ -56,14 +57,7 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     ex.define_consts()
     prog.consts = ex.consts
     ex.define_fns()       # again, with the constants' values known
-    # body ids: 0 main, then setup, phases, procs, triggers, actions
-    bodies: list[Body] = []
-    if rb.setup is not None:
-        bodies.append(rb.setup)
-    bodies.extend(rb.phases)
-    bodies.extend(rb.procs.values())
-    bodies.extend(rb.triggers)
-    bodies.extend(rb.actions)
+    bodies = bodies_of(rb)             # body ids: 0 main, then these
     prog.body_id = {(b.kind, b.name): i + 1 for i, b in enumerate(bodies)}
     prog.proc_id = {n: prog.body_id[("proc", n)] for n in rb.procs}
     for b in rb.triggers:
@@ -118,13 +112,13 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     prog.tf_types = [f.type for f in rb.table_fields]
     prog.score_f = ex.compile(rb.score.expr) if rb.score is not None else None
     prog.score_slots = rb.score.nslots if rb.score is not None else 1
-    prog.tiebreak_fs = [(ex.compile(t.expr), t.nslots) for t in rb.tiebreaks]
     prog.key_signs = tuple(-1 if b is not None and b.decl.wins == "lowest" else 1
                            for b in [rb.score, *rb.tiebreaks])
-    prog.estimate_f = (ex.compile(rb.estimate.expr), rb.estimate.nslots) \
-        if rb.estimate is not None else None
-    prog.eligible_f = (ex.compile(rb.eligible.expr), rb.eligible.nslots) \
-        if rb.eligible is not None else None
+
+    def compiled(d: Any) -> Any:          # an expression declared with its local slots
+        return (ex.compile(d.expr), d.nslots) if d is not None else None
+    prog.tiebreak_fs = [compiled(t) for t in rb.tiebreaks]
+    prog.estimate_f, prog.eligible_f = compiled(rb.estimate), compiled(rb.eligible)
     prog.invariants = [(b.name, ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
     prog.view = compile_view(ex, rb)
     prog.start_values = lambda: (start_values(prog, rb.table_fields),

@@ -7,21 +7,23 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.builtins import ITEM_GEN_BUILTINS
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
-from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
+from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS, BuiltinError
 from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, rule_failure, to_bag
-from mercator.interpreter.engine.builtins import BuiltinError
-from mercator.interpreter.compiler.inline import first_evaluated, inlinable, recursive, repeated, uses
+from mercator.interpreter.compiler.inline import (first_evaluated, inlinable, operands, recursive,
+                                                   repeated, uses)
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, cached_fns, flat,
                                                  memo_fns, scalar, state_free_fns)
-from mercator.interpreter.engine.values import bag_items, deep_copy, flat_copy
+from mercator.interpreter.engine.values import deep_copy, flat_copy
 from mercator.interpreter.engine.convert import converter
 from mercator.dsl.errors import MercatorError
 
@@ -57,16 +59,8 @@ def _where(e: Any) -> str:
     return f"<rulebook expression {os.path.basename(sp.path)}:{sp.line}>"
 
 
-def _extreme(fn: Callable, name: str) -> Callable:
-    def run(xs: list) -> Any:
-        if not xs:
-            raise RuleError(f"{name}() of nothing")
-        return fn(xs)
-    return run
-
-
 def _of_nothing(name: str) -> Callable[[], Any]:
-    """What `min(xs or _nomin())` calls when xs is empty (or none): the error _extreme raises."""
+    """What `min(xs or _nomin())` calls when xs is empty (or none): the built-in's error."""
     def fail() -> Any:
         raise RuleError(f"{name}() of nothing")
     return fail
@@ -78,7 +72,6 @@ def _extreme_of(name: str, xs: str) -> str:
 
 
 INLINE_MAX_DEPTH = 6     # small fns are written inline up to this depth of fns in fns
-_LITERAL = re.compile(r"-?\d+")
 CHECKED_READS = {"some": ("{} is not None", "{}"), "first": ("{}", "{}[0]"),
                  "last": ("{}", "{}[-1]")}   # name: (test that it can be read, the read)
 TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
@@ -139,32 +132,12 @@ def hoist_fields(code: str) -> tuple[str, str]:
     no state, so the field holds the same value everywhere in the code; reading it early
     changes nothing but the cost (a comprehension inside the code reads the local as a
     closure's)."""
-    counts: dict[str, int] = {}
-    for n in _TABLE_FIELD.findall(code):
-        counts[n] = counts.get(n, 0) + 1
     prefix = ""
-    for n, k in counts.items():
+    for n, k in Counter(_TABLE_FIELD.findall(code)).items():
         if k >= FIELD_HOIST_AT:
             code = code.replace(f"s.table[{n}]", f"_TF{n}")
             prefix += f"_TF{n} = s.table[{n}]; "
     return prefix, code
-
-
-def _children(e: Any) -> list[Any]:
-    """The direct subexpressions of a node _folded may fold."""
-    if isinstance(e, A.Index):
-        return [e.obj, e.key]
-    if isinstance(e, A.In):
-        return [e.item, e.coll]
-    if isinstance(e, (A.Compare, A.BinOp)):
-        return [e.left, e.right]
-    if isinstance(e, (A.Neg, A.Not)):
-        return [e.operand]
-    if isinstance(e, A.Field):
-        return [e.obj]
-    if isinstance(e, A.Call):
-        return list(e.args)
-    raise AssertionError(type(e).__name__)
 
 
 def copier(t: Type) -> str:
@@ -222,17 +195,15 @@ _BOUND_FOR = re.compile(r"\bfor (v\d+_\d+) in\b")    # ... bound by a comprehens
 _BOUND_W = re.compile(r"\b(_w\w*|_lc) :=")            # ... bound by ':=' in code
 
 
+@dataclass(slots=True, eq=False)
 class _Loop:
     """A comprehension being written: its Python variable, whether Python allows ':=' where
     it stands (not inside another one's iterable), and the cells of the code it computes
     once (key -> cell variable; see CodeGen._shared)."""
 
-    __slots__ = ("var", "can_init", "cells")
-
-    def __init__(self, var: str, can_init: bool):
-        self.var = var
-        self.can_init = can_init
-        self.cells: dict[Any, str] = {}
+    var: str
+    can_init: bool
+    cells: dict[Any, str] = field(default_factory=dict)
 
 
 class CodeGen:
@@ -251,19 +222,17 @@ class CodeGen:
         self.pfield = {f.name: i for i, f in enumerate(rb.player_fields)}
         self.ns: dict[str, Any] = {
             "RuleError": RuleError, "_fdiv": _fdiv, "_mod": _mod, "_bag_add": bag_add,
-            "_bag_sub": bag_sub, "_to_bag": to_bag, "_bag_items": bag_items, "_dc": deep_copy,
-            "_cp": flat_copy,
-            "_bag_lit": _bag_lit, "_max": _extreme(max, "max"), "_min": _extreme(min, "min"),
+            "_bag_sub": bag_sub, "_to_bag": to_bag, "_dc": deep_copy,
+            "_cp": flat_copy, "_bag_lit": _bag_lit,
             "_nomax": _of_nothing("max"), "_nomin": _of_nothing("min"),
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
             "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
-            "_rech": _recharge,
+            "_rech": _recharge, "_bag_items": limits.bag_walk,   # bag_items within the size limit
         }
         if native is not None and native.globals is not None:
             native.globals.update(self.ns)     # the compiled module's globals are the namespace
             self.ns = native.globals
-        self.ns["_bag_items"] = limits.bag_walk     # bag_items within the size limit
         for name, impl in RUNTIME_BUILTINS.items():
             self.ns["B_" + name] = impl
         self._nconst = 0
@@ -403,30 +372,25 @@ class CodeGen:
         """Compile the code `source()` writes; should Python refuse it as nested too deeply,
         write it again with no fn written inline, then also with deep parts split off into
         functions of their own (TOO_DEEP again if that is refused too)."""
-        saved, loops = dict(self.vars), self._loops
+        saved, loops, depth = dict(self.vars), self._loops, self._depth
         self._loops = []               # (build runs inside gen for a constant collection)
         try:
-            return self._build(source, name, mode, saved)
-        finally:
-            self._loops = loops
-
-    def _build(self, source: Callable[[], str], name: str, mode: str, saved: dict) -> Any:
-        try:
-            return self._code(source(), name, mode)
-        except TOO_DEEP:
-            pass
-        depth, self._depth, self.vars, self._loops = self._depth, INLINE_MAX_DEPTH, dict(saved), []
-        try:
-            return self._code(source(), name, mode)
-        except TOO_DEEP:
-            self.vars, split, self._split, gdepth = dict(saved), self._split, True, self._gdepth
-            self._gdepth, self._loops = 0, []
             try:
                 return self._code(source(), name, mode)
-            finally:
-                self._split, self._gdepth = split, gdepth
+            except TOO_DEEP:
+                pass
+            self._depth, self.vars, self._loops = INLINE_MAX_DEPTH, dict(saved), []
+            try:
+                return self._code(source(), name, mode)
+            except TOO_DEEP:
+                self.vars, split, self._split, gdepth = dict(saved), self._split, True, self._gdepth
+                self._gdepth, self._loops = 0, []
+                try:
+                    return self._code(source(), name, mode)
+                finally:
+                    self._split, self._gdepth = split, gdepth
         finally:
-            self._depth = depth
+            self._loops, self._depth = loops, depth
 
     def _code(self, text: str, name: str, mode: str) -> Any:
         """The code object of the generated text (TOO_DEEP if Python refuses it); with the
@@ -536,7 +500,7 @@ class CodeGen:
             return _NOFOLD
         if isinstance(e, A.BinOp) and self.rb.refs.get(id(e)) in (("bagop",), ("listop",)):
             return _NOFOLD
-        for child in _children(e):
+        for child in operands(e):
             if self._folded(child) is _NOFOLD:
                 return _NOFOLD
         self._evaluating += 1
@@ -577,14 +541,10 @@ class CodeGen:
     def local(self, slot: int) -> str:
         return self.vars.get(slot, f"L[{slot}]")
 
-    def g_IntLit(self, e: A.IntLit) -> str:
+    def g_IntLit(self, e: Any) -> str:
         return repr(e.value)
 
-    def g_StrLit(self, e: A.StrLit) -> str:
-        return repr(e.value)
-
-    def g_BoolLit(self, e: A.BoolLit) -> str:
-        return "True" if e.value else "False"
+    g_StrLit = g_BoolLit = g_IntLit
 
     def g_NoneLit(self, e: A.NoneLit) -> str:
         return "None"
@@ -634,12 +594,10 @@ class CodeGen:
 
     def _small_int(self, e: Any) -> bool:
         """True if e is an int literal or an int constant below SMALL_INT in size."""
-        if isinstance(e, A.IntLit):
-            return abs(e.value) < SMALL_INT
-        if isinstance(e, A.Name) and self.rb.refs.get(id(e), ("",))[0] == "const":
-            v = self.consts.get(self.rb.refs[id(e)][1])
-            return type(v) is int and abs(v) < SMALL_INT
-        return False
+        ref: tuple = self.rb.refs.get(id(e), ("",)) if isinstance(e, A.Name) else ("",)
+        v = e.value if isinstance(e, A.IntLit) else \
+            self.consts.get(ref[1]) if ref[0] == "const" else None
+        return type(v) is int and abs(v) < SMALL_INT
 
     def _small_iter(self, e: Any) -> bool:
         """True if e is statically a few items (an enum, the players, a short literal list or
@@ -749,20 +707,22 @@ class CodeGen:
                 f"(({b} := _BUD[0]), ({c} := {code}), ({n} := {b} - _BUD[0]))[1])")
 
     def g_MapComp(self, e: A.MapComp) -> str:
-        head, (k, v) = self._comprehension(e, e.key, e.value)
+        head, _, (k, v) = self._comprehension(e, e.key, e.value)
         text = f"{{{k}: {v}{head}}}"
         return self._close(f"_bag_lit({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
-    def _comprehension(self, e: Any, *parts: Any) -> tuple[str, list[str]]:
-        """(" for VAR in SRC[ if COND]", the code of each part) of a comprehension: its variable
-        bound while the parts are written, and unbound after."""
+    def _comprehension(self, e: Any, *parts: Any
+                       ) -> tuple[str, tuple[str, str, str], list[str]]:
+        """(" for VAR in SRC[ if COND]", (VAR, SRC, COND), the code of each part) of a
+        comprehension or a generator call: its variable bound while the parts are written,
+        and unbound after."""
         saved = dict(self.vars)
         free = [False]
         var, src, cond = self._head(e, free)
         code = [self.gen(x) for x in parts]
         self.vars = saved
         self._free -= free[0]
-        return f" for {var} in {src}{' if ' + cond if cond else ''}", code
+        return f" for {var} in {src}{' if ' + cond if cond else ''}", (var, src, cond), code
 
     def g_ListComp(self, e: A.ListComp) -> str:
         members = self._unrolled_members(e)
@@ -770,7 +730,7 @@ class CodeGen:
             src, each = self._written_out(e, members)
             text = self._charged_first(src, self._list_display(each))
         else:
-            head, (el,) = self._comprehension(e, e.elem)
+            head, _, (el,) = self._comprehension(e, e.elem)
             text = f"[{el}{head}]"
         return self._close(f"_to_bag({text})" if self.rb.refs.get(("tobag", id(e))) else text)
 
@@ -838,17 +798,6 @@ class CodeGen:
         """text after charging the walk's steps, if the walk is charged (src is `_ch(...)`)."""
         return f"({src} is None or {text})" if src.startswith("_ch(") else text
 
-    def _gen_parts(self, e: A.GenCall) -> tuple[str, str, str, str]:
-        """(variable, source, filter, element) code of a generator call, its variable bound
-        while they are written."""
-        saved = dict(self.vars)
-        free = [False]
-        var, src, cond = self._head(e, free)
-        el = self.gen(e.elem)
-        self.vars = saved
-        self._free -= free[0]
-        return var, src, cond, el
-
     def _unrolled(self, e: A.GenCall, members: list[int]) -> str:
         """A generator call over a small enum written out (_written_out): `any(c for x in E
         if f)` as `(f0 and c0) or (f1 and c1) ...` (`all` with `and` and `not f or c`), the
@@ -857,15 +806,10 @@ class CodeGen:
         (_list_display). The walk is charged as the generator's is (`_ch`, in a fn)."""
         src, each = self._written_out(e, members)
         if e.name in ("any", "all"):
-            parts = []
-            for f, c in each:
-                if e.name == "any":
-                    parts.append(f"({f} and {c})" if f else c)
-                else:
-                    parts.append(f"((not {f}) or {c})" if f else c)
-            text = f"({' or '.join(parts)})" if e.name == "any" else f"({' and '.join(parts)})"
-            if not parts:
-                text = "False" if e.name == "any" else "True"
+            any_ = e.name == "any"
+            parts = [(f"({f} and {c})" if any_ else f"((not {f}) or {c})") if f else c
+                     for f, c in each]
+            text = f"({(' or ' if any_ else ' and ').join(parts)})" if parts else str(not any_)
         elif e.name == "count":
             text = f"len({self._list_display([(f'({f}) and ({c})' if f else c, '1') for f, c in each])})"
         elif e.name == "sum":
@@ -879,8 +823,7 @@ class CodeGen:
         members = self._unrolled_members(e)
         if members is not None:
             return self._unrolled(e, members)
-        var, src, cond, el = self._gen_parts(e)
-        head = f" for {var} in {src}{' if ' + cond if cond else ''}"
+        head, (var, src, cond), (el,) = self._comprehension(e, e.elem)
         gen = el + head
         if e.name == "sum":
             text = f"sum({gen})"
@@ -910,18 +853,19 @@ class CodeGen:
             return self.gen(e.then if c else e.else_)
         return f"({self.gen(e.then)} if {self.gen(e.cond)} else {self.gen(e.else_)})"
 
-    def g_Or(self, e: A.Or) -> str:
-        if self._known(e.left) is False:
+    def g_Or(self, e: Any) -> str:
+        """`or` and `and`: the right side alone where the left is known not to decide."""
+        op = "or" if isinstance(e, A.Or) else "and"
+        if self._known(e.left) is (op == "and"):
             return self.gen(e.right)
-        return f"({self.gen(e.left)} or {self.gen(e.right)})"
+        return f"({self.gen(e.left)} {op} {self.gen(e.right)})"
 
-    def g_And(self, e: A.And) -> str:
-        if self._known(e.left) is True:
-            return self.gen(e.right)
-        return f"({self.gen(e.left)} and {self.gen(e.right)})"
+    g_And = g_Or
 
-    def g_Not(self, e: A.Not) -> str:
-        return f"(not {self.gen(e.operand)})"
+    def g_Not(self, e: Any) -> str:
+        return f"({'not ' if isinstance(e, A.Not) else '-'}{self.gen(e.operand)})"
+
+    g_Neg = g_Not
 
     def g_Compare(self, e: A.Compare) -> str:
         op = e.op
@@ -965,9 +909,6 @@ class CodeGen:
         if e.op == "*" and not (self._small_int(e.left) or self._small_int(e.right)):
             return f"_mul({a}, {b})"      # (by a small int an int grows only step by step)
         return f"({a} {e.op} {b})"
-
-    def g_Neg(self, e: A.Neg) -> str:
-        return f"(-{self.gen(e.operand)})"
 
     def g_Field(self, e: A.Field) -> str:
         o = self.gen(e.obj)

@@ -2,9 +2,10 @@
 `if`, the loops `for` (with `where`), `repeat` and `while` (with its limit of rounds), `break`,
 `return`, `end game` and a call of a proc (an emit that starts triggers: fuse.py's `emits`).
 
-`Control` is mixed into fuse.py's writer of statements, and so into the rollout's: an `if` and
-a loop written whole (`w_*`), a loop from its head (`from_head`: where the rollout resumes a
-frame inside it). The VM's ops of these forms, laid out by stmts.py, are functions written by
+`Control` is the base of fuse.py's writer of statements, and so of the rollout's (it keeps the
+lines written, each with the pc of the op it stands for, and their depth): an `if` and a loop
+written whole (`w_*`), a loop from its head (`from_head`: where the rollout resumes a frame
+inside it). The VM's ops of these forms, laid out by stmts.py, are functions written by
 the same methods (`op`, through Fused.singles): a loop's head op is the loop from its head
 whose round goes on to the body's first op; a call's op pushes the callee's frame for the VM's
 loop. A loop's slots (a `for`'s list and index, a `repeat`'s or a `while`'s rounds) are the
@@ -39,18 +40,51 @@ def jump(target: int) -> Callable[[Any, list], None]:
 
 
 class Control:
-    """Writes the control forms (see the module); the writer it is mixed into gives `line`,
-    `block`, `value` and the depth of the lines."""
+    """Writes the lines of source of one body's statements (`NAME`, when it is a function's),
+    and the control forms among them (see the module); the writer built on it gives the
+    others (`w_*`), `value` and `emits`."""
 
-    bc: "BodyCompiler"
-    ex: "CodeGen"
-    rb: Any
-    depth: int
-    p: "Program"
-    line: Callable[[int, str], None]        # one line of source standing for the op at a pc
-    block: Callable[[A.Block], None]        # a block's statements, one level deeper
     value: Callable[[Any], str]             # an expression's value, copied where stored
     emits: Callable[[int, A.Emit, bool], None]   # an emit that starts triggers (fuse.py)
+
+    def __init__(self, prog: "Program", bc: "BodyCompiler", name: str = ""):
+        self.p = prog
+        self.bc = bc
+        self.rb = prog.rb
+        self.ex: "CodeGen" = prog.ex
+        self.ns = prog.ex.ns
+        self.name = name
+        self.lines: list[str] = []
+        self.pcs: list[int] = []
+        self.depth = 0
+
+    def line(self, pc: int, *texts: str) -> None:
+        """Lines of source at the current depth, each standing for the op at pc."""
+        for text in texts:
+            self.lines.append("    " * self.depth + text)
+            self.pcs.append(pc)
+
+    def block(self, b: A.Block) -> None:
+        """The statements of b, one level deeper."""
+        self.indented(self.bc.block_end[id(b)], lambda: self.stmts(b))
+
+    def indented(self, pc: int, write: Callable[[], None]) -> None:
+        """The lines write() adds, one level deeper (`pass`, standing for the op at pc, if
+        it adds none)."""
+        self.depth += 1
+        n = len(self.lines)
+        write()
+        if len(self.lines) == n:
+            self.line(pc, "pass")
+        self.depth -= 1
+
+    def stmts(self, b: A.Block) -> None:
+        for st in b.stmts:
+            self.stmt(st)
+
+    def stmt(self, st: Any) -> None:
+        """The source of one statement that is written whole."""
+        getattr(self, "w_" + type(st).__name__)(st)
 
     # -- the VM's ops
     def op(self, pc: int, kind: str, st: Any, to: int) -> None:
@@ -107,11 +141,9 @@ class Control:
         repeats, a map's keys in order) in its slot, in `_x<pc>` too, and its index 0; a
         `repeat`'s count of rounds; a `while`'s rounds run, 0."""
         pc = self.bc.pc_of[id(st)]
-        if isinstance(st, A.Repeat):
-            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = {self.ex.gen(st.count)}")
-            return
-        if isinstance(st, A.While):
-            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = 0")
+        if not isinstance(st, A.For):
+            n = self.ex.gen(st.count) if isinstance(st, A.Repeat) else "0"
+            self.line(pc, f"L[{self.bc.loop_slot[id(st)]}] = {n}")
             return
         lst, i = self.bc.for_slots[id(st)]
         t = self.ex.type_of(st.iter)
@@ -154,8 +186,7 @@ class Control:
                 head.append(f"if L[{n}] > {st.max}: raise RuleError({msg!r})")
         self.line(pc + 1, "while True:")
         self.depth += 1
-        for text in head:
-            self.line(pc + 1, text)
+        self.line(pc + 1, *head)
         if enter is None:
             self.charge(pc + 1, "1")
         self.depth -= 1
@@ -205,7 +236,7 @@ class Control:
         the end; a compiled body stops the rollout with it)."""
         pc = self.bc.pc_of[id(st)]
         self.line(pc, f"fr[1] = {pc}")
-        self.line(pc, "_end(s, _finish(s))")
+        self.line(pc, "_node(s, _finish(s))")
 
     # -- a call of a proc
     def push(self, pc: int, call: Any, ret: int, pc_on: bool) -> int:

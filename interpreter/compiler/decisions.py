@@ -17,8 +17,7 @@ from mercator.interpreter.compiler.memo import flat, scalar, shared_parts
 from mercator.interpreter.engine.chance import merge_outcomes
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
 from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, MAX_OPTIONS, bag_walk,
-                                                check_options, check_sides, int_range,
-                                                lazy_range, subset_count)
+                                                check_options, check_sides, int_range, subset_count)
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from mercator.interpreter.engine.state import rng_below
@@ -118,12 +117,14 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     prog = bc.p
     is_scalar = scalar(et)      # (a shallow copy of a list of them is a copy)
     value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
-    # what a rollout's inline choice lists (rollout._Writer.choose_lines): the options as
-    # they are (the chosen one is copied when committed, and a rollout keeps no Decision whose
-    # options the state could change under)
-    raw: Callable[[Any, list], list]
+    # how a rollout's inline choice lists the options (rollout._Writer.choose_lines): those of
+    # a range or a list written as code, others by a function of (state, locals) returning
+    # them as they are (the chosen one is copied when committed, and a rollout keeps no
+    # Decision whose options the state could change under)
+    plain: Any = "list"
     labeller = text_as(et)
-    if isinstance(kind, A.ChoiceSubset):
+    subset = isinstance(kind, A.ChoiceSubset)
+    if subset:
         lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
 
         def values(st: Any, L: list) -> list:
@@ -137,25 +138,25 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
                 combos = itertools.combinations(items, k)
                 out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
             return out if is_scalar else deep_copy(out)
-        raw = values
+        plain = values
 
         def labeller(v: Any) -> str:
             return "+".join(fmt(x, et) for x in v) if v else "nothing"
     elif is_bag:
         def values(st: Any, L: list) -> list:
             return sorted(opts_f(st, L))     # each distinct item once
-        raw = values
+        plain = values
     elif isinstance(kind.options, A.Range):
         lo_f, hi_f = bc.ex.compile(kind.options.lo), bc.ex.compile(kind.options.hi)
 
         def values(st: Any, L: list) -> list:
             return int_range(lo_f(st, L), hi_f(st, L))
-
-        def raw(st: Any, L: list) -> Any:    # (a range object: a rollout reads one item)
-            return lazy_range(lo_f(st, L), hi_f(st, L))
+        plain = "range"
     else:
         def raw(st: Any, L: list) -> list:
             return walk(opts_f(st, L))           # a new list: never the state's own
+        if otype.kind == "map":
+            plain = raw
         if is_scalar or _fresh(bc, kind.options):
             values = raw
         else:
@@ -164,17 +165,11 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
 
     # the value is copied (the pending Decision, and its values, is shared by clones) unless
     # it holds no list or dict; a rollout's inline choice copies it so too
-    subset = isinstance(kind, A.ChoiceSubset)
     copy = None if is_scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
-    if simul is None and copy is None:
+    if simul is None:
         def commit(st: Any, v: Any) -> None:
             fr = st.stack[-1]
-            fr[2][slot] = v
-            fr[1] += 1
-    elif simul is None:
-        def commit(st: Any, v: Any) -> None:
-            fr = st.stack[-1]
-            fr[2][slot] = copy(v)     # type: ignore[misc]
+            fr[2][slot] = v if copy is None else copy(v)
             fr[1] += 1
     else:
         acc = simul[0]
@@ -195,7 +190,9 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # then has the options' label: public. Prompt arguments change nothing (the narration
     # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
     # either: the same prompt appears whether the hidden part allows more or not.
-    forced_ok = simul is None and _public_options(bc, kind)
+    forced_ok = simul is None and all(
+        vis_fn(label_of(bc.rb, e)) is None
+        for e in [kind.options] + ([kind.lo, kind.hi] if subset else []))
     vtype = Type("list", args=(et,)) if subset else et
 
     def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
@@ -244,10 +241,7 @@ def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt:
     # for the reveal of a simultaneous choice
     choose.labeller = labeller        # type: ignore[attr-defined]
     choose.value_vis = value_vis      # type: ignore[attr-defined]
-    # for a rollout, which writes the choice inline (rollout._Writer.choose_lines): how; the
-    # options of a range or a list are written as code, others are `raw`'s
-    plain = raw if subset or is_bag or otype.kind == "map" else \
-        "range" if isinstance(kind.options, A.Range) else "list"
+    # for a rollout, which writes the choice inline (rollout._Writer.choose_lines)
     choose.plan = (plain, who, kind.options, allow_pass, slot,  # type: ignore[attr-defined]
                    "" if copy is None else "_cp" if copy is flat_copy else "_dc",
                    forced_ok, simul)
@@ -265,13 +259,6 @@ def no_options() -> NoReturn:
     choice raise this."""
     raise RuleError("a player must choose, but there are no options "
                     "(guard this 'choose' or add 'with pass')")
-
-
-def _public_options(bc: "BodyCompiler", kind: Any) -> bool:
-    """Nothing hidden decides the options (their count included): skipping a decision with a
-    single option then tells the other seats nothing."""
-    parts = [kind.options] + ([kind.lo, kind.hi] if isinstance(kind, A.ChoiceSubset) else [])
-    return all(vis_fn(label_of(bc.rb, e)) is None for e in parts)
 
 
 def _fresh(bc: "BodyCompiler", e: Any) -> bool:
@@ -312,7 +299,14 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
         order, done = L[acc]
         L[slot] = {p: done[str(p)] for p in order}
         if st.narrate:
-            _reveal(st, L, order, done)
+            labeller, value_vis = choose.labeller, choose.value_vis    # type: ignore[attr-defined]
+            shown = []
+            for p in order:
+                L[var] = p
+                v = done[str(p)]
+                shown.append([p, "pass" if v is None else labeller(v),
+                              value_vis(st, L) if value_vis is not None else None])
+            record(st, ["revealed", shown])
         L[acc] = None
         fr[1] += 1
 
@@ -321,16 +315,6 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
             return choose(st, fr)
         finish(st, fr)
         return None
-
-    def _reveal(st: Any, L: list, order: list, done: dict) -> None:
-        labeller, value_vis = choose.labeller, choose.value_vis    # type: ignore[attr-defined]
-        shown = []
-        for p in order:
-            L[var] = p
-            v = done[str(p)]
-            shown.append([p, "pass" if v is None else labeller(v),
-                          value_vis(st, L) if value_vis is not None else None])
-        record(st, ["revealed", shown])
     step.parts = (turn, finish, choose)  # type: ignore[attr-defined]  # rollout: inline
     bc.emit(step, r.span)
 
@@ -339,7 +323,6 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
     """The op of a roll, a random pick or a draw: without explicit chance it draws with the
     state's generator; with it, it returns a Chance node of the distinct outcomes and their
     weights (or commits the only outcome there is)."""
-    span = r.span
     make = _roll if isinstance(r, A.Roll) else _random_pick if isinstance(r, A.RandomPick) \
         else _draw
     spread, sample, et, what, take = make(bc, r)
@@ -359,7 +342,7 @@ def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
             return None
         vals, weights = spread(st, L)
         if len(vals) > 1:
-            node = Chance(vals, labeller, what, commit, span, weights)
+            node = Chance(vals, labeller, what, commit, r.span, weights)
             node.vtype = et
             return node
         commit(st, vals[0])

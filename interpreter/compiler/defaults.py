@@ -14,23 +14,11 @@ from mercator.interpreter.engine.values import deep_copy
 
 def zero(prog: Program, t: Type) -> Any:
     """The default value of a type when a field gives none."""
-    k = t.kind
-    if k in ("int",):
-        return 0
-    if k == "bool":
-        return False
-    if k in ("list",):
-        return []
-    if k in ("map", "bag"):
-        return {}
-    if k == "record":
+    if t.kind == "record":
         decl = prog.rb.record_decls[t.name]
         return [default_value(prog, f.default, ft) for f, ft in zip(decl.fields, t.field_types)]
-    if k == "enum" or k == "player":
-        return 0
-    if k == "str":
-        return ""
-    return None
+    return {"int": 0, "bool": False, "list": [], "map": {}, "bag": {}, "enum": 0, "player": 0,
+            "str": ""}.get(t.kind)      # (a new list or dict each time)
 
 
 def default_value(prog: Program, e: Optional[A.Expr], t: Type) -> Any:

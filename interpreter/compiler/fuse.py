@@ -47,13 +47,25 @@ _LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a 
 _LOCALS = re.compile(r"\bL\b")       # source that reads or writes the frame's locals
 
 
-def _nothing() -> None:
-    pass
-
-
 def _bare_return(st: Any) -> bool:
     """True if st is the control op of a `return` without a value, or of a body's end."""
     return isinstance(st, tuple) and st[0] == "return" and (st[1] is None or st[1].value is None)
+
+
+def native_pc(prog: "Program", tables: list[dict], tb: TracebackType) -> Optional[int]:
+    """The pc the line of tb stands for when its frame is a function Cython compiled
+    (compiler/native.py), or None: its line is the module's (its piece begins at
+    link.starts[name]), read in the first of `tables` (code -> (first line, pcs)) that holds
+    the Python function of its name."""
+    link = getattr(prog.ex, "native", None)
+    name = tb.tb_frame.f_code.co_name.rsplit(".", 1)[-1]
+    start = link.starts.get(name) if link is not None else None
+    code = getattr(prog.ex.ns.get(name), "__code__", None)
+    table = next((t[code] for t in tables if code in t), None) if start is not None else None
+    if table is None:
+        return None
+    i = tb.tb_lineno - start + 1 - table[0]  # type: ignore[operator]
+    return table[1][i] if 0 <= i < len(table[1]) else None  # type: ignore[no-any-return]
 
 
 def _stub(ops: list, pc: int, write: Callable[[], None]) -> Callable:
@@ -75,51 +87,32 @@ class Fused:
         self.sources: dict[str, str] = {}      # name -> generated source, for reading
         self.keep_state: set[Callable] = set()  # fast ops that cannot change the state
         self.later: dict[int, Callable[[], None]] = {}   # id of a body compiler -> see singles
-        ns = prog.ex.ns
-        ns["_item"], ns["_take"], ns["_put"] = _item, take_item, put_item
-        ns["_record"], ns["_fmt"], ns["_text"] = record, fmt, plain_text
-        ns["_ptext"] = player_text
-        ns["_finish"], ns["_MAXF"], ns["_toodeep"] = prog.finish, MAX_FRAMES, too_deep
+        prog.ex.ns.update(_item=_item, _take=take_item, _put=put_item, _record=record, _fmt=fmt,
+                          _text=plain_text, _ptext=player_text, _finish=prog.finish,
+                          _MAXF=MAX_FRAMES, _toodeep=too_deep)
 
     def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
-        """If an error passed through a fused function, set its frame's pc to the failing op's."""
+        """If an error passed through a fused function, set its frame's pc to the failing op's:
+        the frame it ran, or, for one compiled by Cython (compiler/native.py: its frame has no
+        locals), the frame on top of the stack (the VM's loop runs the top frame's op)."""
         tb = tb.tb_next if tb is not None else None
         if tb is None:
             return
-        if tb.tb_frame.f_code not in self.lines:
-            self._relocate_native(tb, s)
-            return
-        first, pcs = self.lines[tb.tb_frame.f_code]
-        fr = tb.tb_frame.f_locals.get("fr")
-        if isinstance(fr, list):
-            fr[1] = pcs[tb.tb_lineno - first]
-
-    def _relocate_native(self, tb: TracebackType, s: Optional["State"]) -> None:
-        """relocate for a fused function compiled by Cython (compiler/native.py): its frame has
-        no locals; the frame it ran is the one on top of the stack (the VM's loop runs the top
-        frame's op), its line is the module's (its piece begins at link.starts[name])."""
-        link = getattr(self.prog.ex, "native", None)
-        if link is None or s is None or not s.stack:
-            return
-        name = tb.tb_frame.f_code.co_name.rsplit(".", 1)[-1]
-        start = link.starts.get(name)
-        f = self.prog.ex.ns.get(name)
-        code: Any = getattr(f, "__code__", None)
-        table = self.lines.get(code) if start is not None else None
-        if table is None:
-            return
-        first, pcs = table
-        i = tb.tb_lineno - start + 1 - first
-        fr = s.stack[-1]
-        if 0 <= i < len(pcs) and 0 <= pcs[i] < len(self.prog.spans[fr[0]]):
-            fr[1] = pcs[i]
+        table = self.lines.get(tb.tb_frame.f_code)
+        if table is not None:
+            fr = tb.tb_frame.f_locals.get("fr")
+            if isinstance(fr, list):
+                fr[1] = table[1][tb.tb_lineno - table[0]]
+        elif s is not None and s.stack:
+            pc = native_pc(self.prog, [self.lines], tb)
+            fr = s.stack[-1]
+            if pc is not None and 0 <= pc < len(self.prog.spans[fr[0]]):
+                fr[1] = pc
 
     def fast_ops(self, bc: "BodyCompiler", ops: list, changing: set[int]) -> list:
         """A copy of ops with one fused function at the start of every run (see the module);
         records in keep_state those that run no op whose pc is in `changing`."""
-        runs: list[tuple[int, int, list]] = []
-        assert bc.body.block is not None
-        _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+        runs = _BodyFuser(self.prog, bc).find_runs(bc.top, [])
         starts = {a for a, _, _ in runs}
         fast = list(ops)
         self.keep_state.update(op for pc, op in enumerate(ops) if pc not in changing)
@@ -128,7 +121,8 @@ class Fused:
             try:
                 fast[a] = self._make(bc, a, end, stmts, then)
             except TOO_DEEP:           # nested beyond what Python compiles: ops one by one
-                self.later.get(id(bc), _nothing)()      # (written now, not while a game runs)
+                if id(bc) in self.later:                # (written now, not while a game runs)
+                    self.later[id(bc)]()
                 continue
             if not changing.intersection(range(a, end + (then is not None))):
                 self.keep_state.add(fast[a])
@@ -148,9 +142,7 @@ class Fused:
         that writes them."""
         now = []
         for bc, todo in jobs:
-            runs: list[tuple[int, int, list]] = []
-            assert bc.body.block is not None
-            _BodyFuser(self.prog, bc).find_runs(bc.body.block, runs)
+            runs = _BodyFuser(self.prog, bc).find_runs(bc.top, [])
             fused = {pc for a, end, _ in runs for pc in range(a, end)}
             now += [(bc, *t) for t in todo if t[2] is not None or t[0] not in fused]
             later = [(bc, *t) for t in todo if t[2] is None and t[0] in fused]
@@ -169,12 +161,10 @@ class Fused:
     def _later(self, bc: "BodyCompiler", later: list) -> None:
         """Stubs at the pcs of `later` that write their functions when one first runs."""
         ops = bc.ops
-        done: list[bool] = []
 
         def write() -> None:
-            if not done:
+            if self.later.pop(id(bc), None) is not None:    # (once)
                 self._write_singles(later)
-                done.append(True)
         self.later[id(bc)] = write
         for _, pc, _, _ in later:
             ops[pc] = _stub(ops, pc, write)
@@ -288,18 +278,8 @@ class Fused:
 class _BodyFuser(Control):
     """Writes the Python source of the statements of one body."""
 
-    def __init__(self, prog: "Program", bc: "BodyCompiler", name: str = ""):
-        self.p = prog
-        self.bc = bc
-        self.rb = prog.rb
-        self.ex = prog.ex
-        self.ns = prog.ex.ns
-        self.name = name
-        self.lines: list[str] = []
-        self.pcs: list[int] = []
-        self.depth = 0
-        # (pc, value source) of a let or assignment whose value ops before it computed
-        self.given: Optional[tuple[int, str]] = None
+    # (pc, value source) of a let or assignment whose value ops before it computed
+    given: Optional[tuple[int, str]] = None
 
     # -- which statements fuse
     def fusable(self, st: Any) -> bool:
@@ -313,15 +293,12 @@ class _BodyFuser(Control):
         if isinstance(st, SIMPLE):
             return True
         if isinstance(st, (A.If, A.For)):
-            return all(self.fusable_block(b) for b in blocks_of(st))
+            return all(self.fusable(s) for b in blocks_of(st) for s in b.stmts)
         return False
 
-    def fusable_block(self, b: A.Block) -> bool:
-        """True if every statement of b fuses."""
-        return all(self.fusable(st) for st in b.stmts)
-
-    def find_runs(self, b: A.Block, out: list) -> None:
-        """Append (first pc, pc after, statements) for each maximal run of fusable statements."""
+    def find_runs(self, b: A.Block, out: list) -> list[tuple[int, int, list]]:
+        """Append (first pc, pc after, statements) for each maximal run of fusable statements
+        to out; out."""
         run: list = []
         for st in b.stmts:
             if self.fusable(st):
@@ -334,27 +311,9 @@ class _BodyFuser(Control):
                 self.find_runs(sub, out)
         if run:
             out.append((self.bc.pc_of[id(run[0])], self.bc.block_end[id(b)], run))
+        return out
 
     # -- writing source
-    def line(self, pc: int, text: str) -> None:
-        """One line of source at the current depth, standing for the op at pc."""
-        self.lines.append("    " * self.depth + text)
-        self.pcs.append(pc)
-
-    def block(self, b: A.Block) -> None:
-        """The statements of b, one level deeper."""
-        self.depth += 1
-        n = len(self.lines)
-        for st in b.stmts:
-            self.stmt(st)
-        if len(self.lines) == n:
-            self.line(self.bc.block_end[id(b)], "pass")
-        self.depth -= 1
-
-    def stmt(self, st: Any) -> None:
-        """The source of one fusable statement."""
-        getattr(self, "w_" + type(st).__name__)(st)
-
     def value(self, e: Any) -> str:
         """Source of an expression whose value is stored: copied if the state may share it."""
         code = self.ex.gen(e)
@@ -455,12 +414,10 @@ class _BodyFuser(Control):
             if pre and not _LITERAL.fullmatch(val):   # (a literal is the same value later)
                 self.line(pc, f"_v = {val}")
                 val = "_v"
-            for text in pre:
-                self.line(pc, text)
+            self.line(pc, *pre)
             self.line(pc, f"{c}[{k}] = {val}")
             return
-        for text in pre:
-            self.line(pc, text)
+        self.line(pc, *pre)
         if st.op == "=":
             self.line(pc, f"_v = {val}")
             self.line(pc, f"if _v > 0: {c}[{k}] = _v")
@@ -505,8 +462,7 @@ class _BodyFuser(Control):
         """`add x to place`: the collection, then the item (copied if the state may share it),
         then put_item written out."""
         pc = self.bc.pc_of[id(st)]
-        for text in self.collection(st.dest, "_d"):
-            self.line(pc, text)
+        self.line(pc, *self.collection(st.dest, "_d"))
         t = self.ex.type_of(st.item)
         item = self.ex.gen(st.item)
         self.put(pc, st.dest, f"{copier(t)}({item})" if is_shared(st.item, t) else item, t)
@@ -515,8 +471,7 @@ class _BodyFuser(Control):
         """`remove x from place`: the collection, then the item, then take_item (a list or a
         bag) or the key deleted (a map)."""
         pc = self.bc.pc_of[id(st)]
-        for text in self.collection(st.source, "_d"):
-            self.line(pc, text)
+        self.line(pc, *self.collection(st.source, "_d"))
         if self.kind(st.source) != "map":
             self.line(pc, f"_take(_d, {self.ex.gen(st.item)})")
             return
@@ -530,11 +485,9 @@ class _BodyFuser(Control):
         pc = self.bc.pc_of[id(st)]
         src, dst = self.collection(st.source, "_d"), self.collection(st.dest, "_d")
         self.line(pc, f"_m = {self.ex.gen(st.item)}")
-        for text in src:
-            self.line(pc, text)
+        self.line(pc, *src)
         self.line(pc, "_take(_d, _m)")
-        for text in dst:
-            self.line(pc, text)
+        self.line(pc, *dst)
         self.put(pc, st.dest, "_m", self.ex.type_of(st.item))
 
     def place(self, lv: A.LValue) -> tuple[list[str], str, str, bool]:

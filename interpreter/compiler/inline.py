@@ -1,10 +1,12 @@
 """Which fns the expression compiler writes inline, and what a body evaluates first."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Optional
 
 from mercator.dsl import ast as A
-from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.checked import Body, CheckedRulebook
+from mercator.dsl.graphs import strongly_connected
 
 INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline
 
@@ -16,21 +18,11 @@ def fn_calls(rb: CheckedRulebook) -> dict[str, set[str]]:
 
 
 def recursive(rb: CheckedRulebook) -> set[str]:
-    """The fns that may call themselves, directly or through others."""
+    """The fns that may call themselves, directly or through others: those on a cycle of
+    calls."""
     calls = fn_calls(rb)
-    out: set[str] = set()
-    for start in calls:
-        seen: set[str] = set()
-        todo = list(calls[start])
-        while todo:
-            f = todo.pop()
-            if f == start:
-                out.add(start)
-                break
-            if f not in seen and f in calls:
-                seen.add(f)
-                todo.extend(calls[f])
-    return out
+    return {f for comp in strongly_connected(calls) for f in comp
+            if len(comp) > 1 or f in calls[f]}
 
 
 def inlinable(rb: CheckedRulebook) -> set[str]:
@@ -92,44 +84,39 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
                 return None
         return tuple(out)
 
-    def count(e: Any, env: Optional[tuple[Any, ...]], seen: dict, depth: int) -> None:
+    def count(e: Any, env: Optional[tuple[Any, ...]], seen: Counter, depth: int) -> None:
         for c in calls_of(e):
             keys = arg_keys(c, env)
             if keys is not None:
-                seen[(c.name, keys)] = seen.get((c.name, keys), 0) + 1
+                seen[(c.name, keys)] += 1
             if c.name in small and depth < EXPAND_DEPTH:   # (small fns never reach themselves)
                 count(rb.fns[c.name].expr, keys if keys is not None else (),
                       seen, depth + 1)
 
     out: set[str] = set()
     for b in rb.fns.values():
-        seen: dict = {}
+        seen: Counter = Counter()
         count(b.expr, None, seen, 0)
         out.update(g for (g, _), k in seen.items() if k > 1 and g in worth)
     # ... or the rules call it in more than one fn or body (Manila asks `is_blind_passenger(p)`
     # for the options of a placement and again when placing): the compiled rollout keeps the
     # memory across statements and decisions (rollout.py), so the second call is a hit
-    sites: dict[str, int] = {}         # in how many fns and bodies it is called
-    for root in _rule_roots(rb):
+    sites: Counter = Counter()         # in how many fns and bodies it is called
+    for root in [b.expr for b in rb.fns.values() if b.expr is not None] + [
+            x for b in bodies_of(rb) for x in (b.block, getattr(b, "cond", None)) if x is not None]:
         found = calls_of(root)
-        for name in {c.name for c in found}:
-            sites[name] = sites.get(name, 0) + 1
-        same: dict = {}                # or twice with the same arguments in one body
-        for c in found:
-            same[(c.name, tuple(c.args))] = same.get((c.name, tuple(c.args)), 0) + 1
+        sites.update({c.name for c in found})
+        same = Counter((c.name, tuple(c.args)) for c in found)   # or twice alike in one body
         out.update(g for (g, _), k in same.items() if k > 1 and g in worth)
     out.update(g for g, k in sites.items() if k > 1 and g in worth)
     return out
 
 
-def _rule_roots(rb: CheckedRulebook) -> list[Any]:
-    """Every fn body and every body's statements and conditions."""
-    roots: list[Any] = [b.expr for b in rb.fns.values() if b.expr is not None]
-    bodies = ([rb.setup] if rb.setup is not None else []) + list(rb.phases) + \
-        list(rb.procs.values()) + list(rb.triggers) + list(rb.actions)
-    for b in bodies:
-        roots.extend(x for x in (b.block, getattr(b, "cond", None)) if x is not None)
-    return roots
+def bodies_of(rb: CheckedRulebook) -> list[Body]:
+    """Every body, in the order of their ids (build.py, from 1): the setup, the phases, the
+    procs, the triggers, the actions."""
+    return [*([rb.setup] if rb.setup is not None else []), *rb.phases, *rb.procs.values(),
+            *rb.triggers, *rb.actions]
 
 
 def uses(e: Any, refs: dict, slot: int) -> int:
@@ -137,36 +124,43 @@ def uses(e: Any, refs: dict, slot: int) -> int:
     return sum(1 for n in A.walk(e) if isinstance(n, A.Name) and refs.get(id(n)) == ("local", slot))
 
 
+def operands(e: Any) -> list[Any]:
+    """The direct subexpressions of e, the one its generated code evaluates first first (of a
+    comprehension or a generator call, only its iterable: the rest is evaluated per item);
+    none for a leaf."""
+    if isinstance(e, (A.ListComp, A.MapComp, A.GenCall)):
+        return [e.iter]
+    if isinstance(e, A.IfExpr):
+        return [e.cond, e.then, e.else_]
+    if isinstance(e, (A.Or, A.And, A.Compare, A.BinOp)):
+        return [e.left, e.right]
+    if isinstance(e, (A.Not, A.Neg)):
+        return [e.operand]
+    if isinstance(e, A.In):
+        return [e.item, e.coll]
+    if isinstance(e, A.Range):
+        return [e.lo, e.hi]
+    if isinstance(e, A.Field):
+        return [e.obj]
+    if isinstance(e, A.Index):
+        return [e.obj, e.key]
+    if isinstance(e, A.Call):
+        return list(e.args)
+    return list(e.items) if isinstance(e, A.ListLit) else []
+
+
 def first_evaluated(e: Any, refs: dict) -> tuple[Optional[Any], bool]:
     """The leaf node that the generated code of e evaluates before anything else (or None), and
     whether it is inside a comprehension's iterable."""
     in_iter = False
-    while True:
-        if isinstance(e, (A.Name, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)):
-            return e, in_iter
-        if isinstance(e, (A.ListComp, A.MapComp, A.GenCall)):
-            e = e.iter
-            in_iter = True
-        elif isinstance(e, A.IfExpr):
-            e = e.cond
-        elif isinstance(e, (A.Or, A.And, A.Compare, A.BinOp)):
-            e = e.left
-        elif isinstance(e, (A.Not, A.Neg)):
-            e = e.operand
-        elif isinstance(e, A.In):
-            e = e.item
-        elif isinstance(e, A.Range):
-            e = e.lo
-        elif isinstance(e, (A.Field, A.Index)):
-            e = e.obj
-        elif isinstance(e, A.Call) and e.args:
-            first = e.args[0]
-            if e.name == "index_of" and isinstance(first, A.Name) and \
-                    refs.get(id(first), ("",))[0] == "enum":
-                e = e.args[1]          # written as its second argument alone
-            else:
-                e = first
-        elif isinstance(e, A.ListLit) and e.items:
-            e = e.items[0]
-        else:
+    while not isinstance(e, (A.Name, A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)):
+        first = operands(e)
+        if not first:
             return None, in_iter
+        in_iter = in_iter or isinstance(e, (A.ListComp, A.MapComp, A.GenCall))
+        if isinstance(e, A.Call) and e.name == "index_of" and isinstance(first[0], A.Name) \
+                and refs.get(id(first[0]), ("",))[0] == "enum":
+            e = e.args[1]              # written as its second argument alone
+        else:
+            e = first[0]
+    return e, in_iter

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from mercator.dsl import ast as A
 from mercator.dsl.builtins import ITEM_GEN_BUILTINS
 from mercator.dsl.checked import CheckedRulebook
+from mercator.dsl.graphs import strongly_connected
 from mercator.dsl.types import ANY, Type, strip_opt
 from mercator.interpreter.compiler.inline import fn_calls, walking_fns
 from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
@@ -73,7 +74,6 @@ def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = No
     small ones)."""
     calls = fn_calls(rb)
     heavy: dict[str, bool] = {}
-    again = again or set()
 
     def is_heavy(f: str) -> bool:
         if f not in heavy:
@@ -81,14 +81,8 @@ def memo_fns(rb: CheckedRulebook, small: set[str], again: "set[str] | None" = No
             heavy[f] = heavy[f] or any(is_heavy(g) for g in calls[f])
         return heavy[f]
     return sorted(n for n, b in rb.fns.items() if b.expr is not None
-                  and (is_heavy(n) or n in again)
+                  and (is_heavy(n) or n in (again or ()))
                   and all(scalar(t) for t in b.param_types))
-
-
-def key_param(t: Type) -> bool:
-    """A parameter of type t can be part of a FnCache key: a scalar, or a list of scalars
-    (keyed as a tuple of its items)."""
-    return scalar(t) or (t.kind == "list" and bool(t.args) and scalar(t.args[0]))
 
 
 def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
@@ -102,10 +96,12 @@ def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
     parts = shared_parts(rb)
 
     def keyable(n: str) -> bool:
-        """Its parameters can be a key, and its value holds no list given to it (the caller's
-        list, kept in the cache, would share with whatever the caller does with it)."""
+        """Its parameters can be a key (scalars, or lists of scalars keyed as tuples of their
+        items), and its value holds no list given to it (the caller's list, kept in the cache,
+        would share with whatever the caller does with it)."""
         types = rb.fns[n].param_types
-        return all(key_param(t) for t in types) and \
+        return all(scalar(t) or (t.kind == "list" and bool(t.args) and scalar(t.args[0]))
+                   for t in types) and \
             not any(i in parts[n] for i, t in enumerate(types) if not scalar(t))
     return sorted({n for n in memo if n in free} |
                   {n for n in free & walking if rb.fns[n].expr is not None and keyable(n)})
@@ -115,46 +111,8 @@ def state_free_fns(rb: CheckedRulebook) -> set[str]:
     """The fns whose value depends on their arguments alone: their bodies, and those of every fn
     they call, read no table or player field, no `players`, `player_count` or `round_number`,
     no built-in that reads the players, and draw no chance (anything not known to be free of
-    the state counts as reading it)."""
-    calls: dict[str, set[str]] = {}
-    for n, b in rb.fns.items():
-        found = _state_free_calls(rb, b.expr) if b.expr is not None else None
-        if found is not None:
-            calls[n] = found
-    free = set(calls)
-    changed = True
-    while changed:                 # shrinks from "all that read nothing themselves"
-        changed = False
-        for n in sorted(free):
-            if not calls[n] <= free:
-                free.discard(n)
-                changed = True
-    return free
-
-
-def _state_free_calls(rb: CheckedRulebook, e: Any) -> "set[str] | None":
-    """The fns expression e calls, or None if e itself reads the state (or might)."""
-    nodes = list(A.walk(e))
-    labels = {id(en.key) for n in nodes if isinstance(n, A.MapLit)
-              and rb.refs.get(id(n), ("",))[0] == "record" for en in n.entries}
-    out: set[str] = set()
-    for n in nodes:
-        if not isinstance(n, STATE_FREE_NODES):
-            return None
-        if isinstance(n, A.Name) and id(n) not in labels:
-            if rb.refs.get(id(n), ("",))[0] not in STATE_FREE_REFS:
-                return None
-        elif isinstance(n, A.Field):
-            if strip_opt(rb.types.get(id(n.obj)) or ANY).kind != "record":
-                return None        # a player's field (or of something not known)
-        elif isinstance(n, A.Call):
-            ref = rb.refs.get(id(n), ("",))
-            if ref[0] == "fn":
-                out.add(n.name)
-            elif ref[0] != "builtin" or n.name not in RUNTIME_BUILTINS \
-                    or n.name in STATE_BUILTINS:
-                return None
-    return out
+    the state counts as reading it): those fn_reads finds reading nothing, not even SEATS."""
+    return {n for n, r in fn_reads(rb).items() if r is not None and not r}
 
 
 class FnCache:
@@ -214,29 +172,9 @@ def shared_parts(rb: CheckedRulebook) -> dict[str, set]:
     """Per fn, where lists and dicts in its value may come from rather than being made by the
     call: parameter indices, and SHARED for the state or a constant (empty: a fresh value)."""
     deps: dict[str, set] = {n: set() for n in rb.fns}
-    changed = True
-    while changed:                 # grows from "all fresh" until nothing changes (recursion)
-        changed = False
-        for n, b in rb.fns.items():
-            if b.expr is None:
-                continue
-            found = _Sources(rb, deps).of(b.expr, {i: {i} for i in range(len(b.params))})
-            if found != deps[n]:
-                deps[n] = found
-                changed = True
-    return deps
 
-
-class _Sources:
-    """Where the lists and dicts in an expression's value come from (see shared_parts)."""
-
-    def __init__(self, rb: CheckedRulebook, deps: dict[str, set]):
-        self.rb = rb
-        self.deps = deps
-
-    def of(self, e: Any, env: dict[int, set]) -> set:
+    def of(e: Any, env: dict[int, set]) -> set:
         """The sources of e's containers, with env the sources of the local slots."""
-        rb = self.rb
         t = rb.types.get(id(e)) or ANY
         if isinstance(e, (A.NoneLit, A.IntLit, A.BoolLit, A.StrLit, A.Range)) or scalar(t):
             return set()
@@ -247,37 +185,48 @@ class _Sources:
             return set() if ref == ("builtin", "players") else {SHARED}
         if isinstance(e, A.Field):
             obj_t = strip_opt(rb.types.get(id(e.obj)) or ANY)
-            return {SHARED} if obj_t.kind in ("player", "any") else self.of(e.obj, env)
+            return {SHARED} if obj_t.kind in ("player", "any") else of(e.obj, env)
         if isinstance(e, A.Index):
-            return self.of(e.obj, env)
+            return of(e.obj, env)
         if isinstance(e, A.ListLit):
-            return set().union(*(self.of(x, env) for x in e.items))
+            return set().union(*(of(x, env) for x in e.items))
         if isinstance(e, A.MapLit):
-            return set().union(*(self.of(en.value, env) for en in e.entries))
+            return set().union(*(of(en.value, env) for en in e.entries))
         if isinstance(e, (A.ListComp, A.MapComp, A.GenCall)):
             inner = dict(env)
-            inner[rb.refs[id(e)]] = self.of(e.iter, env)
+            inner[rb.refs[id(e)]] = of(e.iter, env)
             if isinstance(e, A.MapComp):
-                return self.of(e.key, inner) | self.of(e.value, inner)
+                return of(e.key, inner) | of(e.value, inner)
             if isinstance(e, A.GenCall) and e.name in ITEM_GEN_BUILTINS:
-                return self.of(e.elem, inner) | inner[rb.refs[id(e)]]   # it hands out the items
-            return self.of(e.elem, inner)
+                return of(e.elem, inner) | inner[rb.refs[id(e)]]   # it hands out the items
+            return of(e.elem, inner)
         if isinstance(e, A.IfExpr):
-            return self.of(e.then, env) | self.of(e.else_, env)
+            return of(e.then, env) | of(e.else_, env)
         if isinstance(e, (A.BinOp, A.And, A.Or)):
             if isinstance(e, A.BinOp) and flat(t):
                 return set()               # list + list, bag + bag: a new one of scalars
-            return self.of(e.left, env) | self.of(e.right, env)
+            return of(e.left, env) | of(e.right, env)
         if isinstance(e, A.Call):
-            args = [self.of(a, env) for a in e.args]
+            args = [of(a, env) for a in e.args]
             if rb.refs.get(id(e), ("",))[0] == "fn":
                 return set().union(*(args[d] if isinstance(d, int) else {d}
-                                     for d in self.deps[e.name]))
+                                     for d in deps[e.name]))
             if e.name in NEW_LIST_BUILTINS and flat(t):
                 return set()
             if e.name in NEW_LIST_BUILTINS or e.name in ("first", "last", "some", "max", "min"):
                 return set().union(*args)  # the elements of its arguments
         return {SHARED}
+    changed = True
+    while changed:                 # grows from "all fresh" until nothing changes (recursion)
+        changed = False
+        for n, b in rb.fns.items():
+            if b.expr is None:
+                continue
+            found = of(b.expr, {i: {i} for i in range(len(b.params))})
+            if found != deps[n]:
+                deps[n] = found
+                changed = True
+    return deps
 
 
 def state_changing_pcs(bc: "BodyCompiler") -> set[int]:
@@ -293,8 +242,7 @@ def state_changing_pcs(bc: "BodyCompiler") -> set[int]:
                 end = bc.pc_of[id(b.stmts[j + 1])] if j + 1 < len(b.stmts) \
                     else bc.block_end[id(b)]
                 out.update(range(bc.pc_of[id(st)], end))
-    assert bc.body.block is not None
-    walk(bc.body.block)
+    walk(bc.top)
     return out
 
 
@@ -317,6 +265,8 @@ def blocks_of(st: Any) -> list[A.Block]:
 
 
 READS_ALL = None      # fn_reads: the fn may read anything
+SEATS = ("seats",)    # fn_reads: the fn reads what no statement changes, yet not a value alone
+
 
 
 def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
@@ -324,28 +274,19 @@ def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
     field, through the fns it calls too; None (READS_ALL) when that is not known (a node
     outside STATE_FREE_NODES, a field of something neither a record nor a player). `players`,
     `player_count` and the built-ins reading the seats read nothing a rule can change;
-    `round_number` changes only between rounds, where the memory is emptied anyway."""
-    own: dict[str, "tuple[set, set[str]] | None"] = {}
-    for n, b in rb.fns.items():
-        own[n] = _reads_of(rb, b.expr) if b.expr is not None else None
+    `round_number` changes only between rounds, where the memory is emptied anyway: they (and
+    any name or call not known to be free of the state) are SEATS, which no statement writes,
+    so that state_free_fns can tell them from reading nothing."""
+    own = {n: _reads_of(rb, b.expr) if b.expr is not None else None for n, b in rb.fns.items()}
     out: dict[str, "frozenset | None"] = {}
-
-    def reads(n: str, seen: frozenset) -> "frozenset | None":
-        if n in out:
-            return out[n]
-        mine = own.get(n)
-        if mine is None or n in seen:
-            return None if mine is None else frozenset(mine[0])
-        acc = set(mine[0])
-        for g in mine[1]:
-            r = reads(g, seen | {n})
-            if r is None:
-                return None
-            acc |= r
-        return frozenset(acc)
-    for n in rb.fns:
-        out[n] = reads(n, frozenset())
-    return out
+    calls = {n: mine[1] if mine is not None else set() for n, mine in own.items()}
+    for comp in strongly_connected(calls):      # callees before their callers
+        mine = [own.get(n) for n in comp]       # (a cycle of calls reads what each part reads)
+        called = [out[g] for m in mine if m is not None for g in m[1] if g not in comp]
+        known = [m[0] for m in mine if m is not None] + [r for r in called if r is not None]
+        out.update(dict.fromkeys(comp, frozenset().union(*known)
+                                 if len(known) == len(mine) + len(called) else None))
+    return {n: out[n] for n in rb.fns}
 
 
 def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
@@ -353,6 +294,8 @@ def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
     fields: set = set()
     calls: set[str] = set()
     nodes = list(A.walk(e))
+    labels = {id(en.key) for n in nodes if isinstance(n, A.MapLit)
+              and rb.refs.get(id(n), ("",))[0] == "record" for en in n.entries}
     for n in nodes:
         if not isinstance(n, STATE_FREE_NODES):
             return None
@@ -360,6 +303,8 @@ def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
         if isinstance(n, A.Name):
             if ref[0] == "table":
                 fields.add(("t", ref[1]))
+            elif ref[0] not in STATE_FREE_REFS and id(n) not in labels:
+                fields.add(SEATS)
         elif isinstance(n, A.Field):
             kind = strip_opt(rb.types.get(id(n.obj)) or ANY).kind
             if kind == "player":
@@ -368,4 +313,7 @@ def _reads_of(rb: CheckedRulebook, e: Any) -> "tuple[set, set[str]] | None":
                 return None
         elif isinstance(n, A.Call) and ref[0] == "fn":
             calls.add(n.name)
+        elif isinstance(n, A.Call) and (ref[0] != "builtin" or n.name not in RUNTIME_BUILTINS
+                                        or n.name in STATE_BUILTINS):
+            fields.add(SEATS)
     return fields, calls

@@ -348,7 +348,8 @@ def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, 
             if more - skip:
                 skip |= more
                 continue
-        last.update(pieces=len(aliases), path=path, module=name, skipped=len(skip))
+        last.update(pieces=len(aliases), path=path, module=name, skipped=len(skip),
+                    compile_seconds=spent)
         if not os.path.exists(path):
             # minutes at -O2 for a large game: say so before, and how long it took after
             print(f"mercator: compiling the game's code with Cython ({len(aliases)} pieces; "
@@ -358,17 +359,14 @@ def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, 
             got, bad, err = _compile_module(src, spans, root, name)
             spent += time.perf_counter() - t0
             last["compile_seconds"] = spent
-            if got is not None:
-                print(f"mercator: compiled in {spent:.0f} s", file=sys.stderr, flush=True)
-            else:
-                if bad - skip:
-                    with open(refused, "w") as f:
-                        f.write(" ".join(map(str, sorted(bad))) + "\n")
-                    skip |= bad
-                    continue
+            if got is None and bad - skip:
+                with open(refused, "w") as f:
+                    f.write(" ".join(map(str, sorted(bad))) + "\n")
+                skip |= bad
+                continue
+            if got is None:
                 return None, {}, {}, f"the build failed ({err.strip().splitlines()[-1:]})"
-        else:
-            last["compile_seconds"] = spent
+            print(f"mercator: compiled in {spent:.0f} s", file=sys.stderr, flush=True)
         return _load(path, name), aliases, starts, ""
     return None, {}, {}, "Cython refused too many pieces"
 

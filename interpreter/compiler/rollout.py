@@ -47,7 +47,7 @@ from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
 from mercator.interpreter.compiler.control import LOOPS, WHOLE
 from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
-from mercator.interpreter.compiler.fuse import Fused, _BodyFuser
+from mercator.interpreter.compiler.fuse import Fused, _BodyFuser, native_pc
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
@@ -84,46 +84,32 @@ def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
     compiled call of a body whose chain is at most SHALLOW_CHAIN skips the check of the
     stack's depth (Python's own stack cannot overflow by it; drain checks what triggers and
     actions push); a call of one that never stops does not set the caller's pc first."""
-    rb = prog.rb
     callees: dict[int, set[int]] = {}
     own: dict[int, bool] = {}
     for bid, bc in enumerate(compilers, 1):
         out: set[int] = set()
         stops = False
         w = _BodyFuser(prog, bc)
-        blocks = [bc.body.block] if bc.body.block is not None else []
+        blocks = [bc.top]
         while blocks:
             for st in blocks.pop().stmts:
-                name = _proc_call(rb, st)
+                name = _proc_call(prog.rb, st)
                 if name is not None:
                     out.add(prog.proc_id[name])
                 elif isinstance(st, A.EndGame) or not (isinstance(st, WHOLE) or w.fusable(st)):
                     stops = True
                 blocks.extend(blocks_of(st))
         callees[bid], own[bid] = out, stops
-    return _longest_chains(callees), _reaches(callees, own)
-
-
-def _longest_chains(callees: dict[int, set[int]]) -> dict[int, float]:
-    """Per body, the longest chain of calls it starts (1: it calls none), inf for a body that
-    can reach a cycle of calls. Without recursion: a chain may be as long as the rulebook
-    (MAX_PROC_DEPTH procs and more), far past Python's own stack."""
+    # callees before their callers, without recursion (a chain may be as long as the rulebook,
+    # MAX_PROC_DEPTH procs and more, far past Python's own stack); a callee not done yet is on
+    # the path: a cycle (an infinite chain, and one that may stop)
     chain: dict[int, float] = {}
-    inf = float("inf")
+    reaches: dict[int, bool] = {}
     for bid, _ in post_order(callees, callees):
-        # (a callee not done yet is on the path: a cycle)
-        chain[bid] = 1 + max((chain.get(c, inf) for c in callees.get(bid, ())), default=0)
-    return chain
-
-
-def _reaches(callees: dict[int, set[int]], own: dict[int, bool]) -> dict[int, bool]:
-    """Per body, whether it or a body it calls (directly or not) has own[...] set (a body on a
-    cycle of calls counts as having it), without recursion."""
-    out: dict[int, bool] = {}
-    for bid, _ in post_order(callees, callees):
-        # (a callee not done yet is on the path: a cycle)
-        out[bid] = own[bid] or any(out.get(c, True) for c in callees.get(bid, ()))
-    return out
+        called = callees.get(bid, ())
+        chain[bid] = 1 + max((chain.get(c, float("inf")) for c in called), default=0)
+        reaches[bid] = own[bid] or any(reaches.get(c, True) for c in called)
+    return chain, reaches
 
 
 def _proc_call(rb: Any, st: Any) -> Optional[str]:
@@ -184,21 +170,20 @@ class Rollout:
         # do the players make no deals (playout(..., deals=False)), the getrandbits of rng when
         # it is a random.Random (the inline choices draw as its _randbelow does) else None
         self.ctx: list[Any] = [None, None, 0, -1, prog.step_budget, False, None, 0, False, None]
-        ns = self.ns = prog.ex.ns
-        ns.update(_vm=self.vm_until, _end=self.end, _deep=self.deep, _susp=self.suspend,
-                  _drawn=draw_item, _C=self.ctx, _BUDG=limits.BUDGET, _MAXOPT=limits.MAX_OPTIONS,
-                  _chkopt=limits.check_options, _roll=roll_die, _noplayer=no_player,
-                  _noopts=no_options, _lrange=limits.lazy_range, _stop=self.stop,
-                  _RUNF=RUN_FAILURES, _afail=self.action_failed,
-                  _pubnone=prog.actions.none_allowed_publicly)
         # the memory of fns' values (one table per fn), and the ops that keep the state
         self.memo: Optional[Memo] = Memo(len(prog.ex.memo)) if prog.ex.memo else None
         self.memo_on: list = prog.ex.memo_on
         self.keep: set = prog.fused.keep_state  # type: ignore[attr-defined]
-        ns["_M"] = self.memo
-        # drain and act, written as generated code (compiled with it on the native path)
         self.bodies: list[Optional[Callable]] = [None]
-        ns["_BODIES"], ns["_NSLOTS"], ns["_MAXNEST"] = self.bodies, prog.nslots, MAX_NEST
+        ns = self.ns = prog.ex.ns
+        ns.update(_vm=self.vm_until, _node=self.node, _deep=self.deep, _susp=self.suspend,
+                  _drawn=draw_item, _C=self.ctx, _BUDG=limits.BUDGET, _MAXOPT=limits.MAX_OPTIONS,
+                  _chkopt=limits.check_options, _roll=roll_die, _noplayer=no_player,
+                  _noopts=no_options, _lrange=limits.lazy_range, _stop=self.stop,
+                  _RUNF=RUN_FAILURES, _afail=self.action_failed,
+                  _pubnone=prog.actions.none_allowed_publicly, _M=self.memo,
+                  _BODIES=self.bodies, _NSLOTS=prog.nslots, _MAXNEST=MAX_NEST, _ONCE=(None,))
+        # drain and act, written as generated code (compiled with it on the native path)
         exec(prog.ex.build(lambda: _RUNNERS, "<rollout runners>", "exec"), ns)
         self.drain: Callable[["State", int], None] = ns["_drain"]
         self.act: Callable[["State", int, tuple], None] = ns["_act"]
@@ -213,7 +198,10 @@ class Rollout:
                                                                 state_changing_pcs(bc)))
         self.chain, self.suspends = _call_chains(prog, compilers)
         for bid, bc in enumerate(compilers, 1):
-            self.bodies.append(self._compile(bc, bid))
+            w = _Writer(prog, bc, f"RB{bid}", self)
+            self.bodies.append(self._define(w, bid, w.source))
+            if self.bodies[bid] is None:       # the VM loop runs this body
+                self.ns[w.name] = self.deep
         main = self._compile_main()
         if main is not None:           # the main frame, at whatever pc, runs on compiled
             self.codes[0] = [main] * len(self.codes[0])
@@ -225,7 +213,6 @@ class Rollout:
             if self.bodies[bid] is not None:
                 for pc, (path, head) in self._entry_points(bc).items():
                     self.entry_codes[bid][pc] = self._stub(bid, bc, pc, path, head)
-        self.ns["_ONCE"] = (None,)
 
     # -- building
     def _wrap(self, op: Callable) -> Callable:
@@ -239,21 +226,18 @@ class Rollout:
             drain(s, n)
         return pushing
 
-    def _compile(self, bc: "BodyCompiler", bid: int) -> Optional[Callable]:
-        name = f"RB{bid}"
-        w = _Writer(self.prog, bc, name, self)
+    def _define(self, w: "_Writer", bid: int, source: Callable[[], str]) -> Optional[Callable]:
+        """The function w writes (source(): `def <w.name>(s, fr): ...`) of body bid, compiled
+        into the namespace with its table of lines (for relocate); None if Python refuses it."""
         try:
-            code = self.prog.ex.build(lambda: hoist_state(w.source()),
+            code = self.prog.ex.build(lambda: hoist_state(source()),
                                       f"<rollout {self.prog.body_names[bid]}>", "exec")
-        except TOO_DEEP:               # the VM loop runs this body
-            self.ns[name] = self.deep
+        except TOO_DEEP:
             return None
         exec(code, self.ns)
-        if name not in self.ns:
-            return None
-        f = self.ns[name]
+        f = self.ns[w.name]
         self.lines[f.__code__] = (1, w.pcs)
-        self.sources[name] = "\n".join(w.lines) + "\n"
+        self.sources[w.name] = "\n".join(w.lines) + "\n"
         return f  # type: ignore[no-any-return]
 
     def _entry_points(self, bc: "BodyCompiler") -> dict[int, tuple[list, bool]]:
@@ -275,8 +259,7 @@ class Rollout:
                     out[pc + 1] = (here, True)
                 for sub in blocks_of(st):
                     walk(sub, here)
-        assert bc.body.block is not None
-        walk(bc.body.block, [])
+        walk(bc.top, [])
         return out
 
     def _stub(self, bid: int, bc: "BodyCompiler", pc: int, path: list,
@@ -292,8 +275,7 @@ class Rollout:
                head: bool) -> Callable:
         """The function running a frame of body bid on from pc (the VM's op, if Python cannot
         compile it)."""
-        name = f"RB{bid}_at{pc}"
-        w = _Writer(self.prog, bc, name, self)
+        w = _Writer(self.prog, bc, f"RB{bid}_at{pc}", self)
         ex = self.prog.ex
         saved = (ex._nbind, ex._ncells, ex._nvars)
         if ex.native is not None:      # the same text whatever was written before it (the
@@ -301,18 +283,11 @@ class Rollout:
             # from a number of their own
             ex._nbind = ex._ncells = ex._nvars = _ENTRY_NUMBERS
         try:
-            code = ex.build(lambda: hoist_state(w.source(path, head)),
-                            f"<rollout {self.prog.body_names[bid]}>", "exec")
-        except TOO_DEEP:
-            return self.codes[bid][pc]
+            f = self._define(w, bid, lambda: w.source(path, head))
         finally:                       # (and what is written later numbered as without it)
             if ex.native is not None:
                 ex._nbind, ex._ncells, ex._nvars = saved
-        exec(code, self.ns)
-        f = self.ns[name]
-        self.lines[f.__code__] = (1, w.pcs)
-        self.sources[name] = "\n".join(w.lines) + "\n"
-        return f  # type: ignore[no-any-return]
+        return self.codes[bid][pc] if f is None else f
 
     def _compile_main(self) -> Optional[Callable]:
         """Body 0 (setup, the stages' rounds of phases, the finish: build._build_main) as one
@@ -323,7 +298,6 @@ class Rollout:
         body. An op that returns a node
         (the finish's Terminal) ends the rollout as run_ops does."""
         ops = self.prog.codes[0]
-        ns = self.ns
         memo = self.memo is not None
         lines = ["def RB0(s, fr):", "    while True:"]
         for pc, op in enumerate(ops):
@@ -350,21 +324,20 @@ class Rollout:
                 ln(f"            fr[1] = {pc + 1}")
             else:
                 key = f"RB0_op{pc}"
-                ns[key] = op
+                self.ns[key] = op
                 ln(f"            _r = {key}(s, fr)")
                 ln("            if _r is not None: _node(s, _r)")
         src = "\n".join(lines) + "\n"
-        ns["_node"] = self.node
         try:
-            exec(self.prog.ex.build(lambda: src, "<rollout game>", "exec"), ns)
+            exec(self.prog.ex.build(lambda: src, "<rollout game>", "exec"), self.ns)
         except TOO_DEEP:
             return None
         self.sources["RB0"] = src
-        return ns["RB0"]  # type: ignore[no-any-return]
+        return self.ns["RB0"]  # type: ignore[no-any-return]
 
     def node(self, s: "State", r: Any) -> None:
-        """A node an op of a VM frame returned: the end of the game ends the rollout; any
-        other is picked at (run_ops does the same)."""
+        """A node an op of a VM frame returned: the end of the game (or `end game` in a
+        compiled body) ends the rollout; any other is picked at."""
         if r.__class__ is Terminal:
             s.pending = r
             raise _OVER
@@ -388,32 +361,23 @@ class Rollout:
 
             def draw(n: int) -> int:
                 return draws[ctx[7]](n)
-        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
-        acts = cast(Actions, self.prog.actions)
         # begun inside an any-time action (at a decision of its body): none is offered until
         # that action's frame (at `inside` on the stack) has returned, then they are again
-        inside = next((k for k, fr in enumerate(s.stack) if fr[0] in acts.ids), -1) \
-            if anytime else -1
+        inside = next((k for k, fr in enumerate(s.stack)
+                       if fr[0] in cast(Actions, self.prog.actions).ids), -1) if anytime else -1
         ctx[5] = not anytime or inside >= 0
-        ctx[6] = acts.offer_for(len(s.players))
         ctx[8] = not deals
-        node = s.pending
-        limits.start(self.prog.step_budget)
-        if self.memo is not None:
-            self.memo.clear()
         quick = self.prog.quick_pass
         quick[0] = not deals
-        try:
-            self.pick(s, node)
+
+        def run() -> None:
+            self.pick(s, s.pending)
             if inside >= 0:
                 self.run_ops(s, self.entry_codes, None, 0, inside + 1)
                 ctx[5] = False
-            self.vm(s)
-        except (Stop, Over) as e:
-            # the two exceptions are made once and raised again and again: each raise adds its
-            # frames to the traceback it already holds, so a kept traceback would keep every
-            # frame (and every state) of every rollout alive
-            e.__traceback__ = None
+            self.run_ops(s, self.entry_codes, None, 0, 0)
+        try:
+            self._run(s, draw, limit, run)
         finally:
             quick[0] = False
         return int(ctx[2])
@@ -423,17 +387,26 @@ class Rollout:
         own state there, as Program.run does: the rollout with a limit of no decisions, so
         that it stops where the first decision is asked (Program.new_game, once the rollout
         is built, for a game without narration or explicit chance nodes)."""
+        self.ctx[5], self.ctx[8], self.ctx[9] = False, False, None
+        self._run(s, None, 0, lambda: self.run_ops(s, self.entry_codes, None, 0, 0))
+
+    def _run(self, s: "State", draw: Any, limit: int, run: Callable[[], None]) -> None:
+        """run() (the frames on the stack, from those open when the rollout began) with the
+        context set for s (draw: what draws a decision's choice; limit: of decisions made),
+        the step budget full and the fns' memory empty, until the game ends or it stops."""
         ctx = self.ctx
-        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = None, s.history, 0, 0, self.prog.step_budget
-        ctx[5], ctx[8], ctx[9] = False, False, None
+        ctx[0], ctx[1], ctx[2], ctx[3], ctx[4] = draw, s.history, 0, limit, self.prog.step_budget
         ctx[6] = cast(Actions, self.prog.actions).offer_for(len(s.players))
         limits.start(self.prog.step_budget)
         if self.memo is not None:
             self.memo.clear()
         try:
-            self.vm(s)
+            run()
         except (Stop, Over) as e:
-            e.__traceback__ = None       # (see play)
+            # the two exceptions are made once and raised again and again: each raise adds its
+            # frames to the traceback it already holds, so a kept traceback would keep every
+            # frame (and every state) of every rollout alive
+            e.__traceback__ = None
 
     def pick(self, s: "State", node: Any) -> None:
         """Choose at random at a decision (or by the weights at a chance node), as
@@ -442,29 +415,23 @@ class Rollout:
         if ctx[2] == ctx[3]:
             s.pending = node.full() if node.__class__ is QuickPass else node
             raise _STOP
-        hist = ctx[1]
-        if node.__class__ is QuickPass:     # a deal window's turn, passed (ctx[8])
+        cls = node.__class__
+        if cls is Decision or cls is QuickPass:
             ctx[7] = node.player
-            hist.append(0)
-            ctx[2] += 1
-            limits.start(self.prog.step_budget)
-            node.commit(s, None)
-            return
-        if node.__class__ is Decision:
+        if cls is Decision:
             vals, acts = node.values, () if ctx[5] else node.actions
-            ctx[7] = node.player
-            if ctx[8] and node.vtype.__class__ is tuple:
-                i = no_deal_index(node)
-                if i >= 0:
-                    hist.append(i)
-                    ctx[2] += 1
-                    limits.start(self.prog.step_budget)
-                    node.commit(s, None if node.allow_pass else vals[i])
-                    return
-            i = ctx[0](len(vals) + len(acts) + node.allow_pass)
-            hist.append(i)
-            ctx[2] += 1
-            limits.start(self.prog.step_budget)
+            # no deals (ctx[8]): a deal window's pass (0) or cancel, where there is one
+            i = no_deal_index(node) if ctx[8] and node.vtype.__class__ is tuple else -1
+            if i < 0:
+                i = ctx[0](len(vals) + len(acts) + node.allow_pass)
+        elif cls is QuickPass:              # a deal window's turn, passed (ctx[8])
+            i = 0
+        else:
+            i = weighted_index(node.weights, s.randbelow(sum(node.weights)))
+        ctx[1].append(i)
+        ctx[2] += 1
+        limits.start(self.prog.step_budget)
+        if cls is Decision:
             j = i - node.allow_pass         # (-1: pass)
             if j < 0:
                 node.commit(s, None)
@@ -472,24 +439,15 @@ class Rollout:
                 node.commit(s, vals[j])
             else:
                 self.act(s, node.player, acts[j - len(vals)])
+        elif cls is QuickPass:
+            node.commit(s, None)
+        elif self.memo is not None:         # a draw takes its item from the state
+            self.memo_on[0] = None
+            self.memo.clear()
+            node.commit(s, node.values[i])
+            self.memo_on[0] = self.memo
         else:
-            w = node.weights
-            i = weighted_index(w, s.randbelow(sum(w)))
-            hist.append(i)
-            ctx[2] += 1
-            limits.start(self.prog.step_budget)
-            memo = self.memo
-            if memo is not None:         # a draw takes its item from the state
-                self.memo_on[0] = None
-                memo.clear()
-                node.commit(s, node.values[i])
-                self.memo_on[0] = memo
-            else:
-                node.commit(s, node.values[i])
-
-    def vm(self, s: "State") -> None:
-        """Run the frames on the stack (those open when the rollout began) to the end."""
-        self.run_ops(s, self.entry_codes, None, 0, 0)
+            node.commit(s, node.values[i])
 
     def vm_until(self, s: "State", fr: list, end: int) -> None:
         """Run the ops of frame fr from its pc up to pc `end` (one statement written as its
@@ -523,10 +481,7 @@ class Rollout:
                     memo.clear()
             r = op(s, top)
             if r is not None:
-                if r.__class__ is Terminal:
-                    s.pending = r
-                    raise _OVER
-                self.pick(s, r)
+                self.node(s, r)
         on[0] = memo
 
     def stop(self, s: "State", fr: list, op: Callable) -> None:
@@ -559,11 +514,6 @@ class Rollout:
                 break
         on[0] = memo
 
-    def end(self, s: "State", result: Terminal) -> None:
-        """`end game` in a compiled body: the game's result ends the rollout."""
-        s.pending = result
-        raise _OVER
-
     def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
         """Set the pc of each frame an error passed through (compiled bodies and fused runs) to
         the statement that failed, so Program._located finds its rulebook line. The VM loops
@@ -571,29 +521,21 @@ class Rollout:
         has frames without locals: the innermost of its bodies and fused runs ran the frame on
         top of s's stack, the one Program._located reads."""
         fused = self.prog.fused.lines  # type: ignore[attr-defined]
-        loops = (self.run_ops.__code__,)
         last: dict[int, tuple[list, Optional[int]]] = {}
-        link = getattr(self.prog.ex, "native", None)
         native: Optional[tuple[list, int]] = None
         while tb is not None:
             code = tb.tb_frame.f_code
-            if link is not None and s is not None and s.stack and \
-                    code.co_name.rsplit(".", 1)[-1] in link.starts:
-                name = code.co_name.rsplit(".", 1)[-1]
-                f = self.ns.get(name)
-                key = getattr(f, "__code__", None)
-                got = self.lines.get(key) or fused.get(key)  # type: ignore[arg-type]
-                if got is not None:
-                    i = tb.tb_lineno - link.starts[name] + 1 - got[0]
-                    if 0 <= i < len(got[1]):
-                        native = (s.stack[-1], got[1][i])
+            pc = native_pc(self.prog, [self.lines, fused], tb) if s is not None and s.stack \
+                else None
+            if pc is not None:
+                native = (s.stack[-1], pc)  # type: ignore[union-attr]
             table = self.lines.get(code) or fused.get(code)
             if table is not None:
                 fr = tb.tb_frame.f_locals.get("fr")
                 if isinstance(fr, list):
                     first, pcs = table
                     last[id(fr)] = (fr, pcs[tb.tb_lineno - first])
-            elif code in loops:
+            elif code is self.run_ops.__code__:
                 top = tb.tb_frame.f_locals.get("top")
                 if isinstance(top, list):
                     last[id(top)] = (top, None)
@@ -622,18 +564,16 @@ class _Writer(_BodyFuser):
         in, as one pass a `break` leaves (`for _ in _ONCE:`), then (`else:`, no break) as the
         loop from its head; an `if` the path passes through as the arm it is in."""
         self.lines, self.pcs, self.depth = [], [], 0
-        b = self.bc.body.block
-        assert b is not None
         self.line(0, f"def {self.name}(s, fr):")
         self.depth = 1
         self.line(0, "L = fr[2]")
         if self.ro.memo is not None and path is not None:
             self.line(0, "_MEMO[0] = _M")   # (a body is called with the memory on: see drain)
         if path is None:
-            self.stmts(b)
+            self.stmts(self.bc.top)
         else:
             self.resume(path, 0, at_head)
-        self.returns(self.bc.block_end[id(b)], None)
+        self.returns(self.bc.block_end[id(self.bc.top)], None)
         return "\n".join(self.lines) + "\n"
 
     def resume(self, path: list, j: int, at_head: bool) -> None:
@@ -645,39 +585,21 @@ class _Writer(_BodyFuser):
             else:
                 pc = self.bc.pc_of[id(st)]
                 self.line(pc + 1, "for _ in _ONCE:")
-                self.depth += 1
-                n = len(self.lines)
-                self.resume(path, j + 1, at_head)
-                if len(self.lines) == n:
-                    self.line(pc + 1, "pass")
-                self.depth -= 1
+                self.indented(pc + 1, lambda: self.resume(path, j + 1, at_head))
                 self.line(pc + 1, "else:")
-                self.depth += 1
-                self.from_head(st, None)
-                self.depth -= 1
-            self.stmts_from(b, i + 1)
+                self.indented(pc + 1, lambda: self.from_head(st, None))
+            self.stmts(b, i + 1)
         elif at_head:
             self.from_head(st, None)
-            self.stmts_from(b, i + 1)
+            self.stmts(b, i + 1)
         else:
-            self.stmts_from(b, i)
+            self.stmts(b, i)
 
-    def block(self, b: A.Block) -> None:
-        self.depth += 1
-        n = len(self.lines)
-        self.stmts(b)
-        if len(self.lines) == n:
-            self.line(self.bc.block_end[id(b)], "pass")
-        self.depth -= 1
-
-    def stmts(self, b: A.Block) -> None:
-        """The statements of b. The fns' memory is on throughout (the function switches it on;
-        the helpers it calls switch it on again when they return); after a statement changes
-        the state, the values of the fns that read what it changed are forgotten."""
-        self.stmts_from(b, 0)
-
-    def stmts_from(self, b: A.Block, first: int) -> None:
-        """The statements of b from its first-th on (see stmts)."""
+    def stmts(self, b: A.Block, first: int = 0) -> None:
+        """The statements of b from its first-th on. The fns' memory is on throughout (the
+        function switches it on; the helpers it calls switch it on again when they return);
+        after a statement changes the state, the values of the fns that read what it changed
+        are forgotten."""
         for j in range(first, len(b.stmts)):
             st = b.stmts[j]
             pc = self.bc.pc_of[id(st)]
@@ -687,23 +609,17 @@ class _Writer(_BodyFuser):
             if self.ro.memo is not None and self.fusable(st) and \
                     not isinstance(st, (A.If, A.For, A.Log)) and \
                     self.changing.intersection(range(pc, after)):
-                self.forget(st, pc)
-
-    def forget(self, st: Any, pc: int) -> None:
-        """The line forgetting what fns remembered that st may have changed."""
-        self.forget_writes(self.writes(st), pc)
+                self.forget_writes(self.writes(st), pc)
 
     def forget_writes(self, w: Optional[set], pc: int) -> None:
         """The line forgetting what fns remembered that read what w (as `writes` tells) holds."""
         memo = self.ex.memo
         gone = [i for i, f in enumerate(memo)
                 if w is None or self.ro.reads.get(f) is None or w & self.ro.reads[f]]  # type: ignore[operator]
-        if not gone:
-            return
-        if len(gone) == len(memo):
+        if gone and len(gone) == len(memo):
             self.line(pc, "_M.clear()")
-            return
-        self.line(pc, "; ".join(f"_M{i} and _M{i}.clear()" for i in gone))
+        elif gone:
+            self.line(pc, "; ".join(f"_M{i} and _M{i}.clear()" for i in gone))
 
     def writes(self, st: Any) -> Optional[set]:
         """What st may change: ("t", index), ("p", name); None when not known."""
@@ -762,7 +678,7 @@ class _Writer(_BodyFuser):
                 self.ns[key + "a"] = self.bc.ops[pc + 1]
                 self.line(pc + 1, f"{key}a(s, fr)")
                 if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
-                    self.forget(st, pc + 1)
+                    self.forget_writes(self.writes(st), pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
 
@@ -770,34 +686,30 @@ class _Writer(_BodyFuser):
         """`let x = roll n` drawn as the roll's op draws it (decisions.roll_die) when the
         state has no explicit chance nodes (the die from the state's generator; a picked
         roll is no decision); with them, the op, picking at its node."""
+        self.unless_explicit(pc, key, lambda: self.line(
+            pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})"))
+
+    def unless_explicit(self, pc: int, key: str, write: Callable[[], None]) -> None:
+        """With explicit chance nodes, the statement's op (ns[key]), picking at its nodes;
+        without them, the lines write() adds."""
         self.ns[key] = self.bc.ops[pc]
-        ln = self.line
-        ln(pc, "if s.explicit_chance:")
-        ln(pc, f"    _susp(s, fr, {key})")
-        ln(pc, "else:")
-        self.depth += 1
-        ln(pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})")
-        self.depth -= 1
+        self.line(pc, "if s.explicit_chance:")
+        self.line(pc, f"    _susp(s, fr, {key})")
+        self.line(pc, "else:")
+        self.indented(pc, write)
 
     def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> None:
         """`let x = draw from place` written out as its op draws (decisions.draw_item) when
         the state has no explicit chance nodes (with them, the op, picking at its node), then
         the fns that read the place forgotten (the op runs with the memory off and cleared)."""
         lines = self.collection(r.source, "_d")
-        self.ns[key] = self.bc.ops[pc]
-        t = self.ex.type_of(r)
-        ln = self.line
-        ln(pc, "if s.explicit_chance:")
-        ln(pc, f"    _susp(s, fr, {key})")
-        ln(pc, "else:")
-        self.depth += 1
-        for text in lines:
-            ln(pc, text)
-        item = "_drawn(s, _d)" if scalar(t) else "_dc(_drawn(s, _d))"
-        ln(pc, f"L[{self.rb.refs[id(st)]}] = {item}")
-        if self.ro.memo is not None:
-            self.forget_writes(self.place_writes(r.source), pc)
-        self.depth -= 1
+        item = "_drawn(s, _d)" if scalar(self.ex.type_of(r)) else "_dc(_drawn(s, _d))"
+
+        def write() -> None:
+            self.line(pc, *lines, f"L[{self.rb.refs[id(st)]}] = {item}")
+            if self.ro.memo is not None:
+                self.forget_writes(self.place_writes(r.source), pc)
+        self.unless_explicit(pc, key, write)
 
     def inline_choose(self, op: Any, pc: int, key: str) -> bool:
         """Write a `choose` (decide's op) inline, as the op makes it, without its prompt or a
@@ -842,7 +754,6 @@ class _Writer(_BodyFuser):
             opts = self.ex.gen(options)     # read only here: no copy (the VM's walk makes one)
         else:
             opts = f"list({self.ex.gen(options)})"
-        take = f"{copy}(_o[_i])"
         actions = bool(self.p.actions.bodies)  # type: ignore[attr-defined]
         ln = self.line
         ln(pc, "while True:")
@@ -864,10 +775,9 @@ class _Writer(_BodyFuser):
         else:
             ln(pc, "_a = ()")
         if forced_ok:
-            first = f"{copy}(_o[0])"
             pub = " and _pubnone(s, _w)" if actions else ""
             ln(pc, f"if _n + {ap} == 1 and not _a{pub}:")
-            ln(pc, f"    {target} = {first} if _n else None")
+            ln(pc, f"    {target} = {copy}(_o[0]) if _n else None")
             ln(pc, "    break")
         ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
         ln(pc, "_C[7] = _w")
@@ -888,7 +798,7 @@ class _Writer(_BodyFuser):
             ln(pc, f"    {target} = None")
             ln(pc, "    break")
         ln(pc, "if _i < _n:")
-        ln(pc, f"    {target} = {take}")
+        ln(pc, f"    {target} = {copy}(_o[_i])")
         ln(pc, "    break")
         ln(pc, "_act(s, _w, _a[_i - _n])")
         self.depth -= 1
@@ -910,6 +820,5 @@ class _Writer(_BodyFuser):
             self.line(pc, f"RB{bid}(s, _nf)")
         return True
 
-    def stmt(self, st: Any) -> None:
-        if not isinstance(st, A.Log):   # a rollout narrates nothing
-            super().stmt(st)
+    def w_Log(self, st: A.Log) -> None:
+        """Nothing: a rollout narrates nothing."""

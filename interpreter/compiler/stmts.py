@@ -20,7 +20,7 @@ from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.engine.chance import shuffle_op
 from mercator.interpreter.compiler.control import jump
 from mercator.interpreter.compiler.deals import compile_deal
-from mercator.interpreter.compiler.decisions import suspend
+from mercator.interpreter.compiler.decisions import Op, suspend
 from mercator.interpreter.engine.values import text_as
 from mercator.interpreter.engine.convert import converter
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from mercator.interpreter.compiler.fuse import Fused
     from mercator.interpreter.engine.program import Program
 
-Op = Callable[[Any, list], Any]
 SYNTHETIC = A.NOSPAN      # jumps and implicit returns: no rule line of their own (coverage skips)
 
 
@@ -42,6 +41,8 @@ class BodyCompiler:
         self.rb = prog.rb
         self.ex = prog.ex
         self.body = body
+        assert body.block is not None
+        self.top: A.Block = body.block      # its statements
         self.ops: list[Optional[Op]] = []
         self.spans: list[A.Span] = []
         self.nslots = body.nslots
@@ -60,8 +61,7 @@ class BodyCompiler:
     def compile(self) -> tuple[list, list, int]:
         """(ops, spans, number of local slots); the ops written by fuse.py and control.py are
         None until Fused.singles puts them in (see `written`)."""
-        assert self.body.block is not None
-        self.block(self.body.block)
+        self.block(self.top)
         self.control(SYNTHETIC, "return")
         return self.ops, self.spans, self.nslots
 
@@ -99,36 +99,28 @@ class BodyCompiler:
         for it alone once the body is compiled (`value`: see Fused.singles)."""
         self.simples.append((self.emit(None, s.span), s, value))
 
-    def s_Let(self, s: A.Let) -> None:
+    def s_Let(self, s: Any) -> None:
+        """A `let` or an assignment: a simple statement, unless its right-hand side suspends:
+        then that side's ops, storing its value in the let's slot, or in a hidden slot which
+        the statement then stores (an assignment's, or a `let b: bag<T> = <a list>`'s
+        converted, §3.6)."""
         if not self.suspending(s.rhs):
             self.simple(s)
             return
-        slot = self.rb.refs[id(s)]
-        conv = self.converter(s.rhs)
-        if conv is None:
-            suspend(self, s.rhs, slot)
+        how = self.rb.refs.get(("convert", id(s.rhs)))    # its value converted where stored
+        conv = None if how is None else converter(*how)
+        if isinstance(s, A.Let) and conv is None:
+            suspend(self, s.rhs, self.rb.refs[id(s)])
             return
-        h = self.hidden()                     # `let b: bag<T> = <a list>`: converted (§3.6)
+        h = self.hidden()
         suspend(self, s.rhs, h)
-        self.simple(s, f"{self.ex.const(conv)}(L[{h}])")
-
-    def converter(self, r: Any) -> Optional[Callable[[Any], Any]]:
-        """The conversion of a suspending right-hand side's value where it is stored (§3.6)."""
-        conv = self.rb.refs.get(("convert", id(r)))
-        return None if conv is None else converter(*conv)
+        self.simple(s, f"L[{h}]" if conv is None else f"{self.ex.const(conv)}(L[{h}])")
 
     def suspending(self, r: Any) -> bool:
         return isinstance(r, (A.Choose, A.Simultaneous, A.Roll, A.RandomPick, A.Draw)) or (
             isinstance(r, A.Call) and self.rb.refs.get(id(r), ("",))[0] == "proc")
 
-    def s_Assign(self, s: A.Assign) -> None:
-        if not self.suspending(s.rhs):
-            self.simple(s)
-            return
-        h = self.hidden()
-        suspend(self, s.rhs, h)
-        conv = self.converter(s.rhs)
-        self.simple(s, f"L[{h}]" if conv is None else f"{self.ex.const(conv)}(L[{h}])")
+    s_Assign = s_Let
 
     def collection(self, lv: A.LValue) -> Callable:
         """A reader returning the list, bag or map at lv itself (not a copy)."""
@@ -161,21 +153,14 @@ class BodyCompiler:
         for e in ends:
             self.point(e, self.here())
 
-    def s_For(self, s: A.For) -> None:
-        self.for_slots[id(s)] = (self.hidden(), self.hidden())    # its list, its index
-        self.loop(s)
-
-    def s_Repeat(self, s: A.Repeat) -> None:
-        self.loop_slot[id(s)] = self.hidden()       # the rounds left
-        self.loop(s)
-
-    def s_While(self, s: A.While) -> None:
-        self.loop_slot[id(s)] = self.hidden()       # the rounds run
-        self.loop(s)
-
     def loop(self, s: Any) -> None:
-        """A loop's ops: its start, its head, its body, the jump back to the head; the head
-        and each 'break' go to the op after."""
+        """A loop's hidden slots (a `for`'s list and index, a `repeat`'s rounds left, a
+        `while`'s rounds run), then its ops: its start, its head, its body, the jump back to
+        the head; the head and each 'break' go to the op after."""
+        if isinstance(s, A.For):
+            self.for_slots[id(s)] = (self.hidden(), self.hidden())
+        else:
+            self.loop_slot[id(s)] = self.hidden()
         self.control(s.span, "start", s)
         head = self.control(s.span, "head", s)
         self.loops.append([])
@@ -187,6 +172,7 @@ class BodyCompiler:
     def s_Break(self, s: A.Break) -> None:
         self.loops[-1].append(self.control(s.span, "jump"))
 
+    s_For = s_Repeat = s_While = loop
     s_Move = s_Add = s_Remove = s_Log = simple
 
     def s_Shuffle(self, s: A.Shuffle) -> None:

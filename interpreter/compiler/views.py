@@ -21,17 +21,17 @@ def compile_view(ex: Any, rb: CheckedRulebook) -> Optional[ViewSpec]:
                            ex.compile(r.extra) if r.extra is not None else None, r.extra_type,
                            r.owned, ex.compile(r.on) if r.on is not None else None, r.on_type)
 
+    def parts(ps: Any) -> list:
+        return [(ex.compile(e), t) for e, t in ps]
+
     omit = frozenset(v.bookkeeping) | frozenset(name for _, name in v.covered)
     labels: dict[Any, LabelSpec] = {
-        site: LabelSpec([(ex.compile(e), t) for e, t in lab.parts], lab.nslots,
-                        lab.chooser, lab.shown)
+        site: LabelSpec(parts(lab.parts), lab.nslots, lab.chooser, lab.shown)
         for lab in v.labels for site in lab.sites}
     # an any-time action's label, by ("action", name): its arguments are its locals
-    labels.update({("action", lab.action): LabelSpec([(ex.compile(e), t) for e, t in lab.parts],
-                                                     lab.nslots, True, lab.shown)
+    labels.update({("action", lab.action): LabelSpec(parts(lab.parts), lab.nslots, True, lab.shown)
                    for lab in v.labels if lab.action is not None})
-    texts = {t.type.name: ([(ex.compile(e), pt) for e, pt in t.parts], t.nslots)
-             for t in v.texts}
+    texts = {t.type.name: (parts(t.parts), t.nslots) for t in v.texts}
     return ViewSpec([(title, [row(r) for r in rows]) for title, rows in v.sections],
                     [row(r) for r in v.panel], omit, labels, [row(r) for r in v.scoring],
                     v.revealed, list(v.tiebreaks), texts)
