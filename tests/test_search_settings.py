@@ -125,6 +125,19 @@ def test_margins_and_ranks_follow_the_winning_direction() -> None:
     assert rank_rewards(t, 3, -1) == [0.25, 1.0, 0.25]
 
 
+def test_a_margin_may_be_taken_against_the_others_mean_or_against_nothing() -> None:
+    """reward=mean: a seat's score less the mean of the others'; reward=own: its score alone
+    (the lowest wins: taken the other way round)."""
+    t = Terminal((10, 4, 7), ((), (), ()), (0,), (0, 2, 1))
+    assert score_margins(t, 3, 1, "mean") == [4.5, -4.5, 0.0]
+    assert score_margins(t, 3, -1, "mean") == [-4.5, 4.5, 0.0]
+    assert score_margins(t, 3, 1, "none") == [10.0, 4.0, 7.0]
+    assert score_margins(t, 3, -1, "none") == [-10.0, -4.0, -7.0]
+    barred = Terminal((10, 12, 4), ((), (), ()), (0,), (1, 0, 2), barred=(1,))
+    assert score_margins(barred, 3, 1, "mean") == [6.0, -9.0, -6.0]   # the barred seat left out
+    assert score_margins(barred, 3, 1, "none") == [10.0, -5.0, 4.0]   # below every other's
+
+
 def test_a_seat_barred_from_winning_is_no_rival_and_has_the_worst_margin() -> None:
     """`eligible` bars seat 1 (the 12): seat 0 and seat 2 are measured against each other, and
     seat 1's margin is the lowest score less the highest, less one; by rank it is outscored."""

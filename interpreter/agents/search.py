@@ -107,7 +107,9 @@ UCT_C = 0.7          # exploration constant for rewards in [0, 1]
 WIDEN = 2.0          # visits per other option before a node's any-time actions are searched
 WORLDS = 24          # worlds an information-set search draws per decision
 TRIES = 50           # replays a world may take before the search makes do with fewer worlds
-REWARDS = ("win", "margin", "rank", "blend")
+REWARDS = ("win", "margin", "rank", "blend", "mean", "own")
+# what a seat's score is taken against, by reward: the best other seat's, their mean, nothing
+AGAINST = {"mean": "mean", "own": "none"}
 DEALS = (False, True, "none", "random", "judge")   # what rollouts do in a deal window
 ROLLOUTS = ("random", "mast", "greedy", "auto")   # auto: mast for a rollout cut off, random to
 # the end; greedy: MAST, but a small menu is answered by the rulebook's estimate one step on
@@ -377,25 +379,32 @@ def win_shares(result: Terminal, n: int) -> list[float]:
     return out
 
 
-def score_margins(result: Terminal, n: int, sign: int) -> list[float]:
+def score_margins(result: Terminal, n: int, sign: int, against: str = "best") -> list[float]:
     """Each seat's score less the best other seat's (sign -1: the lowest score wins, and the
-    margin is taken the other way round). A seat the rulebook's `eligible` bars from winning
+    margin is taken the other way round); against="mean", less the mean of the others';
+    against="none", its own score alone. A seat the rulebook's `eligible` bars from winning
     (`result.barred`) is no rival: the others' margins leave it out (one with no rival left
     wins by the table's spread and one more), and its own margin is below any other's (the
-    lowest score less the highest, less one)."""
+    lowest score less the highest, less one; with against="none", the lowest score less the
+    spread)."""
     v = [sign * x for x in result.scores]
     barred = set(result.barred)
-    if not barred:
-        return [float(v[p] - max((v[q] for q in range(n) if q != p), default=0))
-                for p in range(n)]
-    spread = max(v) - min(v) + 1
+    spread = max(v) - min(v) + 1 if v else 1
     out = []
     for p in range(n):
         if p in barred:
-            out.append(float(-spread))
+            out.append(float(min(v) - spread if against == "none" else -spread))
+            continue
+        if against == "none":
+            out.append(float(v[p]))
             continue
         rivals = [v[q] for q in range(n) if q != p and q not in barred]
-        out.append(float(v[p] - max(rivals) if rivals else spread))
+        if not rivals:
+            out.append(float(spread if barred else v[p]))
+        elif against == "mean":
+            out.append(v[p] - sum(rivals) / len(rivals))
+        else:
+            out.append(float(v[p] - max(rivals)))
     return out
 
 
@@ -938,7 +947,7 @@ class MCTSAgent:
             # a margin compares a rollout with the others: where cut-offs are judged by the
             # estimate, so is a rollout that reached the end (one scale: the estimate need not
             # be in the score's units, Die Händler's counts Taler where its score counts levels)
-            result = s.pending if self.reward not in ("margin", "blend") \
+            result = s.pending if self.reward not in ("margin", "blend", "mean", "own") \
                 or self.evaluate != "estimate" or program.estimate_f is None \
                 else program.estimated(s)
             won = s.pending.winners             # (reward=blend: the game's, not the estimate's)
@@ -1220,7 +1229,7 @@ class MCTSAgent:
             # half the win (the game's at its end, the best estimate's at a cut-off), half the
             # margin, so that a seat also cares whether it ends first, not only by how much
             wins = win_shares(result if won is None else attrs.evolve(result, winners=won), n)
-        for p, d in enumerate(score_margins(result, n, sign)):
+        for p, d in enumerate(score_margins(result, n, sign, AGAINST.get(self.reward, "best"))):
             st = self._margins[p]                     # Welford: count, mean, sum of squares
             st[0] += 1
             delta = d - st[1]

@@ -11,9 +11,9 @@ starts each option of a decision with K visits valued by the rulebook's estimate
 in a deal window (`deals=none`: their seats pass, Program.playout's deals=False; the default,
 `deals=judge`: a draft is posted as it stands and an offer accepted where it raises the taker's
 estimate),
-`reward=win|margin|rank|blend` what a rollout is worth to each seat (the win; the score margin
-over the best other seat, squashed; the share of seats outscored; half the win, half the
-margin), `rollout=random|mast|greedy|auto`
+`reward=win|margin|rank|blend|mean|own` what a rollout is worth to each seat (the win; the
+score margin over the best other seat, squashed; the share of seats outscored; half the win,
+half the margin; the margin over the others' mean; the seat's own score, squashed alike), `rollout=random|mast|greedy|auto`
 the rollout policy (the native uniform playout; move-average sampling; MAST with a menu of at
 most 12 options answered, 4 times in 5, by the option whose estimate one step on leads most; the
 default, MAST where rollouts are cut off, the native playout where they run to the end), `pw=X` progressive widening (a
@@ -108,7 +108,7 @@ class AgentSpec:
     c: Optional[float] = None          # the exploration constant (None: UCT_C)
     worlds: Optional[int] = None       # worlds per decision, ismcts (None: WORLDS)
     deals: Optional[str] = None        # "random": rollouts negotiate (None, "none": they pass)
-    reward: Optional[str] = None       # "win" (None), "margin", "rank" or "blend"
+    reward: Optional[str] = None       # "win" (None), "margin", "rank", "blend", "mean", "own"
     rollout: Optional[str] = None      # "random" (None) or "mast"
     pw: Optional[float] = None         # progressive widening by MAST averages (None: off)
     eval: Optional[str] = None         # a cut-off judged by "estimate" (None) or "score"
