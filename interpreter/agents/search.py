@@ -1056,7 +1056,8 @@ class MCTSAgent:
             c = s.clone()
             try:
                 program.apply(c, i)
-                margins.append(score_margins(program.estimated(c), n, sign)[seat])
+                margins.append(score_margins(program.estimated(c), n, sign,
+                                             AGAINST.get(self.reward, "best"))[seat])
             except RuleError:               # a rule error on this path: no opinion
                 margins.append(None)
         if all(m is None for m in margins):
