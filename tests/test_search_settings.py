@@ -1005,3 +1005,54 @@ def test_nst_is_a_spec_setting() -> None:
     assert make_agent(parse_spec("ismcts:300:nst=no"), 1).nst is False
     with pytest.raises(SpecError, match="nst"):
         parse_spec("ismcts:300:nst=2")
+
+
+LATER = ROOT / "tests" / "fixtures" / "agents" / "later.rules"
+
+
+def test_thrift_weighs_a_menu_of_amounts_down_by_e_every_thrift_steps() -> None:
+    """Manila's first bid (a pass, then bids 0, 1, 2, ...): with no move averages known every
+    option weighs 1 in MAST's softmax; with thrift=4 a bid k steps above the smallest weighs
+    e^(-k/4), the pass is untouched, and so is a menu that is not of whole numbers."""
+    prog = program(ROOT / "rulebooks" / "manila.rules")
+    s = prog.new_game(3, 0)
+    node = s.pending
+    m = node.count - len(node.actions)
+    plain = MCTSAgent(10, seed=0, rollout="mast")
+    lean = MCTSAgent(10, seed=0, rollout="mast", thrift=4.0)
+    _, flat, _ = plain._mast_weights(node, node.player, m)
+    _, ws, _ = lean._mast_weights(node, node.player, m)
+    assert flat == [1.0] * m
+    assert ws[0] == 1.0                                        # the pass
+    steps = [v - node.values[0] for v in node.values[:m - 1]]
+    assert steps[:3] == [0, 1, 2]
+    assert ws[1:] == pytest.approx([math.exp(-k / 4) for k in steps])
+    places = program(LATER).new_game(2, 0)                    # yes or no: no amounts
+    yes_no = places.pending
+    assert lean._mast_weights(yes_no, 0, yes_no.count)[1] == [1.0, 1.0]
+
+
+def test_with_thrift_the_rollouts_name_small_amounts_so_waiting_looks_as_cheap_as_it_is() -> None:
+    """later.rules: buy a token now for 6, or later for any amount of 1..20 named then (waiting
+    costs 1). Rollouts that name the later amount as MAST does with little to go on pay about
+    10 and buy now in some seeds; with thrift the rollouts pay a few coins and every seed
+    waits."""
+    def first(agent) -> str:
+        prog = program(LATER)
+        s = prog.new_game(2, 0, narrate=True, explicit_chance=True)
+        return s.pending.option(agent.choose(prog, s)).label
+    plain = [first(make_agent(parse_spec("ismcts:200:cores=1:thrift=0"), k)) for k in range(10)]
+    lean = [first(make_agent(parse_spec("ismcts:200:cores=1:thrift=3"), k)) for k in range(10)]
+    assert plain.count("true") >= 3, plain
+    assert lean == ["false"] * 10, lean
+
+
+def test_thrift_is_a_spec_setting() -> None:
+    spec = parse_spec("ismcts:100:thrift=2.5")
+    assert str(spec) == "ismcts:100:thrift=2.5" and make_agent(spec, 0).thrift == 2.5
+    assert make_agent(parse_spec("ismcts:100:thrift=0"), 0).thrift == 0.0
+    for bad in ("ismcts:thrift=-1", "ismcts:thrift=101", "ismcts:thrift=much"):
+        with pytest.raises(SpecError, match="thrift is how many steps"):
+            parse_spec(bad)
+    with pytest.raises(ValueError):
+        MCTSAgent(10, thrift=-1.0)

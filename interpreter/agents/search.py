@@ -459,7 +459,7 @@ class MCTSAgent:
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
                  anytime: str = "all", root: str = "uct", pair: bool = False,
                  clock: str = "wall", sealed: str = "tree", nst: bool = False,
-                 kernel: float = 0.0, reply: float = 0.0):
+                 kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -489,6 +489,9 @@ class MCTSAgent:
         if kernel < 0:
             raise ValueError(f"the kernel's width cannot be negative, not {kernel}")
         self.kernel = kernel            # > 0: halving ranks amounts by `kernel_means`, this wide
+        if thrift < 0:
+            raise ValueError(f"thrift cannot be negative, not {thrift}")
+        self.thrift = thrift            # > 0: MAST's rollouts favour small amounts (_mast_weights)
         if reply < 0:
             raise ValueError(f"the replies' prior cannot be negative, not {reply}")
         self.reply = reply              # > 0: small decisions below the root start with this
@@ -1345,7 +1348,8 @@ class MCTSAgent:
         keys, their softmax weights by average reward (an untried move counts 1/2; with `nst`
         and the seat's move `before` this one in the simulation, a move's average is the mean
         of its own and that of the pair it makes with `before`, where the pair was played
-        NST_MIN times), and where
+        NST_MIN times; with `thrift`, a menu of amounts' weights falling by e every `thrift`
+        steps of the menu above its smallest amount), and where
         a pass stands beside two or more values, the weight of the values taken as one (by the
         values' mean average where the moves are grouped, else the best value's) — the pass
         is drawn against it before a value is drawn among the values (None: no such pass)."""
@@ -1363,6 +1367,13 @@ class MCTSAgent:
                     qs[j] = 0.5 * (qs[j] + st[0] / st[1])
         top = max(qs)
         ws = [math.exp((q - top) / tau) for q in qs]
+        if self.thrift > 0:             # amounts: the smaller the likelier, as MAST allows
+            amounts = amount_options(pend)
+            if amounts is not None:
+                scale = self.thrift
+                for i, x in zip(*amounts):
+                    if i < m:
+                        ws[i] *= math.exp(-x / scale)
         if not (pend.allow_pass and m > 2):
             return keys, ws, None
         if self.group is not None and (self.group != "amounts" or _amounts(pend)):
@@ -1485,10 +1496,10 @@ class ISMCTSAgent(MCTSAgent):
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
-                 kernel: float = 0.0, reply: float = 0.0):
+                 kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock, sealed, nst, kernel, reply)
+                         root, pair, clock, sealed, nst, kernel, reply, thrift)
         if hidden not in HIDDENS:
             raise ValueError(f"another seat's hidden choice is drawn by one of "
                              f"{', '.join(HIDDENS)}, not {hidden!r}")

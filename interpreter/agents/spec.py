@@ -32,7 +32,9 @@ seat's move before it), `plan=N` (ismcts only) whether a run of the seat's own d
 nothing between (an offer's goods, a purchase's barrels) is answered from the first one's tree
 where that tree holds N visits at the next decision (0: each searched), `kernel=W` whether
 sequential halving ranks a menu of whole-number amounts (a bid, a fee) by each amount's mean
-pooled with its neighbours' within about W steps of the menu (0: each alone), `reply=K` whether
+pooled with its neighbours' within about W steps of the menu (0: each alone), `thrift=S`
+whether MAST's rollouts weigh a menu of whole-number amounts toward its smallest (an amount S
+steps above it e times less likely; 0: as MAST alone), `reply=K` whether
 a small decision below the root (at most three options: a yes or no) starts each option with K
 visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
@@ -77,7 +79,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "rave": 0.0, "anytime": "root", "root": "halving",
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
                                     "nst": False, "plan": 0, "kernel": 0.0,
-                                    "reply": 0.0}
+                                    "reply": 0.0, "thrift": 0.0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -131,6 +133,9 @@ class AgentSpec:
     kernel: Optional[float] = None     # halving ranks a menu of amounts by their means pooled
                                        # with neighbours this many steps away (None:
                                        # DEFAULT_SETTINGS; 0: each amount alone)
+    thrift: Optional[float] = None     # MAST's rollouts draw a menu of amounts with weights
+                                       # falling by e every this many steps above its smallest
+                                       # (None: DEFAULT_SETTINGS; 0: as MAST alone)
     reply: Optional[float] = None      # a small decision below the root starts each option
                                        # with this many visits of its one-step estimate (None:
                                        # DEFAULT_SETTINGS; 0: none)
@@ -214,7 +219,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst", "plan", "kernel", "reply")
+            "hidden", "nst", "plan", "kernel", "reply", "thrift")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -245,6 +250,10 @@ _NUMBERS: dict[str, tuple[str, float, float, type, str]] = {
                "the mean rewards of a menu of amounts (a bid, a fee) with their neighbours' (0: "
                f"each amount alone; default {DEFAULT_SETTINGS['kernel']:g}), a number from 0 to "
                "100"),
+    "thrift": (_DECIMAL, 0, 100, float,
+               "thrift is how many steps of a menu of amounts (a bid, a fee) above its smallest "
+               "make a rollout's player e times less likely to choose an amount (0: as MAST alone; "
+               f"default {DEFAULT_SETTINGS['thrift']:g}), a number from 0 to 100"),
     "plan": (_WHOLE, 0, 100000, int,
              "plan is the visits the last decision's tree must hold at the seat's next "
              "decision, with nothing but its own moves between, for that decision to be "
@@ -435,6 +444,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     reply = d["reply"] if spec.reply is None else spec.reply
     if reply:                       # (likewise)
         settings["reply"] = reply
+    thrift = d["thrift"] if spec.thrift is None else spec.thrift
+    if thrift:                      # (likewise)
+        settings["thrift"] = thrift
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
