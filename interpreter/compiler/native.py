@@ -222,7 +222,8 @@ _HEADER = ("# cython: language_level=3, binding=True, infer_types=False, "
 # writes about 30 bytes of C a byte of source and about 12 KB more for each function (its
 # wrapper, code object, creation in the module's init); Die Händler's first unit, cut by source
 # alone, held 655 small functions (16 MB of C against 9-11 MB for the others) and the C
-# compiler's peak was 2.2 GB in it against 0.9-1.1 GB (docs/performance.md, session 36).
+# compiler's peak was 2.2 GB in it against at most 1.1 GB in the others (docs/performance.md,
+# session 36).
 DEF_WEIGHT = 400
 _DEFS = re.compile(r"^[ \t]*def ", re.M)
 
@@ -240,9 +241,10 @@ def _unit_bytes() -> int:
 def module_source(recorded: list[tuple[str, str]], skip: set[int], unit: int = 0
                   ) -> tuple[list[str], dict, list, dict]:
     """The module's source cut into units of about `unit` bytes each (functions weighted: see
-    DEF_WEIGHT; one unit if 0; a piece is never cut), the aliases ((mode, text) -> binding code), each piece's first and last line
-    in its unit, its number and its unit's (for Cython's errors), and the first line of the
-    piece of each compiled `def` in its unit (by its name, for Fused.relocate)."""
+    DEF_WEIGHT; one unit if 0; a piece is never cut), the aliases ((mode, text) -> binding
+    code), each piece's first and last line in its unit, its number and its unit's (for
+    Cython's errors), and the first line of the piece of each compiled `def` in its unit (by
+    its name, for Fused.relocate)."""
     units: list[list[str]] = [[_HEADER]]
     size = len(_HEADER)
     line = _HEADER.count("\n") + 1
