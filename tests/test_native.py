@@ -219,11 +219,11 @@ def test_pieces_cython_refused_are_remembered_beside_the_module(
     real = native._compile_module
     calls = []
 
-    def refusing(src: str, spans: list, where: str, name: str) -> tuple:
+    def refusing(units: list, spans: list, where: str, name: str) -> tuple:
         calls.append(name)
         if len(calls) == 1:                 # as if Cython refused the first piece
             return None, {spans[0][2]}, "refused"
-        return real(src, spans, where, name)
+        return real(units, spans, where, name)
 
     monkeypatch.setattr(native, "_compile_module", refusing)
     rb = load(EXAMPLE).rulebook
@@ -235,3 +235,57 @@ def test_pieces_cython_refused_are_remembered_beside_the_module(
     assert len(calls) == 2 and native.last["compile_seconds"] == 0.0
     assert native.last["skipped"] == 1 and again.native.misses > 0
     assert _games(again, 2, 3) == _games(plain, 2, 3)
+
+
+def test_the_module_is_cut_into_units_of_whole_pieces() -> None:
+    """module_source: no cut at 0; at a small size several units, each with the directives in
+    its first line, each piece whole in one unit, its lines counted from its unit's start."""
+    from mercator.interpreter.compiler.build import _build
+    from mercator.interpreter.engine.program import Program
+    rb = load(EXAMPLE).rulebook
+    prog = Program(rb, 1000)
+    rec = native.NativeLink()
+    _build(prog, rb, rec)
+    one, aliases, spans, _ = native.module_source(rec.recorded, set(), 0)
+    cut, aliases2, spans2, starts = native.module_source(rec.recorded, set(), 4096)
+    assert len(one) == 1 and len(cut) > 2 and aliases2 == aliases
+    assert [k for _, _, k, _ in spans2] == [k for _, _, k, _ in spans]
+    assert all(u.startswith(native._HEADER) and len(u) < 4096 + 2000 for u in cut[:-1])
+    for a, b, k, u in spans2:
+        lines = cut[u].split("\n")
+        assert lines[a - 1].startswith((f"def _E{k}(", f"def _N{k}_")), (k, u)
+        assert lines[b - 1] == "" and (b == len(lines) - 1 or lines[b].startswith("def _"))
+    assert {n: spans2[[k for _, _, k, _ in spans2].index(int(n[2:].split("_")[0]))][0]
+            for n in starts} == starts
+
+
+@needs_native
+def test_a_module_cut_into_units_plays_the_same_games(native_env: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several translation units, each its own extension module (the C compiler's peak memory
+    is one unit's): the functions of every unit read their globals from the one namespace,
+    names bound in it after loading included (the rollout's, made on first use)."""
+    monkeypatch.setenv("MERCATOR_NATIVE_UNIT_KB", "16")
+    rb = load(EXAMPLE).rulebook
+    plain = compile_program(rb, native=False)
+    fast = compile_program(rb, native=True)
+    assert getattr(fast, "native", None) is not None and fast.native.misses == 0
+    units = native.last["units"]
+    assert units > 2 and native.last["compile_seconds"] > 0
+    for players in (2, 3):
+        assert _games(fast, players, 6) == _games(plain, players, 6)
+        assert _playouts(fast, players, 6) == _playouts(plain, players, 6)
+    ns = fast.ex.ns
+    compiled = [f for f in ns.values() if type(f).__name__ == "cython_function_or_method"]
+    assert len({f.__module__ for f in compiled}) == units
+    assert all(f.__globals__ is ns for f in compiled)
+    # the cut is in the digest: a module of one unit is another module
+    again = compile_program(rb, native=True)      # (loaded from the cache)
+    assert native.last["compile_seconds"] == 0.0 and native.last["units"] == units
+    assert _playouts(again, 2, 3) == _playouts(plain, 2, 3)
+    name = native.last["module"]
+    monkeypatch.setenv("MERCATOR_NATIVE_UNIT_KB", "0")
+    monkeypatch.setattr(native, "_compile_module", lambda *a: (None, set(), "not built"))
+    monkeypatch.setattr(native, "_warned", {"the build failed (['not built'])"})
+    compile_program(rb, native=True)    # (not built here; maybe cached by another test)
+    assert native.last["units"] == 1 and native.last["module"] != name
