@@ -89,7 +89,7 @@ NO_SPLIT = 1 << 62          # a menu in one part: every id is below it
 class Menu:
     """The options of one decision or chance node as ids (read it, never change it)."""
 
-    __slots__ = ("ids", "_long", "first", "remembered", "_seqs", "_navs")
+    __slots__ = ("ids", "_long", "first", "remembered", "_seqs", "_navs", "_odds")
 
     def __init__(self, ids: Optional[list[int]], long: Mapping[int, tuple[int, ...]],
                  seqs: Optional[Seqs] = None):
@@ -112,6 +112,9 @@ class Menu:
         # how its longer options are taken: (split, the navigation of those whose first id
         # is below split, of the others); made when first needed for a menu in one part
         self._navs: Optional[tuple[int, Nav, Nav]] = None
+        # a chance node's last weights and their outcomes with nothing taken (the same dice
+        # are weighed alike at every roll)
+        self._odds: Optional[tuple[list[int], list[tuple[int, float]]]] = None
 
     @classmethod
     def made(cls, ids: Optional[tuple[int, ...]], first: list[int],
@@ -121,7 +124,7 @@ class Menu:
         sort), and its parts' navigations, split at the first id of the second part."""
         m = cls.__new__(cls)
         m.ids, m.first, m._navs, m._seqs = ids, first, navs, seqs
-        m._long = None
+        m._long = m._odds = None
         m.remembered = False
         return m
 
@@ -199,11 +202,19 @@ class Menu:
 
     def outcomes(self, weights: list[int], taken: tuple[int, ...]) -> list[tuple[int, float]]:
         """(id, probability) of each id that may come after `taken` at a chance node."""
+        if not taken:
+            odds = self._odds
+            if odds is not None and odds[0] == weights:
+                return odds[1][:]
         ids = self.ids
         if ids is not None and not taken and not self.long and len(self.first) == len(ids):
             total = sum(weights)              # one distinct id an outcome
-            return sorted((a, k / total) for a, k in zip(ids, weights))
-        return outcomes_after(self.seqs, weights, taken)
+            got = sorted((a, k / total) for a, k in zip(ids, weights))
+        else:
+            got = outcomes_after(self.seqs, weights, taken)
+        if not taken and self.remembered:
+            self._odds = (list(weights), got[:])
+        return got
 
 
 def legal_after(seqs: Seqs, taken: tuple[int, ...]) -> list[int]:

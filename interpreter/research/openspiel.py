@@ -379,7 +379,7 @@ class MercatorState(pyspiel.State):
         return self._su.codec.names[action]
 
     def is_terminal(self) -> bool:
-        return bool(self._s.over)
+        return self._who == _TERMINAL
 
     def returns(self) -> list[float]:
         n = self._su.players
