@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from operator import itemgetter
 from typing import Any, Iterator, Optional, Union
 
 import attrs
@@ -42,7 +43,8 @@ Node = Union[Decision, Chance, Terminal]
 DEAL_WORDS = ("post", "accept", "replace", "withdraw", "to", "about", "add", "done", "cancel",
               "close")
 DEFAULT_OFFER_SLOTS = 32
-_OFFER_WORDS = ("accept", "replace", "withdraw")    # the words followed by an offer's place
+_OFFER_WORDS = frozenset(("accept", "replace", "withdraw"))   # followed by an offer's place
+PLAYER = Type("player")    # a deal's seat ("to"): one Type, whose writer is kept by its id
 MENUS_KEPT = 4096          # menus remembered per codec (then forgotten)
 
 
@@ -241,7 +243,7 @@ class ActionCodec(IdWriters):
                                   "that have ids", "raise bounds { lists N }")
             out.append(self.slot_base + k)
         elif word == "to":
-            self.write(v[1], Type("player"), out, s)
+            self.write(v[1], PLAYER, out, s)
         elif word == "about":
             self.write(v[1], spec.subject_type, out, s)
         elif word == "close" and len(v) > 1:
@@ -402,7 +404,7 @@ class ActionCodec(IdWriters):
         """What a deal step's ids depend on beside its values: the deal (its spec itself, kept
         alive by the key), and the ids of the offers on the table when an option names one
         (`_write_deal`)."""
-        if any(v[0] in _OFFER_WORDS for v in node.values):
+        if not _OFFER_WORDS.isdisjoint(map(itemgetter(0), node.values)):
             return spec, marshal.dumps([o[spec.at["id"]] for o in s.table[spec.table]], 2)
         return spec, b""
 
@@ -450,6 +452,8 @@ class ActionCodec(IdWriters):
         many = self._writer(t) if t is not None and not isinstance(t, tuple) else None
         if many is not None:
             out += [tuple(many(v)) for v in node.values]
+        elif isinstance(t, tuple):
+            out += self._deal_steps(node.values, t, s)
         else:
             for v in node.values:
                 ids: list[int] = []
@@ -469,6 +473,50 @@ class ActionCodec(IdWriters):
             if acts is not None:
                 self._actions[acts] = written
         return written
+
+    def _deal_steps(self, values: list, t: tuple, s: Any) -> list[tuple[int, ...]]:
+        """The ids of a deal's steps, as `_write_deal` writes them one by one, with the ids
+        of the offers on the table read once for all the steps (not once a step that names
+        an offer), and a seat, subject or part's item by the writer of its type; a step
+        these do not write (an offer past the ids, a value the writers refuse) goes through
+        `write`, which writes it or says why not."""
+        spec = t[1]
+        base, words = self.deal_base, DEAL_WORDS
+        offers: Optional[list] = None
+        out: list[tuple[int, ...]] = []
+        for v in values:
+            word = v[0]
+            w = base + words.index(word)
+            if len(v) == 1:
+                out.append((w,))
+                continue
+            if word in _OFFER_WORDS:
+                if offers is None:
+                    offers = [o[spec.at["id"]] for o in s.table[spec.table]]
+                k = offers.index(v[1]) if v[1] in offers else self.slots
+                if k < self.slots:
+                    out.append((w, self.slot_base + k))
+                    continue
+            elif word == "add":               # a part, then its item (not an amount)
+                part = spec.parts[v[1]]
+                if part.kind == "amount":
+                    out.append((w, self.part_base + v[1]))
+                    continue
+                writer = self._writer(part.elem)
+                if writer is not None:
+                    out.append((w, self.part_base + v[1], *writer(v[2])))
+                    continue
+            else:
+                ft = PLAYER if word == "to" else spec.subject_type if word == "about" \
+                    else spec.close_type if word == "close" else None
+                writer = self._writer(ft) if ft is not None else None
+                if writer is not None:
+                    out.append((w, *writer(v[1])))
+                    continue
+            ids: list[int] = []
+            self.write(v, t, ids, s)
+            out.append(tuple(ids))
+        return out
 
     def _action_ids(self, bid: int, args: Any, s: Any) -> tuple[int, ...]:
         """The ids of an any-time action's option: its id, then its arguments."""

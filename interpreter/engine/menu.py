@@ -41,7 +41,8 @@ class Nav:
         self._after: dict[tuple[int, ...], list[int]] = {}       # the ids after a prefix
         # the sequences that start with a prefix (the ids after a longer prefix are found
         # among those after a shorter one, not among all options)
-        self._under: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        # (made when a prefix of two ids or more is first asked for)
+        self._under: Optional[dict[tuple[int, ...], list[tuple[int, ...]]]] = None
 
     def named(self) -> dict[tuple[int, ...], int]:
         """The option each sequence names (the first of equal ones)."""
@@ -57,7 +58,11 @@ class Nav:
         nxt = self._after.get(taken)
         if nxt is None:
             n = len(taken)
-            nxt = sorted({q[n] for q in self._starting(taken) if len(q) > n})
+            if n == 1:                        # one pass over all (a deal's step, a mortgage)
+                a = taken[0]
+                nxt = sorted({q[1] for q in self.long.values() if len(q) > 1 and q[0] == a})
+            else:
+                nxt = sorted({q[n] for q in self._starting(taken) if len(q) > n})
             if self.long:                     # (the empty one is shared: never written)
                 self._after[taken] = nxt
         return nxt
@@ -67,6 +72,10 @@ class Nav:
         longest prefix of it known, one id at a time (a loading of Manila's boats is 7 ids
         among 25 options: the later ids are looked for among the few options left)."""
         under = self._under
+        if under is None:
+            under = {}
+            if self.long:                     # (the empty one is shared: never written)
+                self._under = under
         got = under.get(taken)
         if got is not None:
             return got
@@ -150,7 +159,7 @@ class Menu:
         """`ids` and `long` of a menu made of its sequences."""
         seqs = self.seqs
         self._long = {k: q for k, q in enumerate(seqs) if len(q) != 1} or NO_LONG
-        ids = self.ids = tuple(q[0] if len(q) == 1 else -1 for q in seqs)
+        ids = self.ids = tuple([q[0] if len(q) == 1 else -1 for q in seqs])
         return ids
 
     @property
@@ -162,22 +171,28 @@ class Menu:
                 if long else [(a,) for a in ids]
         return self._seqs
 
-    def _nav(self, a: int) -> Nav:
-        """The navigation of the longer options whose first id is a."""
-        navs = self._navs
-        if navs is None:
-            if self.ids is None:
-                self._split()
-            navs = self._navs = (NO_SPLIT, Nav(self.long), NO_NAV)
-        return navs[1] if a < navs[0] else navs[2]
+    def _one_part(self) -> tuple[int, Nav, Nav]:
+        """The navigation of a menu not made of parts: all its longer options in one."""
+        if self.ids is None:
+            self._split()
+        long = self._long
+        if long:                              # (Nav(long), without a call of __init__)
+            nav = Nav.__new__(Nav)
+            nav.long, nav._whole, nav._after, nav._under = long, None, {}, None
+        else:
+            nav = NO_NAV
+        navs = self._navs = (NO_SPLIT, nav, NO_NAV)
+        return navs
 
     def legal(self, taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order (the menu's own
         list when nothing is taken: read it, do not change it)."""
         if not taken:
             return self.first
-        return self._nav(taken[0]).next(taken) if self.remembered \
-            else legal_after(self.seqs, taken)
+        if not self.remembered:
+            return legal_after(self.seqs, taken)
+        navs = self._navs or self._one_part()
+        return (navs[1] if taken[0] < navs[0] else navs[2]).next(taken)
 
     def take(self, taken: tuple[int, ...], a: int) -> tuple[tuple[int, ...], Optional[int]]:
         """Id `a` taken after `taken`: the ids taken now (settled) and the option they name,
@@ -190,8 +205,9 @@ class Menu:
                 return (a,), ids.index(a)     # a one-id option
             except ValueError:
                 pass
-        nav = self._nav(taken[0] if taken else a)
-        whole = nav.named()
+        navs = self._navs or self._one_part()    # (the part whose ids start so)
+        nav = navs[1] if (taken[0] if taken else a) < navs[0] else navs[2]
+        whole = nav._whole or nav.named()
         now = taken + (a,)
         while now not in whole:                # settled: while all the options agree
             nxt = nav.next(now)
