@@ -7,9 +7,11 @@ beside (`long`, by option index). Its legal first ids are sorted once; an id tha
 option is found with `tuple.index`, with no sequence tuples built. A longer option is taken
 among the longer options alone (the sequences are prefix-free: no one-id option starts one):
 the option each of their sequences names, and the ids legal after each prefix asked for, are
-remembered by the menu (a menu seen again, Manila's loadings of the boats, takes its ids
-without scanning its options); a menu its codec does not keep (values marshal cannot write)
-is taken by scanning its sequences, as the codec's own methods do. The sequences of every
+remembered (a menu seen again, Manila's loadings of the boats, takes its ids without scanning
+its options) by a `Nav`, which the menus made of the same part share (ActionCodec.menu joins
+a decision's menu from its values' part and its any-time actions'); a menu its codec does not
+keep (values marshal cannot write) is taken by scanning its sequences, as the codec's own
+methods do. The sequences of every
 option (`seqs`, what ActionCodec.sequences returns) are made only when asked for. The
 functions below work on the sequences themselves and give what ActionCodec's methods of the
 same names give.
