@@ -3,6 +3,7 @@ options written out as id sequences, taking a decision one id at a time, chance 
 their probabilities, and the static spec."""
 from __future__ import annotations
 
+import marshal
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -290,3 +291,123 @@ def test_a_menu_takes_ids_as_its_sequences_do(path: str) -> None:
         assert m.seqs == seqs
         checked += 1
     assert checked > 50
+
+
+def _same_as_written(c: ActionCodec, s, node, m) -> None:
+    """Menu m of node gives, option by option and id by id, what the sequences `write` gives
+    do under the codec's own functions on sequences."""
+    seqs = _written(c, s, node)
+    assert m.legal(()) == c.legal_ids(seqs, ())
+    for q in seqs:
+        taken: tuple[int, ...] = ()
+        while True:
+            if taken:
+                assert m.legal(taken) == c.legal_ids(seqs, taken)
+            got = m.take(taken, q[len(taken)])
+            assert got == c.take(seqs, taken, q[len(taken)])
+            taken, i = got
+            if i is not None:
+                break
+    assert m.take((), c.size) == ((c.size,), None)
+    assert m.seqs == seqs
+    assert dict(m.long) == {k: q for k, q in enumerate(seqs) if len(q) != 1}
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_menus_made_of_parts_are_the_menus_of_their_sequences(path: str) -> None:
+    """A decision's menu is joined from its values' part and its any-time actions' part, each
+    remembered on its own, with the values' ids made by arithmetic (a run of whole numbers by
+    `range`) and the navigation of longer options shared by the menus of one part. At every
+    decision of random games, at the rulebook's smallest and largest player count, the menu
+    of a codec that has seen the game so far (parts and navigations shared) and of a new
+    codec (every part new) takes every option id by id as the sequences `write` gives; and
+    the fast paths were taken (runs, parts met again beside other actions, shared
+    navigations: in Manila, whose mortgages are offered beside most menus), so that this
+    compares them and not the general path with itself."""
+    prog = _programs(path)
+    g = prog.rb.game
+    runs = again = shared = 0
+    for players in sorted({g.min_players, g.max_players}):
+        warm, cold = ActionCodec(prog, players), ActionCodec(prog, players)
+        parts_seen: dict = {}
+        for s, node in _random_nodes(prog, players, 2, 250):
+            if not isinstance(node, Decision):
+                continue
+            for memory in (cold._menus, cold._parts, cold._tails, cold._actions):
+                memory.clear()                # (as a new codec: every part new)
+            for c in (cold, warm):
+                m = c.menu(s, node)
+                _same_as_written(c, s, node, m)
+            values = node.values
+            if values and all(type(v) is int for v in values) and \
+                    values == list(range(values[0], values[0] + len(values))) and \
+                    warm._kinds.get(id(node.vtype), (0, 0, None))[2] is not None:
+                runs += 1
+            if isinstance(node.vtype, tuple):
+                continue
+            try:
+                pkey = (id(node.vtype), node.allow_pass, marshal.dumps(values, 2))
+            except ValueError:                # (not remembered)
+                continue
+            assert pkey in warm._parts
+            if parts_seen.setdefault(pkey, m) is not m:
+                again += 1                    # the same values' part in another menu
+                if m._navs is not None and parts_seen[pkey]._navs is not None and \
+                        m._navs[1] is parts_seen[pkey]._navs[1] and m._navs[1].long:
+                    shared += 1
+    if path.endswith("manila.rules"):       # (its mortgages are offered beside most menus)
+        assert runs > 20 and again > 20 and shared > 0
+
+
+def test_values_with_an_id_by_arithmetic_are_written_as_write_writes_them() -> None:
+    """_by_offset: a run of whole numbers, values out of order and repeated, None, and values
+    outside the options' range (no id by arithmetic: None, and the general path's `write`
+    says why), against the ids write gives one value at a time."""
+    prog = _programs("rulebooks/manila.rules")
+    c = ActionCodec(prog, 3)
+    lo, hi = c.int_range
+    base = c._offset(INT)
+    for values in ([1, 2, 3, 4], [lo, lo + 1], [hi - 1, hi], [5], [3, 1, 2], [2, 2, 7, 1],
+                   [0, 1, 3, 4], list(range(lo, hi + 1))):
+        got = c._by_offset(values, base)
+        assert got is not None
+        mine, ones = got
+        want = []
+        for v in values:
+            c.write(v, INT, want)
+        assert mine == want and ones == sorted(set(want))
+    for values in ([1, None, 3], [None], [hi, hi + 1], [lo - 1, lo], [hi + 1]):
+        assert c._by_offset(values, base) is None
+
+
+def test_collections_and_records_of_one_id_values_are_written_as_write_writes_them() -> None:
+    """The writers made by `_by_offsets` (records, lists, bags and maps of values with an id
+    by arithmetic) give write's ids, and hand what they cannot write (None, out of range, a
+    record of another length, a list too long) to the composed writer, which writes it or
+    refuses as write does."""
+    from mercator.dsl.types import Type
+    prog = _programs("rulebooks/manila.rules")
+    c = ActionCodec(prog, 3)
+    lo, hi = c.int_range
+    good = prog.rb.enums["Good"]
+    assert good.kind == "enum" and len(good.members) == 4
+    rec = Type("record", name="R", members=("good", "n"), field_types=(good, INT))
+    cases = [
+        (Type("map", args=(good, INT)), [{0: 1, 2: 3}, {}, {1: hi}, {0: lo}, {3: 0, 0: 5},
+                                        {0: hi + 1}, {0: None}]),
+        (Type("list", args=(INT,)), [[1, 2, 3], [], [3, 1], [hi + 1], [None], [lo]]),
+        (Type("bag", args=(good,)), [{0: 2, 1: 1}, [2, 0, 0], {}]),
+        (rec, [[0, 1], [3, hi], (1, lo), [0, hi + 1], [None, 1], None]),
+    ]
+    for t, values in cases:
+        w = c._writer(t)
+        assert w is not None
+        for v in values:
+            want: list[int] = []
+            try:
+                c.write(v, t, want)
+            except EncodeError:
+                with pytest.raises(EncodeError):
+                    w(v)
+                continue
+            assert w(v) == want, (t, v)

@@ -24,6 +24,7 @@ class IdWriters:
     enum_base: dict[str, int]
     int_base: int
     int_range: Optional[tuple[int, int]]
+    max_list: Optional[int]
 
     def write(self, v: Any, t: Any, out: list[int], s: Any = None) -> None:
         raise NotImplementedError
@@ -99,6 +100,86 @@ class IdWriters:
         one = self._atom(t)
         if one is not None:
             return lambda v: [one(v)]
+        slow = self._composed(t)
+        if slow is None:
+            return None
+        return self._by_offsets(t, slow) or slow
+
+    def _by_offsets(self, t: Type, slow: Any) -> Optional[Any]:
+        """For a record of values with an id by arithmetic (ints in the options' range, enum
+        members, seats: `_offset`), or a list, bag or map of them, a function that writes a
+        value's ids with no call per item (the composed writer calls two functions an id:
+        Manila's loadings of the boats, maps of three goods to a number of steps, 25 a
+        decision, were most of the time of the menus written anew); a value it cannot write
+        so (None, out of range, of another shape) is handed to `slow`, the composed writer,
+        which writes it or says why not."""
+        k = t.kind
+        if k == "record":
+            offs = [self._offset(ft) for ft in t.field_types]
+            if not offs or any(o is None for o in offs):
+                return None
+            none, n = self.NONE, len(offs)
+            plan = [o for o in offs if o is not None]     # (all of them: for the checker)
+
+            def record(v: Any) -> list[int]:
+                if v is None:
+                    return [none]
+                if len(v) == n:
+                    try:
+                        out = [b + x for x, (b, lo, hi) in zip(v, plan) if lo <= x <= hi]
+                    except TypeError:             # None among the fields
+                        return slow(v)
+                    if len(out) == n:
+                        return out
+                return slow(v)
+            return record
+        if k not in ("list", "bag", "map"):
+            return None
+        item = self._offset(t.elem)
+        value = self._offset(t.value) if k == "map" else (0, 0, 0)
+        if item is None or value is None:
+            return None
+        (ib, ilo, ihi), (vb, vlo, vhi) = item, value
+        end, most = self.END, self.max_list
+
+        def many(v: Any) -> list[int]:
+            if k == "map":
+                if type(v) is not dict or (most is not None and len(v) > most):
+                    return slow(v)
+                out: list[int] = []
+                try:
+                    for x in sorted(v):
+                        y = v[x]
+                        if not (ilo <= x <= ihi and vlo <= y <= vhi):
+                            return slow(v)
+                        out.append(ib + x)
+                        out.append(vb + y)
+                except TypeError:                 # None as a key or a value
+                    return slow(v)
+                out.append(end)
+                return out
+            if k == "list":
+                items = v
+            elif isinstance(v, dict):
+                items = sorted(x for x, c in v.items() for _ in range(c))
+            else:
+                items = sorted(v)
+            if most is not None and len(items) > most:
+                return slow(v)
+            try:
+                out = [ib + x for x in items if ilo <= x <= ihi]
+            except TypeError:
+                return slow(v)
+            if len(out) != len(items):
+                return slow(v)
+            out.append(end)
+            return out
+        return many
+
+    def _composed(self, t: Type) -> Optional[Any]:
+        """The writer of a record, collection or optional type composed of its parts'
+        writers; None for another type."""
+        k = t.kind
         if k == "opt":
             inner = self._writer(t.args[0])
             none = self.NONE

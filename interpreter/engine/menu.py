@@ -7,9 +7,11 @@ beside (`long`, by option index). Its legal first ids are sorted once; an id tha
 option is found with `tuple.index`, with no sequence tuples built. A longer option is taken
 among the longer options alone (the sequences are prefix-free: no one-id option starts one):
 the option each of their sequences names, and the ids legal after each prefix asked for, are
-remembered by the menu (a menu seen again, Manila's loadings of the boats, takes its ids
-without scanning its options); a menu its codec does not keep (values marshal cannot write)
-is taken by scanning its sequences, as the codec's own methods do. The sequences of every
+remembered (a menu seen again, Manila's loadings of the boats, takes its ids without scanning
+its options) by a `Nav`, which the menus made of the same part share (ActionCodec.menu joins
+a decision's menu from its values' part and its any-time actions'); a menu its codec does not
+keep (values marshal cannot write) is taken by scanning its sequences, as the codec's own
+methods do. The sequences of every
 option (`seqs`, what ActionCodec.sequences returns) are made only when asked for. The
 functions below work on the sequences themselves and give what ActionCodec's methods of the
 same names give.
@@ -25,17 +27,87 @@ Seqs = list[tuple[int, ...]]
 NO_LONG: dict[int, tuple[int, ...]] = {}
 
 
+class Nav:
+    """The longer options of one part of a menu (its values', or its any-time actions'), by
+    option index, and what taking them one id at a time asks, remembered: the option each
+    sequence names, the ids legal after each prefix, and the sequences that start with it.
+    Menus made of the same part share it (ActionCodec.menu: the same loadings of the boats
+    beside other actions): a prefix names options of one part only, since every value's id
+    is below every action's."""
+
+    __slots__ = ("long", "_whole", "_after", "_under")
+
+    def __init__(self, long: Mapping[int, tuple[int, ...]]):
+        self.long = long
+        self._whole: Optional[dict[tuple[int, ...], int]] = None  # each sequence's option
+        self._after: dict[tuple[int, ...], list[int]] = {}       # the ids after a prefix
+        # the sequences that start with a prefix (the ids after a longer prefix are found
+        # among those after a shorter one, not among all options)
+        # (made when a prefix of two ids or more is first asked for)
+        self._under: Optional[dict[tuple[int, ...], list[tuple[int, ...]]]] = None
+
+    def named(self) -> dict[tuple[int, ...], int]:
+        """The option each sequence names (the first of equal ones)."""
+        whole = self._whole
+        if whole is None:
+            whole = self._whole = {}
+            for k, q in self.long.items():
+                whole.setdefault(q, k)
+        return whole
+
+    def next(self, taken: tuple[int, ...]) -> list[int]:
+        """legal_after of the sequences (`taken` is not empty), remembered by prefix."""
+        nxt = self._after.get(taken)
+        if nxt is None:
+            n = len(taken)
+            if n == 1:                        # one pass over all (a deal's step, a mortgage)
+                a = taken[0]
+                nxt = sorted({q[1] for q in self.long.values() if len(q) > 1 and q[0] == a})
+            else:
+                nxt = sorted({q[n] for q in self._starting(taken) if len(q) > n})
+            if self.long:                     # (the empty one is shared: never written)
+                self._after[taken] = nxt
+        return nxt
+
+    def _starting(self, taken: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The sequences that start with `taken` (not empty): found among those of the
+        longest prefix of it known, one id at a time (a loading of Manila's boats is 7 ids
+        among 25 options: the later ids are looked for among the few options left)."""
+        under = self._under
+        if under is None:
+            under = {}
+            if self.long:                     # (the empty one is shared: never written)
+                self._under = under
+        got = under.get(taken)
+        if got is not None:
+            return got
+        k = len(taken) - 1
+        while k > 0 and taken[:k] not in under:
+            k -= 1
+        cands = under[taken[:k]] if k else list(self.long.values())
+        for j in range(k, len(taken)):
+            a = taken[j]
+            cands = [q for q in cands if len(q) > j and q[j] == a]
+            if self.long:
+                under[taken[:j + 1]] = cands
+        return cands
+
+
+NO_NAV = Nav(NO_LONG)       # of a part with no longer options (shared, never written)
+NO_SPLIT = 1 << 62          # a menu in one part: every id is below it
+
+
 class Menu:
     """The options of one decision or chance node as ids (read it, never change it)."""
 
-    __slots__ = ("ids", "long", "first", "remembered", "_seqs", "_after", "_whole")
+    __slots__ = ("ids", "_long", "first", "remembered", "_seqs", "_navs", "_odds")
 
     def __init__(self, ids: Optional[list[int]], long: Mapping[int, tuple[int, ...]],
                  seqs: Optional[Seqs] = None):
         # option k's id when it is one id, else -1 (a tuple of ints: the garbage collector
         # skips it); None until needed for a menu made of its sequences (`of`)
         self.ids: Optional[tuple[int, ...]] = None
-        self.long = long                  # option k's ids when it is more than one
+        self._long: Optional[Mapping[int, tuple[int, ...]]] = long
         if ids is None:
             assert seqs is not None
             self.first = sorted({q[0] for q in seqs})
@@ -48,8 +120,24 @@ class Menu:
             self.first = sorted(firsts)   # the ids legal first, in increasing order
         self.remembered = False           # kept by its codec, to be found again
         self._seqs = seqs
-        self._after: Optional[dict[tuple[int, ...], list[int]]] = None   # by prefix
-        self._whole: Optional[dict[tuple[int, ...], int]] = None  # each sequence's option
+        # how its longer options are taken: (split, the navigation of those whose first id
+        # is below split, of the others); made when first needed for a menu in one part
+        self._navs: Optional[tuple[int, Nav, Nav]] = None
+        # a chance node's last weights and their outcomes with nothing taken (the same dice
+        # are weighed alike at every roll)
+        self._odds: Optional[tuple[list[int], list[tuple[int, float]]]] = None
+
+    @classmethod
+    def made(cls, ids: Optional[tuple[int, ...]], first: list[int],
+             navs: tuple[int, Nav, Nav], seqs: Optional[Seqs] = None) -> "Menu":
+        """A menu made of parts (ActionCodec.menu): its ids (-1 where an option is longer),
+        its legal first ids (distinct, increasing: its maker has them in order, nothing to
+        sort), and its parts' navigations, split at the first id of the second part."""
+        m = cls.__new__(cls)
+        m.ids, m.first, m._navs, m._seqs = ids, first, navs, seqs
+        m._long = m._odds = None
+        m.remembered = False
+        return m
 
     @classmethod
     def of(cls, seqs: Seqs) -> "Menu":
@@ -57,11 +145,23 @@ class Menu:
         only if its codec keeps it and it is taken)."""
         return cls(None, NO_LONG, seqs)
 
+    @property
+    def long(self) -> Mapping[int, tuple[int, ...]]:
+        """Option k's ids when it is more than one id, by k."""
+        if self._long is None:
+            if self._navs is not None:
+                _, low, high = self._navs
+                self._long = {**low.long, **high.long} if high.long else low.long
+            else:
+                self._split()
+        assert self._long is not None
+        return self._long
+
     def _split(self) -> tuple[int, ...]:
         """`ids` and `long` of a menu made of its sequences."""
         seqs = self.seqs
-        self.long = {k: q for k, q in enumerate(seqs) if len(q) != 1} or NO_LONG
-        ids = self.ids = tuple(q[0] if len(q) == 1 else -1 for q in seqs)
+        self._long = {k: q for k, q in enumerate(seqs) if len(q) != 1} or NO_LONG
+        ids = self.ids = tuple([q[0] if len(q) == 1 else -1 for q in seqs])
         return ids
 
     @property
@@ -73,12 +173,28 @@ class Menu:
                 if long else [(a,) for a in ids]
         return self._seqs
 
+    def _one_part(self) -> tuple[int, Nav, Nav]:
+        """The navigation of a menu not made of parts: all its longer options in one."""
+        if self.ids is None:
+            self._split()
+        long = self._long
+        if long:                              # (Nav(long), without a call of __init__)
+            nav = Nav.__new__(Nav)
+            nav.long, nav._whole, nav._after, nav._under = long, None, {}, None
+        else:
+            nav = NO_NAV
+        navs = self._navs = (NO_SPLIT, nav, NO_NAV)
+        return navs
+
     def legal(self, taken: tuple[int, ...]) -> list[int]:
         """The distinct ids that may come after `taken`, in increasing order (the menu's own
         list when nothing is taken: read it, do not change it)."""
         if not taken:
             return self.first
-        return self._next(taken) if self.remembered else legal_after(self.seqs, taken)
+        if not self.remembered:
+            return legal_after(self.seqs, taken)
+        navs = self._navs or self._one_part()
+        return (navs[1] if taken[0] < navs[0] else navs[2]).next(taken)
 
     def take(self, taken: tuple[int, ...], a: int) -> tuple[tuple[int, ...], Optional[int]]:
         """Id `a` taken after `taken`: the ids taken now (settled) and the option they name,
@@ -91,39 +207,32 @@ class Menu:
                 return (a,), ids.index(a)     # a one-id option
             except ValueError:
                 pass
-        whole = self._whole
-        if whole is None:                      # the first longer option of each sequence
-            whole = self._whole = {}
-            for k, q in self.long.items():
-                whole.setdefault(q, k)
+        navs = self._navs or self._one_part()    # (the part whose ids start so)
+        nav = navs[1] if (taken[0] if taken else a) < navs[0] else navs[2]
+        whole = nav._whole or nav.named()
         now = taken + (a,)
         while now not in whole:                # settled: while all the options agree
-            nxt = self._next(now)
+            nxt = nav.next(now)
             if len(nxt) != 1:
                 return now, None
             now = now + (nxt[0],)
         return now, whole[now]
 
-    def _next(self, taken: tuple[int, ...]) -> list[int]:
-        """legal_after of the sequences (of the longer options: `taken` is not empty),
-        remembered by prefix."""
-        after = self._after
-        if after is None:
-            if self.ids is None:
-                self._split()
-            after = self._after = {}
-        nxt = after.get(taken)
-        if nxt is None:
-            nxt = after[taken] = legal_after(list(self.long.values()), taken)
-        return nxt
-
     def outcomes(self, weights: list[int], taken: tuple[int, ...]) -> list[tuple[int, float]]:
         """(id, probability) of each id that may come after `taken` at a chance node."""
+        if not taken:
+            odds = self._odds
+            if odds is not None and odds[0] == weights:
+                return odds[1][:]
         ids = self.ids
         if ids is not None and not taken and not self.long and len(self.first) == len(ids):
             total = sum(weights)              # one distinct id an outcome
-            return sorted((a, k / total) for a, k in zip(ids, weights))
-        return outcomes_after(self.seqs, weights, taken)
+            got = sorted((a, k / total) for a, k in zip(ids, weights))
+        else:
+            got = outcomes_after(self.seqs, weights, taken)
+        if not taken and self.remembered:
+            self._odds = (list(weights), got[:])
+        return got
 
 
 def legal_after(seqs: Seqs, taken: tuple[int, ...]) -> list[int]:

@@ -290,6 +290,9 @@ class MercatorState(pyspiel.State):
         self._told = told
         self._taken = taken
         self._m: Optional[Menu] = None        # the menu of the node it waits at
+        # who is to move (pyspiel asks at every step, several times: kept, and made again
+        # only when a decision or chance node is taken)
+        self._who = self._mover()
 
     # -- the position
     @property
@@ -326,6 +329,9 @@ class MercatorState(pyspiel.State):
         return self._m
 
     def current_player(self) -> int:
+        return self._who
+
+    def _mover(self) -> int:
         s = self._pos.s
         if s.over:
             return _TERMINAL
@@ -347,7 +353,7 @@ class MercatorState(pyspiel.State):
         new list, the caller's); the rest (the end, chance, another seat) as pyspiel says."""
         who = self.current_player()
         if who >= 0 and (player is None or player == who):
-            return self._legal_actions(who)[:]
+            return self._menu().legal(self._taken)[:]
         return super().legal_actions() if player is None else super().legal_actions(player)
 
     def is_chance_node(self) -> bool:
@@ -367,12 +373,13 @@ class MercatorState(pyspiel.State):
         self._setup.prog.apply(self._pos.s, i)
         self._taken = ()
         self._m = None
+        self._who = self._mover()
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._su.codec.names[action]
 
     def is_terminal(self) -> bool:
-        return bool(self._s.over)
+        return self._who == _TERMINAL
 
     def returns(self) -> list[float]:
         n = self._su.players
