@@ -10,7 +10,9 @@ decision (docs/agents.md, "Asking the searcher's decisions kind by kind").
 
 With `--rollouts anchor` the searcher's rollouts are played by the game's anchor at every seat
 (`MCTSAgent.policy`), to ask whether a better model of the players in the rollouts would make
-it play better (docs/agents.md, "Rollouts played by the anchors").
+it play better (docs/agents.md, "Rollouts played by the anchors"); with `--rollouts others` by
+the anchor at the other seats only, the searcher's own seat by MAST (the other players modelled,
+its own play not).
 
 The tested seat is seat g mod 3 in game g (3 players), the others the anchor; a line of JSON a
 game: seed, seat, the prompts handed over, scores, margin (the seat's score less the best
@@ -65,12 +67,14 @@ class AnchorPolicy:
     """The searcher's rollouts played by the game's anchor (`--rollouts anchor`): an anchor for
     each seat, asked at each decision of a rollout in the world the search drew."""
 
-    def __init__(self, anchor: type, seed: int):
-        self.anchor, self.seed = anchor, seed
+    def __init__(self, anchor: type, seed: int, skip: int = -1):
+        self.anchor, self.seed, self.skip = anchor, seed, skip
         self.seats: dict[int, object] = {}
 
     def __call__(self, program, state) -> int:
         seat = state.pending.player
+        if seat == self.skip:           # --rollouts others: the searcher's own seat by MAST
+            return -1
         a = self.seats.get(seat)
         if a is None:
             a = self.seats[seat] = self.anchor(agent_seed(self.seed, seat))
@@ -85,9 +89,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma-separated texts of the prompts the anchor answers: a prompt "
                          "containing one, or beginning with one written with a leading '^' "
                          "('none')")
-    ap.add_argument("--rollouts", choices=("own", "anchor"), default="own",
-                    help="who plays the searcher's rollouts: its own policy (MAST), or the game's "
-                         "anchor at every seat (MCTSAgent.policy; a step in ten its own)")
+    ap.add_argument("--rollouts", choices=("own", "anchor", "others"), default="own",
+                    help="who plays the searcher's rollouts: its own policy (MAST), the game's "
+                         "anchor at every seat (MCTSAgent.policy; a step in ten its own), or "
+                         "the anchor at the other seats and MAST at the searcher's")
     ap.add_argument("--seeds", default="0-12", help="A-B: the games' seeds, B excluded")
     ap.add_argument("--out", required=True, help="a JSON-lines file the games are added to")
     a = ap.parse_args(argv)
@@ -99,10 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         me = seed % PLAYERS
         seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
         seats[me] = tested = Handing(a.agent, anchor, texts, agent_seed(seed, me))
-        if a.rollouts == "anchor":
+        if a.rollouts != "own":
             if not isinstance(tested.searcher, MCTSAgent):
-                ap.error(f"--rollouts anchor needs a searcher on one core (cores=1), not {a.agent!r}")
-            tested.searcher.policy = AnchorPolicy(anchor, seed)
+                ap.error(f"--rollouts {a.rollouts} needs a searcher on one core (cores=1), "
+                         f"not {a.agent!r}")
+            tested.searcher.policy = AnchorPolicy(anchor, seed,
+                                                  me if a.rollouts == "others" else -1)
         state = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
         t0 = time.time()
         play_out(prog, state, seats, max_decisions=20000)

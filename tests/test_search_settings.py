@@ -1056,3 +1056,80 @@ def test_thrift_is_a_spec_setting() -> None:
             parse_spec(bad)
     with pytest.raises(ValueError):
         MCTSAgent(10, thrift=-1.0)
+
+
+HABIT = ROOT / "tests" / "fixtures" / "agents" / "habit.rules"
+
+
+def _habit_game(spec: str, seed: int) -> tuple[list[str], ISMCTSAgent]:
+    """habit.rules with the searcher calling and a picker that always picks red: the
+    searcher's calls, round by round, and the searcher."""
+    prog = program(HABIT)
+    bot = make_agent(parse_spec(spec), seed)
+    s = prog.new_game(2, seed, narrate=True, explicit_chance=True)
+    calls = []
+    while not isinstance(s.pending, Terminal):
+        node = s.pending
+        if node.player == 0:
+            i = bot.choose(prog, s)
+            calls.append(node.option(i).label)
+        else:
+            i = [o.label for o in node.options].index("red")
+        prog.apply(s, i)
+    return calls, bot
+
+
+def test_a_model_of_the_other_seat_calls_the_colour_it_was_seen_to_pick() -> None:
+    """habit.rules: searched as a game of two best players, the picker misses every call and
+    red and blue look alike to the caller (the 4th call red in some seeds, blue in others).
+    With model=1, once the picker was seen to pick red twice, the tree and the rollouts draw its
+    picks by what it did: the 3rd and 4th calls are red in every seed."""
+    plain = [_habit_game("ismcts:200:cores=1", k)[0] for k in range(10)]
+    modelled = [_habit_game("ismcts:200:cores=1:model=1", k)[0] for k in range(10)]
+    assert 2 <= sum(c[3] == "red" for c in plain) <= 8, plain
+    assert all(c[2:4] == ["red", "red"] for c in modelled), modelled
+    rolled = [_habit_game("ismcts:200:cores=1:model=1:rollout=mast", k)[0] for k in range(10)]
+    assert all(c[2:4] == ["red", "red"] for c in rolled), rolled
+
+
+def test_the_model_counts_only_the_choices_the_seat_saw() -> None:
+    """The picker's open picks of rounds 1-4 are counted, at their choose site; its sealed picks
+    of rounds 5 and 6 (unseen until the round is scored) are not, and the searcher's own calls
+    are nobody's model."""
+    _, bot = _habit_game("ismcts:50:cores=1:model=1", 0)
+    assert list(bot._seen_sites.values()) == [[4.0, 0.0]]
+    ((seat, site),) = bot._seen_sites
+    assert seat == 1 and site.line == 19                   # `choose picker ... openly`
+    assert bot._seen_moves == {(1, (site, 0)): 4.0}        # red, the first colour
+
+
+def test_the_model_weighs_another_seats_moves_by_their_share_seen() -> None:
+    """At the picker's decision, with red seen 4 times and blue never and no move averages:
+    red weighs (4 + 1) / (4 + 2) and blue 1 / 6, to the power K; the seat searching is not
+    modelled."""
+    prog = program(HABIT)
+    s = prog.new_game(2, 0)
+    prog.apply(s, 0)                                          # the call
+    node = s.pending
+    assert node.player == 1
+    for k, expect in ((1.0, [5 / 6, 1 / 6]), (2.0, [25 / 36, 1 / 36])):
+        bot = ISMCTSAgent(10, seed=0, rollout="mast", model=k)
+        bot._me = 0
+        bot._seen_sites = {(1, node.span): [4.0, 0.0]}
+        bot._seen_moves = {(1, move_key(node, 0)): 4.0}
+        assert bot._mast_weights(node, 1, 2)[1] == pytest.approx(expect)
+        bot._me = 1
+        assert bot._mast_weights(node, 1, 2)[1] == [1.0, 1.0]
+
+
+def test_model_is_a_spec_setting_of_ismcts() -> None:
+    spec = parse_spec("ismcts:100:model=1.5")
+    assert str(spec) == "ismcts:100:model=1.5" and make_agent(spec, 0).model == 1.5
+    assert make_agent(parse_spec("ismcts:100"), 0).model == 0.0
+    for bad in ("ismcts:model=-1", "ismcts:model=101", "ismcts:model=much"):
+        with pytest.raises(SpecError, match="model is how strongly"):
+            parse_spec(bad)
+    with pytest.raises(SpecError, match="mcts has no setting 'model'"):
+        make_agent(parse_spec("mcts:100:model=1"), 0)
+    with pytest.raises(ValueError):
+        ISMCTSAgent(10, model=-1.0)

@@ -97,9 +97,9 @@ import attrs
 from mercator.dsl import ast as A
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.engine.exprs import RuleError
-from mercator.interpreter.engine.nodes import (Chance, Decision, Terminal, no_deal_index,
-                                               option_keys)
-from mercator.interpreter.engine.resample import HIDDEN, ResampleFailed, Trace
+from mercator.interpreter.engine.nodes import (Chance, Decision, Terminal, move_key,
+                                               no_deal_index, option_keys)
+from mercator.interpreter.engine.resample import HIDDEN, SEEN, ResampleFailed, Trace
 from mercator.interpreter.engine.state import State
 
 DEFAULT_ITERATIONS = 200
@@ -134,6 +134,7 @@ CUTS = ("step", "phase", "decision", "chance")   # what a rollout's depth counts
 # top level, phases (a phase begins), decisions, or chance draws (the cut falls before the
 # depth-th draw of more than one outcome, which the estimate then takes in expectation)
 NST_MIN = 7          # nst: a pair of a seat's moves counts once it was played this many times
+MODEL_MIN = 2        # model: another seat's choices at a site count once seen this many times
 MIN_FRESH = 0.1      # reuse: a time budget searches at least this part of its time afresh
 SETTLE_EVERY = 32   # a time budget asks every that many iterations whether the move is settled
 STEP_CAP = 400       # decisions a rollout cut by steps plays at most (a top level that never steps)
@@ -421,20 +422,6 @@ def rank_rewards(result: Terminal, n: int, sign: int) -> list[float]:
             for p in range(n)]
 
 
-def move_key(node: Decision, i: int) -> Any:
-    """A move for MAST: the choose site and the value chosen (None for a pass), the same
-    wherever the site offers it; None for an any-time action (MAST ignores those)."""
-    j = i - node.allow_pass
-    if j >= len(node.values):
-        return None
-    v = node.values[j] if j >= 0 else None
-    try:
-        hash(v)
-    except TypeError:
-        v = repr(v)
-    return (node.span, v)
-
-
 def hidden_information(program: Any) -> bool:
     """Does the rulebook hide anything from some seat (a secret or owner-only field, or a
     simultaneous choice)? If not, MCTS on the true state is honest."""
@@ -492,6 +479,11 @@ class MCTSAgent:
         if thrift < 0:
             raise ValueError(f"thrift cannot be negative, not {thrift}")
         self.thrift = thrift            # > 0: MAST's rollouts favour small amounts (_mast_weights)
+        self.model = 0.0                # ismcts: > 0: the other seats drawn by what they were
+                                        # seen to choose, this strongly (`_observe`)
+        self._me = -1                   # the seat whose decision is being searched
+        self._seen_moves: dict[Any, float] = {}     # (seat, move) -> times it was seen chosen
+        self._seen_sites: dict[Any, list[float]] = {}  # (seat, site) -> [times, of them passes]
         if reply < 0:
             raise ValueError(f"the replies' prior cannot be negative, not {reply}")
         self.reply = reply              # > 0: small decisions below the root start with this
@@ -593,7 +585,7 @@ class MCTSAgent:
         if node.count == 1:
             return 0
         root = _Node()
-        seat = node.player
+        seat = self._me = node.player
         started = self._now()
         deadline = None if self.seconds is None else started + self.seconds
         self.last_settled = False
@@ -866,6 +858,26 @@ class MCTSAgent:
                     e.below = _Node()
                 tree = e.below
                 continue
+            if self.model and pend.player != self._me and tree is not root \
+                    and no_deal_index(pend) < 0:
+                site = self._seen_sites.get((pend.player, pend.span))
+                if site is not None and site[0] >= MODEL_MIN:
+                    # another seat whose choices here were seen: drawn as the model says
+                    # (`_modelled`), not by UCT — the tree then holds the replies it expects
+                    i, key = self._mast_draw(pend, pend.player, regular)
+                    e = stats.edges.get(keys[i])
+                    if e is None:
+                        e = stats.edges[keys[i]] = _Edge()
+                    e.avail += 1
+                    path.append((stats, e, pend.player))
+                    if moves is not None:
+                        moves.append((pend.player, key))
+                    program.apply(s, i)
+                    if e.n == 0:
+                        tree = None
+                        break               # expanded: the rollout takes over
+                    tree = _below(tree, e, keys[i])
+                    continue
             part = partition(pend, self.group) if self.group is not None else None
             if part is not None:
                 top = [*part, *(range(regular, pend.count)
@@ -1317,30 +1329,35 @@ class MCTSAgent:
                     i = rng.randrange(m)
                 else:
                     assert moves is not None
-                    keys, ws, best = self._mast_weights(
+                    i, key = self._mast_draw(
                         pend, seat, m, before.get(seat) if before is not None else None)
-                    lo = 0
-                    if best is not None:
-                        if rng.random() * (ws[0] + best) < ws[0]:
-                            lo = m          # the pass
-                        else:
-                            lo = 1          # one of the values
-                    if lo == m:
-                        i = 0
-                    else:
-                        x = rng.random() * sum(ws[lo:])
-                        i = m - 1
-                        for j in range(lo, m):
-                            x -= ws[j]
-                            if x < 0:
-                                i = j
-                                break
-                    moves.append((seat, keys[i]))
-                    if before is not None and keys[i] is not None:
-                        before[seat] = keys[i]
+                    moves.append((seat, key))
+                    if before is not None and key is not None:
+                        before[seat] = key
             program.apply(s, i)
             made += 1
         return made
+
+    def _mast_draw(self, pend: Decision, seat: int, m: int, before: Any = None
+                   ) -> tuple[int, Any]:
+        """A move drawn by MAST's policy among the first m options (`_mast_weights`: where a
+        pass stands beside the values, the pass against the values as one, then a value): its
+        index and move key."""
+        rng = self.rng
+        keys, ws, best = self._mast_weights(pend, seat, m, before)
+        lo = 0
+        if best is not None:
+            if rng.random() * (ws[0] + best) < ws[0]:
+                return 0, keys[0]           # the pass
+            lo = 1                          # one of the values
+        x = rng.random() * sum(ws[lo:])
+        i = m - 1
+        for j in range(lo, m):
+            x -= ws[j]
+            if x < 0:
+                i = j
+                break
+        return i, keys[i]
 
     def _mast_weights(self, pend: Decision, seat: int, m: int, before: Any = None
                       ) -> tuple[list[Any], list[float], Optional[float]]:
@@ -1349,7 +1366,8 @@ class MCTSAgent:
         and the seat's move `before` this one in the simulation, a move's average is the mean
         of its own and that of the pair it makes with `before`, where the pair was played
         NST_MIN times; with `thrift`, a menu of amounts' weights falling by e every `thrift`
-        steps of the menu above its smallest amount), and where
+        steps of the menu above its smallest amount; with `model`, another seat's weights times
+        how often it was seen to choose each move, `_modelled`), and where
         a pass stands beside two or more values, the weight of the values taken as one (by the
         values' mean average where the moves are grouped, else the best value's) — the pass
         is drawn against it before a value is drawn among the values (None: no such pass)."""
@@ -1374,9 +1392,17 @@ class MCTSAgent:
                 for i, x in zip(*amounts):
                     if i < m:
                         ws[i] *= math.exp(-x / scale)
+        site = self._seen_sites.get((seat, pend.span)) if self.model and seat != self._me \
+            else None
+        grouped = pend.allow_pass and m > 2 and self.group is not None \
+            and (self.group != "amounts" or _amounts(pend))
+        if site is not None and site[0] >= MODEL_MIN:
+            values_odds = self._modelled(seat, site, keys, ws, grouped)
+        else:
+            values_odds = 1.0
         if not (pend.allow_pass and m > 2):
             return keys, ws, None
-        if self.group is not None and (self.group != "amounts" or _amounts(pend)):
+        if grouped:
             tn = tw = 0.0                   # the values' mean (by their counts)
             for k in keys[1:]:
                 st = mast.get((seat, k))
@@ -1393,8 +1419,30 @@ class MCTSAgent:
                         pair_w += st[0]
                 if pair_n >= NST_MIN:
                     q = 0.5 * (q + pair_w / pair_n)
-            return keys, ws, math.exp((q - top) / tau)
+            return keys, ws, math.exp((q - top) / tau) * values_odds
         return keys, ws, max(ws[1:])        # the best value's
+
+    def _modelled(self, seat: int, site: list[float], keys: list[Any], ws: list[float],
+                  grouped: bool) -> float:
+        """The model of another seat (`model=K`): each of its options' weights `ws` times the
+        share of the seat's choices at this site that were that move, smoothed (one more than
+        seen, over the times seen and the options), raised to K — where the pass is drawn
+        against the values as one (`grouped`), the pass by the share of passes and each value
+        among the values by its share of them; the factor the values taken as one are weighed
+        by against the pass (1.0 where not grouped)."""
+        k, seen = self.model, self._seen_moves
+        total, passes = site
+        m = len(keys)
+        if grouped:
+            ws[0] *= ((passes + 1) / (total + 2)) ** k
+            among = total - passes + m - 1
+            for j in range(1, m):
+                ws[j] *= ((seen.get((seat, keys[j]), 0.0) + 1) / among) ** k
+            return ((total - passes + 1) / (total + 2)) ** k
+        among = total + m
+        for j in range(m):
+            ws[j] *= ((seen.get((seat, keys[j]), 0.0) + 1) / among) ** k
+        return 1.0
 
     def belief(self, pend: Decision) -> list[float]:
         """How likely another seat's hidden choice was each option, for the worlds a search
@@ -1496,10 +1544,15 @@ class ISMCTSAgent(MCTSAgent):
                  rave: float = 0.0, anytime: str = "all", root: str = "uct",
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
-                 kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0):
+                 kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
+                 model: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
                          root, pair, clock, sealed, nst, kernel, reply, thrift)
+        if model < 0:
+            raise ValueError(f"the model's weight cannot be negative, not {model}")
+        self.model = model
+        self._modelled_at: tuple[Optional[Trace], int] = (None, 0)   # the steps counted
         if hidden not in HIDDENS:
             raise ValueError(f"another seat's hidden choice is drawn by one of "
                              f"{', '.join(HIDDENS)}, not {hidden!r}")
@@ -1528,6 +1581,8 @@ class ISMCTSAgent(MCTSAgent):
             tr = self._trace = Trace(program, state, seat)
             kept = []
         tr.belief = self.belief if self.hidden == "mast" else None
+        if self.model:
+            self._observe(tr)
         self._drawn = []
         self._turn = 0
         self.worlds = self._worlds
@@ -1538,6 +1593,30 @@ class ISMCTSAgent(MCTSAgent):
         self.carried = len(self._drawn)
         if not self._drawn:
             self._drawn.append(tr.sample(self.rng, TRIES))  # ResampleFailed: not one world
+
+    def _observe(self, tr: Trace) -> None:
+        """The model of the other seats (`model`): each other seat's choices that this seat saw
+        (the trace's steps of kind SEEN: an open choice announced to it), counted per move and
+        per choose site, from the steps not counted yet (all of them in a new trace). What
+        the seat did not see — a sealed bid, a choice whose value is secret — is not counted."""
+        at_tr, at = self._modelled_at
+        if at_tr is not tr:
+            self._seen_moves = {}
+            self._seen_sites = {}
+            at = 0
+        moves, sites = self._seen_moves, self._seen_sites
+        for st in tr.steps[at:]:
+            mv = st.move
+            if mv is None or st.is_chance or st.base != SEEN or st.player == tr.seat:
+                continue
+            moves[(st.player, mv)] = moves.get((st.player, mv), 0.0) + 1
+            site = sites.get((st.player, mv[0]))
+            if site is None:
+                site = sites[(st.player, mv[0])] = [0.0, 0.0]
+            site[0] += 1
+            if mv[1] is None:
+                site[1] += 1
+        self._modelled_at = (tr, len(tr.steps))
 
     def _mark(self) -> Any:
         tr = self._trace

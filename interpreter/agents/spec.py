@@ -34,7 +34,10 @@ where that tree holds N visits at the next decision (0: each searched), `kernel=
 sequential halving ranks a menu of whole-number amounts (a bid, a fee) by each amount's mean
 pooled with its neighbours' within about W steps of the menu (0: each alone), `thrift=S`
 whether MAST's rollouts weigh a menu of whole-number amounts toward its smallest (an amount S
-steps above it e times less likely; 0: as MAST alone), `reply=K` whether
+steps above it e times less likely; 0: as MAST alone), `model=K` (ismcts
+only) whether MAST's rollouts and the tree draw another seat's move weighted by the share of its
+choices at that place that the seat saw were that move, to the power K (a model of the other
+players from their play so far; 0: none), `reply=K` whether
 a small decision below the root (at most three options: a yes or no) starts each option with K
 visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
@@ -79,7 +82,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "rave": 0.0, "anytime": "root", "root": "halving",
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
                                     "nst": False, "plan": 0, "kernel": 0.0,
-                                    "reply": 0.0, "thrift": 0.0}
+                                    "reply": 0.0, "thrift": 0.0, "model": 0.0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -139,6 +142,8 @@ class AgentSpec:
     reply: Optional[float] = None      # a small decision below the root starts each option
                                        # with this many visits of its one-step estimate (None:
                                        # DEFAULT_SETTINGS; 0: none)
+    model: Optional[float] = None      # ismcts: the other seats drawn by what they were seen to
+                                       # choose, this strongly (None: DEFAULT_SETTINGS; 0: no)
     plan: Optional[int] = None         # ismcts: a run of the seat's own decisions answered from
                                        # the first one's tree where it holds this many visits
                                        # (None: DEFAULT_SETTINGS; 0: every decision searched)
@@ -219,8 +224,8 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst", "plan", "kernel", "reply", "thrift")
-ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan")   # settings of the information-set search
+            "hidden", "nst", "plan", "kernel", "reply", "thrift", "model")
+ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan", "model")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
 DEALS = ("none", "random", "judge")
@@ -254,6 +259,10 @@ _NUMBERS: dict[str, tuple[str, float, float, type, str]] = {
                "thrift is how many steps of a menu of amounts (a bid, a fee) above its smallest "
                "make a rollout's player e times less likely to choose an amount (0: as MAST alone; "
                f"default {DEFAULT_SETTINGS['thrift']:g}), a number from 0 to 100"),
+    "model": (_DECIMAL, 0, 100, float,
+              "model is how strongly a rollout (and the tree) draws another seat's move by the "
+              "share of its choices at that place that this seat saw were that move (0: MAST "
+              f"alone; default {DEFAULT_SETTINGS['model']:g}), a number from 0 to 100"),
     "plan": (_WHOLE, 0, 100000, int,
              "plan is the visits the last decision's tree must hold at the seat's next "
              "decision, with nothing but its own moves between, for that decision to be "
@@ -456,6 +465,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
         plan = d["plan"] if spec.plan is None else spec.plan
         if plan:                    # (as clock)
             settings["plan"] = plan
+        model = d["model"] if spec.model is None else spec.model
+        if model:                   # (as clock)
+            settings["model"] = model
     return settings
 
 

@@ -125,6 +125,22 @@ def no_deal_index(node: Decision) -> int:
     return -1
 
 
+def move_key(node: Decision, i: int) -> Any:
+    """A move as a searcher's move statistics know it (agents/search.py, MAST): the choose site
+    and the value chosen (None for a pass), the same wherever the site offers it; None for an
+    any-time action. What a seat's trace records of another seat's choice it saw
+    (engine/resample.py), for a searcher's model of the other players."""
+    j = i - node.allow_pass
+    if j >= len(node.values):
+        return None
+    v = node.values[j] if j >= 0 else None
+    try:
+        hash(v)
+    except TypeError:
+        v = repr(v)
+    return (node.span, v)
+
+
 def option_keys(node: Decision) -> list[str]:
     """A key per option of a decision: its label, with '#k' added to the k-th repeat of a
     label — what a search's tree keys an option by wherever it stands in the menu, and what the

@@ -63,7 +63,7 @@ from collections import Counter
 from typing import Any, Callable, Optional
 
 from mercator.dsl.errors import MercatorError
-from mercator.interpreter.engine.nodes import Chance, Decision, option_keys
+from mercator.interpreter.engine.nodes import Chance, Decision, move_key, option_keys
 from mercator.interpreter.engine.seen import sees
 from mercator.interpreter.engine.state import State
 
@@ -80,7 +80,7 @@ class ResampleFailed(MercatorError):
 
 class _Step:
     __slots__ = ("kind", "base", "is_chance", "player", "index", "label", "key", "reserved",
-                 "tail", "alts", "count", "option")
+                 "tail", "alts", "count", "option", "move")
 
     def __init__(self, kind: str, is_chance: bool, player: int, index: int, label: str,
                  key: Any):
@@ -98,6 +98,8 @@ class _Step:
         self.option: Optional[str] = None       # a decision the seat made: the option's key
                                                 # (nodes.option_keys); one it saw: the label
                                                 # (what a search's tree reuse follows)
+        self.move: Any = None                   # another seat's choice it saw: the move
+                                                # (nodes.move_key; a searcher's model of them)
 
 
 class Trace:
@@ -208,6 +210,7 @@ class Trace:
                     step.option = option_keys(node)[idx]
                 elif step.kind == SEEN:
                     step.option = label
+                    step.move = move_key(node, idx)
             return step
         key = (node.what, node.span)
         if ann is not None and sees(ann[3], seat):
