@@ -4,6 +4,7 @@ tiny rulebook where the best move is known."""
 from __future__ import annotations
 
 import math
+from typing import Optional
 from pathlib import Path
 
 import pytest
@@ -1061,9 +1062,11 @@ def test_thrift_is_a_spec_setting() -> None:
 HABIT = ROOT / "tests" / "fixtures" / "agents" / "habit.rules"
 
 
-def _habit_game(spec: str, seed: int) -> tuple[list[str], ISMCTSAgent]:
+def _habit_game(spec: str, seed: int, seen: Optional[list] = None
+                ) -> tuple[list[str], ISMCTSAgent]:
     """habit.rules with the searcher calling and a picker that always picks red: the
-    searcher's calls, round by round, and the searcher."""
+    searcher's calls, round by round, and the searcher (and in `seen`, what its model had
+    counted at each of its decisions)."""
     prog = program(HABIT)
     bot = make_agent(parse_spec(spec), seed)
     s = prog.new_game(2, seed, narrate=True, explicit_chance=True)
@@ -1073,6 +1076,8 @@ def _habit_game(spec: str, seed: int) -> tuple[list[str], ISMCTSAgent]:
         if node.player == 0:
             i = bot.choose(prog, s)
             calls.append(node.option(i).label)
+            if seen is not None:
+                seen.append({k[1].line: list(v) for k, v in bot._seen_sites.items()})
         else:
             i = [o.label for o in node.options].index("red")
         prog.apply(s, i)
@@ -1093,14 +1098,17 @@ def test_a_model_of_the_other_seat_calls_the_colour_it_was_seen_to_pick() -> Non
 
 
 def test_the_model_counts_only_the_choices_the_seat_saw() -> None:
-    """The picker's open picks of rounds 1-4 are counted, at their choose site; its sealed picks
-    of rounds 5 and 6 (unseen until the round is scored) are not, and the searcher's own calls
-    are nobody's model."""
-    _, bot = _habit_game("ismcts:50:cores=1:model=1", 0)
-    assert list(bot._seen_sites.values()) == [[4.0, 0.0]]
-    ((seat, site),) = bot._seen_sites
-    assert seat == 1 and site.line == 19                   # `choose picker ... openly`
-    assert bot._seen_moves == {(1, (site, 0)): 4.0}        # red, the first colour
+    """What the model had counted at each of the caller's six decisions: the picker's open picks
+    of the rounds before (line 20 of habit.rules); at round 5 not the sealed pick the picker
+    made first, not yet shown; at round 6 that pick, shown after round 5 (line 29); never the
+    sealed pick of round 6, never shown; and the caller's own calls never (seat 1 alone)."""
+    seen: list = []
+    _, bot = _habit_game("ismcts:50:cores=1:model=1", 0, seen)
+    assert seen == [{}, {20: [1.0, 0.0]}, {20: [2.0, 0.0]}, {20: [3.0, 0.0]},
+                    {20: [4.0, 0.0]}, {20: [4.0, 0.0], 29: [1.0, 0.0]}]
+    assert {seat for seat, _ in bot._seen_sites} == {1}
+    assert sorted(n for (_, (site, v)), n in bot._seen_moves.items()) == [1.0, 4.0]
+    assert all(v == 0 for (_, (site, v)) in bot._seen_moves)   # red, the first colour
 
 
 def test_the_model_weighs_another_seats_moves_by_their_share_seen() -> None:

@@ -1553,6 +1553,7 @@ class ISMCTSAgent(MCTSAgent):
             raise ValueError(f"the model's weight cannot be negative, not {model}")
         self.model = model
         self._modelled_at: tuple[Optional[Trace], int] = (None, 0)   # the steps counted
+        self._unshown: list = []        # other seats' sealed choices, to count once shown
         if hidden not in HIDDENS:
             raise ValueError(f"another seat's hidden choice is drawn by one of "
                              f"{', '.join(HIDDENS)}, not {hidden!r}")
@@ -1596,18 +1597,27 @@ class ISMCTSAgent(MCTSAgent):
 
     def _observe(self, tr: Trace) -> None:
         """The model of the other seats (`model`): each other seat's choices that this seat saw
-        (the trace's steps of kind SEEN: an open choice announced to it), counted per move and
-        per choose site, from the steps not counted yet (all of them in a new trace). What
-        the seat did not see — a sealed bid, a choice whose value is secret — is not counted."""
+        (the trace's steps of kind SEEN: an open choice announced to it, or a sealed one once
+        it was shown), counted per move and per choose site, from the steps not counted yet
+        (all of them in a new trace). What the seat did not see — a sealed bid not yet shown,
+        a choice whose value is secret — is not counted."""
         at_tr, at = self._modelled_at
         if at_tr is not tr:
             self._seen_moves = {}
             self._seen_sites = {}
+            self._unshown = []
             at = 0
         moves, sites = self._seen_moves, self._seen_sites
-        for st in tr.steps[at:]:
+        shown = [st for st in self._unshown if st.base == SEEN]
+        if shown:
+            self._unshown = [st for st in self._unshown if st.base != SEEN]
+        for st in shown + tr.steps[at:]:
+            if st.is_chance or st.player == tr.seat:
+                continue
             mv = st.move
-            if mv is None or st.is_chance or st.base != SEEN or st.player == tr.seat:
+            if mv is None or st.base != SEEN:
+                if st.sealed_move is not None and st.base != SEEN:
+                    self._unshown.append(st)        # a sealed choice: counted once shown
                 continue
             moves[(st.player, mv)] = moves.get((st.player, mv), 0.0) + 1
             site = sites.get((st.player, mv[0]))

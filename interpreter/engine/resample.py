@@ -80,7 +80,7 @@ class ResampleFailed(MercatorError):
 
 class _Step:
     __slots__ = ("kind", "base", "is_chance", "player", "index", "label", "key", "reserved",
-                 "tail", "alts", "count", "option", "move")
+                 "tail", "alts", "count", "option", "move", "sealed_move")
 
     def __init__(self, kind: str, is_chance: bool, player: int, index: int, label: str,
                  key: Any):
@@ -100,6 +100,7 @@ class _Step:
                                                 # (what a search's tree reuse follows)
         self.move: Any = None                   # another seat's choice it saw: the move
                                                 # (nodes.move_key; a searcher's model of them)
+        self.sealed_move: Any = None            # a sealed choice's move, kept for its reveal
 
 
 class Trace:
@@ -204,6 +205,7 @@ class Trace:
                 step = _Step(SEEN if shown else HIDDEN, False, node.player, idx, label, None)
                 if ann is not None and ann[0] == "choice" and ann[6] and not shown:
                     self._sealed[node.player] = step
+                    step.sealed_move = move_key(node, idx)
             step.count = node.count
             if node.count > 1:          # the seat's own menu is its to see; of another's, the
                 if step.kind == OWN:    # label announced, not how often it stands in the menu
@@ -367,6 +369,7 @@ class Trace:
                 if step is not None and sees(vis, self.seat):
                     step.kind = step.base = SEEN
                     step.label = label
+                    step.move = step.sealed_move
 
     def _reserve(self) -> None:
         """For each hidden chance step, the outcomes that later forced steps of the same source
