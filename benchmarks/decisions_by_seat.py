@@ -10,6 +10,10 @@ with one seat.
 
   .venv/bin/python benchmarks/decisions_by_seat.py benchmarks/results/measure_1s_groups.jsonl \\
       --prompt loan --prompt climb
+
+With `--by-prompt` the options are not told apart: the decisions of each prompt, the tested
+seat's and another's, most first (what a searcher spends its time on: Genoa's deal drafts,
+docs/agents.md, session 37).
 """
 from __future__ import annotations
 
@@ -28,8 +32,10 @@ from mercator.interpreter.engine.nodes import Decision                # noqa: E4
 
 
 def tabulate(records: Iterable[dict], width: int = 30,
-             program: Optional[Any] = None) -> tuple[int, Counter, Counter]:
-    """(games, the tested seat's counts, the other seats' counts) by (prompt, label)."""
+             program: Optional[Any] = None, by_prompt: bool = False
+             ) -> tuple[int, Counter, Counter]:
+    """(games, the tested seat's counts, the other seats' counts) by (prompt, label), or by
+    (prompt, "") with `by_prompt`."""
     mine: Counter = Counter()
     others: Counter = Counter()
     games = 0
@@ -41,7 +47,7 @@ def tabulate(records: Iterable[dict], width: int = 30,
         for i in r["history"]:
             p = s.pending
             if isinstance(p, Decision) and p.count > 1:
-                key = (p.prompt[:width], p.options[i].label[:width])
+                key = (p.prompt[:width], "" if by_prompt else p.options[i].label[:width])
                 (mine if p.player == r["tested"] else others)[key] += 1
             prog.apply(s, i)
         games += 1
@@ -64,6 +70,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--prompt", action="append", default=[],
                     help="only decisions whose prompt contains this (repeatable)")
     ap.add_argument("--width", type=int, default=30, help="characters of a prompt and a label")
+    ap.add_argument("--by-prompt", action="store_true",
+                    help="count the decisions by prompt alone, most first")
     a = ap.parse_args(argv)
     try:
         records = load_matches(a.results, a.agent)
@@ -74,13 +82,17 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"{a.results}: no match games{' of ' + a.agent if a.agent else ''}",
               file=sys.stderr)
         return 1
-    games, mine, others = tabulate(records, a.width)
+    games, mine, others = tabulate(records, a.width, by_prompt=a.by_prompt)
     per = records[0]["config"]["players"] - 1
     print(f"{games} games; the tested seat's decisions in all, each other seat's")
-    for key in sorted(set(mine) | set(others)):
+    keys = sorted(set(mine) | set(others))
+    if a.by_prompt:
+        keys.sort(key=lambda k: -mine[k])
+    for key in keys:
         if a.prompt and not any(x in key[0] for x in a.prompt):
             continue
-        print(f"{key[0]:{a.width}s}  {key[1]:{a.width}s}  {mine[key]:7d}  {others[key] / per:9.1f}")
+        label = "" if a.by_prompt else f"{key[1]:{a.width}s}  "
+        print(f"{key[0]:{a.width}s}  {label}{mine[key]:7d}  {others[key] / per:9.1f}")
     return 0
 
 

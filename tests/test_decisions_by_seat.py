@@ -60,3 +60,15 @@ def test_a_file_without_matches_is_told(tmp_path: Path, capsys) -> None:
     path.write_text("")
     assert decisions_by_seat().main([str(path)]) == 1
     assert "no match games" in capsys.readouterr().err
+
+
+def test_by_prompt_counts_every_option_of_a_prompt_together(tmp_path: Path, capsys) -> None:
+    """--by-prompt: one row per prompt, the tested seat's decisions there in all and each other
+    seat's (Nim has one prompt: every decision of more than one option)."""
+    records, mine, others = random_games(5)
+    path = tmp_path / "results.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert decisions_by_seat().main([str(path), "--by-prompt"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2
+    assert out[1].split()[-2:] == [str(sum(mine.values())), f"{sum(others.values()):.1f}"]
