@@ -12,7 +12,7 @@ With `--rollouts anchor` the searcher's rollouts are played by the game's anchor
 (`MCTSAgent.policy`), to ask whether a better model of the players in the rollouts would make
 it play better (docs/agents.md, "Rollouts played by the anchors"); with `--rollouts others` by
 the anchor at the other seats only, the searcher's own seat by MAST (the other players modelled,
-its own play not).
+its own play not); with `--rollouts self` the other way round.
 
 The tested seat is seat g mod 3 in game g (3 players), the others the anchor; a line of JSON a
 game: seed, seat, the prompts handed over, scores, margin (the seat's score less the best
@@ -67,14 +67,14 @@ class AnchorPolicy:
     """The searcher's rollouts played by the game's anchor (`--rollouts anchor`): an anchor for
     each seat, asked at each decision of a rollout in the world the search drew."""
 
-    def __init__(self, anchor: type, seed: int, skip: int = -1):
-        self.anchor, self.seed, self.skip = anchor, seed, skip
+    def __init__(self, anchor: type, seed: int, skip: int = -1, only: int = -1):
+        self.anchor, self.seed, self.skip, self.only = anchor, seed, skip, only
         self.seats: dict[int, object] = {}
 
     def __call__(self, program, state) -> int:
         seat = state.pending.player
-        if seat == self.skip:           # --rollouts others: the searcher's own seat by MAST
-            return -1
+        if seat == self.skip or 0 <= self.only != seat:    # --rollouts others / own: the
+            return -1                                        # seats left to MAST
         a = self.seats.get(seat)
         if a is None:
             a = self.seats[seat] = self.anchor(agent_seed(self.seed, seat))
@@ -89,10 +89,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma-separated texts of the prompts the anchor answers: a prompt "
                          "containing one, or beginning with one written with a leading '^' "
                          "('none')")
-    ap.add_argument("--rollouts", choices=("own", "anchor", "others"), default="own",
+    ap.add_argument("--rollouts", choices=("own", "anchor", "others", "self"), default="own",
                     help="who plays the searcher's rollouts: its own policy (MAST), the game's "
-                         "anchor at every seat (MCTSAgent.policy; a step in ten its own), or "
-                         "the anchor at the other seats and MAST at the searcher's")
+                         "anchor at every seat (MCTSAgent.policy; a step in ten its own), "
+                         "the anchor at the other seats and MAST at the searcher's (others), or "
+                         "the anchor at the searcher's seat and MAST at the others' (self)")
     ap.add_argument("--seeds", default="0-12", help="A-B: the games' seeds, B excluded")
     ap.add_argument("--out", required=True, help="a JSON-lines file the games are added to")
     a = ap.parse_args(argv)
@@ -109,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
                 ap.error(f"--rollouts {a.rollouts} needs a searcher on one core (cores=1), "
                          f"not {a.agent!r}")
             tested.searcher.policy = AnchorPolicy(anchor, seed,
-                                                  me if a.rollouts == "others" else -1)
+                                                  me if a.rollouts == "others" else -1,
+                                                  me if a.rollouts == "self" else -1)
         state = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
         t0 = time.time()
         play_out(prog, state, seats, max_decisions=20000)
