@@ -171,6 +171,24 @@ class _Node:
         self.amaf: Optional[dict[Any, list[float]]] = None  # rave: move -> [reward sum, count]
 
 
+def _take(program: Any, s: State, tree: _Node, stats: _Node, keys: list[str], i: int,
+          key: Any, path: list, moves: Optional[list]) -> Optional[_Node]:
+    """A descent's step by option i of the decision pending in s, chosen otherwise than by
+    UCT (halving's option at the root, a modelled seat's draw): its edge in `stats` (the
+    node's statistics: `tree`, or a simultaneous decision's shared ones) made available and
+    put on the path, the move noted for MAST, the option applied; the node the descent goes on
+    to, or None where the edge was never visited (expanded: the rollout takes over)."""
+    e = stats.edges.get(keys[i])
+    if e is None:
+        e = stats.edges[keys[i]] = _Edge()
+    e.avail += 1
+    path.append((stats, e, s.pending.player))
+    if moves is not None:
+        moves.append((s.pending.player, key))
+    program.apply(s, i)
+    return None if e.n == 0 else _below(tree, e, keys[i])
+
+
 def _below(tree: _Node, e: _Edge, key: str) -> _Node:
     """The node the descent goes on to after option `key` of `tree`, whose statistics are in
     `e` (an edge of `tree`, or of a simultaneous decision's shared statistics: then the tree's
@@ -844,19 +862,9 @@ class MCTSAgent:
             regular = pend.count - len(pend.actions)
             if tree is root and self._forced is not None:    # halving: the round's option
                 i = self._forced
-                e = tree.edges.get(keys[i])
-                if e is None:
-                    e = tree.edges[keys[i]] = _Edge()
-                e.avail += 1
-                path.append((tree, e, pend.player))
-                if moves is not None:
-                    moves.append((pend.player, move_key(pend, i)))
-                program.apply(s, i)
-                if e.n == 0:
+                tree = _take(program, s, tree, tree, keys, i, move_key(pend, i), path, moves)
+                if tree is None:
                     break                   # expanded: the rollout takes over
-                if e.below is None:
-                    e.below = _Node()
-                tree = e.below
                 continue
             if self.model and pend.player != self._me and tree is not root \
                     and no_deal_index(pend) < 0:
@@ -865,18 +873,9 @@ class MCTSAgent:
                     # another seat whose choices here were seen: drawn as the model says
                     # (`_modelled`), not by UCT — the tree then holds the replies it expects
                     i, key = self._mast_draw(pend, pend.player, regular)
-                    e = stats.edges.get(keys[i])
-                    if e is None:
-                        e = stats.edges[keys[i]] = _Edge()
-                    e.avail += 1
-                    path.append((stats, e, pend.player))
-                    if moves is not None:
-                        moves.append((pend.player, key))
-                    program.apply(s, i)
-                    if e.n == 0:
-                        tree = None
+                    tree = _take(program, s, tree, stats, keys, i, key, path, moves)
+                    if tree is None:
                         break               # expanded: the rollout takes over
-                    tree = _below(tree, e, keys[i])
                     continue
             part = partition(pend, self.group) if self.group is not None else None
             if part is not None:
@@ -917,11 +916,11 @@ class MCTSAgent:
                     break
             fresh = []
             for i in cand:
-                e = edges.get(keys[i])
-                if e is None:
-                    e = edges[keys[i]] = _Edge()
-                e.avail += 1
-                if e.n == 0:
+                f = edges.get(keys[i])
+                if f is None:
+                    f = edges[keys[i]] = _Edge()
+                f.avail += 1
+                if f.n == 0:
                     fresh.append(i)
             if fresh:
                 i = fresh[0] if self.pw else fresh[rng.randrange(len(fresh))]
