@@ -848,6 +848,20 @@ class EstimateDecl:
 
 
 @attrs.frozen
+class PreferDecl:
+    """`prefer b: T for p at "prompt" = EXPR`: how much a casual player likes each option of
+    type T (the pass counts 0), for the bots' rollouts; `for p` names the chooser, `at` keeps
+    the decisions whose prompt begins so."""
+    var: str
+    type: TypeExpr
+    chooser: Optional[str]
+    expr: Expr
+    at_word: Optional[str] = None  # 'at' as written
+    at: Optional[str] = None
+    span: Span = _span()
+
+
+@attrs.frozen
 class TiebreakDecl:
     var: str
     expr: Expr
@@ -857,7 +871,7 @@ class TiebreakDecl:
 
 Decl = Union[GameDecl, UseDecl, EnumDecl, ConstDecl, RecordDecl, PlayerState, TableState, EventDecl,
              SetupDecl, RoundDecl, ProcDecl, FnDecl, TriggerDecl, ActionDecl, InvariantDecl, EndDecl,
-             ScoreDecl, TiebreakDecl, EstimateDecl]
+             ScoreDecl, TiebreakDecl, EstimateDecl, PreferDecl]
 
 
 @attrs.frozen

@@ -154,6 +154,11 @@ class AstBuilder:
     def estimate_decl(self, sp: A.Span, c: list[Any]) -> A.EstimateDecl:
         return A.EstimateDecl(str(c[0]), c[1], span=sp)
 
+    def prefer_decl(self, sp: A.Span, c: list[Any]) -> A.PreferDecl:
+        return A.PreferDecl(str(c[0]), c[1], None if c[2] is None else str(c[2]), c[5],
+                            None if c[3] is None else str(c[3]),
+                            None if c[4] is None else _unquote(c[4]), span=sp)
+
     def win_order(self, c: list[Any]) -> str:
         return str(c[0])
 

@@ -74,6 +74,22 @@ class ViewLine:
 
 
 @attrs.define
+class Preference:
+    """`prefer v: T for p at "prompt" = EXPR`: how much a casual player likes each option of
+    type T at the decisions in `sites` ((path, line, col) of each), for the bots' rollouts;
+    the option in local 0, with `for p` the chooser in local 1."""
+
+    var: str
+    type: Type
+    expr: A.Expr
+    nslots: int
+    span: A.Span
+    sites: frozenset[tuple[str, int, int]]
+    chooser: bool = False
+    at: Optional[str] = None
+
+
+@attrs.define
 class OptionLabel:
     """A view's `label v: T = parts`: what an option of type T does, shown after its label at
     the decisions offering that type (`sites`: the (path, line, col) of each such decision)."""
@@ -173,3 +189,4 @@ class CheckedRulebook:
     view: Optional[CheckedView] = None              # the declared view, if any (dsl/checker_views.py)
     bounds: Optional[Bounds] = None                 # the declared bounds, if any (dsl/checker_bounds.py)
     estimate: Optional[Body] = None                 # `estimate p: ...`, for the bots' cut-offs
+    prefers: list[Preference] = attrs.field(factory=list)   # `prefer v: T ...`, for the rollouts

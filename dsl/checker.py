@@ -29,17 +29,18 @@ from mercator.dsl.checker_base import GENERICS, PRIMITIVES, Scope
 from mercator.dsl.checker_bodies import BodyChecker
 from mercator.dsl.checker_bounds import BoundsChecker
 from mercator.dsl.checker_decls import DeclChecker
+from mercator.dsl.checker_prefer import PreferChecker
 from mercator.dsl.checker_usage import UsageChecker
 from mercator.dsl.checker_views import ViewChecker
 from mercator.dsl.diagnostics import Diagnostic, apply_allows, error
 from mercator.dsl.flow_analysis import analyse_flow
-from mercator.dsl.flow_views import label_view
+from mercator.dsl.flow_views import check_preferences, label_view
 from mercator.dsl.limits import DeepRecursion, PausedGC
 
 __all__ = ["Checker", "Scope", "check_items", "PRIMITIVES", "GENERICS"]
 
 
-class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker):
+class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker, PreferChecker):
     """Walks the declarations and bodies, fills the resolution/type tables, collects diagnostics."""
 
     def run(self) -> Optional[CheckedRulebook]:
@@ -55,6 +56,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker
         self.check_bundle_parts()
         b = self.check_bodies(items)
         view = self.check_view(items)
+        prefers = self.check_prefers(items)
         bounds = self.check_bounds(items)
         if not games and not b.stages and b.score is None and b.setup is None:
             if not items:   # a library (rulebooks/lib/): declarations only, used by games
@@ -75,6 +77,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker
             fns=b.fns, setup=b.setup, stages=b.stages, phases=b.phases, triggers=b.triggers,
             actions=b.actions, invariants=b.invariants, score=b.score,
             tiebreaks=b.tiebreaks, stats=b.stats, eligible=b.eligible, estimate=b.estimate,
+            prefers=prefers,
             types=self.types,
             refs=self.refs, keep=[items], view=view, bounds=bounds)
 
@@ -90,7 +93,7 @@ def check_items(items: tuple[Any, ...], path: str,
                 c.diags += analyse(result)
                 result.flow, flow_diags = analyse_flow(result)
                 c.diags += flow_diags
-                view_diags = label_view(result)
+                view_diags = label_view(result) + check_preferences(result)
                 c.diags += view_diags
                 if view_diags:
                     result = None

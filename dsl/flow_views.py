@@ -104,3 +104,26 @@ def _label(flow: ExprFlow, r: ViewLine, player_slot: int | None, where: str) -> 
         hint = "move the row into the panel, where each player sees his own, or " + \
             "show the field itself (the others see it as hidden, with its size)"
     return [error("E160", f"row \"{r.label}\" of the {where} is computed from {why}", r.span, hint)]
+
+
+def check_preferences(rb: CheckedRulebook) -> list[Diagnostic]:
+    """E162 for a preference that reads what its chooser may not see: a bot plays by it in the
+    real game (`prefer` agents) as well as in drawn worlds, so it reads public fields, the
+    option, and (with `for p`) the chooser p's own owner-only fields — nothing else."""
+    if not rb.prefers:
+        return []
+    flow = ExprFlow(rb, fn_summaries(rb), fielded=False)
+    out: list[Diagnostic] = []
+    for pref in rb.prefers:
+        t = flow.expr(pref.expr).const
+        slot = 1 if pref.chooser else None
+        if not t.secret and (not t.owners or (slot is not None and t.owners <= {slot})):
+            continue
+        what = names(t.hidden | t.drawn) if t.hidden or t.drawn else names(t.owned)
+        kind = "secret" if t.hidden or t.drawn else "owner-only"
+        out.append(error(
+            "E162", f"the preference for options of type {pref.type} reads the {kind} {what}: "
+            "a preference reads only what the chooser may see", pref.expr.span,
+            "compute it from public fields, the option itself, and (with 'prefer x: T for p') "
+            "the chooser p's own fields"))
+    return out

@@ -531,6 +531,13 @@ def _one_line_decl(d: A.Decl) -> Optional[str]:
         return group(f"eligible {d.var}:", f(d.expr))
     if isinstance(d, A.EstimateDecl):
         return group(f"estimate {d.var}:", f(d.expr))
+    if isinstance(d, A.PreferDecl):
+        head = f"prefer {d.var}: {format_type(d.type)}"
+        if d.chooser is not None:
+            head += f" for {d.chooser}"
+        if d.at is not None:
+            head += f" {d.at_word or 'at'} {escape_string(d.at)}"
+        return group(head + " =", f(d.expr))
     if isinstance(d, A.StatDecl):
         head = f"stat {d.name} counts {d.event}"
         if d.names:

@@ -28,7 +28,7 @@ from mercator.dsl.parse_cache import cache_dir
 
 KEYWORDS = frozenset("""variant replace extend before stat counts trigger eligible
 game players use enum const table record player event setup round phase
-proc fn on as when anytime invariant end after score tiebreak estimate public owner secret let if elif else for limit
+proc fn on as when anytime invariant end after score tiebreak estimate prefer public owner secret let if elif else for limit
 in where repeat while move from to add remove shuffle emit return break log choose one of subset size
 with pass openly prompt simultaneous roll random draw then or and not true false none game
 lowest highest wins""".split())

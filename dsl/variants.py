@@ -17,7 +17,8 @@ KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "f
               "action": "any-time action", "phase": "phase", "record": "record",
               "setup": "setup", "score": "score", "end": "end condition", "round": "round",
               "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic",
-              "bundle": "bundle", "view": "view", "bounds": "bounds"}
+              "bundle": "bundle", "view": "view", "bounds": "bounds",
+              "estimate": "estimate", "prefer": "preference"}
 
 
 def decl_key(d: Any) -> Optional[tuple[str, str]]:
@@ -46,6 +47,8 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("score", "score")
     if isinstance(d, A.EstimateDecl):
         return ("estimate", "estimate")
+    if isinstance(d, A.PreferDecl):
+        return ("prefer", f"{d.var}: {d.type} at {d.at!r}")
     if isinstance(d, A.EndDecl):
         return ("end", d.round)
     if isinstance(d, A.RoundDecl):

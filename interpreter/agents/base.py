@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence, cast
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.agents.human import (HumanAgent, QuitGame, format_menu,  # noqa: F401
                                       match_choice)
-from mercator.interpreter.engine.nodes import Chance
+from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.state import State
 from mercator.dsl.errors import MercatorError
 
@@ -44,6 +44,22 @@ class RandomAgent:
     def choose(self, program: Any, state: State) -> int:
         """A uniformly random option index."""
         return self.rng.randrange(state.pending.count)
+
+
+class PreferAgent(RandomAgent):
+    """Plays the option the rulebook prefers most (`prefer`, docs/language.md; ties at random);
+    uniformly at random where it declares no preference for the decision. A preference reads
+    only what the chooser may see (the checker's E162), so this plays honestly."""
+
+    def choose(self, program: Any, state: State) -> int:
+        """The most preferred regular option, or a uniformly random option."""
+        pend = state.pending
+        preferred = getattr(program, "preferred", None)
+        if preferred is not None and isinstance(pend, Decision):
+            i = preferred(state, pend.count - len(pend.actions), self.rng)
+            if i >= 0:
+                return i
+        return self.rng.randrange(pend.count)
 
 
 def resolve_chance(state: State) -> int:

@@ -464,7 +464,8 @@ class MCTSAgent:
                  prior: float = 0.0, group: str = "none", rave: float = 0.0,
                  anytime: str = "all", root: str = "uct", pair: bool = False,
                  clock: str = "wall", sealed: str = "tree", nst: bool = False,
-                 kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0):
+                 kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
+                 prefer: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -497,6 +498,11 @@ class MCTSAgent:
         if thrift < 0:
             raise ValueError(f"thrift cannot be negative, not {thrift}")
         self.thrift = thrift            # > 0: MAST's rollouts favour small amounts (_mast_weights)
+        if not 0 <= prefer <= 1:
+            raise ValueError(f"the share of rollout moves by the rulebook's preferences is "
+                             f"from 0 to 1, not {prefer}")
+        self.prefer = prefer            # > 0: this share of a rollout's moves, where the rulebook
+                                        # declares a preference (`prefer`), its most preferred
         self.model = 0.0                # ismcts: > 0: the other seats drawn by what they were
                                         # seen to choose, this strongly (`_observe`)
         self._me = -1                   # the seat whose decision is being searched
@@ -829,7 +835,7 @@ class MCTSAgent:
         n = len(s.players)
         moves: Optional[list[tuple[int, Any]]] = \
             [] if self._rollout in ("mast", "greedy") or self.pw or self.rave \
-            or self.policy is not None else None
+            or self.policy is not None or (self.prefer and program.prefer_fs) else None
         groups: list[tuple[_Edge, int]] = []     # the move groups' edges on the path
         # cut=chance: the iteration's horizon is the depth-th chance draw of several outcomes,
         # counted from the root, in the tree as in the rollout
@@ -952,6 +958,7 @@ class MCTSAgent:
             pass                            # at the horizon: judged where it stands
         elif s.pending.__class__ is not Terminal:
             if self._rollout in ("mast", "greedy") or self.policy is not None \
+                    or (self.prefer and program.prefer_fs) \
                     or (self.cut != "decision" and self._depth is not None):
                 self.last_rollout_decisions += self._stepped_playout(program, s, moves, drawn)
             else:
@@ -1269,6 +1276,7 @@ class MCTSAgent:
         rng, limit = self.rng, self._depth
         by_mast = self._rollout in ("mast", "greedy") and moves is not None
         policy = self.policy if moves is not None else None
+        prefer = self.prefer if moves is not None and program.prefer_fs else 0.0
         greedy = self._rollout == "greedy" and moves is not None
         draws = self.cut == "chance" and limit is not None
         steps = self.cut not in ("decision", "chance") and limit is not None
@@ -1316,6 +1324,10 @@ class MCTSAgent:
                 m = pend.count - len(pend.actions)
                 if m == 1:
                     i = 0
+                elif prefer and rng.random() < prefer \
+                        and (i := program.preferred(s, m, rng)) >= 0:
+                    assert moves is not None       # the rulebook's preference (`prefer`)
+                    moves.append((seat, move_key(pend, i)))
                 elif policy is not None and rng.random() >= self.policy_eps \
                         and 0 <= (i := policy(program, s)) < m:
                     assert moves is not None
@@ -1544,10 +1556,10 @@ class ISMCTSAgent(MCTSAgent):
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
-                 model: float = 0.0):
+                 model: float = 0.0, prefer: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock, sealed, nst, kernel, reply, thrift)
+                         root, pair, clock, sealed, nst, kernel, reply, thrift, prefer)
         if model < 0:
             raise ValueError(f"the model's weight cannot be negative, not {model}")
         self.model = model

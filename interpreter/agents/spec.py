@@ -1,6 +1,8 @@
 """Agent specs: the text that names a seat's player on the command line.
 
-A spec is `kind[:budget][:name=value...]`: `random`, `human`, `mcts`, `ismcts`, with a budget
+A spec is `kind[:budget][:name=value...]`: `random`, `prefer` (the option the rulebook's
+`prefer` declarations rank first, ties and undeclared decisions at random), `human`, `mcts`,
+`ismcts`, with a budget
 of iterations (`ismcts:500`) or of time per decision (`ismcts:2s`, `mcts:300ms`), and a
 searcher's settings: `depth=D` cuts each rollout after D steps of the rulebook's top level
 (`cut=step`, the default: a phase, or a pass of a loop written in a phase — a turn, a placement
@@ -37,7 +39,9 @@ whether MAST's rollouts weigh a menu of whole-number amounts toward its smallest
 steps above it e times less likely; 0: as MAST alone), `model=K` (ismcts
 only) whether MAST's rollouts and the tree draw another seat's move weighted by the share of its
 choices at that place that the seat saw were that move, to the power K (a model of the other
-players from their play so far; 0: none), `reply=K` whether
+players from their play so far; 0: none), `prefer=X` the share of a rollout's moves that are
+the option the rulebook prefers most where it declares a preference (`prefer`, docs/language.md;
+the rest MAST's; 0: none), `reply=K` whether
 a small decision below the root (at most three options: a yes or no) starts each option with K
 visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
@@ -57,14 +61,14 @@ from typing import Any, Optional
 
 import attrs
 
-from mercator.interpreter.agents.base import RandomAgent
+from mercator.interpreter.agents.base import PreferAgent, RandomAgent
 from mercator.interpreter.agents.root_parallel import RootParallelAgent, available_cores
 from mercator.interpreter.agents.search import (ANYTIME, CLOCKS, HIDDENS, SEALED, CUTS, DEFAULT_ITERATIONS, EVALS, GROUPS,
                                                 REWARDS, ROLLOUTS, ROOTS, UCT_C, WORLDS,
                                                 ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
-KINDS = ("random", "human", "mcts", "ismcts", "bot")
+KINDS = ("random", "prefer", "human", "mcts", "ismcts", "bot")
 # what a searcher's spec means where it names no setting (issue 36, measured against the
 # heuristic anchors in docs/agents.md): rewards by score margin, progressive widening by the
 # move averages, and rollouts cut after `estimate_depth` steps of the top level (cut=step), played by MAST and judged by
@@ -82,7 +86,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "rave": 0.0, "anytime": "root", "root": "halving",
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
                                     "nst": False, "plan": 0, "kernel": 0.0,
-                                    "reply": 0.0, "thrift": 0.0, "model": 0.0}
+                                    "reply": 0.0, "thrift": 0.0, "model": 0.0,
+                                    "prefer": 0.0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -141,6 +146,9 @@ class AgentSpec:
                                        # (None: DEFAULT_SETTINGS; 0: as MAST alone)
     reply: Optional[float] = None      # a small decision below the root starts each option
                                        # with this many visits of its one-step estimate (None:
+                                       # DEFAULT_SETTINGS; 0: none)
+    prefer: Optional[float] = None     # this share of a rollout's moves, where the rulebook
+                                       # declares a preference, its most preferred option (None:
                                        # DEFAULT_SETTINGS; 0: none)
     model: Optional[float] = None      # ismcts: the other seats drawn by what they were seen to
                                        # choose, this strongly (None: DEFAULT_SETTINGS; 0: no)
@@ -224,7 +232,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst", "plan", "kernel", "reply", "thrift", "model")
+            "hidden", "nst", "plan", "kernel", "reply", "thrift", "model", "prefer")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan", "model")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -263,6 +271,10 @@ _NUMBERS: dict[str, tuple[str, float, float, type, str]] = {
               "model is how strongly a rollout (and the tree) draws another seat's move by the "
               "share of its choices at that place that this seat saw were that move (0: MAST "
               f"alone; default {DEFAULT_SETTINGS['model']:g}), a number from 0 to 100"),
+    "prefer": (_DECIMAL, 0, 1, float,
+               "prefer is the share of a rollout's moves that are the rulebook's most preferred "
+               "option where it declares a preference ('prefer', docs/language.md; 0: none; "
+               f"default {DEFAULT_SETTINGS['prefer']:g}), a number from 0 to 1"),
     "plan": (_WHOLE, 0, 100000, int,
              "plan is the visits the last decision's tree must hold at the seat's next "
              "decision, with nothing but its own moves between, for that decision to be "
@@ -456,6 +468,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     thrift = d["thrift"] if spec.thrift is None else spec.thrift
     if thrift:                      # (likewise)
         settings["thrift"] = thrift
+    prefer = d["prefer"] if spec.prefer is None else spec.prefer
+    if prefer:                      # (likewise)
+        settings["prefer"] = prefer
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
@@ -478,6 +493,8 @@ def make_agent(spec: AgentSpec, seed: int, cores: Optional[int] = None) -> Any:
     (agents/root_parallel.py)."""
     if spec.kind == "random":
         return RandomAgent(seed)
+    if spec.kind == "prefer":
+        return PreferAgent(seed)
     if spec.kind not in SEARCHERS:
         raise SpecError(f"a '{spec.kind}' seat is not a bot")
     settings = search_settings(spec)

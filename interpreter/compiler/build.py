@@ -119,6 +119,9 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
         return (ex.compile(d.expr), d.nslots) if d is not None else None
     prog.tiebreak_fs = [compiled(t) for t in rb.tiebreaks]
     prog.estimate_f, prog.eligible_f = compiled(rb.estimate), compiled(rb.eligible)
+    # each decision's preference, by its choose's (path, line, col): (f, slots, chooser, span)
+    prog.prefer_fs = {site: (ex.compile(pr.expr), max(pr.nslots, 2), pr.chooser, pr.span)
+                      for pr in rb.prefers for site in pr.sites}
     prog.invariants = [(b.name, ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
     prog.view = compile_view(ex, rb)
     prog.start_values = lambda: (start_values(prog, rb.table_fields),

@@ -120,6 +120,9 @@ class Program:
         self.key_signs: tuple[int, ...] = (1,)
         self.eligible_f: Optional[tuple[Callable, int]] = None
         self.estimate_f: Optional[tuple[Callable, int]] = None   # `estimate p: ...`, if declared
+        # `prefer v: T ...`: by each decision's (path, line, col), the compiled preference, its
+        # local slots, whether the chooser is local 1, and where it is declared
+        self.prefer_fs: dict[tuple[str, int, int], tuple[Callable, int, bool, A.Span]] = {}
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled
@@ -602,6 +605,45 @@ class Program:
             return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
         finally:
             memo_on[0] = None
+
+    def preferences(self, s: State, m: int) -> Optional[list[Any]]:
+        """The rulebook's preference (docs/language.md, "Preferences") for each of the first m
+        options of the decision pending in s — the pass 0 — or None where it declares none for
+        this decision."""
+        pend = s.pending
+        span = getattr(pend, "span", None)
+        if not self.prefer_fs or span is None:
+            return None
+        spec = self.prefer_fs.get((span.path, span.line, span.col))
+        if spec is None:
+            return None
+        f, k, chooser, where = spec
+        player = pend.player if chooser else None
+        out: list[Any] = []
+        values = pend.values
+        lo = 1 if pend.allow_pass else 0
+        if lo:
+            out.append(0)
+        pad = [None] * (k - 2)
+        try:
+            for j in range(lo, m):
+                out.append(f(s, [values[j - lo], player, *pad]))
+        except RUN_FAILURES as exc:
+            if not rule_failure(exc):
+                raise
+            raise RuleError(f"the preference of P{pend.player + 1} cannot be computed ({exc})",
+                            where, s.history) from None
+        return out
+
+    def preferred(self, s: State, m: int, rng: Any) -> int:
+        """The index of the most preferred of the first m options of the decision pending in s
+        (ties at random by rng), or -1 where the rulebook declares no preference for it."""
+        prefs = self.preferences(s, m)
+        if prefs is None:
+            return -1
+        top = max(prefs)
+        best = [j for j, v in enumerate(prefs) if v == top]
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
     def _scored(self, s: State, f: Callable, p: int, nslots: int, span: A.Span,
                 what: str) -> Any:

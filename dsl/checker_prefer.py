@@ -1,0 +1,77 @@
+"""A rulebook's preferences, `prefer b: T for p at "prompt" = EXPR`: how much a casual player
+likes each option of the decisions offering type T (the pass counts 0), for the bots' rollouts
+(docs/language.md, "Preferences"). Checked here (E162): the type offered, the prompt, one
+preference per decision; who may read what, by dsl/flow_views.py.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from mercator.dsl import ast as A
+from mercator.dsl.checked import Preference
+from mercator.dsl.checker_base import Scope
+from mercator.dsl.checker_exprs import ExprChecker
+from mercator.dsl.diagnostics import did_you_mean
+from mercator.dsl.types import INT, PLAYER
+
+
+class PreferChecker(ExprChecker):
+    """The `prefer` declarations."""
+
+    def check_prefers(self, items: tuple[Any, ...]) -> list[Preference]:
+        """The checked preferences; a plain one (no `at`) keeps the decisions of its type that
+        no preference `at` a prompt takes."""
+        out: list[Preference] = []
+        for it in items:
+            if isinstance(it, A.PreferDecl):
+                p = self._prefer(it, out)
+                if p is not None:
+                    out.append(p)
+        for p in out:
+            if p.at is None:
+                p.sites = p.sites - frozenset(
+                    s for x in out if x.at is not None and x.type == p.type for s in x.sites)
+        return out
+
+    def _prefer(self, it: A.PreferDecl, done: list[Preference]) -> Preference | None:
+        t = self.resolve_type(it.type)
+        sc = Scope("expr")
+        self._no_shadow(it.var, it.span)
+        sc.declare(it.var, t)
+        if it.chooser is not None:
+            self._no_shadow(it.chooser, it.span)
+            sc.declare(it.chooser, PLAYER)
+        self.expect(self.expr(it.expr, sc, INT), INT, it.expr.span, "preference")
+        if t.kind == "any":
+            return None
+        if it.at is not None and it.at_word != "at":
+            self.err("E162", f"'{it.at_word} \"{it.at}\"' in a preference", it.span,
+                     'write: prefer v: Type at "the start of a prompt" = ...')
+            return None
+        if any(d.type == t and d.at == it.at for d in done):
+            where = f' at "{it.at}"' if it.at is not None else ""
+            self.err("E162", f"a second preference for options of type {t}{where}", it.span,
+                     "each type has one preference (and one for each 'at \"prompt\"'): add "
+                     "the two up in one expression")
+            return None
+        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
+        if not sites:
+            offered = sorted({str(st) for _, st in self.choice_sites})
+            self.err("E162", f"no decision offers options of type {t}", it.type.span,
+                     did_you_mean(str(t), offered) or
+                     ("the decisions offer: " + ", ".join(offered[:8]) if offered else
+                      "a preference ranks the options of a 'choose': this rulebook has none"))
+            return None
+        if it.at is not None:
+            prompts = sorted({self.choice_prompts[s] for s in sites if s in self.choice_prompts})
+            sites = frozenset(s for s in sites
+                              if self.choice_prompts.get(s, "").startswith(it.at))
+            if not sites:
+                self.err("E162", f'no decision offering {t} has a prompt that begins "{it.at}"',
+                         it.span, did_you_mean(it.at, prompts) or
+                         ("the prompts of those decisions: " + "; ".join(
+                             f'"{x}"' for x in prompts[:6]) if prompts else
+                          "those decisions have no prompt to tell them apart"))
+                return None
+        return Preference(it.var, t, it.expr, sc.nslots, it.span, sites,
+                          chooser=it.chooser is not None, at=it.at)
