@@ -68,7 +68,7 @@ from mercator.interpreter.agents.search import (ANYTIME, CLOCKS, HIDDENS, SEALED
                                                 ISMCTSAgent, MCTSAgent)
 from mercator.dsl.errors import MercatorError
 
-KINDS = ("random", "prefer", "human", "mcts", "ismcts", "bot")
+KINDS = ("random", "human", "mcts", "ismcts", "bot", "prefer")
 # what a searcher's spec means where it names no setting (issue 36, measured against the
 # heuristic anchors in docs/agents.md): rewards by score margin, progressive widening by the
 # move averages, and rollouts cut after `estimate_depth` steps of the top level (cut=step), played by MAST and judged by
