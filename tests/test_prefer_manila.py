@@ -1,0 +1,66 @@
+"""Manila's preferences (rulebooks/manila.rules, "The bots' preferences"; docs/language.md
+§2.19c): not rules of the game but how a casual player chooses, which the searcher's rollouts
+follow (`prefer=X`) and the `prefer` player plays by. Exact numbers at positions of
+tests/test_manila_scenarios.py."""
+from __future__ import annotations
+
+import pytest
+
+from test_manila_scenarios import Game, placed_and_rolled, shipped_program
+
+from mercator.interpreter.agents.base import PreferAgent, play_out
+from mercator.interpreter.engine.program import Program
+
+
+@pytest.fixture(scope="module")
+def prog() -> Program:
+    return shipped_program("manila")
+
+
+def test_the_harbour_master_is_bid_for_while_the_bid_is_within_his_worth(prog: Program) -> None:
+    """The first auction, 4 players, P1 holding a nutmeg and a silk share, every good on step 0
+    (a rise is worth 5 pesos on the track) and in the supply. The first voyage not loaded yet,
+    10 + 17 x 3 = 61 tenths of a voyage are to come, 0.4 of a step each: a share on step 0 is
+    expected to end at the track read at 2.4, 10 + 0.4 x 10 = 14 pesos; a share costs 5, so a
+    nutmeg or silk share gains 14 - 5 + 3 x 1 / 2 = 10 (held goods favoured), a ginseng or jade
+    share 9. The office is worth 3 + (5 + 5) / 4 + 10 = 15 (under his 30 pesos less 4): a bid
+    b is preferred 2 x (15 - b) + 1, so he bids 1, and 15 at most (16 is below the pass)."""
+    game = Game(prog)
+    pend = game.s.pending
+    assert pend.player == 0 and pend.prompt == "bid (or pass)"
+    prefs = prog.preferences(game.s, pend.count - len(pend.actions))
+    assert prefs is not None
+    assert prefs[:4] == [0, 29, 27, 25]              # the pass, then bids 1, 2, 3
+    assert prefs[15] == 1 and prefs[16] == -1        # bids 15 and 16
+
+
+def test_a_placement_is_preferred_by_its_expected_pay_less_its_price(prog: Program) -> None:
+    """After the first roll of tests/test_manila_scenarios.py's placed_and_rolled (silk on 6,
+    ginseng on 5, jade on 6, two rolls left; silk lands with 126 chances in 216, ginseng 90,
+    jade 126; P2 and P3 hold 4 accomplices for 18 free places, a free seat filling 22 in 100),
+    P1 (27 pesos) places again. In 216ths of a peso:
+    - silk's second seat: 126 x 30 x 100 / (200 + 1 x 22) = 1702, less 4 pesos (864): 838;
+    - ginseng's first seat: 90 x 18 x 100 / (100 + 2 x 22) = 1125, less 1 peso: 909;
+    - jade's second seat: 126 x 36 x 100 / (200 + 2 x 22) = 1859, less 4 pesos: 995;
+    - harbour B pays 8 if two boats pass 13 (silk 90, ginseng 60, jade 90: 66 chances), 528,
+      less 3 pesos (648): -120, below the pass;
+    - the pirate: the boats' plunder if one ends the last roll on 13 (silk 36 x 30, ginseng
+      30 x 18, jade 36 x 36: 2916), less 5 pesos: 1836;
+    - insurance: 10 pesos now, nobody in the shipyard to pay: 2160, the most preferred."""
+    game = placed_and_rolled(prog, "pass")
+    pend = game.s.pending
+    m = pend.count - len(pend.actions)
+    labels = [o.label for o in pend.options[:m]]
+    assert pend.player == 0 and labels[0] == "pass"
+    prefs = dict(zip(labels, prog.preferences(game.s, m) or []))
+    assert prefs["pass"] == 0
+    assert (prefs["silk_boat"], prefs["ginseng_boat"], prefs["jade_boat"]) == (838, 909, 995)
+    assert prefs["harbour_b"] == -120 and prefs["pirate"] == 1836
+    assert prefs["insurance"] == 2160 == max(prefs.values())
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_prefer_players_finish_whole_games(prog: Program, players: int) -> None:
+    s = play_out(prog, prog.new_game(players, 11), [PreferAgent(i) for i in range(players)])
+    res = prog.result(s)
+    assert len(res.scores) == players and res.winners
