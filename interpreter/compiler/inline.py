@@ -109,6 +109,13 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
         same = Counter((c.name, tuple(c.args)) for c in found)   # or twice alike in one body
         out.update(g for (g, _), k in same.items() if k > 1 and g in worth)
     out.update(g for g, k in sites.items() if k > 1 and g in worth)
+    # ... or a preference calls it with arguments that are not its option (local 0): the
+    # preference is evaluated once per option of a decision, the state fixed, so every call
+    # after the first is a hit (Manila's `master_worth(p)` across a menu of 60 bids)
+    for pr in rb.prefers:
+        for c in calls_of(pr.expr):
+            if c.name in worth and not any(uses(a, rb.refs, 0) for a in c.args):
+                out.add(c.name)
     return out
 
 

@@ -625,6 +625,10 @@ class Program:
         if lo:
             out.append(0)
         pad = [None] * (k - 2)
+        memo_on = self.ex.memo_on
+        fresh = self.ex.memo and memo_on[0] is None
+        if fresh:       # the state does not change while the options are valued: the fns they
+            memo_on[0] = Memo(len(self.ex.memo))    # call are remembered across the options
         try:
             for j in range(lo, m):
                 out.append(f(s, [values[j - lo], player, *pad]))
@@ -633,6 +637,9 @@ class Program:
                 raise
             raise RuleError(f"the preference of P{pend.player + 1} cannot be computed ({exc})",
                             where, s.history) from None
+        finally:
+            if fresh:
+                memo_on[0] = None
         return out
 
     def preferred(self, s: State, m: int, rng: Any) -> int:
