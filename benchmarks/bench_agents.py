@@ -119,7 +119,11 @@ class HeuristicSpec:
     """A seat played by the game's heuristic anchor."""
 
     kind = HEURISTIC
-    needs_record = False        # it reads the seat's observation, not the record
+    # it reads the seat's observation, which holds the seat's log only in a narrated game (the
+    # Die Händler anchor learns the fee named to it there): games with an anchor are narrated
+    # (since session 38; before, only where a searcher sat, so an anchor against random or
+    # `prefer` players could not see a fee and paid any)
+    needs_record = True
     honest = True
 
     def __str__(self) -> str:
