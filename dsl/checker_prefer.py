@@ -1,7 +1,8 @@
 """A rulebook's preferences, `prefer b: T for p at "prompt" = EXPR`: how much a casual player
 likes each option of the decisions offering type T (the pass counts 0), for the bots' rollouts
-(docs/language.md, "Preferences"). Checked here (E162): the type offered, the prompt, one
-preference per decision; who may read what, by dsl/flow_views.py.
+(docs/language.md §2.19c). Checked here: one preference per type and prompt (E162), one that no
+decision uses (W274: the type offered, the prompt); who may read what, by dsl/flow_views.py
+(E162).
 """
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ class PreferChecker(ExprChecker):
                     s for x in out if x.at is not None and x.type == p.type for s in x.sites)
         return out
 
+    def _unused(self, it: A.PreferDecl, msg: str, span: A.Span, hint: str | None) -> None:
+        """W274: a preference no decision uses — harmless (it is not a rule), but likely a
+        typo. Said of the file being checked only: a variant that removes a base's decisions
+        inherits their preferences, unused, and says nothing of them."""
+        if it.span.path == self.path:
+            self.warn("W274", f"a preference no decision uses: {msg}", span, hint)
+
     def _prefer(self, it: A.PreferDecl, done: list[Preference]) -> Preference | None:
         t = self.resolve_type(it.type)
         sc = Scope("expr")
@@ -57,21 +65,22 @@ class PreferChecker(ExprChecker):
         sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
         if not sites:
             offered = sorted({str(st) for _, st in self.choice_sites})
-            self.err("E162", f"no decision offers options of type {t}", it.type.span,
-                     did_you_mean(str(t), offered) or
-                     ("the decisions offer: " + ", ".join(offered[:8]) if offered else
-                      "a preference ranks the options of a 'choose': this rulebook has none"))
+            self._unused(it, f"no decision offers options of type {t}", it.type.span,
+                         did_you_mean(str(t), offered) or
+                         ("the decisions offer: " + ", ".join(offered[:8]) if offered else
+                          "a preference ranks the options of a 'choose': this rulebook has "
+                          "none"))
             return None
         if it.at is not None:
             prompts = sorted({self.choice_prompts[s] for s in sites if s in self.choice_prompts})
             sites = frozenset(s for s in sites
                               if self.choice_prompts.get(s, "").startswith(it.at))
             if not sites:
-                self.err("E162", f'no decision offering {t} has a prompt that begins "{it.at}"',
-                         it.span, did_you_mean(it.at, prompts) or
-                         ("the prompts of those decisions: " + "; ".join(
-                             f'"{x}"' for x in prompts[:6]) if prompts else
-                          "those decisions have no prompt to tell them apart"))
+                self._unused(it, f'no decision offering {t} has a prompt that begins '
+                             f'"{it.at}"', it.span, did_you_mean(it.at, prompts) or
+                             ("the prompts of those decisions: " + "; ".join(
+                                 f'"{x}"' for x in prompts[:6]) if prompts else
+                              "those decisions have no prompt to tell them apart"))
                 return None
         return Preference(it.var, t, it.expr, sc.nslots, it.span, sites,
                           chooser=it.chooser is not None, at=it.at)
