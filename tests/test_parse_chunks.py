@@ -93,7 +93,7 @@ def test_every_word_that_starts_a_declaration_cuts_chunks() -> None:
     change made one unsafe, chunks would silently be longer: this says so)."""
     assert split_words(_parser()) == {
         "anytime", "bounds", "bundle", "const", "eligible", "end", "enum", "estimate", "event",
-        "extend", "fn", "game", "invariant", "on", "phase", "player", "proc", "record",
+        "extend", "fn", "game", "invariant", "on", "phase", "player", "prefer", "proc", "record",
         "remove", "replace", "round", "score", "setup", "stat", "table", "tiebreak", "use",
         "variant", "view"}
 
