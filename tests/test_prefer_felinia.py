@@ -1,0 +1,121 @@
+"""Felinia's preferences (rulebooks/felinia.rules, "The bots' preferences"; docs/language.md
+§2.19c): their values at decisions reached from a seeded start, worked out by hand from the
+rules, and whole games played by `prefer` seats at every player count.
+
+The numbers are in the estimate's twelfths of a point (est_unit = 12; silver_worth = 4). The
+island's pattern is the same in every country (rulebook table region_yield): the harbour X1
+yields nothing, X2 and X6 a good, X3 silver, X4 and X7 gold, X5 spice; the roads inside a
+country are X1–X2–X3–X4, X1–X5–X6–X7, X3–X6, X4–X7, so X2 and X5 lie 1 step from the harbour,
+X3 and X6 2, X4 and X7 3."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game_driver import program
+
+from mercator.interpreter.agents.base import PreferAgent, play_out, resolve_chance
+from mercator.interpreter.engine.nodes import Decision
+
+ROOT = Path(__file__).resolve().parents[1]
+MOVE = "merchant: stop here, walk along a road, or reveal trade tokens"
+
+
+
+@pytest.fixture(scope="module")
+def felinia() -> Any:
+    return program(ROOT / "rulebooks" / "felinia.rules")
+
+
+def _labels(pend: Decision) -> list[str]:
+    return [o.label for o in pend.options if o.action is None]
+
+
+def _play_until(prog: Any, s: Any, prompt: str, seed: int) -> Any:
+    """Play `prefer` seats from s to the first decision whose prompt begins with `prompt`."""
+    bots = [PreferAgent(seed + p) for p in range(s.num_players)]
+    while not s.over:
+        pend = s.pending
+        if not isinstance(pend, Decision):
+            prog.apply(s, resolve_chance(s))
+            continue
+        if pend.prompt.startswith(prompt):
+            return s
+        prog.apply(s, bots[pend.player].choose(prog, s))
+    raise AssertionError(f"no decision {prompt!r} before the end")
+
+
+def test_the_first_disc_values_income_at_one_silver(felinia: Any) -> None:
+    """The start player's first disc: income gives +1 (seed 004 §遊戲回合 1) a.: the first disc
+    +1) on his 2 starting silver (§起始設置 8c), and a silver is worth 4 twelfths while he has 2
+    to spare (fn silver_value: neither all but spent nor near the cap of 6; the ship tiles are
+    far from running out) — 4. Every market row and the guild is within his 2 silver (price 1)."""
+    s = felinia.new_game(3, 7)
+    pend = s.pending
+    assert pend.prompt.startswith("place an action disc")
+    prefs = felinia.preferences(s, pend.count - len(pend.actions))
+    labels = _labels(pend)
+    assert labels[0].startswith("income")
+    assert prefs[0] == 4
+    assert all(v > -99 for v in prefs)            # every spot affordable
+
+
+def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
+    """The first merchant to land on an empty island (no trade post, no merchant staying):
+    - stop, in the harbour: no yield, no post — 0;
+    - walk: the best end within the moves left after a step, a twelfth a step — from X2 its
+      good (12) or, 1 step on, another good (12 - 1); so 12, less the step itself: 11;
+    - reveal: a face-down token reachable with the 2 moves left: its yield, the token at its
+      colour's average with no set yet (min(0 + 1, n) = 1 for every printed maximum n: 12), the
+      merchant who stays alone (1 point: 12), less its steps — X2: 12 + 12 + 12 - 1 = 35 — less
+      a third of a point (4) for the token left to the others: 31.
+    The tokens turned up then have no preference (the rulebook's comment: the advanced game,
+    which has no turn-up, could not load one)."""
+    prog = felinia
+    s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
+    pend = s.pending
+    assert prog.get(s, "occupant") == {} and prog.get(s, "face_up") == []
+    labels = _labels(pend)
+    prefs = dict(zip(labels, prog.preferences(s, len(labels))))
+    assert prefs == {"stop": 0, "walk": 11, "reveal": 31}
+    prog.apply(s, labels.index("reveal"))
+    assert s.pending.prompt.startswith("reveal which trade tokens")
+    assert prog.preferences(s, len(_labels(s.pending))) is None
+
+
+def test_a_walk_values_each_step_by_the_best_end_beyond_it(felinia: Any) -> None:
+    """After a first landing's walk is chosen, the step: toward X2 (a good: 12, or a good a
+    step on: 12 - 1 = 11) is worth 12, toward X5 (spice, 6; the good on X6 a step on: 11) 11."""
+    prog = felinia
+    s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
+    labels = _labels(s.pending)
+    prog.apply(s, labels.index("walk"))
+    pend = s.pending
+    assert pend.prompt.startswith("walk to which region")
+    got = dict(zip(_labels(pend), prog.preferences(s, len(_labels(pend)))))
+    assert {k.rsplit("_", 1)[1]: v for k, v in got.items()} == {"2": 12, "5": 11}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_prefer_seats_play_whole_games(felinia: Any, players: int) -> None:
+    """Whole games by `prefer` seats end, with the rulebook's invariants holding throughout;
+    every decision of Felinia has a preference but the tokens a turn-up shows (see the
+    rulebook's comment: the advanced game could not load one)."""
+    uncovered = []
+
+    class Checked(PreferAgent):
+        def choose(self, prog: Any, state: Any) -> int:
+            pend = state.pending
+            if prog.preferences(state, pend.count - len(pend.actions)) is None:
+                uncovered.append(pend.prompt)
+            return super().choose(prog, state)
+
+    def check(state: Any, node: Any, i: int, label: str) -> None:
+        assert felinia.check_invariants(state) == []
+
+    fin = play_out(felinia, felinia.new_game(players, 100 + players),
+                   [Checked(players * 10 + p) for p in range(players)], on_step=check)
+    assert fin.over and len(fin.result.scores) == players
+    assert set(uncovered) <= {"reveal which trade tokens"}
