@@ -71,8 +71,16 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
       colour's average with no set yet (min(0 + 1, n) = 1 for every printed maximum n: 12), the
       merchant who stays alone (1 point: 12), less its steps — X2: 12 + 12 + 12 - 1 = 35 — less
       a third of a point (4) for the token left to the others: 31.
-    The tokens turned up then have no preference (the rulebook's comment: the advanced game,
-    which has no turn-up, could not load one)."""
+    The tokens turned up (two of brown_2..brown_7's; roads 1-2, 2-3, 3-4, 1-5, 5-6, 3-6, 6-7,
+    4-7, the harbour on brown_1; 3 moves guessed, so a token 2 steps away is reachable after
+    the turn-up): the better token he can reach, and the other, left to the others, a third of
+    its own worth if he could reach it, less a third of a point (4) for each step nearer its
+    harbour than 4. Each reachable token's worth, its yield + 12 (token) + 12 (merchant) less
+    its steps: brown_2 (a good, 1 step) 35, brown_3 (silver, 4; 2 steps) 26, brown_5 (spice, 6;
+    1 step) 29, brown_6 (a good, 2 steps) 34; brown_4 and brown_7 are 3 steps away. Left to the
+    others: brown_3 26 / 3 - 4 x (4 - 2) = 0, brown_5 9 - 12 = -3, brown_6 11 - 8 = 3, brown_4
+    and brown_7 0 - 4 x (4 - 3) = -4. So brown_2 with brown_6 is best, 35 + 3 = 38; with brown_3
+    35, brown_5 32, brown_4 or brown_7 31; brown_6 with brown_3 34 + 0."""
     prog = felinia
     s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
     pend = s.pending
@@ -82,7 +90,12 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
     assert prefs == {"stop": 0, "walk": 11, "reveal": 31}
     prog.apply(s, labels.index("reveal"))
     assert s.pending.prompt.startswith("reveal which trade tokens")
-    assert prog.preferences(s, len(_labels(s.pending))) is None
+    got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending))) or []))
+    assert {k: got[k] for k in ("brown_2+brown_6", "brown_2+brown_3", "brown_2+brown_5",
+                                "brown_2+brown_4", "brown_2+brown_7", "brown_3+brown_6")} == {
+        "brown_2+brown_6": 38, "brown_2+brown_3": 35, "brown_2+brown_5": 32,
+        "brown_2+brown_4": 31, "brown_2+brown_7": 31, "brown_3+brown_6": 34}
+    assert max(got.values()) == 38
 
 
 def test_a_walk_values_each_step_by_the_best_end_beyond_it(felinia: Any) -> None:
@@ -101,8 +114,7 @@ def test_a_walk_values_each_step_by_the_best_end_beyond_it(felinia: Any) -> None
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_prefer_seats_play_whole_games(felinia: Any, players: int) -> None:
     """Whole games by `prefer` seats end, with the rulebook's invariants holding throughout;
-    every decision of Felinia has a preference but the tokens a turn-up shows (see the
-    rulebook's comment: the advanced game could not load one)."""
+    every decision of Felinia has a preference."""
     uncovered = []
 
     class Checked(PreferAgent):
@@ -118,4 +130,4 @@ def test_prefer_seats_play_whole_games(felinia: Any, players: int) -> None:
     fin = play_out(felinia, felinia.new_game(players, 100 + players),
                    [Checked(players * 10 + p) for p in range(players)], on_step=check)
     assert fin.over and len(fin.result.scores) == players
-    assert set(uncovered) <= {"reveal which trade tokens"}
+    assert uncovered == []
