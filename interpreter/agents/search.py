@@ -465,7 +465,7 @@ class MCTSAgent:
                  anytime: str = "all", root: str = "uct", pair: bool = False,
                  clock: str = "wall", sealed: str = "tree", nst: bool = False,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
-                 prefer: float = 0.0):
+                 prefer: float = 0.0, trust: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -503,6 +503,10 @@ class MCTSAgent:
                              f"from 0 to 1, not {prefer}")
         self.prefer = prefer            # > 0: this share of a rollout's moves, where the rulebook
                                         # declares a preference (`prefer`), its most preferred
+        if not 0 <= trust <= 1:
+            raise ValueError(f"trust in the rulebook's preference is from 0 to 1, not {trust}")
+        self.trust = trust              # > 0: the answer is the most preferred option unless
+                                        # another's mean reward beats its by more (`_trusted`)
         self.model = 0.0                # ismcts: > 0: the other seats drawn by what they were
                                         # seen to choose, this strongly (`_observe`)
         self._me = -1                   # the seat whose decision is being searched
@@ -670,11 +674,31 @@ class MCTSAgent:
             self._rate = done / max(self._now() - looped, 1e-6)
         if not halving:
             move = most_visited(node, root, self.group)
+        if self.trust and program.prefer_fs:
+            move = self._trusted(program, state, node, root, move)
         if self.reuse or self.plan:
             where = self._mark()
             if where is not None:
                 self._last = (root, option_keys(node)[move], where)
         return move
+
+    def _trusted(self, program: Any, state: State, node: Decision, root: "_Node",
+                 move: int) -> int:
+        """`trust=D`: the option the rulebook prefers most at this decision (`prefer`) unless
+        the search's answer `move` beat its mean reward by more than D — the search corrects
+        the preference where it is sure, and a noisy search does not overturn it. (A preference
+        reads only what the chooser may see: it is judged on the game's own state.)"""
+        m = node.count - len(node.actions)
+        if move >= m:
+            return move                     # an any-time action the search chose
+        best = program.preferred(state, m, self.rng)
+        if best < 0 or best == move:
+            return move
+        keys = option_keys(node)
+        e, f = root.edges.get(keys[best]), root.edges.get(keys[move])
+        if e is None or e.n == 0 or f is None or f.n == 0:
+            return move
+        return best if e.w / e.n >= f.w / f.n - self.trust else move
 
     def _planned(self, node: Decision, carried: Optional[tuple[_Node, bool]]) -> Optional[int]:
         """Plans (`plan`): the move the last decision's tree holds for this one, where the seat
@@ -729,6 +753,10 @@ class MCTSAgent:
 
         amounts = amount_options(node) if self.kernel else None
         pooled: dict[int, float] = {}
+        # trust: the most preferred option stays to the last round, so that the answer is
+        # weighed against it on as many iterations as the best (`_trusted`)
+        kept = program.preferred(state, node.count - len(node.actions), self.rng) \
+            if self.trust and program.prefer_fs else -1
 
         def mean(i: int) -> float:
             if i in pooled:
@@ -773,6 +801,8 @@ class MCTSAgent:
                 alive.sort(key=lambda i: (mean(i), edges[keys[i]].n if keys[i] in edges
                                           else 0), reverse=True)
                 alive = alive[:max(1, (len(alive) + 1) // 2)]
+                if kept >= 0 and kept not in alive:
+                    alive.append(kept)
         finally:
             self._forced = None
         if amounts is not None:
@@ -1556,10 +1586,10 @@ class ISMCTSAgent(MCTSAgent):
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
-                 model: float = 0.0, prefer: float = 0.0):
+                 model: float = 0.0, prefer: float = 0.0, trust: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock, sealed, nst, kernel, reply, thrift, prefer)
+                         root, pair, clock, sealed, nst, kernel, reply, thrift, prefer, trust)
         if model < 0:
             raise ValueError(f"the model's weight cannot be negative, not {model}")
         self.model = model

@@ -41,7 +41,9 @@ only) whether MAST's rollouts and the tree draw another seat's move weighted by 
 choices at that place that the seat saw were that move, to the power K (a model of the other
 players from their play so far; 0: none), `prefer=X` the share of a rollout's moves that are
 the option the rulebook prefers most where it declares a preference (`prefer`, docs/language.md;
-the rest MAST's; 0: none), `reply=K` whether
+the rest MAST's; 0: none), `trust=D` whether the answer is the option the rulebook prefers
+most unless another beat its mean reward in the search by more than D (0: the search's answer),
+`reply=K` whether
 a small decision below the root (at most three options: a yes or no) starts each option with K
 visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|shared` how the tree searches a simultaneous decision
 (each chooser below the sealed choices made before it, or each later chooser's statistics
@@ -87,7 +89,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
                                     "nst": False, "plan": 0, "kernel": 0.0,
                                     "reply": 0.0, "thrift": 0.0, "model": 0.0,
-                                    "prefer": 0.0}
+                                    "prefer": 0.0, "trust": 0.0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -150,6 +152,9 @@ class AgentSpec:
     prefer: Optional[float] = None     # this share of a rollout's moves, where the rulebook
                                        # declares a preference, its most preferred option (None:
                                        # DEFAULT_SETTINGS; 0: none)
+    trust: Optional[float] = None      # the answer is the most preferred option unless another's
+                                       # mean reward beats its by more than this (None:
+                                       # DEFAULT_SETTINGS; 0: the search's answer)
     model: Optional[float] = None      # ismcts: the other seats drawn by what they were seen to
                                        # choose, this strongly (None: DEFAULT_SETTINGS; 0: no)
     plan: Optional[int] = None         # ismcts: a run of the seat's own decisions answered from
@@ -232,7 +237,7 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst", "plan", "kernel", "reply", "thrift", "model", "prefer")
+            "hidden", "nst", "plan", "kernel", "reply", "thrift", "model", "prefer", "trust")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan", "model")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -275,6 +280,10 @@ _NUMBERS: dict[str, tuple[str, float, float, type, str]] = {
                "prefer is the share of a rollout's moves that are the rulebook's most preferred "
                "option where it declares a preference ('prefer', docs/language.md; 0: none; "
                f"default {DEFAULT_SETTINGS['prefer']:g}), a number from 0 to 1"),
+    "trust": (_DECIMAL, 0, 1, float,
+              "trust is how much better in mean reward another option must have done in the "
+              "search for the answer not to be the rulebook's most preferred option (0: the "
+              f"search's answer; default {DEFAULT_SETTINGS['trust']:g}), a number from 0 to 1"),
     "plan": (_WHOLE, 0, 100000, int,
              "plan is the visits the last decision's tree must hold at the seat's next "
              "decision, with nothing but its own moves between, for that decision to be "
@@ -471,6 +480,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     prefer = d["prefer"] if spec.prefer is None else spec.prefer
     if prefer:                      # (likewise)
         settings["prefer"] = prefer
+    trust = d["trust"] if spec.trust is None else spec.trust
+    if trust:                       # (likewise)
+        settings["trust"] = trust
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
