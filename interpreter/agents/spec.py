@@ -80,7 +80,11 @@ KINDS = ("random", "human", "mcts", "ismcts", "bot", "prefer")
 # values then in bins by size (Die Händler's red-card auctions, docs/agents.md). Rollouts that
 # judge offers in a deal window (deals=judge: Genoa's drafts, docs/agents.md). Any-time actions
 # searched at the root only (anytime=root), and the root's options sharing the budget by
-# sequential halving (root=halving; session 21, docs/agents.md).
+# sequential halving (root=halving; session 21, docs/agents.md). Where the rulebook declares
+# preferences (`prefer`, docs/language.md §2.19c), nine rollout moves in ten are the most
+# preferred option, and the answer is the most preferred unless the search found another
+# better by more than 0.1 in mean reward (prefer=0.9, trust=0.1; session 38, docs/agents.md);
+# a rulebook without preferences is searched as before.
 # The searcher before them is `ismcts:200:depth=end:reward=win:rollout=random:pw=0:group=none`.
 DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw": 1.0,
                                     "estimate_depth": 4, "cut": "step", "prior": 0.0,
@@ -89,9 +93,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
                                     "nst": False, "plan": 0, "kernel": 0.0,
                                     "reply": 0.0, "thrift": 0.0, "model": 0.0,
-                                    "prefer": 0.0, "trust": 0.0}
+                                    "prefer": 0.9, "trust": 0.1}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
-             ":root=uct")
+             ":root=uct:prefer=0:trust=0")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
 # decision, so a person's wait is bounded; easy searches on one core, medium and hard on every
 # core (as any time budget does unless its spec says cores=N)
