@@ -122,7 +122,8 @@ def test_rollouts_that_follow_the_preference_stake_nothing() -> None:
     prog = program(GRAB)
     plain, preferring = [], []
     for seed in range(8):
-        for spec, out in (("ismcts:200", plain), ("ismcts:200:prefer=0.9", preferring)):
+        for spec, out in (("ismcts:200:prefer=0:trust=0", plain),
+                          ("ismcts:200:prefer=0.9:trust=0", preferring)):
             s = prog.new_game(2, seed, narrate=True, explicit_chance=True)
             i = make_agent(parse_spec(spec), seed).choose(prog, s)
             out.append(s.pending.values[i])
@@ -236,9 +237,10 @@ def test_trust_keeps_the_preferred_option_where_the_search_finds_no_better() -> 
     the noise of its rollouts; with trust=0.1 it is the preferred 6 in every seed (kept to
     the last round of the halving: searched as much as the best, within 0.1 of its mean)."""
     prog = program_text(PICK)
-    plain = _answers(prog, "ismcts:200")
+    plain = _answers(prog, "ismcts:200:trust=0")
     assert 1 not in plain and len(set(plain)) >= 2, plain
     assert _answers(prog, "ismcts:200:trust=0.1") == [6] * 8
+    assert _answers(prog, "ismcts:200") == [6] * 8          # the default trusts it by 0.1
 
 
 def test_trust_does_not_keep_a_preferred_option_the_search_finds_worse() -> None:

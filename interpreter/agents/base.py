@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence, cast
 from mercator.interpreter.engine.chance import weighted_index
 from mercator.interpreter.agents.human import (HumanAgent, QuitGame, format_menu,  # noqa: F401
                                       match_choice)
-from mercator.interpreter.engine.nodes import Chance, Decision
+from mercator.interpreter.engine.nodes import Chance, Decision, no_deal_index
 from mercator.interpreter.engine.state import State
 from mercator.dsl.errors import MercatorError
 
@@ -52,11 +52,16 @@ class PreferAgent(RandomAgent):
     only what the chooser may see (the checker's E162), so this plays honestly."""
 
     def choose(self, program: Any, state: State) -> int:
-        """The most preferred regular option, or a uniformly random option."""
+        """The most preferred regular option; in a deal window, no deal (it posts nothing and
+        accepts nothing, as the searcher's rollouts by default); else a uniformly random
+        option."""
         pend = state.pending
         preferred = getattr(program, "preferred", None)
         if preferred is not None and isinstance(pend, Decision):
             i = preferred(state, pend.count - len(pend.actions), self.rng)
+            if i >= 0:
+                return i
+            i = no_deal_index(pend)
             if i >= 0:
                 return i
         return self.rng.randrange(pend.count)
