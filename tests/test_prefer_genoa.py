@@ -1,0 +1,127 @@
+"""Genoa's preferences (rulebooks/genoa.rules, "The bots' preferences"; docs/language.md
+§2.19c): not rules of the game but how a casual player chooses, which the searcher's rollouts
+follow (`prefer=X`) and the `prefer` player plays by. Exact numbers at positions prepared with
+the scenario driver (tests/genoa_driver.py: chosen dice, hands and goods), worked out by hand
+from the rules, and whole games played by `prefer` seats.
+
+The numbers are in hundredths of a ducat (est_percent = 100). Every position here is in the
+first round of a 3-player game (10 rounds, rules-data §Setup): 10 rounds are left, so the life
+share (fn life_pct: (100 x 10 - 50) / 3, at most 100) is all of it. The board around the City
+Hall (row r = red die, column c = blue die):
+
+     c1       c2      c3        c4        c5        c6
+r1   colini   colini  tavern    tavern    harbour   harbour
+r2   fabric   colini  S         S         S         S
+r3   fabric   S       S         cityhall  cityhall  S
+r4   park     S       cathedr.  market    market    postoff.
+r5   park     S       cathedr.  market    market    postoff.
+r6   ricci    S       S         guildh.   guildh.   S
+
+What each action there is worth to a player with no tiles, no markers in his supply (all 7 in
+his storage), no contracts, and no order but the small order of the City Hall for pepper with
+a pepper in hand (the preferences' fn act_worth):
+- City Hall: 2 small orders drawn, 40 x 30% each (2,400), and the order delivered with it: 40
+  ducats less its worth held with its good, 40 x 60% (1,600): 4,000;
+- Cathedral: 2 markers from his storage, 9 each in his supply: 1,800;
+- Post Office: 2 messages, 30 x 30% each: 1,800;
+- Guild Hall: 1 large order, 110 x 15%: 1,650;
+- Harbour: a commodity tile, 10: 1,000; a villa: a contract, 10 alone: 1,000;
+- Tavern: a trade tile, 6: 600; a street or the market: nothing.
+An action a step further on counts 3% less (rounded down), two steps 6%.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from genoa_driver import MOVE, MYSELF, START_TILE, Game, genoa_program
+
+from mercator.interpreter.agents.base import PreferAgent, play_out
+from mercator.interpreter.engine.program import Program
+
+
+@pytest.fixture(scope="module")
+def prog() -> Program:
+    return genoa_program()
+
+
+def _prefs(g: Game) -> dict[str, Any]:
+    pend = g.s.pending
+    m = pend.count - len(pend.actions)
+    prefs = g.prog.preferences(g.s, m)
+    assert prefs is not None
+    return dict(zip([pend.option(i).label for i in range(m)], prefs))
+
+
+def _pepper_order(g: Game, p: int) -> None:
+    """p's hand: only the City Hall's small order for pepper, and a pepper to deliver it."""
+    g.hand(p, "small_city_hall_pepper")
+    g.give_goods(p, "pepper")
+
+
+def test_the_tower_moves_toward_the_action_worth_most(prog: Program) -> None:
+    """The tower starts on street r2c4; nobody bids (P1, P2, P1, P3 pass: the window closes),
+    and P1 moves it on (4 moves left). Each step is preferred 100 (a move beats stopping) plus
+    the best of the action there and the best one a step beyond (3% less), plus 50 for a
+    building:
+    - the City Hall: its action, 4,000, nothing beyond (streets and the market): 4,150;
+    - street r2c5: the City Hall beyond, 4,000 less 3%: 3,980;
+    - the Tavern: its trade tile (600) is less than the Harbour or Villa Colini beyond (1,000
+      less 3%: 970): 100 + 970 + 50 = 1,120;
+    - street r2c3: the Tavern (582) or Villa Colini (970) beyond: 1,070.
+    Stopping (the pass) is 0."""
+    g = Game(prog, n=3)
+    _pepper_order(g, 0)
+    g.start("r2c4")
+    g.passes(0, 1, 0, 2)
+    g.until(MOVE)
+    assert _prefs(g) == {"pass": 0, "tavern": 1120, "street_r2c3": 1070,
+                         "street_r2c5": 3980, "city_hall": 4150}
+
+
+def test_the_tower_player_takes_an_action_that_beats_the_next_moves(prog: Program) -> None:
+    """The tower starts on the City Hall; nobody bids, so P1 may take its action himself. It
+    is worth 4,000 to him; the best the next two moves offer (the City Hall's disc stays, so
+    through the streets and the market around it) is the Cathedral or the Post Office two
+    steps away: 1,800 less 3% twice, 1,746 then 1,693. Preferred 4,000 - 1,693 = 2,307 > 0:
+    he takes it. Without the pepper (the order cannot be delivered) the action is only the two
+    cards, 2,400: 707, still taken."""
+    for pepper, want in ((True, 2307), (False, 707)):
+        g = Game(prog, n=3)
+        if pepper:
+            _pepper_order(g, 0)
+        else:
+            g.hand(0, "small_city_hall_pepper")
+        g.start("r3c4")
+        g.passes(0, 1, 0, 2)
+        g.until(MYSELF)
+        assert _prefs(g) == {"pass": 0, "city_hall": want}
+
+
+def test_a_starting_space_tile_picks_the_best_action_worth_the_tile(prog: Program) -> None:
+    """P2 holds a starting-space tile, the pepper order and a pepper; P1's turn ends at once
+    (the tower on a street, stopped). P2's start is preferred by the action there less the
+    tile (7) and 10 more (the anchor's start_space): the City Hall 4,000 - 1,700 = 2,300; the
+    Cathedral 1,800 - 1,700 = 100; a villa 1,000 - 1,700 = -700; the Tavern -1,100; a street
+    or the market -1 (no action; the market costs the game a round: rules-data §Turn 1).
+    Rolling the dice (the pass) is 0: he places the tower on the City Hall."""
+    g = Game(prog, n=3)
+    _pepper_order(g, 1)
+    g.give_tiles(1, "starting_space")
+    g.start("r2c3")
+    g.close(0)
+    g.until(START_TILE)
+    prefs = _prefs(g)
+    assert prefs["pass"] == 0
+    assert (prefs["city_hall"], prefs["cathedral"], prefs["villa_colini"], prefs["tavern"]) \
+        == (2300, 100, -700, -1100)
+    assert prefs["market"] == prefs["street_r2c3"] == -1
+    assert max(prefs.values()) == prefs["city_hall"]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_prefer_players_finish_whole_games(prog: Program, players: int) -> None:
+    s = play_out(prog, prog.new_game(players, 11), [PreferAgent(i) for i in range(players)])
+    res = prog.result(s)
+    assert len(res.scores) == players and res.winners
