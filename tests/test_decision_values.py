@@ -151,7 +151,7 @@ def test_rejudging_a_file_with_its_own_rulebook_gives_its_estimates(tmp_path: Pa
     prompt filter the positions are not the file's, and it says so (no traceback)."""
     dv = decision_values()
     out = tmp_path / "r.jsonl"
-    assert dv.main([MANILA, "--agent", "ismcts:20:cores=1", "--seeds", "0-1", "--every", "4",
+    assert dv.main([MANILA, "--agent", "ismcts:20:cores=1:prefer=0:trust=0", "--seeds", "0-1", "--every", "4",
                     "--prompt", "bid", "--rollouts", "4", "--estimate-after", "2",
                     "--out", str(out)]) == 0
     capsys.readouterr()
