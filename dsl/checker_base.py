@@ -102,6 +102,30 @@ class CheckerBase:
         # `label b: T at "prompt"` picks its decisions by
         self.choice_prompts: dict[tuple[str, int, int], str] = {}
 
+    def decision_sites(self, t: Type, at: Optional[str], what: str
+                       ) -> tuple[frozenset[tuple[str, int, int]], Optional[tuple[str, bool, str]]]:
+        """The decisions, by (path, line, col), that offer options of type t — with `at`, those
+        whose prompt begins so — for a view's label or a preference (`what`: "a label
+        describes", "a preference ranks"); where there is none, why: (message, whether it is
+        the type's fault, hint)."""
+        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
+        if not sites:
+            offered = sorted({str(st) for _, st in self.choice_sites})
+            return sites, (f"no decision offers options of type {t}", True,
+                           did_you_mean(str(t), offered) or
+                           ("the decisions offer: " + ", ".join(offered[:8]) if offered else
+                            f"{what} the options of a 'choose': this rulebook has none"))
+        if at is not None:
+            prompts = sorted({self.choice_prompts[s] for s in sites if s in self.choice_prompts})
+            sites = frozenset(s for s in sites if self.choice_prompts.get(s, "").startswith(at))
+            if not sites:
+                return sites, (f'no decision offering {t} has a prompt that begins "{at}"', False,
+                               did_you_mean(at, prompts) or
+                               ("the prompts of those decisions: " + "; ".join(
+                                   f'"{x}"' for x in prompts[:6]) if prompts else
+                                "those decisions have no prompt to tell them apart"))
+        return sites, None
+
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None) -> None:
         """Record an error."""
         self.diags.append(error(code, msg, span, hint))

@@ -12,7 +12,6 @@ from mercator.dsl import ast as A
 from mercator.dsl.checked import Preference
 from mercator.dsl.checker_base import Scope
 from mercator.dsl.checker_exprs import ExprChecker
-from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.types import INT, PLAYER
 
 
@@ -62,25 +61,10 @@ class PreferChecker(ExprChecker):
                      "each type has one preference (and one for each 'at \"prompt\"'): add "
                      "the two up in one expression")
             return None
-        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
-        if not sites:
-            offered = sorted({str(st) for _, st in self.choice_sites})
-            self._unused(it, f"no decision offers options of type {t}", it.type.span,
-                         did_you_mean(str(t), offered) or
-                         ("the decisions offer: " + ", ".join(offered[:8]) if offered else
-                          "a preference ranks the options of a 'choose': this rulebook has "
-                          "none"))
+        sites, why = self.decision_sites(t, it.at, "a preference ranks")
+        if why is not None:
+            msg, of_type, hint = why
+            self._unused(it, msg, it.type.span if of_type else it.span, hint)
             return None
-        if it.at is not None:
-            prompts = sorted({self.choice_prompts[s] for s in sites if s in self.choice_prompts})
-            sites = frozenset(s for s in sites
-                              if self.choice_prompts.get(s, "").startswith(it.at))
-            if not sites:
-                self._unused(it, f'no decision offering {t} has a prompt that begins '
-                             f'"{it.at}"', it.span, did_you_mean(it.at, prompts) or
-                             ("the prompts of those decisions: " + "; ".join(
-                                 f'"{x}"' for x in prompts[:6]) if prompts else
-                              "those decisions have no prompt to tell them apart"))
-                return None
         return Preference(it.var, t, it.expr, sc.nslots, it.span, sites,
                           chooser=it.chooser is not None, at=it.at)

@@ -36,28 +36,14 @@ class LabelChecker(ExprChecker):
                      "each type has one label (and one for each 'at \"prompt\"'): join the two "
                      "into one")
             return None
-        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
         if it.at is not None and it.at_word != "at":
             self.err("E161", f"'{it.at_word} \"{it.at}\"' in a label", it.span,
                      'write: label v: Type at "the start of a prompt" = ...')
             return None
-        if it.at is not None and sites:
-            prompts = sorted({self.choice_prompts[s] for s in sites if s in self.choice_prompts})
-            sites = frozenset(s for s in sites
-                              if self.choice_prompts.get(s, "").startswith(it.at))
-            if not sites:
-                self.err("E161", f'no decision offering {t} has a prompt that begins "{it.at}"',
-                         it.span, did_you_mean(it.at, prompts) or
-                         ("the prompts of those decisions: " + "; ".join(
-                             f'"{x}"' for x in prompts[:6]) if prompts else
-                          "those decisions have no prompt to tell them apart"))
-                return None
-        if not sites:
-            offered = sorted({str(st) for _, st in self.choice_sites})
-            self.err("E161", f"no decision offers options of type {t}", it.type.span,
-                     did_you_mean(str(t), offered) or
-                     ("the decisions offer: " + ", ".join(offered[:8]) if offered else
-                      "a label describes the options of a 'choose': this rulebook has none"))
+        sites, why = self.decision_sites(t, it.at, "a label describes")
+        if why is not None:
+            msg, of_type, hint = why
+            self.err("E161", msg, it.type.span if of_type else it.span, hint)
             return None
         return OptionLabel(it.var, t, parts, sc.nslots, it.span, sites, it.chooser is not None,
                            at=it.at)
