@@ -10,9 +10,8 @@ from typing import Any
 
 from mercator.dsl import ast as A
 from mercator.dsl.checked import Preference
-from mercator.dsl.checker_base import Scope
 from mercator.dsl.checker_exprs import ExprChecker
-from mercator.dsl.types import INT, PLAYER
+from mercator.dsl.types import INT
 
 
 class PreferChecker(ExprChecker):
@@ -41,13 +40,7 @@ class PreferChecker(ExprChecker):
             self.warn("W274", f"a preference no decision uses: {msg}", span, hint)
 
     def _prefer(self, it: A.PreferDecl, done: list[Preference]) -> Preference | None:
-        t = self.resolve_type(it.type)
-        sc = Scope("expr")
-        self._no_shadow(it.var, it.span)
-        sc.declare(it.var, t)
-        if it.chooser is not None:
-            self._no_shadow(it.chooser, it.span)
-            sc.declare(it.chooser, PLAYER)
+        t, sc = self.option_scope(it)
         self.expect(self.expr(it.expr, sc, INT), INT, it.expr.span, "preference")
         if t.kind == "any":
             return None

@@ -20,13 +20,7 @@ class LabelChecker(ExprChecker):
 
     def _label(self, it: A.ViewLabel, done: list[OptionLabel]) -> Optional[OptionLabel]:
         """`label v: T = parts`: the decisions offering options of type T (E161 if none)."""
-        t = self.resolve_type(it.type)
-        sc = Scope("expr")
-        self._no_shadow(it.var, it.span)
-        sc.declare(it.var, t)
-        if it.chooser is not None:
-            self._no_shadow(it.chooser, it.span)
-            sc.declare(it.chooser, PLAYER)
+        t, sc = self.option_scope(it)
         parts = [(e, self.expr(e, sc, None)) for e in it.parts]
         if t.kind == "any":
             return None
