@@ -250,3 +250,18 @@ def test_trust_does_not_keep_a_preferred_option_the_search_finds_worse() -> None
                                      'prefer x: int at "pick" = 0 - x'))
     got = _answers(prog, "ismcts:200:trust=0.2")
     assert 1 not in got, got
+
+
+def test_trust_holds_after_a_root_parallel_search_too() -> None:
+    """Two workers' trees merged (agents/root_parallel.py): the merged answer is trusted to
+    the preference as one searcher's is."""
+    prog = program_text(PICK)
+    got = []
+    for seed in range(3):
+        s = prog.new_game(2, seed, narrate=True, explicit_chance=True)
+        agent = make_agent(parse_spec("ismcts:200:cores=2:trust=0.1"), seed)
+        try:
+            got.append(s.pending.values[agent.choose(prog, s)])
+        finally:
+            agent.close()
+    assert got == [6, 6, 6]

@@ -35,6 +35,7 @@ import hashlib
 import multiprocessing
 import os
 import pickle
+import random
 import signal
 import sys
 import threading
@@ -47,7 +48,7 @@ from multiprocessing import util as mp_util
 from typing import Any, Iterator, Optional, Union
 
 from mercator.dsl.errors import MercatorError
-from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, _Edge, _Node,
+from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, _Edge, _Node, trusted,
                                                 most_visited)
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.state import State
@@ -251,6 +252,7 @@ class RootParallelAgent:
         self.sees_hidden = cls.sees_hidden
         self.workers = n
         self.seed = seed
+        self._trust_rng = random.Random(f"{seed}:trust")     # ties among preferred options
         self.settings = dict(settings)
         self.iterations = first.iterations
         self.seconds = first.seconds
@@ -437,7 +439,11 @@ class RootParallelAgent:
         if not root.edges:                # no worker found a world: worker 0's random move
             return replies[0][1]
         group = self.settings.get("group", "none")
-        return most_visited(node, root, None if group == "none" else group)
+        move = most_visited(node, root, None if group == "none" else group)
+        trust = self.settings.get("trust", 0.0)
+        if trust and getattr(program, "prefer_fs", None):     # (as one searcher does)
+            move = trusted(program, state, node, root, move, trust, self._trust_rng)
+        return move
 
 
 class _RemoteTraceback(MercatorError):

@@ -336,6 +336,25 @@ def _ranked_items(items: list, keys: list[str], edges: dict[str, "_Edge"]) -> li
     return [(x, n) for _, x, n in scored]
 
 
+def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int,
+            trust: float, rng: Any) -> int:
+    """`trust=D`: the option the rulebook prefers most at this decision (`prefer`) unless the
+    search's answer `move` beat its mean reward at the root by more than D — the search
+    corrects the preference where it is sure, and a noisy search does not overturn it. (A
+    preference reads only what the chooser may see: it is judged on the game's own state.)"""
+    m = node.count - len(node.actions)
+    if move >= m:
+        return move                         # an any-time action the search chose
+    best = program.preferred(state, m, rng)
+    if best < 0 or best == move:
+        return move
+    keys = option_keys(node)
+    e, f = root.edges.get(keys[best]), root.edges.get(keys[move])
+    if e is None or e.n == 0 or f is None or f.n == 0:
+        return move
+    return best if e.w / e.n >= f.w / f.n - trust else move
+
+
 def most_visited(node: Decision, root: "_Node", group: Optional[str] = None) -> int:
     """The move: the index of the option most visited at the root (ties: the higher mean, then
     the first in the menu); 0 if none was searched. With move groups (`partition`) the most
@@ -675,30 +694,12 @@ class MCTSAgent:
         if not halving:
             move = most_visited(node, root, self.group)
         if self.trust and program.prefer_fs:
-            move = self._trusted(program, state, node, root, move)
+            move = trusted(program, state, node, root, move, self.trust, self.rng)
         if self.reuse or self.plan:
             where = self._mark()
             if where is not None:
                 self._last = (root, option_keys(node)[move], where)
         return move
-
-    def _trusted(self, program: Any, state: State, node: Decision, root: "_Node",
-                 move: int) -> int:
-        """`trust=D`: the option the rulebook prefers most at this decision (`prefer`) unless
-        the search's answer `move` beat its mean reward by more than D — the search corrects
-        the preference where it is sure, and a noisy search does not overturn it. (A preference
-        reads only what the chooser may see: it is judged on the game's own state.)"""
-        m = node.count - len(node.actions)
-        if move >= m:
-            return move                     # an any-time action the search chose
-        best = program.preferred(state, m, self.rng)
-        if best < 0 or best == move:
-            return move
-        keys = option_keys(node)
-        e, f = root.edges.get(keys[best]), root.edges.get(keys[move])
-        if e is None or e.n == 0 or f is None or f.n == 0:
-            return move
-        return best if e.w / e.n >= f.w / f.n - self.trust else move
 
     def _planned(self, node: Decision, carried: Optional[tuple[_Node, bool]]) -> Optional[int]:
         """Plans (`plan`): the move the last decision's tree holds for this one, where the seat
