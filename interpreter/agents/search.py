@@ -337,15 +337,17 @@ def _ranked_items(items: list, keys: list[str], edges: dict[str, "_Edge"]) -> li
 
 
 def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int,
-            trust: float, rng: Any) -> int:
-    """`trust=D`: the option the rulebook prefers most at this decision (`prefer`) unless the
-    search's answer `move` beat its mean reward at the root by more than D — the search
-    corrects the preference where it is sure, and a noisy search does not overturn it. (A
-    preference reads only what the chooser may see: it is judged on the game's own state.)"""
+            trust: float, rng: Any, best: Optional[int] = None) -> int:
+    """`trust=D`: the option the rulebook prefers most at this decision (`prefer`; `best`
+    where the search already drew it among equals) unless the search's answer `move` beat its
+    mean reward at the root by more than D — the search corrects the preference where it is
+    sure, and a noisy search does not overturn it. (A preference reads only what the chooser
+    may see: it is judged on the game's own state.)"""
     m = node.count - len(node.actions)
     if move >= m:
         return move                         # an any-time action the search chose
-    best = program.preferred(state, m, rng)
+    if best is None:
+        best = program.preferred(state, m, rng)
     if best < 0 or best == move:
         return move
     keys = option_keys(node)
@@ -525,7 +527,8 @@ class MCTSAgent:
         if not 0 <= trust <= 1:
             raise ValueError(f"trust in the rulebook's preference is from 0 to 1, not {trust}")
         self.trust = trust              # > 0: the answer is the most preferred option unless
-                                        # another's mean reward beats its by more (`_trusted`)
+                                        # another's mean reward beats its by more (`trusted`)
+        self._kept = -1                 # trust: the preferred option halving kept to the end
         self.model = 0.0                # ismcts: > 0: the other seats drawn by what they were
                                         # seen to choose, this strongly (`_observe`)
         self._me = -1                   # the seat whose decision is being searched
@@ -694,7 +697,8 @@ class MCTSAgent:
         if not halving:
             move = most_visited(node, root, self.group)
         if self.trust and program.prefer_fs:
-            move = trusted(program, state, node, root, move, self.trust, self.rng)
+            move = trusted(program, state, node, root, move, self.trust, self.rng,
+                           self._kept if halving else None)
         if self.reuse or self.plan:
             where = self._mark()
             if where is not None:
@@ -755,8 +759,8 @@ class MCTSAgent:
         amounts = amount_options(node) if self.kernel else None
         pooled: dict[int, float] = {}
         # trust: the most preferred option stays to the last round, so that the answer is
-        # weighed against it on as many iterations as the best (`_trusted`)
-        kept = program.preferred(state, node.count - len(node.actions), self.rng) \
+        # weighed against it on as many iterations as the best (`trusted`)
+        kept = self._kept = program.preferred(state, node.count - len(node.actions), self.rng) \
             if self.trust and program.prefer_fs else -1
 
         def mean(i: int) -> float:
