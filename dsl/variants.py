@@ -12,6 +12,7 @@ import attrs
 
 from mercator.dsl import ast as A
 from mercator.dsl.diagnostics import Diagnostic, did_you_mean, error
+from mercator.dsl.fmt import format_type
 
 KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "function", "trigger": "trigger",
               "action": "any-time action", "phase": "phase", "record": "record",
@@ -47,8 +48,9 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("score", "score")
     if isinstance(d, A.EstimateDecl):
         return ("estimate", "estimate")
-    if isinstance(d, A.PreferDecl):
-        return ("prefer", f"{d.var}: {d.type} at {d.at!r}")
+    if isinstance(d, A.PreferDecl):        # named as written: `b: int at "bid"`
+        at = "" if d.at is None else f' at "{d.at}"'
+        return ("prefer", f"{d.var}: {format_type(d.type)}{at}")
     if isinstance(d, A.EndDecl):
         return ("end", d.round)
     if isinstance(d, A.RoundDecl):

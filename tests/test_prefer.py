@@ -265,3 +265,15 @@ def test_trust_holds_after_a_root_parallel_search_too() -> None:
         finally:
             agent.close()
     assert got == [6, 6, 6]
+
+
+def test_a_variant_replacing_no_preference_names_it_as_written(tmp_path: Path) -> None:
+    (tmp_path / "market.rules").write_text(MARKET)
+    (tmp_path / "v.rules").write_text(
+        'variant "Odd" of "market.rules"\nreplace prefer b: int at "nothing" = b\n')
+    from mercator.dsl.loader import load
+    res = load(str(tmp_path / "v.rules"))
+    assert not res.ok
+    (d,) = [d for d in res.diagnostics if d.code == "E130"]
+    assert "no preference 'b: int at \"nothing\"'" in d.message and d.span.line == 2
+    assert "b: int" in (d.hint or "")
