@@ -102,6 +102,18 @@ class CheckerBase:
         # `label b: T at "prompt"` picks its decisions by
         self.choice_prompts: dict[tuple[str, int, int], str] = {}
 
+    def option_scope(self, it: Any) -> tuple[Type, Scope]:
+        """A label's or a preference's type and its scope: the option `it.var` of that type,
+        and with `for p` the chooser `it.chooser`, a player."""
+        t = self.resolve_type(it.type)
+        sc = Scope("expr")
+        self._no_shadow(it.var, it.span)
+        sc.declare(it.var, t)
+        if it.chooser is not None:
+            self._no_shadow(it.chooser, it.span)
+            sc.declare(it.chooser, PLAYER)
+        return t, sc
+
     def decision_sites(self, t: Type, at: Optional[str], what: str
                        ) -> tuple[frozenset[tuple[str, int, int]], Optional[tuple[str, bool, str]]]:
         """The decisions, by (path, line, col), that offer options of type t — with `at`, those

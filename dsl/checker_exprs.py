@@ -20,17 +20,6 @@ class ExprChecker(CheckerBase):
     """Types expressions (one e_KIND method per AST class)."""
 
 
-    def option_scope(self, it: Any) -> tuple[Type, Scope]:
-        """A label's or a preference's type and its scope: the option `it.var` of that type,
-        and with `for p` the chooser `it.chooser`, a player."""
-        t = self.resolve_type(it.type)
-        sc = Scope("expr")
-        self._no_shadow(it.var, it.span)
-        sc.declare(it.var, t)
-        if it.chooser is not None:
-            self._no_shadow(it.chooser, it.span)
-            sc.declare(it.chooser, PLAYER)
-        return t, sc
     def expr(self, e: Any, sc: Scope, want: Optional[Type]) -> Type:
         """The type of an expression (dispatched to e_KIND by its class), recorded by node."""
         self.at = e.span
