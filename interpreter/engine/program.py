@@ -5,7 +5,8 @@ expressions and tables; nothing here knows how they were made.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Protocol, Union
+import contextlib
+from typing import Any, Callable, Iterator, Optional, Protocol, Union
 
 from mercator.dsl import ast as A
 from mercator.dsl.checked import CheckedRulebook
@@ -595,19 +596,26 @@ class Program:
             f, k = self.estimate_f
             where = self.rb.estimate.span if self.rb.estimate is not None else A.NOSPAN
             what = "estimate"
+        with self._remembering():   # the state is fixed while every seat's value is computed
+            return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
+
+    @contextlib.contextmanager
+    def _remembering(self) -> Iterator[None]:
+        """While the state cannot change (every seat's estimate, every option's preference):
+        the fns called are remembered across the values computed (interpreter/compiler/memo.py),
+        then forgotten — unless the memory is already on (a caller that keeps it)."""
         memo_on = self.ex.memo_on
         if not self.ex.memo or memo_on[0] is not None:
-            return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
-        # the state does not change while every seat's value is computed: the fns they call
-        # are remembered across the seats (interpreter/compiler/memo.py), then forgotten
+            yield
+            return
         memo_on[0] = Memo(len(self.ex.memo))
         try:
-            return tuple(self._scored(s, f, p, k, where, what) for p in range(len(s.players)))
+            yield
         finally:
             memo_on[0] = None
 
     def preferences(self, s: State, m: int) -> Optional[list[Any]]:
-        """The rulebook's preference (docs/language.md, "Preferences") for each of the first m
+        """The rulebook's preference (docs/language.md §2.19c) for each of the first m
         options of the decision pending in s — the pass 0 — or None where it declares none for
         this decision."""
         pend = s.pending
@@ -625,21 +633,15 @@ class Program:
         if lo:
             out.append(0)
         pad = [None] * (k - 2)
-        memo_on = self.ex.memo_on
-        fresh = self.ex.memo and memo_on[0] is None
-        if fresh:       # the state does not change while the options are valued: the fns they
-            memo_on[0] = Memo(len(self.ex.memo))    # call are remembered across the options
         try:
-            for j in range(lo, m):
-                out.append(f(s, [values[j - lo], player, *pad]))
+            with self._remembering():       # the state is fixed while the options are valued
+                for j in range(lo, m):
+                    out.append(f(s, [values[j - lo], player, *pad]))
         except RUN_FAILURES as exc:
             if not rule_failure(exc):
                 raise
             raise RuleError(f"the preference of P{pend.player + 1} cannot be computed ({exc})",
                             where, s.history) from None
-        finally:
-            if fresh:
-                memo_on[0] = None
         return out
 
     def preferred(self, s: State, m: int, rng: Any) -> int:
