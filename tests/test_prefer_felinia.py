@@ -70,7 +70,8 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
     - reveal: a face-down token reachable with the 2 moves left: its yield, the token at its
       colour's average with no set yet (min(0 + 1, n) = 1 for every printed maximum n: 12), the
       merchant who stays alone (1 point: 12), less its steps — X2: 12 + 12 + 12 - 1 = 35 — less
-      a third of a point (4) for the token left to the others: 31.
+      a point (12) for the other token turned up and left to the others (fn left_post_cost;
+      more than 1 face-down token in the country): 23.
     The tokens turned up (two of brown_2..brown_7's; roads 1-2, 2-3, 3-4, 1-5, 5-6, 3-6, 6-7,
     4-7, the harbour on brown_1; 3 moves guessed, so a token 2 steps away is reachable after
     the turn-up): the better token he can reach, and the other, left to the others, a third of
@@ -87,7 +88,7 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
     assert prog.get(s, "occupant") == {} and prog.get(s, "face_up") == []
     labels = _labels(pend)
     prefs = dict(zip(labels, prog.preferences(s, len(labels))))
-    assert prefs == {"stop": 0, "walk": 11, "reveal": 31}
+    assert prefs == {"stop": 0, "walk": 11, "reveal": 23}
     prog.apply(s, labels.index("reveal"))
     assert s.pending.prompt.startswith("reveal which trade tokens")
     got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending))) or []))
@@ -109,6 +110,32 @@ def test_a_walk_values_each_step_by_the_best_end_beyond_it(felinia: Any) -> None
     assert pend.prompt.startswith("walk to which region")
     got = dict(zip(_labels(pend), prog.preferences(s, len(_labels(pend)))))
     assert {k.rsplit("_", 1)[1]: v for k, v in got.items()} == {"2": 12, "5": 11}
+
+
+def test_after_a_turn_up_he_counts_the_move_it_took(felinia: Any) -> None:
+    """The first landing of seed 11 turns up brown_2 and brown_6 from the harbour brown_1 (the
+    test above). He stands on the harbour again with 2 moves left: the tokens turned up last
+    lie in his country, so the guess (fn moves_guess) is 3 - 0 - 1 = 2, and a walk's step leaves
+    1. A post for him, alone and with no token yet: its yield + 12 (the token: min(0 + 1, n))
+    + 12 (the merchant) — brown_2 (a good) 36, brown_6 (a good) 36.
+    - stop: the harbour, nothing: 0;
+    - walk: to brown_2, its post 36; to brown_5, the post on brown_6 a step on, 36 - 1 = 35;
+      less the step: 35;
+    - reveal: a face-down brown token within the 1 move left after it: brown_5 (spice, 6), 6 +
+      12 + 12 - 1 step = 29, less a point for the other token left (12): 17.
+    Then the step: brown_2 36, brown_5 35."""
+    prog = felinia
+    s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
+    prog.apply(s, _labels(s.pending).index("reveal"))
+    prog.apply(s, _labels(s.pending).index("brown_2+brown_6"))
+    pend = s.pending
+    assert pend.prompt.startswith(MOVE)            # still on brown_1 (the steps below)
+    labels = _labels(pend)
+    assert dict(zip(labels, prog.preferences(s, len(labels)))) == {
+        "stop": 0, "walk": 35, "reveal": 17}
+    prog.apply(s, labels.index("walk"))
+    got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending)))))
+    assert got == {"brown_2": 36, "brown_5": 35}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
