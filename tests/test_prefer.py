@@ -277,3 +277,37 @@ def test_a_variant_replacing_no_preference_names_it_as_written(tmp_path: Path) -
     (d,) = [d for d in res.diagnostics if d.code == "E130"]
     assert "no preference 'b: int at \"nothing\"'" in d.message and d.span.line == 2
     assert "b: int" in (d.hint or "")
+
+
+def test_sure_keeps_the_preference_a_small_trust_alone_gives_up_to_noise() -> None:
+    """2 to 6 are worth the same: with a trust of 0.01 alone the search's answer among them
+    is often another than the preferred 6 (one die's noise is more than 0.01 of mean reward);
+    asked to beat it by two standard errors besides (`sure=2`), it is 6 in every seed."""
+    prog = program_text(PICK)
+    loose = _answers(prog, "ismcts:200:trust=0.01:sure=0")
+    assert loose.count(6) < 8, loose
+    assert _answers(prog, "ismcts:200:trust=0.01:sure=2") == [6] * 8
+
+
+def test_sure_does_not_keep_a_preferred_option_the_search_finds_clearly_worse() -> None:
+    """A preference for the worthless 1 is overturned with `sure=2` too: its mean is some 0.45
+    below the others', many standard errors at 200 iterations."""
+    prog = program_text(PICK.replace('prefer x: int at "pick" = x',
+                                     'prefer x: int at "pick" = 0 - x'))
+    got = _answers(prog, "ismcts:200:trust=0.1:sure=2")
+    assert 1 not in got, got
+
+
+def test_trust_weighs_the_last_round_of_the_halving() -> None:
+    """The means halving compares at the end are those of its last round (`search.trusted`'s
+    `final`): the survivors' means over every round are a best of many, too high. The last
+    round's visits and rewards are a part of the whole search's."""
+    prog = program_text(PICK)
+    s = prog.new_game(2, 3, narrate=True, explicit_chance=True)
+    agent = make_agent(parse_spec("ismcts:200:cores=1:trust=0.1"), 3)
+    agent.choose(prog, s)
+    final = agent._final
+    assert final is not None and 2 <= len(final) <= 3
+    for key, (w, n, w2) in final.items():
+        e = agent.last_root.edges[key]
+        assert 0 < n < e.n and 0 <= w <= e.w and w * w / n <= w2 + 1e-9 and w2 <= e.w2

@@ -184,10 +184,11 @@ def _serve(conn: Any, parent_pid: int, path: str, sources: dict[str, str], kind:
             before = agent.fallbacks
             index = agent.choose(program, state)
             root = agent.last_root
-            stats: dict[str, tuple[int, float, int]] = {} if root is None else \
-                {k: (e.n, e.w, e.avail) for k, e in root.edges.items()}
+            stats: dict[str, tuple[int, float, int, float]] = {} if root is None else \
+                {k: (e.n, e.w, e.avail, e.w2) for k, e in root.edges.items()}
             reply = ("done", index, stats, agent.last_iterations, agent.fallbacks - before,
-                     agent.last_rollout_decisions, getattr(agent, "carried", 0))
+                     agent.last_rollout_decisions, getattr(agent, "carried", 0),
+                     getattr(agent, "_final", None))
         except BaseException as exc:
             _send_error(conn, exc)
             continue
@@ -421,14 +422,21 @@ class RootParallelAgent:
                 timeout += CPU_SLACK * self.seconds     # machine)
         replies = self._gather(timeout, "a decision")
         root = _Node()
+        final: Optional[dict[str, tuple[float, int, float]]] = None   # halving's last rounds
         for reply in replies:
-            for key, (n, w, avail) in reply[2].items():
+            for key, (n, w, avail, w2) in reply[2].items():
                 e = root.edges.get(key)
                 if e is None:
                     e = root.edges[key] = _Edge()
                 e.n += n
                 e.w += w
                 e.avail += avail
+                e.w2 += w2
+            if reply[7]:
+                final = {} if final is None else final
+                for key, (w, n, w2) in reply[7].items():
+                    fw, fn, fw2 = final.get(key, (0.0, 0, 0.0))
+                    final[key] = (fw + w, fn + n, fw2 + w2)
         root.visits = sum(e.n for e in root.edges.values())
         self.last_root = root
         self.last_choices = [r[1] for r in replies]
@@ -442,7 +450,8 @@ class RootParallelAgent:
         move = most_visited(node, root, None if group == "none" else group)
         trust = self.settings.get("trust", 0.0)
         if trust and getattr(program, "prefer_fs", None):     # (as one searcher does)
-            move = trusted(program, state, node, root, move, trust, self._trust_rng)
+            move = trusted(program, state, node, root, move, trust, self._trust_rng,
+                           final=final, sure=self.settings.get("sure", 0.0))
         return move
 
 

@@ -147,11 +147,12 @@ TAU = 0.1            # MAST's softmax temperature (rewards in [0, 1])
 class _Edge:
     """One option at a tree node: visits, total reward, times available, the node below."""
 
-    __slots__ = ("n", "w", "avail", "below")
+    __slots__ = ("n", "w", "avail", "below", "w2")
 
     def __init__(self) -> None:
         self.n = 0
         self.w = 0.0
+        self.w2 = 0.0
         self.avail = 0
         self.below: Optional[_Node] = None
 
@@ -337,12 +338,18 @@ def _ranked_items(items: list, keys: list[str], edges: dict[str, "_Edge"]) -> li
 
 
 def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int,
-            trust: float, rng: Any, best: Optional[int] = None) -> int:
+            trust: float, rng: Any, best: Optional[int] = None,
+            final: Optional[dict[str, tuple[float, int, float]]] = None,
+            sure: float = 0.0) -> int:
     """`trust=D`: the option the rulebook prefers most at this decision (`prefer`; `best`
     where the search already drew it among equals) unless the search's answer `move` beat its
-    mean reward at the root by more than D — the search corrects the preference where it is
-    sure, and a noisy search does not overturn it. (A preference reads only what the chooser
-    may see: it is judged on the game's own state.)"""
+    mean reward at the root by more than D, and by more than `sure` standard errors of the
+    difference of the two means besides — the search corrects the preference where it is sure,
+    and a noisy search does not overturn it. `final` (sequential halving): each option's
+    (reward, visits, squared rewards) in the last round both were in; the rounds before chose
+    the survivors by their means, which are therefore too high (a best of many), while the
+    preferred option was kept without them. (A preference reads only what the chooser may
+    see: it is judged on the game's own state.)"""
     m = node.count - len(node.actions)
     if move >= m:
         return move                         # an any-time action the search chose
@@ -351,10 +358,21 @@ def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int
     if best < 0 or best == move:
         return move
     keys = option_keys(node)
-    e, f = root.edges.get(keys[best]), root.edges.get(keys[move])
-    if e is None or e.n == 0 or f is None or f.n == 0:
+    if final is not None and keys[best] in final and keys[move] in final:
+        (ew, en, ew2), (fw, fn, fw2) = final[keys[best]], final[keys[move]]
+    else:
+        e, f = root.edges.get(keys[best]), root.edges.get(keys[move])
+        if e is None or e.n == 0 or f is None or f.n == 0:
+            return move
+        ew, en, ew2, fw, fn, fw2 = e.w, e.n, e.w2, f.w, f.n, f.w2
+    if not en or not fn:
         return move
-    return best if e.w / e.n >= f.w / f.n - trust else move
+    me, mf = ew / en, fw / fn
+    margin = trust
+    if sure:
+        ve, vf = max(0.0, ew2 / en - me * me), max(0.0, fw2 / fn - mf * mf)
+        margin += sure * math.sqrt(ve / en + vf / fn)
+    return best if me >= mf - margin else move
 
 
 def most_visited(node: Decision, root: "_Node", group: Optional[str] = None) -> int:
@@ -486,7 +504,7 @@ class MCTSAgent:
                  anytime: str = "all", root: str = "uct", pair: bool = False,
                  clock: str = "wall", sealed: str = "tree", nst: bool = False,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
-                 prefer: float = 0.0, trust: float = 0.0):
+                 prefer: float = 0.0, trust: float = 0.0, sure: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -528,7 +546,12 @@ class MCTSAgent:
             raise ValueError(f"trust in the rulebook's preference is from 0 to 1, not {trust}")
         self.trust = trust              # > 0: the answer is the most preferred option unless
                                         # another's mean reward beats its by more (`trusted`)
+        if not 0 <= sure <= 10:
+            raise ValueError(f"the standard errors trust asks of the search are from 0 to 10, "
+                             f"not {sure}")
+        self.sure = sure                # trust: and by more than this many standard errors
         self._kept = -1                 # trust: the preferred option halving kept to the end
+        self._final: Optional[dict[str, tuple[float, int, float]]] = None   # trust: last round
         self.model = 0.0                # ismcts: > 0: the other seats drawn by what they were
                                         # seen to choose, this strongly (`_observe`)
         self._me = -1                   # the seat whose decision is being searched
@@ -698,7 +721,8 @@ class MCTSAgent:
             move = most_visited(node, root, self.group)
         if self.trust and program.prefer_fs:
             move = trusted(program, state, node, root, move, self.trust, self.rng,
-                           self._kept if halving else None)
+                           self._kept if halving else None,
+                           self._final if halving else None, self.sure)
         if self.reuse or self.plan:
             where = self._mark()
             if where is not None:
@@ -768,10 +792,13 @@ class MCTSAgent:
                 return pooled[i]
             e = edges.get(keys[i])
             return e.w / e.n if e is not None and e.n else -1.0
+        self._final = None
         try:
             for r in range(rounds):
                 if len(alive) == 1:
                     break
+                before = {keys[i]: (edges[keys[i]].w, edges[keys[i]].n, edges[keys[i]].w2)
+                          if keys[i] in edges else (0.0, 0, 0.0) for i in alive}
                 if total is not None:
                     share = (total - done) // (rounds - r)
                     each = max(1, share // len(alive))
@@ -801,6 +828,9 @@ class MCTSAgent:
                     k += 1
                 if k < len(alive) and r > 0:        # not one more visit each: the budget is out
                     break
+                self._final = {key: (edges[key].w - w0, edges[key].n - n0, edges[key].w2 - v0)
+                               if key in edges else (0.0, 0, 0.0)
+                               for key, (w0, n0, v0) in before.items()}
                 if amounts is not None:
                     pooled = kernel_means(amounts, keys, edges, self.kernel)
                 alive.sort(key=lambda i: (mean(i), edges[keys[i]].n if keys[i] in edges
@@ -1016,6 +1046,9 @@ class MCTSAgent:
             node.visits += 1
             e.n += 1
             e.w += reward[seat]
+        if path and path[0][0] is root:      # the root's options: their rewards' spread (trust)
+            r0 = reward[path[0][2]]
+            path[0][1].w2 += r0 * r0
         for e, seat in groups:
             e.n += 1
             e.w += reward[seat]
@@ -1591,10 +1624,12 @@ class ISMCTSAgent(MCTSAgent):
                  pair: bool = False, clock: str = "wall", sealed: str = "tree",
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
-                 model: float = 0.0, prefer: float = 0.0, trust: float = 0.0):
+                 model: float = 0.0, prefer: float = 0.0, trust: float = 0.0,
+                 sure: float = 0.0):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
-                         root, pair, clock, sealed, nst, kernel, reply, thrift, prefer, trust)
+                         root, pair, clock, sealed, nst, kernel, reply, thrift, prefer, trust,
+                         sure)
         if model < 0:
             raise ValueError(f"the model's weight cannot be negative, not {model}")
         self.model = model

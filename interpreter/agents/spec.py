@@ -43,6 +43,7 @@ players from their play so far; 0: none), `prefer=X` the share of a rollout's mo
 the option the rulebook prefers most where it declares a preference (`prefer`, docs/language.md;
 the rest MAST's; 0: none), `trust=D` whether the answer is the option the rulebook prefers
 most unless another beat its mean reward in the search by more than D (0: the search's answer),
+`sure=Z` by more than Z standard errors of the two means' difference besides (0: D alone),
 `reply=K` whether
 a small decision below the root (at most three options: a yes or no) starts each option with K
 visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|shared` how the tree searches a simultaneous decision
@@ -93,7 +94,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"reward": "margin", "rollout": "auto", "pw":
                                     "pair": False, "sealed": "tree", "hidden": "uniform",
                                     "nst": False, "plan": 0, "kernel": 0.0,
                                     "reply": 0.0, "thrift": 0.0, "model": 0.0,
-                                    "prefer": 0.9, "trust": 0.1}
+                                    "prefer": 0.9, "trust": 0.1, "sure": 0.0}
 BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:anytime=all"
              ":root=uct:prefer=0:trust=0")
 # the levels a person picks (`bot:easy`), as budgets of the default searcher, ismcts: a time per
@@ -159,6 +160,8 @@ class AgentSpec:
     trust: Optional[float] = None      # the answer is the most preferred option unless another's
                                        # mean reward beats its by more than this (None:
                                        # DEFAULT_SETTINGS; 0: the search's answer)
+    sure: Optional[float] = None       # trust: and by more than this many standard errors of
+                                       # the difference (None: DEFAULT_SETTINGS; 0: trust alone)
     model: Optional[float] = None      # ismcts: the other seats drawn by what they were seen to
                                        # choose, this strongly (None: DEFAULT_SETTINGS; 0: no)
     plan: Optional[int] = None         # ismcts: a run of the seat's own decisions answered from
@@ -241,7 +244,8 @@ def parse_spec(text: str) -> AgentSpec:
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
-            "hidden", "nst", "plan", "kernel", "reply", "thrift", "model", "prefer", "trust")
+            "hidden", "nst", "plan", "kernel", "reply", "thrift", "model", "prefer", "trust",
+            "sure")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan", "model")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -288,6 +292,11 @@ _NUMBERS: dict[str, tuple[str, float, float, type, str]] = {
               "trust is how much better in mean reward another option must have done in the "
               "search for the answer not to be the rulebook's most preferred option (0: the "
               f"search's answer; default {DEFAULT_SETTINGS['trust']:g}), a number from 0 to 1"),
+    "sure": (_DECIMAL, 0, 10, float,
+             "sure is how many standard errors of the difference of their mean rewards another "
+             "option must beat the rulebook's most preferred option by, besides trust, for the "
+             f"answer not to be the preferred one (0: trust alone; default "
+             f"{DEFAULT_SETTINGS['sure']:g}), a number from 0 to 10"),
     "plan": (_WHOLE, 0, 100000, int,
              "plan is the visits the last decision's tree must hold at the seat's next "
              "decision, with nothing but its own moves between, for that decision to be "
@@ -487,6 +496,9 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     trust = d["trust"] if spec.trust is None else spec.trust
     if trust:                       # (likewise)
         settings["trust"] = trust
+    sure = d["sure"] if spec.sure is None else spec.sure
+    if sure:                        # (likewise)
+        settings["sure"] = sure
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"
