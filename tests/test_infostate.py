@@ -52,7 +52,7 @@ def rows(enc: InfoStateEncoder, t: np.ndarray) -> np.ndarray:
 # option of three boats; genoa.rules: decisions 3200, 3 ids)
 SIZES = [("manila", 3, 212 + 9 + 700 * (3 + 9)), ("manila", 5, 296 + 9 + 700 * (5 + 9)),
          ("die_haendler", 2, 1003 + 9 + 850 * (2 + 9)),
-         ("felinia", 4, 6864 + 5 + 1000 * (4 + 5)), ("genoa", 2, 15343 + 3 + 3200 * (2 + 3))]
+         ("felinia", 4, 6865 + 5 + 1000 * (4 + 5)), ("genoa", 2, 15343 + 3 + 3200 * (2 + 3))]
 
 
 @pytest.mark.parametrize("name, players, total", SIZES)

@@ -63,17 +63,19 @@ def test_the_first_disc_values_income_at_one_silver(felinia: Any) -> None:
 
 
 def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
-    """The first merchant to land on an empty island (no trade post, no merchant staying):
+    """The first merchant to land on an empty island (no trade post, no merchant staying), his 3
+    moves left (walker_moves; §遊戲回合 3), each line of his landing planned to its end (fn plan):
     - stop, in the harbour: no yield, no post — 0;
-    - walk: the best end within the moves left after a step, a twelfth a step — from X2 its
-      good (12) or, 1 step on, another good (12 - 1); so 12, less the step itself: 11;
-    - reveal: a face-down token reachable with the 2 moves left: its yield, the token at its
-      colour's average with no set yet (min(0 + 1, n) = 1 for every printed maximum n: 12), the
-      merchant who stays alone (1 point: 12), less its steps — X2: 12 + 12 + 12 - 1 = 35 — less
-      a point (12) for the other token turned up and left to the others (fn left_post_cost;
-      more than 1 face-down token in the country): 23.
+    - walk: a step to X2 (a good: 12) and the best line from there with 2 moves: a turn-up of
+      its own token, which he stands on — its yield, the token at its colour's average with no
+      set yet (min(0 + 1, n) = 1 for every printed maximum n: 12), the merchant who stays alone
+      (1 point: 12), 0 steps: 36 — less a point (12) for the other token turned up and left to
+      the others (fn left_post_cost; more than 1 face-down token in the country): 24; less the
+      step: 23 (the line by X5 is worse: X6's token 1 step from X5, 36 - 1 - 12 - 1 = 22);
+    - reveal: a face-down token reachable with the 2 moves left: X2, 36 - 1 step - 12 = 23 —
+      the same line as the walk's, the moves in the other order (they tie).
     The tokens turned up (two of brown_2..brown_7's; roads 1-2, 2-3, 3-4, 1-5, 5-6, 3-6, 6-7,
-    4-7, the harbour on brown_1; 3 moves guessed, so a token 2 steps away is reachable after
+    4-7, the harbour on brown_1; 3 moves left, so a token 2 steps away is reachable after
     the turn-up): the better token he can reach, and the other, left to the others, a third of
     its own worth if he could reach it, less a third of a point (4) for each step nearer its
     harbour than 4. Each reachable token's worth, its yield + 12 (token) + 12 (merchant) less
@@ -88,7 +90,7 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
     assert prog.get(s, "occupant") == {} and prog.get(s, "face_up") == []
     labels = _labels(pend)
     prefs = dict(zip(labels, prog.preferences(s, len(labels))))
-    assert prefs == {"stop": 0, "walk": 11, "reveal": 23}
+    assert prefs == {"stop": 0, "walk": 23, "reveal": 23}
     prog.apply(s, labels.index("reveal"))
     assert s.pending.prompt.startswith("reveal which trade tokens")
     got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending))) or []))
@@ -99,9 +101,13 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
     assert max(got.values()) == 38
 
 
-def test_a_walk_values_each_step_by_the_best_end_beyond_it(felinia: Any) -> None:
-    """After a first landing's walk is chosen, the step: toward X2 (a good: 12, or a good a
-    step on: 12 - 1 = 11) is worth 12, toward X5 (spice, 6; the good on X6 a step on: 11) 11."""
+def test_a_walk_values_each_step_by_the_best_line_beyond_it(felinia: Any) -> None:
+    """After a first landing's walk is chosen, the step, with the 2 moves left after it (fn plan):
+    toward X2, a turn-up there of its own token (a good 12 + the token 12 + the merchant 12, less
+    a point for the other token left: 24) beats its good (12) and any step on (X3's token turned
+    up from X3 with no move left after: 4 + 24 - 12 - 1 = 15) — 24; toward X5, a turn-up there
+    and X6's token a step on (12 + 24 - 1 - 12 = 23), or a step to X6 and its own token turned
+    up (36 - 12 - 1 = 23) — 23."""
     prog = felinia
     s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
     labels = _labels(s.pending)
@@ -109,18 +115,19 @@ def test_a_walk_values_each_step_by_the_best_end_beyond_it(felinia: Any) -> None
     pend = s.pending
     assert pend.prompt.startswith("walk to which region")
     got = dict(zip(_labels(pend), prog.preferences(s, len(_labels(pend)))))
-    assert {k.rsplit("_", 1)[1]: v for k, v in got.items()} == {"2": 12, "5": 11}
+    assert {k.rsplit("_", 1)[1]: v for k, v in got.items()} == {"2": 24, "5": 23}
 
 
 def test_after_a_turn_up_he_counts_the_move_it_took(felinia: Any) -> None:
     """The first landing of seed 11 turns up brown_2 and brown_6 from the harbour brown_1 (the
-    test above). He stands on the harbour again with 2 moves left: the tokens turned up last
-    lie in his country, so the guess (fn moves_guess) is 3 - 0 - 1 = 2, and a walk's step leaves
-    1. A post for him, alone and with no token yet: its yield + 12 (the token: min(0 + 1, n))
-    + 12 (the merchant) — brown_2 (a good) 36, brown_6 (a good) 36.
+    test above). He stands on the harbour again with 2 moves left (walker_moves: the turn-up
+    was a move, §遊戲回合 3) a.), and a walk's step leaves 1. A post for him, alone and with no
+    token yet: its yield + 12 (the token: min(0 + 1, n)) + 12 (the merchant) — brown_2 (a good)
+    36, brown_6 (a good) 36.
     - stop: the harbour, nothing: 0;
-    - walk: to brown_2, its post 36; to brown_5, the post on brown_6 a step on, 36 - 1 = 35;
-      less the step: 35;
+    - walk: to brown_2, its post 36; to brown_5, the post on brown_6 a step on, 36 - 1 = 35 (a
+      turn-up on brown_5 with no move left after it: its own token, 6 + 24 - 12 = 18); less the
+      step: 35;
     - reveal: a face-down brown token within the 1 move left after it: brown_5 (spice, 6), 6 +
       12 + 12 - 1 step = 29, less a point for the other token left (12): 17.
     Then the step: brown_2 36, brown_5 35."""
@@ -158,3 +165,67 @@ def test_prefer_seats_play_whole_games(felinia: Any, players: int) -> None:
                    [Checked(players * 10 + p) for p in range(players)], on_step=check)
     assert fin.over and len(fin.result.scores) == players
     assert uncovered == []
+
+
+def _moves_counted(prog: Any, s: Any, bots: list) -> int:
+    """Play s to its end with `bots` (narration on), counting each landing merchant's moves as
+    seed 004 §遊戲回合 3) has them — 3 when he lands (the log's "lands a merchant at"), one less
+    for each step (c., "walks to") or turn-up (a., the decision "reveal which trade tokens"),
+    and in the advanced game one more for each provision spent (進階版 b., "spends a provision")
+    — and check at every decision that the table's walker_moves is that count while a merchant
+    is on the move and 0 otherwise. Returns the island decisions checked."""
+    s.narrate = True
+    left = 0                        # the moves left of the merchant on the move
+    seen = 0                        # the log lines read
+    checked = 0
+    while not s.over:
+        pend = s.pending
+        if not isinstance(pend, Decision):
+            prog.apply(s, resolve_chance(s))
+            continue
+        for line in s.messages[seen:]:
+            if "lands a merchant at" in line:
+                left = 3
+            elif " walks to " in line:
+                left -= 1
+            elif "spends a provision" in line:
+                left += 1
+        seen = len(s.messages)
+        if prog.get(s, "walker") is None:
+            assert prog.get(s, "walker_moves") == 0
+        else:
+            assert prog.get(s, "walker_moves") == left
+            checked += 1
+        prog.apply(s, bots[pend.player].choose(prog, s))
+        if pend.prompt.startswith("reveal which trade tokens"):
+            left -= 1
+    return checked
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_the_table_shows_the_moves_left_of_the_merchant_on_the_move(felinia: Any, seed: int) -> None:
+    """walker_moves (table bookkeeping, read by the island's preferences) is the moves left of
+    the merchant on the move at every decision of a played game: 3 on landing (seed 004
+    §遊戲回合 3): 最多3次的移動行動), one less for each step or turn-up, and 0 when no merchant
+    is on the move."""
+    s = felinia.new_game(3, seed)
+    assert _moves_counted(felinia, s, [PreferAgent(seed + p) for p in range(3)]) > 20
+
+
+class _SpendsProvisions(PreferAgent):
+    """A `prefer` seat that spends a provision for one more move whenever it may."""
+
+    def choose(self, prog: Any, state: Any) -> int:
+        labels = _labels(state.pending)
+        return labels.index("provision") if "provision" in labels else super().choose(prog, state)
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_the_advanced_game_counts_a_provision_in_the_moves_left(seed: int) -> None:
+    """The advanced game replaces proc land (rulebooks/variants/felinia_advanced.rules): a
+    provision spent gives one more move (seed 004 §遊戲回合 3) b. 進階版), and walker_moves
+    counts it (seats that spend every provision they may)."""
+    adv = program(ROOT / "rulebooks" / "variants" / "felinia_advanced.rules")
+    s = adv.new_game(3, seed)
+    assert _moves_counted(adv, s, [_SpendsProvisions(seed + p) for p in range(3)]) > 20
+    assert any("spends a provision" in line for line in s.messages)
