@@ -451,7 +451,8 @@ class RootParallelAgent:
         trust = self.settings.get("trust", 0.0)
         if trust and getattr(program, "prefer_fs", None):     # (as one searcher does)
             move = trusted(program, state, node, root, move, trust, self._trust_rng,
-                           final=final, sure=self.settings.get("sure", 0.0))
+                           final=final if self.settings.get("sure") else None,
+                           sure=self.settings.get("sure", 0.0))
         return move
 
 

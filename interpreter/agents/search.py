@@ -345,10 +345,10 @@ def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int
     where the search already drew it among equals) unless the search's answer `move` beat its
     mean reward at the root by more than D, and by more than `sure` standard errors of the
     difference of the two means besides — the search corrects the preference where it is sure,
-    and a noisy search does not overturn it. `final` (sequential halving): each option's
-    (reward, visits, squared rewards) in the last round both were in; the rounds before chose
-    the survivors by their means, which are therefore too high (a best of many), while the
-    preferred option was kept without them. (A preference reads only what the chooser may
+    and a noisy search does not overturn it. `final` (sequential halving, given with `sure`):
+    each option's (reward, visits, squared rewards) in the last round both were in; the rounds
+    before chose the survivors by their means, which are therefore too high (a best of many),
+    while the preferred option was kept without them. (A preference reads only what the chooser may
     see: it is judged on the game's own state.)"""
     m = node.count - len(node.actions)
     if move >= m:
@@ -722,7 +722,7 @@ class MCTSAgent:
         if self.trust and program.prefer_fs:
             move = trusted(program, state, node, root, move, self.trust, self.rng,
                            self._kept if halving else None,
-                           self._final if halving else None, self.sure)
+                           self._final if halving and self.sure else None, self.sure)
         if self.reuse or self.plan:
             where = self._mark()
             if where is not None:
