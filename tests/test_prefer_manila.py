@@ -36,16 +36,23 @@ def test_the_harbour_master_is_bid_for_while_the_bid_is_within_his_worth(prog: P
 
 def test_a_placement_is_preferred_by_its_expected_pay_less_its_price(prog: Program) -> None:
     """After the first roll of tests/test_manila_scenarios.py's placed_and_rolled (silk on 6,
-    ginseng on 5, jade on 6, two rolls left; silk lands with 126 chances in 216, ginseng 90,
-    jade 126; P2 and P3 hold 4 accomplices for 18 free places, a free seat filling 22 in 100),
-    P1 (27 pesos) places again. In 216ths of a peso:
-    - silk's second seat: 126 x 30 x 100 / (200 + 1 x 22) = 1702, less 4 pesos (864): 838;
+    ginseng on 5, jade on 6, two rolls left; nobody on the pirate ship, so a boat ending on 13
+    docks: silk lands with 126 chances in 216, ginseng 90, jade 126; P2 and P3 hold 4
+    accomplices for 18 free places, a free seat filling 22 in 100), P1 (27 pesos, on the silk
+    boat's first seat, holding a nutmeg and a silk share) places again. In 216ths of a peso:
+    - silk's second seat: his share of the cargo grows from 1 of a crew of 100 + 2 x 22 (126 x
+      30 x 100 / 144 = 2625) to 2 of 200 + 1 x 22 (126 x 30 x 200 / 222 = 3405): 780, less 4
+      pesos (864): -84, below the pass (a second seat only takes the third seat's share);
     - ginseng's first seat: 90 x 18 x 100 / (100 + 2 x 22) = 1125, less 1 peso: 909;
     - jade's second seat: 126 x 36 x 100 / (200 + 2 x 22) = 1859, less 4 pesos: 995;
-    - harbour B pays 8 if two boats pass 13 (silk 90, ginseng 60, jade 90: 66 chances), 528,
-      less 3 pesos (648): -120, below the pass;
+    - harbour B pays 8 if two boats land (126, 90, 126: 117 chances), 936, less 3 pesos: 288;
+    - shipyard A pays 6 if a boat ends in the shipyard (90, 126, 90 chances each: 216 less 126
+      x 90 x 126 / 216^2 = 30 for none, 186), 1116, less 4 pesos: 252;
     - the pirate: the boats' plunder if one ends the last roll on 13 (silk 36 x 30, ginseng
-      30 x 18, jade 36 x 36: 2916), less 5 pesos: 1836;
+      30 x 18, jade 36 x 36: 2916; no boat can end the second roll on 13 from 5 or 6 with one
+      die, so no boarding), less what the silk boat would have brought him had it docked from 13
+      (36 x (30 x 100 / 144 = 20 of the cargo + his silk share's rise, 10)): 1080, less 5
+      pesos: 756;
     - insurance: 10 pesos now, nobody in the shipyard to pay: 2160, the most preferred."""
     game = placed_and_rolled(prog, "pass")
     pend = game.s.pending
@@ -54,9 +61,29 @@ def test_a_placement_is_preferred_by_its_expected_pay_less_its_price(prog: Progr
     assert pend.player == 0 and labels[0] == "pass"
     prefs = dict(zip(labels, prog.preferences(game.s, m) or []))
     assert prefs["pass"] == 0
-    assert (prefs["silk_boat"], prefs["ginseng_boat"], prefs["jade_boat"]) == (838, 909, 995)
-    assert prefs["harbour_b"] == -120 and prefs["pirate"] == 1836
+    assert (prefs["silk_boat"], prefs["ginseng_boat"], prefs["jade_boat"]) == (-84, 909, 995)
+    assert prefs["harbour_b"] == 288 and prefs["shipyard_a"] == 252
+    assert prefs["pirate"] == 756
     assert prefs["insurance"] == 2160 == max(prefs.values())
+
+
+def test_the_pirate_ship_counts_plunder_boarding_and_the_docking_it_stops(prog: Program) -> None:
+    """The first placement of the first voyage (silk on 0, ginseng on 4, jade on 5, three rolls
+    to come, nobody aboard anywhere), P1 holding a nutmeg and a silk share. The boats end the
+    last roll on 13 with 21 (silk: 13 on three dice), 25 (ginseng: 9) and 21 (jade: 8) chances
+    in 216: a plunder of 21 x 30 + 25 x 18 + 21 x 36 = 1836. They end the second roll on 13, when
+    a pirate may board one, with 0 (silk cannot), 24 (ginseng: 9 on two dice) and 30 (jade: 8):
+    half a seat on the empty boat, (24 x 18 + 30 x 36) / 2 = 756. With a pirate waiting the silk
+    boat no longer docks from 13: his silk share's rise (a step, from 10 to 20 pesos at the end:
+    10) is lost 21 times: 210. Less 5 pesos (1080): 1302."""
+    game = Game(prog)
+    game.begin_voyage_1()
+    pend = game.s.pending
+    m = pend.count - len(pend.actions)
+    labels = [o.label for o in pend.options[:m]]
+    assert pend.player == 0 and pend.prompt.startswith("place an accomplice")
+    prefs = dict(zip(labels, prog.preferences(game.s, m) or []))
+    assert prefs["pirate"] == 1302
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
