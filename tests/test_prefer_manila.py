@@ -34,6 +34,33 @@ def test_the_harbour_master_is_bid_for_while_the_bid_is_within_his_worth(prog: P
     assert prefs[15] == 1 and prefs[16] == -1        # bids 15 and 16
 
 
+def test_the_harbour_master_leaves_ashore_the_good_the_others_hold(prog: Program) -> None:
+    """Nobody bids in the first voyage, 4 players: P1 is harbour master, holds a nutmeg and a
+    silk share; 3 of each good are in the supply, so the others hold 1 nutmeg, 1 silk, 2
+    ginseng and 2 jade; every rise is 5 pesos (step 0 to 5). In tenths of a peso a good is kept
+    at sea for 30 x his shares x 5, less 10 x the others' shares x 5, plus its cargo: nutmeg
+    150 - 50 + 24 = 124, silk 150 - 50 + 30 = 130, ginseng 0 - 100 + 18 = -82, jade -100 + 36 =
+    -64: ginseng (preferred 82) stays ashore. Nutmeg ashore, the start spaces weigh each space
+    of silk 60 x 5 + 5 x 30 - 18 x 1 x 5 = 360, of ginseng 90 - 180 = -90 and of jade 180 - 180
+    = 0: silk on 5, ginseng on 0, jade on 4 is preferred 1800, the default start of the
+    scenarios (silk 0, ginseng 4, jade 5) -360."""
+    game = Game(prog)
+    for p in range(4):
+        game.bid(p, None)
+    game.decide(0, "pass", "buy one share (or pass)")
+    pend = game.s.pending
+    assert pend.prompt.startswith("which good stays ashore")
+    m = pend.count - len(pend.actions)
+    prefs = dict(zip([o.label for o in pend.options[:m]], prog.preferences(game.s, m) or []))
+    assert prefs == {"nutmeg": -124, "silk": -130, "ginseng": 82, "jade": 64}
+    game.decide(0, "nutmeg", "which good stays ashore this voyage?")
+    pend = game.s.pending
+    m = pend.count - len(pend.actions)
+    prefs = dict(zip([o.label for o in pend.options[:m]], prog.preferences(game.s, m) or []))
+    assert max(prefs.values()) == prefs["{silk: 5, ginseng: 0, jade: 4}"] == 1800
+    assert prefs["{silk: 0, ginseng: 4, jade: 5}"] == -360
+
+
 def test_a_placement_is_preferred_by_its_expected_pay_less_its_price(prog: Program) -> None:
     """After the first roll of tests/test_manila_scenarios.py's placed_and_rolled (silk on 6,
     ginseng on 5, jade on 6, two rolls left; nobody on the pirate ship, so a boat ending on 13
