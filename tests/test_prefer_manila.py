@@ -113,6 +113,45 @@ def test_the_pirate_ship_counts_plunder_boarding_and_the_docking_it_stops(prog: 
     assert prefs["pirate"] == 1302
 
 
+def test_a_pilot_moves_by_what_the_last_die_brings_him_and_the_others(prog: Program) -> None:
+    """Before the last roll, 4 players: silk on 10 (P2 aboard), ginseng on 12 (empty), jade on
+    12 (P3 aboard), nobody on the pirate ship (a boat ending on 13 docks). With one die a boat
+    lands with 144 chances in 216 from 10 (passing 108, docking 36), 180 from 11, 216 from 12 or
+    13. A move is worth what it adds to the pilot's voyage (a share's rise, 10 pesos at the end)
+    less a third of what it adds to the others' crews (the richest player wins), less 1.
+    The small pilot P4 (ginseng and jade shares): ginseng onto 13 changes nothing (-1); silk
+    back to 9 (108 chances) takes 36 x 30 / 3 = 360 from P2: 359; jade back to 11 costs his jade
+    share 36 x 10 = 360 and P3 36 x 36 / 3 = 432: 71. Should he pass, the large pilot P1
+    (nutmeg and silk): silk forward to 11 brings his silk share 360 and P2 as much, net 0, and
+    with the best second move (jade back to 11, 432) 431; jade back 2 spaces (144 chances)
+    takes 72 x 36 / 3 = 864 from P3: 863, the most preferred."""
+    game = Game(prog, 4)
+    game.begin_voyage_1()
+    game.place(0, "large_pilot")
+    game.place(1, "silk_boat")
+    game.place(2, "jade_boat")
+    game.place(3, "small_pilot")
+    game.roll(5, 4, 6)
+    game.passes(0, 1, 2, 3)
+    game.roll(5, 4, 1)
+    assert game.by_good(game.get("position")) == {"nutmeg": 0, "silk": 10, "ginseng": 12,
+                                                  "jade": 12}
+    pend = game.s.pending
+    assert pend.player == 3 and pend.prompt.startswith("small pilot")
+    m = pend.count - len(pend.actions)
+    prefs = dict(zip([o.label for o in pend.options[:m]], prog.preferences(game.s, m) or []))
+    assert prefs["{boat: ginseng, steps: 1}"] == -1
+    assert prefs["{boat: silk, steps: -1}"] == 359 == max(prefs.values())
+    assert prefs["{boat: jade, steps: -1}"] == 71
+    game.decide(3, "pass", pend.prompt)
+    pend = game.s.pending
+    assert pend.player == 0 and pend.prompt.startswith("large pilot: move one boat")
+    m = pend.count - len(pend.actions)
+    prefs = dict(zip([o.label for o in pend.options[:m]], prog.preferences(game.s, m) or []))
+    assert prefs["{boat: silk, steps: 1}"] == 431
+    assert prefs["{boat: jade, steps: -2}"] == 863 == max(prefs.values())
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_prefer_players_finish_whole_games(prog: Program, players: int) -> None:
     s = play_out(prog, prog.new_game(players, 11), [PreferAgent(i) for i in range(players)])
