@@ -49,6 +49,12 @@ file; `--out` keeps the answers (`--name` names them) for the next comparison. W
 (as `anchor_answers.py --rollouts anchor`): with `depth=end` the searcher then plays on by the
 very policy the endings play by, which asks whether what it lacks is in its rollouts.
 
+`--by prefer` has the rulebook's own `prefer` player (its preferences, docs/language.md
+§2.19c) play at every seat instead of the anchor — the games to the positions, the endings and
+the estimate's look-ahead — so that a rulebook's estimate is judged against endings that cost
+milliseconds, in any game with preferences and no anchor; the file records it (`by`), and
+`--rejudge` and `--reask` replay its games with the same players.
+
 `--vary P` lets the anchors' games to the positions take a random option now and then (chance P
 at each decision but the asked ones): deterministic anchors play nearly the same game whatever
 the seed (Die Händler's), so without it more seeds give few new positions. The file records P,
@@ -71,7 +77,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from anchor_answers import AnchorPolicy  # noqa: E402
 from bench_agents import _program, heuristic_for  # noqa: E402
 
-from mercator.interpreter.agents.base import agent_seed  # noqa: E402
+from mercator.interpreter.agents.base import PreferAgent, agent_seed  # noqa: E402
 from mercator.interpreter.agents.search import MCTSAgent, top_step  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.engine.chance import weighted_index  # noqa: E402
@@ -79,6 +85,19 @@ from mercator.interpreter.engine.nodes import Chance, Terminal  # noqa: E402
 
 PLAYERS = 3
 SEAT = 1
+
+
+def players(prog: Any, by: str) -> type:
+    """Who plays the games to the positions, the endings and the estimate's look-ahead: the
+    game's anchor, or (`--by prefer`) the rulebook's own `prefer` player at every seat, whose
+    games cost a few milliseconds (ties and decisions no preference covers at random, from
+    each seat's seed)."""
+    return PreferAgent if by == "prefer" else heuristic_for(prog)
+
+
+def file_by(lines: list[dict]) -> str:
+    """Who played a file's games (its lines' `by`; the anchor where they do not say)."""
+    return next((d["by"] for d in lines if "by" in d), "anchor")
 
 
 def margin(scores: list, seat: int) -> float:
@@ -209,7 +228,7 @@ def anchor_positions(prog: Any, anchor: type, seed: int, prompts: list[str],
 
 def positions(a: argparse.Namespace) -> int:
     prog = _program(a.rulebook)
-    anchor = heuristic_for(prog)
+    anchor = players(prog, a.by)
     lo, hi = (int(x) for x in a.seeds.split("-"))
     for seed in range(lo, hi):
         for asked, s, i in anchor_positions(prog, anchor, seed, a.prompt, a.vary):
@@ -234,6 +253,8 @@ def positions(a: argparse.Namespace) -> int:
                         "rollouts": a.rollouts, "seconds": round(time.time() - t0, 1)}
                 if a.vary:
                     line["vary"] = a.vary
+                if a.by != "anchor":
+                    line["by"] = a.by
                 if a.estimate_after is not None:
                     line["estimate_after"] = {
                         p.option(j).label: estimate_after(prog, s, j, anchor, seed,
@@ -286,8 +307,8 @@ def rejudge(a: argparse.Namespace) -> int:
     option the file's endings prefer. The rulebook may be a copy that changes the estimate alone
     (the anchors' games are then the same); `--prompt` as when the file was written."""
     prog = _program(a.rulebook)
-    anchor = heuristic_for(prog)
     lines = [json.loads(x) for x in open(a.rejudge, encoding="utf-8") if x.strip()]
+    anchor = players(prog, file_by(lines))
     file_depth = next((on(d) for d in lines if "estimate_depth" in d), None)
     for d, s in file_positions(prog, anchor, a.rejudge, lines, a.prompt):
         p = s.pending
@@ -329,8 +350,8 @@ def reask(a: argparse.Namespace) -> int:
     (where every option was valued), and position by position against each agent already in the
     file. `--name` names the agent's answers in the file (default its spec)."""
     prog = _program(a.rulebook)
-    anchor = heuristic_for(prog)
     lines = [json.loads(x) for x in open(a.reask, encoding="utf-8") if x.strip()]
+    anchor = players(prog, file_by(lines))
     keys = [a.name] if a.name else list(a.agent)
     before = sorted({w for d in lines for w in d["chosen"] if w != "anchor"} - set(keys))
     played = 0
@@ -508,6 +529,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="the anchors' games to the positions take, at each decision but the "
                          "tested seat's asked ones, a random option with chance P (default 0): "
                          "positions that differ from seed to seed")
+    ap.add_argument("--by", choices=("anchor", "prefer"), default="anchor",
+                    help="who plays the games to the positions, the endings and the estimate's "
+                         "look-ahead at every seat: the game's anchor (default) or the "
+                         "rulebook's prefer player (a rulebook's estimate judged in seconds "
+                         "against endings of its own casual players); --rejudge and --reask "
+                         "replay a file with the players it was written with")
     ap.add_argument("--report", metavar="FILE", help="summarise a file instead")
     ap.add_argument("--reask", metavar="FILE",
                     help="ask a file's positions again of the --agent searchers (with the "

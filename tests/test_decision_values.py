@@ -346,3 +346,27 @@ def test_reasked_searchers_rollouts_played_by_the_anchors(tmp_path: Path, capsys
         dv.main([MANILA, "--reask", str(f), "--agent", "ismcts:10:cores=2",
                  "--rollouts-by", "anchor"])
     assert "needs a searcher on one core" in str(e.value.code)
+
+
+def test_positions_played_by_the_rulebooks_prefer_player(tmp_path: Path, capsys) -> None:
+    """`--by prefer`: the games to the positions and the endings are the rulebook's `prefer`
+    player's at every seat. The file says so, the chosen option of the `prefer` agent at each
+    position is the one it plays in the game (its `against_anchor` 0 with both played by the
+    same player), every option is valued, and a rejudge replays the file's positions (the
+    same game: no position is missing) with the estimate of the same rulebook unchanged."""
+    dv = decision_values()
+    out = tmp_path / "p.jsonl"
+    assert dv.main([MANILA, "--by", "prefer", "--agent", "prefer", "--seeds", "0-1",
+                    "--prompt", "place", "--all-options", "--rollouts", "3",
+                    "--estimate-after", "2", "--out", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert lines and all(d["by"] == "prefer" for d in lines)
+    assert all(d["against_anchor"]["prefer"] == [0.0, 0.0] for d in lines)
+    assert all(len(d["values"]) >= 2 for d in lines)
+    capsys.readouterr()
+    again = tmp_path / "q.jsonl"
+    assert dv.main([MANILA, "--rejudge", str(out), "--prompt", "place", "--estimate-after", "2",
+                    "--out", str(again)]) == 0
+    assert [d["estimate_after"] for d in map(json.loads, again.read_text().splitlines())] == \
+        [d["estimate_after"] for d in lines]
+    assert "+0.00 ± 0.00" in capsys.readouterr().out
