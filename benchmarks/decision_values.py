@@ -443,6 +443,14 @@ def report(path: str) -> int:
             moved = sum(other.values()) if k == "all" else other[k]
             print(f"  {k[:44]:44} {n:4} positions  {moved:4} otherwise  "
                   f"{statistics.fmean(v):+7.2f} ± {half:.2f}")
+        full = [d for d in lines if spec in d["chosen"] and d.get("all_options")]
+        if full:                    # every option valued: its option against the best
+            lost = [max(v[0] for v in d["values"].values()) - d["values"][d["chosen"][spec]][0]
+                    for d in full]
+            half = 1.96 * statistics.stdev(lost) / math.sqrt(len(lost)) if len(lost) > 1 \
+                else float("nan")
+            print(f"  its option is worth {statistics.fmean(lost):.2f} ± {half:.2f} less than "
+                  f"the best by the endings ({len(full)} positions, every option valued)")
         if judged:
             depth = next(on(d) for d in lines if "estimate_depth" in d)
             print(f"  the estimate {depth} on prefers the option the endings prefer at "

@@ -200,7 +200,10 @@ def test_the_option_the_estimate_ranks_first_against_the_best(tmp_path: Path, ca
             row({"a": 1.0, "b": 4.0}, {"a": 3, "b": 3})]
     f.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert decision_values().main(["--report", str(f)]) == 0
-    assert "worth 2.25 ± 1.47 less than the best" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "worth 2.25 ± 1.47 less than the best" in out
+    # the agent A chose a both times: 0 and 3 lost, 1.5 ± 1.96 * 2.1213 / sqrt 2 = 2.94
+    assert "its option is worth 1.50 ± 2.94 less than the best by the endings (2 positions" in out
 
 
 def test_every_option_valued(tmp_path: Path, capsys) -> None:
