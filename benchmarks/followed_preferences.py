@@ -17,7 +17,6 @@ The replay uses the rulebook of today: a file written before a rule changed may 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -25,29 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_agents import _program  # noqa: E402
+from money_by_decision import games  # noqa: E402
 
 from mercator.interpreter.engine.nodes import Decision  # noqa: E402
-
-PLAYERS = 3
-
-
-def games(path: str) -> list[dict]:
-    """The games of a results file that kept their decisions, with the tested seat."""
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            if "history" not in r:
-                continue
-            if "config" in r:           # bench_agents.py: the rulebook and the tested seat
-                r["_rulebook"], r["_seat"] = r["config"]["rulebook"], r["tested"]
-                r["_players"] = r["config"]["players"]
-            else:                        # anchor_answers.py: seat `seat`, 3 players
-                r["_rulebook"], r["_seat"], r["_players"] = None, r["seat"], PLAYERS
-            out.append(r)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,22 +38,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", help="list the decisions whose prompt contains this text "
                                    "where another option than a most preferred was taken")
     a = ap.parse_args(argv)
-    rows = games(a.results)
+    rows = games(a.results, a.rulebook)
     if not rows:
         print(f"{a.results}: no game with its decisions", file=sys.stderr)
         return 2
-    rulebook = a.rulebook or rows[0]["_rulebook"]
-    if rulebook is None:
-        print("give --rulebook: the file does not name it", file=sys.stderr)
-        return 2
-    prog = _program(rulebook)
+    prog = _program(rows[0][0])
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     uncovered: dict[str, int] = defaultdict(int)
-    for r in rows:
-        me = r["_seat"]
-        s = prog.new_game(r["_players"], r["seed"], narrate=True, explicit_chance=True)
+    for _, players, seed, me, history, recorded in rows:
+        s = prog.new_game(players, seed, narrate=recorded, explicit_chance=recorded)
         try:
-            for h in r["history"]:
+            for h in history:
                 p = s.pending
                 if isinstance(p, Decision) and p.player == me and p.count > 1:
                     m = p.count - len(p.actions)
@@ -91,11 +65,11 @@ def main(argv: list[str] | None = None) -> int:
                         if other and a.show and a.show in p.prompt:
                             best = prefs.index(top)
                             chosen = p.options[h].label if h < len(p.options) else f"#{h}"
-                            print(f"seed {r['seed']} round {s.round}: preferred "
+                            print(f"seed {seed} round {s.round}: preferred "
                                   f"{p.options[best].label} | took {chosen}")
                 prog.apply(s, h)
         except Exception as exc:            # a file older than a rule: say which game
-            print(f"seed {r['seed']}: does not replay on today's rulebook ({exc})",
+            print(f"seed {seed}: does not replay on today's rulebook ({exc})",
                   file=sys.stderr)
     print(f"{len(rows)} games of {a.results}; the tested seat's decisions a preference covers")
     print(f"{'decisions':>9} {'other':>6} {'share':>6}  prompt")

@@ -25,14 +25,17 @@ from typing import Optional
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_agents import _program                                     # noqa: E402
+from bench_agents import _program, seat_spec                          # noqa: E402
 from mercator.dsl.errors import MercatorError                         # noqa: E402
 from mercator.interpreter.engine.nodes import Decision                # noqa: E402
 
 
 def games(path: str, rulebook: Optional[str],
-          players: int = 3) -> list[tuple[str, int, int, int, list[int]]]:
-    """(rulebook, players, seed, tested seat, history) of each game in a results file."""
+          players: int = 3) -> list[tuple[str, int, int, int, list[int], bool]]:
+    """(rulebook, players, seed, tested seat, history, recorded) of each game in a results
+    file; recorded: the game was narrated with its chance draws among its decisions (a seat
+    that reads the log sat at it: bench_agents.one_game; anchor_answers.py's games always), so
+    that a replay must be too."""
     out = []
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -43,11 +46,13 @@ def games(path: str, rulebook: Optional[str],
                 if r["config"].get("kind") != "match":
                     continue
                 out.append((r["config"]["rulebook"], r["config"]["players"], r["seed"],
-                            r["tested"], r["history"]))
+                            r["tested"], r["history"],
+                            "seats" not in r         # (a line without its seats: as recorded)
+                            or any(seat_spec(x).needs_record for x in r["seats"])))
             elif "seat" in r and "history" in r:
                 if rulebook is None:
                     raise SystemExit(f"{path}: lines of anchor_answers.py: say --rulebook")
-                out.append((rulebook, players, r["seed"], r["seat"], r["history"]))
+                out.append((rulebook, players, r["seed"], r["seat"], r["history"], True))
     return out
 
 
@@ -75,13 +80,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 1
     acc = {True: defaultdict(float), False: defaultdict(float)}
     others = played = 0             # the other seats counted, the games replayed
-    for rulebook, players, seed, tested, history in todo:
+    for rulebook, players, seed, tested, history, recorded in todo:
         prog = _program(rulebook)
         names = [f.name for f in prog.rb.player_fields]
         if a.field not in names:
             raise SystemExit(f"{rulebook}: no player field {a.field!r}: it has {', '.join(names)}")
         k = names.index(a.field)
-        s = prog.new_game(players, seed, narrate=False, explicit_chance=True)
+        s = prog.new_game(players, seed, narrate=False, explicit_chance=recorded)
         part = {True: defaultdict(float), False: defaultdict(float)}
         try:
             for i in history:
