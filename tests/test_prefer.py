@@ -180,6 +180,17 @@ def test_prefer_is_a_spec_setting_and_a_player() -> None:
         make_agent(parse_spec("ismcts:50"), 0).__class__(prefer=2.0)
 
 
+def test_sure_is_a_spec_setting_off_by_default() -> None:
+    assert search_settings(parse_spec("ismcts:50:sure=2"))["sure"] == 2.0
+    assert "sure" not in search_settings(parse_spec("ismcts:50"))
+    assert str(parse_spec("ismcts:50:sure=1.5")) == "ismcts:50:sure=1.5"
+    for bad in ("ismcts:50:sure=11", "ismcts:50:sure=-1", "ismcts:50:sure=x"):
+        with pytest.raises(SpecError, match="sure"):
+            parse_spec(bad)
+    with pytest.raises(ValueError):
+        make_agent(parse_spec("ismcts:50"), 0).__class__(sure=20.0)
+
+
 def test_the_formatter_keeps_a_preference() -> None:
     rb, diags = parse(MARKET, "t.rules")
     assert rb is not None, diags

@@ -348,8 +348,8 @@ def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int
     and a noisy search does not overturn it. `final` (sequential halving, given with `sure`):
     each option's (reward, visits, squared rewards) in the last round both were in; the rounds
     before chose the survivors by their means, which are therefore too high (a best of many),
-    while the preferred option was kept without them. (A preference reads only what the chooser may
-    see: it is judged on the game's own state.)"""
+    while the preferred option was kept without them. (A preference reads only what the
+    chooser may see: it is judged on the game's own state.)"""
     m = node.count - len(node.actions)
     if move >= m:
         return move                         # an any-time action the search chose
