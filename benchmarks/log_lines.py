@@ -83,9 +83,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 1
     acc: dict = defaultdict(lambda: [0, 0])
     others = 0
-    for rulebook, players, seed, tested, history in todo:
+    for rulebook, players, seed, tested, history, recorded in todo:
         prog = _program(rulebook)
-        s = prog.new_game(players, seed, narrate=True, explicit_chance=True)
+        s = prog.new_game(players, seed, narrate=True, explicit_chance=recorded)
         for i in history:
             prog.apply(s, i)
         count(log_texts(s.record), tested, patterns, acc)

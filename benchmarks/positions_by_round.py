@@ -61,7 +61,8 @@ def replay(r: dict, fields: list[str]) -> Optional[tuple[list[tuple[int, list[li
     cfg = r["config"]
     prog = _program(cfg["rulebook"])
     ix = _field_index(prog, cfg["rulebook"], fields)
-    s = prog.new_game(cfg["players"], r["seed"], narrate=True, explicit_chance=True)
+    s = prog.new_game(cfg["players"], r["seed"], narrate=True,
+                      explicit_chance=r.get("recorded", True))
 
     def read() -> list[list[float]]:
         return [[amount(pl[j]) for j in ix] for pl in s.players]
@@ -130,8 +131,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     a = ap.parse_args(argv)
     try:
         records = [{"config": {"rulebook": rb, "players": n}, "seed": seed, "tested": seat,
-                    "history": history}
-                   for rb, n, seed, seat, history in game_lines(a.results, a.rulebook, a.players)]
+                    "history": history, "recorded": recorded}
+                   for rb, n, seed, seat, history, recorded
+                   in game_lines(a.results, a.rulebook, a.players)]
     except (OSError, ValueError, KeyError) as e:
         print(f"{a.results}: cannot read the results: {e}", file=sys.stderr)
         return 2
