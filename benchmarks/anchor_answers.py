@@ -26,6 +26,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -33,7 +34,7 @@ from bench_agents import _program, heuristic_for  # noqa: E402
 
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
 from mercator.interpreter.agents.search import MCTSAgent  # noqa: E402
-from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.agents.spec import for_rulebook, make_agent, parse_spec  # noqa: E402
 
 PLAYERS = 3
 
@@ -49,8 +50,8 @@ class Handing:
     """The searcher, with the decisions whose prompt contains one of `texts` answered by the
     anchor instead; counts who answered how many."""
 
-    def __init__(self, spec: str, anchor: type, texts: list[str], seed: int):
-        self.searcher = make_agent(parse_spec(spec), seed)
+    def __init__(self, spec: str, anchor: type, texts: list[str], seed: int, prog: Any):
+        self.searcher = make_agent(for_rulebook(parse_spec(spec), prog.bot_settings), seed)
         self.anchor = anchor(seed)
         self.texts = texts
         self.answered = [0, 0]            # by the searcher, by the anchor
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in range(lo, hi):
         me = seed % PLAYERS
         seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
-        seats[me] = tested = Handing(a.agent, anchor, texts, agent_seed(seed, me))
+        seats[me] = tested = Handing(a.agent, anchor, texts, agent_seed(seed, me), prog)
         if a.rollouts != "own":
             if not isinstance(tested.searcher, MCTSAgent):
                 ap.error(f"--rollouts {a.rollouts} needs a searcher on one core (cores=1), "

@@ -40,8 +40,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from mercator.dsl.errors import MercatorError  # noqa: E402
 from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
-from mercator.interpreter.agents.spec import (SEARCHERS, make_agent, parse_seats,  # noqa: E402
-                                             parse_spec, search_settings)
+from mercator.interpreter.agents.spec import (SEARCHERS, for_rulebook, make_agent,  # noqa: E402
+                                             parse_seats, parse_spec, search_settings)
 from mercator.interpreter.compiler import compile_program  # noqa: E402
 from mercator.interpreter.engine.program import MercatorRuntimeError  # noqa: E402
 from mercator.interpreter.engine.nodes import Decision  # noqa: E402
@@ -189,16 +189,17 @@ def seat_agent(spec: Any, seed: int, prog: Any) -> Any:
     """The bot of a seat's spec, seeded."""
     if spec.kind == HEURISTIC:
         return heuristic_for(prog)(seed)
-    return make_agent(spec, seed)
+    return make_agent(for_rulebook(spec, prog.bot_settings), seed)
 
 
-def seat_settings(spec: Any) -> Optional[dict]:
+def seat_settings(spec: Any, prog: Any) -> Optional[dict]:
     """What a searching seat's spec means with today's defaults (spec.search_settings), stored
     with each game: a spec's text means other settings once a default changes. None for a
-    seat that does not search (random, the anchor)."""
+    seat that does not search (random, the anchor). The rulebook's `bots { ... }` settings
+    count where the spec names none (spec.for_rulebook)."""
     if getattr(spec, "kind", None) not in SEARCHERS:
         return None
-    return search_settings(spec)
+    return search_settings(for_rulebook(spec, prog.bot_settings))
 
 
 def tested_settings(r: dict) -> Optional[str]:
@@ -216,7 +217,7 @@ def settings_conflict(config: dict, results: list[dict]) -> Optional[str]:
     meant other settings when they were played (None: they can, or no record says)."""
     if config["kind"] != "match":
         return None
-    now = seat_settings(seat_spec(config["agent"]))
+    now = seat_settings(seat_spec(config["agent"]), _program(config["rulebook"]))
     if now is None:
         return None
     key = key_of(config)
@@ -316,7 +317,7 @@ def one_game(job: tuple[str, int]) -> dict:
                 "seconds": round(time.perf_counter() - t0, 3)}
     node = state.pending
     return {"config": config, "seed": seed, "seats": [str(sp) for sp in specs], "tested": me,
-            "settings": [seat_settings(sp) for sp in specs],
+            "settings": [seat_settings(sp, prog) for sp in specs],
             "scores": list(node.scores), "winners": list(node.winners),
             "stats": list(state.stats), "rounds": state.round, "history": list(state.history),
             "decisions": len(state.history), "seconds": round(time.perf_counter() - t0, 3),

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_agents import heuristic_for                               # noqa: E402
 from mercator.interpreter.agents.base import RandomAgent, agent_seed, resolve_chance  # noqa: E402
-from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.agents.spec import for_rulebook, make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.engine.nodes import Chance                 # noqa: E402
 from mercator.interpreter.tools.game import load_game                # noqa: E402
 
@@ -35,7 +35,8 @@ def one_game(prog: Any, players: int, seed: int, bots: str, person: str,
     """The wall seconds of each bot move (more than one option) in the game of `seed`, up to
     `cap` moves (None: the whole game)."""
     spec = parse_spec(bots)
-    agents: list[Any] = [make_agent(spec, agent_seed(seed, p)) for p in range(players)]
+    agents: list[Any] = [make_agent(for_rulebook(spec, prog.bot_settings), agent_seed(seed, p))
+                         for p in range(players)]
     agents[0] = heuristic_for(prog)(agent_seed(seed, 0)) if person == "heuristic" \
         else RandomAgent(agent_seed(seed, 0))
     state = prog.new_game(players, seed, narrate=True, explicit_chance=True)

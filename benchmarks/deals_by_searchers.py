@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from mercator.dsl.loader import load  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
-from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.agents.spec import for_rulebook, make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.compiler import compile_program  # noqa: E402
 from mercator.interpreter.engine.exprs import RuleError  # noqa: E402
 
@@ -37,7 +37,8 @@ COUNTS = ("posted", "accepted", "taken", "last answers")
 
 def play(prog: Any, players: int, seed: int, specs: list[Any]) -> list[dict[str, int]]:
     """One game; per seat, the counts of COUNTS."""
-    agents = [make_agent(sp, agent_seed(seed, p), 1) for p, sp in enumerate(specs)]
+    agents = [make_agent(for_rulebook(sp, prog.bot_settings), agent_seed(seed, p), 1)
+              for p, sp in enumerate(specs)]
     record = any(sp.needs_record for sp in specs)
     counts = [dict.fromkeys(COUNTS, 0) for _ in range(players)]
 

@@ -79,7 +79,7 @@ from bench_agents import _program, heuristic_for  # noqa: E402
 
 from mercator.interpreter.agents.base import PreferAgent, agent_seed  # noqa: E402
 from mercator.interpreter.agents.search import MCTSAgent, top_step  # noqa: E402
-from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.agents.spec import for_rulebook, make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.engine.chance import weighted_index  # noqa: E402
 from mercator.interpreter.engine.nodes import Chance, Terminal  # noqa: E402
 
@@ -237,7 +237,8 @@ def positions(a: argparse.Namespace) -> int:
                 t0 = time.time()
                 chosen = {"anchor": i}
                 for spec in a.agent:
-                    bot = make_agent(parse_spec(spec), agent_seed(seed, SEAT) + asked)
+                    bot = make_agent(for_rulebook(parse_spec(spec), prog.bot_settings),
+                                     agent_seed(seed, SEAT) + asked)
                     chosen[spec] = bot.choose(prog, s.clone())
                 # every regular option, and any any-time action a chooser took
                 valued = sorted(set(chosen.values()) | set(
@@ -361,7 +362,7 @@ def reask(a: argparse.Namespace) -> int:
         theirs = d["chosen"]["anchor"]
         for key, spec in zip(keys, a.agent):
             seed = agent_seed(d["seed"], SEAT) + d["decision"]
-            bot = make_agent(parse_spec(spec), seed)
+            bot = make_agent(for_rulebook(parse_spec(spec), prog.bot_settings), seed)
             if a.rollouts_by == "anchor":         # the anchors play its rollouts
                 if not isinstance(bot, MCTSAgent):
                     sys.exit(f"--rollouts-by anchor needs a searcher on one core (cores=1), "

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_agents import _program, heuristic_for                     # noqa: E402
 from mercator.interpreter.agents.base import RandomAgent, agent_seed  # noqa: E402
-from mercator.interpreter.agents.spec import SpecError, make_agent, parse_spec  # noqa: E402
+from mercator.interpreter.agents.spec import SpecError, for_rulebook, make_agent, parse_spec  # noqa: E402
 from mercator.interpreter.engine.chance import weighted_index        # noqa: E402
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal  # noqa: E402
 
@@ -86,7 +86,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"{os.path.basename(a.rulebook)} {a.players}p seed {a.seed}: {node.prompt!r}, "
           f"{node.count} options; the anchor: {node.options[anchor.choose(prog, s)].label}")
     for sp in specs:
-        agent = make_agent(sp, 1, cores=1)
+        agent = make_agent(for_rulebook(sp, prog.bot_settings), 1, cores=1)
         move = node.options[agent.choose(prog, s)].label
         root = agent.last_root
         top = sorted(root.edges.items(), key=lambda kv: -kv[1].n)[:a.top]

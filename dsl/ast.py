@@ -725,6 +725,25 @@ class BoundsDecl:
 
 
 @attrs.frozen
+class BotItem:
+    """One line of `bots { ... }`: a setting's word and its value as written (`trust 1`,
+    `trust 0.5`, `depth end`)."""
+
+    word: str
+    value: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class BotsDecl:
+    """`bots { ... }`: the search settings this rulebook's searching seats take where their
+    spec names none (docs/language.md §2.19d); not a rule of the game."""
+
+    items: tuple[BotItem, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class BundleDecl:
     """`bundle B { parts }`: what an offer can carry; a record type with a field per part."""
 
@@ -871,7 +890,7 @@ class TiebreakDecl:
 
 Decl = Union[GameDecl, UseDecl, EnumDecl, ConstDecl, RecordDecl, PlayerState, TableState, EventDecl,
              SetupDecl, RoundDecl, ProcDecl, FnDecl, TriggerDecl, ActionDecl, InvariantDecl, EndDecl,
-             ScoreDecl, TiebreakDecl, EstimateDecl, PreferDecl]
+             ScoreDecl, TiebreakDecl, EstimateDecl, PreferDecl, BotsDecl]
 
 
 @attrs.frozen

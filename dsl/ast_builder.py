@@ -19,7 +19,7 @@ from mercator.dsl.errors import MercatorError
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",
                    "removable", "where_kw", "params", "names", "log_public", "log_to", "prompt",
                    "or_pass", "openly", "args", "win_order", "bound_int",
-                   "bound_word", "view_on"})
+                   "bound_word", "view_on", "bot_word", "bot_value"})
 
 
 class AstBuilder:
@@ -389,6 +389,18 @@ class AstBuilder:
 
     def bounds_decl(self, sp: A.Span, c: list[Any]) -> A.BoundsDecl:
         return A.BoundsDecl(tuple(c), span=sp)
+
+    def bots_decl(self, sp: A.Span, c: list[Any]) -> A.BotsDecl:
+        return A.BotsDecl(tuple(c), span=sp)
+
+    def bot_item(self, sp: A.Span, c: list[Any]) -> A.BotItem:
+        return A.BotItem(str(c[0]), c[1], span=sp)
+
+    def bot_word(self, c: list[Any]) -> str:
+        return str(c[0])
+
+    def bot_value(self, c: list[Any]) -> str:
+        return "".join(str(t) for t in c if t is not None)
 
     def bound_item(self, sp: A.Span, c: list[Any]) -> A.BoundItem:
         return A.BoundItem(str(c[0]), c[2], c[3], span=sp,

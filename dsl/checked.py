@@ -190,3 +190,4 @@ class CheckedRulebook:
     bounds: Optional[Bounds] = None                 # the declared bounds, if any (dsl/checker_bounds.py)
     estimate: Optional[Body] = None                 # `estimate p: ...`, for the bots' cut-offs
     prefers: list[Preference] = attrs.field(factory=list)   # `prefer v: T ...`, for the rollouts
+    bots: dict[str, Any] = attrs.field(factory=dict)        # `bots { ... }`: search settings

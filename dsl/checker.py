@@ -28,6 +28,7 @@ from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.checker_base import GENERICS, PRIMITIVES, Scope
 from mercator.dsl.checker_bodies import BodyChecker
 from mercator.dsl.checker_bounds import BoundsChecker
+from mercator.dsl.checker_bots import BotsChecker
 from mercator.dsl.checker_decls import DeclChecker
 from mercator.dsl.checker_prefer import PreferChecker
 from mercator.dsl.checker_usage import UsageChecker
@@ -40,7 +41,8 @@ from mercator.dsl.limits import DeepRecursion, PausedGC
 __all__ = ["Checker", "Scope", "check_items", "PRIMITIVES", "GENERICS"]
 
 
-class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker, PreferChecker):
+class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker, PreferChecker,
+              BotsChecker):
     """Walks the declarations and bodies, fills the resolution/type tables, collects diagnostics."""
 
     def run(self) -> Optional[CheckedRulebook]:
@@ -58,6 +60,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker
         view = self.check_view(items)
         prefers = self.check_prefers(items)
         bounds = self.check_bounds(items)
+        bots = self.check_bots(items)
         if not games and not b.stages and b.score is None and b.setup is None:
             if not items:   # a library (rulebooks/lib/): declarations only, used by games
                 self.warn("W220", "this file declares nothing", self._top_span(),
@@ -77,7 +80,7 @@ class Checker(DeclChecker, BodyChecker, UsageChecker, ViewChecker, BoundsChecker
             fns=b.fns, setup=b.setup, stages=b.stages, phases=b.phases, triggers=b.triggers,
             actions=b.actions, invariants=b.invariants, score=b.score,
             tiebreaks=b.tiebreaks, stats=b.stats, eligible=b.eligible, estimate=b.estimate,
-            prefers=prefers,
+            prefers=prefers, bots=bots,
             types=self.types,
             refs=self.refs, keep=[items], view=view, bounds=bounds)
 

@@ -505,6 +505,14 @@ def _bounds(d: A.BoundsDecl) -> list[Line]:
             Line("}", 0, last, last)]
 
 
+def _bots(d: A.BotsDecl) -> list[Line]:
+    """`bots { ... }`: a line per setting."""
+    first, last = _lines_of(d)
+    return [Line("bots {", 0, first, first),
+            *(_one(f"{it.word} {it.value}", 1, it)[0] for it in d.items),
+            Line("}", 0, last, last)]
+
+
 def _one_line_decl(d: A.Decl) -> Optional[str]:
     """The text of a declaration printed on one line (when it fits: dsl/fmt_comments.py), or
     None for one with a body."""
@@ -609,6 +617,8 @@ def _decl(d: A.Decl) -> list[Line]:
         return _view(d)
     if isinstance(d, A.BoundsDecl):
         return _bounds(d)
+    if isinstance(d, A.BotsDecl):
+        return _bots(d)
     if isinstance(d, A.PlayerState):
         return _fields("player", d, d.fields)
     if isinstance(d, A.TableState):

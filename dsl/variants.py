@@ -19,7 +19,8 @@ KIND_WORDS = {"game": "game", "const": "constant", "proc": "procedure", "fn": "f
               "setup": "setup", "score": "score", "end": "end condition", "round": "round",
               "invariant": "invariant", "event": "event", "enum": "enum", "stat": "statistic",
               "bundle": "bundle", "view": "view", "bounds": "bounds",
-              "estimate": "estimate", "prefer": "preference"}
+              "estimate": "estimate", "prefer": "preference",
+              "bots": "search settings"}
 
 
 def decl_key(d: Any) -> Optional[tuple[str, str]]:
@@ -67,6 +68,8 @@ def decl_key(d: Any) -> Optional[tuple[str, str]]:
         return ("view", "view")
     if isinstance(d, A.BoundsDecl):
         return ("bounds", "bounds")
+    if isinstance(d, A.BotsDecl):
+        return ("bots", "bots")
     return None
 
 

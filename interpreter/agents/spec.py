@@ -60,7 +60,7 @@ seats is one spec for every seat, or one per seat, comma-separated
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 import attrs
 
@@ -454,6 +454,20 @@ def parse_seats(text: str, players: int) -> list[AgentSpec]:
         raise SpecError(f"{len(specs)} seats given for a game of {players} players: give one "
                         "player for all seats or one per seat")
     return specs
+
+
+# the settings a rulebook may declare in `bots { ... }` (dsl/checker_bots.py checks them)
+RULEBOOK_SETTINGS = ("depth", "prefer", "trust", "sure")
+
+
+def for_rulebook(spec: AgentSpec, bots: Mapping[str, Any]) -> AgentSpec:
+    """The spec as it plays a rulebook that declares `bots { ... }` (Program.bot_settings): each
+    declared setting the spec leaves unnamed takes the rulebook's value; the spec's own settings
+    win (docs/language.md §2.19d). Only a searcher has settings."""
+    if spec.kind not in SEARCHERS or not bots:
+        return spec
+    given = {k: v for k, v in bots.items() if k in RULEBOOK_SETTINGS and getattr(spec, k) is None}
+    return attrs.evolve(spec, **given) if given else spec
 
 
 def search_settings(spec: AgentSpec) -> dict[str, Any]:

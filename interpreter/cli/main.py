@@ -18,7 +18,7 @@ from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, 
 from mercator.interpreter.cli.check import cmd_check
 from mercator.interpreter.cli.simulate import add_bot_flags, add_results_flag, cmd_simulate
 from mercator.interpreter.agents.search import hidden_information
-from mercator.interpreter.agents.spec import AgentSpec, SpecError, make_agent
+from mercator.interpreter.agents.spec import AgentSpec, SpecError, for_rulebook, make_agent
 from mercator.interpreter.agents.spec import parse_seats as parse_seat_specs
 from mercator.interpreter.agents.base import (Agent, GameTooLong, HumanAgent, QuitGame, agent_seed,
                                 play_out)
@@ -117,7 +117,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                            rules=rules_summary(prog, args.path), handover=len(humans) > 1,
                            undo=undo_refusal)
     agents: list[Agent] = [human if sp.kind == "human" and human is not None
-                           else make_agent(sp, agent_seed(seed, i)) for i, sp in enumerate(specs)]
+                           else make_agent(for_rulebook(sp, prog.bot_settings), agent_seed(seed, i))
+                           for i, sp in enumerate(specs)]
     if console is not None and console.is_terminal:      # a person waits for the searches
         from mercator.interpreter.cli.terminal import ThinkingBot
         agents = [ThinkingBot(a, console, f"P{i + 1} ({seats[i]})")

@@ -123,6 +123,7 @@ def _build(prog: Program, rb: CheckedRulebook, native: Any = None) -> None:
     prog.prefer_fs = {site: (ex.compile(pr.expr), max(pr.nslots, 2), pr.chooser, pr.span)
                       for pr in rb.prefers for site in pr.sites}
     prog.invariants = [(b.name, ex.compile(b.expr), b.nslots, b.span) for b in rb.invariants]
+    prog.bot_settings = dict(rb.bots)
     prog.view = compile_view(ex, rb)
     prog.start_values = lambda: (start_values(prog, rb.table_fields),
                                  start_values(prog, rb.player_fields))

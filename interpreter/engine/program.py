@@ -124,6 +124,9 @@ class Program:
         # `prefer v: T ...`: by each decision's (path, line, col), the compiled preference, its
         # local slots, whether the chooser is local 1, and where it is declared
         self.prefer_fs: dict[tuple[str, int, int], tuple[Callable, int, bool, A.Span]] = {}
+        # `bots { ... }`: the search settings a searching seat takes where its spec names none
+        # (agents/spec.py, for_rulebook), as the spec holds them
+        self.bot_settings: dict[str, Any] = {}
         self.invariants: list[tuple[str, Callable, int, A.Span]] = []
         self.view: Optional[ViewSpec] = None       # the declared view (engine/declared_view.py)
         self._pview: Optional[Callable[[State, int], Any]] = None  # position_view, compiled

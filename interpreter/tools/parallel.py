@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional, Sequence
 import attrs
 
 from mercator.interpreter.agents.base import GameTooLong, agent_seed, play_out
-from mercator.interpreter.agents.spec import AgentSpec, make_agent
+from mercator.interpreter.agents.spec import AgentSpec, for_rulebook, make_agent
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.designer import GameRecord
@@ -63,7 +63,8 @@ def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
     """One game of `players` seats from `seed` between the bots `specs` name. `cores`: the
     processes a searching seat whose spec names none may search on (None: every core for a
     time budget; a game on a worker of many gets 1, its worker being one core already)."""
-    agents = [make_agent(sp, agent_seed(seed, p), cores) for p, sp in enumerate(specs)]
+    agents = [make_agent(for_rulebook(sp, prog.bot_settings), agent_seed(seed, p), cores)
+              for p, sp in enumerate(specs)]
     record = any(sp.needs_record for sp in specs)
     state = None
     try:

@@ -22,7 +22,7 @@ import json
 import os
 from typing import Any, Callable, Optional, Sequence
 
-from mercator.interpreter.agents.spec import SEARCHERS, AgentSpec, search_settings
+from mercator.interpreter.agents.spec import SEARCHERS, AgentSpec, for_rulebook, search_settings
 from mercator.interpreter.engine.encoding import rulebook_sha256
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.parallel import Outcome, run_games
@@ -48,7 +48,8 @@ def run_key(prog: Program, players: int, specs: Sequence[AgentSpec],
     starts afresh too) — and the decision limit."""
     return {"game": prog.name, "rulebook_sha256": rulebook_sha256(prog.rb), "players": players,
             "seats": [str(sp) for sp in specs],
-            "settings": [search_settings(sp) if sp.kind in SEARCHERS else None for sp in specs],
+            "settings": [search_settings(for_rulebook(sp, prog.bot_settings))
+                         if sp.kind in SEARCHERS else None for sp in specs],
             "max_decisions": max_decisions}
 
 

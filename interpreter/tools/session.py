@@ -21,7 +21,8 @@ import re
 from typing import Any, Callable, Optional, Sequence
 
 from mercator.interpreter.agents.base import Agent, agent_seed, resolve_chance
-from mercator.interpreter.agents.spec import KINDS, AgentSpec, SpecError, make_agent, parse_seats, parse_spec
+from mercator.interpreter.agents.spec import (KINDS, AgentSpec, SpecError, for_rulebook, make_agent,
+                                              parse_seats, parse_spec)
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import IllegalChoice
@@ -76,9 +77,11 @@ def _spec(kind: str) -> AgentSpec:
         raise SessionError(str(exc), f"valid kinds: {', '.join(SEAT_KINDS)}") from None
 
 
-def _bots(seats: Sequence[str], seed: int) -> dict[int, Agent]:
-    return {i: make_agent(_spec(k), agent_seed(seed, i)) for i, k in enumerate(seats)
-            if k != HUMAN}
+def _bots(seats: Sequence[str], seed: int, program: Any) -> dict[int, Agent]:
+    """The bots of the seats that are not a person's (a searcher with the rulebook's `bots`
+    settings where its spec names none)."""
+    return {i: make_agent(for_rulebook(_spec(k), program.bot_settings), agent_seed(seed, i))
+            for i, k in enumerate(seats) if k != HUMAN}
 
 
 def _digest(data: Any) -> str:
@@ -135,7 +138,7 @@ class GameSession:
         self.sources = dict(sources or {})
         self.undo_allowed = undo
         self.replaying = False
-        self.bots: dict[int, Agent] = _bots(seats, seed)
+        self.bots: dict[int, Agent] = _bots(seats, seed, program)
         self.steps: list[State] = [program.new_game(players, seed, narrate=True,
                                                     explicit_chance=explicit_chance)]
         self.movers: list[int] = []         # who made decision k (-1: chance)
@@ -162,7 +165,7 @@ class GameSession:
         self.rulebook_path, self.sources = data.rulebook, dict(sources or {})
         self.undo_allowed = not replaying
         self.replaying = replaying
-        self.bots = _bots(kinds, data.seed)
+        self.bots = _bots(kinds, data.seed, program)
         self.save_path = None
         final, _ = replay(program, data)
         self.steps, self.movers, self.labels = [], [], []

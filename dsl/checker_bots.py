@@ -1,0 +1,103 @@
+"""The `bots { ... }` declaration: the search settings a rulebook's searching seats take where
+their spec names none (docs/language.md §2.19d) — not a rule of the game. Checked here (E163):
+known words, each value in its setting's range, each word once, one declaration; W275 for a
+setting that changes nothing in this rulebook (a preference's setting without a `prefer`).
+
+The words are the agent spec's settings of the same names (interpreter/agents/spec.py), with
+the same ranges (tests/test_bots_decl.py holds the two tables together); the language keeps its
+own table, since the checker does not import the engine.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mercator.dsl import ast as A
+from mercator.dsl.checker_base import CheckerBase
+from mercator.dsl.diagnostics import did_you_mean
+
+_DECIMAL = r"\d{1,3}(\.\d{1,6})?"
+# word -> (lowest, highest, whole numbers only?, 'end' allowed?, what it says, an example)
+BOT_WORDS: dict[str, tuple[float, float, bool, bool, str, str]] = {
+    "depth": (1, 10 ** 6, True, True,
+              "how many steps of the top level a rollout plays before the estimate judges it, "
+              "or 'end': to the end of the game", "depth end"),
+    "prefer": (0, 1, False, False,
+               "the share of a rollout's moves that are the most preferred option where a "
+               "'prefer' covers the decision", "prefer 1"),
+    "trust": (0, 1, False, False,
+              "how much better in mean reward (from 0 to 1) another option must do in the "
+              "search for the answer not to be the most preferred one", "trust 0.5"),
+    "sure": (0, 10, False, False,
+             "how many standard errors of the difference another option must beat the most "
+             "preferred one by, besides 'trust'", "sure 2"),
+}
+# the words that read the rulebook's preferences (W275 without a `prefer`)
+_OF_PREFERENCES = ("prefer", "trust", "sure")
+
+
+def bot_value(word: str, text: str) -> Any:
+    """The value of a checked setting as the agent spec holds it: 'end' as 0 (the spec's
+    depth=end), a whole number as an int, else a float."""
+    if text == "end":
+        return 0
+    return int(text) if BOT_WORDS[word][2] else float(text)
+
+
+class BotsChecker(CheckerBase):
+    """Checks the one `bots { ... }` of a rulebook."""
+
+    def check_bots(self, items: tuple[Any, ...]) -> dict[str, Any]:
+        """The settings the rulebook declares (word -> value as the agent spec holds it); empty
+        where it declares none or they have errors."""
+        decls = [it for it in items if isinstance(it, A.BotsDecl)]
+        for extra in decls[1:]:
+            self.err("E163", "a second 'bots' declaration", extra.span,
+                     "a rulebook has one: merge them (a variant writes 'replace bots { ... }')")
+        if not decls:
+            return {}
+        out: dict[str, Any] = {}
+        ok = True
+        for it in decls[0].items:
+            want = BOT_WORDS.get(it.word)
+            if want is None:
+                hint = did_you_mean(it.word, BOT_WORDS) or \
+                    "the words are " + ", ".join(f"'{w}'" for w in BOT_WORDS)
+                self.err("E163", f"unknown search setting '{it.word}'", it.span, hint)
+                ok = False
+                continue
+            lo, hi, whole, end, what, example = want
+            if it.word in out:
+                self.err("E163", f"the setting '{it.word}' is given twice", it.span,
+                         "keep one line for it")
+                ok = False
+                continue
+            form = r"\d{1,7}" if whole else _DECIMAL
+            good = (end and it.value == "end") or (
+                re.fullmatch(form, it.value) is not None and lo <= float(it.value) <= hi)
+            if not good:
+                kind = "a whole number" if whole else "a number"
+                also = " or 'end'" if end else ""
+                top = f"{int(hi)}" if whole else f"{hi:g}"
+                self.err("E163", f"'{it.word} {it.value}': {it.word} is {what}",
+                         it.span, f"{kind} from {lo:g} to {top}{also}, e.g. {example}")
+                ok = False
+                continue
+            out[it.word] = bot_value(it.word, it.value)
+        if not ok:
+            return {}
+        prefers = any(isinstance(it, A.PreferDecl) for it in items)
+        estimate = any(isinstance(it, A.EstimateDecl) for it in items)
+        for it in decls[0].items:
+            if it.span.path != self.path:       # (a variant's base said it already)
+                continue
+            if it.word in _OF_PREFERENCES and not prefers:
+                self.warn("W275", f"'{it.word}' changes nothing: the rulebook declares no "
+                          "preference", it.span,
+                          "it sets how the searcher follows the rulebook's 'prefer' "
+                          "declarations (docs/language.md §2.19c)")
+            elif it.word == "depth" and not estimate:
+                self.warn("W275", "'depth' changes nothing: the rulebook declares no estimate",
+                          it.span, "without an 'estimate' the searcher's rollouts play to the "
+                          "end of the game (docs/language.md §2.19b)")
+        return out

@@ -1,0 +1,132 @@
+"""A rulebook's search settings, `bots { ... }` (docs/language.md §2.19d): the searcher takes
+them where its seat's spec names none, a spec's own setting wins, every place that builds a
+seat's bot (a match, a session, the results file's record) reads them, the formatter and a
+variant keep them, and the language's table agrees with the spec's. The checker's refusals
+(E163, W275) are the fixtures tests/fixtures/broken/e163_*.rules and w275_*.rules."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game_driver import program_text
+
+from mercator.dsl.checker_bots import BOT_WORDS
+from mercator.dsl.fmt import format_rulebook
+from mercator.dsl.loader import load
+from mercator.dsl.parser import parse
+from mercator.interpreter.agents.spec import (RULEBOOK_SETTINGS, SpecError, for_rulebook,
+                                              make_agent, parse_spec, search_settings)
+from mercator.interpreter.tools.parallel import play_one
+from mercator.interpreter.tools.results import run_key
+
+# 1 scores nothing, 2..6 score 10 and a die; the preference likes 1 best (a bad casual player)
+PICK = """
+game "Pick" players 2..2
+player {
+  points: int = 0
+}
+round once limit 1 {
+  phase play {
+    for p in players {
+      let x = choose p one of 1..6 prompt "pick a number"
+      let d = roll 6
+      p.points += (if x == 1 then 0 else 10) + d
+    }
+  }
+}
+score p: p.points
+prefer x: int at "pick" = 0 - x
+"""
+TRUSTING = PICK + "bots {\n  trust 1\n}\n"
+
+
+def _answers(prog, spec: str, seeds: int = 6) -> list[int]:
+    out = []
+    for seed in range(seeds):
+        s = prog.new_game(2, seed, narrate=True, explicit_chance=True)
+        bot = make_agent(for_rulebook(parse_spec(spec), prog.bot_settings), seed)
+        out.append(s.pending.values[bot.choose(prog, s)])
+    return out
+
+
+def test_the_rulebook_settings_are_the_searchers_where_its_spec_names_none() -> None:
+    """Without `bots` the search overturns the preference for the worthless 1 in every seed;
+    with `bots { trust 1 }` the default searcher answers 1 in every seed (no option can beat
+    the preferred one's mean reward by more than 1); a seat whose spec says trust=0.2 is
+    itself again."""
+    plain = program_text(PICK)
+    assert plain.bot_settings == {}
+    assert 1 not in _answers(plain, "ismcts:200")
+    trusting = program_text(TRUSTING)
+    assert trusting.bot_settings == {"trust": 1.0}
+    assert _answers(trusting, "ismcts:200") == [1] * 6
+    assert 1 not in _answers(trusting, "ismcts:200:trust=0.2")
+
+
+def test_for_rulebook_fills_only_what_the_spec_leaves_unnamed() -> None:
+    bots = {"trust": 1.0, "depth": 0, "sure": 2.0, "prefer": 1.0}
+    spec = for_rulebook(parse_spec("ismcts:1s:sure=0"), bots)
+    assert (spec.trust, spec.depth, spec.sure, spec.prefer) == (1.0, 0, 0.0, 1.0)
+    got = search_settings(spec)
+    assert got["trust"] == 1.0 and got["depth"] is None and got["estimate_depth"] is None
+    assert "sure" not in got                            # the spec's own 0: off
+    assert for_rulebook(parse_spec("random"), bots) == parse_spec("random")
+    assert for_rulebook(parse_spec("prefer"), bots) == parse_spec("prefer")
+    level = for_rulebook(parse_spec("bot:easy"), {"trust": 1.0})
+    assert level.trust == 1.0 and level.level == "easy"
+
+
+def test_a_match_and_its_results_record_read_the_rulebook_settings() -> None:
+    """tools/parallel.play_one (simulate, compare, bench workers) builds each seat's bot with
+    them, and the results file's run key records the settings the seat played with."""
+    trusting = program_text(TRUSTING)
+    specs = [parse_spec("ismcts:100:cores=1"), parse_spec("random")]
+    key = run_key(trusting, 2, specs, None)
+    assert key["settings"][0]["trust"] == 1.0 and key["settings"][1] is None
+    assert key["seats"][0] == "ismcts:100:cores=1"     # the seat as written
+    plain_key = run_key(program_text(PICK), 2, specs, None)
+    assert plain_key["settings"][0]["trust"] == 0.1   # the default's
+    for seed in range(3):
+        # the searching seat picks the preferred 1: a die's points and no more (the search
+        # alone would pick 2..6, worth 10 more)
+        out = play_one(trusting, 2, seed, specs, None)
+        assert out.failure is None and 1 <= out.scores[0] <= 6, out.scores
+        assert play_one(program_text(PICK), 2, seed, specs, None).scores[0] >= 11
+
+
+def test_the_language_table_agrees_with_the_spec() -> None:
+    """Each word a rulebook may declare is a spec setting, with the same ends of its range."""
+    assert tuple(BOT_WORDS) == RULEBOOK_SETTINGS
+    for word, (lo, hi, whole, end, _what, _example) in BOT_WORDS.items():
+        for v in (lo, hi):
+            text = str(int(v)) if whole or v == int(v) else str(v)
+            parse_spec(f"ismcts:10:{word}={text}")
+        with pytest.raises(SpecError):
+            parse_spec(f"ismcts:10:{word}={int(hi) + 1}")
+        if end:
+            assert parse_spec(f"ismcts:10:{word}=end").depth == 0
+
+
+def test_the_formatter_and_a_variant_keep_the_settings(tmp_path: Path) -> None:
+    rb, diags = parse(TRUSTING.replace("trust 1", "trust 1   depth end"), "t.rules")
+    assert rb is not None, diags
+    text = format_rulebook(rb)
+    assert "bots {\n  trust 1\n  depth end\n}" in text
+    assert format_rulebook(parse(text, "t.rules")[0]) == text
+    (tmp_path / "pick.rules").write_text(TRUSTING)
+    (tmp_path / "v.rules").write_text('variant "Searched" of "pick.rules"\n'
+                                      'replace bots {\n  trust 0\n}\n')
+    res = load(str(tmp_path / "v.rules"))
+    assert res.ok, [d.message for d in res.diagnostics]
+    from mercator.interpreter.compiler import compile_program
+    assert compile_program(res.rulebook).bot_settings == {"trust": 0.0}
+
+
+def test_a_variant_cannot_replace_settings_its_base_lacks(tmp_path: Path) -> None:
+    (tmp_path / "pick.rules").write_text(PICK)
+    (tmp_path / "v.rules").write_text('variant "V" of "pick.rules"\nreplace bots { trust 1 }\n')
+    res = load(str(tmp_path / "v.rules"))
+    assert not res.ok
+    (d,) = [d for d in res.diagnostics if d.code == "E130"]
+    assert d.span.line == 2
