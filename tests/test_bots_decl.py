@@ -130,3 +130,20 @@ def test_a_variant_cannot_replace_settings_its_base_lacks(tmp_path: Path) -> Non
     assert not res.ok
     (d,) = [d for d in res.diagnostics if d.code == "E130"]
     assert d.span.line == 2
+
+
+def test_full_trust_answers_a_covered_decision_without_searching() -> None:
+    """With trust 1 the preferred option cannot be overruled where no any-time action is
+    offered (`search.preferred_outright`): the answer comes at once, no iteration spent, on one
+    core and on two (agents/root_parallel.py), and with a time budget a person does not wait."""
+    import time
+    trusting = program_text(TRUSTING)
+    for spec in ("ismcts:200:cores=1", "ismcts:200:cores=2", "ismcts:5s:cores=1"):
+        s = trusting.new_game(2, 1, narrate=True, explicit_chance=True)
+        bot = make_agent(for_rulebook(parse_spec(spec), trusting.bot_settings), 1)
+        t0 = time.perf_counter()
+        try:
+            assert s.pending.values[bot.choose(trusting, s)] == 1
+        finally:
+            getattr(bot, "close", lambda: None)()
+        assert bot.last_iterations == 0 and time.perf_counter() - t0 < 1.0

@@ -48,7 +48,8 @@ from multiprocessing import util as mp_util
 from typing import Any, Iterator, Optional, Union
 
 from mercator.dsl.errors import MercatorError
-from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, _Edge, _Node, trusted,
+from mercator.interpreter.agents.search import (ISMCTSAgent, MCTSAgent, _Edge, _Node,
+                                                preferred_outright, trusted,
                                                 most_visited)
 from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.state import State
@@ -406,6 +407,13 @@ class RootParallelAgent:
             raise TypeError("a search agent answers decisions, not chance or the end")
         if node.count == 1:
             return 0
+        outright = preferred_outright(program, state, node, self.settings.get("trust", 0.0),
+                                      self._trust_rng)
+        if outright >= 0:
+            self.last_iterations = self.last_rollout_decisions = 0
+            self.last_root = _Node()
+            self.last_choices = []
+            return outright
         self._start(program)
         payload = pickle.dumps(("choose", state.to_json()), pickle.HIGHEST_PROTOCOL)
         for k, c in enumerate(self._conns):

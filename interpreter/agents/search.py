@@ -375,6 +375,18 @@ def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int
     return best if me >= mf - margin else move
 
 
+def preferred_outright(program: Any, state: State, node: Decision, trust: float,
+                       rng: Any) -> int:
+    """A trust of 1 or more (`bots { trust 1 }`): no option's mean reward, from 0 to 1, can beat
+    the most preferred option's by more, so that where a preference covers the decision and it
+    offers no any-time action (which the search alone weighs, `trusted`) the answer is the
+    preferred option, and searching for it would only spend the budget — a person waits for
+    nothing. -1: search."""
+    if trust < 1 or not program.prefer_fs or node.actions:
+        return -1
+    return program.preferred(state, node.count, rng)
+
+
 def most_visited(node: Decision, root: "_Node", group: Optional[str] = None) -> int:
     """The move: the index of the option most visited at the root (ties: the higher mean, then
     the first in the menu); 0 if none was searched. With move groups (`partition`) the most
@@ -657,6 +669,13 @@ class MCTSAgent:
             raise TypeError("a search agent answers decisions, not chance or the end")
         if node.count == 1:
             return 0
+        outright = preferred_outright(program, state, node, self.trust, self.rng)
+        if outright >= 0:
+            self.last_iterations = self.last_rollout_decisions = self.last_reused = 0
+            self.last_settled = True
+            self.last_root = _Node()
+            self._last = None
+            return outright
         root = _Node()
         seat = self._me = node.player
         started = self._now()
