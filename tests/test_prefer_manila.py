@@ -34,6 +34,26 @@ def test_the_harbour_master_is_bid_for_while_the_bid_is_within_his_worth(prog: P
     assert prefs[15] == 1 and prefs[16] == -1        # bids 15 and 16
 
 
+def test_the_auction_raises_the_high_bidder_while_his_guessed_worth_leaves_room(
+        prog: Program) -> None:
+    """The first auction as above, P1 bidding 11. P2 holds a ginseng and a jade share and 30
+    pesos: the office is worth 15 to him as to P1 (the shares are alike), so bids 12 to 15 are
+    preferred 2 x (15 - b) + 1. With 14 pesos it is worth at most 14 - 4 = 10 to him, yet P1's
+    worth, guessed from what is public (his 30 pesos; of each good half the shares the others
+    hold: 2 / 2 = 1, as P2's own), is 15, and P2 raises him while that leaves room to outbid:
+    bids preferred 2 x (15 - 1 - b) + 1, 12 to 14 above the pass."""
+    rich = Game(prog)
+    rich.bid(0, 11)
+    pend = rich.s.pending
+    assert pend.player == 1
+    prefs = prog.preferences(rich.s, pend.count - len(pend.actions))
+    assert prefs is not None and prefs[:6] == [0, 7, 5, 3, 1, -1]    # pass, bids 12..16
+    poor = Game(prog, pesos={1: 14})
+    poor.bid(0, 11)
+    prefs = prog.preferences(poor.s, poor.s.pending.count - len(poor.s.pending.actions))
+    assert prefs is not None and prefs[:5] == [0, 5, 3, 1, -1]       # pass, bids 12..15
+
+
 def test_the_harbour_master_leaves_ashore_the_good_the_others_hold(prog: Program) -> None:
     """Nobody bids in the first voyage, 4 players: P1 is harbour master, holds a nutmeg and a
     silk share; 3 of each good are in the supply, so the others hold 1 nutmeg, 1 silk, 2
