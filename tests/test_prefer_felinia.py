@@ -73,7 +73,9 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
       the others (fn left_post_cost; more than 1 face-down token in the country): 24; less the
       step: 23 (the line by X5 is worse: X6's token 1 step from X5, 36 - 1 - 12 - 1 = 22);
     - reveal: a face-down token reachable with the 2 moves left: X2, 36 - 1 step - 12 = 23 —
-      the same line as the walk's, the moves in the other order (they tie).
+      the same line as the walk's, the moves in the other order (they tie: counted three times
+      over, the walk first, 3 x 23 - 1 = 68, the turn-up 3 x 23 - 2 = 67, as the anchor breaks
+      the tie; stop 3 x 0).
     The tokens turned up (two of brown_2..brown_7's; roads 1-2, 2-3, 3-4, 1-5, 5-6, 3-6, 6-7,
     4-7, the harbour on brown_1; 3 moves left, so a token 2 steps away is reachable after
     the turn-up): the better token he can reach, and the other, left to the others, a third of
@@ -90,7 +92,7 @@ def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
     assert prog.get(s, "occupant") == {} and prog.get(s, "face_up") == []
     labels = _labels(pend)
     prefs = dict(zip(labels, prog.preferences(s, len(labels))))
-    assert prefs == {"stop": 0, "walk": 23, "reveal": 23}
+    assert prefs == {"stop": 0, "walk": 68, "reveal": 67}
     prog.apply(s, labels.index("reveal"))
     assert s.pending.prompt.startswith("reveal which trade tokens")
     got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending))) or []))
@@ -130,7 +132,8 @@ def test_after_a_turn_up_he_counts_the_move_it_took(felinia: Any) -> None:
       step: 35;
     - reveal: a face-down brown token within the 1 move left after it: brown_5 (spice, 6), 6 +
       12 + 12 - 1 step = 29, less a point for the other token left (12): 17.
-    Then the step: brown_2 36, brown_5 35."""
+    Each counted three times over, less 1 for a walk and 2 for a turn-up (the ties broken as the
+    test above): 0, 104, 49. Then the step: brown_2 36, brown_5 35."""
     prog = felinia
     s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
     prog.apply(s, _labels(s.pending).index("reveal"))
@@ -139,7 +142,7 @@ def test_after_a_turn_up_he_counts_the_move_it_took(felinia: Any) -> None:
     assert pend.prompt.startswith(MOVE)            # still on brown_1 (the steps below)
     labels = _labels(pend)
     assert dict(zip(labels, prog.preferences(s, len(labels)))) == {
-        "stop": 0, "walk": 35, "reveal": 17}
+        "stop": 0, "walk": 104, "reveal": 49}
     prog.apply(s, labels.index("walk"))
     got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending)))))
     assert got == {"brown_2": 36, "brown_5": 35}
