@@ -62,7 +62,7 @@ def test_the_first_disc_values_income_at_one_silver(felinia: Any) -> None:
     assert all(v > -99 for v in prefs)            # every spot affordable
 
 
-def test_a_first_landing_prefers_a_turn_up(felinia: Any) -> None:
+def test_a_first_landing_weighs_the_walk_and_the_turn_up_alike(felinia: Any) -> None:
     """The first merchant to land on an empty island (no trade post, no merchant staying), his 3
     moves left (walker_moves; §遊戲回合 3), each line of his landing planned to its end (fn plan):
     - stop, in the harbour: no yield, no post — 0;
