@@ -62,7 +62,7 @@ def test_the_first_disc_values_income_at_one_silver(felinia: Any) -> None:
     assert all(v > -99 for v in prefs)            # every spot affordable
 
 
-def test_a_first_landing_weighs_the_walk_and_the_turn_up_alike(felinia: Any) -> None:
+def test_a_first_landing_walks_before_it_turns_up(felinia: Any) -> None:
     """The first merchant to land on an empty island (no trade post, no merchant staying), his 3
     moves left (walker_moves; §遊戲回合 3), each line of his landing planned to its end (fn plan):
     - stop, in the harbour: no yield, no post — 0;
@@ -70,12 +70,13 @@ def test_a_first_landing_weighs_the_walk_and_the_turn_up_alike(felinia: Any) -> 
       its own token, which he stands on — its yield, the token at its colour's average with no
       set yet (min(0 + 1, n) = 1 for every printed maximum n: 12), the merchant who stays alone
       (1 point: 12), 0 steps: 36 — less a point (12) for the other token turned up and left to
-      the others (fn left_post_cost; more than 1 face-down token in the country): 24; less the
-      step: 23 (the line by X5 is worse: X6's token 1 step from X5, 36 - 1 - 12 - 1 = 22);
+      the others (fn left_post_cost; more than 1 face-down token in the country): 24, the
+      first step not charged (the anchor charges no step; the line by X5 is worse: X6's token 1
+      step from X5, 36 - 1 - 12 = 23);
     - reveal: a face-down token reachable with the 2 moves left: X2, 36 - 1 step - 12 = 23 —
-      the same line as the walk's, the moves in the other order (they tie: counted three times
-      over, the walk first, 3 x 23 - 1 = 68, the turn-up 3 x 23 - 2 = 67, as the anchor breaks
-      the tie; stop 3 x 0).
+      the same line as the walk's, the moves in the other order, but for the step it counts
+      (counted three times over, less 1 for a walk and 2 for a turn-up, the ties broken as the
+      anchor: the walk 3 x 24 - 1 = 71, the turn-up 3 x 23 - 2 = 67; stop 3 x 0).
     The tokens turned up (two of brown_2..brown_7's; roads 1-2, 2-3, 3-4, 1-5, 5-6, 3-6, 6-7,
     4-7, the harbour on brown_1; 3 moves left, so a token 2 steps away is reachable after
     the turn-up): the better token he can reach, and the other, left to the others, a third of
@@ -92,7 +93,7 @@ def test_a_first_landing_weighs_the_walk_and_the_turn_up_alike(felinia: Any) -> 
     assert prog.get(s, "occupant") == {} and prog.get(s, "face_up") == []
     labels = _labels(pend)
     prefs = dict(zip(labels, prog.preferences(s, len(labels))))
-    assert prefs == {"stop": 0, "walk": 68, "reveal": 67}
+    assert prefs == {"stop": 0, "walk": 71, "reveal": 67}
     prog.apply(s, labels.index("reveal"))
     assert s.pending.prompt.startswith("reveal which trade tokens")
     got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending))) or []))
@@ -120,6 +121,33 @@ def test_a_walk_values_each_step_by_the_best_line_beyond_it(felinia: Any) -> Non
     assert {k.rsplit("_", 1)[1]: v for k, v in got.items()} == {"2": 24, "5": 23}
 
 
+def test_a_walk_to_a_neighbour_country_before_a_turn_up_here(felinia: Any) -> None:
+    """Seed 11's first landing walks to brown_2 (the test above) and stands there with 2 moves
+    left (walker_moves), every token face down. brown_2 has a road to yellow_2 (rulebook table
+    roads: X2 of brown to X2 of yellow).
+    - stop: on a face-down token, its yield only: a good, 12;
+    - walk: to yellow_2 and a turn-up there with its last move, its own token taken (12 + 12 +
+      12, 0 steps) less a point for the other left (12): 24 — the step not charged;
+    - reveal: brown_2's own token, 0 steps: 36 - 12 = 24.
+    They tie as the anchor counts them (it charges no step): counted three times over, less 1
+    for a walk and 2 for a turn-up, 36, 71, 70 — the walk first, as the anchor's walk_value
+    (its turn-up in yellow leaves a token far from yellow's harbour to the others, where one
+    here may leave one a step from brown's)."""
+    prog = felinia
+    s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
+    prog.apply(s, _labels(s.pending).index("walk"))
+    prog.apply(s, _labels(s.pending).index("brown_2"))
+    pend = s.pending
+    assert pend.prompt.startswith(MOVE)
+    assert prog.get(s, "walker_moves") == 2 and prog.get(s, "face_up") == []
+    labels = _labels(pend)
+    assert dict(zip(labels, prog.preferences(s, len(labels)))) == {
+        "stop": 36, "walk": 71, "reveal": 70}
+    prog.apply(s, labels.index("walk"))
+    got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending)))))
+    assert got["yellow_2"] == 24 and max(got.values()) == 24
+
+
 def test_after_a_turn_up_he_counts_the_move_it_took(felinia: Any) -> None:
     """The first landing of seed 11 turns up brown_2 and brown_6 from the harbour brown_1 (the
     test above). He stands on the harbour again with 2 moves left (walker_moves: the turn-up
@@ -128,12 +156,12 @@ def test_after_a_turn_up_he_counts_the_move_it_took(felinia: Any) -> None:
     36, brown_6 (a good) 36.
     - stop: the harbour, nothing: 0;
     - walk: to brown_2, its post 36; to brown_5, the post on brown_6 a step on, 36 - 1 = 35 (a
-      turn-up on brown_5 with no move left after it: its own token, 6 + 24 - 12 = 18); less the
-      step: 35;
+      turn-up on brown_5 with no move left after it: its own token, 6 + 24 - 12 = 18); the
+      first step not charged: 36;
     - reveal: a face-down brown token within the 1 move left after it: brown_5 (spice, 6), 6 +
       12 + 12 - 1 step = 29, less a point for the other token left (12): 17.
     Each counted three times over, less 1 for a walk and 2 for a turn-up (the ties broken as the
-    test above): 0, 104, 49. Then the step: brown_2 36, brown_5 35."""
+    test above): 0, 107, 49. Then the step: brown_2 36, brown_5 35."""
     prog = felinia
     s = _play_until(prog, prog.new_game(3, 11), MOVE, 11)
     prog.apply(s, _labels(s.pending).index("reveal"))
@@ -142,7 +170,7 @@ def test_after_a_turn_up_he_counts_the_move_it_took(felinia: Any) -> None:
     assert pend.prompt.startswith(MOVE)            # still on brown_1 (the steps below)
     labels = _labels(pend)
     assert dict(zip(labels, prog.preferences(s, len(labels)))) == {
-        "stop": 0, "walk": 104, "reveal": 49}
+        "stop": 0, "walk": 107, "reveal": 49}
     prog.apply(s, labels.index("walk"))
     got = dict(zip(_labels(s.pending), prog.preferences(s, len(_labels(s.pending)))))
     assert got == {"brown_2": 36, "brown_5": 35}
