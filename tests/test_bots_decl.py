@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from game_driver import program_text
+from test_prefer import PICK as SIX
 
 from mercator.dsl.checker_bots import BOT_WORDS
 from mercator.dsl.fmt import format_rulebook
@@ -20,24 +21,10 @@ from mercator.interpreter.agents.spec import (RULEBOOK_SETTINGS, SpecError, for_
 from mercator.interpreter.tools.parallel import play_one
 from mercator.interpreter.tools.results import run_key
 
-# 1 scores nothing, 2..6 score 10 and a die; the preference likes 1 best (a bad casual player)
-PICK = """
-game "Pick" players 2..2
-player {
-  points: int = 0
-}
-round once limit 1 {
-  phase play {
-    for p in players {
-      let x = choose p one of 1..6 prompt "pick a number"
-      let d = roll 6
-      p.points += (if x == 1 then 0 else 10) + d
-    }
-  }
-}
-score p: p.points
-prefer x: int at "pick" = 0 - x
-"""
+# tests/test_prefer.py's pick (1 scores nothing, 2..6 score 10 and a die) with a preference
+# for 1 (a bad casual player)
+PICK = SIX.replace('prefer x: int at "pick" = x', 'prefer x: int at "pick" = 0 - x')
+assert PICK != SIX
 TRUSTING = PICK + "bots {\n  trust 1\n}\n"
 
 
