@@ -92,7 +92,7 @@ def test_every_word_that_starts_a_declaration_cuts_chunks() -> None:
     """The LALR tables prove every declaration's first word safe to cut before (if a grammar
     change made one unsafe, chunks would silently be longer: this says so)."""
     assert split_words(_parser()) == {
-        "anytime", "bounds", "bundle", "const", "eligible", "end", "enum", "estimate", "event",
+        "anytime", "bots", "bounds", "bundle", "const", "eligible", "end", "enum", "estimate", "event",
         "extend", "fn", "game", "invariant", "on", "phase", "player", "prefer", "proc", "record",
         "remove", "replace", "round", "score", "setup", "stat", "table", "tiebreak", "use",
         "variant", "view"}
