@@ -98,6 +98,8 @@ class CheckerBase:
         self.globals: dict[str, A.Span] = {}
         self.at: A.Span = A.Span(path, 1, 1, 1, 2)   # the statement or expression being checked
         self.choice_sites: list[tuple[A.Span, Type]] = []   # each decision: where, the type chosen
+        # each deal: where, its offers' type (a preference of that type covers its window)
+        self.deal_sites: list[tuple[A.Span, Type]] = []
         # each `choose` statement's prompt text, by its (path, line, col): what a view's
         # `label b: T at "prompt"` picks its decisions by
         self.choice_prompts: dict[tuple[str, int, int], str] = {}
@@ -120,9 +122,10 @@ class CheckerBase:
         whose prompt begins so — for a view's label or a preference (`what`: "a label
         describes", "a preference ranks"); where there is none, why: (message, whether it is
         the type's fault, hint)."""
-        sites = frozenset((s.path, s.line, s.col) for s, st in self.choice_sites if st == t)
+        found = self.choice_sites + (self.deal_sites if what == "a preference ranks" else [])
+        sites = frozenset((s.path, s.line, s.col) for s, st in found if st == t)
         if not sites:
-            offered = sorted({str(st) for _, st in self.choice_sites})
+            offered = sorted({str(st) for _, st in found})
             return sites, (f"no decision offers options of type {t}", True,
                            did_you_mean(str(t), offered) or
                            ("the decisions offer: " + ", ".join(offered[:8]) if offered else

@@ -32,6 +32,14 @@ BOT_WORDS: dict[str, tuple[float, float, bool, bool, str, str]] = {
              "how many standard errors of the difference another option must beat the most "
              "preferred one by, besides 'trust'", "sure 2"),
 }
+# the settings whose value is a word: word -> (its values, what it says, an example)
+BOT_CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "deals": (("none", "random", "judge", "prefer"),
+              "how the searcher plays a window of offers: none (its rollouts pass), random, "
+              "judge (they post a draft as it stands and accept what raises the estimate) or "
+              "prefer (judge, and every step of an offer being drafted is the casual trader's "
+              "of the rulebook's preference over the offers)", "deals prefer"),
+}
 # the words that read the rulebook's preferences (W275 without a `prefer`)
 _OF_PREFERENCES = ("prefer", "trust", "sure")
 
@@ -39,6 +47,8 @@ _OF_PREFERENCES = ("prefer", "trust", "sure")
 def bot_value(word: str, text: str) -> Any:
     """The value of a checked setting as the agent spec holds it: 'end' as 0 (the spec's
     depth=end), a whole number as an int, else a float."""
+    if word in BOT_CHOICES:
+        return text
     if text == "end":
         return 0
     return int(text) if BOT_WORDS[word][2] else float(text)
@@ -58,20 +68,31 @@ class BotsChecker(CheckerBase):
             return {}
         out: dict[str, Any] = {}
         ok = True
+        words = [*BOT_WORDS, *BOT_CHOICES]
         for it in decls[0].items:
             want = BOT_WORDS.get(it.word)
-            if want is None:
-                hint = did_you_mean(it.word, BOT_WORDS) or \
-                    "the words are " + ", ".join(f"'{w}'" for w in BOT_WORDS)
+            if want is None and it.word not in BOT_CHOICES:
+                hint = did_you_mean(it.word, words) or \
+                    "the words are " + ", ".join(f"'{w}'" for w in words)
                 self.err("E163", f"unknown search setting '{it.word}'", it.span, hint)
                 ok = False
                 continue
-            lo, hi, whole, end, what, example = want
             if it.word in out:
                 self.err("E163", f"the setting '{it.word}' is given twice", it.span,
                          "keep one line for it")
                 ok = False
                 continue
+            if want is None:
+                values, what, example = BOT_CHOICES[it.word]
+                if it.value not in values:
+                    self.err("E163", f"'{it.word} {it.value}': {it.word} is {what}", it.span,
+                             did_you_mean(it.value, values) or
+                             "one of " + ", ".join(values) + f", e.g. {example}")
+                    ok = False
+                    continue
+                out[it.word] = it.value
+                continue
+            lo, hi, whole, end, what, example = want
             form = r"\d{1,7}" if whole else _DECIMAL
             good = (end and it.value == "end") or (
                 re.fullmatch(form, it.value) is not None and lo <= float(it.value) <= hi)
@@ -96,6 +117,13 @@ class BotsChecker(CheckerBase):
                           "preference", it.span,
                           "it sets how the searcher follows the rulebook's 'prefer' "
                           "declarations (docs/language.md §2.19c)")
+            elif it.word == "deals" and it.value == "prefer" and not any(
+                    isinstance(x, A.PreferDecl) and isinstance(x.type, A.GenericType)
+                    and x.type.name == "offer" for x in items):
+                self.warn("W275", "'deals prefer' changes nothing: the rulebook declares no "
+                          "preference over a deal's offers", it.span,
+                          "declare one: prefer o: offer<Bundle, Subject> for p = ... "
+                          "(docs/language.md §2.19c)")
             elif it.word == "depth" and not estimate:
                 self.warn("W275", "'depth' changes nothing: the rulebook declares no estimate",
                           it.span, "without an 'estimate' the searcher's rollouts play to the "

@@ -54,6 +54,9 @@ class DealChecker(BundleChecker):
             self.err("E151", "a deal inside another deal's 'accepted' block", s.span,
                      "close one window before opening the next: move this deal after the first")
         ot = self._deal_table(s)
+        if ot is not None:          # a preference over its offers covers the window (§2.19c)
+            self.deal_sites.append((s.span, ot))
+            self.choice_prompts[(s.span.path, s.span.line, s.span.col)] = f"{s.table}: "
         self._deal_settings(s)
         among = s.setting("among")
         if among is not None:

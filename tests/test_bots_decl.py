@@ -12,7 +12,7 @@ import pytest
 from game_driver import program_text
 from test_prefer import PICK as SIX
 
-from mercator.dsl.checker_bots import BOT_WORDS
+from mercator.dsl.checker_bots import BOT_CHOICES, BOT_WORDS
 from mercator.dsl.fmt import format_rulebook
 from mercator.dsl.loader import load
 from mercator.dsl.parser import parse
@@ -84,7 +84,12 @@ def test_a_match_and_its_results_record_read_the_rulebook_settings() -> None:
 
 def test_the_language_table_agrees_with_the_spec() -> None:
     """Each word a rulebook may declare is a spec setting, with the same ends of its range."""
-    assert tuple(BOT_WORDS) == RULEBOOK_SETTINGS
+    assert (*BOT_WORDS, *BOT_CHOICES) == RULEBOOK_SETTINGS
+    for word, (values, _what, _example) in BOT_CHOICES.items():
+        for v in values:
+            assert getattr(parse_spec(f"ismcts:10:{word}={v}"), word) == v
+        with pytest.raises(SpecError):
+            parse_spec(f"ismcts:10:{word}=sometimes")
     for word, (lo, hi, whole, end, _what, _example) in BOT_WORDS.items():
         for v in (lo, hi):
             text = str(int(v)) if whole or v == int(v) else str(v)

@@ -52,9 +52,9 @@ class PreferAgent(RandomAgent):
     only what the chooser may see (the checker's E162), so this plays honestly."""
 
     def choose(self, program: Any, state: State) -> int:
-        """The most preferred regular option; in a deal window, no deal (it posts nothing and
-        accepts nothing, as the searcher's rollouts by default); else a uniformly random
-        option."""
+        """The most preferred regular option (in a deal window whose offers a preference
+        covers, the casual trader's step: DealSpec.casual); in another deal window, no deal (it
+        posts nothing and accepts nothing); else a uniformly random option."""
         pend = state.pending
         preferred = getattr(program, "preferred", None)
         if preferred is not None and isinstance(pend, Decision):

@@ -409,6 +409,8 @@ class RootParallelAgent:
             return 0
         outright = preferred_outright(program, state, node, self.settings.get("trust", 0.0),
                                       self._trust_rng)
+        if outright < 0 and self.settings.get("deals") == "prefer":
+            outright = program.draft_step(state)      # a draft's step (as one searcher does)
         if outright >= 0:
             self.last_iterations = self.last_rollout_decisions = 0
             self.last_root = _Node()

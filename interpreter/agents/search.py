@@ -110,7 +110,7 @@ TRIES = 50           # replays a world may take before the search makes do with 
 REWARDS = ("win", "margin", "rank", "blend", "mean", "own")
 # what a seat's score is taken against, by reward: the best other seat's, their mean, nothing
 AGAINST = {"mean": "mean", "own": "none"}
-DEALS = (False, True, "none", "random", "judge")   # what rollouts do in a deal window
+DEALS = (False, True, "none", "random", "judge", "prefer")   # what rollouts do in a deal window
 ROLLOUTS = ("random", "mast", "greedy", "auto")   # auto: mast for a rollout cut off, random to
 # the end; greedy: MAST, but a small menu is answered by the rulebook's estimate one step on
 GREEDY_MENU = 12     # rollout=greedy: menus of at most this many options are judged option by option
@@ -624,11 +624,14 @@ class MCTSAgent:
         self.cut = cut                  # the depth counts top-level steps, phases or decisions
         self.widen = widen
         if deals not in DEALS:
-            raise ValueError(f"the rollouts' deals are one of False (none), True (random) or "
-                             f"'judge', not {deals!r}")
-        # do the rollouts negotiate at random in deal windows; or judge offers (see above)
+            raise ValueError(f"the rollouts' deals are one of False (none), True (random), "
+                             f"'judge' or 'prefer', not {deals!r}")
+        # do the rollouts negotiate at random in deal windows; or judge offers (see above); with
+        # "prefer" besides, the steps of an offer being drafted are the rulebook's casual
+        # trader's (Program.draft_step), at the root, in the tree and in the rollouts
         self.deals = deals in (True, "random")
-        self.judge = deals == "judge"
+        self.judge = deals in ("judge", "prefer")
+        self.drafts = deals == "prefer"
         self.last_iterations = 0        # how many the last choice ran (for the benchmarks)
         self.fallbacks = 0              # decisions made at random: no world could be drawn
         self.planned = 0                # decisions answered from the last one's tree (`plan`)
@@ -670,6 +673,8 @@ class MCTSAgent:
         if node.count == 1:
             return 0
         outright = preferred_outright(program, state, node, self.trust, self.rng)
+        if outright < 0 and self.drafts:
+            outright = program.draft_step(state)
         if outright >= 0:
             self.last_iterations = self.last_rollout_decisions = self.last_reused = 0
             self.last_settled = True
@@ -947,6 +952,9 @@ class MCTSAgent:
                 stats, under_way = tree, None
             if pend.count == 1:
                 program.apply(s, 0)
+                continue
+            if self.drafts and (i := program.draft_step(s)) >= 0:
+                program.apply(s, i)             # a draft's step: the casual trader's
                 continue
             keys = option_keys(pend)
             regular = pend.count - len(pend.actions)
@@ -1404,7 +1412,13 @@ class MCTSAgent:
             elif made == limit:
                 break
             i = -1 if self.deals else no_deal_index(pend)
-            if i >= 0 and self.judge:
+            if i >= 0 and self.drafts:
+                j = program.draft_step(s)
+                if j >= 0:
+                    i = j
+                else:
+                    i = self._judged_deal_step(program, s, pend, i)
+            elif i >= 0 and self.judge:
                 i = self._judged_deal_step(program, s, pend, i)
             seat = pend.player
             if i < 0:

@@ -249,7 +249,7 @@ SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "pr
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan", "model")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
-DEALS = ("none", "random", "judge")
+DEALS = ("none", "random", "judge", "prefer")
 MAX_DEPTH = 10 ** 6
 MAX_WORLDS = 10 ** 4
 
@@ -331,7 +331,10 @@ def _setting(text: str, name: str, value: str) -> Any:
         "deals": (DEALS, "deals says how the rollouts play a deal window: none (they pass and "
                          "cancel a draft), random (they negotiate at random) or judge (a draft "
                          "is posted as it stands, a standing offer accepted where it raises "
-                         f"the taker's estimate; default {DEFAULT_SETTINGS['deals']})"),
+                         "the taker's estimate) or prefer (judge, and every step of an offer "
+                         "being drafted is the rulebook's casual trader's, where a preference "
+                         "covers the deal's offers; default "
+                         f"{DEFAULT_SETTINGS['deals']})"),
         "eval": (EVALS, "eval says how a rollout cut off by depth judges the position: "
                         "estimate (the rulebook's 'estimate', or its score where it declares "
                         "none; the default) or score"),
@@ -457,7 +460,7 @@ def parse_seats(text: str, players: int) -> list[AgentSpec]:
 
 
 # the settings a rulebook may declare in `bots { ... }` (dsl/checker_bots.py checks them)
-RULEBOOK_SETTINGS = ("depth", "prefer", "trust", "sure")
+RULEBOOK_SETTINGS = ("depth", "prefer", "trust", "sure", "deals")
 
 
 def for_rulebook(spec: AgentSpec, bots: Mapping[str, Any]) -> AgentSpec:

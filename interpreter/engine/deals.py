@@ -43,6 +43,10 @@ ORDER, TURN, QUIET, CHANGED, TURNS, DRAFT, ACCEPTED, FORCED, CLOSED_WITH, QUIET_
 D_REPLACE, D_STAGE, D_TAKER, D_SUBJECT = range(4)
 D_BUNDLE = 4                    # give, get, promise at 4, 5, 6
 TERMS = ("give", "get", "promise")
+# the casual trader (DealSpec.casual): an option it takes only where nothing else is open, and
+# the most steps one draft of its climbs (a safety bound: each step must raise its liking)
+NEVER = -(1 << 60)
+CLIMB_CAP = 500
 
 
 class DealSpec:
@@ -298,6 +302,168 @@ class DealSpec:
         verb = {"give": "what you give", "get": "what you ask for",
                 "promise": "what you promise of the proceeds"}[term]
         return who, vals, self._labeller(accepts, last), f"{self.name}: {verb}"
+
+    # -- the casual trader: a rulebook's preference over the offers (docs/language.md §2.19c)
+    def casual(self, st: Any, L: list, W: list, like: Callable[[list], int]) -> list:
+        """How the casual trader of the rulebook's preference over this table's offers values
+        each option of the window's decision now (the pass first, 0, where there is one);
+        like(o): how much the seat deciding likes offer o (a standing one, or a draft as it
+        would be posted). At a turn's start: accepting an offer is worth its liking; posting,
+        the liking of the draft it would build (below); replacing one of its offers, what the
+        new draft is liked above it (never a draft that changes nothing); withdrawing one, minus
+        its liking; closing the window, never. A draft is built by climbing: at each step the
+        item or unit whose addition it likes most, as long as that raises its liking ('done'
+        otherwise, which posts it where he likes it above 0, else 'cancel'); the taker and the
+        subject, the ones whose finished drafts it likes most. The steps of a draft under way
+        are that climb's: the step it takes, 0, every other step NEVER."""
+        who, vals, _, _ = self.options(st, L, W)
+        d = W[DRAFT]
+        if d is not None:
+            pick = self._climb_step(st, L, W, who, d, vals, like)
+            return [0 if k == pick else NEVER for k in range(len(vals))]
+        at = self.at
+        out: list = [0] if not self.forced(W) else []
+        byid = {o[at["id"]]: o for o in st.table[self.table]}
+        mine = [o for o in byid.values() if o[at["maker"]] == who]
+        for v in vals:
+            kind = v[0]
+            if kind == "accept":
+                out.append(like(byid[v[1]]))
+            elif kind in ("post", "replace"):
+                old = byid[v[1]] if kind == "replace" else None
+                o = self._finish(st, L, W, who, self._fresh(-1 if old is None else v[1], st, L,
+                                                            W, who), like)
+                if o is None or old is not None and self._same_offer(o, old) or \
+                        any(self._same_place(o, x) for x in mine if x is not old):
+                    out.append(NEVER)
+                else:
+                    out.append(like(o) - (like(old) if old is not None else 0))
+            elif kind == "withdraw":
+                out.append(-like(byid[v[1]]))
+            else:                           # closing the window
+                out.append(NEVER)
+        return out
+
+    def _fresh(self, replace: int, st: Any, L: list, W: list, who: int) -> list:
+        """A new draft, its steps with one answer (or none) skipped, as commit() makes it."""
+        d = [replace, 0, -1, None, [p.empty() for p in self.parts],
+             [p.empty() for p in self.parts], [p.empty() for p in self.parts]]
+        ts = self.takers(st, L, W, who)
+        if len(ts) == 1:
+            d[D_TAKER], d[D_STAGE] = ts[0], 1
+        if d[D_STAGE] == 1 and self.about is None:
+            d[D_STAGE] = 2
+        return d
+
+    def _same_place(self, a: list, b: list) -> bool:
+        """Do offers a and b go to the same taker about the same subject?"""
+        at = self.at
+        return a[at["taker"]] == b[at["taker"]] and \
+            ("subject" not in at or a[at["subject"]] == b[at["subject"]])
+
+    def _same_offer(self, a: list, b: list) -> bool:
+        """... and name the same bundles?"""
+        at = self.at
+        return self._same_place(a, b) and all(a[at[t]] == b[at[t]] for t in self.terms)
+
+    def _branches(self, st: Any, L: list, W: list, who: int, d: list) -> list:
+        """The drafts after each answer of the taker or subject step of draft d."""
+        out = []
+        if d[D_STAGE] == 0:
+            for t in self.takers(st, L, W, who):
+                d2 = deep_copy(d)
+                d2[D_TAKER], d2[D_STAGE] = t, 1
+                if self.about is None:
+                    d2[D_STAGE] = 2
+                out.append(d2)
+        else:
+            for x in (self.about(st, L) if self.about is not None else []):
+                d2 = deep_copy(d)
+                d2[D_SUBJECT], d2[D_STAGE] = deep_copy(x), 2
+                out.append(d2)
+        return out
+
+    def _best_branch(self, st: Any, L: list, W: list, who: int, d: list,
+                     like: Callable[[list], int]) -> tuple[int, Optional[list]]:
+        """At the taker or subject step: the answer (its index) whose finished draft is liked
+        most (the first of equals), and that offer; (-1, None) where every one is cancelled."""
+        best, best_v, best_o = -1, NEVER, None
+        for k, d2 in enumerate(self._branches(st, L, W, who, d)):
+            o = self._finish(st, L, W, who, d2, like)
+            if o is not None and (v := like(o)) > best_v:
+                best, best_v, best_o = k, v, o
+        return best, best_o
+
+    def _add(self, d: list, k: int, v: tuple, sign: int) -> None:
+        """Add (sign 1) or take back (-1) the step v to the k-th bundle of draft d."""
+        cur = d[D_BUNDLE + TERMS.index(self.terms[k])]
+        p = self.parts[v[1]]
+        if p.kind == "amount":
+            cur[v[1]] += sign * v[2]
+        elif p.is_bag:
+            n = cur[v[1]].get(v[2], 0) + sign
+            if n:
+                cur[v[1]][v[2]] = n
+            else:
+                del cur[v[1]][v[2]]
+        elif sign > 0:
+            cur[v[1]].append(v[2])
+        else:
+            cur[v[1]].pop()
+
+    def _rise(self, st: Any, L: list, who: int, d: list, like: Callable[[list], int]
+              ) -> tuple[Optional[tuple], bool]:
+        """At a bundle step of draft d: the add that raises the liking most (None where none
+        does), and whether the draft as it stands may be posted and is liked above 0."""
+        k = d[D_STAGE] - 2
+        base = like(self.make_offer(st, who, d, False))
+        best, top = None, base
+        for v in self.adds(st, L, who, d, k):
+            self._add(d, k, v, 1)
+            try:
+                x = like(self.make_offer(st, who, d, False))
+            finally:
+                self._add(d, k, v, -1)
+            if x > top:
+                best, top = v, x
+        return best, base > 0 and self.postable(st, L, self.make_offer(st, who, d, False))
+
+    def _finish(self, st: Any, L: list, W: list, who: int, d: list,
+                like: Callable[[list], int]) -> Optional[list]:
+        """The offer the climb from draft d (changed in place) posts, or None if it cancels."""
+        if d[D_STAGE] < 2:
+            return self._best_branch(st, L, W, who, d, like)[1]
+        for _ in range(CLIMB_CAP):
+            k = d[D_STAGE] - 2
+            v, good = self._rise(st, L, who, d, like)
+            if v is not None:
+                self._add(d, k, deep_copy(v), 1)
+                continue
+            if not self.last_stage(st, L, who, d, k):
+                d[D_STAGE] += 1
+                while not self.can_add(st, L, who, d, d[D_STAGE] - 2):
+                    d[D_STAGE] += 1
+                continue
+            return self.make_offer(st, who, d) if good else None
+        return self.make_offer(st, who, d) if self.postable(
+            st, L, self.make_offer(st, who, d, False)) else None
+
+    def _climb_step(self, st: Any, L: list, W: list, who: int, d: list, vals: list,
+                    like: Callable[[list], int]) -> int:
+        """The index in vals of the climb's step from draft d under way."""
+        if d[D_STAGE] < 2:
+            k, _ = self._best_branch(st, L, W, who, d, like)
+            if k >= 0:
+                return k
+            return vals.index(("cancel",)) if ("cancel",) in vals else 0
+        d = deep_copy(d)
+        v, good = self._rise(st, L, who, d, like)
+        if v is not None:
+            return vals.index(v)
+        k = d[D_STAGE] - 2
+        if (not self.last_stage(st, L, who, d, k) or good) and ("done",) in vals:
+            return vals.index(("done",))
+        return vals.index(("cancel",))
 
     def seat(self, W: list) -> int:
         """The seat whose decision the window is waiting for (the dealer's, when forced, is

@@ -14,6 +14,7 @@ from mercator.dsl.types import Type
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.engine.chance import weighted_index
+from mercator.interpreter.engine.deals import DRAFT
 from mercator.interpreter.engine.exprs import RuleError, failure_message, rule_failure
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine.nodes import Chance, Decision, Option, Terminal, no_deal_index
@@ -636,8 +637,15 @@ class Program:
         if lo:
             out.append(0)
         pad = [None] * (k - 2)
+        vtype = getattr(pend, "vtype", None)
         try:
             with self._remembering():       # the state is fixed while the options are valued
+                if isinstance(vtype, tuple) and vtype[0] == "deal":
+                    # a preference over the table's offers: the casual trader of its window
+                    deal = vtype[1]
+                    L = s.stack[-1][2]
+                    return deal.casual(s, L, L[deal.wslot],
+                                       lambda o: f(s, [o, player, *pad]))[:m]
                 for j in range(lo, m):
                     out.append(f(s, [values[j - lo], player, *pad]))
         except RUN_FAILURES as exc:
@@ -646,6 +654,23 @@ class Program:
             raise RuleError(f"the preference of P{pend.player + 1} cannot be computed ({exc})",
                             where, s.history) from None
         return out
+
+    def draft_step(self, s: State) -> int:
+        """Where the decision pending in s is a step of an offer being drafted in a deal window
+        whose offers the rulebook's preference covers (docs/language.md §2.19c): the casual
+        trader's step (DealSpec.casual, deterministic); else -1."""
+        pend = s.pending
+        vtype = getattr(pend, "vtype", None)
+        if not self.prefer_fs or not isinstance(vtype, tuple) or vtype[0] != "deal" \
+                or pend.allow_pass:
+            return -1
+        deal = vtype[1]
+        if s.stack[-1][2][deal.wslot][DRAFT] is None:
+            return -1                       # (a forced acceptance, not a draft)
+        prefs = self.preferences(s, pend.count - len(pend.actions))
+        if prefs is None:
+            return -1
+        return prefs.index(max(prefs))
 
     def preferred(self, s: State, m: int, rng: Any) -> int:
         """The index of the most preferred of the first m options of the decision pending in s
