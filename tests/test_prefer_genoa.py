@@ -35,9 +35,10 @@ from typing import Any
 
 import pytest
 
-from genoa_driver import MOVE, MYSELF, START_TILE, Game, genoa_program
+from genoa_driver import MOVE, MYSELF, START_TILE, TURN, Game, genoa_program
 
 from mercator.interpreter.agents.base import PreferAgent, play_out
+from mercator.interpreter.engine.deals import NEVER
 from mercator.interpreter.engine.program import Program
 
 
@@ -125,3 +126,49 @@ def test_prefer_players_finish_whole_games(prog: Program, players: int) -> None:
     s = play_out(prog, prog.new_game(players, 11), [PreferAgent(i) for i in range(players)])
     res = prog.result(s)
     assert len(res.scores) == players and res.winners
+
+
+def test_the_bidders_climb_to_their_prices_and_the_tower_player_keeps_his_action(
+        prog: Program) -> None:
+    """The windows of offers (the preference over offers; docs/language.md §2.19c, "Offers").
+    The tower stands on the City Hall, P1 the tower player, P2 holding the pepper order and a
+    pepper; nobody holds a tile. P2 likes the action 4,000: his price is 30% of it, 12 ducats,
+    in units of 5: 10 (at most 45%, 18: 15), liked 4,000 - 1,000 = 3,000 — so he posts 10
+    ducats, a unit at a time. P3 likes it 2,400 (the two orders drawn): P2's 10 stand, so his
+    price would be 15, above his cap of 10: he offers his cap, liked 1,400. P2, matched,
+    raises to 5 over P3 (15, his cap), liked 2,500 against his standing
+    offer's 4,000 - 1,000 - 2 x 500 = 2,000, so replacing it is worth 500. P1 would give up the
+    action, 2,400 to him, for 10 or 15 ducats, less 5 to spare: -1,900 and -1,400 — he accepts
+    neither, and takes the action himself when the window closes."""
+    g = Game(prog, n=3)
+    _pepper_order(g, 1)
+    g.start("r3c4")
+    seen = []
+    start = len(g.s.messages)
+    while g.s.pending.prompt.startswith("bids"):
+        pend = g.s.pending
+        liked = {k: v for k, v in _prefs(g).items() if v > NEVER}
+        i = PreferAgent(0).choose(prog, g.s)
+        if pend.prompt == TURN:
+            seen.append((pend.player, liked))
+        prog.apply(g.s, i)
+    accept2 = "accept #2 P3 to P1 about city_hall: gives 10 ducats; gets nothing; " \
+              "promises nothing"
+    accept3 = "accept #3 P2 to P1 about city_hall: gives 15 ducats; gets nothing; " \
+              "promises nothing"
+    assert seen[:6] == [
+        (0, {"pass": 0}),
+        (1, {"pass": 0, "post an offer": 3000}),
+        (0, {"pass": 0, "accept #1 P2 to P1 about city_hall: gives 10 ducats; gets nothing; "
+                        "promises nothing": -1900}),
+        (2, {"pass": 0, "post an offer": 1400}),
+        (0, {"pass": 0, "accept #1 P2 to P1 about city_hall: gives 10 ducats; gets nothing; "
+                        "promises nothing": -1900, accept2: -1900}),
+        (1, {"pass": 0, "replace #1": 500, "withdraw #1": -2000})]
+    assert seen[6] == (0, {"pass": 0, accept2: -1900, accept3: -1400})
+    assert g.s.messages[start:start + 4] == [
+        "P2 offers #1 P2 to P1 about city_hall: gives 10 ducats; gets nothing; promises nothing",
+        "P3 offers #2 P3 to P1 about city_hall: gives 10 ducats; gets nothing; promises nothing",
+        "P2 replaces #1 by #3 P2 to P1 about city_hall: gives 15 ducats; gets nothing; "
+        "promises nothing",
+        "P1 takes the action of the city_hall"]
