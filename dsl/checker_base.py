@@ -141,6 +141,25 @@ class CheckerBase:
                                 "those decisions have no prompt to tell them apart"))
         return sites, None
 
+    def one_block(self, items: tuple[Any, ...], kind: type, code: str, word: str) -> Any:
+        """The first declaration of a settings block a rulebook has at most one of (`bots`,
+        `bounds`), or None; `code` for each further one."""
+        decls: list[Any] = [it for it in items if isinstance(it, kind)]
+        for extra in decls[1:]:
+            self.err(code, f"a second '{word}' declaration", extra.span,
+                     f"a rulebook has one: merge them (a variant writes 'replace {word} "
+                     "{ ... }')")
+        return decls[0] if decls else None
+
+    def known_word(self, word: str, words: list[str], code: str, what: str,
+                   span: A.Span) -> bool:
+        """Is `word` one of a block's `words`? If not, `code` with "did you mean"."""
+        if word in words:
+            return True
+        hint = did_you_mean(word, words) or "the words are " + ", ".join(f"'{w}'" for w in words)
+        self.err(code, f"unknown {what} '{word}'", span, hint)
+        return False
+
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None) -> None:
         """Record an error."""
         self.diags.append(error(code, msg, span, hint))

@@ -60,23 +60,17 @@ class BotsChecker(CheckerBase):
     def check_bots(self, items: tuple[Any, ...]) -> dict[str, Any]:
         """The settings the rulebook declares (word -> value as the agent spec holds it); empty
         where it declares none or they have errors."""
-        decls = [it for it in items if isinstance(it, A.BotsDecl)]
-        for extra in decls[1:]:
-            self.err("E163", "a second 'bots' declaration", extra.span,
-                     "a rulebook has one: merge them (a variant writes 'replace bots { ... }')")
-        if not decls:
+        decl = self.one_block(items, A.BotsDecl, "E163", "bots")
+        if decl is None:
             return {}
         out: dict[str, Any] = {}
         ok = True
         words = [*BOT_WORDS, *BOT_CHOICES]
-        for it in decls[0].items:
-            want = BOT_WORDS.get(it.word)
-            if want is None and it.word not in BOT_CHOICES:
-                hint = did_you_mean(it.word, words) or \
-                    "the words are " + ", ".join(f"'{w}'" for w in words)
-                self.err("E163", f"unknown search setting '{it.word}'", it.span, hint)
+        for it in decl.items:
+            if not self.known_word(it.word, words, "E163", "search setting", it.span):
                 ok = False
                 continue
+            want = BOT_WORDS.get(it.word)
             if it.word in out:
                 self.err("E163", f"the setting '{it.word}' is given twice", it.span,
                          "keep one line for it")
@@ -109,7 +103,7 @@ class BotsChecker(CheckerBase):
             return {}
         prefers = any(isinstance(it, A.PreferDecl) for it in items)
         estimate = any(isinstance(it, A.EstimateDecl) for it in items)
-        for it in decls[0].items:
+        for it in decl.items:
             if it.span.path != self.path:       # (a variant's base said it already)
                 continue
             if it.word in _OF_PREFERENCES and not prefers:

@@ -32,25 +32,17 @@ class BoundsChecker(CheckerBase):
 
     def check_bounds(self, items: tuple[Any, ...]) -> Optional[Bounds]:
         """The checked bounds, or None when the rulebook declares none (or they have errors)."""
-        decls = [it for it in items if isinstance(it, A.BoundsDecl)]
-        for extra in decls[1:]:
-            self.err("E170", "a second 'bounds' declaration", extra.span,
-                     "a rulebook has one: merge them (a variant writes 'replace bounds { ... }')")
-        if not decls:
+        decl = self.one_block(items, A.BoundsDecl, "E170", "bounds")
+        if decl is None:
             return None
-        decl = decls[0]
         ok = True
         seen: dict[str, A.BoundItem] = {}
         lengths: dict[str, int] = {}
         for it in decl.items:
-            want = BOUND_WORDS.get(it.word)
-            if want is None:
-                hint = did_you_mean(it.word, BOUND_WORDS) or \
-                    "the words are " + ", ".join(f"'{w}'" for w in BOUND_WORDS)
-                self.err("E170", f"unknown bound '{it.word}'", it.span, hint)
+            if not self.known_word(it.word, list(BOUND_WORDS), "E170", "bound", it.span):
                 ok = False
                 continue
-            is_range, what, example = want
+            is_range, what, example = BOUND_WORDS[it.word]
             if (it.word == "length") != (it.field is not None):
                 self.err("E170", "'length' names a field: length FIELD N" if it.field is None
                          else f"'{it.word}' takes no field name", it.span, f"write: {example}")
