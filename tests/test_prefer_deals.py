@@ -136,3 +136,26 @@ def test_an_offer_preference_is_checked_like_any_other() -> None:
     assert [d.code for d in res.diagnostics if d.severity == "error"] == ["E162"], res.diagnostics
     own = secret.replace("then o.maker.purse", "then p.purse")      # the chooser's own: fine
     assert not [d for d in load_text(own, "t.rules").diagnostics if d.severity == "error"]
+
+
+def test_the_searcher_does_not_search_a_post_that_changes_nothing() -> None:
+    """With deals=prefer, at the bidder's turn with his 15 coins standing (the holder refusing),
+    posting or replacing would post the very offer again (the trader values them NEVER): the
+    root does not search them, only the pass and the withdrawal."""
+    s = REFUSING.new_game(2, 0, narrate=True, explicit_chance=True)
+    step(REFUSING, s, "post an offer")
+    for _ in range(3):
+        step(REFUSING, s, "add 5 coins")
+    step(REFUSING, s, "post")
+    step(REFUSING, s, "pass")
+    labels = [o.label for o in s.pending.options]
+    assert labels == ["pass", "post an offer", "replace #1", "withdraw #1"]
+    from mercator.interpreter.agents.search import unchanged_offers
+    assert unchanged_offers(REFUSING, s) == {1, 2}
+    agent = ISMCTSAgent(50, seed=3, deals="prefer", reward="margin", rollout="mast")
+    i = agent.choose(REFUSING, s)
+    assert labels[i] in ("pass", "withdraw #1")
+    assert set(agent.last_root.edges) == {"pass", "withdraw #1"}
+    judging = ISMCTSAgent(50, seed=3, deals="judge", reward="margin", rollout="mast")
+    judging.choose(REFUSING, s)                     # (without the trader: every option)
+    assert set(judging.last_root.edges) == set(labels)

@@ -96,6 +96,7 @@ import attrs
 
 from mercator.dsl import ast as A
 from mercator.interpreter.engine.chance import weighted_index
+from mercator.interpreter.engine.deals import NEVER
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.nodes import (Chance, Decision, Terminal, move_key,
                                                no_deal_index, option_keys)
@@ -375,6 +376,22 @@ def trusted(program: Any, state: State, node: Decision, root: "_Node", move: int
     return best if me >= mf - margin else move
 
 
+def unchanged_offers(program: Any, state: State) -> frozenset[int]:
+    """`deals=prefer`, at a turn in a window of offers: the options to post or replace an offer
+    that would change nothing — the casual trader's draft is an offer the seat has standing
+    already (DealSpec.casual values them NEVER). A draft being the trader's, such a move only
+    lets the window run on; the root does not search it."""
+    pend = state.pending
+    vtype = getattr(pend, "vtype", None)
+    if not isinstance(vtype, tuple) or vtype[0] != "deal" or not pend.allow_pass:
+        return frozenset()
+    prefs = program.preferences(state, pend.count - len(pend.actions))
+    if prefs is None:
+        return frozenset()
+    return frozenset(i for i, v in enumerate(prefs) if v == NEVER and i > 0
+                     and pend.values[i - 1][0] in ("post", "replace"))
+
+
 def preferred_outright(program: Any, state: State, node: Decision, trust: float,
                        rng: Any) -> int:
     """A trust of 1 or more (`bots { trust 1 }`): no option's mean reward, from 0 to 1, can beat
@@ -600,6 +617,7 @@ class MCTSAgent:
         self.sealed = sealed == "shared"    # later choosers' statistics shared (_sealed_stats)
         self.pair = pair                # halving: a sweep's options on one world and its dice
         self._forced: Optional[int] = None   # halving: the root option this iteration takes
+        self._banned: frozenset[int] = frozenset()  # root options not searched (`_unchanged`)
         self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)
@@ -720,8 +738,14 @@ class MCTSAgent:
                 st[1] *= 0.5
         if self.prior > 0 and node.count - len(node.actions) > 1 and carried is None:
             self._seed_root(program, state, seat, node, root)
+        self._banned = unchanged_offers(program, state) if self.drafts else frozenset()
+        if self._banned and node.count - len(self._banned) == 1:
+            self._banned = frozenset()
+            self.last_iterations = 0
+            self.last_root = root
+            return 0                    # the pass alone changes something: nothing to search
         looped = self._now()                  # (the iterations' rate counts from here)
-        halving = self.root == "halving" and node.count > 2
+        halving = self.root == "halving" and node.count - len(self._banned) > 2
         if halving:
             done, move = self._halving(program, state, seat, node, root, credit, deadline)
         while not halving:
@@ -798,7 +822,7 @@ class MCTSAgent:
         that a sweep compares the options and not their luck. A time budget gives each round an
         equal share of the time left."""
         keys = option_keys(node)
-        alive = list(range(node.count))
+        alive = [i for i in range(node.count) if i not in self._banned]
         rounds = max(1, math.ceil(math.log2(len(alive))))
         total = None if self.iterations is None else max(0, self.iterations - credit)
         done = 0
@@ -976,6 +1000,8 @@ class MCTSAgent:
                         break               # expanded: the rollout takes over
                     continue
             part = partition(pend, self.group) if self.group is not None else None
+            if part is not None and tree is root and self._banned:
+                part = [x for x in part if not (isinstance(x, int) and x in self._banned)]
             if part is not None:
                 top = [*part, *(range(regular, pend.count)
                                 if (tree is root or self.anytime_below)
@@ -1000,6 +1026,8 @@ class MCTSAgent:
             if (tree is root or self.anytime_below) \
                     and stats.visits >= self.widen * regular:   # (the whole menu's, with pw too)
                 cand = [*cand, *range(regular, pend.count)]
+            if tree is root and self._banned:
+                cand = [i for i in cand if i not in self._banned]
             edges = stats.edges
             if self.reply and not edges and tree is not root and regular <= REPLY_MAX \
                     and len(cand) == regular and stats is tree:
