@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mercator.interpreter.engine.nodes import Decision
 from mercator.interpreter.engine.program import MercatorRuntimeError, Program
 from mercator.interpreter.engine.state import State
 from mercator.interpreter.engine.view import observe
@@ -485,3 +486,38 @@ def test_the_information_flow_analysis_reads_the_accepted_block() -> None:
     res = load_text(LEAKY_ACCEPT, "leak.rules")
     w272 = [d for d in res.diagnostics if d.code == "W272"]
     assert [(d.span.line, d.span.col) for d in w272] == [(12, 36)]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10 ** 6), players=st.integers(2, 4))
+def test_casual_traders_take_only_offers_they_gain_by(prog: Program, seed: int,
+                                                       players: int) -> None:
+    """The rulebook's preferences over its two tables' offers (docs/language.md §2.19c, the
+    casual trader): `prefer` players accept only what they like above 0 — a swap by their
+    wishes, a stall bid worth more to the merchant than buying the stall himself — and a
+    swap posted by the climb leaves its taker at least a point by his wish."""
+    from mercator.interpreter.agents.base import PreferAgent
+    s = prog.new_game(players, seed, narrate=True)
+    agents = [PreferAgent(seed + k) for k in range(players)]
+    while isinstance(s.pending, Decision):
+        pend = s.pending
+        i = agents[pend.player].choose(prog, s)
+        if pend.count > 1 and pend.prompt.startswith(("bids:", "swaps:")):
+            prefs = prog.preferences(s, pend.count - len(pend.actions))
+            assert prefs is not None and prefs[i] == max(prefs)
+            if pend.option(i).label.startswith("accept"):
+                assert prefs[i] > 0
+            if pend.option(i).label == "post" and pend.prompt.startswith("swaps:"):
+                c = s.clone()
+                prog.apply(c, i)
+                k = next(k for k, f in enumerate(prog.rb.table_fields) if f.name == "swaps")
+                at = {n: j for j, n in enumerate(prog.rb.table_fields[k].type.elem.members)}
+                o = c.table[k][-1]
+                wish = next(j for j, f in enumerate(prog.rb.player_fields) if f.name == "wish")
+                taker = c.players[o[at["taker"]]]
+                (give_coins, give_goods), (get_coins, get_goods) = o[at["give"]], o[at["get"]]
+                gain = give_coins - get_coins + sum(
+                    (5 if g == taker[wish] else 1) * (give_goods.get(g, 0) - get_goods.get(g, 0))
+                    for g in set(give_goods) | set(get_goods))
+                assert gain >= 1, (o, gain)
+        prog.apply(s, i)

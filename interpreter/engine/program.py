@@ -674,12 +674,16 @@ class Program:
 
     def preferred(self, s: State, m: int, rng: Any) -> int:
         """The index of the most preferred of the first m options of the decision pending in s
-        (ties at random by rng), or -1 where the rulebook declares no preference for it."""
+        (ties at random by rng; in a window of offers the casual trader passes where nothing
+        is liked above the pass), or -1 where the rulebook declares no preference for it."""
         prefs = self.preferences(s, m)
         if prefs is None:
             return -1
         top = max(prefs)
         best = [j for j, v in enumerate(prefs) if v == top]
+        if len(best) > 1 and best[0] == 0 and s.pending.allow_pass \
+                and getattr(s.pending, "vtype", (None,))[0] == "deal":
+            return 0
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
     def _scored(self, s: State, f: Callable, p: int, nslots: int, span: A.Span,
