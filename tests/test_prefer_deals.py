@@ -159,3 +159,28 @@ def test_the_searcher_does_not_search_a_post_that_changes_nothing() -> None:
     judging = ISMCTSAgent(50, seed=3, deals="judge", reward="margin", rollout="mast")
     judging.choose(REFUSING, s)                     # (without the trader: every option)
     assert set(judging.last_root.edges) == set(labels)
+
+
+def test_ties_with_the_pass_go_to_the_pass_only_in_a_window_of_offers() -> None:
+    """The casual trader passes where he likes nothing above the pass (the holder of the
+    trader rulebook offered exactly 10 coins: liked 0); a plain decision's ties stay at random
+    (a preference of 0 for every value beside the pass)."""
+    text = TRADER.read_text().replace("2 * max(0, 15 - o.give.coins)",
+                                      "2 * max(0, 10 - o.give.coins)")
+    prog = program_text(text)
+    s = prog.new_game(2, 0, narrate=True)
+    step(prog, s, "post an offer")
+    for _ in range(2):
+        step(prog, s, "add 5 coins")
+    step(prog, s, "post")
+    assert prefs(prog, s) == {"pass": 0, "post an offer": NEVER,
+                              "accept #1 P1 to P2: gives 10 coins": 0}
+    import random
+    assert {prog.preferred(s, 3, random.Random(k)) for k in range(20)} == {0}
+    plain = program_text('game "T" players 2..2\nplayer { n: int = 0 }\n'
+                         'round r limit 1 { phase a { for p in players {\n'
+                         '  let x = choose p one of 1..3 with pass prompt "take"\n'
+                         '  if x != none { p.n += some(x) } } } }\n'
+                         'score p: p.n\nprefer x: int at "take" = 0\n')
+    s = plain.new_game(2, 0)
+    assert {plain.preferred(s, 4, random.Random(k)) for k in range(40)} == {0, 1, 2, 3}

@@ -681,9 +681,10 @@ class Program:
             return -1
         top = max(prefs)
         best = [j for j, v in enumerate(prefs) if v == top]
-        if len(best) > 1 and best[0] == 0 and s.pending.allow_pass \
-                and getattr(s.pending, "vtype", (None,))[0] == "deal":
-            return 0
+        if len(best) > 1 and best[0] == 0 and s.pending.allow_pass:
+            vtype = getattr(s.pending, "vtype", None)
+            if isinstance(vtype, tuple) and vtype[0] == "deal":
+                return 0
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
     def _scored(self, s: State, f: Callable, p: int, nslots: int, span: A.Span,
