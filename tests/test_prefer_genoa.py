@@ -27,7 +27,9 @@ a pepper in hand (the preferences' fn act_worth):
 - Guild Hall: 1 large order, 110 x 15%: 1,650;
 - Harbour: a commodity tile, 10: 1,000; a villa: a contract, 10 alone: 1,000;
 - Tavern: a trade tile, 6: 600; a street or the market: nothing.
-An action a step further on counts 3% less (rounded down), two steps 6%.
+The tower player's plan (fn plan, the anchor's plan) counts the best action on the tower's way
+from a space in full at the first move, 3% less at the second, 3% less again at the third
+(x 97 / 100 each, rounded down).
 """
 from __future__ import annotations
 
@@ -64,31 +66,36 @@ def _pepper_order(g: Game, p: int) -> None:
 def test_the_tower_moves_toward_the_action_worth_most(prog: Program) -> None:
     """The tower starts on street r2c4; nobody bids (P1, P2, P1, P3 pass: the window closes),
     and P1 moves it on (4 moves left). Each step is preferred 100 (a move beats stopping) plus
-    the best of the action there and the best one a step beyond (3% less), plus 50 for a
-    building:
-    - the City Hall: its action, 4,000, nothing beyond (streets and the market): 4,150;
-    - street r2c5: the City Hall beyond, 4,000 less 3%: 3,980;
-    - the Tavern: its trade tile (600) is less than the Harbour or Villa Colini beyond (1,000
-      less 3%: 970): 100 + 970 + 50 = 1,120;
-    - street r2c3: the Tavern (582) or Villa Colini (970) beyond: 1,070.
-    Stopping (the pass) is 0."""
+    the best of the action there and his plan beyond it with the 3 moves then left (fn plan:
+    the best action on the way, in full a move on, 3% less two moves on, 6% three), plus 50 for
+    a building:
+    - the City Hall: its action, 4,000, more than the Cathedral or Post Office a move beyond
+      (1,800): 4,150;
+    - street r2c5: the City Hall a move beyond, 4,000 in full: 4,100;
+    - street r2c3: the City Hall two moves beyond (through street r3c3), 4,000 less 3%: 3,980;
+    - the Tavern: the City Hall three moves beyond (through street r2c3 and r3c3, or the
+      Harbour and street r2c5), 4,000 less 3% twice, 3,880 then 3,763: 100 + 3,763 + 50 = 3,913.
+    (The one-step plan of before preferred the Tavern 1,120 and street r2c3 1,070: the City Hall
+    lay beyond its reach.) Stopping (the pass) is 0."""
     g = Game(prog, n=3)
     _pepper_order(g, 0)
     g.start("r2c4")
     g.passes(0, 1, 0, 2)
     g.until(MOVE)
-    assert _prefs(g) == {"pass": 0, "tavern": 1120, "street_r2c3": 1070,
-                         "street_r2c5": 3980, "city_hall": 4150}
+    assert _prefs(g) == {"pass": 0, "tavern": 3913, "street_r2c3": 3980,
+                         "street_r2c5": 4100, "city_hall": 4150}
 
 
 def test_the_tower_player_takes_an_action_that_beats_the_next_moves(prog: Program) -> None:
-    """The tower starts on the City Hall; nobody bids, so P1 may take its action himself. It
-    is worth 4,000 to him; the best the next two moves offer (the City Hall's disc stays, so
-    through the streets and the market around it) is the Cathedral or the Post Office two
-    steps away: 1,800 less 3% twice, 1,746 then 1,693. Preferred 4,000 - 1,693 = 2,307 > 0:
-    he takes it. Without the pepper (the order cannot be delivered) the action is only the two
-    cards, 2,400: 707, still taken."""
-    for pepper, want in ((True, 2307), (False, 707)):
+    """The tower starts on the City Hall; nobody bids, so P1 may take its action himself (the
+    anchor's act_here). It is worth 4,000 to him, more than 3 ducats; his plan with the 4 moves
+    left and no action is worth 0 (no messages, no markers to place), and with an action the
+    best on the tower's way from the City Hall (its disc stays) is the Cathedral or the Post
+    Office two moves away, through street r3c3 or r3c6: 1,800 less 3%, 1,746. Preferred 4,000
+    + 0 - 1,746 + 1 (a tie takes it) = 2,255 > 0: he takes it. Without the pepper (the order
+    cannot be delivered) the action is only the two cards, 2,400: 655, still taken. (The
+    one-step plan of before took 3% off twice, 1,693: 2,307 and 707.)"""
+    for pepper, want in ((True, 2255), (False, 655)):
         g = Game(prog, n=3)
         if pepper:
             _pepper_order(g, 0)
@@ -128,7 +135,7 @@ def test_prefer_players_finish_whole_games(prog: Program, players: int) -> None:
     assert len(res.scores) == players and res.winners
 
 
-def test_the_bidders_climb_to_their_prices_and_the_tower_player_keeps_his_action(
+def test_the_bidders_climb_to_their_prices_and_the_tower_player_sells_his_action(
         prog: Program) -> None:
     """The windows of offers (the preference over offers; docs/language.md §2.19c, "Offers").
     The tower stands on the City Hall, P1 the tower player, P2 holding the pepper order and a
@@ -137,9 +144,14 @@ def test_the_bidders_climb_to_their_prices_and_the_tower_player_keeps_his_action
     ducats, a unit at a time. P3 likes it 2,400 (the two orders drawn): P2's 10 stand, so his
     price would be 15, above his cap of 10: he offers his cap, liked 1,400. P2, matched,
     raises to 5 over P3 (15, his cap), liked 2,500 against his standing
-    offer's 4,000 - 1,000 - 2 x 500 = 2,000, so replacing it is worth 500. P1 would give up the
-    action, 2,400 to him, for 10 or 15 ducats, less 5 to spare: -1,900 and -1,400 — he accepts
-    neither, and takes the action himself when the window closes."""
+    offer's 4,000 - 1,000 - 2 x 500 = 2,000, so replacing it is worth 500. P1, with offers for
+    the action standing, would take it himself without a deal (the only way to refuse them):
+    its 2,400 and his plan on without an action, 0 (the anchor's _no_deal); with a deal the
+    buyer acts and his own plan from the City Hall is worth the Cathedral's or Post Office's
+    1,746 two moves on (fn plan_loss: 2,400 - 1,746 = 654). So 10 ducats are liked 1,000 - 654
+    - 500 (5 to spare) = -154, and P2's 15 ducats 346: he accepts them, and P2 takes the
+    action. (Before, his plan's loss counted the whole action, 2,400: -1,900 and -1,400, and
+    he took the action himself.)"""
     g = Game(prog, n=3)
     _pepper_order(g, 1)
     g.start("r3c4")
@@ -160,18 +172,20 @@ def test_the_bidders_climb_to_their_prices_and_the_tower_player_keeps_his_action
         (0, {"pass": 0}),
         (1, {"pass": 0, "post an offer": 3000}),
         (0, {"pass": 0, "accept #1 P2 to P1 about city_hall: gives 10 ducats; gets nothing; "
-                        "promises nothing": -1900}),
+                        "promises nothing": -154}),
         (2, {"pass": 0, "post an offer": 1400}),
         (0, {"pass": 0, "accept #1 P2 to P1 about city_hall: gives 10 ducats; gets nothing; "
-                        "promises nothing": -1900, accept2: -1900}),
+                        "promises nothing": -154, accept2: -154}),
         (1, {"pass": 0, "replace #1": 500, "withdraw #1": -2000})]
-    assert seen[6] == (0, {"pass": 0, accept2: -1900, accept3: -1400})
-    assert g.s.messages[start:start + 4] == [
+    assert seen[6] == (0, {"pass": 0, accept2: -154, accept3: 346})
+    assert g.s.messages[start:start + 5] == [
         "P2 offers #1 P2 to P1 about city_hall: gives 10 ducats; gets nothing; promises nothing",
         "P3 offers #2 P3 to P1 about city_hall: gives 10 ducats; gets nothing; promises nothing",
         "P2 replaces #1 by #3 P2 to P1 about city_hall: gives 15 ducats; gets nothing; "
         "promises nothing",
-        "P1 takes the action of the city_hall"]
+        "P1 accepts #3 P2 to P1 about city_hall: gives 15 ducats; gets nothing; "
+        "promises nothing",
+        "P2 takes the action of the city_hall"]
 
 
 def test_a_tower_player_who_cannot_act_sells_the_action_and_takes_the_best_bid(
@@ -209,3 +223,33 @@ def test_a_tower_player_who_cannot_act_sells_the_action_and_takes_the_best_bid(
     assert g.s.messages[start:start + 5] == [
         f"P1 offers #1 {sale}", f"P2 offers #2 {bid2}", f"P3 offers #3 {bid3}",
         f"P1 accepts #3 {bid3}", "P3 takes the action of the city_hall"]
+
+
+@pytest.mark.parametrize("markers", [0, 1])
+def test_the_tower_player_plans_his_messages_and_streets_moves_ahead(
+        prog: Program, markers: int) -> None:
+    """The tower player's plan over the tower's whole way (fn plan, the anchor's plan). P1
+    holds only the message Tavern-City Hall, and none or one ownership marker in his supply;
+    the tower starts on street r3c6, nobody bids, and P1 moves it on (4 moves left, so 3 after
+    this one). With his hand the City Hall draws 2 small orders (2,400), the Cathedral and the
+    Post Office 1,800, a villa or the Harbour 1,000, the Tavern 600. Each move is preferred 100
+    plus the action there or his plan beyond it, whichever is more, plus 50 for a building:
+    - the City Hall: beyond it, street r2c5, the Harbour (1,000 less 3%: 970) and the Tavern,
+      whose disc completes the message with the City Hall's (3,000): 3,970 over the action's
+      2,400: 4,120;
+    - the Post Office: the City Hall two moves on (through the market), 2,400 less 3%: 2,328,
+      over its own 1,800: 2,478 (the Tavern is out of reach);
+    - street r2c6: the City Hall two moves on, through street r2c5: 2,328 + 100 = 2,428;
+    - street r3c7: the Post Office two moves on, through street r4c7, 1,746: 1,846.
+    With a marker in his supply, each of these ways passes a street beside a free building
+    (r2c5, r2c4, r4c7), 6 ducats more (once): 600 more each. The street a move takes him to
+    counts only in the plan beyond it (the anchor's move_tower)."""
+    g = Game(prog, n=3)
+    g.hand(0, "message_tavern_city_hall")
+    g.markers_in_supply(0, markers)
+    g.start("r3c6")
+    g.passes(0, 1, 0, 2)
+    g.until(MOVE)
+    more = 600 * markers
+    assert _prefs(g) == {"pass": 0, "city_hall": 4120 + more, "post_office": 2478 + more,
+                         "street_r2c6": 2428 + more, "street_r3c7": 1846 + more}
