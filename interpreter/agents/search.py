@@ -617,7 +617,7 @@ class MCTSAgent:
         self.sealed = sealed == "shared"    # later choosers' statistics shared (_sealed_stats)
         self.pair = pair                # halving: a sweep's options on one world and its dice
         self._forced: Optional[int] = None   # halving: the root option this iteration takes
-        self._banned: frozenset[int] = frozenset()  # root options not searched (`_unchanged`)
+        self._banned: frozenset[int] = frozenset()  # root options not searched (unchanged_offers)
         self.prior = prior              # > 0: the root's options start with this many visits
         self.pw = pw                    # > 0: a node searches its best ceil(pw sqrt(visits + 1))
         self.salt = random.Random(seed).getrandbits(32)   # (self.rng's draws stay the same)

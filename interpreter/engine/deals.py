@@ -348,12 +348,19 @@ class DealSpec:
         """A new draft, its steps with one answer (or none) skipped, as commit() makes it."""
         d = [replace, 0, -1, None, [p.empty() for p in self.parts],
              [p.empty() for p in self.parts], [p.empty() for p in self.parts]]
-        ts = self.takers(st, L, W, who)
-        if len(ts) == 1:
-            d[D_TAKER], d[D_STAGE] = ts[0], 1
+        self._skip(st, L, W, who, d)
+        return d
+
+    def _skip(self, st: Any, L: list, W: list, who: int, d: list) -> None:
+        """Skip the steps of who's draft d that have one answer (the dealer as taker) or none
+        (no `about`)."""
+        if d[D_STAGE] == 0:
+            ts = self.takers(st, L, W, who)
+            if len(ts) == 1:
+                d[D_TAKER] = ts[0]
+                d[D_STAGE] = 1
         if d[D_STAGE] == 1 and self.about is None:
             d[D_STAGE] = 2
-        return d
 
     def _same_place(self, a: list, b: list) -> bool:
         """Do offers a and b go to the same taker about the same subject?"""
@@ -373,8 +380,7 @@ class DealSpec:
             for t in self.takers(st, L, W, who):
                 d2 = deep_copy(d)
                 d2[D_TAKER], d2[D_STAGE] = t, 1
-                if self.about is None:
-                    d2[D_STAGE] = 2
+                self._skip(st, L, W, who, d2)
                 out.append(d2)
         else:
             for x in (self.about(st, L) if self.about is not None else []):
@@ -682,15 +688,7 @@ class DealSpec:
 
     def skip_stages(self, st: Any, L: list, W: list) -> None:
         """Skip the steps of a draft that have one answer (the dealer as taker) or none."""
-        d = W[DRAFT]
-        who = W[ORDER][W[TURN]]
-        if d[D_STAGE] == 0:
-            ts = self.takers(st, L, W, who)
-            if len(ts) == 1:
-                d[D_TAKER] = ts[0]
-                d[D_STAGE] = 1
-        if d[D_STAGE] == 1 and self.about is None:
-            d[D_STAGE] = 2
+        self._skip(st, L, W, W[ORDER][W[TURN]], W[DRAFT])
 
     def end_turn(self, st: Any, L: list, W: list) -> None:
         """The next seat's turn; count quiet passes."""
