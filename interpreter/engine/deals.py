@@ -417,6 +417,12 @@ class DealSpec:
         else:
             cur[v[1]].pop()
 
+    def _next_bundle(self, st: Any, L: list, who: int, d: list) -> None:
+        """'done' before the last bundle: on to the next one with something to add."""
+        d[D_STAGE] += 1
+        while not self.can_add(st, L, who, d, d[D_STAGE] - 2):
+            d[D_STAGE] += 1
+
     def _rise(self, st: Any, L: list, who: int, d: list, like: Callable[[list], int]
               ) -> tuple[Optional[tuple], bool]:
         """At a bundle step of draft d: the add that raises the liking most (None where none
@@ -446,9 +452,7 @@ class DealSpec:
                 self._add(d, k, deep_copy(v), 1)
                 continue
             if not self.last_stage(st, L, who, d, k):
-                d[D_STAGE] += 1
-                while not self.can_add(st, L, who, d, d[D_STAGE] - 2):
-                    d[D_STAGE] += 1
+                self._next_bundle(st, L, who, d)
                 continue
             return self.make_offer(st, who, d) if good else None
         return self.make_offer(st, who, d) if self.postable(
@@ -660,20 +664,11 @@ class DealSpec:
             d[D_SUBJECT] = deep_copy(v[1])
             d[D_STAGE] += 1
         elif v[0] == "add":
-            cur = d[D_BUNDLE + TERMS.index(self.terms[d[D_STAGE] - 2])]
-            p = self.parts[v[1]]
-            if p.kind == "amount":
-                cur[v[1]] += v[2]
-            elif p.is_bag:
-                cur[v[1]][v[2]] = cur[v[1]].get(v[2], 0) + 1
-            else:
-                cur[v[1]].append(deep_copy(v[2]))
+            self._add(d, d[D_STAGE] - 2, deep_copy(v), 1)
         elif v[0] == "done":
             k = d[D_STAGE] - 2
             if not self.last_stage(st, L, who, d, k):
-                d[D_STAGE] += 1
-                while not self.can_add(st, L, who, d, d[D_STAGE] - 2):
-                    d[D_STAGE] += 1
+                self._next_bundle(st, L, who, d)
                 return
             if d[D_REPLACE] >= 0:
                 st.table[self.table] = [o for o in table if o[at["id"]] != d[D_REPLACE]]
