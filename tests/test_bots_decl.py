@@ -139,3 +139,38 @@ def test_full_trust_answers_a_covered_decision_without_searching() -> None:
         finally:
             getattr(bot, "close", lambda: None)()
         assert bot.last_iterations == 0 and time.perf_counter() - t0 < 1.0
+
+
+def test_genoa_s_bots_answer_every_decision_by_its_preferences_at_once() -> None:
+    """Genoa declares `bots { trust 1  deals prefer }` (rulebooks/genoa.rules, "The bots'
+    search settings"): its preferences cover every decision, the windows of offers by the
+    casual trader, so the default searcher, on every seat of a whole 3-player game, answers
+    each decision with a most preferred option (a draft's step by the trader's climb) and
+    spends no iteration — a person playing it waits for nothing."""
+    import time
+    from genoa_driver import genoa_program
+    from mercator.interpreter.agents.base import play_out
+    prog = genoa_program()
+    assert prog.bot_settings == {"trust": 1.0, "deals": "prefer"}
+
+    class Watched:
+        def __init__(self, seat: int) -> None:
+            self.bot = make_agent(for_rulebook(parse_spec("ismcts:1s:cores=1"),
+                                               prog.bot_settings), seat)
+            self.asked = 0
+
+        def choose(self, program, state) -> int:
+            node = state.pending
+            prefs = program.preferences(state, node.count - len(node.actions))
+            assert prefs is not None, node.prompt
+            t0 = time.process_time()
+            i = self.bot.choose(program, state)
+            assert time.process_time() - t0 < 0.5
+            assert self.bot.last_iterations == 0, node.prompt
+            assert prefs[i] == max(prefs), (node.prompt, i, prefs)
+            self.asked += 1
+            return i
+
+    seats = [Watched(i) for i in range(3)]
+    s = play_out(prog, prog.new_game(3, 5, narrate=True, explicit_chance=True), seats)
+    assert s.over and all(w.asked > 50 for w in seats)
