@@ -39,6 +39,10 @@ BOT_CHOICES: dict[str, tuple[tuple[str, ...], str, str]] = {
               "judge (they post a draft as it stands and accept what raises the estimate) or "
               "prefer (judge, and every step of an offer being drafted is the casual trader's "
               "of the rulebook's preference over the offers)", "deals prefer"),
+    "anytime": (("root", "all", "none"),
+                "where the searcher weighs the any-time actions: root (at the decision it "
+                "answers), all (below it too) or none (nowhere: it takes one only where the "
+                "rules force it)", "anytime none"),
 }
 # the words that read the rulebook's preferences (W275 without a `prefer`)
 _OF_PREFERENCES = ("prefer", "trust", "sure")
@@ -118,6 +122,10 @@ class BotsChecker(CheckerBase):
                           "preference over a deal's offers", it.span,
                           "declare one: prefer o: offer<Bundle, Subject> for p = ... "
                           "(docs/language.md §2.19c)")
+            elif it.word == "anytime" and not any(isinstance(x, A.ActionDecl) for x in items):
+                self.warn("W275", "'anytime' changes nothing: the rulebook declares no any-time "
+                          "action", it.span, "it says where the searcher weighs the rulebook's "
+                          "'anytime' declarations (docs/language.md §2.16)")
             elif it.word == "depth" and not estimate:
                 self.warn("W275", "'depth' changes nothing: the rulebook declares no estimate",
                           it.span, "without an 'estimate' the searcher's rollouts play to the "

@@ -174,3 +174,59 @@ def test_genoa_s_bots_answer_every_decision_by_its_preferences_at_once() -> None
     seats = [Watched(i) for i in range(3)]
     s = play_out(prog, prog.new_game(3, 5, narrate=True, explicit_chance=True), seats)
     assert s.over and all(w.asked > 50 for w in seats)
+
+
+# Each picks a number over three turns; once a game he may `grab` 20 points at any of his
+# decisions — worth far more than any pick. The casual player picks the highest number.
+GRAB = """
+game "Grab" players 2..2
+player {
+  points: int = 0
+  grabbed: bool = false
+}
+anytime grab(p: player) when not p.grabbed {
+  p.grabbed = true
+  p.points += 20
+}
+round turn limit 3 {
+  phase play {
+    for p in players {
+      let x = choose p one of 1..3 prompt "pick a number"
+      p.points += x
+    }
+  }
+}
+score p: p.points
+prefer x: int at "pick" = x
+"""
+
+
+def test_anytime_none_leaves_the_any_time_actions_unsearched() -> None:
+    """`anytime=none` (`bots { anytime none }`): the searcher never weighs an any-time action,
+    however good — at the root as below it; with `root` it takes the grab, worth 20 points
+    against a pick's 1 to 3, at its first decision. With trust 1 and `anytime none` a decision
+    offering an action is answered by the preference at once; with trust 1 and `root` it is
+    searched, and the grab (an any-time action, which trust does not hold back) taken."""
+    prog = program_text(GRAB)
+    for anytime, grabs in (("root", True), ("none", False)):
+        for seed in range(4):
+            s = prog.new_game(2, seed, narrate=True, explicit_chance=True)
+            pend = s.pending
+            assert [o.label for o in pend.options][:3] == ["1", "2", "3"] and pend.actions
+            bot = make_agent(parse_spec(f"ismcts:300:cores=1:anytime={anytime}"), seed)
+            i = bot.choose(prog, s)
+            assert (i >= pend.count - len(pend.actions)) == grabs, (anytime, seed, i)
+            assert bot.last_iterations > 0
+    declared = program_text(GRAB + "bots {\n  trust 1\n  anytime none\n}\n")
+    assert declared.bot_settings == {"trust": 1.0, "anytime": "none"}
+    for spec, searched in (("ismcts:300:cores=1", False), ("ismcts:300:cores=1:anytime=root", True)):
+        s = declared.new_game(2, 3, narrate=True, explicit_chance=True)
+        bot = make_agent(for_rulebook(parse_spec(spec), declared.bot_settings), 3)
+        i = bot.choose(declared, s)
+        assert (bot.last_iterations > 0) == searched
+        if searched:                        # trust 1 gives way only to an any-time action
+            assert i >= s.pending.count - len(s.pending.actions)
+        else:
+            assert s.pending.values[i] == 3
+    # `none`, a reserved word elsewhere, is a value here (`deals none` too)
+    assert program_text(PICK + "bots {\n  deals none\n}\n").bot_settings == {"deals": "none"}

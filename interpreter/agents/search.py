@@ -121,8 +121,10 @@ GROUPS = ("pass", "bins", "amounts", "none")   # move groups in the tree: a pass
 # values as one; that, and whole-number values in bins by their distance from the smallest;
 # that only where the values beside a pass are whole numbers (amounts); none
 BIN_MIN = 8          # group=bins: whole-number values in bins only where there are more than this
-ANYTIME = ("root", "all")   # where the tree searches any-time actions: at the root only, or at
-# every node (then a move that leaves fewer of them open below looks better than it is)
+ANYTIME = ("root", "all", "none")   # where the tree searches any-time actions: at the root
+# only, or at every node (then a move that leaves fewer of them open below looks better than it
+# is), or nowhere (the seat takes one only where the rules force it, as a casual player who
+# never mortgages unless he must)
 ROOTS = ("uct", "halving")   # how the root's options share the budget: UCT, or sequential
 # halving (rounds of equal visits, the worse half dropped after each)
 SEALED = ("tree", "shared")   # a simultaneous decision's later choosers: below the earlier
@@ -393,15 +395,15 @@ def unchanged_offers(program: Any, state: State) -> frozenset[int]:
 
 
 def preferred_outright(program: Any, state: State, node: Decision, trust: float,
-                       rng: Any) -> int:
+                       rng: Any, actions: bool = True) -> int:
     """A trust of 1 or more (`bots { trust 1 }`): no option's mean reward, from 0 to 1, can beat
     the most preferred option's by more, so that where a preference covers the decision and it
-    offers no any-time action (which the search alone weighs, `trusted`) the answer is the
-    preferred option, and searching for it would only spend the budget — a person waits for
-    nothing. -1: search."""
-    if trust < 1 or not program.prefer_fs or node.actions:
+    offers no any-time action the search would weigh (`trusted`; `actions`: False where the
+    search weighs none, `anytime=none`) the answer is the preferred option, and searching for
+    it would only spend the budget — a person waits for nothing. -1: search."""
+    if trust < 1 or not program.prefer_fs or (node.actions and actions):
         return -1
-    return program.preferred(state, node.count, rng)
+    return program.preferred(state, node.count - len(node.actions), rng)
 
 
 def most_visited(node: Decision, root: "_Node", group: Optional[str] = None) -> int:
@@ -602,6 +604,7 @@ class MCTSAgent:
             raise ValueError(f"any-time actions are searched at one of {', '.join(ANYTIME)}, "
                              f"not {anytime!r}")
         self.anytime_below = anytime == "all"   # any-time actions searched below the root too
+        self.anytime_none = anytime == "none"   # ... or not even at the root (`_banned`)
         if root not in ROOTS:
             raise ValueError(f"the root's options share the budget by one of {', '.join(ROOTS)}, "
                              f"not {root!r}")
@@ -690,7 +693,8 @@ class MCTSAgent:
             raise TypeError("a search agent answers decisions, not chance or the end")
         if node.count == 1:
             return 0
-        outright = preferred_outright(program, state, node, self.trust, self.rng)
+        outright = preferred_outright(program, state, node, self.trust, self.rng,
+                                      not self.anytime_none)
         if outright < 0 and self.drafts:
             outright = program.draft_step(state)
         if outright >= 0:
@@ -739,11 +743,14 @@ class MCTSAgent:
         if self.prior > 0 and node.count - len(node.actions) > 1 and carried is None:
             self._seed_root(program, state, seat, node, root)
         self._banned = unchanged_offers(program, state) if self.drafts else frozenset()
+        if self.anytime_none and 0 < len(node.actions) < node.count:
+            self._banned |= frozenset(range(node.count - len(node.actions), node.count))
         if self._banned and node.count - len(self._banned) == 1:
             self._banned = frozenset()
             self.last_iterations = 0
             self.last_root = root
-            return 0                    # the pass alone changes something: nothing to search
+            return 0                    # one option is left to weigh (the first, the pass of a
+            #                             window of offers): nothing to search
         looped = self._now()                  # (the iterations' rate counts from here)
         halving = self.root == "halving" and node.count - len(self._banned) > 2
         if halving:

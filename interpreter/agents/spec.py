@@ -24,8 +24,9 @@ node searches X·sqrt(visits) of its options, admitted best first by their move 
 weight sqrt(K / (3n + K)); 0: none), `reuse=yes|no` (ismcts only) whether a decision starts from the tree the seat's last decision
 searched, followed through the steps since, `group=pass|bins|amounts|none` whether the tree weighs a pass against a decision's values taken as
 one before it picks a value (bins: whole-number values in bins by their distance from the
-smallest, then a value; amounts: only where the values are whole numbers), `anytime=root|all`
-whether the tree searches any-time actions at the root only or at every node,
+smallest, then a value; amounts: only where the values are whole numbers), `anytime=root|all|none`
+whether the tree searches any-time actions at the root only, at every node or nowhere (the seat
+takes one only where the rules force it),
 `root=uct|halving` how the options of the decision being answered share the budget (UCT, or
 sequential halving), `pair=yes|no` whether the options of a halving sweep are tried on one
 world and the same dice, `nst=yes|no` whether MAST's rollouts also keep averages for pairs of a
@@ -350,8 +351,9 @@ def _setting(text: str, name: str, value: str) -> Any:
                         "worse half dropped after each; the default)"),
         "anytime": (ANYTIME, "anytime says where the tree searches the any-time actions "
                              "(a mortgage, a sale, a repayment): root (at the decision being "
-                             "answered only; the default) or all (at every node below it "
-                             "too)"),
+                             "answered only; the default), all (at every node below it "
+                             "too) or none (nowhere: the seat takes one only where the rules "
+                             "force it)"),
         "pair": (REUSE, "pair says whether the options of a sequential-halving sweep are "
                         "tried on one world and the same dice (common random numbers): yes or "
                         f"no (default {'yes' if DEFAULT_SETTINGS['pair'] else 'no'})"),
@@ -460,7 +462,7 @@ def parse_seats(text: str, players: int) -> list[AgentSpec]:
 
 
 # the settings a rulebook may declare in `bots { ... }` (dsl/checker_bots.py checks them)
-RULEBOOK_SETTINGS = ("depth", "prefer", "trust", "sure", "deals")
+RULEBOOK_SETTINGS = ("depth", "prefer", "trust", "sure", "deals", "anytime")
 
 
 def for_rulebook(spec: AgentSpec, bots: Mapping[str, Any]) -> AgentSpec:
