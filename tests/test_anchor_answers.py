@@ -52,7 +52,8 @@ def test_rollouts_by_the_anchor_ask_an_anchor_for_each_seat_in_the_rollouts(tmp_
             return i
     monkeypatch.setattr(m, "AnchorPolicy", Counting)
     out = tmp_path / "g.jsonl"
-    assert m.main(["rulebooks/manila.rules", "--agent", "ismcts:10:cores=1", "--rollouts",
+    # (trust=0: Manila's own bots trust its preferences fully and would not search)
+    assert m.main(["rulebooks/manila.rules", "--agent", "ismcts:10:cores=1:trust=0", "--rollouts",
                    "anchor", "--seeds", "1-2", "--out", str(out)]) == 0
     g = json.loads(out.read_text())
     assert g["rollouts"] == "anchor" and g["seat"] == 1

@@ -338,7 +338,8 @@ def test_reasked_searchers_rollouts_played_by_the_anchors(tmp_path: Path, capsys
         return real(self, program, state)
     monkeypatch.setattr(anchor_answers.AnchorPolicy, "__call__", counted)
     capsys.readouterr()
-    assert dv.main([MANILA, "--reask", str(f), "--agent", "ismcts:10:cores=1:depth=end",
+    # (trust=0: Manila's own bots trust its preferences fully and would not search)
+    assert dv.main([MANILA, "--reask", str(f), "--agent", "ismcts:10:cores=1:depth=end:trust=0",
                     "--rollouts-by", "anchor", "--name", "ar"]) == 0
     said = capsys.readouterr().out
     assert "ar: chose as the anchor at" in said and len(asked) > 10 and len(set(asked)) == 3

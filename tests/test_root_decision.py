@@ -23,16 +23,19 @@ def root_decision():
 def test_the_first_bid_of_manila_with_the_searchers_groups(capsys) -> None:
     """Manila 3p seed 0: seat 1's first bid (the anchor bids 1); a UCT root shows its options
     and its groups (the values as one, their bins); the default's root (sequential halving)
-    its options only."""
+    its options only. (trust=0: Manila's own bots trust its preferences fully and would not
+    search.)"""
     rd = root_decision()
-    assert rd.main(["rulebooks/manila.rules", "--prompt", "bid", "--agent", "ismcts:60:root=uct",
-                    "--agent", "ismcts:60:group=none:root=uct", "--agent", "ismcts:60"]) == 0
+    assert rd.main(["rulebooks/manila.rules", "--prompt", "bid", "--agent",
+                    "ismcts:60:root=uct:trust=0", "--agent",
+                    "ismcts:60:group=none:root=uct:trust=0", "--agent", "ismcts:60:trust=0"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "manila.rules 3p seed 0: 'bid (or pass)', 56 options; the anchor: 1"
-    assert out[1].startswith("  ismcts:60:root=uct  -> ") and out[1].endswith("(60 iterations)")
+    assert out[1].startswith("  ismcts:60:root=uct:trust=0  -> ") \
+        and out[1].endswith("(60 iterations)")
     assert out[3].startswith("    groups: values ")
-    assert out[4].startswith("  ismcts:60:group=none:root=uct  -> ")
-    assert out[6].startswith("  ismcts:60  -> ") and out[6].endswith("(60 iterations)")
+    assert out[4].startswith("  ismcts:60:group=none:root=uct:trust=0  -> ")
+    assert out[6].startswith("  ismcts:60:trust=0  -> ") and out[6].endswith("(60 iterations)")
     assert len(out) == 8
 
 
