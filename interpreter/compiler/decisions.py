@@ -2,7 +2,8 @@
 
 A decision op returns the Decision and leaves the pc on itself, so running it again (after
 loading a state) recomputes the same node; `apply` commits the choice into a local slot and
-moves the pc on. Chance ops do the same with a Chance node (its distinct outcomes, each with
+moves the pc on. A decision's meaning is written once, as generated source, by write_choice:
+its op (through control.Control.op) and the compiled rollout's inline choice. Chance ops do the same with a Chance node (its distinct outcomes, each with
 its weight) when chance is explicit, and otherwise draw from the state's own generator.
 """
 from __future__ import annotations
@@ -12,12 +13,13 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
+from mercator.interpreter.compiler.codegen import hoist_fields
 from mercator.interpreter.compiler.defaults import default_value
 from mercator.interpreter.compiler.memo import flat, scalar, shared_parts
 from mercator.interpreter.engine.chance import merge_outcomes
 from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
-from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, MAX_OPTIONS, bag_walk,
-                                                check_options, check_sides, int_range, subset_count)
+from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, bag_walk, check_options,
+                                                check_sides, subset_count)
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
 from mercator.interpreter.engine.state import rng_below
@@ -25,6 +27,7 @@ from mercator.interpreter.engine.values import (bag_items, deep_copy, flat_copy,
                                                  text_as)
 
 if TYPE_CHECKING:
+    from mercator.interpreter.compiler.control import Control
     from mercator.interpreter.compiler.stmts import BodyCompiler
 
 Op = Callable[[Any, list], Any]
@@ -35,7 +38,7 @@ def suspend(bc: "BodyCompiler", r: Any, slot: int) -> None:
     if isinstance(r, A.Choose) and isinstance(r.kind, A.ChoiceRecord):
         _choose_record(bc, r, slot)
     elif isinstance(r, A.Choose):
-        bc.emit(_choose(bc, r, slot, None), r.span)
+        bc.control(r.span, "choose", _choose(bc, r, slot, None))
     elif isinstance(r, A.Simultaneous):
         _simultaneous(bc, r, slot)
     elif isinstance(r, A.Call):
@@ -60,8 +63,9 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
         slots[f.name] = fslot
         outer_pass = c.allow_pass and i == 0
         shown = None if getattr(c, "openly", False) else getattr(f.kind, "options", None)
-        bc.emit(decide(bc, c.who, f.kind, f.allow_pass or outer_pass,
-                       prompt, f.span, fslot, None, pargs, f": {f.name}", shown), f.span)
+        bc.control(f.span, "choose", Choice(bc, c.who, f.kind, f.allow_pass or outer_pass,
+                                            prompt, f.span, fslot, None, pargs, f": {f.name}",
+                                            shown))
         if outer_pass:
             def passed(st: Any, fr: list, fslot: int = fslot) -> None:
                 L = fr[2]
@@ -91,8 +95,9 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
     end_at = [bc.here()]
 
 
-def _choose(bc: "BodyCompiler", c: A.Choose, slot: int, simul: Optional[tuple[int, int]]) -> Op:
-    return decide(bc, c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul,
+def _choose(bc: "BodyCompiler", c: A.Choose, slot: int,
+            simul: Optional[tuple[int, int]]) -> "Choice":
+    return Choice(bc, c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul,
                   _prompt_args(bc, c), "", c)
 
 
@@ -100,152 +105,185 @@ def _prompt_args(bc: "BodyCompiler", c: A.Choose) -> list[tuple[Callable, Type, 
     return [(bc.ex.compile(a), bc.type_of(a), vis_fn(label_of(bc.rb, a))) for a in c.prompt_args]
 
 
-def decide(bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool, prompt: str,
-           span: A.Span, slot: int, simul: Optional[tuple[int, int]],
-           pargs: Optional[list[tuple[Callable, Type, Optional[VisFn]]]] = None, suffix: str = "",
-           shown: Any = None) -> Op:
-    """The op of one decision: `who` picks one of / a subset of a collection. `shown` is the
-    node whose information-flow label says who may see the chosen value (None: everyone)."""
-    who_f = bc.ex.compile(who)
-    opts_f = bc.ex.compile(kind.options)
-    otype = strip_opt(bc.type_of(kind.options))
-    walk = iterator_for(otype)
-    if walk is bag_items:
-        walk = bag_walk                    # within the size limit
-    et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
-    is_bag = otype.kind == "bag"
-    prog = bc.p
-    is_scalar = scalar(et)      # (a shallow copy of a list of them is a copy)
-    value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
-    # how a rollout's inline choice lists the options (rollout._Writer.choose_lines): those of
-    # a range or a list written as code, others by a function of (state, locals) returning
-    # them as they are (the chosen one is copied when committed, and a rollout keeps no
-    # Decision whose options the state could change under)
-    plain: Any = "list"
-    labeller = text_as(et)
-    subset = isinstance(kind, A.ChoiceSubset)
-    if subset:
-        lo_f, hi_f = bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
+class Choice:
+    """One decision, `who` picking one of / a subset of a collection, as compiled: what
+    write_choice writes its code from, and the VM's side of it (its node, its commit, the
+    narration of a choice made without asking; a simultaneous one's turns and reveal).
+    `shown` is the node whose information-flow label says who may see the chosen value
+    (None: everyone)."""
+    turn: Callable[[Any, list], bool]      # a simultaneous choice's (_simultaneous)
+    finish: Callable[[Any, list], None]
 
-        def values(st: Any, L: list) -> list:
-            items = walk(opts_f(st, L))
-            lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
-            # count the combinations to go through before making them
-            check_options(subset_count(len(items), lo, hi), "a 'subset of' decision")
-            out: list = []
-            for k in range(lo, hi + 1):
-                # a bag's items repeat: keep each distinct combination once
-                combos = itertools.combinations(items, k)
-                out.extend(list(x) for x in (dict.fromkeys(combos) if is_bag else combos))
-            return out if is_scalar else deep_copy(out)
-        plain = values
-
-        def labeller(v: Any) -> str:
-            return "+".join(fmt(x, et) for x in v) if v else "nothing"
-    elif is_bag:
-        def values(st: Any, L: list) -> list:
-            return sorted(opts_f(st, L))     # each distinct item once
-        plain = values
-    elif isinstance(kind.options, A.Range):
-        lo_f, hi_f = bc.ex.compile(kind.options.lo), bc.ex.compile(kind.options.hi)
-
-        def values(st: Any, L: list) -> list:
-            return int_range(lo_f(st, L), hi_f(st, L))
-        plain = "range"
-    else:
-        def raw(st: Any, L: list) -> list:
-            return walk(opts_f(st, L))           # a new list: never the state's own
-        if otype.kind == "map":
-            plain = raw
-        if is_scalar or _fresh(bc, kind.options):
-            values = raw
+    def __init__(self, bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool,
+                 prompt: str, span: A.Span, slot: int, simul: Optional[tuple[int, int]],
+                 pargs: Optional[list[tuple[Callable, Type, Optional[VisFn]]]], suffix: str,
+                 shown: Any):
+        self.who, self.kind, self.allow_pass, self.slot, self.simul = \
+            who, kind, allow_pass, slot, simul
+        self.span, self.head, self.pargs = span, (prompt, suffix), pargs
+        otype = self.otype = strip_opt(bc.type_of(kind.options))
+        et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
+        is_scalar = scalar(et)      # (a shallow copy of a list of them is a copy)
+        self.copied = not (is_scalar or _fresh(bc, kind.options))  # (see write_choice)
+        self.value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
+        self.labeller = text_as(et)
+        self.values: Optional[Callable] = None     # a subset's options: every combination
+        subset = isinstance(kind, A.ChoiceSubset)
+        if subset:
+            self.values = _subsets(bc, kind, otype, is_scalar)
+            self.labeller = lambda v: "+".join(fmt(x, et) for x in v) if v else "nothing"
+        # the value is copied (the pending Decision, and its values, is shared by clones)
+        # unless it holds no list or dict
+        self.copy = "" if is_scalar and not subset else "_cp" if flat(et) and not subset \
+            else "_dc"
+        copy = {"": None, "_cp": flat_copy, "_dc": deep_copy}[self.copy]
+        if simul is None:
+            def commit(st: Any, v: Any) -> None:
+                fr = st.stack[-1]
+                fr[2][slot] = v if copy is None else copy(v)
+                fr[1] += 1
         else:
-            def values(st: Any, L: list) -> list:
-                return deep_copy(walk(opts_f(st, L)))   # records/lists: copies of the state's
+            def commit(st: Any, v: Any) -> None:
+                L = st.stack[-1][2]
+                L[simul[0]][1][str(L[simul[1]])] = deep_copy(v)
+        self.commit = commit
+        # A decision with one legal option is made without asking (docs/language.md §6.1b),
+        # but only where that tells no seat more than asking would. Asked or not, every seat
+        # sees who decides and at which point of the rules; skipped, it also learns that there
+        # was one option and no any-time action. So: never for a simultaneous decision (the
+        # others are to learn nothing of a chooser's position before the reveal); only when
+        # the options (and a subset's size bounds) carry a public information-flow label, so
+        # their count is public; and only when every any-time action is barred by a public
+        # part of its `when` (actions.none_allowed_publicly), so "no action allowed" is public
+        # too. The chosen value then has the options' label: public. Prompt arguments change
+        # nothing (the narration shows each part to whom its label allows). Where the rule
+        # says ask, asking tells nothing either: the same prompt appears whether the hidden
+        # part allows more or not.
+        self.forced_ok = simul is None and all(
+            vis_fn(label_of(bc.rb, e)) is None
+            for e in [kind.options] + ([kind.lo, kind.hi] if subset else []))
+        self.vtype = Type("list", args=(et,)) if subset else et
 
-    # the value is copied (the pending Decision, and its values, is shared by clones) unless
-    # it holds no list or dict; a rollout's inline choice copies it so too
-    copy = None if is_scalar and not subset else flat_copy if flat(et) and not subset else deep_copy
-    if simul is None:
-        def commit(st: Any, v: Any) -> None:
-            fr = st.stack[-1]
-            fr[2][slot] = v if copy is None else copy(v)
-            fr[1] += 1
-    else:
-        acc = simul[0]
-
-        def commit(st: Any, v: Any) -> None:
-            fr = st.stack[-1]
-            L = fr[2]
-            L[acc][1][str(L[simul[1]])] = deep_copy(v)
-
-    # A decision with one legal option is made without asking (docs/language.md §6.1b), but
-    # only where that tells no seat more than asking would. Asked or not, every seat sees who
-    # decides and at which point of the rules; skipped, it also learns that there was one
-    # option and no any-time action. So: never for a simultaneous decision (the others are to
-    # learn nothing of a chooser's position before the reveal); only when the options (and a
-    # subset's size bounds) carry a public information-flow label, so their count is public;
-    # and only when every any-time action is barred by a public part of its `when`
-    # (actions.none_allowed_publicly), so "no action allowed" is public too. The chosen value
-    # then has the options' label: public. Prompt arguments change nothing (the narration
-    # shows each part to whom its label allows). Where the rule says ask, asking tells nothing
-    # either: the same prompt appears whether the hidden part allows more or not.
-    forced_ok = simul is None and all(
-        vis_fn(label_of(bc.rb, e)) is None
-        for e in [kind.options] + ([kind.lo, kind.hi] if subset else []))
-    vtype = Type("list", args=(et,)) if subset else et
-
-    def prompt_of(st: Any, L: list) -> tuple[str, Optional[list]]:
+    def prompt_of(self, st: Any, L: list) -> tuple[str, Optional[list]]:
         """The prompt's text, and its parts [[text, vis], ...] when one of them is not public."""
-        text, parts = prompt, None
-        if pargs:
-            shown_parts: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
-                                       for f, t, v in pargs]
-            text = " ".join([prompt] + [str(t) for t, _ in shown_parts])
-            if any(v is not None for _, v in shown_parts):
-                parts = [[prompt, None]] + shown_parts
-                if suffix:
-                    parts.append([suffix.strip(), None])
-        return text + suffix, parts
+        prompt, suffix = self.head
+        if not self.pargs:
+            return prompt + suffix, None
+        shown: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
+                             for f, t, v in self.pargs]
+        parts = None
+        if any(v is not None for _, v in shown):
+            parts = [[prompt, None]] + shown + ([[suffix.strip(), None]] if suffix else [])
+        return " ".join([prompt] + [str(t) for t, _ in shown]) + suffix, parts
 
-    fixed = None if pargs else (prompt + suffix, None)   # a prompt without arguments
-
-    def choose(st: Any, fr: list) -> Optional[Decision]:
-        L = fr[2]
-        who = who_f(st, L)
-        if who is None:
-            no_player()
-        vals = values(st, L)
-        if len(vals) > MAX_OPTIONS:
-            check_options(len(vals))
-        if not vals and not allow_pass:
-            no_options()
-        acts = prog.actions.allowed(st, who)
-        if forced_ok and len(vals) + allow_pass == 1 and not acts \
-                and prog.actions.none_allowed_publicly(st, who):
-            v = vals[0] if vals else None
-            if st.narrate:
-                text, parts = prompt_of(st, L)
-                entry = ["forced", who, parts if parts is not None else [[text, None]],
-                         "pass" if v is None else labeller(v),
-                         value_vis(st, L) if value_vis is not None else None]
-                record(st, entry)
-                st.messages.append(render(entry, ALL) or "")
-            commit(st, v)
-            return None
-        text, parts = fixed if fixed is not None else prompt_of(st, L)
-        d = Decision(who, vals, labeller, allow_pass, text, acts, simul is not None, commit,
-                     span, parts, value_vis(st, L) if value_vis is not None and st.narrate else None)
-        d.vtype = vtype
+    def node(self, st: Any, L: list, who: int, vals: list, acts: list) -> Decision:
+        """The VM's node of the decision among vals (copies where Choice.copied)."""
+        text, parts = self.prompt_of(st, L)
+        vv = self.value_vis
+        d = Decision(who, vals, self.labeller, self.allow_pass, text, acts,
+                     self.simul is not None, self.commit, self.span, parts,
+                     vv(st, L) if vv is not None and st.narrate else None)
+        d.vtype = self.vtype
         return d
-    # for the reveal of a simultaneous choice
-    choose.labeller = labeller        # type: ignore[attr-defined]
-    choose.value_vis = value_vis      # type: ignore[attr-defined]
-    # for a rollout, which writes the choice inline (rollout._Writer.choose_lines)
-    choose.plan = (plain, who, kind.options, allow_pass, slot,  # type: ignore[attr-defined]
-                   "" if copy is None else "_cp" if copy is flat_copy else "_dc",
-                   forced_ok, simul)
-    return choose
+
+    def forced(self, st: Any, L: list, who: int, v: Any) -> None:
+        """The narration of the decision made without asking (its one option v)."""
+        text, parts = self.prompt_of(st, L)
+        entry = ["forced", who, parts if parts is not None else [[text, None]],
+                 "pass" if v is None else self.labeller(v),
+                 self.value_vis(st, L) if self.value_vis is not None else None]
+        record(st, entry)
+        st.messages.append(render(entry, ALL) or "")
+
+
+def _subsets(bc: "BodyCompiler", kind: A.ChoiceSubset, otype: Type,
+             is_scalar: bool) -> Callable[[Any, list], list]:
+    """The options of a `subset of` decision: each combination of lo..hi items, as a list."""
+    opts_f, lo_f, hi_f = bc.ex.compile(kind.options), bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
+    walk = bag_walk if otype.kind == "bag" else iterator_for(otype)   # (within the size limit)
+
+    def values(st: Any, L: list) -> list:
+        items = walk(opts_f(st, L))
+        lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
+        # count the combinations to go through before making them
+        check_options(subset_count(len(items), lo, hi), "a 'subset of' decision")
+        out: list = []
+        for k in range(lo, hi + 1):
+            # a bag's items repeat: keep each distinct combination once
+            combos = itertools.combinations(items, k)
+            out.extend(list(x) for x in (dict.fromkeys(combos) if otype.kind == "bag" else combos))
+        return out if is_scalar else deep_copy(out)
+    return values
+
+
+def write_choice(w: "Control", pc: int, c: Choice, key: Optional[str]) -> None:
+    """The meaning of a `choose` and of a simultaneous choice, written once, as generated
+    source by w: the VM's op (`key` None; through Control.op) and the compiled rollout's
+    inline choice (`key`: the name of that op, which makes the VM's node where the rollout
+    stops) share every line but the tail. A simultaneous choice: its turns around the choice
+    of each listed player, then the map of their choices."""
+    if c.simul is None:
+        _write_choose(w, pc, c, key, f"L[{c.slot}]")
+        return
+    acc, var = c.simul
+    w.line(pc, f"{'if' if key is None else 'while'} {w.ex.const(c.turn)}(s, fr):")
+    w.depth += 1
+    _write_choose(w, pc, c, key, f"L[{acc}][1][str(L[{var}])]")
+    w.depth -= 1
+    w.line(pc, f"{w.ex.const(c.finish)}(s, fr)")
+
+
+def _write_choose(w: "Control", pc: int, c: Choice, key: Optional[str], target: str) -> None:
+    """The player (none: no_player), the options (their count checked; none without `with
+    pass`: no_options), the any-time actions allowed, the choice made without asking (and
+    its narration, in the VM: Choice.forced); then the tail: the VM's node returned, or the
+    rollout's draw (stopping at the decision when its limit is reached), the value committed
+    into `target` or the action taken. The VM's options are copies where the state may hold
+    them (its node keeps them); the rollout's are read as they are, a range lazily."""
+    vm, ex, ln = key is None, w.ex, w.line
+    ap, actions, o = int(c.allow_pass), bool(ex.rb.actions), c.kind.options
+    if c.values is not None:
+        opts = f"{ex.const(c.values)}(s, L)"
+    elif isinstance(o, A.Range):
+        opts = f"{'_range' if vm else '_lrange'}({ex.gen(o.lo)}, {ex.gen(o.hi)})"
+    elif c.otype.kind in ("bag", "map"):        # a bag's distinct items; a map's keys
+        opts = f"sorted({ex.gen(o)})"
+    else:                                       # (the rollout reads a list without a copy)
+        opts = ex.gen(o) if not vm and ex.type_of(o).kind == "list" else f"list({ex.gen(o)})"
+    if vm and c.copied and c.values is None and not isinstance(o, A.Range) and \
+            c.otype.kind != "bag":
+        opts = f"_dc({opts})"
+    if not vm:
+        ln(pc, "while True:")
+        w.depth += 1
+    # (a value typed `player` may still be none: a `player?` passed for a `player`)
+    pre, opts = hoist_fields(opts)
+    ln(pc, f"_w = {ex.gen(c.who)}", "if _w is None: _noplayer()", f"{pre}_o = {opts}",
+       "_n = len(_o)", "if _n > _MAXOPT: _chkopt(_n)", *([] if ap else ["if not _n: _noopts()"]))
+    if not actions:
+        ln(pc, "_a = []" if vm else "_a = ()")
+    elif vm:                                    # (Actions.allowed walks the stack)
+        ln(pc, "_a = _allowed(s, _w)")
+    else:                                       # Actions.allowed, as action_failed says
+        ln(pc, "if _C[5]: _a = ()", "else:", "    try: _a = _C[6](s, _w)",
+           "    except _RUNF as _x: _afail(s, _w, _x)")
+    if c.forced_ok:
+        ln(pc, f"if _n + {ap} == 1 and not _a{' and _pubnone(s, _w)' if actions else ''}:",
+           f"    _v = _o[0]{' if _n else None' if ap else ''}",
+           *([f"    if s.narrate: {ex.const(c)}.forced(s, L, _w, _v)"] if vm else []),
+           f"    {target} = {c.copy}(_v)", *(["    fr[1] += 1", "    return"] if vm else ["    break"]))
+    if vm:
+        ln(pc, f"return {ex.const(c)}.node(s, L, _w, _o, _a)")
+        return
+    # the draw: random.Random's _randbelow written out (the same numbers), else ctx[0]
+    ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})", "_C[7] = _w",
+       f"_rn = _n + len(_a) + {ap}" if actions else f"_rn = _n + {ap}", "_rg = _C[9]",
+       "if _rg is None: _i = _C[0](_rn)", "else:", "    _rk = _rn.bit_length()",
+       "    _i = _rg(_rk)", "    while _i >= _rn: _i = _rg(_rk)",
+       "_C[1].append(_i)", "_C[2] += 1", "_BUD[0] = _BUDG[0] = _C[4]",
+       *(["_i -= 1", "if _i < 0:", f"    {target} = None", "    break"] if ap else []),
+       "if _i < _n:", f"    {target} = {c.copy}(_o[_i])", "    break", "_act(s, _w, _a[_i - _n])")
+    w.depth -= 1
 
 
 def no_player() -> NoReturn:
@@ -274,11 +312,12 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
 
 
 def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
-    """Each listed player decides in turn, unseen by the others; then the map player -> choice."""
+    """Each listed player decides in turn, unseen by the others; then the map player -> choice
+    (write_choice.choice writes the turns around the choice)."""
     pl_f = bc.ex.compile(r.players)
     var = bc.rb.refs[id(r)]
     acc = bc.hidden()
-    choose = _choose(bc, r.choose, slot, (acc, var))
+    c = _choose(bc, r.choose, slot, (acc, var))
 
     def turn(st: Any, fr: list) -> bool:
         """Set the loop variable to the next listed player still to choose (True), or see
@@ -299,7 +338,7 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
         order, done = L[acc]
         L[slot] = {p: done[str(p)] for p in order}
         if st.narrate:
-            labeller, value_vis = choose.labeller, choose.value_vis    # type: ignore[attr-defined]
+            labeller, value_vis = c.labeller, c.value_vis
             shown = []
             for p in order:
                 L[var] = p
@@ -309,14 +348,8 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
             record(st, ["revealed", shown])
         L[acc] = None
         fr[1] += 1
-
-    def step(st: Any, fr: list) -> Any:
-        if turn(st, fr):
-            return choose(st, fr)
-        finish(st, fr)
-        return None
-    step.parts = (turn, finish, choose)  # type: ignore[attr-defined]  # rollout: inline
-    bc.emit(step, r.span)
+    c.turn, c.finish = turn, finish
+    bc.control(r.span, "choose", c)
 
 
 def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
