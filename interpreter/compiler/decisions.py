@@ -2,14 +2,15 @@
 
 A decision op returns the Decision and leaves the pc on itself, so running it again (after
 loading a state) recomputes the same node; `apply` commits the choice into a local slot and
-moves the pc on. A decision's meaning is written once, as generated source, by write_choice:
-its op (through control.Control.op) and the compiled rollout's inline choice. Chance ops do the same with a Chance node (its distinct outcomes, each with
-its weight) when chance is explicit, and otherwise draw from the state's own generator.
+moves the pc on. Chance ops do the same with a Chance node (its distinct outcomes, each with
+its weight) when chance is explicit, and otherwise draw from the state's own generator. A
+decision's meaning is written once, as generated source, by `write_choice`: its op (through
+control.Control.op) and the compiled rollout's inline choice.
 """
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
@@ -21,7 +22,7 @@ from mercator.interpreter.engine.exprs import RuleError, take_item, to_bag
 from mercator.interpreter.engine.limits import (MAX_DIE_SIDES, bag_walk, check_options,
                                                 check_sides, subset_count)
 from mercator.interpreter.engine.nodes import Chance, Decision
-from mercator.interpreter.engine.seen import ALL, VisFn, label_of, record, render, vis_fn
+from mercator.interpreter.engine.seen import ALL, label_of, record, render, vis_fn
 from mercator.interpreter.engine.state import rng_below
 from mercator.interpreter.engine.values import (bag_items, deep_copy, flat_copy, fmt, iterator_for,
                                                  text_as)
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from mercator.interpreter.compiler.stmts import BodyCompiler
 
 Op = Callable[[Any, list], Any]
+# the errors of a `choose` whose player is none, and of one without `with pass` and no options
+NO_PLAYER = "'choose' with no player (none)"
+NO_OPTIONS = ("a player must choose, but there are no options (guard this 'choose' or add "
+              "'with pass')")
 
 
 def suspend(bc: "BodyCompiler", r: Any, slot: int) -> None:
@@ -38,7 +43,7 @@ def suspend(bc: "BodyCompiler", r: Any, slot: int) -> None:
     if isinstance(r, A.Choose) and isinstance(r.kind, A.ChoiceRecord):
         _choose_record(bc, r, slot)
     elif isinstance(r, A.Choose):
-        bc.control(r.span, "choose", _choose(bc, r, slot, None))
+        bc.control(r.span, "choose", Choice(bc, r, slot))
     elif isinstance(r, A.Simultaneous):
         _simultaneous(bc, r, slot)
     elif isinstance(r, A.Call):
@@ -55,17 +60,12 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
     assert isinstance(k, A.ChoiceRecord)
     rt = bc.rb.records[k.record]
     decl = bc.rb.record_decls[k.record]
-    prompt = c.prompt or f"choose {k.record}"
-    pargs = _prompt_args(bc, c)
     slots = {}
     for i, f in enumerate(k.fields):
         fslot = bc.rb.refs[id(f)]
         slots[f.name] = fslot
         outer_pass = c.allow_pass and i == 0
-        shown = None if getattr(c, "openly", False) else getattr(f.kind, "options", None)
-        bc.control(f.span, "choose", Choice(bc, c.who, f.kind, f.allow_pass or outer_pass,
-                                            prompt, f.span, fslot, None, pargs, f": {f.name}",
-                                            shown))
+        bc.control(f.span, "choose", Choice(bc, c, fslot, None, f, outer_pass))
         if outer_pass:
             def passed(st: Any, fr: list, fslot: int = fslot) -> None:
                 L = fr[2]
@@ -95,42 +95,56 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
     end_at = [bc.here()]
 
 
-def _choose(bc: "BodyCompiler", c: A.Choose, slot: int,
-            simul: Optional[tuple[int, int]]) -> "Choice":
-    return Choice(bc, c.who, c.kind, c.allow_pass, c.prompt or "", c.span, slot, simul,
-                  _prompt_args(bc, c), "", c)
-
-
-def _prompt_args(bc: "BodyCompiler", c: A.Choose) -> list[tuple[Callable, Type, Optional[VisFn]]]:
-    return [(bc.ex.compile(a), bc.type_of(a), vis_fn(label_of(bc.rb, a))) for a in c.prompt_args]
-
-
 class Choice:
-    """One decision, `who` picking one of / a subset of a collection, as compiled: what
-    write_choice writes its code from, and the VM's side of it (its node, its commit, the
-    narration of a choice made without asking; a simultaneous one's turns and reveal).
-    `shown` is the node whose information-flow label says who may see the chosen value
-    (None: everyone)."""
+    """One decision of the `choose` c, `who` picking one of / a subset of a collection, as
+    compiled: what write_choice writes its code from, and the VM's side of it (its node, its
+    commit, the narration of a choice made without asking; a simultaneous one's turns and
+    reveal). With `field`, the decision of that field of a compound `choose` (with pass if
+    the field's is, or `outer_pass`), whose chosen value only its options' label may see,
+    unless the choice is `openly`; else the chosen value has c's label."""
     turn: Callable[[Any, list], bool]      # a simultaneous choice's (_simultaneous)
     finish: Callable[[Any, list], None]
 
-    def __init__(self, bc: "BodyCompiler", who: A.Expr, kind: Any, allow_pass: bool,
-                 prompt: str, span: A.Span, slot: int, simul: Optional[tuple[int, int]],
-                 pargs: Optional[list[tuple[Callable, Type, Optional[VisFn]]]], suffix: str,
-                 shown: Any):
-        self.who, self.kind, self.allow_pass, self.slot, self.simul = \
-            who, kind, allow_pass, slot, simul
-        self.span, self.head, self.pargs = span, (prompt, suffix), pargs
+    def __init__(self, bc: "BodyCompiler", c: A.Choose, slot: int,
+                 simul: Optional[tuple[int, int]] = None, field: Any = None,
+                 outer_pass: bool = False):
+        f = c if field is None else field
+        self.who, kind, self.slot, self.simul, self.span = c.who, f.kind, slot, simul, f.span
+        self.kind, self.allow_pass = kind, f.allow_pass or outer_pass
+        self.head = (c.prompt or "", "") if field is None else \
+            (c.prompt or f"choose {c.kind.record}", f": {field.name}")
+        shown = c if field is None else None if getattr(c, "openly", False) else \
+            getattr(field.kind, "options", None)
+        self.pargs = [(bc.ex.compile(a), bc.type_of(a), vis_fn(label_of(bc.rb, a)))
+                      for a in c.prompt_args]
         otype = self.otype = strip_opt(bc.type_of(kind.options))
         et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
         is_scalar = scalar(et)      # (a shallow copy of a list of them is a copy)
-        self.copied = not (is_scalar or _fresh(bc, kind.options))  # (see write_choice)
         self.value_vis = vis_fn(label_of(bc.rb, shown)) if shown is not None else None
         self.labeller = text_as(et)
         self.values: Optional[Callable] = None     # a subset's options: every combination
         subset = isinstance(kind, A.ChoiceSubset)
+        # the VM's node keeps copies of a list's or a map's options the state (or a constant)
+        # may hold (write_choice)
+        self.copied = not (is_scalar or subset or otype.kind == "bag" or _fresh(
+            bc, kind.options) or isinstance(kind.options, A.Range))
         if subset:
-            self.values = _subsets(bc, kind, otype, is_scalar)
+            opts_f, lo_f, hi_f = (bc.ex.compile(e) for e in (kind.options, kind.lo, kind.hi))
+            walk = bag_walk if otype.kind == "bag" else iterator_for(otype)  # (size limited)
+
+            def values(st: Any, L: list) -> list:
+                items = walk(opts_f(st, L))
+                lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
+                # count the combinations to go through before making them
+                check_options(subset_count(len(items), lo, hi), "a 'subset of' decision")
+                out: list = []
+                for k in range(lo, hi + 1):
+                    # a bag's items repeat: keep each distinct combination once
+                    combos = itertools.combinations(items, k)
+                    out.extend(list(x) for x in (dict.fromkeys(combos) if otype.kind == "bag"
+                                                 else combos))
+                return out if is_scalar else deep_copy(out)
+            self.values = values
             self.labeller = lambda v: "+".join(fmt(x, et) for x in v) if v else "nothing"
         # the value is copied (the pending Decision, and its values, is shared by clones)
         # unless it holds no list or dict
@@ -196,26 +210,6 @@ class Choice:
         st.messages.append(render(entry, ALL) or "")
 
 
-def _subsets(bc: "BodyCompiler", kind: A.ChoiceSubset, otype: Type,
-             is_scalar: bool) -> Callable[[Any, list], list]:
-    """The options of a `subset of` decision: each combination of lo..hi items, as a list."""
-    opts_f, lo_f, hi_f = bc.ex.compile(kind.options), bc.ex.compile(kind.lo), bc.ex.compile(kind.hi)
-    walk = bag_walk if otype.kind == "bag" else iterator_for(otype)   # (within the size limit)
-
-    def values(st: Any, L: list) -> list:
-        items = walk(opts_f(st, L))
-        lo, hi = max(lo_f(st, L), 0), min(hi_f(st, L), len(items))
-        # count the combinations to go through before making them
-        check_options(subset_count(len(items), lo, hi), "a 'subset of' decision")
-        out: list = []
-        for k in range(lo, hi + 1):
-            # a bag's items repeat: keep each distinct combination once
-            combos = itertools.combinations(items, k)
-            out.extend(list(x) for x in (dict.fromkeys(combos) if otype.kind == "bag" else combos))
-        return out if is_scalar else deep_copy(out)
-    return values
-
-
 def write_choice(w: "Control", pc: int, c: Choice, key: Optional[str]) -> None:
     """The meaning of a `choose` and of a simultaneous choice, written once, as generated
     source by w: the VM's op (`key` None; through Control.op) and the compiled rollout's
@@ -250,16 +244,16 @@ def _write_choose(w: "Control", pc: int, c: Choice, key: Optional[str], target: 
         opts = f"sorted({ex.gen(o)})"
     else:                                       # (the rollout reads a list without a copy)
         opts = ex.gen(o) if not vm and ex.type_of(o).kind == "list" else f"list({ex.gen(o)})"
-    if vm and c.copied and c.values is None and not isinstance(o, A.Range) and \
-            c.otype.kind != "bag":
+    if vm and c.copied:
         opts = f"_dc({opts})"
     if not vm:
         ln(pc, "while True:")
         w.depth += 1
-    # (a value typed `player` may still be none: a `player?` passed for a `player`)
     pre, opts = hoist_fields(opts)
-    ln(pc, f"_w = {ex.gen(c.who)}", "if _w is None: _noplayer()", f"{pre}_o = {opts}",
-       "_n = len(_o)", "if _n > _MAXOPT: _chkopt(_n)", *([] if ap else ["if not _n: _noopts()"]))
+    # (a value typed `player` may still be none: a `player?` passed for a `player`)
+    ln(pc, f"_w = {ex.gen(c.who)}", f"if _w is None: raise RuleError({NO_PLAYER!r})",
+       f"{pre}_o = {opts}", "_n = len(_o)", "if _n > _MAXOPT: _chkopt(_n)",
+       *([] if ap else [f"if not _n: raise RuleError({NO_OPTIONS!r})"]))
     if not actions:
         ln(pc, "_a = []" if vm else "_a = ()")
     elif vm:                                    # (Actions.allowed walks the stack)
@@ -271,7 +265,8 @@ def _write_choose(w: "Control", pc: int, c: Choice, key: Optional[str], target: 
         ln(pc, f"if _n + {ap} == 1 and not _a{' and _pubnone(s, _w)' if actions else ''}:",
            f"    _v = _o[0]{' if _n else None' if ap else ''}",
            *([f"    if s.narrate: {ex.const(c)}.forced(s, L, _w, _v)"] if vm else []),
-           f"    {target} = {c.copy}(_v)", *(["    fr[1] += 1", "    return"] if vm else ["    break"]))
+           f"    {target} = {c.copy}(_v)",
+           *(["    fr[1] += 1", "    return"] if vm else ["    break"]))
     if vm:
         ln(pc, f"return {ex.const(c)}.node(s, L, _w, _o, _a)")
         return
@@ -284,19 +279,6 @@ def _write_choose(w: "Control", pc: int, c: Choice, key: Optional[str], target: 
        *(["_i -= 1", "if _i < 0:", f"    {target} = None", "    break"] if ap else []),
        "if _i < _n:", f"    {target} = {c.copy}(_o[_i])", "    break", "_act(s, _w, _a[_i - _n])")
     w.depth -= 1
-
-
-def no_player() -> NoReturn:
-    """A `choose` whose player is none (a value typed `player` may still be none: a `player?`
-    passed for a `player`): its op and a rollout's inline choice raise this."""
-    raise RuleError("'choose' with no player (none)")
-
-
-def no_options() -> NoReturn:
-    """A `choose` without `with pass` and with no options: its op and a rollout's inline
-    choice raise this."""
-    raise RuleError("a player must choose, but there are no options "
-                    "(guard this 'choose' or add 'with pass')")
 
 
 def _fresh(bc: "BodyCompiler", e: Any) -> bool:
@@ -317,7 +299,7 @@ def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
     pl_f = bc.ex.compile(r.players)
     var = bc.rb.refs[id(r)]
     acc = bc.hidden()
-    c = _choose(bc, r.choose, slot, (acc, var))
+    c = Choice(bc, r.choose, slot, (acc, var))
 
     def turn(st: Any, fr: list) -> bool:
         """Set the loop variable to the next listed player still to choose (True), or see

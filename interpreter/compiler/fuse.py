@@ -21,10 +21,8 @@ from mercator.dsl.types import Type, strip_opt
 from mercator.interpreter.compiler.codegen import (TOO_DEEP, BuildError, copier, hoist_state,
                                                     is_shared)
 from mercator.interpreter.compiler.control import PUSHING, Control
-from mercator.interpreter.compiler.decisions import no_options, no_player
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
-from mercator.interpreter.engine.limits import (MAX_FRAMES, MAX_OPTIONS, check_options,
-                                                lazy_range, too_deep)
+from mercator.interpreter.engine.limits import MAX_FRAMES, too_deep
 from mercator.interpreter.engine.seen import label_of, record, vis_fn
 from mercator.interpreter.engine.values import fmt, plain_text, player_text
 from mercator.interpreter.compiler.memo import blocks_of, scalar
@@ -91,9 +89,7 @@ class Fused:
         self.later: dict[int, Callable[[], None]] = {}   # id of a body compiler -> see singles
         prog.ex.ns.update(_item=_item, _take=take_item, _put=put_item, _record=record, _fmt=fmt,
                           _text=plain_text, _ptext=player_text, _finish=prog.finish,
-                          _MAXF=MAX_FRAMES, _toodeep=too_deep, _noplayer=no_player,
-                          _noopts=no_options, _MAXOPT=MAX_OPTIONS, _chkopt=check_options,
-                          _lrange=lazy_range)
+                          _MAXF=MAX_FRAMES, _toodeep=too_deep)
 
     def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
         """If an error passed through a fused function, set its frame's pc to the failing op's:

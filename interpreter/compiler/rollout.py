@@ -657,8 +657,19 @@ class _Writer(_BodyFuser):
             key = f"{self.name}_o{pc}"
             op = self.bc.ops[pc]
             assert op is not None
-            if after == pc + 1 and isinstance(st, A.Let) and self.inline_choose(op, pc, key):
-                pass
+            # a choice (a simultaneous one too) is written inline by the writer of its op
+            # (decisions.write_choice), which makes the VM's node where the rollout stops
+            ctl = self.bc.controls.get(pc, ("",))
+            choice = ctl[1] if ctl[0] == "choose" else None
+            if choice is not None and (after == pc + 1 and isinstance(st, A.Let) or after ==
+                                       pc + 2 and isinstance(st, A.Assign) and not choice.simul):
+                self.ns[key] = op
+                write_choice(self, pc, choice, key)
+                if after == pc + 2:            # the choice, then the assignment
+                    self.ns[key + "a"] = self.bc.ops[pc + 1]
+                    self.line(pc + 1, f"{key}a(s, fr)")
+                    if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
+                        self.forget_writes(self.writes(st), pc + 1)
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Roll):
                 self.roll(st, st.rhs, pc, key)
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Draw) and \
@@ -669,12 +680,6 @@ class _Writer(_BodyFuser):
                 self.line(pc, f"_susp(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.emits(pc, st, True)
-            elif after == pc + 2 and isinstance(st, A.Assign) and \
-                    self.inline_choose(op, pc, key, False):   # the choice, then the assignment
-                self.ns[key + "a"] = self.bc.ops[pc + 1]
-                self.line(pc + 1, f"{key}a(s, fr)")
-                if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
-                    self.forget_writes(self.writes(st), pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
 
@@ -706,17 +711,6 @@ class _Writer(_BodyFuser):
             if self.ro.memo is not None:
                 self.forget_writes(self.place_writes(r.source), pc)
         self.unless_explicit(pc, key, write)
-
-    def inline_choose(self, op: Any, pc: int, key: str, simul: bool = True) -> bool:
-        """Write a `choose`, or (with `simul`) a simultaneous choice, inline, by the writer of
-        its op (decisions.write_choice), without its prompt or a Decision; its op (ns[key])
-        makes the VM's node if the rollout stops there."""
-        ctl = self.bc.controls.get(pc)
-        if ctl is None or ctl[0] != "choose" or not simul and ctl[1].simul is not None:
-            return False
-        self.ns[key] = op
-        write_choice(self, pc, ctl[1], key)
-        return True
 
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if
