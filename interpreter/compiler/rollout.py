@@ -8,9 +8,8 @@ statements that never suspend are written as Python source exactly as fuse.py wr
 and the control forms as control.py writes them (the same methods write their VM ops):
 `if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
 that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
-written inline (the player, the options and their checks, the any-time actions, a choice
-made without asking, the random draw, the commit);
-a roll or a draw calls the helpers its op draws with (decisions.roll_die, draw_item);
+written inline by the writer of its VM op (decisions.write_choice), its tail the random draw
+and the commit; a roll or a draw calls the helpers its op draws with (decisions.roll_die, draw_item);
 other chance and shuffles call the statement's op and pick at each node it returns
 (`Rollout.pick`).
 
