@@ -117,6 +117,7 @@ class Choice:
             getattr(field.kind, "options", None)
         self.pargs = [(bc.ex.compile(a), bc.type_of(a), vis_fn(label_of(bc.rb, a)))
                       for a in c.prompt_args]
+        self.fixed = (self.head[0] + self.head[1], None)    # (the prompt without arguments)
         otype = self.otype = strip_opt(bc.type_of(kind.options))
         et = otype.elem if otype.kind in ("list", "bag", "map") else Type("any")
         is_scalar = scalar(et)      # (a shallow copy of a list of them is a copy)
@@ -182,7 +183,7 @@ class Choice:
         """The prompt's text, and its parts [[text, vis], ...] when one of them is not public."""
         prompt, suffix = self.head
         if not self.pargs:
-            return prompt + suffix, None
+            return self.fixed
         shown: list[list] = [[fmt(f(st, L), t), v(st, L) if v is not None else None]
                              for f, t, v in self.pargs]
         parts = None
@@ -192,7 +193,7 @@ class Choice:
 
     def node(self, st: Any, L: list, who: int, vals: list, acts: list) -> Decision:
         """The VM's node of the decision among vals (copies where Choice.copied)."""
-        text, parts = self.prompt_of(st, L)
+        text, parts = self.prompt_of(st, L) if self.pargs else self.fixed
         vv = self.value_vis
         d = Decision(who, vals, self.labeller, self.allow_pass, text, acts,
                      self.simul is not None, self.commit, self.span, parts,
