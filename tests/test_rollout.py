@@ -334,7 +334,7 @@ def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None
     # and each way of writing a choice is exercised by the rulebook of this file
     src = "".join(every._rollout.sources.values())     # type: ignore[union-attr]
     assert "_stop(s, fr" in src and "_o = sorted(" in src and "while True:" in src
-    assert re.search(r"while K\d+\(s, fr\):", src)      # a simultaneous choice's turns
+    assert re.search(r"for _tp in L\[\d+\]\[0\]:", src)      # a simultaneous choice's turns
 
 
 BAD_WHEN = """

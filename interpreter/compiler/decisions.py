@@ -98,12 +98,11 @@ def _choose_record(bc: "BodyCompiler", c: A.Choose, slot: int) -> None:
 class Choice:
     """One decision of the `choose` c, `who` picking one of / a subset of a collection, as
     compiled: what write_choice writes its code from, and the VM's side of it (its node, its
-    commit, the narration of a choice made without asking; a simultaneous one's turns and
+    commit, the narration of a choice made without asking and of a simultaneous one's
     reveal). With `field`, the decision of that field of a compound `choose` (with pass if
     the field's is, or `outer_pass`), whose chosen value only its options' label may see,
     unless the choice is `openly`; else the chosen value has c's label."""
-    turn: Callable[[Any, list], bool]      # a simultaneous choice's (_simultaneous)
-    finish: Callable[[Any, list], None]
+    players: A.Expr            # a simultaneous choice's players (_simultaneous)
 
     def __init__(self, bc: "BodyCompiler", c: A.Choose, slot: int,
                  simul: Optional[tuple[int, int]] = None, field: Any = None,
@@ -201,6 +200,17 @@ class Choice:
         d.vtype = self.vtype
         return d
 
+    def reveal(self, st: Any, L: list) -> None:
+        """The narration of a simultaneous choice's reveal: each listed player's choice."""
+        order, done = L[self.simul[0]]    # type: ignore[index]
+        shown = []
+        for p in order:
+            L[self.simul[1]] = p           # type: ignore[index]
+            v = done[str(p)]
+            shown.append([p, "pass" if v is None else self.labeller(v),
+                          self.value_vis(st, L) if self.value_vis is not None else None])
+        record(st, ["revealed", shown])
+
     def forced(self, st: Any, L: list, who: int, v: Any) -> None:
         """The narration of the decision made without asking (its one option v)."""
         text, parts = self.prompt_of(st, L)
@@ -220,12 +230,19 @@ def write_choice(w: "Control", pc: int, c: Choice, key: Optional[str]) -> None:
     if c.simul is None:
         _write_choose(w, pc, c, key, f"L[{c.slot}]")
         return
-    acc, var = c.simul
-    w.line(pc, f"{'if' if key is None else 'while'} {w.ex.const(c.turn)}(s, fr):")
+    # each turn: the first listed player who has not chosen (into the loop variable) chooses
+    # (the VM's op returns the node); then the map of the choices, revealed (with narration)
+    (acc, var), ln = c.simul, w.line
+    players = w.ex.gen(c.players)
+    ln(pc, "while True:", f"    if L[{acc}] is None: L[{acc}] = [list({players}), {{}}]",
+       f"    for _tp in L[{acc}][0]:", f"        if str(_tp) not in L[{acc}][1]:",
+       f"            L[{var}] = _tp", "            break", "    else:", "        break")
     w.depth += 1
     _write_choose(w, pc, c, key, f"L[{acc}][1][str(L[{var}])]")
     w.depth -= 1
-    w.line(pc, f"{w.ex.const(c.finish)}(s, fr)")
+    ln(pc, f"_od, _dn = L[{acc}]", f"L[{c.slot}] = {{_tp: _dn[str(_tp)] for _tp in _od}}",
+       *([f"if s.narrate: {w.ex.const(c)}.reveal(s, L)"] if key is None else []),
+       f"L[{acc}] = None", "fr[1] += 1")
 
 
 def _write_choose(w: "Control", pc: int, c: Choice, key: Optional[str], target: str) -> None:
@@ -296,42 +313,10 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
 
 def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
     """Each listed player decides in turn, unseen by the others; then the map player -> choice
-    (write_choice.choice writes the turns around the choice)."""
-    pl_f = bc.ex.compile(r.players)
+    (write_choice writes the turns around the choice; its accumulator: [players, choices])."""
     var = bc.rb.refs[id(r)]
-    acc = bc.hidden()
-    c = Choice(bc, r.choose, slot, (acc, var))
-
-    def turn(st: Any, fr: list) -> bool:
-        """Set the loop variable to the next listed player still to choose (True), or see
-        that everyone has (False)."""
-        L = fr[2]
-        if L[acc] is None:
-            L[acc] = [list(pl_f(st, L)), {}]
-        order, done = L[acc]
-        for p in order:
-            if str(p) not in done:
-                L[var] = p
-                return True
-        return False
-
-    def finish(st: Any, fr: list) -> None:
-        """Everyone has chosen: the map player -> choice, revealed (with narration)."""
-        L = fr[2]
-        order, done = L[acc]
-        L[slot] = {p: done[str(p)] for p in order}
-        if st.narrate:
-            labeller, value_vis = c.labeller, c.value_vis
-            shown = []
-            for p in order:
-                L[var] = p
-                v = done[str(p)]
-                shown.append([p, "pass" if v is None else labeller(v),
-                              value_vis(st, L) if value_vis is not None else None])
-            record(st, ["revealed", shown])
-        L[acc] = None
-        fr[1] += 1
-    c.turn, c.finish = turn, finish
+    c = Choice(bc, r.choose, slot, (bc.hidden(), var))
+    c.players = r.players
     bc.control(r.span, "choose", c)
 
 
