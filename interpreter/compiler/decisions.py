@@ -44,8 +44,10 @@ def suspend(bc: "BodyCompiler", r: Any, slot: int) -> None:
         _choose_record(bc, r, slot)
     elif isinstance(r, A.Choose):
         bc.control(r.span, "choose", Choice(bc, r, slot))
-    elif isinstance(r, A.Simultaneous):
-        _simultaneous(bc, r, slot)
+    elif isinstance(r, A.Simultaneous):     # its accumulator slot: [players, their choices]
+        c = Choice(bc, r.choose, slot, (bc.hidden(), bc.rb.refs[id(r)]))
+        c.players = r.players
+        bc.control(r.span, "choose", c)
     elif isinstance(r, A.Call):
         bc.control(r.span, "call", r, slot)
     elif isinstance(r, A.Draw) and r.count is not None:
@@ -102,7 +104,7 @@ class Choice:
     reveal). With `field`, the decision of that field of a compound `choose` (with pass if
     the field's is, or `outer_pass`), whose chosen value only its options' label may see,
     unless the choice is `openly`; else the chosen value has c's label."""
-    players: A.Expr            # a simultaneous choice's players (_simultaneous)
+    players: A.Expr            # a simultaneous choice's (each decides in turn, unseen)
 
     def __init__(self, bc: "BodyCompiler", c: A.Choose, slot: int,
                  simul: Optional[tuple[int, int]] = None, field: Any = None,
@@ -309,15 +311,6 @@ def _fresh(bc: "BodyCompiler", e: Any) -> bool:
         fresh = {n for n, parts in shared_parts(bc.rb).items() if not parts}
         setattr(bc.ex, "fresh_fns", fresh)
     return e.name in fresh
-
-
-def _simultaneous(bc: "BodyCompiler", r: A.Simultaneous, slot: int) -> None:
-    """Each listed player decides in turn, unseen by the others; then the map player -> choice
-    (write_choice writes the turns around the choice; its accumulator: [players, choices])."""
-    var = bc.rb.refs[id(r)]
-    c = Choice(bc, r.choose, slot, (bc.hidden(), var))
-    c.players = r.players
-    bc.control(r.span, "choose", c)
 
 
 def _chance(bc: "BodyCompiler", r: Any, slot: int) -> Op:
