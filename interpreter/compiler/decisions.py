@@ -109,11 +109,12 @@ class Choice:
     def __init__(self, bc: "BodyCompiler", c: A.Choose, slot: int,
                  simul: Optional[tuple[int, int]] = None, field: Any = None,
                  outer_pass: bool = False):
-        f = c if field is None else field
-        self.who, kind, self.slot, self.simul, self.span = c.who, f.kind, slot, simul, f.span
-        self.kind, self.allow_pass = kind, f.allow_pass or outer_pass
+        f: Any = c if field is None else field
+        kind: Any = f.kind        # (ChoiceOne or ChoiceSubset)
+        self.who, self.kind, self.slot, self.simul, self.span = c.who, kind, slot, simul, f.span
+        self.allow_pass = f.allow_pass or outer_pass
         self.head = (c.prompt or "", "") if field is None else \
-            (c.prompt or f"choose {c.kind.record}", f": {field.name}")
+            (c.prompt or f"choose {c.kind.record}", f": {field.name}")  # type: ignore[union-attr]
         shown = c if field is None else None if getattr(c, "openly", False) else \
             getattr(field.kind, "options", None)
         self.pargs = [(bc.ex.compile(a), bc.type_of(a), vis_fn(label_of(bc.rb, a)))

@@ -9,9 +9,9 @@ and the control forms as control.py writes them (the same methods write their VM
 `if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
 that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
 written inline by the writer of its VM op (decisions.write_choice), its tail the random draw
-and the commit; a roll or a draw calls the helpers its op draws with (decisions.roll_die, draw_item);
-other chance and shuffles call the statement's op and pick at each node it returns
-(`Rollout.pick`).
+and the commit; a roll or a draw calls the helpers its op draws with (decisions.roll_die,
+draw_item); other chance and shuffles call the statement's op and pick at each node it
+returns (`Rollout.pick`).
 
 The functions keep the VM's frames exactly: each body call pushes the frame
 `[body, pc, locals, return slot]` the VM would push, the locals (a loop's hidden slots too)
@@ -658,8 +658,8 @@ class _Writer(_BodyFuser):
             assert op is not None
             # a choice (a simultaneous one too) is written inline by the writer of its op
             # (decisions.write_choice), which makes the VM's node where the rollout stops
-            ctl = self.bc.controls.get(pc, ("",))
-            choice = ctl[1] if ctl[0] == "choose" else None
+            ctl = self.bc.controls.get(pc)
+            choice = ctl[1] if ctl is not None and ctl[0] == "choose" else None
             if choice is not None and (after == pc + 1 and isinstance(st, A.Let) or after ==
                                        pc + 2 and isinstance(st, A.Assign) and not choice.simul):
                 self.ns[key] = op
