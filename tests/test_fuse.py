@@ -87,7 +87,8 @@ def test_the_op_of_a_statement_that_never_suspends_is_the_function_written_for_i
     """One meaning for such statements, written in fuse.py, and for the control forms, written
     in control.py: run one by one (coverage), each op (an if's arms' tests, a loop's start and
     head, the body's return) is a function written by the methods the fused runs are written
-    with; the others are the choice's and the jumps (an arm's end, a loop's way back)."""
+    with, and so is the choice's (decisions.write_choice, the rollout's writer of it); the
+    others are the jumps (an arm's end, a loop's way back)."""
     prog = program(EVERY_STATEMENT)
     play(prog, 0, one_by_one=True)
     simple = [st for b in prog.rb.phases for st in A.walk(b.block) if isinstance(st, SIMPLE)
@@ -96,8 +97,8 @@ def test_the_op_of_a_statement_that_never_suspends_is_the_function_written_for_i
     written = [op for op in ops if getattr(op, "__code__", None) in prog.fused.lines]
     jumps = [op for op in ops if op.__qualname__ == jump(0).__qualname__]
     assert len(simple) == 25
-    assert len(written) == 25 + 3 + 2 * 2 + 1          # the ifs' 3 tests; 2 loops
-    assert len(jumps) == 3 + 2 == len(ops) - len(written) - 1
+    assert len(written) == 25 + 3 + 2 * 2 + 1 + 1      # the ifs' 3 tests; 2 loops; the choice
+    assert len(jumps) == 3 + 2 == len(ops) - len(written)
 
 
 CONTROL_FORMS = """
@@ -136,8 +137,8 @@ def test_the_ops_of_the_control_forms_are_the_functions_written_for_them() -> No
     """A while with its limit, a repeat, a for with where (each with a decision inside, so
     the VM runs their ops), break, a proc call and its returns, an emit that starts a trigger
     and end game: the same games one by one, fused and by the rollout; once run one by one,
-    every op but the choices' and the jumps is a function written by control.py (or fuse.py's
-    `emits`), the methods the rollout writes them with."""
+    every op but the jumps is a function written by control.py (or fuse.py's `emits`, or
+    decisions.write_choice for the choices), the methods the rollout writes them with."""
     prog = program(CONTROL_FORMS)
     for seed in range(6):
         assert play(prog, seed, one_by_one=False) == play(prog, seed, one_by_one=True)
@@ -149,7 +150,7 @@ def test_the_ops_of_the_control_forms_are_the_functions_written_for_them() -> No
         kinds = {"written" if getattr(op, "__code__", None) in prog.fused.lines else
                  "jump" if op.__qualname__ == jump(0).__qualname__ else op.__qualname__
                  for op in ops}
-        assert kinds <= {"written", "jump", "decide.<locals>.choose"}, kinds
+        assert kinds <= {"written", "jump"}, kinds
 
 
 FAILING = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import random
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -107,7 +108,7 @@ round r limit 3 {
         p.gold += some(bids[p])
       }
     }
-    # options from a bag: decide's own list of them (its `raw`), called by the inline form
+    # options from a bag: its distinct items, sorted (decisions.write_choice)
     let shown = simultaneous p in players: choose p one of p.marks with pass
     for p in players {
       if shown[p] != none {
@@ -332,7 +333,8 @@ def test_every_statement_of_the_common_kinds_is_compiled(every: Program) -> None
         assert left == [], left
     # and each way of writing a choice is exercised by the rulebook of this file
     src = "".join(every._rollout.sources.values())     # type: ignore[union-attr]
-    assert "_stop(s, fr" in src and "r(s, L)" in src and "t(s, fr):" in src
+    assert "_stop(s, fr" in src and "_o = sorted(" in src and "while True:" in src
+    assert re.search(r"for _tp in L\[\d+\]\[0\]:", src)      # a simultaneous choice's turns
 
 
 BAD_WHEN = """
@@ -428,9 +430,9 @@ score p: p.gold
 
 
 def test_a_choice_of_a_bags_items_is_inline_and_fails_as_its_op() -> None:
-    """A `choose` of a bag's items is written inline in the rollout with the op's own list of
-    options: the same games as apply, and a choice with no options fails at its line with
-    the op's message and decision log."""
+    """A `choose` of a bag's items is written inline in the rollout, its options listed as the
+    op lists them (decisions.write_choice writes both): the same games as apply, and a choice
+    with no options fails at its line with the op's message and decision log."""
     prog = program_text(EMPTY_BAG_CHOICE)
     a, b = prog.new_game(2, 4), prog.new_game(2, 4)
     with pytest.raises(MercatorRuntimeError) as err:
@@ -440,7 +442,7 @@ def test_a_choice_of_a_bags_items_is_inline_and_fails_as_its_op() -> None:
     e, e2 = err.value, err2.value
     assert (e.span, e.message, e.history) == (e2.span, e2.message, e2.history)
     assert e.span.line == 13 and "a player must choose, but there are no options" in e.message
-    assert prog._rollout is not None and "r(s, L)" in "".join(prog._rollout.sources.values())
+    assert prog._rollout is not None and "_o = sorted(" in "".join(prog._rollout.sources.values())
 
 
 NOBODY_ASKED = """

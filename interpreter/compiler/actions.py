@@ -78,6 +78,8 @@ class Actions:
         self._combo_cache: dict[int, list] = {}
         self._offers: dict[int, Offer] = {}
         self._public_offs: dict[int, Callable[["State", int], bool]] = {}
+        # for the VM's decision ops (decisions.write_choice)
+        prog.ex.ns.update(_allowed=self.allowed, _pubnone=self.none_allowed_publicly)
 
     def combos(self, n: int) -> list:
         """Per action: (body id, body, [(label, args)] for every value of its non-player

@@ -229,6 +229,8 @@ class CodeGen:
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
             "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
             "_rech": _recharge, "_bag_items": limits.bag_walk,   # bag_items within the size limit
+            "_lrange": limits.lazy_range, "_MAXOPT": limits.MAX_OPTIONS,
+            "_chkopt": limits.check_options,
         }
         if native is not None and native.globals is not None:
             native.globals.update(self.ns)     # the compiled module's globals are the namespace

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from mercator.dsl import ast as A
 from mercator.dsl.types import iter_elem, strip_opt
 from mercator.interpreter.compiler.codegen import is_container
+from mercator.interpreter.compiler.decisions import write_choice
 
 if TYPE_CHECKING:
     from mercator.interpreter.compiler.codegen import CodeGen
@@ -92,7 +93,8 @@ class Control:
         `test` of an arm whose condition is st (to `to` when false); a loop's `start`; a loop's
         `head` (to `to`, its end, when no round is left); a `return` (st None: a body's end);
         `end` game; a `call` of a proc (st: its name and arguments; `to`: the caller's slot
-        for its result, or -1); an `emit` that starts triggers."""
+        for its result, or -1); a `choose` (st: its decisions.Choice); an `emit` that starts
+        triggers."""
         if kind == "test":
             self.line(pc, f"fr[1] = {pc + 1} if {self.ex.gen(st)} else {to}")
         elif kind == "start":
@@ -108,6 +110,8 @@ class Control:
         elif kind == "call":
             self.line(pc, "if len(s.stack) >= _MAXF: _toodeep()")
             self.push(pc, st, to, True)
+        elif kind == "choose":
+            write_choice(self, pc, st, None)
         else:
             self.emits(pc, st, False)
 

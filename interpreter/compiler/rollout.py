@@ -8,11 +8,10 @@ statements that never suspend are written as Python source exactly as fuse.py wr
 and the control forms as control.py writes them (the same methods write their VM ops):
 `if`, `for`, `while` and `repeat` become Python's own; a proc call is a Python call; an emit
 that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
-written inline (the player, the options and their checks, the any-time actions, a choice
-made without asking, the random draw, the commit);
-a roll or a draw calls the helpers its op draws with (decisions.roll_die, draw_item);
-other chance and shuffles call the statement's op and pick at each node it returns
-(`Rollout.pick`).
+written inline by the writer of its VM op (decisions.write_choice), its tail the random draw
+and the commit; a roll or a draw calls the helpers its op draws with (decisions.roll_die,
+draw_item); other chance and shuffles call the statement's op and pick at each node it
+returns (`Rollout.pick`).
 
 The functions keep the VM's frames exactly: each body call pushes the frame
 `[body, pc, locals, return slot]` the VM would push, the locals (a loop's hidden slots too)
@@ -46,7 +45,7 @@ from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
 from mercator.interpreter.compiler.control import LOOPS, WHOLE
-from mercator.interpreter.compiler.decisions import draw_item, no_options, no_player, roll_die
+from mercator.interpreter.compiler.decisions import draw_item, roll_die, write_choice
 from mercator.interpreter.compiler.fuse import Fused, _BodyFuser, native_pc
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
 from mercator.interpreter.engine.memory import Memo
@@ -177,11 +176,8 @@ class Rollout:
         self.bodies: list[Optional[Callable]] = [None]
         ns = self.ns = prog.ex.ns
         ns.update(_vm=self.vm_until, _node=self.node, _deep=self.deep, _susp=self.suspend,
-                  _drawn=draw_item, _C=self.ctx, _BUDG=limits.BUDGET, _MAXOPT=limits.MAX_OPTIONS,
-                  _chkopt=limits.check_options, _roll=roll_die, _noplayer=no_player,
-                  _noopts=no_options, _lrange=limits.lazy_range, _stop=self.stop,
-                  _RUNF=RUN_FAILURES, _afail=self.action_failed,
-                  _pubnone=prog.actions.none_allowed_publicly, _M=self.memo,
+                  _drawn=draw_item, _C=self.ctx, _BUDG=limits.BUDGET, _roll=roll_die,
+                  _stop=self.stop, _RUNF=RUN_FAILURES, _afail=self.action_failed, _M=self.memo,
                   _BODIES=self.bodies, _NSLOTS=prog.nslots, _MAXNEST=MAX_NEST, _ONCE=(None,))
         # drain and act, written as generated code (compiled with it on the native path)
         exec(prog.ex.build(lambda: _RUNNERS, "<rollout runners>", "exec"), ns)
@@ -660,9 +656,19 @@ class _Writer(_BodyFuser):
             key = f"{self.name}_o{pc}"
             op = self.bc.ops[pc]
             assert op is not None
-            if after == pc + 1 and isinstance(st, A.Let) and (
-                    self.inline_choose(op, pc, key) or self.inline_simultaneous(op, pc, key)):
-                pass
+            # a choice (a simultaneous one too) is written inline by the writer of its op
+            # (decisions.write_choice), which makes the VM's node where the rollout stops
+            ctl = self.bc.controls.get(pc)
+            choice = ctl[1] if ctl is not None and ctl[0] == "choose" else None
+            if choice is not None and (after == pc + 1 and isinstance(st, A.Let) or after ==
+                                       pc + 2 and isinstance(st, A.Assign) and not choice.simul):
+                self.ns[key] = op
+                write_choice(self, pc, choice, key)
+                if after == pc + 2:            # the choice, then the assignment
+                    self.ns[key + "a"] = self.bc.ops[pc + 1]
+                    self.line(pc + 1, f"{key}a(s, fr)")
+                    if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
+                        self.forget_writes(self.writes(st), pc + 1)
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Roll):
                 self.roll(st, st.rhs, pc, key)
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Draw) and \
@@ -673,12 +679,6 @@ class _Writer(_BodyFuser):
                 self.line(pc, f"_susp(s, fr, {key})")
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.emits(pc, st, True)
-            elif after == pc + 2 and isinstance(st, A.Assign) and \
-                    self.inline_choose(op, pc, key):      # the choice, then the assignment
-                self.ns[key + "a"] = self.bc.ops[pc + 1]
-                self.line(pc + 1, f"{key}a(s, fr)")
-                if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
-                    self.forget_writes(self.writes(st), pc + 1)
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
 
@@ -710,98 +710,6 @@ class _Writer(_BodyFuser):
             if self.ro.memo is not None:
                 self.forget_writes(self.place_writes(r.source), pc)
         self.unless_explicit(pc, key, write)
-
-    def inline_choose(self, op: Any, pc: int, key: str) -> bool:
-        """Write a `choose` (decide's op) inline, as the op makes it, without its prompt or a
-        Decision: the player, the options, their checks, the any-time actions, a choice made
-        without asking, the stop, the draw, the commit."""
-        plan = getattr(op, "plan", None)
-        if plan is None or plan[7] is not None:
-            return False
-        self.ns[key] = op
-        self.choose_lines(plan, pc, key, f"L[{plan[4]}]")
-        return True
-
-    def inline_simultaneous(self, op: Any, pc: int, key: str) -> bool:
-        """A simultaneous choice written inline: each listed player's choice as in
-        inline_choose, kept in the choice's accumulator slot, then the map of choices."""
-        parts = getattr(op, "parts", None)
-        if parts is None:
-            return False
-        turn, finish, choose = parts
-        plan = choose.plan
-        acc, var = plan[7]
-        self.ns[key] = op
-        self.ns[key + "t"], self.ns[key + "f"] = turn, finish
-        self.line(pc, f"while {key}t(s, fr):")
-        self.depth += 1
-        self.choose_lines(plan, pc, key, f"L[{acc}][1][str(L[{var}])]")
-        self.depth -= 1
-        self.line(pc, f"{key}f(s, fr)")
-        return True
-
-    def choose_lines(self, plan: tuple, pc: int, key: str, target: str) -> None:
-        """The lines of one inline choice whose value goes to `target`; ns[key] is the op
-        that makes the VM's node if the rollout stops here."""
-        kind, who, options, allow_pass, slot, copy, forced_ok, _ = plan
-        ap = 1 if allow_pass else 0
-        if callable(kind):             # decide's `raw`: its options, as they are
-            self.ns[key + "r"] = kind
-            opts = f"{key}r(s, L)"
-        elif kind == "range":
-            opts = f"_lrange({self.ex.gen(options.lo)}, {self.ex.gen(options.hi)})"
-        elif self.ex.type_of(options).kind == "list":
-            opts = self.ex.gen(options)     # read only here: no copy (the VM's walk makes one)
-        else:
-            opts = f"list({self.ex.gen(options)})"
-        actions = bool(self.p.actions.bodies)  # type: ignore[attr-defined]
-        ln = self.line
-        ln(pc, "while True:")
-        self.depth += 1
-        ln(pc, f"_w = {self.ex.gen(who)}")
-        # (a value typed `player` may still be none: a `player?` passed for a `player`)
-        ln(pc, "if _w is None: _noplayer()")
-        pre, opts = hoist_fields(opts)
-        ln(pc, f"{pre}_o = {opts}")
-        ln(pc, "_n = len(_o)")
-        ln(pc, "if _n > _MAXOPT: _chkopt(_n)")
-        if not allow_pass:
-            ln(pc, "if not _n: _noopts()")
-        if actions:                    # Actions.allowed(s, _w), as action_failed says
-            ln(pc, "if _C[5]: _a = ()")
-            ln(pc, "else:")
-            ln(pc, "    try: _a = _C[6](s, _w)")
-            ln(pc, "    except _RUNF as _x: _afail(s, _w, _x)")
-        else:
-            ln(pc, "_a = ()")
-        if forced_ok:
-            pub = " and _pubnone(s, _w)" if actions else ""
-            ln(pc, f"if _n + {ap} == 1 and not _a{pub}:")
-            ln(pc, f"    {target} = {copy}(_o[0]) if _n else None")
-            ln(pc, "    break")
-        ln(pc, f"if _C[2] == _C[3]: _stop(s, fr, {key})")
-        ln(pc, "_C[7] = _w")
-        # the draw: random.Random's _randbelow written out (the same numbers), else ctx[0]
-        ln(pc, f"_rn = _n + len(_a) + {ap}" if actions else f"_rn = _n + {ap}")
-        ln(pc, "_rg = _C[9]")
-        ln(pc, "if _rg is None: _i = _C[0](_rn)")
-        ln(pc, "else:")
-        ln(pc, "    _rk = _rn.bit_length()")
-        ln(pc, "    _i = _rg(_rk)")
-        ln(pc, "    while _i >= _rn: _i = _rg(_rk)")
-        ln(pc, "_C[1].append(_i)")
-        ln(pc, "_C[2] += 1")
-        ln(pc, "_BUD[0] = _BUDG[0] = _C[4]")
-        if ap:
-            ln(pc, "_i -= 1")
-            ln(pc, "if _i < 0:")
-            ln(pc, f"    {target} = None")
-            ln(pc, "    break")
-        ln(pc, "if _i < _n:")
-        ln(pc, f"    {target} = {copy}(_o[_i])")
-        ln(pc, "    break")
-        ln(pc, "_act(s, _w, _a[_i - _n])")
-        self.depth -= 1
 
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if

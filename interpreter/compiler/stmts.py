@@ -3,8 +3,8 @@
 An op is ``op(state, frame) -> None | node``; it sets ``frame[1]`` (the pc) itself. A frame is
 ``[body_id, pc, locals, return_slot]``. Ops that suspend (decisions, explicit chance) return the
 node and leave the pc on themselves, so re-running the op after a reload recomputes the node
-(those ops are made in interpreter/decisions.py; a shuffle's, which suspends once per position
-with explicit chance, in interpreter/chance.py). The op of a statement that never suspends is
+(those ops are made in interpreter/decisions.py, a choice's written by its `write_choice`; a
+shuffle's, which suspends once per position with explicit chance, in interpreter/chance.py). The op of a statement that never suspends is
 the function compiler/fuse.py writes for it (`simple`), and each op of a control form (an
 `if`'s tests and jumps, a loop's start, head and jumps, `break`, `return`, `end game`, a proc
 call, an emit that starts triggers) the function compiler/control.py writes for it (`control`):
