@@ -91,7 +91,9 @@ def test_a_placement_is_preferred_by_its_expected_pay_less_its_price(prog: Progr
       30 x 100 / 144 = 2625) to 2 of 200 + 1 x 22 (126 x 30 x 200 / 222 = 3405): 780, less 4
       pesos (864): -84, below the pass (a second seat only takes the third seat's share);
     - ginseng's first seat: 90 x 18 x 100 / (100 + 2 x 22) = 1125, less 1 peso: 909;
-    - jade's second seat: 126 x 36 x 100 / (200 + 2 x 22) = 1859, less 4 pesos: 995;
+    - jade's second seat: 126 x 36 x 100 / (200 + 2 x 22) = 1859, less 4 pesos: 995, and what it
+      takes from P2 aboard, shared among the three others: his share falls from 126 x 36 x 100
+      / (100 + 3 x 22) = 2732 to 1859, 873 / 3 = 291: 1286;
     - harbour B pays 8 if two boats land (126, 90, 126: 117 chances), 936, less 3 pesos: 288;
     - shipyard A pays 6 if a boat ends in the shipyard (90, 126, 90 chances each: 216 less 126
       x 90 x 126 / 216^2 = 30 for none, 186), 1116, less 4 pesos: 252;
@@ -108,10 +110,35 @@ def test_a_placement_is_preferred_by_its_expected_pay_less_its_price(prog: Progr
     assert pend.player == 0 and labels[0] == "pass"
     prefs = dict(zip(labels, prog.preferences(game.s, m) or []))
     assert prefs["pass"] == 0
-    assert (prefs["silk_boat"], prefs["ginseng_boat"], prefs["jade_boat"]) == (-84, 909, 995)
+    assert (prefs["silk_boat"], prefs["ginseng_boat"], prefs["jade_boat"]) == (-84, 909, 1286)
     assert prefs["harbour_b"] == 288 and prefs["shipyard_a"] == 252
     assert prefs["pirate"] == 756
     assert prefs["insurance"] == 2160 == max(prefs.values())
+
+
+def test_a_boat_seat_counts_what_it_takes_from_the_others_aboard(prog: Program) -> None:
+    """The first voyage, 3 players (silk on 0, ginseng on 4, jade on 5, three rolls to come,
+    nobody on the pirate ship): P1 on the silk boat, P2 and P3 on the jade boat, P1 places his
+    second accomplice. The jade boat lands with 181 chances in 216 (passes 13 with 160: 9 or more
+    on three dice; ends on 13 with 21, and docks), ginseng with 160 (135 + 25). P2 and P3 hold 6
+    accomplices for 18 free places: a free seat fills 33 in 100. In 216ths of a peso:
+    - jade's third seat: his share, 181 x 36 x 100 / (300 + 1 x 33) = 1956, less 5 pesos (1080),
+      and what it takes from the two seats of P2 and P3, shared between them: their share falls
+      from 181 x 36 x 100 x 2 / (200 + 2 x 33) = 4899 to 1303200 / 333 = 3913, 986 / 2 = 493:
+      1369 (876 without it);
+    - ginseng's first seat, nobody aboard to take from: 160 x 18 x 100 / (100 + 2 x 33) = 1734,
+      less 1 peso: 1518."""
+    game = Game(prog, 3)
+    game.begin_voyage_1()
+    game.place(0, "silk_boat")
+    game.place(1, "jade_boat")
+    game.place(2, "jade_boat")
+    pend = game.s.pending
+    assert pend.player == 0 and pend.prompt.startswith("place an accomplice")
+    m = pend.count - len(pend.actions)
+    prefs = dict(zip([o.label for o in pend.options[:m]], prog.preferences(game.s, m) or []))
+    assert prefs["jade_boat"] == 1369
+    assert prefs["ginseng_boat"] == 1518
 
 
 def test_the_pirate_ship_counts_plunder_boarding_and_the_docking_it_stops(prog: Program) -> None:
