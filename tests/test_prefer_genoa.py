@@ -22,7 +22,10 @@ his storage), no contracts, and no order but the small order of the City Hall fo
 a pepper in hand (the preferences' fn act_worth):
 - City Hall: 2 small orders drawn, 40 x 30% each (2,400), and the order delivered with it: 40
   ducats less its worth held with its good, 40 x 60% (1,600): 4,000;
-- Cathedral: 2 markers from his storage, 9 each in his supply: 1,800;
+- Cathedral: 2 markers from his storage, each, while he holds fewer than 2 in his supply, what
+  it brings once on a building (fn cathedral_marker): 10 at the end and the income of the 9
+  rounds after this one, 10 x 2 others x 9 / 11 = 16 (rounded down): 2 x 2,600 = 5,200 (with
+  no marker left in his storage, nothing);
 - Post Office: 2 messages, 30 x 30% each: 1,800;
 - Guild Hall: 1 large order, 110 x 15%: 1,650;
 - Harbour: a commodity tile, 10: 1,000; a villa: a contract, 10 alone: 1,000;
@@ -68,39 +71,52 @@ def test_the_tower_moves_toward_the_action_worth_most(prog: Program) -> None:
     and P1 moves it on (4 moves left). Each step is preferred 100 (a move beats stopping) plus
     the best of the action there and his plan beyond it with the 3 moves then left (fn plan:
     the best action on the way, in full a move on, 3% less two moves on, 6% three), plus 50 for
-    a building:
-    - the City Hall: its action, 4,000, more than the Cathedral or Post Office a move beyond
-      (1,800): 4,150;
+    a building. With the Cathedral's action taken this turn:
+    - the City Hall: its action, 4,000, more than the Post Office two moves beyond: 4,150;
     - street r2c5: the City Hall a move beyond, 4,000 in full: 4,100;
     - street r2c3: the City Hall two moves beyond (through street r3c3), 4,000 less 3%: 3,980;
     - the Tavern: the City Hall three moves beyond (through street r2c3 and r3c3, or the
       Harbour and street r2c5), 4,000 less 3% twice, 3,880 then 3,763: 100 + 3,763 + 50 = 3,913.
     (The one-step plan of before preferred the Tavern 1,120 and street r2c3 1,070: the City Hall
-    lay beyond its reach.) Stopping (the pass) is 0."""
-    g = Game(prog, n=3)
-    _pepper_order(g, 0)
-    g.start("r2c4")
-    g.passes(0, 1, 0, 2)
-    g.until(MOVE)
-    assert _prefs(g) == {"pass": 0, "tavern": 3913, "street_r2c3": 3980,
-                         "street_r2c5": 4100, "city_hall": 4150}
+    lay beyond its reach.) With the Cathedral open, its 5,200 (2 markers, none in his supply)
+    pulls the tower its way: from the City Hall or street r2c3 it lies two moves on (through
+    street r3c3 or the market), 5,200 less 3%, 5,044: 5,194 and 5,144; from street r2c5 or the
+    Tavern three moves on, 4,892: 4,992 and 5,042. Stopping (the pass) is 0."""
+    for cathedral_open, want in (
+            (False, {"tavern": 3913, "street_r2c3": 3980, "street_r2c5": 4100, "city_hall": 4150}),
+            (True, {"tavern": 5042, "street_r2c3": 5144, "street_r2c5": 4992, "city_hall": 5194})):
+        g = Game(prog, n=3)
+        _pepper_order(g, 0)
+        g.start("r2c4")
+        if not cathedral_open:
+            g.get("taken").append(g.m("cathedral"))
+        g.passes(0, 1, 0, 2)
+        g.until(MOVE)
+        assert _prefs(g) == {"pass": 0, **want}
 
 
 def test_the_tower_player_takes_an_action_that_beats_the_next_moves(prog: Program) -> None:
     """The tower starts on the City Hall; nobody bids, so P1 may take its action himself (the
-    anchor's act_here). It is worth 4,000 to him, more than 3 ducats; his plan with the 4 moves
-    left and no action is worth 0 (no messages, no markers to place), and with an action the
-    best on the tower's way from the City Hall (its disc stays) is the Cathedral or the Post
-    Office two moves away, through street r3c3 or r3c6: 1,800 less 3%, 1,746. Preferred 4,000
-    + 0 - 1,746 + 1 (a tie takes it) = 2,255 > 0: he takes it. Without the pepper (the order
-    cannot be delivered) the action is only the two cards, 2,400: 655, still taken. (The
-    one-step plan of before took 3% off twice, 1,693: 2,307 and 707.)"""
-    for pepper, want in ((True, 2255), (False, 655)):
+    anchor's act_here). His 7 markers are all in his supply (the Cathedral brings him none).
+    The action is worth 4,000 to him, more than 3 ducats; his plan with the 4 moves left and no
+    action is worth 600 (no messages; a street beside a free building, street r3c3 or r3c6, with
+    markers to place), and with an action the best on the tower's way from the City Hall (its
+    disc stays) is the Post Office two moves away, through street r3c6: 1,800 less 3%, 1,746,
+    and the street: 2,346. Preferred 4,000 + 600 - 2,346 + 1 (a tie takes it) = 2,255 > 0: he
+    takes it. Without the pepper (the order cannot be delivered) the action is only the two
+    cards, 2,400: 655, still taken. (The one-step plan of before took 3% off twice, 1,693: 2,307
+    and 707.) With his markers in his storage instead, the Cathedral two moves on (through
+    street r3c3) brings 2 of them, 5,200 (fn cathedral_marker), less 3%: 5,044, and no street
+    counts (no marker to place): he leaves the City Hall's action, 4,000 + 0 - 5,044 + 1 =
+    -1,043, and -2,643 without the pepper."""
+    for pepper, markers, want in ((True, 7, 2255), (False, 7, 655), (True, 0, -1043),
+                                  (False, 0, -2643)):
         g = Game(prog, n=3)
         if pepper:
             _pepper_order(g, 0)
         else:
             g.hand(0, "small_city_hall_pepper")
+        g.markers_in_supply(0, markers)
         g.start("r3c4")
         g.passes(0, 1, 0, 2)
         g.until(MYSELF)
@@ -111,9 +127,10 @@ def test_a_starting_space_tile_picks_the_best_action_worth_the_tile(prog: Progra
     """P2 holds a starting-space tile, the pepper order and a pepper; P1's turn ends at once
     (the tower on a street, stopped). P2's start is preferred by the action there less the
     tile (7) and 10 more (the anchor's start_space): the City Hall 4,000 - 1,700 = 2,300; the
-    Cathedral 1,800 - 1,700 = 100; a villa 1,000 - 1,700 = -700; the Tavern -1,100; a street
-    or the market -1 (no action; the market costs the game a round: rules-data §Turn 1).
-    Rolling the dice (the pass) is 0: he places the tower on the City Hall."""
+    Cathedral 5,200 - 1,700 = 3,500 (2 markers with none in his supply: fn cathedral_marker); a
+    villa 1,000 - 1,700 = -700; the Tavern -1,100; a street or the market -1 (no action; the
+    market costs the game a round: rules-data §Turn 1). Rolling the dice (the pass) is 0: he
+    places the tower on the Cathedral."""
     g = Game(prog, n=3)
     _pepper_order(g, 1)
     g.give_tiles(1, "starting_space")
@@ -123,9 +140,9 @@ def test_a_starting_space_tile_picks_the_best_action_worth_the_tile(prog: Progra
     prefs = _prefs(g)
     assert prefs["pass"] == 0
     assert (prefs["city_hall"], prefs["cathedral"], prefs["villa_colini"], prefs["tavern"]) \
-        == (2300, 100, -700, -1100)
+        == (2300, 3500, -700, -1100)
     assert prefs["market"] == prefs["street_r2c3"] == -1
-    assert max(prefs.values()) == prefs["city_hall"]
+    assert max(prefs.values()) == prefs["cathedral"]
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -147,14 +164,16 @@ def test_the_bidders_climb_to_their_prices_and_the_tower_player_sells_his_action
     offer's 4,000 - 1,000 - 2 x 500 = 2,000, so replacing it is worth 500. P1, with offers for
     the action standing, would take it himself without a deal (the only way to refuse them):
     its 2,400 and his plan on without an action, 0 (the anchor's _no_deal); with a deal the
-    buyer acts and his own plan from the City Hall is worth the Cathedral's or Post Office's
+    buyer acts and his own plan from the City Hall is worth the Post Office's
     1,746 two moves on (fn plan_loss: 2,400 - 1,746 = 654). So 10 ducats are liked 1,000 - 654
     - 500 (5 to spare) = -154, and P2's 15 ducats 346: he accepts them, and P2 takes the
     action. (Before, his plan's loss counted the whole action, 2,400: -1,900 and -1,400, and
-    he took the action himself.)"""
+    he took the action himself.) The Cathedral's action is taken this turn (open, its 5,200 to
+    P1 two moves on would make the City Hall's action cheap to sell)."""
     g = Game(prog, n=3)
     _pepper_order(g, 1)
     g.start("r3c4")
+    g.get("taken").append(g.m("cathedral"))
     seen = []
     start = len(g.s.messages)
     while g.s.pending.prompt.startswith("bids"):
@@ -239,11 +258,14 @@ def test_the_tower_player_plans_his_messages_and_streets_moves_ahead(
     - street r3c7: the Post Office two moves on, through street r4c7, 1,746: 1,846.
     With a marker in his supply, each of these ways passes a street beside a free building
     (r2c5, r2c4, r4c7), 6 ducats more (once): 600 more each. The street a move takes him to
-    counts only in the plan beyond it (the anchor's move_tower)."""
+    counts only in the plan beyond it (the anchor's move_tower). The Cathedral's action is
+    taken this turn (open, its 5,200 two moves on from the City Hall or the Post Office would
+    outweigh the message)."""
     g = Game(prog, n=3)
     g.hand(0, "message_tavern_city_hall")
     g.markers_in_supply(0, markers)
     g.start("r3c6")
+    g.get("taken").append(g.m("cathedral"))
     g.passes(0, 1, 0, 2)
     g.until(MOVE)
     more = 600 * markers
