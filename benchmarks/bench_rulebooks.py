@@ -178,8 +178,8 @@ def load_error(res: Any) -> str:
     """The first error of a load that did not check, in a line."""
     for d in getattr(res, "diagnostics", []) or []:
         if getattr(d, "severity", "error") == "error":
-            span = getattr(d, "span", None)
-            where = f" line {span.line}" if getattr(span, "line", None) else ""
+            line = getattr(getattr(d, "span", None), "line", None)
+            where = f" line {line}" if line else ""
             return f"does not check: {getattr(d, 'code', '')}{where}: {getattr(d, 'message', d)}"
     return "does not check"
 
