@@ -54,6 +54,8 @@ import time
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))    # this checkout
 if not os.environ.get("PYTHONPATH"):      # another checkout on PYTHONPATH (--against) is measured
     sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # bench_common (no engine)
+from bench_common import checkout_error, run_fresh  # noqa: E402
 from mercator.interpreter.engine.encoding import ActionCodec  # noqa: E402
 from mercator.interpreter.research.common import program_for  # noqa: E402
 
@@ -207,6 +209,8 @@ def main() -> int:
                          "this project, e.g. the commit before: git worktree add ../before "
                          "COMMIT) and print its rates beside")
     a = ap.parse_args()
+    if a.against and checkout_error(a.against):
+        ap.error(f"--against {checkout_error(a.against)}")
     if a.spec:
         from mercator.interpreter.engine.infostate import InfoStateEncoder
         from mercator.interpreter.engine.observation import Observer
@@ -284,11 +288,9 @@ def _rates_at(checkout: str, a: argparse.Namespace) -> dict[str, tuple[float, fl
     """One round of this script on another checkout (its engine and adapters: PYTHONPATH set
     to it, the same measuring code): (decisions/s, moves/s) per path, read from what it
     prints."""
-    import subprocess
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
-    cmd = [sys.executable, os.path.abspath(__file__), "--rulebook", a.rulebook,
-           "--players", str(a.players), "--games", str(a.games), "--repeat", "1"]
-    out = subprocess.run(cmd, env=env, cwd=checkout, capture_output=True, text=True, check=True)
+    out = run_fresh(checkout, __file__, ["--rulebook", a.rulebook, "--players", str(a.players),
+                                         "--games", str(a.games), "--repeat", "1"])
+    out.check_returncode()
     rates: dict[str, tuple[float, float]] = {}
     for line in out.stdout.splitlines():
         label, parts = line[:12].strip(), line[12:].split()

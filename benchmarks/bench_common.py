@@ -119,3 +119,32 @@ def narrated_loop(prog: Any, games: int, players: int, seed: int,
                 apply(s, rng.randrange(s.pending.count))
                 total += 1
     return total, clock() - t0, chance
+
+
+def checkout_error(path: str) -> str:
+    """Why `path` is not a checkout of this project that a benchmark's --against can measure
+    (a directory with dsl/grammar.lark and interpreter/), or '' when it is one."""
+    if not os.path.isdir(path):
+        return f"{path}: no such directory"
+    if not (os.path.isfile(os.path.join(path, "dsl", "grammar.lark"))
+            and os.path.isdir(os.path.join(path, "interpreter"))):
+        return (f"{path}: not a checkout of this project (no dsl/grammar.lark and interpreter/ "
+                "in it; make one with git worktree add DIR COMMIT, or git archive COMMIT | "
+                "tar -x -C DIR)")
+    return ""
+
+
+def run_fresh(checkout: str, script: str, argv: list[str]) -> subprocess.CompletedProcess:
+    """One fresh process of `script` (a file of this checkout's benchmarks/) measuring the
+    engine of `checkout`: PYTHONPATH set to that checkout, run in its directory (so that a
+    relative rulebook path names that checkout's file). Its output is captured, not checked:
+    the caller reads returncode and stderr."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
+    return subprocess.run([sys.executable, os.path.abspath(script), *argv], env=env,
+                          cwd=checkout, capture_output=True, text=True)
+
+
+def faster(new: float, old: float) -> str:
+    """new / old as the ratio column of --against: '2.10x faster', or '0.95x (slower)'."""
+    ratio = round(new / old, 2)
+    return f"{ratio:.2f}x faster" if ratio >= 1 else f"{ratio:.2f}x (slower)"

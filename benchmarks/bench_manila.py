@@ -22,6 +22,15 @@ Then the ratios baseline / rulebook for both rulebook paths, rulebook / rulebook
 (issue 37: within 2x), and the compile time. --repeat N runs every line N times in turn and
 prints the median rates (the machine's load moves between rounds).
 
+--targets (implies --narrated) adds, after all that, one line per target of issue 37 that this
+run measures, its ratio of decisions/s from the lines above and "met" or "not met":
+- playout within 1.5x of plain:        plain / rulebook-playout <= 1.5 (the issue's "native
+                                       playout" is the engine's own prog.playout);
+- apply within 3x of plain:            plain / rulebook <= 3;
+- narrated apply within 2x of apply:   rulebook / rulebook-narrated <= 2;
+and with --native the first again for native-playout (the Cython path). A target whose line
+this engine cannot play (no prog.playout) shows '-'.
+
 Old checkouts: PYTHONPATH=<old checkout> .venv/bin/python benchmarks/bench_manila.py measures
 that checkout's engine and manila.rules (the header names it); the two hand-written baselines
 are always the ones beside this script, loaded by file path.
@@ -142,7 +151,12 @@ def main() -> None:
                          "native-playout: the same rulebook compiled with its generated code "
                          "compiled by Cython (compile_program(..., native=True); needs Cython "
                          "and a C compiler), in the same rounds")
+    ap.add_argument("--targets", action="store_true",
+                    help="after the measurements, issue 37's targets this run measures, each "
+                         "with its ratio and met or not met (implies --narrated)")
     args = ap.parse_args()
+    if args.targets:
+        args.narrated = True
     global clock
     if args.cpu:
         clock = time.process_time
@@ -280,6 +294,34 @@ def main() -> None:
               f"{native.last.get('compile_seconds', 0):.1f} s included, 0 when cached): "
               f"{native_s:.1f} s; {native.last.get('pieces')} pieces in the module; by the end "
               f"{nprog.native.hits} pieces bound to it, {nprog.native.misses} left to Python")
+    if args.targets:
+        print_targets(rows, nprog is not None)
+
+
+TARGETS = (  # (label, numerator line, denominator line, at most): ratios of decisions/s
+    ("playout within 1.5x of plain", "plain", "rulebook-playout", 1.5),
+    ("apply within 3x of plain", "plain", "rulebook", 3.0),
+    ("narrated apply within 2x of apply", "rulebook", "rulebook-narrated", 2.0),
+)
+
+
+def print_targets(rows: dict[str, Optional[tuple[int, float]]], native: bool) -> None:
+    """Issue 37's targets: a line each, the ratio of the two lines' decisions/s against the
+    target's bound, and whether it is met."""
+    targets = list(TARGETS)
+    if native:
+        targets.append(("native playout (Cython) within 1.5x of plain", "plain",
+                        "native-playout", 1.5))
+    print("issue 37's targets (decisions/s of the lines above):")
+    for label, top, bottom, most in targets:
+        a, b = rows.get(top), rows.get(bottom)
+        what = f"{top} / {bottom}"
+        if a is None or b is None:
+            print(f"  target {label:46s} {what:32s}     -  (not measured by this engine)")
+            continue
+        ratio = round((a[0] / a[1]) / (b[0] / b[1]), 2)      # judged as printed
+        print(f"  target {label:46s} {what:32s} {ratio:5.2f}x (at most {most:g}x): "
+              f"{'met' if ratio <= most else 'not met'}")
 
 
 if __name__ == "__main__":
