@@ -209,12 +209,12 @@ prefer x: int at "pick" = x
 
 def test_anytime_none_leaves_the_any_time_actions_unsearched() -> None:
     """`anytime=none` (`bots { anytime none }`): the searcher never weighs an any-time action,
-    however good — at the root as below it; with `root` it takes the grab, worth 20 points
+    however good — at the root as below it, nor in its prior; with `root` it takes the grab, worth 20 points
     against a pick's 1 to 3, at its first decision. With trust 1 and `anytime none` a decision
     offering an action is answered by the preference at once; with trust 1 and `root` it is
     searched, and the grab (an any-time action, which trust does not hold back) taken."""
     prog = program_text(GRAB)
-    for anytime, grabs in (("root", True), ("none", False)):
+    for anytime, grabs in (("root", True), ("none", False), ("none:prior=2", False)):
         for seed in range(4):
             s = prog.new_game(2, seed, narrate=True, explicit_chance=True)
             pend = s.pending

@@ -1157,8 +1157,8 @@ class MCTSAgent:
         the options and squashed as a margin reward is; each option starts with `prior` visits
         of that reward, and progressive widening admits the options in its order. The search
         overturns it where its rollouts disagree."""
-        count = node.count                      # (any-time actions too)
-        keys = option_keys(node)
+        count = node.count - (len(node.actions) if self.anytime_none else 0)   # (any-time
+        keys = option_keys(node)                                 # actions too, where searched)
         sums = [0.0] * count
         sign = program.key_signs[0] if program.key_signs else 1
         for _ in range(PRIOR_WORLDS):
