@@ -199,16 +199,11 @@ def _check_end(ex: CodeGen, end: Optional[Body], limit: Optional[int], head: int
     end_slots = end.nslots if end is not None else 0
 
     def check_end(s: State, fr: list) -> None:
-        if end_f is not None and end_f(s, [None] * end_slots):
-            if last:
-                s.ended_by = "end"
-            fr[1] = after
-        elif limit is not None and s.round - (fr[2][0] if counted else 0) >= limit:
-            if last:
-                s.ended_by = "limit"
-            fr[1] = after
-        else:
-            fr[1] = head
+        why = "end" if end_f is not None and end_f(s, [None] * end_slots) else "limit" \
+            if limit is not None and s.round - (fr[2][0] if counted else 0) >= limit else None
+        if why is not None and last:
+            s.ended_by = why
+        fr[1] = head if why is None else after
     return check_end
 
 

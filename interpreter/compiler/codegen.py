@@ -15,13 +15,14 @@ from mercator.dsl import ast as A
 from mercator.dsl.builtins import ITEM_GEN_BUILTINS
 from mercator.dsl.checked import CheckedRulebook
 from mercator.dsl.types import Type, strip_opt
-from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS, BuiltinError
+from mercator.interpreter.engine.builtins import RUNTIME_BUILTINS
 from mercator.interpreter.engine.exprs import RuleError, bag_add, bag_sub, rule_failure, to_bag
-from mercator.interpreter.compiler.inline import (first_evaluated, inlinable, operands, recursive,
-                                                   repeated, uses)
+from mercator.interpreter.compiler.inline import (calls_of, first_evaluated, fn_calls, inlinable,
+                                                   operands, recursive, repeated, uses)
 from mercator.interpreter.engine import limits
 from mercator.interpreter.engine.memory import Memo
-from mercator.interpreter.compiler.memo import (DUMPS, LOADS, FnCache, cached_fns, flat,
+from mercator.interpreter.engine.program import RUN_FAILURES
+from mercator.interpreter.compiler.memo import (FnCache, cached_fns, flat,
                                                  memo_fns, scalar, state_free_fns)
 from mercator.interpreter.engine.values import deep_copy, flat_copy
 from mercator.interpreter.engine.convert import converter
@@ -76,8 +77,6 @@ CHECKED_READS = {"some": ("{} is not None", "{}"), "first": ("{}", "{}[0]"),
                  "last": ("{}", "{}[-1]")}   # name: (test that it can be read, the read)
 TOO_DEEP = (SyntaxError, RecursionError, MemoryError)    # Python refusing generated code
 SPLIT_DEPTH = 24         # last resort for deep expressions: a function per this many levels
-CONST_FAILURES = (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
-                  ZeroDivisionError, RecursionError, MemoryError, OverflowError)
 SIMPLE_REFS = ("local", "const", "member", "table")
 UNROLL = 16              # a walk over an enum of at most this many members written out
 _LITERAL = re.compile(r"-?\d+|\(-\d+\)|None|True|False")   # code that is a literal
@@ -227,7 +226,7 @@ class CodeGen:
             "_nomax": _of_nothing("max"), "_nomin": _of_nothing("min"),
             "_BUD": limits.METER, "_exh": limits.exhausted, "_ch": limits.charged,
             "_range": limits.int_range, "_cat": limits.concat, "_mul": limits.mul,
-            "_cat_long": limits.concat_long, "_dumps": DUMPS, "_loads": LOADS,
+            "_cat_long": limits.concat_long,
             "_rech": _recharge, "_bag_items": limits.bag_walk,   # bag_items within the size limit
             "_lrange": limits.lazy_range, "_MAXOPT": limits.MAX_OPTIONS,
             "_chkopt": limits.check_options,
@@ -280,7 +279,7 @@ class CodeGen:
                 f = self.compile(c.value)
                 try:
                     v = limits.check_int(f(None, []))
-                except CONST_FAILURES as exc:
+                except RUN_FAILURES as exc:
                     if not rule_failure(exc):
                         raise
                     if isinstance(exc, RecursionError):
@@ -302,16 +301,14 @@ class CodeGen:
     def const_fns(self) -> set[str]:
         """The fns the constants' values call, directly or through other fns (those that must
         be defined before the constants are computed)."""
-        todo = [n for c in self.rb.consts for n in A.walk(c.value)]
+        calls = fn_calls(self.rb)
+        todo = [n.name for c in self.rb.consts for n in calls_of(self.rb, c.value)]
         out: set[str] = set()
         while todo:
             n = todo.pop()
-            if isinstance(n, A.Call) and self.rb.refs.get(id(n), ("",))[0] == "fn" and \
-                    n.name not in out and n.name in self.rb.fns:
-                out.add(n.name)
-                body = self.rb.fns[n.name].expr
-                if body is not None:
-                    todo.extend(A.walk(body))
+            if n not in out and n in self.rb.fns:
+                out.add(n)
+                todo.extend(calls[n])
         return out
 
     def define_fns(self, only: Optional[set[str]] = None) -> None:

@@ -421,10 +421,6 @@ def sample_item(st: Any, c: Any) -> Any:
     """The item a `draw from c` takes without explicit chance: a list's first; from a bag, each
     distinct item weighted by its count, by the state's generator (one call of it unless only
     one distinct item is left: then, as with explicit chance, there is nothing to draw)."""
-    if not isinstance(c, dict):
-        if not c:
-            drawable(c)                # (the rule error)
-        return c[0]
     items = drawable(c)
     if len(items) == 1:
         return items[0]
@@ -448,7 +444,7 @@ def draw_item(st: Any, c: Any) -> Any:
 def _draw(bc: "BodyCompiler", r: A.Draw) -> Outcomes:
     """An item taken from a bag (each distinct item weighted by its count) or a list (its first)."""
     coll = bc.collection(r.source)
-    et = bc.type_of(r) if id(r) in bc.rb.types else Type("any")
+    et = bc.type_of(r)
 
     def spread(st: Any, L: list) -> tuple[list, list[int]]:
         c = coll(st, L)
@@ -472,7 +468,7 @@ def _draw_many(bc: "BodyCompiler", r: A.Draw, slot: int) -> Op:
     assert r.count is not None
     count_f = bc.ex.compile(r.count)
     acc = bc.hidden()
-    t = strip_opt(bc.type_of(r)) if id(r) in bc.rb.types else Type("any")
+    t = strip_opt(bc.type_of(r))
     et = t.elem if t.kind in ("list", "bag") else Type("any")
     span = r.span
     labeller = text_as(et)

@@ -6,9 +6,8 @@ from typing import Any, Optional
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type
 from mercator.interpreter.engine import limits
-from mercator.interpreter.engine.builtins import BuiltinError
 from mercator.interpreter.engine.exprs import RuleError, rule_failure
-from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.program import RUN_FAILURES, Program
 from mercator.interpreter.engine.values import deep_copy
 
 
@@ -35,8 +34,7 @@ def start_values(prog: Program, fields: Any) -> list:
     for f in fields:
         try:
             out.append(limits.check_int(default_value(prog, f.default, f.type)))
-        except (RuleError, BuiltinError, TypeError, KeyError, IndexError, ValueError,
-                ZeroDivisionError, RecursionError, MemoryError) as exc:
+        except RUN_FAILURES as exc:
             if not rule_failure(exc):
                 raise
             raise RuleError(f"the starting value of '{f.name}' cannot be "

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from mercator.dsl import ast as A
 from mercator.dsl.types import Type, strip_opt
-from mercator.interpreter.compiler.codegen import (TOO_DEEP, BuildError, copier, hoist_state,
-                                                    is_shared)
+from mercator.interpreter.compiler.codegen import (_LITERAL, TOO_DEEP, BuildError, copier,
+                                                    hoist_state, is_shared)
 from mercator.interpreter.compiler.control import PUSHING, Control
 from mercator.interpreter.engine.exprs import RuleError, put_item, take_item
 from mercator.interpreter.engine.limits import MAX_FRAMES, too_deep
@@ -43,7 +43,6 @@ def _item(c: Any, k: Any) -> Any:
         raise RuleError(f"no item at {k!r}") from None
 
 
-_LITERAL = re.compile(r"-?\d+|True|False|None")   # source of a value that is a literal
 _LOCALS = re.compile(r"\bL\b")       # source that reads or writes the frame's locals
 
 
@@ -69,8 +68,9 @@ def native_pc(prog: "Program", tables: list[dict], tb: TracebackType) -> Optiona
 
 
 def _stub(ops: list, pc: int, write: Callable[[], None]) -> Callable:
-    """The op at pc until the functions of a body's simple statements are written (see
-    Fused.singles): it writes them (once), then runs the one now at pc."""
+    """The op at pc of ops until write() puts the op it stands for there (the functions of a
+    body's simple statements, see Fused.singles; a rollout's resume point): it calls write,
+    then runs the op now at pc."""
     def op(s: Any, fr: list) -> Any:
         write()
         return ops[pc](s, fr)

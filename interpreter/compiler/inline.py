@@ -11,10 +11,15 @@ from mercator.dsl.graphs import strongly_connected
 INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline
 
 
+def calls_of(rb: CheckedRulebook, e: Any) -> list[A.Call]:
+    """The calls of fns in expression e (none if e is None)."""
+    return [n for n in A.walk(e) if isinstance(n, A.Call)
+            and rb.refs.get(id(n), ("",))[0] == "fn"] if e is not None else []
+
+
 def fn_calls(rb: CheckedRulebook) -> dict[str, set[str]]:
     """The fns each fn's body calls."""
-    return {name: {n.name for n in A.walk(b.expr) if isinstance(n, A.Call)
-                   and rb.refs.get(id(n), ("",))[0] == "fn"} for name, b in rb.fns.items()}
+    return {name: {c.name for c in calls_of(rb, b.expr)} for name, b in rb.fns.items()}
 
 
 def recursive(rb: CheckedRulebook) -> set[str]:
@@ -63,10 +68,6 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     arguments would only fill the memory: f(pair[0]) and f(pair[1]) do not count.)"""
     worth = small & walking_fns(rb, small, LOOPS)     # (small fns that walk a collection)
 
-    def calls_of(e: Any) -> list[A.Call]:
-        return [n for n in A.walk(e) if isinstance(n, A.Call)
-                and rb.refs.get(id(n), ("",))[0] == "fn"] if e is not None else []
-
     def arg_keys(c: A.Call, env: Optional[tuple[Any, ...]]) -> Optional[tuple[Any, ...]]:
         """c's arguments as comparable values: in f's own body the argument expressions, in a
         fn written inline its parameters replaced by the caller's arguments (None: unknown)."""
@@ -85,7 +86,7 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
         return tuple(out)
 
     def count(e: Any, env: Optional[tuple[Any, ...]], seen: Counter, depth: int) -> None:
-        for c in calls_of(e):
+        for c in calls_of(rb, e):
             keys = arg_keys(c, env)
             if keys is not None:
                 seen[(c.name, keys)] += 1
@@ -104,7 +105,7 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     sites: Counter = Counter()         # in how many fns and bodies it is called
     for root in [b.expr for b in rb.fns.values() if b.expr is not None] + [
             x for b in bodies_of(rb) for x in (b.block, getattr(b, "cond", None)) if x is not None]:
-        found = calls_of(root)
+        found = calls_of(rb, root)
         sites.update({c.name for c in found})
         same = Counter((c.name, tuple(c.args)) for c in found)   # or twice alike in one body
         out.update(g for (g, _), k in same.items() if k > 1 and g in worth)
@@ -113,7 +114,7 @@ def repeated(rb: CheckedRulebook, small: set[str]) -> set[str]:
     # preference is evaluated once per option of a decision, the state fixed, so every call
     # after the first is a hit (Manila's `master_worth(p)` across a menu of 60 bids)
     for pr in rb.prefers:
-        for c in calls_of(pr.expr):
+        for c in calls_of(rb, pr.expr):
             if c.name in worth and not any(uses(a, rb.refs, 0) for a in c.args):
                 out.add(c.name)
     return out

@@ -165,7 +165,7 @@ class FnCache:
         return sum(len(t) for t in self.tables)
 
 
-DUMPS, LOADS = marshal.dumps, marshal.loads   # a container's size, and copies (tests)
+DUMPS = marshal.dumps   # (a container's size)
 
 
 def shared_parts(rb: CheckedRulebook) -> dict[str, set]:
@@ -264,14 +264,12 @@ def blocks_of(st: Any) -> list[A.Block]:
     return []
 
 
-READS_ALL = None      # fn_reads: the fn may read anything
 SEATS = ("seats",)    # fn_reads: the fn reads what no statement changes, yet not a value alone
-
 
 
 def fn_reads(rb: CheckedRulebook) -> "dict[str, frozenset | None]":
     """Per fn, the state it may read: ("t", index) for a table field, ("p", name) for a player
-    field, through the fns it calls too; None (READS_ALL) when that is not known (a node
+    field, through the fns it calls too; None (anything) when that is not known (a node
     outside STATE_FREE_NODES, a field of something neither a record nor a player). `players`,
     `player_count` and the built-ins reading the seats read nothing a rule can change;
     `round_number` changes only between rounds, where the memory is emptied anyway: they (and

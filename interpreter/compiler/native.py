@@ -51,6 +51,7 @@ _ERROR_LINE = re.compile(r":(\d+):\d+:")
 _warned: set[str] = set()
 # about this much Python source in each translation unit (KB; docs/performance.md, session 36)
 UNIT_KB = 256
+_EXT = sysconfig.get_config_var("EXT_SUFFIX") or ".so"     # an extension module's file ending
 _copies = 0
 # what the last native_program did (for benchmarks and tests): pieces, compiled, hits, ...
 last: dict[str, Any] = {}
@@ -363,20 +364,19 @@ def _compile_module(units: list[str], spans: list, where: str, name: str
                 _shared_globals(os.path.join(work, mod + ".c"))
         if errors:
             return None, bad, errors[-400:]
-        ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
         cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc"
         for mod in names:
             cmd = cc.split() + ["-shared", "-fPIC", "-pthread", "-fno-strict-aliasing",
                                 "-DNDEBUG", *_cflags(), "-I" + sysconfig.get_paths()["include"],
-                                mod + ".c", "-o", mod + ext]
+                                mod + ".c", "-o", mod + _EXT]
             r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
             if r.returncode != 0:
                 return None, set(), (r.stdout + r.stderr)[-400:]
             os.remove(os.path.join(work, mod + ".c"))      # (tens of MB each)
-        finals = [os.path.join(where, mod + ext) for mod in names]
+        finals = [os.path.join(where, mod + _EXT) for mod in names]
         # the first unit last: the cache holds the module once its first unit is there
         for mod, final in reversed(list(zip(names, finals))):
-            os.replace(os.path.join(work, mod + ext), final)
+            os.replace(os.path.join(work, mod + _EXT), final)
         return finals, set(), ""
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -430,8 +430,7 @@ def build_module(recorded: list[tuple[str, str]]) -> tuple[Optional[Any], dict, 
                                         " ".join(_cflags())]).encode()).hexdigest()[:24]
         name = NATIVE_PREFIX + key
         names = _unit_names(name, len(units))
-        ext = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-        paths = [os.path.join(root, n + ext) for n in names]
+        paths = [os.path.join(root, n + _EXT) for n in names]
         built = all(os.path.exists(p) for p in paths)
         refused = os.path.join(root, name + ".refused")   # pieces Cython refused, kept
         if not built and os.path.exists(refused):

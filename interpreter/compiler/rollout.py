@@ -10,8 +10,8 @@ and the control forms as control.py writes them (the same methods write their VM
 that starts triggers runs their functions; a `choose`, and a simultaneous choice, is
 written inline by the writer of its VM op (decisions.write_choice), its tail the random draw
 and the commit; a roll or a draw calls the helpers its op draws with (decisions.roll_die,
-draw_item); other chance and shuffles call the statement's op and pick at each node it
-returns (`Rollout.pick`).
+draw_item); other chance and shuffles are the statement's op run alone by the VM loop
+(`Rollout.suspend`), which picks at each node it returns (`Rollout.pick`).
 
 The functions keep the VM's frames exactly: each body call pushes the frame
 `[body, pc, locals, return slot]` the VM would push, the locals (a loop's hidden slots too)
@@ -36,6 +36,7 @@ limited; the rulebook's is not), as does a body Python cannot compile.
 from __future__ import annotations
 
 import random
+from functools import partial
 from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
@@ -46,7 +47,7 @@ from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
 from mercator.interpreter.compiler.control import LOOPS, WHOLE
 from mercator.interpreter.compiler.decisions import draw_item, roll_die, write_choice
-from mercator.interpreter.compiler.fuse import Fused, _BodyFuser, native_pc
+from mercator.interpreter.compiler.fuse import Fused, _BodyFuser, _stub, native_pc
 from mercator.interpreter.compiler.memo import blocks_of, fn_reads, scalar, state_changing_pcs
 from mercator.interpreter.engine.memory import Memo
 from mercator.interpreter.engine import limits
@@ -207,8 +208,9 @@ class Rollout:
         self.entry_codes: list[list[Callable]] = [list(ops) for ops in self.codes]
         for bid, bc in enumerate(compilers, 1):
             if self.bodies[bid] is not None:
+                codes = self.entry_codes[bid]
                 for pc, (path, head) in self._entry_points(bc).items():
-                    self.entry_codes[bid][pc] = self._stub(bid, bc, pc, path, head)
+                    codes[pc] = _stub(codes, pc, partial(self._entry, bid, bc, pc, path, head))
 
     # -- building
     def _wrap(self, op: Callable) -> Callable:
@@ -258,19 +260,10 @@ class Rollout:
         walk(bc.top, [])
         return out
 
-    def _stub(self, bid: int, bc: "BodyCompiler", pc: int, path: list,
-              head: bool) -> Callable:
-        """The op at (bid, pc) in entry_codes until a frame first comes there: it writes the
-        function resuming there and puts it in its place."""
-        def resume_here(s: "State", fr: list) -> Any:
-            f = self.entry_codes[bid][pc] = self._entry(bid, bc, pc, path, head)
-            return f(s, fr)
-        return resume_here
-
-    def _entry(self, bid: int, bc: "BodyCompiler", pc: int, path: list,
-               head: bool) -> Callable:
-        """The function running a frame of body bid on from pc (the VM's op, if Python cannot
-        compile it)."""
+    def _entry(self, bid: int, bc: "BodyCompiler", pc: int, path: list, head: bool) -> None:
+        """Put at (bid, pc) in entry_codes the function running a frame of body bid on from pc
+        (the VM's op, if Python cannot compile it); until a frame first comes there, the op
+        there is a stub (fuse._stub) that calls this."""
         w = _Writer(self.prog, bc, f"RB{bid}_at{pc}", self)
         ex = self.prog.ex
         saved = (ex._nbind, ex._ncells, ex._nvars)
@@ -283,7 +276,7 @@ class Rollout:
         finally:                       # (and what is written later numbered as without it)
             if ex.native is not None:
                 ex._nbind, ex._ncells, ex._nvars = saved
-        return self.codes[bid][pc] if f is None else f
+        self.entry_codes[bid][pc] = self.codes[bid][pc] if f is None else f
 
     def _compile_main(self) -> Optional[Callable]:
         """Body 0 (setup, the stages' rounds of phases, the finish: build._build_main) as one
@@ -450,6 +443,11 @@ class Rollout:
         ops), with whatever frames they push, picking at every node."""
         self.run_ops(s, self.codes, fr, end, 0)
 
+    def suspend(self, s: "State", fr: list) -> None:
+        """Run the op at fr's pc alone (a statement that may suspend: chance, a shuffle) in
+        the VM loop, picking at each node it returns, until it is done."""
+        self.run_ops(s, self.codes, fr, fr[1] + 1, 0)
+
     def deep(self, s: "State", fr: list) -> None:
         """Run frame fr (on top of the stack) in the VM loop, with the VM's own ops (no
         compiled calls: Python's stack does not grow), until it returns."""
@@ -490,25 +488,6 @@ class Rollout:
         as Actions.allowed does, without its walk over the stack: the rollout knows whether an
         action is running): the error Actions.allowed raises."""
         raise cast(Actions, self.prog.actions)._failing_condition(s, who, exc) from None
-
-    def suspend(self, s: "State", fr: list, op: Callable) -> None:
-        """Run the op of a statement that may suspend (a decision, chance, a shuffle) at fr's
-        pc until it is done, picking at each node it returns."""
-        pc, memo, on = fr[1], self.memo, self.memo_on
-        while True:
-            if memo is not None:
-                if op in self.keep:
-                    on[0] = memo
-                else:
-                    on[0] = None
-                    memo.clear()
-            r = op(s, fr)
-            if r is None or fr[1] != pc:
-                break
-            self.pick(s, r)
-            if fr[1] != pc:
-                break
-        on[0] = memo
 
     def relocate(self, tb: Optional[TracebackType], s: Optional["State"] = None) -> None:
         """Set the pc of each frame an error passed through (compiled bodies and fused runs) to
@@ -654,15 +633,13 @@ class _Writer(_BodyFuser):
             pc = self.bc.pc_of[id(st)]   # runs them
             self.line(pc, f"fr[1] = {pc}")
             key = f"{self.name}_o{pc}"
-            op = self.bc.ops[pc]
-            assert op is not None
             # a choice (a simultaneous one too) is written inline by the writer of its op
             # (decisions.write_choice), which makes the VM's node where the rollout stops
             ctl = self.bc.controls.get(pc)
             choice = ctl[1] if ctl is not None and ctl[0] == "choose" else None
             if choice is not None and (after == pc + 1 and isinstance(st, A.Let) or after ==
                                        pc + 2 and isinstance(st, A.Assign) and not choice.simul):
-                self.ns[key] = op
+                self.ns[key] = self.bc.ops[pc]
                 write_choice(self, pc, choice, key)
                 if after == pc + 2:            # the choice, then the assignment
                     self.ns[key + "a"] = self.bc.ops[pc + 1]
@@ -670,35 +647,33 @@ class _Writer(_BodyFuser):
                     if self.ro.memo is not None and self.changing.intersection(range(pc, after)):
                         self.forget_writes(self.writes(st), pc + 1)
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Roll):
-                self.roll(st, st.rhs, pc, key)
+                self.roll(st, st.rhs, pc)
             elif after == pc + 1 and isinstance(st, A.Let) and isinstance(st.rhs, A.Draw) and \
                     st.rhs.count is None:
-                self.draw(st, st.rhs, pc, key)
-            elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
-                self.ns[key] = op
-                self.line(pc, f"_susp(s, fr, {key})")
+                self.draw(st, st.rhs, pc)
             elif after == pc + 1 and isinstance(st, A.Emit):
                 self.emits(pc, st, True)
+            elif after == pc + 1 and isinstance(st, (A.Let, A.Shuffle)):
+                self.line(pc, "_susp(s, fr)")
             else:
                 self.line(pc, f"_vm(s, fr, {after})")
 
-    def roll(self, st: A.Let, r: A.Roll, pc: int, key: str) -> None:
+    def roll(self, st: A.Let, r: A.Roll, pc: int) -> None:
         """`let x = roll n` drawn as the roll's op draws it (decisions.roll_die) when the
         state has no explicit chance nodes (the die from the state's generator; a picked
         roll is no decision); with them, the op, picking at its node."""
-        self.unless_explicit(pc, key, lambda: self.line(
+        self.unless_explicit(pc, lambda: self.line(
             pc, f"L[{self.rb.refs[id(st)]}] = _roll(s, {self.ex.gen(r.sides)})"))
 
-    def unless_explicit(self, pc: int, key: str, write: Callable[[], None]) -> None:
-        """With explicit chance nodes, the statement's op (ns[key]), picking at its nodes;
-        without them, the lines write() adds."""
-        self.ns[key] = self.bc.ops[pc]
+    def unless_explicit(self, pc: int, write: Callable[[], None]) -> None:
+        """With explicit chance nodes, the statement's op run by the VM loop, picking at its
+        nodes; without them, the lines write() adds."""
         self.line(pc, "if s.explicit_chance:")
-        self.line(pc, f"    _susp(s, fr, {key})")
+        self.line(pc, "    _susp(s, fr)")
         self.line(pc, "else:")
         self.indented(pc, write)
 
-    def draw(self, st: A.Let, r: A.Draw, pc: int, key: str) -> None:
+    def draw(self, st: A.Let, r: A.Draw, pc: int) -> None:
         """`let x = draw from place` written out as its op draws (decisions.draw_item) when
         the state has no explicit chance nodes (with them, the op, picking at its node), then
         the fns that read the place forgotten (the op runs with the memory off and cleared)."""
@@ -709,7 +684,7 @@ class _Writer(_BodyFuser):
             self.line(pc, *lines, f"L[{self.rb.refs[id(st)]}] = {item}")
             if self.ro.memo is not None:
                 self.forget_writes(self.place_writes(r.source), pc)
-        self.unless_explicit(pc, key, write)
+        self.unless_explicit(pc, write)
 
     def call(self, st: Any) -> bool:
         """Write a call of a proc as a call of its compiled body (pushing the VM's frame), if
