@@ -86,10 +86,12 @@ class SeatTensors:
     each seat sees of its own (an owner-only field, its entry of an owner-only map) is kept
     per seat. The values are read from the state by one function written for the rulebook's
     fields and this player count (`_values_function`): the position view's values, without
-    building the view."""
+    building the view. With `extra`, each seat's tensor has that many cells more at its end,
+    always 0 (room for what the caller puts after the view's cells in its copy)."""
 
-    def __init__(self, observer: Observer):
+    def __init__(self, observer: Observer, extra: int = 0):
         self.observer = observer
+        self.size = observer.total + extra
         rb = observer.prog.rb
         self.view = observer.prog.position_view
         table_fields, player_fields = list(rb.table_fields), list(rb.player_fields)
@@ -111,12 +113,12 @@ class SeatTensors:
         self.shared_spans = [spans[k] for k in self.shared]
         self.mine_spans = [spans[k] for k in self.mine]
         self.values = self._values_function()
-        mask = np.zeros(observer.total, np.bool_)
+        mask = np.zeros(self.size, np.bool_)
         for _, at, n, _, _ in self.shared_spans:
             mask[at:at + n] = True
         self.shared_cells = mask
         self.tail = observer.total - 2 - 2 * self.players     # the round's cell
-        self._pub = np.zeros(observer.total, np.float32)
+        self._pub = np.zeros(self.size, np.float32)
         self._pub_last: list[Any] = [_UNSEEN] * len(self.shared)
         self._version = 0                     # bumped when a shared field is written
         # per seat: its tensor, the last values written in it, the version of its shared
@@ -283,7 +285,7 @@ class SeatTensors:
         """A seat's kept tensor (the seat's own cell of the last ones written once), the last
         values of its own fields, then of the round and the mover (never written), and the
         version of the shared cells in its tensor (none), and its update."""
-        out = np.zeros(self.observer.total, np.float32)
+        out = np.zeros(self.size, np.float32)
         out[self.tail + 1 + seat] = 1.0
         return [out, [_UNSEEN] * (len(self.mine) + 2), -1, self._update_of(seat)]
 

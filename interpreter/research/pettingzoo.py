@@ -75,12 +75,14 @@ class MercatorEnv(AECEnv):
         self.players, self.utility, self.render_mode = n, utility, render_mode
         self.codec = ActionCodec(prog, n)
         self.observer = Observer(prog, n)
-        self.seat_tensors = SeatTensors(self.observer)
         steps = self.codec.max_steps()
         if steps is None:
             raise ResearchError(f"{g.name}: the observation holds the ids taken of a decision: "
                                 "declare bounds { lists N } (docs/language.md §2.20b)")
         self.steps = steps
+        # each seat's tensor kept with room for the ids taken (0) after it: an observation is
+        # a copy of it
+        self.seat_tensors = SeatTensors(self.observer, steps)
         self.metadata = dict(self.metadata, name=f"mercator_{g.name}_v0")
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._seat_of = {a: p for p, a in enumerate(self.possible_agents)}
@@ -106,6 +108,11 @@ class MercatorEnv(AECEnv):
         self._m: Optional[Menu] = None           # the menu of the decision to make
         self._legal_now: Optional[list[int]] = None
         self._cleared = False                    # rewards zeroed since the reset
+        # the game's moves so far (reset and apply count one each), and per seat the move
+        # count at its last look and its kept tensor then: within a decision taken id by id
+        # nothing the tensor shows changes, so it is not looked at again
+        self._moves = 0
+        self._seen: list[tuple[int, Any]] = [(-1, None)] * n
         # the action mask of a menu with nothing taken, by the menu (copied for each
         # observation; the menu kept beside so that its id stays its own)
         self._masks: dict[int, tuple[Menu, np.ndarray]] = {}
@@ -121,6 +128,7 @@ class MercatorEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         game_seed = seed if seed is not None else random.randrange(2 ** 31)
         self._s = self.prog.new_game(self.players, game_seed)
+        self._moves += 1
         self._taken, self._m, self._legal_now = (), None, None
         self._cleared = False
         self.agents = self.possible_agents[:]
@@ -162,17 +170,21 @@ class MercatorEnv(AECEnv):
         remembers made once)."""
         m = self._menu()
         if self._taken or not m.remembered:
-            mask = np.zeros(self.codec.size, dtype=np.int8)
-            mask[self._legal()] = 1
-            return mask
+            return self._new_mask(self._legal())
         known = self._masks.get(id(m))
         if known is None or known[0] is not m:
             if len(self._masks) >= MASKS_KEPT:
                 self._masks.clear()
-            mask = np.zeros(self.codec.size, dtype=np.int8)
-            mask[m.first] = 1
-            known = self._masks[id(m)] = (m, mask)
+            known = self._masks[id(m)] = (m, self._new_mask(m.first))
         return known[1].copy()
+
+    def _new_mask(self, ids: list[int]) -> np.ndarray:
+        """The action mask of ids: its bytes set one by one, then seen as an int8 array (for
+        a dozen ids 0.9 µs against numpy's 1.8 for np.zeros and `mask[ids] = 1`)."""
+        b = bytearray(self.codec.size)
+        for a in ids:
+            b[a] = 1
+        return np.frombuffer(b, np.int8)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -195,6 +207,7 @@ class MercatorEnv(AECEnv):
             self._taken = taken
         else:
             self.prog.apply(self._s, i)
+            self._moves += 1
             self._taken, self._m = (), None
             self._select()
             if self._s.over:
@@ -207,10 +220,13 @@ class MercatorEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: new arrays, the caller's to keep."""
-        total = self.observer.total
-        obs = np.zeros(self._size, dtype=np.float32)
-        obs[:total] = self.seat_tensors.tensor(self._s, self._seat_of[agent])
+        seat = self._seat_of[agent]
+        seen = self._seen[seat]
+        if seen[0] != self._moves:
+            seen = self._seen[seat] = (self._moves, self.seat_tensors.tensor(self._s, seat))
+        obs = seen[1].copy()             # (the view's cells, then `steps` cells of 0)
         if agent == self.agent_selection and not self._s.over:
+            total = self.observer.total
             for k, a in enumerate(self._taken):
                 obs[total + k] = a + 1
             mask = self._mask()
