@@ -119,7 +119,7 @@ class SeatTensors:
         self.shared_cells = mask
         self.tail = observer.total - 2 - 2 * self.players     # the round's cell
         self._pub = np.zeros(self.size, np.float32)
-        self._pubv = memoryview(self._pub)    # (the updates write their cells through it)
+        self._pubv = self._pub.data    # a memoryview (the updates write their cells through it)
         self._pub_last: list[Any] = [_UNSEEN] * len(self.shared)
         self._version = 0                     # bumped when a shared field is written
         # per seat: its tensor, the last values written in it, the version of its shared
@@ -229,7 +229,7 @@ class SeatTensors:
             else:
                 name = f"_w{arr}{j}"
                 ns[name] = w
-                ns[f"_Z{size}"] = memoryview(np.zeros(size, np.float32))
+                ns[f"_Z{size}"] = np.zeros(size, np.float32).data
                 lines.append(f"        {arr}[{at}] = 0.0" if size == 1 else
                              f"        {arr}[{at}:{at + size}] = _Z{size}")
                 if own:       # an owner-only map: the viewer's own entry
@@ -294,7 +294,7 @@ class SeatTensors:
         out = np.zeros(self.size, np.float32)
         out[self.tail + 1 + seat] = 1.0
         return [out, [_UNSEEN] * (len(self.mine) + 2), -1, self._update_of(seat),
-                memoryview(out)]
+                out.data]
 
     def _update_of(self, seat: int) -> Callable[..., Optional[bool]]:
         """The seat's update (`_update_function`), written once a process for the program,
