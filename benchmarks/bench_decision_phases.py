@@ -46,6 +46,11 @@ def _imported(module: str, *names: str) -> list:
 [load] = _imported("dsl.loader", "load")
 agent_seed, resolve_chance = _imported("interpreter.agents.base", "agent_seed", "resolve_chance")
 make_agent, parse_seats = _imported("interpreter.agents.spec", "make_agent", "parse_seats")
+try:            # a rulebook's own search settings, `bots { ... }` (an older checkout has none)
+    [for_rulebook] = _imported("interpreter.agents.spec", "for_rulebook")
+except AttributeError:
+    def for_rulebook(spec: Any, bots: Any) -> Any:
+        return spec
 [compile_program] = _imported("interpreter.compiler", "compile_program")
 [Chance] = _imported("interpreter.engine.nodes", "Chance")
 
@@ -89,7 +94,8 @@ def one_game(prog: Any, players: int, seed: int, seats: str,
     """The timed decisions of the game of `seed` — (step, seconds, prepare, fresh worlds) —,
     the game's length in steps, and whether it was played to its end."""
     specs = parse_seats(seats, players)
-    agents = [make_agent(sp, agent_seed(seed, p)) for p, sp in enumerate(specs)]
+    bots = getattr(prog, "bot_settings", {})
+    agents = [make_agent(for_rulebook(sp, bots), agent_seed(seed, p)) for p, sp in enumerate(specs)]
     timers = [_Timed(a) if sp.kind in ("mcts", "ismcts") else None
               for a, sp in zip(agents, specs)]
     state = prog.new_game(players, seed, narrate=True, explicit_chance=True)

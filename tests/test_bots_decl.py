@@ -60,8 +60,25 @@ def test_for_rulebook_fills_only_what_the_spec_leaves_unnamed() -> None:
     assert "sure" not in got                            # the spec's own 0: off
     assert for_rulebook(parse_spec("random"), bots) == parse_spec("random")
     assert for_rulebook(parse_spec("prefer"), bots) == parse_spec("prefer")
-    level = for_rulebook(parse_spec("bot:easy"), {"trust": 1.0})
-    assert level.trust == 1.0 and level.level == "easy"
+    for level in ("medium", "hard"):
+        spec = for_rulebook(parse_spec(f"bot:{level}"), {"trust": 1.0, "anytime": "none"})
+        assert (spec.trust, spec.anytime, spec.level) == (1.0, "none", level)
+    # the easy bot plays on its own judgment: not the trust, nor what goes with it
+    easy = for_rulebook(parse_spec("bot:easy"), {"trust": 1.0, "anytime": "none", "sure": 2.0,
+                                                 "deals": "prefer", "depth": 3})
+    assert (easy.trust, easy.anytime, easy.sure, easy.deals, easy.depth) == \
+        (None, None, None, "prefer", 3)
+    assert for_rulebook(parse_spec("bot:easy:trust=1"), {"trust": 0.5}).trust == 1.0
+
+
+def test_the_easy_bot_searches_where_the_rulebook_trusts_its_preferences() -> None:
+    """TRUSTING's preferred 1 scores nothing: `bot:medium` (the rulebook's trust 1) answers it
+    at once in every seed; `bot:easy`, searching on its own judgment, finds a scoring option in
+    some and spends iterations doing so."""
+    trusting = program_text(TRUSTING)
+    assert _answers(trusting, "bot:medium:cores=1", seeds=3) == [1] * 3
+    easy = _answers(trusting, "bot:easy", seeds=3)
+    assert easy != [1] * 3
 
 
 def test_a_match_and_its_results_record_read_the_rulebook_settings() -> None:

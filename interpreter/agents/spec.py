@@ -103,6 +103,13 @@ BEFORE_36 = ("depth=end:deals=none:reward=win:rollout=random:pw=0:group=none:any
 # core (as any time budget does unless its spec says cores=N)
 LEVELS = {"easy": 0.2, "medium": 1.0, "hard": 3.0}
 ONE_CORE_LEVELS = ("easy",)
+# a level that plays on its own judgment: it does not take the rulebook's trust in its
+# preferences (`bots { trust ... }`, nor `sure` and `anytime`, which go with it), so where a
+# rulebook's bots answer by their preferences at once (Manila, Genoa, Die Händler) the easy bot
+# still searches its 0.2 s, with the preferences only in its rollouts — measured weaker there
+# than medium (docs/agents.md, "Levels that differ", session 43)
+OWN_JUDGMENT_LEVELS = ("easy",)
+TRUST_SETTINGS = ("trust", "sure", "anytime")
 DEFAULT_LEVEL = "medium"
 SEARCHERS = ("mcts", "ismcts")
 MAX_ITERATIONS = 10 ** 7
@@ -468,10 +475,13 @@ RULEBOOK_SETTINGS = ("depth", "prefer", "trust", "sure", "deals", "anytime")
 def for_rulebook(spec: AgentSpec, bots: Mapping[str, Any]) -> AgentSpec:
     """The spec as it plays a rulebook that declares `bots { ... }` (Program.bot_settings): each
     declared setting the spec leaves unnamed takes the rulebook's value; the spec's own settings
-    win (docs/language.md §2.19d). Only a searcher has settings."""
+    win (docs/language.md §2.19d), and a level of OWN_JUDGMENT_LEVELS (`bot:easy`) takes no
+    trust. Only a searcher has settings."""
     if spec.kind not in SEARCHERS or not bots:
         return spec
-    given = {k: v for k, v in bots.items() if k in RULEBOOK_SETTINGS and getattr(spec, k) is None}
+    taken = [k for k in RULEBOOK_SETTINGS
+             if not (spec.level in OWN_JUDGMENT_LEVELS and k in TRUST_SETTINGS)]
+    given = {k: v for k, v in bots.items() if k in taken and getattr(spec, k) is None}
     return attrs.evolve(spec, **given) if given else spec
 
 

@@ -468,7 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="number of players (default: the rulebook's minimum)")
     pl.add_argument("--seats", metavar="SPECS",
                     help="one player per seat, comma-separated: human, random, "
-                         "bot:easy|medium|hard (a searching bot thinking 0.2, 1 or 3 s a move), "
+                         "bot:easy|medium|hard (a searching bot thinking 0.2, 1 or 3 s a move; easy "
+                         "on its own judgment, not the rulebook's trust in its preferences), "
                          "ismcts[:N|:Ts] (a search: N iterations or T seconds a decision; "
                          "settings such as :depth=D follow, docs/agents.md), "
                          "mcts[:N|:Ts] (sees hidden information); default: P1 human, the "
