@@ -25,6 +25,7 @@ from mercator.interpreter.agents.spec import AgentSpec, for_rulebook, make_agent
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.designer import GameRecord
+from mercator.interpreter.tools.game_detail import GameDetail, Recorder
 from mercator.dsl.errors import MercatorError
 
 
@@ -46,6 +47,7 @@ class Outcome:
     message: str = ""
     history: tuple[int, ...] = ()
     span: Any = None                     # where the rule error is (a rule failure)
+    detail: Optional[GameDetail] = None  # what the game did, when asked (play_one's detail)
 
     @property
     def record(self) -> GameRecord:
@@ -59,17 +61,28 @@ class Outcome:
 
 
 def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
-             max_decisions: Optional[int], cores: Optional[int] = None) -> Outcome:
+             max_decisions: Optional[int], cores: Optional[int] = None,
+             detail: bool = False) -> Outcome:
     """One game of `players` seats from `seed` between the bots `specs` name. `cores`: the
     processes a searching seat whose spec names none may search on (None: every core for a
-    time budget; a game on a worker of many gets 1, its worker being one core already)."""
+    time budget; a game on a worker of many gets 1, its worker being one core already).
+    `detail`: also record what the game did for the balance measures (tools/game_detail.py;
+    the same game, played step by step with the rules traced, so slower)."""
     agents = [make_agent(for_rulebook(sp, prog.bot_settings), agent_seed(seed, p), cores)
               for p, sp in enumerate(specs)]
     record = any(sp.needs_record for sp in specs)
     state = None
+    recorder = Recorder(prog) if detail else None
     try:
-        state = prog.new_game(players, seed, narrate=record, explicit_chance=record)
-        play_out(prog, state, agents, max_decisions=max_decisions)
+        if recorder is None:
+            state = prog.new_game(players, seed, narrate=record, explicit_chance=record)
+            play_out(prog, state, agents, max_decisions=max_decisions)
+        else:
+            recorder.start()
+            state = prog.new_game(players, seed, narrate=record, explicit_chance=record)
+            recorder.begin(state)
+            play_out(prog, state, recorder.agents(agents), on_step=recorder.step,
+                     max_decisions=max_decisions)
     except RuleError as exc:
         return Outcome(seed, failure="rule", message=exc.message, history=tuple(exc.history),
                        span=exc.span)
@@ -81,9 +94,12 @@ def play_one(prog: Program, players: int, seed: int, specs: Sequence[AgentSpec],
             close = getattr(a, "close", None)
             if close is not None:
                 close()
+        if recorder is not None:
+            recorder.stop()
     node = state.pending
     return Outcome(seed, tuple(node.winners), tuple(node.scores), tuple(state.stats),
-                   len(state.history), state.round)
+                   len(state.history), state.round,
+                   detail=recorder.detail() if recorder is not None else None)
 
 
 def default_workers() -> int:

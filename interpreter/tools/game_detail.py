@@ -1,0 +1,155 @@
+"""What one game did, recorded for the balance measures (tools/balance.py) when asked
+(`play_one(..., detail=True)`): each seat's standing as the game went, how many times each rule
+ran, and which option each seat took at each decision.
+
+The standing is what the engine offers for an unfinished position: `Program.estimates`, the
+rulebook's `estimate` where it declares one (docs/language.md §2.19b), else its `score`
+expression evaluated on the current state. It is taken at the start (after setup) and after
+every decision of a seat; a point is kept only where some seat's value changed, so a game's
+trajectory is a short list of (moves so far, round, values).
+
+The rules run are counted by the mechanism `mercator check --explore` measures rule coverage
+with (`Program.coverage`: every op run is reported as (body, pc)): a body is entered when its
+first op runs, and only while the game itself runs — a searching seat's look-ahead runs with
+the tracing off (and at full speed).
+
+Everything kept is small and plain (tuples of ints and strings): a GameDetail travels back from
+worker processes with its Outcome."""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import attrs
+
+from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.engine.program import Program
+from mercator.interpreter.engine.state import State
+
+
+@attrs.frozen
+class GameDetail:
+    """One game's detail (see the module's doc).
+
+    trajectory: (moves made so far, round, each seat's value) at the start and wherever a value
+    changed; `sign` 1 when the highest value leads, -1 when the lowest does (`lowest wins`);
+    `by` "estimate" or "score" (what the values are). fired: (rule, times it ran), for the rules
+    that ran. chosen: (seat, decision, option label, times taken); offered: (seat, decision,
+    times the seat made that decision) — both only over decisions with two options or more.
+    moves: the decisions the seats made (chance not counted)."""
+
+    moves: int
+    sign: int = 1
+    by: str = "score"
+    trajectory: tuple[tuple[int, int, tuple[Any, ...]], ...] = ()
+    fired: tuple[tuple[str, int], ...] = ()
+    chosen: tuple[tuple[int, str, str, int], ...] = ()
+    offered: tuple[tuple[int, str, int], ...] = ()
+
+
+def rule_names(prog: Program) -> list[str]:
+    """Every rule a game can be counted running: each setup, phase, procedure, trigger and
+    any-time action ("phase bid", "trigger lucky"), not the main loop."""
+    return [n for n in prog.body_names[1:]]
+
+
+def decision_key(node: Any) -> str:
+    """What a decision is known by across games: its prompt, or where it is written."""
+    prompt = getattr(node, "prompt", "") or ""
+    if prompt:
+        return prompt
+    span = getattr(node, "span", None)
+    line = getattr(span, "line", 0) if span is not None else 0
+    return f"choice at line {line}"
+
+
+class _Fired(set):  # type: ignore[type-arg]
+    """Program.coverage counting body entries instead of collecting (body, pc): an entry is the
+    body's first op run other than at once again (a decision suspending there resumes there)."""
+
+    def __init__(self, bodies: int):
+        super().__init__()
+        self.counts = [0] * bodies
+        self.last: Optional[tuple[int, int]] = None
+
+    def add(self, key: tuple[int, int]) -> None:
+        if key[1] == 0 and key != self.last:
+            self.counts[key[0]] += 1
+        self.last = key
+
+
+class _Quiet:
+    """A seat's agent, choosing with the rule counting off (its search is not the game)."""
+
+    def __init__(self, agent: Any, recorder: "Recorder"):
+        self.agent = agent
+        self.recorder = recorder
+
+    def choose(self, program: Any, state: State) -> int:
+        prog = self.recorder.prog
+        saved, prog.coverage = prog.coverage, None
+        try:
+            return int(self.agent.choose(program, state))
+        finally:
+            prog.coverage = saved
+
+
+class Recorder:
+    """Records a GameDetail while a game is played: `start()` before new_game, `begin(state)`
+    after it, `agents(...)` and `step` to play_out, `stop()` always (it restores the program's
+    coverage), `detail()` at the end."""
+
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.fired = _Fired(len(prog.body_names))
+        self.saved: Any = None
+        self.moves = 0
+        self.points: list[tuple[int, int, tuple[Any, ...]]] = []
+        self.chosen: dict[tuple[int, str, str], int] = {}
+        self.offered: dict[tuple[int, str], int] = {}
+
+    def start(self) -> None:
+        self.saved, self.prog.coverage = self.prog.coverage, self.fired
+
+    def stop(self) -> None:
+        self.prog.coverage = self.saved
+
+    def agents(self, agents: Sequence[Any]) -> list[Any]:
+        return [_Quiet(a, self) for a in agents]
+
+    def _point(self, state: State) -> None:
+        saved, self.prog.coverage = self.prog.coverage, None
+        try:
+            values = tuple(self.prog.estimates(state))
+        except RuleError:              # a value not computable here: the last one stands
+            return
+        finally:
+            self.prog.coverage = saved
+        if not self.points or self.points[-1][2] != values:
+            if self.points and self.points[-1][0] == self.moves:
+                self.points[-1] = (self.moves, state.round, values)
+            else:
+                self.points.append((self.moves, state.round, values))
+
+    def begin(self, state: State) -> None:
+        self._point(state)
+
+    def step(self, state: State, node: Any, index: int, label: str) -> None:
+        """play_out's on_step: after every choice (a chance outcome included)."""
+        if node.player >= 0:
+            self.moves += 1
+            if node.count >= 2:
+                key = decision_key(node)
+                seat = node.player
+                self.offered[(seat, key)] = self.offered.get((seat, key), 0) + 1
+                self.chosen[(seat, key, label)] = self.chosen.get((seat, key, label), 0) + 1
+        self._point(state)
+
+    def detail(self) -> GameDetail:
+        names = self.prog.body_names
+        return GameDetail(
+            self.moves, self.prog.key_signs[0] if self.prog.key_signs else 1,
+            "estimate" if self.prog.estimate_f is not None else "score",
+            tuple(self.points),
+            tuple((names[b], c) for b, c in enumerate(self.fired.counts) if b and c),
+            tuple((s, k, lab, c) for (s, k, lab), c in sorted(self.chosen.items())),
+            tuple((s, k, c) for (s, k), c in sorted(self.offered.items())))
