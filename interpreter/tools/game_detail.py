@@ -31,7 +31,8 @@ class GameDetail:
     """One game's detail (see the module's doc).
 
     trajectory: (moves made so far, round, each seat's value) at the start and wherever a value
-    changed; `sign` 1 when the highest value leads, -1 when the lowest does (`lowest wins`);
+    changed, the round being the one the last move was made in (the standing at the end of
+    round r is the last point of a round <= r); `sign` 1 when the highest value leads, -1 when the lowest does (`lowest wins`);
     `by` "estimate" or "score" (what the values are). fired: (rule, times it ran), for the rules
     that ran. chosen: (seat, decision, option label, times taken); offered: (seat, decision,
     times the seat made that decision) — both only over decisions with two options or more.
@@ -103,6 +104,7 @@ class Recorder:
         self.fired = _Fired(len(prog.body_names))
         self.saved: Any = None
         self.moves = 0
+        self.round = 0                 # the round of the next decision
         self.points: list[tuple[int, int, tuple[Any, ...]]] = []
         self.chosen: dict[tuple[int, str, str], int] = {}
         self.offered: dict[tuple[int, str], int] = {}
@@ -116,7 +118,7 @@ class Recorder:
     def agents(self, agents: Sequence[Any]) -> list[Any]:
         return [_Quiet(a, self) for a in agents]
 
-    def _point(self, state: State) -> None:
+    def _point(self, state: State, round_: int) -> None:
         saved, self.prog.coverage = self.prog.coverage, None
         try:
             values = tuple(self.prog.estimates(state))
@@ -126,12 +128,13 @@ class Recorder:
             self.prog.coverage = saved
         if not self.points or self.points[-1][2] != values:
             if self.points and self.points[-1][0] == self.moves:
-                self.points[-1] = (self.moves, state.round, values)
+                self.points[-1] = (self.moves, round_, values)
             else:
-                self.points.append((self.moves, state.round, values))
+                self.points.append((self.moves, round_, values))
 
     def begin(self, state: State) -> None:
-        self._point(state)
+        self.round = state.round
+        self._point(state, state.round)
 
     def step(self, state: State, node: Any, index: int, label: str) -> None:
         """play_out's on_step: after every choice (a chance outcome included)."""
@@ -142,7 +145,8 @@ class Recorder:
                 seat = node.player
                 self.offered[(seat, key)] = self.offered.get((seat, key), 0) + 1
                 self.chosen[(seat, key, label)] = self.chosen.get((seat, key, label), 0) + 1
-        self._point(state)
+        made_in, self.round = self.round, state.round
+        self._point(state, made_in)
 
     def detail(self) -> GameDetail:
         names = self.prog.body_names
