@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the checkout
 
 from mercator.interpreter.agents.spec import parse_seats  # noqa: E402
 from mercator.interpreter.tools.balance import measures  # noqa: E402
