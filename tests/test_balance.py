@@ -16,7 +16,8 @@ from game_driver import program, program_text
 from mercator.interpreter.agents.spec import AgentSpec
 from mercator.interpreter.tools import parallel
 from mercator.interpreter.tools.balance import (Measure, decisiveness, lead_changes, measures,
-                                                measure_definitions, midpoint_standing)
+                                                measure_definitions, midpoint_standing,
+                                                standing_by_round)
 from mercator.interpreter.tools.game_detail import GameDetail, rule_names
 from mercator.interpreter.tools.parallel import Outcome, play_one, run_parts
 
@@ -122,6 +123,7 @@ def test_a_game_decided_on_its_last_move(seesaw) -> None:
     assert [vals for _, _, vals in o.detail.trajectory] == \
         [(0, 0), (1, 0), (1, 2), (3, 2), (3, 4), (5, 4), (5, 6)]
     assert [r for _, r, _ in o.detail.trajectory] == [1, 1, 1, 2, 2, 3, 3]
+    assert standing_by_round(o.detail, o.rounds) == [(1, 2), (3, 4), (5, 6)]
     m = by_name(measures(out, 2))
     assert m["decisiveness"].value == 1.0
     assert m["lead changes"].value == 5
@@ -204,6 +206,17 @@ def test_detail_is_off_by_default_and_the_game_is_the_same_with_it(monkeypatch) 
     # without detail nothing of it is made (so simulate and compare pay nothing)
     monkeypatch.setattr(parallel, "Recorder", None)
     assert games(prog, 3, [3], [PREFER] * 3, detail=False) == plain[:1]
+
+
+def test_chance_steps_are_no_moves_and_the_game_is_the_same() -> None:
+    """ismcts keeps chance as steps of the game (explicit chance): they are not moves."""
+    prog = program(Path(__file__).resolve().parent / "fixtures" / "tiny.rules")
+    specs = [AgentSpec("ismcts", iterations=10), RANDOM]
+    plain, rich = games(prog, 2, [1], specs, detail=False), games(prog, 2, [1], specs)
+    assert [attrs.evolve(o, detail=None) for o in rich] == plain
+    d = rich[0].detail
+    assert d is not None and 0 < d.moves < rich[0].decisions
+    assert sum(c for _, _, c in d.offered) <= d.moves
 
 
 def test_measures_without_detail_are_the_plain_ones(seat_one) -> None:

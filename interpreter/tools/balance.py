@@ -149,6 +149,21 @@ def _value_at(detail: GameDetail, t: float) -> tuple[Any, ...]:
     return values
 
 
+def standing_by_round(detail: GameDetail, rounds: int) -> list[tuple[Any, ...]]:
+    """Each seat's value at the end of rounds 1..rounds (the last point of a round up to it;
+    the start's values before any point of round 1): the trajectory a plot by round draws."""
+    out = []
+    values = detail.trajectory[0][2] if detail.trajectory else ()
+    points = list(detail.trajectory)
+    k = 0
+    for r in range(1, rounds + 1):
+        while k < len(points) and points[k][1] <= r:
+            values = points[k][2]
+            k += 1
+        out.append(values)
+    return out
+
+
 def _sole_leader(values: Sequence[Any], sign: int) -> Optional[int]:
     """The seat ahead of every other (in the winning direction), None when the best is shared."""
     if not values:
