@@ -159,6 +159,17 @@ def test_each_rule_is_counted_as_often_as_it_runs(seat_one) -> None:
     assert m["rule trigger note per game"].low == m["rule trigger note per game"].high == 9
 
 
+def test_a_phase_asking_at_its_first_step_is_counted_once_a_round() -> None:
+    """tiny's dice phase asks at its first op (a simultaneous choice) and a seat may cash in
+    (an any-time action) there: the phase resumes at that op, it is not run again."""
+    prog = program(Path(__file__).resolve().parent / "fixtures" / "tiny.rules")
+    out = games(prog, 2, range(8), [RANDOM] * 2)
+    fired = [dict(o.detail.fired) for o in out if o.detail is not None]
+    assert sum(f.get("action cash_in", 0) for f in fired) > 0
+    assert [f["phase dice"] for f in fired] == [f["phase bid"] for f in fired] \
+        == [o.rounds for o in out]
+
+
 def test_a_rule_that_never_runs_is_listed(seat_one) -> None:
     prog = program_text(SEAT_ONE + "proc unused(p: player) { p.points += 1 }\n")
     m = by_name(measures(games(prog, 2, range(3), [RANDOM] * 2), 2, rules=rule_names(prog)))

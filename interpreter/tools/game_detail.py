@@ -50,7 +50,7 @@ class GameDetail:
 def rule_names(prog: Program) -> list[str]:
     """Every rule a game can be counted running: each setup, phase, procedure, trigger and
     any-time action ("phase bid", "trigger lucky"), not the main loop."""
-    return [n for n in prog.body_names[1:]]
+    return list(prog.body_names[1:])
 
 
 def decision_key(node: Any) -> str:
@@ -64,17 +64,23 @@ def decision_key(node: Any) -> str:
 
 
 class _Fired(set):  # type: ignore[type-arg]
-    """Program.coverage counting body entries instead of collecting (body, pc): an entry is the
-    body's first op run other than at once again (a decision suspending there resumes there)."""
+    """Program.coverage counting body entries instead of collecting (body, pc): an entry is a
+    run of the body's first op, but for the op a decision or a chance step suspended at, which
+    runs again as the game resumes there: at once (the op just run, `last`), or after an
+    any-time action the seat took at that decision (`resume`: where the game stood when the
+    seat was asked)."""
 
     def __init__(self, bodies: int):
         super().__init__()
         self.counts = [0] * bodies
         self.last: Optional[tuple[int, int]] = None
+        self.resume: Optional[tuple[int, int]] = None
 
     def add(self, key: tuple[int, int]) -> None:
-        if key[1] == 0 and key != self.last:
+        if key[1] == 0 and key != self.last and key != self.resume:
             self.counts[key[0]] += 1
+        if key == self.resume:
+            self.resume = None
         self.last = key
 
 
@@ -87,6 +93,8 @@ class _Quiet:
 
     def choose(self, program: Any, state: State) -> int:
         prog = self.recorder.prog
+        if state.stack:              # the frame asking: it resumes at this op
+            self.recorder.fired.resume = (state.stack[-1][0], state.stack[-1][1])
         saved, prog.coverage = prog.coverage, None
         try:
             return int(self.agent.choose(program, state))
