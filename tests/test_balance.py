@@ -17,7 +17,7 @@ from mercator.interpreter.agents.spec import AgentSpec
 from mercator.interpreter.tools import parallel
 from mercator.interpreter.tools.balance import (Measure, decisiveness, lead_changes, measures,
                                                 measure_definitions, midpoint_standing,
-                                                standing_by_round)
+                                                per_game_table, standing_by_round)
 from mercator.interpreter.tools.game_detail import GameDetail, rule_names
 from mercator.interpreter.tools.parallel import Outcome, play_one, run_parts
 
@@ -130,6 +130,9 @@ def test_a_game_decided_on_its_last_move(seesaw) -> None:
     # at the midpoint (3 moves: 3 to 2) the winner, seat 2, is last
     assert m["comebacks"].value == 1.0 and m["winner behind at midpoint"].value == 1.0
     assert m["advantage seat 2"].value == 0.5
+    assert m["lead changes"].row() == ["lead changes", "5.000", "[5.000, 5.000]", "per game", ""]
+    assert per_game_table(out)[0] == {"seed": 0, "winners": [1], "moves": 6,
+                                      "decisiveness": 1.0, "lead_changes": 5}
 
 
 def test_ties_for_the_lead_are_no_leader_and_a_shared_win_is_a_draw() -> None:

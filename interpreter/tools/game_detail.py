@@ -32,11 +32,12 @@ class GameDetail:
 
     trajectory: (moves made so far, round, each seat's value) at the start and wherever a value
     changed, the round being the one the last move was made in (the standing at the end of
-    round r is the last point of a round <= r); `sign` 1 when the highest value leads, -1 when the lowest does (`lowest wins`);
-    `by` "estimate" or "score" (what the values are). fired: (rule, times it ran), for the rules
-    that ran. chosen: (seat, decision, option label, times taken); offered: (seat, decision,
-    times the seat made that decision) — both only over decisions with two options or more.
-    moves: the decisions the seats made (chance not counted)."""
+    round r is the last point of a round <= r); `sign` 1 when the highest value leads, -1 when
+    the lowest does (`lowest wins`); `by` "estimate" or "score" (what the values are). fired:
+    (rule, times it ran), for the rules that ran. chosen: (seat, decision, option label, times
+    taken); offered: (seat, decision, times the seat made that decision) — both only over
+    decisions with two options or more. moves: the decisions the seats made (chance not
+    counted)."""
 
     moves: int
     sign: int = 1
@@ -68,7 +69,8 @@ class _Fired(set):  # type: ignore[type-arg]
     run of the body's first op, but for the op a decision or a chance step suspended at, which
     runs again as the game resumes there: at once (the op just run, `last`), or after an
     any-time action the seat took at that decision (`resume`: where the game stood when the
-    seat was asked)."""
+    seat was asked). A procedure whose first op calls itself counts as entered once: its
+    frames' first ops run one after the other, and the key tells no frame from another."""
 
     def __init__(self, bodies: int):
         super().__init__()
