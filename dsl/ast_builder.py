@@ -19,7 +19,7 @@ from mercator.dsl.errors import MercatorError
 PLAIN = frozenset({"start", "visibility", "assign_op", "comp_op", "add_op", "mul_op", "const_kw",
                    "removable", "where_kw", "params", "names", "log_public", "log_to", "prompt",
                    "or_pass", "openly", "args", "win_order", "bound_int",
-                   "bound_word", "view_on", "bot_word", "bot_value"})
+                   "bound_word", "view_on", "bot_word", "bot_value", "bot_hint"})
 
 
 class AstBuilder:
@@ -79,7 +79,7 @@ class AstBuilder:
     def assign_op(self, c: list[Any]) -> str:
         return str(c[0])
 
-    comp_op = add_op = mul_op = const_kw = removable = where_kw = assign_op
+    comp_op = add_op = mul_op = const_kw = removable = where_kw = bot_hint = assign_op
 
     def stat_decl(self, sp: A.Span, c: list[Any]) -> A.StatDecl:
         return A.StatDecl(str(c[0]), str(c[1]), tuple(c[2] or ()), c[4], c[3], span=sp)
@@ -96,6 +96,9 @@ class AstBuilder:
 
     def remove_invariant(self, sp: A.Span, c: list[Any]) -> A.RemoveDecl:
         return A.RemoveDecl("invariant", _unquote(c[0]), span=sp)
+
+    def remove_hint(self, sp: A.Span, c: list[Any]) -> A.RemoveDecl:
+        return A.RemoveDecl(c[0], c[0], span=sp)
 
     def extend_decl(self, sp: A.Span, c: list[Any]) -> A.ExtendDecl:
         return A.ExtendDecl(c[0], span=sp)

@@ -558,6 +558,8 @@ def _one_line_decl(d: A.Decl) -> Optional[str]:
     if isinstance(d, A.RemoveDecl):
         if d.kind == "invariant":
             return f"remove invariant {escape_string(d.name)}"
+        if d.kind in ("estimate", "bots", "prefer"):
+            return f"remove {d.kind}"
         word = {"action": "anytime"}.get(d.kind, d.kind)
         return f"remove {word} {d.name}"
     return None

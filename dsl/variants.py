@@ -172,6 +172,12 @@ class Merger:
 
     def remove(self, op: A.RemoveDecl) -> None:
         key = (op.kind, op.name)
+        if op.kind == "prefer":        # `remove prefer`: every preference of the base
+            kept = [it for it in self.items if not isinstance(it, A.PreferDecl)]
+            if len(kept) == len(self.items):
+                self._missing(("prefer", "prefer"), op.span, "remove")
+            self.items = kept
+            return
         if op.kind == "phase":
             r = self._round_of(op.name)
             if r is None:

@@ -67,6 +67,38 @@ const extra = 1
     assert all("cash_in" not in o.label for o in s.pending.options)
 
 
+def test_a_variant_removes_the_bots_hints(tmp_path: Path) -> None:
+    """`remove estimate`, `remove prefer` (every preference) and `remove bots` give the game
+    without what its bots are told (docs/language.md §2.21): Manila keeps its rules, its
+    searchers lose the estimate, the preferences and the rulebook's settings; the formatter
+    writes the removals back as they are written; a base without preferences refuses
+    `remove prefer` (E130)."""
+    from mercator.dsl.fmt import format_rulebook
+    from mercator.dsl.parser import parse
+    base = shipped_program("manila")
+    assert base.bot_settings and base.estimate_f is not None
+    body = "remove estimate\nremove prefer\nremove bots\n"
+    p = write(tmp_path, "bare.rules",
+              f'variant "Bare" of "{ROOT / "rulebooks" / "manila.rules"}"\n{body}')
+    res = load(str(p))
+    assert res.ok, res.diagnostics
+    bare = compile_program(res.rulebook)
+    assert bare.bot_settings == {} and bare.estimate_f is None
+    kept = load(str(ROOT / "rulebooks" / "manila.rules")).rulebook
+    assert sum(type(i).__name__ == "PreferDecl" for i in kept.items) > 3
+    assert not any(type(i).__name__ in ("PreferDecl", "EstimateDecl", "BotsDecl")
+                   for i in res.rulebook.items)
+    assert len(res.rulebook.items) == len(kept.items) - \
+        sum(type(i).__name__ in ("PreferDecl", "EstimateDecl", "BotsDecl") for i in kept.items)
+    assert format_rulebook(parse(p.read_text(), "bare.rules")[0]).replace("\n\n", "\n") \
+        .endswith(body)
+    s, t = bare.new_game(3, 4), base.new_game(3, 4)
+    assert [o.label for o in s.pending.options] == [o.label for o in t.pending.options]
+    res = load(str(variant_of_tiny(tmp_path, "remove prefer\n")))
+    (d,) = [d for d in res.diagnostics if d.code == "E130"]
+    assert "no preference to remove" in d.message and d.span.line == 2
+
+
 def test_chained_variants_apply_in_order(tmp_path: Path) -> None:
     first = variant_of_tiny(tmp_path, "replace const start_money = 25\n", "a.rules")
     second = write(tmp_path, "b.rules", 'variant "B" of "a.rules"\nreplace const start_money = 40\n'
