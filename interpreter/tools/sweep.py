@@ -418,17 +418,17 @@ def plural_settings(n: int) -> str:
 # ------------------------------------------------------------------ adaptive design
 def next_batch(settings: Sequence[Setting], measures: Sequence[Sequence[Measure]],
                players: int, left: int, batch: int) -> list[int]:
-    """The settings (their indices) to give `batch` more games each, within `left` games: those
-    still in question — not yet shown unfair (every seat's interval misses nothing... some
-    seat's interval holds 1/N while another's might not) — the widest intervals first, half of
-    them (at least one) a round. Settings shown unfair (a seat's interval misses 1/N) get no
-    more: more games would only narrow an interval already clear of the fair share."""
+    """The settings (their indices) to give `batch` more games each, within `left` games:
+    those still in question — every seat's interval holds 1/N so far, which more games may
+    confirm or refute — the widest intervals first, half of them (at least one) a round.
+    A setting shown unfair (some seat's interval misses 1/N) gets no more: more games would
+    only narrow an interval already clear of the fair share."""
     open_ = [k for k, m in enumerate(measures) if m and is_fair(m, players)]
-    if not open_ or left < 1 or batch < 1:
+    if not open_ or batch < 1 or left < batch:
         return []
     open_.sort(key=lambda k: -widest(measures[k], players))
     take = max(1, (len(open_) + 1) // 2)
-    return open_[:max(1, min(take, left // batch))]
+    return open_[:min(take, left // batch)]
 
 
 # ------------------------------------------------------------------ the report
