@@ -471,18 +471,22 @@ def sweep_figures(axes: Sequence[Axis], settings: Sequence[Setting],
             fig = _new_figure(8, 4.5)
             ax = fig.add_subplot()
             for j, name in enumerate(group):
-                pts = [(x, by_name(m).get(name)) for x, m in zip(xs, measures) if m]
-                pts = [(x, r) for x, r in pts if r is not None and not math.isnan(r.value)]
+                pts: list[tuple[Any, Measure]] = []
+                for x, m in zip(xs, measures):
+                    r = by_name(m).get(name)
+                    if r is not None and not math.isnan(r.value):
+                        pts.append((x, r))
                 if not pts:
                     continue
                 c = colours[j % len(colours)]
                 ax.plot([x for x, _ in pts], [r.value for _, r in pts], marker="o", color=c,
                         label=name.removeprefix("win rate ").removeprefix("advantage ")
                         .removeprefix("score "))
-                band = [(x, r) for x, r in pts if r.low is not None and r.high is not None]
+                band = [(x, r.low, r.high) for x, r in pts
+                        if r.low is not None and r.high is not None]
                 if band:
-                    ax.fill_between([x for x, _ in band], [r.low for _, r in band],
-                                    [r.high for _, r in band], color=c, alpha=0.15)
+                    ax.fill_between([b[0] for b in band], [b[1] for b in band],
+                                    [b[2] for b in band], color=c, alpha=0.15)
             if group and group[0].startswith("win rate"):
                 ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
             if group and group[0].startswith("advantage"):
