@@ -101,13 +101,18 @@ def test_a_grid_plays_every_combination_and_elements_of_tables(capsys: pytest.Ca
     assert doc["axes"][0]["label"] == "extra[1]" and doc["axes"][0]["today"] == 0
 
 
-def test_the_setting_is_in_the_program_not_a_file(tmp_path: Path):
+def test_the_setting_is_in_the_program_not_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Manila's cash by seat (a designer's variant): the third seat's extra 10 pesos are there
+    at the start; nothing is written (the folder stays empty)."""
+    from mercator.interpreter.engine.view import observe
+    monkeypatch.chdir(tmp_path)
     prog = program_with(SEAT_CASH, (("seat_extra", 2, "int", 10),))
-    state = prog.new_game(3, 0)
-    assert [p for p in prog.consts["seat_extra"]] == [0, 0, 10, 0, 0]
+    assert prog.consts["seat_extra"] == [0, 0, 10, 0, 0]
+    pesos = [p["pesos"] for p in observe(prog, prog.new_game(3, 0), 0)["players"]]
+    assert pesos == [30, 30, 40]
     base = program_with(SEAT_CASH, ())
-    assert base.consts["seat_extra"] == [0, 0, 0, 0, 0]
-    assert state is not None
+    assert [p["pesos"] for p in observe(base, base.new_game(3, 0), 0)["players"]] == [30] * 3
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_recommendation_is_the_fair_setting_nearest_today():

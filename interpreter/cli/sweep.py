@@ -32,7 +32,8 @@ def _axes(args: argparse.Namespace, prog: Any, res: Any) -> list[S.Axis]:
         raise UsageError(str(exc), exc.hint) from None
 
 
-def _programs(path: str, axes: list[S.Axis], settings: list[S.Setting]) -> list[Any]:
+def _programs(path: str, axes: list[S.Axis], settings: list[S.Setting],
+              sources: dict[str, str]) -> list[Any]:
     """Every setting's program, checked and compiled before any game is played."""
     progs = []
     for s in settings:
@@ -44,7 +45,7 @@ def _programs(path: str, axes: list[S.Axis], settings: list[S.Setting]) -> list[
                              "check (see above)", exc.hint) from None
         except RuleError as exc:
             from mercator.interpreter.cli.common import print_rule_error
-            print_rule_error(exc.message, exc.span, {})
+            print_rule_error(exc.message, exc.span, sources)
             raise UsageError(f"--set: with {S.setting_text(axes, s)} a constant cannot be "
                              "computed (see above)", "leave that value out of the sweep") \
                 from None
@@ -67,7 +68,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise UsageError(f"--budget {budget} is less than the first round of games "
                          f"({args.games} × {plural(len(settings), 'setting')})",
                          f"e.g. --budget {4 * args.games * len(settings)}")
-    progs = _programs(args.path, axes, settings)
+    progs = _programs(args.path, axes, settings, res.sources)
     specs = seat_specs(args, players, prog)
     if args.backend == "local":
         workers_for(args, 1)                     # a bad --workers before any game
@@ -77,6 +78,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     counts = [0] * len(settings)
     outcomes: list[list[Outcome]] = [[] for _ in settings]
     measures: list[list[S.Measure]] = [[] for _ in settings]
+    known: list[int] = []                  # games the results file held, per call
     t0 = time.perf_counter()
 
     def play(k: int, n: int) -> None:
@@ -95,6 +97,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             got = run_resumable(results, key, progs[k], players, seeds, specs,
                                 args.max_decisions, workers_for(args, n),
                                 on_done=lambda d: bar.update(base + d),
+                                on_known=lambda d: known.append(d),
                                 backend=args.backend, ray_address=args.ray)
         except BackendUnavailable as exc:
             raise UsageError(str(exc), "or run on this machine's cores: --backend local") \
@@ -116,9 +119,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                     break
                 for k in picks:
                     play(k, args.games)
+    except KeyboardInterrupt:
+        bar.close(sum(counts))
+        if args.results:
+            err(f"\n{args.results}: the games finished before the interrupt are kept; give "
+                "the same command again to go on")
+        raise
     finally:
         bar.close(sum(counts))
     secs = time.perf_counter() - t0
+    if args.results and sum(known):
+        err(f"{args.results}: {sum(known)} of the {sum(counts)} games were there already; "
+            f"played the other {sum(counts) - sum(known)}")
     failed = [(k, o) for k, outs in enumerate(outcomes) for o in outs if o.failure is not None]
     for k, o in failed[:1]:
         if o.failure == "rule":
