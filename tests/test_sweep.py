@@ -215,7 +215,7 @@ def test_a_setting_that_fails_the_checks_shows_the_diagnostic(capsys: pytest.Cap
 def test_help_names_every_flag_with_an_example(capsys: pytest.CaptureFixture):
     assert main(["sweep", "--help"]) == 0
     text = capsys.readouterr().out
-    assert "examples:\n  mercator sweep" in text
+    assert "example:\n  mercator sweep" in text
     for flag in ("--set", "--games", "--players", "--seats", "--seed", "--workers", "--backend",
                  "--results", "--adaptive", "--budget", "--json", "--report"):
         assert flag in text

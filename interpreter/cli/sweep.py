@@ -260,7 +260,7 @@ def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
         "interval, its advantage (win rate − 1/N), scores, game length and the declared "
         "stats; then recommend the setting nearest today's where every seat's interval holds "
         "the fair share (docs/balance.md).", formatter_class=raw,
-        epilog="examples:\n  mercator sweep rulebooks/die_haendler.rules --players 3 "
+        epilog="example:\n  mercator sweep rulebooks/die_haendler.rules --players 3 "
         "--set start_money=4000..5000:500 --games 40\n"
         "  mercator sweep rulebooks/genoa.rules --players 3 --set 'rounds_for[3]=8..12' "
         "--seats prefer --games 20 --report genoa.html\n"
