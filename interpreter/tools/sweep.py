@@ -528,7 +528,8 @@ def sweep_figures(axes: Sequence[Axis], settings: Sequence[Setting],
                     if not math.isnan(grid_[i][j]):
                         ax.text(j, i, f"{grid_[i][j]:.1f}" + (" *" if marks[i][j] and
                                                                "advantage" in caption else ""),
-                                ha="center", va="center", color="white", fontsize="small")
+                                ha="center", va="center", color="black", fontsize="small",
+                                bbox={"facecolor": "white", "alpha": 0.7, "edgecolor": "none"})
             ax.set_title(caption)
             figs.append((caption, fig))
     else:
