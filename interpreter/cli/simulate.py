@@ -41,7 +41,8 @@ def seat_specs(args: argparse.Namespace, players: int,
 def add_bot_flags(parser: argparse.ArgumentParser, default: str = "random") -> None:
     """--seats, --workers, --backend and --ray, for the commands that play many games (the
     seats `default` when --seats is not given)."""
-    parser.add_argument("--seats", metavar="SPECS", default=None if default == "random" else default,
+    parser.add_argument("--seats", metavar="SPECS",
+                        default=None if default == "random" else default,
                         help="the bots: one for every seat or one per seat, comma-separated: "
                              "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
                              "(N iterations or T seconds a decision; default 200 iterations; "
