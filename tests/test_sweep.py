@@ -81,7 +81,9 @@ def test_win_rates_per_value_are_as_the_rules_say(capsys: pytest.CaptureFixture)
     assert first["games"] == 6 and first["failed"] == 0 and first["largest_advantage"] == 0.5
     names = [m["measure"] for m in first["measures"]]
     assert names == ["win rate P1", "win rate P2", "advantage P1", "advantage P2", "score P1",
-                     "score P2", "decisions", "rounds"]
+                     "score P2", "decisions", "rounds", "stat handicaps per game"]
+    stats = [s["measures"][-1]["value"] for s in doc["settings"]]
+    assert stats == [0, 2, 4, 6, 8, 10]                 # the handicap, once for each of 2 seats
     adv = first["measures"][2]
     assert adv["value"] == 0.5 and adv["ci95"][1] == pytest.approx(0.5)
     score = first["measures"][4]
@@ -283,7 +285,7 @@ def test_the_html_report_opens_in_chromium(tmp_path: Path, capsys: pytest.Captur
     try:
         b.driver.get(page.as_uri())
         imgs = b.driver.find_elements(By.TAG_NAME, "img")
-        assert len(imgs) == 5              # win rate, advantage, score, decisions, rounds
+        assert len(imgs) == 6              # win rate, advantage, score, decisions, rounds, stat
         assert all(b.driver.execute_script("return arguments[0].naturalWidth", i) > 100
                    for i in imgs)          # every embedded picture decoded
         assert "recommended: handicap=3" in b.driver.find_element(By.ID, "recommendation").text
