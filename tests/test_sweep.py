@@ -8,6 +8,7 @@ HTML, and the HTML in Chromium)."""
 from __future__ import annotations
 
 import json
+import re
 import math
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from mercator.interpreter.tools.overrides import program_with
 ROOT = Path(__file__).resolve().parent.parent
 HANDICAP = str(ROOT / "tests" / "fixtures" / "sweep" / "handicap.rules")
 UNITS = str(ROOT / "tests" / "fixtures" / "sweep" / "units.rules")
+DIVIDE = str(ROOT / "tests" / "fixtures" / "sweep" / "divide.rules")
 SEAT_CASH = str(ROOT / "rulebooks" / "variants" / "manila_seat_cash.rules")
 FAST = ["--seats", "random", "--workers", "1"]
 
@@ -214,6 +216,20 @@ def test_a_setting_that_fails_the_checks_shows_the_diagnostic(capsys: pytest.Cap
     assert "--set: with fee=0 the rulebook does not check (see above)" in err
 
 
+def test_a_setting_that_breaks_the_games_is_said_and_left_out(capsys: pytest.CaptureFixture):
+    assert main(["sweep", DIVIDE, "--set", "divisor=1,0", "--games", "3", *FAST]) == 0
+    cap = capsys.readouterr()
+    assert "divide.rules:15:1: rule error: the score of P1 cannot be computed (division by " \
+           "zero)" in cap.err
+    assert "note: with divisor=0, 3 of 3 games failed (first, seed 0: " in cap.err
+    assert re.search(r"divisor=0 +0 \(3 failed\) +— +— +— +— +—", cap.out)
+    assert "recommended: divisor=1 (today's rulebook)" in cap.out
+    doc = sweep_json(capsys, DIVIDE, "--set", "divisor=1,0", "--games", "3")
+    broken = doc["settings"][1]
+    assert broken["games"] == 3 and broken["failed"] == 3 and broken["measures"] == []
+    assert broken["fair"] is None
+
+
 def test_help_names_every_flag_with_an_example(capsys: pytest.CaptureFixture):
     assert main(["sweep", "--help"]) == 0
     text = capsys.readouterr().out
@@ -268,6 +284,21 @@ def test_the_report_png_and_html(tmp_path: Path, capsys: pytest.CaptureFixture):
     assert text.count("data:image/png;base64,") == 2           # two heat maps
     assert "recommended: handicap=3, bonus_for[2]=0" in text and "http" not in text
     assert f"report written to {page}" in capsys.readouterr().err
+
+
+def test_reports_of_words_and_of_three_constants(tmp_path: Path, capsys: pytest.CaptureFixture):
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "words.html"
+    assert main(["sweep", HANDICAP, "--set", "mood=calm,wild", "--set", "loud=true,false",
+                 "--set", "label=plain,\"x\"", "--games", "2", "--report", str(page), *FAST]) == 0
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") == 1           # the largest advantage, by setting
+    assert "mood=wild, loud=true, label=&quot;x&quot;" in text      # (escaped)
+    page = tmp_path / "enum.html"
+    assert main(["sweep", HANDICAP, "--set", "mood=calm,wild", "--games", "2", "--report",
+                 str(page), *FAST]) == 0
+    assert page.read_text().count("data:image/png;base64,") == 6
+    assert "recommended: mood=calm (today's rulebook)" in capsys.readouterr().out
 
 
 def test_the_html_report_opens_in_chromium(tmp_path: Path, capsys: pytest.CaptureFixture):

@@ -131,15 +131,19 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.results and sum(known):
         err(f"{args.results}: {sum(known)} of the {sum(counts)} games were there already; "
             f"played the other {sum(counts) - sum(known)}")
-    failed = [(k, o) for k, outs in enumerate(outcomes) for o in outs if o.failure is not None]
-    for k, o in failed[:1]:
-        if o.failure == "rule":
-            runtime_failure(o.error(), res.sources, o.seed, list(o.history))
-        err(f"note: with {S.setting_text(axes, settings[k])}, "
-            f"{plural(sum(1 for j, _ in failed if j == k), 'game')} failed "
-            f"({o.message}); left out of the measures")
+    shown = False
+    for k, outs in enumerate(outcomes):
+        bad = [o for o in outs if o.failure is not None]
+        if not bad:
+            continue
+        if not shown and bad[0].failure == "rule":      # the first rule error, located
+            runtime_failure(bad[0].error(), res.sources, bad[0].seed, list(bad[0].history))
+            shown = True
+        err(f"note: with {S.setting_text(axes, settings[k])}, {len(bad)} of "
+            f"{plural(len(outs), 'game')} failed (first, seed {bad[0].seed}: "
+            f"{bad[0].message}); left out of the measures")
     rec = S.recommend(axes, settings, measures, players)
-    table = _table(axes, settings, measures, counts, players)
+    table = _table(axes, settings, measures, outcomes, players)
     if args.report:
         title = (f"{prog.name}: sweep of {', '.join(a.label for a in axes)} · "
                  f"{plural(players, 'player')} · seats {_seats(specs)}")
@@ -201,14 +205,16 @@ def _pct(x: Optional[float]) -> str:
 
 
 def _table(axes: list[S.Axis], settings: list[S.Setting], measures: list[list[S.Measure]],
-           counts: list[int], players: int) -> list[list[str]]:
+           outcomes: list[list[Outcome]], players: int) -> list[list[str]]:
     """The table the terminal and the HTML report show: a row per setting."""
     head = ["setting", "games"] + [f"win P{p + 1} [95%]" for p in range(players)] + \
         ["max |adv|", "fair", "decisions"]
     rows = [head]
-    for s, m, n in zip(settings, measures, counts):
+    for s, m, outs in zip(settings, measures, outcomes):
         byn = S.by_name(m)
-        cells = [S.setting_text(axes, s) + (" *" if S.is_today(axes, s) else ""), str(n)]
+        failed = sum(1 for o in outs if o.failure is not None)
+        cells = [S.setting_text(axes, s) + (" *" if S.is_today(axes, s) else ""),
+                 str(len(outs) - failed) + (f" ({failed} failed)" if failed else "")]
         for p in range(players):
             w = byn.get(f"win rate P{p + 1}")
             cells.append("—" if w is None else
