@@ -261,7 +261,7 @@ def explore_rulebook(path: str, res: Any, args: argparse.Namespace) -> bool:
 
 def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                  raw: "type[argparse.RawDescriptionHelpFormatter]") -> None:
-    """Register diff and compare on the main parser."""
+    """Register diff, compare and sweep on the main parser."""
     d = sub.add_parser("diff", help="show which named rules a variant changes",
                        description="Show the rule-level differences between two rulebooks: which "
                        "constants, tables, procedures, phases, triggers and actions were changed, "
@@ -298,3 +298,5 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                    help="also draw A and B side by side (win rate by seat, scores, game length, "
                         "the declared stats): FILE.png or FILE.html (a report with the table); "
                         "needs matplotlib (pip install 'mercator[plot]')")
+    from mercator.interpreter.cli.sweep import add_command as add_sweep
+    add_sweep(sub, raw)

@@ -38,16 +38,18 @@ def seat_specs(args: argparse.Namespace, players: int,
     return specs
 
 
-def add_bot_flags(parser: argparse.ArgumentParser) -> None:
-    """--seats, --workers, --backend and --ray, for the commands that play many games."""
+def add_bot_flags(parser: argparse.ArgumentParser, default: str = "random") -> None:
+    """--seats, --workers, --backend and --ray, for the commands that play many games (the
+    seats `default` when --seats is not given)."""
     parser.add_argument("--seats", metavar="SPECS",
+                        default=None if default == "random" else default,
                         help="the bots: one for every seat or one per seat, comma-separated: "
                              "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
                              "(N iterations or T seconds a decision; default 200 iterations; "
                              "then settings :depth=D, :c=X, :deals=none|random|judge, "
                              ":worlds=W, :reuse=yes, :rave=K, :anytime=all, :root=halving|uct, "
                              "docs/agents.md), "
-                             "e.g. ismcts:200,random,random (default: random)")
+                             f"e.g. ismcts:200,random,random (default: {default})")
     parser.add_argument("--workers", type=int, metavar="N",
                         help="play on N processes (default: every core); the same results "
                              "for any N")

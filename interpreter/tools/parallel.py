@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import queue
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Union
 
 import attrs
 
@@ -111,20 +111,36 @@ def default_workers() -> int:
 
 
 # the program a forked worker inherits, or loads from its path (spawned workers)
-_WORKER: dict[str, Any] = {}
+_WORKER: dict[Any, Any] = {}
+
+# what names a program to a worker: a rulebook's path, or (path, overrides) for the rulebook
+# with some constants set otherwise (`mercator sweep`: tools/overrides.py)
+ProgramKey = Union[str, tuple[str, tuple[Any, ...]]]
 
 
-def _load(path: str) -> Program:
+def _load(path: ProgramKey) -> Program:
     """The program of the rulebook at path in a worker: the one it inherited, or the front
-    door's (tools/game.py; RulebookError if the file no longer checks)."""
+    door's (tools/game.py; RulebookError if the file no longer checks); for (path, overrides)
+    the rulebook with those overrides (tools/overrides.py)."""
     prog = _WORKER.get(path)
     if prog is None:
-        from mercator.interpreter.tools.game import load_game
-        prog = _WORKER[path] = load_game(path).program
+        if isinstance(path, tuple):
+            from mercator.interpreter.tools.overrides import program_with
+            prog = _WORKER[path] = program_with(path[0], path[1])
+        else:
+            from mercator.interpreter.tools.game import load_game
+            prog = _WORKER[path] = load_game(path).program
     return prog
 
 
-def _batch(path: str, players: int, seeds: list[int], specs: tuple[AgentSpec, ...],
+def _absolute(path: ProgramKey) -> ProgramKey:
+    """The key with its rulebook path made absolute (for Ray's workers)."""
+    if isinstance(path, tuple):
+        return (os.path.abspath(path[0]), path[1])
+    return os.path.abspath(path)
+
+
+def _batch(path: ProgramKey, players: int, seeds: list[int], specs: tuple[AgentSpec, ...],
            max_decisions: Optional[int]) -> list[Outcome]:
     prog = _load(path)
     return [play_one(prog, players, s, specs, max_decisions, cores=1) for s in seeds]
@@ -138,7 +154,7 @@ def _batches(seeds: Sequence[int], workers: int, single: bool = False) -> list[l
     return [list(seeds[i:i + size]) for i in range(0, n, size)]
 
 
-def run_games(path: str, prog: Program, players: int, seeds: Sequence[int],
+def run_games(path: ProgramKey, prog: Program, players: int, seeds: Sequence[int],
               specs: Sequence[AgentSpec], max_decisions: Optional[int] = None,
               workers: int = 1, on_done: Optional[Callable[[int], None]] = None,
               backend: str = "local", ray_address: Optional[str] = None,
@@ -251,7 +267,7 @@ def run_parts(fn: Callable[[Any, Callable[..., None]], Any], parts: Sequence[Any
     return [results[k] for k in range(min(stop + 1, len(parts)))]
 
 
-def _run_ray(path: str, players: int, seeds: Sequence[int], specs: tuple[AgentSpec, ...],
+def _run_ray(path: ProgramKey, players: int, seeds: Sequence[int], specs: tuple[AgentSpec, ...],
              max_decisions: Optional[int], on_done: Optional[Callable[[int], None]],
              address: Optional[str],
              on_outcomes: Optional[Callable[[list[Outcome]], None]] = None) -> list[Outcome]:
@@ -270,7 +286,7 @@ def _run_ray(path: str, players: int, seeds: Sequence[int], specs: tuple[AgentSp
     task = ray.remote(_batch)
     batches = _batches(seeds, max(1, int(ray.cluster_resources().get("CPU", 1))),
                        _single(specs, on_outcomes))
-    refs = [task.remote(os.path.abspath(path), players, b, specs, max_decisions)
+    refs = [task.remote(_absolute(path), players, b, specs, max_decisions)
             for b in batches]
     order = {r: k for k, r in enumerate(refs)}
     results: dict[int, list[Outcome]] = {}

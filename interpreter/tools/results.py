@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional, Sequence
 from mercator.interpreter.agents.spec import SEARCHERS, AgentSpec, for_rulebook, search_settings
 from mercator.interpreter.engine.encoding import rulebook_sha256
 from mercator.interpreter.engine.program import Program
-from mercator.interpreter.tools.parallel import Outcome, run_games
+from mercator.interpreter.tools.parallel import Outcome, ProgramKey, run_games
 from mercator.dsl.errors import MercatorError
 
 VERSION = 1
@@ -140,7 +140,7 @@ def _why(exc: Exception) -> str:
     return str(exc).split(":")[0] if isinstance(exc, json.JSONDecodeError) else str(exc)
 
 
-def run_resumable(results: Optional[ResultsFile], path: str, prog: Program, players: int,
+def run_resumable(results: Optional[ResultsFile], path: ProgramKey, prog: Program, players: int,
                   seeds: Sequence[int], specs: Sequence[AgentSpec],
                   max_decisions: Optional[int], workers: int,
                   on_done: Optional[Callable[[int], None]] = None,
