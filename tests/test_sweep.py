@@ -82,9 +82,10 @@ def test_win_rates_per_value_are_as_the_rules_say(capsys: pytest.CaptureFixture)
     first = doc["settings"][0]
     assert first["games"] == 6 and first["failed"] == 0 and first["largest_advantage"] == 0.5
     names = [m["measure"] for m in first["measures"]]
-    assert names == ["win rate P1", "win rate P2", "advantage P1", "advantage P2", "score P1",
-                     "score P2", "decisions", "rounds", "stat handicaps per game"]
-    stats = [s["measures"][-1]["value"] for s in doc["settings"]]
+    assert names[:9] == ["win rate P1", "win rate P2", "advantage P1", "advantage P2",
+                         "score P1", "score P2", "decisions", "rounds", "stat handicaps per game"]
+    assert "decisiveness" in names[9:]              # and the balance measures (below)
+    stats = [s["measures"][8]["value"] for s in doc["settings"]]
     assert stats == [0, 2, 4, 6, 8, 10]                 # the handicap, once for each of 2 seats
     adv = first["measures"][2]
     assert adv["value"] == 0.5 and adv["ci95"][1] == pytest.approx(0.5)
@@ -166,6 +167,32 @@ def test_results_file_resumes(tmp_path: Path, capsys: pytest.CaptureFixture,
         doc.pop("seconds")
     first.pop("seconds")
     assert again == first and finished == first
+
+
+def test_each_setting_has_the_balance_measures_of_its_games(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture):
+    """Games are played with their detail (tools/game_detail.py), so a setting has the
+    measures of tools/balance.py too: in handicap.rules the scores are fixed from the start, so
+    the winner leads from the first point (decisiveness 0, no lead change), the one phase runs
+    once a game, and a seat whose pick is left to chance has no dominant option; the detail
+    is kept in the results file and read back on a rerun (the same measures)."""
+    results = tmp_path / "d.jsonl"
+    argv = [HANDICAP, "--players", "2", "--set", "handicap=0,5", "--games", "6",
+            "--results", str(results)]
+    doc = sweep_json(capsys, *argv)
+    for s in doc["settings"]:
+        m = {r["measure"]: r for r in s["measures"]}
+        assert (m["decisiveness"]["value"], m["lead changes"]["value"],
+                m["comebacks"]["value"]) == (0.0, 0.0, 0.0)
+        assert m["rule phase pick per game"]["value"] == 1.0
+        assert m["rule phase pick per game"]["unit"] == "runs per game"
+        assert not any(r.startswith("dominant option") for r in m)
+    assert all("trajectory" in json.loads(x)["detail"]
+               for x in results.read_text().splitlines())
+    again = sweep_json(capsys, *argv)
+    for d in (doc, again):
+        d.pop("seconds")
+    assert again == doc
 
 
 def test_adaptive_spends_the_budget_where_the_answer_is_open(capsys: pytest.CaptureFixture):
@@ -297,7 +324,7 @@ def test_reports_of_words_and_of_three_constants(tmp_path: Path, capsys: pytest.
     page = tmp_path / "enum.html"
     assert main(["sweep", HANDICAP, "--set", "mood=calm,wild", "--games", "2", "--report",
                  str(page), *FAST]) == 0
-    assert page.read_text().count("data:image/png;base64,") == 6
+    assert page.read_text().count("data:image/png;base64,") == 9
     assert "recommended: mood=calm (today's rulebook)" in capsys.readouterr().out
 
 
@@ -316,7 +343,7 @@ def test_the_html_report_opens_in_chromium(tmp_path: Path, capsys: pytest.Captur
     try:
         b.driver.get(page.as_uri())
         imgs = b.driver.find_elements(By.TAG_NAME, "img")
-        assert len(imgs) == 6              # win rate, advantage, score, decisions, rounds, stat
+        assert len(imgs) == 9    # win rate, advantage, score, decisions, rounds, the balance three, stat
         assert all(b.driver.execute_script("return arguments[0].naturalWidth", i) > 100
                    for i in imgs)          # every embedded picture decoded
         assert "recommended: handicap=3" in b.driver.find_element(By.ID, "recommendation").text

@@ -15,6 +15,7 @@ from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageE
 from mercator.interpreter.cli.simulate import (add_bot_flags, add_results_flag, seat_specs,
                                                workers_for)
 from mercator.interpreter.engine.exprs import RuleError
+from mercator.interpreter.tools.game_detail import rule_names
 from mercator.interpreter.tools.parallel import BackendUnavailable, Outcome
 from mercator.interpreter.tools.results import (ResultsError, ResultsFile, run_key,
                                                 run_resumable)
@@ -98,7 +99,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                 args.max_decisions, workers_for(args, n),
                                 on_done=lambda d: bar.update(base + d),
                                 on_known=lambda d: known.append(d),
-                                backend=args.backend, ray_address=args.ray)
+                                backend=args.backend, ray_address=args.ray, detail=True)
         except BackendUnavailable as exc:
             raise UsageError(str(exc), "or run on this machine's cores: --backend local") \
                 from None
@@ -106,7 +107,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             raise UsageError(f"--results: {exc}", exc.hint) from None
         counts[k] += n
         outcomes[k] += got
-        measures[k] = S.setting_measures(outcomes[k], players, progs[k].stat_names)
+        measures[k] = S.setting_measures(outcomes[k], players, progs[k].stat_names,
+                                         rule_names(progs[k]))
 
     try:
         for k in range(len(settings)):
@@ -166,7 +168,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         out("  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
                       for i, c in enumerate(row)))
     out("win rate: with its 95% interval; fair: every seat's interval holds "
-        f"1/{players}; * today's rulebook")
+        f"1/{players}; decisive: the share of the game before the winner leads for good; "
+        "lead chg: changes of the leading seat a game (docs/balance.md); * today's rulebook")
+    for s, m in zip(settings, measures):
+        dominant = [r for r in m if r.name.startswith("dominant option")]
+        for r in dominant:
+            out(f"{S.setting_text(axes, s)}: {r.name.removeprefix('dominant option ')} "
+                f"({100 * r.value:.0f}% of the seat's decisions there, {r.note})")
     out(rec.text)
     return EXIT_OK
 
@@ -208,7 +216,7 @@ def _table(axes: list[S.Axis], settings: list[S.Setting], measures: list[list[S.
            outcomes: list[list[Outcome]], players: int) -> list[list[str]]:
     """The table the terminal and the HTML report show: a row per setting."""
     head = ["setting", "games"] + [f"win P{p + 1} [95%]" for p in range(players)] + \
-        ["max |adv|", "fair", "decisions"]
+        ["max |adv|", "fair", "decisions", "decisive", "lead chg"]
     rows = [head]
     for s, m, outs in zip(settings, measures, outcomes):
         byn = S.by_name(m)
@@ -223,8 +231,10 @@ def _table(axes: list[S.Axis], settings: list[S.Setting], measures: list[list[S.
         adv = S.largest_advantage(m, players) if m else math.nan
         cells.append("—" if math.isnan(adv) else f"{100 * adv:.1f}")
         cells.append(("yes" if S.is_fair(m, players) else "no") if m else "—")
-        d = byn.get("decisions")
-        cells.append("—" if d is None else f"{d.value:.0f}")
+        for name, form in (("decisions", "{:.0f}"), ("decisiveness", "{:.2f}"),
+                           ("lead changes", "{:.1f}")):
+            d = byn.get(name)
+            cells.append("—" if d is None or math.isnan(d.value) else form.format(d.value))
         rows.append(cells)
     return rows
 
@@ -246,8 +256,10 @@ def _json(args: argparse.Namespace, axes: list[S.Axis], settings: list[S.Setting
             "games": n, "failed": sum(1 for o in outs if o.failure is not None),
             "fair": S.is_fair(m, players) if m else None,
             "largest_advantage": num(S.largest_advantage(m, players)) if m else None,
-            "measures": [{"measure": r.measure, "value": num(r.value),
-                          "ci95": None if r.low is None or r.high is None else [r.low, r.high]}
+            "measures": [{"measure": r.name, "value": num(r.value),
+                          "ci95": None if r.low is None or r.high is None else [r.low, r.high],
+                          **({"unit": r.unit} if r.unit else {}),
+                          **({"note": r.note} if r.note else {})}
                          for r in m]}
             for s, m, n, outs in zip(settings, measures, counts, outcomes)],
         "recommendation": {"values": None if rec.setting is None else

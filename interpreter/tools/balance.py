@@ -274,7 +274,7 @@ def measures(outcomes: Sequence["Outcome"], players: int, stat_names: Sequence[s
                              "decisions"))
     out.append(_mean_measure("rounds per game", [float(o.rounds) for o in games], "rounds"))
     if detailed:
-        out.extend(_detail_measures(detailed, rules, dominant_share, dominant_decisions,
+        out.extend(detail_measures(detailed, rules, dominant_share, dominant_decisions,
                                     dominant_games))
     for i, name in enumerate(stat_names):
         out.append(_mean_measure(f"stat {name} per game",
@@ -282,8 +282,12 @@ def measures(outcomes: Sequence["Outcome"], players: int, stat_names: Sequence[s
     return out
 
 
-def _detail_measures(games: Sequence["Outcome"], rules: Sequence[str], dominant_share: float,
-                     dominant_decisions: int, dominant_games: int) -> list[Measure]:
+def detail_measures(games: Sequence["Outcome"], rules: Sequence[str],
+                    dominant_share: float = DOMINANT_SHARE,
+                    dominant_decisions: int = DOMINANT_DECISIONS,
+                    dominant_games: int = DOMINANT_GAMES) -> list[Measure]:
+    """The measures only a game's detail gives (games played with `detail`): decisiveness,
+    lead changes, comebacks, the rules' runs, dominant options."""
     out: list[Measure] = []
     dec = [x for x in map(decisiveness, games) if x is not None]
     if dec:

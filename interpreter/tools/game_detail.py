@@ -48,6 +48,26 @@ class GameDetail:
     offered: tuple[tuple[int, str, int], ...] = ()
 
 
+def detail_to_json(d: GameDetail) -> dict[str, Any]:
+    """A game's detail as a results file keeps it (tools/results.py; lists for tuples)."""
+    return {"moves": d.moves, "sign": d.sign, "by": d.by,
+            "trajectory": [[m, r, list(v)] for m, r, v in d.trajectory],
+            "fired": [list(x) for x in d.fired], "chosen": [list(x) for x in d.chosen],
+            "offered": [list(x) for x in d.offered]}
+
+
+def detail_from_json(obj: Any) -> GameDetail:
+    """detail_to_json's dict back; TypeError or KeyError for what is not one."""
+    if not isinstance(obj, dict):
+        raise TypeError("a game's detail that is not an object")
+    return GameDetail(int(obj["moves"]), int(obj["sign"]), str(obj["by"]),
+                      tuple((int(m), int(r), tuple(v)) for m, r, v in obj["trajectory"]),
+                      tuple((str(n), int(k)) for n, k in obj["fired"]),
+                      tuple((int(p), str(key), str(lab), int(k))
+                            for p, key, lab, k in obj["chosen"]),
+                      tuple((int(p), str(key), int(k)) for p, key, k in obj["offered"]))
+
+
 def rule_names(prog: Program) -> list[str]:
     """Every rule a game can be counted running: each setup, phase, procedure, trigger and
     any-time action ("phase bid", "trigger lucky"), not the main loop."""

@@ -141,9 +141,10 @@ def _absolute(path: ProgramKey) -> ProgramKey:
 
 
 def _batch(path: ProgramKey, players: int, seeds: list[int], specs: tuple[AgentSpec, ...],
-           max_decisions: Optional[int]) -> list[Outcome]:
+           max_decisions: Optional[int], detail: bool = False) -> list[Outcome]:
     prog = _load(path)
-    return [play_one(prog, players, s, specs, max_decisions, cores=1) for s in seeds]
+    return [play_one(prog, players, s, specs, max_decisions, cores=1, detail=detail)
+            for s in seeds]
 
 
 def _batches(seeds: Sequence[int], workers: int, single: bool = False) -> list[list[int]]:
@@ -158,18 +159,20 @@ def run_games(path: ProgramKey, prog: Program, players: int, seeds: Sequence[int
               specs: Sequence[AgentSpec], max_decisions: Optional[int] = None,
               workers: int = 1, on_done: Optional[Callable[[int], None]] = None,
               backend: str = "local", ray_address: Optional[str] = None,
-              on_outcomes: Optional[Callable[[list[Outcome]], None]] = None) -> list[Outcome]:
+              on_outcomes: Optional[Callable[[list[Outcome]], None]] = None,
+              detail: bool = False) -> list[Outcome]:
     """The outcome of a game from each seed, in seed order. `on_done(k)` hears how many games
     have finished, `on_outcomes(batch)` gets the outcomes of each batch as it finishes (a
-    results file keeps them at once: tools/results.py)."""
+    results file keeps them at once: tools/results.py); `detail`: each game's detail for the
+    balance measures (play_one)."""
     specs = tuple(specs)
     if backend == "ray":
         return _run_ray(path, players, seeds, specs, max_decisions, on_done, ray_address,
-                        on_outcomes)
+                        on_outcomes, detail)
     if workers <= 1 or len(seeds) <= 1:
         out = []
         for s in seeds:
-            out.append(play_one(prog, players, s, specs, max_decisions))
+            out.append(play_one(prog, players, s, specs, max_decisions, detail=detail))
             if on_outcomes is not None:
                 on_outcomes(out[-1:])
             if on_done is not None:
@@ -181,7 +184,7 @@ def run_games(path: ProgramKey, prog: Program, players: int, seeds: Sequence[int
     results: dict[int, list[Outcome]] = {}
     done = 0
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        todo = {pool.submit(_batch, path, players, b, specs, max_decisions): k
+        todo = {pool.submit(_batch, path, players, b, specs, max_decisions, detail): k
                 for k, b in enumerate(_batches(seeds, workers, _single(specs, on_outcomes)))}
         while todo:
             finished, _ = wait(todo, return_when=FIRST_COMPLETED)
@@ -270,7 +273,8 @@ def run_parts(fn: Callable[[Any, Callable[..., None]], Any], parts: Sequence[Any
 def _run_ray(path: ProgramKey, players: int, seeds: Sequence[int], specs: tuple[AgentSpec, ...],
              max_decisions: Optional[int], on_done: Optional[Callable[[int], None]],
              address: Optional[str],
-             on_outcomes: Optional[Callable[[list[Outcome]], None]] = None) -> list[Outcome]:
+             on_outcomes: Optional[Callable[[list[Outcome]], None]] = None,
+             detail: bool = False) -> list[Outcome]:
     try:
         import ray
     except ImportError:
@@ -283,10 +287,10 @@ def _run_ray(path: ProgramKey, players: int, seeds: Sequence[int], specs: tuple[
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise BackendUnavailable(f"cannot reach the Ray cluster at {address}: {exc}") \
                 from None
-    task = ray.remote(_batch)
+    task: Any = ray.remote(_batch)        # (its typed stubs stop at fewer arguments)
     batches = _batches(seeds, max(1, int(ray.cluster_resources().get("CPU", 1))),
                        _single(specs, on_outcomes))
-    refs = [task.remote(_absolute(path), players, b, specs, max_decisions)
+    refs = [task.remote(_absolute(path), players, b, specs, max_decisions, detail)
             for b in batches]
     order = {r: k for k, r in enumerate(refs)}
     results: dict[int, list[Outcome]] = {}

@@ -25,6 +25,7 @@ from typing import Any, Callable, Optional, Sequence
 from mercator.interpreter.agents.spec import SEARCHERS, AgentSpec, for_rulebook, search_settings
 from mercator.interpreter.engine.encoding import rulebook_sha256
 from mercator.interpreter.engine.program import Program
+from mercator.interpreter.tools.game_detail import detail_from_json, detail_to_json
 from mercator.interpreter.tools.parallel import Outcome, ProgramKey, run_games
 from mercator.dsl.errors import MercatorError
 
@@ -108,12 +109,16 @@ class ResultsFile:
         if not all(type(x) is int for x in (seed, decisions, rounds, *lists[0], *lists[1],
                                              *lists[2])):
             raise TypeError("a seed, score or count that is not a whole number")
-        return Outcome(seed, lists[0], lists[1], lists[2], decisions, rounds)
+        detail = obj.get("detail")
+        return Outcome(seed, lists[0], lists[1], lists[2], decisions, rounds,
+                       detail=None if detail is None else detail_from_json(detail))
 
     def add(self, outcomes: Sequence[Outcome]) -> None:
         """Append the finished games among outcomes (failed ones are not kept)."""
         lines = [json.dumps({"mercator_results": VERSION, "run": self.run,
-                             **{n: _plain(getattr(o, n)) for n in FIELDS}}) + "\n"
+                             **{n: _plain(getattr(o, n)) for n in FIELDS},
+                             **({} if o.detail is None else
+                                {"detail": detail_to_json(o.detail)})}) + "\n"
                  for o in outcomes if o.failure is None]
         if not lines:
             return

@@ -25,6 +25,7 @@ from mercator.dsl.diagnostics import did_you_mean
 from mercator.dsl.errors import MercatorError
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.program import Program
+from mercator.interpreter.tools.balance import Measure, detail_measures
 from mercator.interpreter.tools.designer import Z95, win_share, wilson_interval
 from mercator.interpreter.tools.overrides import Key, Override, const_decl, literal_key
 from mercator.interpreter.tools.parallel import Outcome
@@ -274,22 +275,14 @@ def is_today(axes: Sequence[Axis], setting: Setting) -> bool:
 
 
 # ------------------------------------------------------------------ measures
-@attrs.frozen
-class Measure:
-    """One measure of one setting's games: its value and a 95% interval (None if none)."""
-
-    measure: str
-    value: float
-    low: Optional[float] = None
-    high: Optional[float] = None
-
-
 def setting_measures(outcomes: Sequence[Outcome], players: int,
-                     stat_names: Sequence[str]) -> list[Measure]:
+                     stat_names: Sequence[str], rules: Sequence[str] = ()) -> list[Measure]:
     """The measures of one setting's finished games (failed ones left out): each seat's win
     rate with its 95% Wilson interval (a shared win counts 1/k) and its advantage (win rate −
     1/N, the same interval shifted), each seat's mean score, the game's length in decisions
-    and in rounds, and every declared stat per game (means with a 95% interval)."""
+    and in rounds, every declared stat per game (means with a 95% interval), and, of games
+    played with their detail, the balance measures only the detail gives (decisiveness, lead
+    changes, comebacks, each of `rules`' runs, dominant options: tools/balance.py)."""
     done = [o for o in outcomes if o.failure is None]
     n = len(done)
     rows: list[Measure] = []
@@ -312,6 +305,9 @@ def setting_measures(outcomes: Sequence[Outcome], players: int,
     for k, name in enumerate(stat_names):
         rows.append(_mean(f"stat {name} per game", [float(o.stats[k]) for o in done
                                                     if k < len(o.stats)]))
+    detailed = [o for o in done if o.detail is not None]
+    if detailed:
+        rows += detail_measures(detailed, rules)
     return rows
 
 
@@ -327,7 +323,7 @@ def _mean(name: str, xs: Sequence[float]) -> Measure:
 
 def by_name(rows: Sequence[Measure]) -> dict[str, Measure]:
     """The measures of a setting by name."""
-    return {r.measure: r for r in rows}
+    return {r.name: r for r in rows}
 
 
 def is_fair(rows: Sequence[Measure], players: int) -> bool:
@@ -436,7 +432,7 @@ def measure_names(measures: Sequence[Sequence[Measure]]) -> list[str]:
     """Every measure of the sweep, in the order of the first setting that has games."""
     for m in measures:
         if m:
-            return [r.measure for r in m]
+            return [r.name for r in m]
     return []
 
 
@@ -446,7 +442,11 @@ def _groups(names: Sequence[str], players: int) -> list[tuple[str, list[str]]]:
             [f"win rate P{p + 1}" for p in range(players)]),
            ("advantage by seat (win rate − 1/N)", [f"advantage P{p + 1}" for p in range(players)]),
            ("mean score by seat", [f"score P{p + 1}" for p in range(players)]),
-           ("game length (decisions)", ["decisions"]), ("game length (rounds)", ["rounds"])]
+           ("game length (decisions)", ["decisions"]), ("game length (rounds)", ["rounds"]),
+           ("decisiveness (the share of the game before the winner leads for good)",
+            ["decisiveness"]),
+           ("lead changes per game", ["lead changes"]),
+           ("comebacks (games won by the seat last at the midpoint)", ["comebacks"])]
     out += [(n, [n]) for n in names if n.startswith("stat ")]
     return [(t, [n for n in ns if n in names]) for t, ns in out if any(n in names for n in ns)]
 
