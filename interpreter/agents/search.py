@@ -535,7 +535,8 @@ class MCTSAgent:
                  anytime: str = "all", root: str = "uct", pair: bool = False,
                  clock: str = "wall", sealed: str = "tree", nst: bool = False,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
-                 prefer: float = 0.0, trust: float = 0.0, sure: float = 0.0):
+                 prefer: float = 0.0, trust: float = 0.0, sure: float = 0.0,
+                 value: Any = None):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -672,6 +673,16 @@ class MCTSAgent:
         # time in `policy_eps` falls back to the rollout's own policy
         self.policy: Optional[Callable[[Any, State], int]] = None
         self.policy_eps = 0.1
+        # a learned evaluation (agents/learned.py; the spec's `value=FILE`): a model file's
+        # path, or a learned.Model; it judges the cut-offs in place of the rulebook's estimate
+        # once bound to the game's program and player count (`_judge`, at the first decision)
+        self.value = value
+        self._model = None
+        if value is not None:
+            from mercator.interpreter.agents.learned import Model, load_model
+            self._model = value if isinstance(value, Model) else load_model(str(value))
+        self._judge: Any = None
+        self._judged: tuple[Any, int] = (None, 0)       # the (program, players) it is bound to
 
     # -- what an iteration starts from
     def prepare(self, program: Any, state: State, seat: int) -> None:
@@ -729,8 +740,12 @@ class MCTSAgent:
                 if deadline is not None and self.seconds is not None and self._rate > 0:
                     deadline -= min(credit / self._rate, (1 - MIN_FRESH) * self.seconds)
         self.last_reused = root.visits
-        self._depth = self.depth if self.depth is not None or program.estimate_f is None \
-            else self.estimate_depth
+        if self._model is not None:
+            self._bind(program, len(state.players))
+        # with a learned value the rollouts are cut off (and judged by it) in a rulebook
+        # without an estimate too, where they would otherwise run to the end
+        self._depth = self.depth if self.depth is not None \
+            or (program.estimate_f is None and self._judge is None) else self.estimate_depth
         if self.rollout == "auto":      # MAST's Python loop where rollouts are short, else the
             self._rollout = "mast" if self._depth is not None else "random"   # native playout
         self.last_rollout_decisions = 0
@@ -1091,16 +1106,24 @@ class MCTSAgent:
             else:
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
                                                              anytime=False, deals=self.deals)
+        judge = self._judge
         if s.pending.__class__ is Terminal:
             # a margin compares a rollout with the others: where cut-offs are judged by the
             # estimate, so is a rollout that reached the end (one scale: the estimate need not
-            # be in the score's units, Die Händler's counts Taler where its score counts levels)
-            result = s.pending if self.reward not in ("margin", "blend", "mean", "own") \
-                or self.evaluate != "estimate" or program.estimate_f is None \
-                else program.estimated(s)
+            # be in the score's units, Die Händler's counts Taler where its score counts levels);
+            # where they are judged by a learned value, by the final margins it predicts
+            if self.reward not in ("margin", "blend", "mean", "own") \
+                    or self.evaluate != "estimate":
+                result = s.pending
+            elif judge is not None:
+                result = judge.at_end(s.pending)
+            else:
+                result = s.pending if program.estimate_f is None else program.estimated(s)
             won = s.pending.winners             # (reward=blend: the game's, not the estimate's)
         elif self.evaluate == "estimate":
-            result, won = program.estimated(s), None   # (the score where it declares none)
+            # (the score where the rulebook declares no estimate and no value is given)
+            result = program.estimated(s) if judge is None else judge.cut_off(s)
+            won = None
         else:
             result, won = program.result(s), None
         reward = self._rewards(program, result, n, won)
@@ -1129,6 +1152,14 @@ class MCTSAgent:
                     st[1] += 1.0
             if self.nst:
                 self._credit_pairs(moves, reward)
+
+    def _bind(self, program: Any, players: int) -> None:
+        """The learned value at work in this program's games of this many players (a ModelError
+        for a model of another rulebook or player count)."""
+        if self._judged != (program, players):
+            from mercator.interpreter.agents.learned import Judge
+            self._judge = Judge(self._model, program, players)
+            self._judged = (program, players)
 
     def _credit_pairs(self, moves: list[tuple[int, Any]], reward: list[float]) -> None:
         """NST: each move of the simulation credited to the pair it makes with the same seat's
@@ -1693,11 +1724,11 @@ class ISMCTSAgent(MCTSAgent):
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
                  model: float = 0.0, prefer: float = 0.0, trust: float = 0.0,
-                 sure: float = 0.0):
+                 sure: float = 0.0, value: Any = None):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
                          root, pair, clock, sealed, nst, kernel, reply, thrift, prefer, trust,
-                         sure)
+                         sure, value)
         if model < 0:
             raise ValueError(f"the model's weight cannot be negative, not {model}")
         self.model = model

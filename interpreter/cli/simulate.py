@@ -8,7 +8,7 @@ import time
 from typing import Any, Optional
 
 from mercator.interpreter.agents.search import hidden_information
-from mercator.interpreter.agents.spec import AgentSpec, SpecError, parse_seats
+from mercator.interpreter.agents.spec import AgentSpec, SpecError, check_values, parse_seats
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
                                     plot_target, write_plot_file,
                                     player_count, plural, runtime_failure, score_text,
@@ -27,7 +27,10 @@ def seat_specs(args: argparse.Namespace, players: int,
     try:
         specs = parse_seats(args.seats or "random", players)
     except SpecError as exc:
-        raise UsageError(f"--seats: {exc}", "e.g. --seats random or --seats ismcts:200,random")
+        raise UsageError(f"--seats: {exc}", exc.hint or
+                         "e.g. --seats random or --seats ismcts:200,random") from None
+    if prog is not None:
+        valued_seats(specs, prog, players)
     if any(sp.kind == "human" for sp in specs):
         raise UsageError("--seats: a simulation has no human seats",
                          "play with a person: mercator play RULEBOOK --seats human,random")
@@ -36,6 +39,15 @@ def seat_specs(args: argparse.Namespace, players: int,
             "the true state: it sees other seats' hidden cards and sealed choices (ismcts does "
             "not)")
     return specs
+
+
+def valued_seats(specs: list[AgentSpec], prog: Program, players: int) -> None:
+    """A usage error for a seat whose learned evaluation (value=FILE) is a model of another
+    rulebook or player count, before any game is played."""
+    try:
+        check_values(specs, prog, players)
+    except SpecError as exc:
+        raise UsageError(f"--seats: {exc}", exc.hint) from None
 
 
 def add_bot_flags(parser: argparse.ArgumentParser) -> None:
