@@ -498,7 +498,9 @@ class Judge:
         sign, n = self.sign, self.players
         m = self.margins(s)
         best = max(m)
-        return Terminal(tuple(sign * v for v in m), tuple(() for _ in range(n)),
+        # (margins, not whole points: the search reads a Terminal's scores as any numbers)
+        values: Any = tuple(sign * v for v in m)
+        return Terminal(values, tuple(() for _ in range(n)),
                         tuple(p for p in range(n) if m[p] == best),
                         tuple(sorted(range(n), key=lambda p: (-m[p], p))))
 
@@ -507,5 +509,6 @@ class Judge:
         place of the scores."""
         sign = self.sign
         m = score_margins(end, self.players, sign)
-        return Terminal(tuple(sign * v for v in m), end.tiebreaks, end.winners, end.ranking,
+        values: Any = tuple(sign * v for v in m)
+        return Terminal(values, end.tiebreaks, end.winners, end.ranking,
                         end.barred)

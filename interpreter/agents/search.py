@@ -677,7 +677,7 @@ class MCTSAgent:
         # path, or a learned.Model; it judges the cut-offs in place of the rulebook's estimate
         # once bound to the game's program and player count (`_judge`, at the first decision)
         self.value = value
-        self._model = None
+        self._model: Any = None
         if value is not None:
             from mercator.interpreter.agents.learned import Model, load_model
             self._model = value if isinstance(value, Model) else load_model(str(value))
