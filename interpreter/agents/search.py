@@ -42,6 +42,12 @@ decision searched, and the position before it is judged, so that the estimate ta
 in expectation (tests/fixtures/agents/venture.rules; worse in Manila: docs/agents.md). `rollout="auto"` plays MAST's rollouts where they are cut off and the
 native playout where they run to the end.
 
+A learned evaluation (`value`, agents/learned.py): a model of each seat's final margin over what
+it sees of a position stands for the rulebook's estimate at a cut-off (`Judge.cut_off`), and a
+rollout that reached the end is judged by its final margins (`Judge.at_end`), so that both are
+on one scale; with it a rulebook without an estimate has its rollouts cut off after
+`estimate_depth` steps too.
+
 The reward (`reward`): `win` is each seat's share of the win (1 for a win, 1/k for a win shared
 by k, 0 otherwise); `margin` ranks positions by the rulebook's score: a seat's score less the
 best other seat's (the other way round where the lowest score wins), standardised by the mean

@@ -52,7 +52,10 @@ visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|sha
 shared whatever they were), `hidden=uniform|mast` (ismcts only) how a drawn world makes
 another seat's hidden choice (any option alike, or as the search's rollouts would choose), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
 the searching process's CPU, the same budget however loaded the machine), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
-where it declares none; or always the score), `cores=N` the processes that search a decision
+where it declares none; or always the score), `value=FILE` a learned evaluation judges the
+cut-offs instead (a model file of `mercator learn`, agents/learned.py; the file's name keeps its
+case; in a rulebook without an estimate it also cuts the rollouts off after
+DEFAULT_SETTINGS' estimate_depth steps), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
 seats is one spec for every seat, or one per seat, comma-separated

@@ -58,6 +58,7 @@ def add_bot_flags(parser: argparse.ArgumentParser) -> None:
                              "(N iterations or T seconds a decision; default 200 iterations; "
                              "then settings :depth=D, :c=X, :deals=none|random|judge, "
                              ":worlds=W, :reuse=yes, :rave=K, :anytime=all, :root=halving|uct, "
+                             ":value=FILE (cut-offs judged by a model of mercator learn), "
                              "docs/agents.md), "
                              "e.g. ismcts:200,random,random (default: random)")
     parser.add_argument("--workers", type=int, metavar="N",
