@@ -214,3 +214,20 @@ def test_mercator_learn_refuses_bad_input_with_a_message(tmp_path, capsys) -> No
         assert said in capsys.readouterr().err
     assert main(["learn", str(tmp_path / "none.rules")]) == 2
     assert "no such rulebook" in capsys.readouterr().err
+
+
+def test_without_numpy_learn_and_value_say_how_to_install_it(fitted, monkeypatch,
+                                                             capsys) -> None:
+    """numpy is an extra (mercator[learn]): without it `mercator learn` is a usage error that
+    says how to install it, and so is a spec with value= (checked when the spec is read)."""
+    monkeypatch.setitem(__import__("sys").modules, "numpy", None)   # (import numpy fails)
+    assert main(["learn", str(HOARD), "--players", "2", "--games", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "needs numpy" in err and "pip install 'mercator[learn]'" in err
+    L._LOADED.clear()
+    try:
+        with pytest.raises(SpecError, match="needs numpy") as e:
+            parse_spec(f"ismcts:50:value={fitted[-1]}")
+        assert "mercator[learn]" in e.value.hint
+    finally:
+        L._LOADED.clear()
