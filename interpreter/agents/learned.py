@@ -32,7 +32,7 @@ import random
 from typing import Any, Callable, Optional, Sequence
 
 from mercator.dsl.errors import MercatorError
-from mercator.interpreter.agents.search import score_margins, top_step
+from mercator.interpreter.agents.outcome import score_margins, top_step
 from mercator.interpreter.engine.nodes import Chance, Terminal
 
 FORMAT = "mercator-value"     # what a model file says it is

@@ -108,6 +108,8 @@ from mercator.interpreter.engine.nodes import (Chance, Decision, Terminal, move_
                                                no_deal_index, option_keys)
 from mercator.interpreter.engine.resample import HIDDEN, SEEN, ResampleFailed, Trace
 from mercator.interpreter.engine.state import State
+# (defined beside what a learned value shares with the search; imported from here too)
+from mercator.interpreter.agents.outcome import score_margins, top_step  # noqa: F401
 
 DEFAULT_ITERATIONS = 200
 UCT_C = 0.7          # exploration constant for rewards in [0, 1]
@@ -471,35 +473,6 @@ def win_shares(result: Terminal, n: int) -> list[float]:
         share = 1.0 / len(result.winners)
         for p in result.winners:
             out[p] = share
-    return out
-
-
-def score_margins(result: Terminal, n: int, sign: int, against: str = "best") -> list[float]:
-    """Each seat's score less the best other seat's (sign -1: the lowest score wins, and the
-    margin is taken the other way round); against="mean", less the mean of the others';
-    against="none", its own score alone. A seat the rulebook's `eligible` bars from winning
-    (`result.barred`) is no rival: the others' margins leave it out (one with no rival left
-    wins by the table's spread and one more), and its own margin is below any other's (the
-    lowest score less the highest, less one; with against="none", the lowest score less the
-    spread)."""
-    v = [sign * x for x in result.scores]
-    barred = set(result.barred)
-    spread = max(v) - min(v) + 1 if v else 1
-    out = []
-    for p in range(n):
-        if p in barred:
-            out.append(float(min(v) - spread if against == "none" else -spread))
-            continue
-        if against == "none":
-            out.append(float(v[p]))
-            continue
-        rivals = [v[q] for q in range(n) if q != p and q not in barred]
-        if not rivals:
-            out.append(float(spread if barred else v[p]))
-        elif against == "mean":
-            out.append(v[p] - sum(rivals) / len(rivals))
-        else:
-            out.append(float(v[p] - max(rivals)))
     return out
 
 
@@ -1694,15 +1667,6 @@ def top_phase(s: State) -> bytes:
     """Where the game stands in its rounds: the round and the main frame's position (which phase
     runs). It changes when a phase begins, not within one."""
     return marshal.dumps((s.round, s.stack[0][:3] if s.stack else None))
-
-
-def top_step(s: State) -> bytes:
-    """Where the game stands at its top level: the round, and the position of the main frame and
-    of the phase's (or setup's) frame, with their locals. It changes when a phase begins and
-    with each pass of a loop written in a phase's body (a player's turn, a placement round), not
-    within a procedure the phase calls (an auction, a trade, a turn's steps): a rollout cut where
-    it changes is judged between steps of the game, not in the middle of one."""
-    return marshal.dumps((s.round, [f[:3] for f in s.stack[:2]]))
 
 
 class ISMCTSAgent(MCTSAgent):
