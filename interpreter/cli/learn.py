@@ -143,10 +143,10 @@ def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
     help_ = "learn an evaluation of positions from games, for a searcher's value=FILE"
     lp = sub.add_parser("learn", help=help_, description=help_ + " (needs numpy: pip install "
                         "'mercator[learn]'; docs/agents.md)", formatter_class=formatter,
-                        epilog="example:\n  mercator learn rulebooks/manila.rules --players 3 "
-                               "--games 300 --out manila-3p.npz\n"
-                               "  mercator simulate rulebooks/manila.rules --players 3 --games 20 "
-                               "--seats ismcts:300:value=manila-3p.npz,prefer,prefer")
+                        epilog="example:\n  mercator learn rulebooks/felinia.rules --players 3 "
+                               "--games 300 --out felinia-3p.npz\n"
+                               "  mercator simulate rulebooks/felinia.rules --players 3 --games 20 "
+                               "--seats ismcts:300:value=felinia-3p.npz,prefer,prefer")
     lp.set_defaults(func=cmd_learn)
     lp.add_argument("path", metavar="RULEBOOK", help="the rulebook")
     lp.add_argument("--players", type=_whole, metavar="N",
@@ -164,7 +164,7 @@ def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                          "the features")
     lp.add_argument("--out", metavar="FILE",
                     help="where to write the model (default: RULEBOOK's name and the player "
-                         "count, e.g. manila-3p.npz, in the current directory)")
+                         "count, e.g. felinia-3p.npz, in the current directory)")
     lp.add_argument("--seed", type=_whole, metavar="S", default=0,
                     help="game i uses seed S+i (default: 0)")
     lp.add_argument("--json", action="store_true",
