@@ -3,7 +3,11 @@ observation tensor (engine/observation.py) and the rulebook's estimate — a lin
 (ridge) or a small network (numpy, no other library) —, fitted to the final score margin of
 games played by the game's anchors, then used by the searcher in place of the estimate where a
 rollout is cut off (docs/agents.md, "A linear value over the observation" and "A small
-network over the observation").
+network over the observation"). What is reusable lives in the engine: interpreter/agents/
+learned.py (the features, the records, the fits, the model file), the searcher's `value=FILE`
+and `mercator learn` (docs/agents.md, "A learned evaluation as a setting"); this script keeps
+the research around them: the anchors' games, varied, positions kept to a file, the network's
+widths, judging recorded positions.
 
     .venv/bin/python benchmarks/learned_value.py fit rulebooks/manila.rules --games 400 --out m.npz
     .venv/bin/python benchmarks/learned_value.py fit rulebooks/die_haendler.rules --games 300 \\
@@ -16,23 +20,23 @@ network over the observation").
 `fit` records, at the first decision of every step of the rulebook's top level (search.top_step),
 each seat's observation cells — turned to the seat (its own player's cells first, then the next
 seats' in turn order: one model serves every seat) — with every seat's estimate (the seat's own
-first) and its estimate's lead over the best other seat, then the seat's final margin (its score
-less the best other's). With `--vary P` each decision of the anchors' games is, with chance P, a
+first) and its estimate's lead over the best other seat (where the rulebook declares one), then
+the seat's final margin (its score less the best other's). With `--vary P` each decision of the anchors' games is, with chance P, a
 random option (Die Händler's deterministic anchors play nearly one game whatever the seed). It
 prints how well the estimate alone, the linear model and (`--model mlp`) the network predict
 that margin on the games held out (every fifth), and saves the model chosen, fitted on the
-others. `judge` asks a file of benchmarks/decision_values.py whose every option was valued how
+others, as a model file a searcher's `value=FILE` takes. `judge` asks a file of benchmarks/decision_values.py whose every option was valued how
 the model, K steps after each option, orders the options against the file's endings (as that
 script's --rejudge asks the rulebook's estimate). `play` seats the searcher against two anchors
 as benchmarks/anchor_answers.py does (the same seeds, seats and agent seeds: compare seed by seed
-with its `--anchor-answers none` games), its cut-offs judged by the model: each seat's predicted
-margin stands for its estimate, and a rollout that reached the end by its score.
+with its `--anchor-answers none` games), its cut-offs judged by the model (the spec's
+`value=FILE`): each seat's predicted margin stands for its estimate, and a rollout that reached
+the end by its final margins.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -44,223 +48,42 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_agents import _program, heuristic_for  # noqa: E402
 
+from mercator.interpreter.agents import learned as L  # noqa: E402
 from mercator.interpreter.agents.base import agent_seed, play_out  # noqa: E402
-from mercator.interpreter.agents.search import top_step  # noqa: E402
 from mercator.interpreter.agents.spec import make_agent, parse_spec  # noqa: E402
-from mercator.interpreter.engine.nodes import Terminal  # noqa: E402
-from mercator.interpreter.engine.observation import Observer  # noqa: E402
 
 PLAYERS = 3
-RIDGE = 10.0
+# the reusable parts live in the engine (interpreter/agents/learned.py, `mercator learn` and the
+# searcher's value=FILE); the names below keep this script's research subcommands and its tests
+lead, turned, ridge, predict = L.lead, L.turned, L.ridge, L.predict
+mlp_fit, mlp_predict = L.mlp_fit, L.mlp_predict
 
 
-def lead(values, p: int) -> float:
-    return values[p] - max(v for q, v in enumerate(values) if q != p)
-
-
-def turned(ob: Observer, players: int) -> list[np.ndarray]:
-    """For each seat, the order of the observation's cells as that seat sees its place: the
-    table's cells, then the players' cells from the seat's own round the table, the round, and
-    who is to decide from the seat on (its last cell: chance or the end). The viewer's own cells
-    (always the seat itself, turned) are left out."""
-    by_name = {g.name: g for g in ob.segments}
-    out = []
-    for p in range(players):
-        idx: list[int] = []
-        for g in ob.segments:
-            if g.name.startswith("table."):
-                idx.extend(range(g.offset, g.offset + g.size))
-        for k in range(players):
-            q = (p + k) % players
-            for g in ob.segments:
-                if g.name.startswith(f"P{q + 1}."):
-                    idx.extend(range(g.offset, g.offset + g.size))
-        r = by_name["round"]
-        idx.append(r.offset)
-        d = by_name["to decide"]
-        idx.extend(d.offset + (p + k) % players for k in range(players))
-        idx.append(d.offset + players)
-        out.append(np.array(idx))
-    return out
-
-
-class Features:
-    """A seat's inputs to the model in a state: its turned cells, every seat's estimate from its
-    own on, and its estimate's lead."""
+class Features(L.Features):
+    """The engine's features of three seats (a caller may replace `estimates`: judge does)."""
 
     def __init__(self, prog: Any, players: int = PLAYERS) -> None:
-        self.players = players
-        self.ob = Observer(prog, players)
-        self.order = turned(self.ob, players)
-        self.cells = np.zeros(self.ob.total)
-        self.size = len(self.order[0]) + players + 1
-        self.sign = prog.key_signs[0] if prog.key_signs else 1
-        self.estimates = prog.estimates         # the rulebook's (a caller may replace prog's)
-
-    def rows(self, s: Any) -> np.ndarray:
-        """One row per seat (players x size)."""
-        n = self.players
-        e = [self.sign * v for v in self.estimates(s)]
-        out = np.empty((n, self.size))
-        for p in range(n):
-            self.cells[:] = 0.0
-            self.ob.fill(self.cells, s, p)
-            k = len(self.order[p])
-            out[p, :k] = self.cells[self.order[p]]
-            out[p, k:k + n] = [e[(p + j) % n] for j in range(n)]
-            out[p, -1] = lead(e, p)
-        return out
+        super().__init__(prog, players)
 
 
 def positions(prog: Any, games: int, vary: float = 0.0, first: int = 0, keep: float = 1.0):
     """Rows (the seat's features, its final margin, the game) from games of three anchors,
-    seeds first..first+games-1; with keep < 1, each step's rows kept with that chance (the
-    positions of one game are alike: more games, not more of each, teach the model)."""
+    seeds first..first+games-1 (learned.record: `vary`, `keep`)."""
     anchor = heuristic_for(prog)
-    fx = Features(prog)
-    rows, margins, game_of = [], [], []
-    for g in range(first, first + games):
-        seats = [anchor(agent_seed(g, p)) for p in range(PLAYERS)]
-        s = prog.new_game(PLAYERS, g, narrate=True, explicit_chance=True)
-        rng = random.Random(g)
-        other = random.Random(f"vary:{g}")
-        kept = random.Random(f"keep:{g}")
-        last, mine = None, []
-        while s.pending.__class__ is not Terminal:
-            pend = s.pending
-            if pend.__class__.__name__ == "Chance":
-                prog.apply(s, rng.choices(range(len(pend.weights)), pend.weights)[0])
-                continue
-            step = top_step(s)
-            if step != last:
-                last = step
-                if keep >= 1 or kept.random() < keep:
-                        mine.append(fx.rows(s).astype(np.float32))
-            i = seats[pend.player].choose(prog, s)
-            m = pend.count - len(pend.actions)
-            if vary > 0 and m > 1 and other.random() < vary:
-                i = other.randrange(m)
-            prog.apply(s, i)
-        sign = fx.sign
-        final = [sign * v for v in s.pending.scores]
-        for r in mine:
-            for p in range(PLAYERS):
-                rows.append(r[p])
-                margins.append(lead(final, p))
-                game_of.append(g)
-    return np.array(rows, np.float32), np.array(margins, float), np.array(game_of)
-
-
-def ridge(x: np.ndarray, y: np.ndarray):
-    mu, sd = x.mean(0), x.std(0) + 1e-9
-    z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
-    w = np.linalg.solve(z.T @ z + RIDGE * np.eye(z.shape[1]), z.T @ y)
-    return mu, sd, w
-
-
-def predict(model, x: np.ndarray) -> np.ndarray:
-    mu, sd, w = model
-    return ((x - mu) / sd) @ w[:-1] + w[-1]
-
-
-def mlp_fit(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray,
-            hidden: tuple[int, ...] = (64, 32), epochs: int = 60, lr: float = 1e-3,
-            batch: int = 256, l2: float = 1e-3, seed: int = 0, patience: int = 6,
-            log: Any = None) -> dict:
-    """What the estimate's lead misses: a line through the lead (the last feature, least
-    squares), plus a network of ReLU layers over every feature fitted by Adam to the rest
-    (inputs and target standardised; its last layer starts at zero, so it starts as the line);
-    the weights of the epoch best on (xv, yv) kept. A dict of arrays."""
-    rng = np.random.default_rng(seed)
-    slope, cut = np.polyfit(x[:, -1].astype(float), y, 1)
-    y = y - (slope * x[:, -1] + cut)
-    yv = yv - (slope * xv[:, -1] + cut)
-    mu, sd = x.mean(0), x.std(0)
-    sd[sd < 1e-6] = 1.0
-    ym, ys = float(y.mean()), float(y.std() or 1.0)
-    z, t = ((x - mu) / sd).astype(np.float32), ((y - ym) / ys).astype(np.float32)
-    zv = ((xv - mu) / sd).astype(np.float32)
-    sizes = (x.shape[1],) + hidden + (1,)
-    ws = [(rng.normal(0, np.sqrt(2.0 / a), (a, b))).astype(np.float32)
-          for a, b in zip(sizes, sizes[1:])]
-    ws[-1][:] = 0.0
-    bs = [np.zeros(b, np.float32) for b in sizes[1:]]
-    params = ws + bs
-    m1 = [np.zeros_like(q) for q in params]
-    m2 = [np.zeros_like(q) for q in params]
-    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
-
-    def forward(a: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        acts = [a]
-        for i in range(len(ws)):
-            a = a @ ws[i] + bs[i]
-            if i < len(ws) - 1:
-                a = np.maximum(a, 0.0)
-            acts.append(a)
-        return a[:, 0], acts
-
-    best = [q.copy() for q in params]
-    best_err = float((((forward(zv)[0] * ys + ym) - yv) ** 2).mean())
-    if log:
-        log(f"    the line alone: held-out mean squared error {best_err:.3f}")
-    bad = 0
-    for epoch in range(epochs):
-        order = rng.permutation(len(z))
-        for k in range(0, len(z), batch):
-            j = order[k:k + batch]
-            out, acts = forward(z[j])
-            g = (2.0 / len(j)) * (out - t[j])[:, None]
-            gw, gb = [None] * len(ws), [None] * len(ws)
-            for i in range(len(ws) - 1, -1, -1):
-                gw[i] = acts[i].T @ g + l2 * ws[i]
-                gb[i] = g.sum(0)
-                if i:
-                    g = (g @ ws[i].T) * (acts[i] > 0)
-            step += 1
-            for q, (p_, d) in enumerate(zip(params, gw + gb)):
-                m1[q] = b1 * m1[q] + (1 - b1) * d
-                m2[q] = b2 * m2[q] + (1 - b2) * d * d
-                p_ -= lr * (m1[q] / (1 - b1 ** step)) / (np.sqrt(m2[q] / (1 - b2 ** step)) + eps)
-        err = float((((forward(zv)[0] * ys + ym) - yv) ** 2).mean())
-        if log:
-            log(f"    epoch {epoch + 1}: held-out mean squared error {err:.3f}")
-        if err < best_err - 1e-4:
-            best_err, bad = err, 0
-            best = [q.copy() for q in params]
-        else:
-            bad += 1
-            if bad >= patience:
-                break
-    n = len(ws)
-    model = {"kind": np.array("mlp"), "mu": mu, "sd": sd, "ym": np.array(ym), "ys": np.array(ys),
-             "layers": np.array(n), "line": np.array([slope, cut])}
-    for i in range(n):
-        model[f"w{i}"], model[f"b{i}"] = best[i], best[n + i]
-    return model
-
-
-def mlp_predict(model: dict, x: np.ndarray) -> np.ndarray:
-    a = (x - model["mu"]) / model["sd"]
-    n = int(model["layers"])
-    for i in range(n):
-        a = a @ model[f"w{i}"] + model[f"b{i}"]
-        if i < n - 1:
-            a = np.maximum(a, 0.0)
-    slope, cut = model["line"]
-    return a[..., 0] * float(model["ys"]) + float(model["ym"]) + slope * x[..., -1] + cut
+    return L.record(prog, PLAYERS, range(first, first + games),
+                    lambda g: [anchor(agent_seed(g, p)) for p in range(PLAYERS)],
+                    vary=vary, keep=keep)
 
 
 def load(path: str):
-    """A saved model: a function from feature rows to predicted margins."""
-    m = dict(np.load(path))
-    if "kind" in m and str(m["kind"]) == "mlp":
-        return lambda x: mlp_predict(m, x)
-    model = (m["mu"], m["sd"], m["w"])
-    return lambda x: predict(model, x)
+    """A saved model: a function from feature rows to predicted margins (a model file of
+    `mercator learn` or of `fit` below)."""
+    return L.load_model(path).predict
 
 
 def fit(a) -> None:
     prog = _program(a.rulebook)
+    fx = Features(prog)
     t0 = time.time()
     loaded = bool(a.data) and Path(a.data).exists()
     if loaded:
@@ -281,19 +104,23 @@ def fit(a) -> None:
     def r2(pred: np.ndarray) -> str:
         err = float(((pred - y[test]) ** 2).mean())
         return f"held-out mean squared error {err:8.3f}  R2 {1 - err / y[test].var():.3f}"
-    lin = ridge(x[train][:, -1:], y[train])
-    print(f"  the estimate's lead alone            {r2(predict(lin, x[test][:, -1:]))}")
+    if fx.estimate:
+        lin = ridge(x[train][:, -1:], y[train])
+        print(f"  the estimate's lead alone            {r2(predict(lin, x[test][:, -1:]))}")
     lin = ridge(x[train], y[train])
     print(f"  linear, every feature                {r2(predict(lin, x[test]))}", flush=True)
     if a.model == "mlp":
         hidden = tuple(int(h) for h in a.hidden.split(","))
-        net = mlp_fit(x[train], y[train], x[val], y[val], hidden=hidden, epochs=a.epochs,
-                      l2=a.l2, log=print if a.verbose else None)
-        print(f"  network {a.hidden:28s} {r2(mlp_predict(net, x[test]))}")
-        np.savez(a.out, **net)
+        arrays = mlp_fit(x[train], y[train], x[val], y[val], hidden=hidden, epochs=a.epochs,
+                         l2=a.l2, log=print if a.verbose else None,
+                         lead_col=x.shape[1] - 1 if fx.estimate else None)
+        print(f"  network {a.hidden:28s} {r2(mlp_predict(arrays, x[test]))}")
     else:
         mu, sd, w = ridge(x[~test], y[~test])
-        np.savez(a.out, mu=mu, sd=sd, w=w)
+        arrays = {"mu": mu, "sd": sd, "w": w}
+    # a model file as `mercator learn` writes it: a searcher's value=FILE takes it
+    L.Model(a.model, arrays, L.rulebook_sha256(prog), prog.name, PLAYERS, fx.names(),
+            a.out).save(a.out)
     print(f"saved {a.out}")
 
 
@@ -317,29 +144,17 @@ def judge(a) -> int:
 def play(a) -> None:
     prog = _program(a.rulebook)
     anchor = heuristic_for(prog)
-    fx = Features(prog)
-    f = load(a.model)
-
-    def judged(s) -> Terminal:
-        if s.pending.__class__ is Terminal:
-            return s.pending                    # the model is in the score's units
-        vals = _values(fx, f, s)
-        sign = fx.sign
-        best = max(sign * v for v in vals)
-        return Terminal(vals, tuple(() for _ in vals),
-                        tuple(p for p in range(PLAYERS) if sign * vals[p] == best),
-                        tuple(sorted(range(PLAYERS), key=lambda p: (-sign * vals[p], p))))
-    prog.estimated = judged                      # what the searcher judges a cut-off by
+    agent = a.agent if ":value=" in a.agent else f"{a.agent}:value={a.model}"   # (the setting)
     lo, hi = (int(v) for v in a.seeds.split("-"))
     for seed in range(lo, hi):
         me = seed % PLAYERS
         seats = [anchor(agent_seed(seed, p)) for p in range(PLAYERS)]
-        seats[me] = make_agent(parse_spec(a.agent), agent_seed(seed, me))
+        seats[me] = make_agent(parse_spec(agent), agent_seed(seed, me))
         state = prog.new_game(PLAYERS, seed, narrate=True, explicit_chance=True)
         t0 = time.time()
         play_out(prog, state, seats, max_decisions=20000)
         scores = list(state.pending.scores)
-        line = {"seed": seed, "seat": me, "agent": a.agent, "model": a.model,
+        line = {"seed": seed, "seat": me, "agent": agent, "model": a.model,
                 "scores": scores, "margin": lead(scores, me),
                 "won": me in state.pending.winners, "seconds": round(time.time() - t0)}
         print(json.dumps(line), flush=True)

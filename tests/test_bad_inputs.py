@@ -462,12 +462,13 @@ TYPED = ["", " ", "#", "#0", "#-1", "#99", "#²", "#١", "#" + "9" * 5000, "9" *
 def test_battery_of_bad_inputs(tmp_path, monkeypatch):
     cases: list[tuple[str, list[str], str, tuple[int, ...]]] = []
     commands = (("check", ["check"]), ("play", ["play"]), ("simulate", ["simulate"]),
-                ("fmt", ["fmt"]))
+                ("fmt", ["fmt"]), ("learn", ["learn"]))
     (tmp_path / "rules").mkdir()
     for name, path in _battery_files(tmp_path / "rules"):
         for cname, cmd in commands:
             extra = ["--seats", "random,random", "--seed", "1"] if cname == "play" else \
-                ["--games", "2"] if cname == "simulate" else []
+                ["--games", "2"] if cname == "simulate" else \
+                ["--games", "5"] if cname == "learn" else []
             # an empty file is a library; a nested expression is fine; fmt reads one file only
             fine = name in ("empty", "use-empty", "nested") or \
                 cname == "fmt" and name.startswith(("use-", "variant-"))

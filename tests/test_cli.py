@@ -106,7 +106,7 @@ def test_usage_errors_exit_2_with_hints(capsys):
 
 
 def test_help_has_an_example_on_every_command(capsys):
-    for cmd in ("check", "play", "simulate", "replay", "fmt"):
+    for cmd in ("check", "play", "simulate", "replay", "fmt", "learn"):
         assert main([cmd, "--help"]) == 0
         assert f"example:\n  mercator {cmd}" in capsys.readouterr().out
 

@@ -42,6 +42,12 @@ decision searched, and the position before it is judged, so that the estimate ta
 in expectation (tests/fixtures/agents/venture.rules; worse in Manila: docs/agents.md). `rollout="auto"` plays MAST's rollouts where they are cut off and the
 native playout where they run to the end.
 
+A learned evaluation (`value`, agents/learned.py): a model of each seat's final margin over what
+it sees of a position stands for the rulebook's estimate at a cut-off (`Judge.cut_off`), and a
+rollout that reached the end is judged by its final margins (`Judge.at_end`), so that both are
+on one scale; with it a rulebook without an estimate has its rollouts cut off after
+`estimate_depth` steps too.
+
 The reward (`reward`): `win` is each seat's share of the win (1 for a win, 1/k for a win shared
 by k, 0 otherwise); `margin` ranks positions by the rulebook's score: a seat's score less the
 best other seat's (the other way round where the lowest score wins), standardised by the mean
@@ -102,6 +108,8 @@ from mercator.interpreter.engine.nodes import (Chance, Decision, Terminal, move_
                                                no_deal_index, option_keys)
 from mercator.interpreter.engine.resample import HIDDEN, SEEN, ResampleFailed, Trace
 from mercator.interpreter.engine.state import State
+# (defined beside what a learned value shares with the search; imported from here too)
+from mercator.interpreter.agents.outcome import score_margins, top_step  # noqa: F401
 
 DEFAULT_ITERATIONS = 200
 UCT_C = 0.7          # exploration constant for rewards in [0, 1]
@@ -468,35 +476,6 @@ def win_shares(result: Terminal, n: int) -> list[float]:
     return out
 
 
-def score_margins(result: Terminal, n: int, sign: int, against: str = "best") -> list[float]:
-    """Each seat's score less the best other seat's (sign -1: the lowest score wins, and the
-    margin is taken the other way round); against="mean", less the mean of the others';
-    against="none", its own score alone. A seat the rulebook's `eligible` bars from winning
-    (`result.barred`) is no rival: the others' margins leave it out (one with no rival left
-    wins by the table's spread and one more), and its own margin is below any other's (the
-    lowest score less the highest, less one; with against="none", the lowest score less the
-    spread)."""
-    v = [sign * x for x in result.scores]
-    barred = set(result.barred)
-    spread = max(v) - min(v) + 1 if v else 1
-    out = []
-    for p in range(n):
-        if p in barred:
-            out.append(float(min(v) - spread if against == "none" else -spread))
-            continue
-        if against == "none":
-            out.append(float(v[p]))
-            continue
-        rivals = [v[q] for q in range(n) if q != p and q not in barred]
-        if not rivals:
-            out.append(float(spread if barred else v[p]))
-        elif against == "mean":
-            out.append(v[p] - sum(rivals) / len(rivals))
-        else:
-            out.append(float(v[p] - max(rivals)))
-    return out
-
-
 def rank_rewards(result: Terminal, n: int, sign: int) -> list[float]:
     """Each seat's share of the other seats it outscores (a tie counts half); a seat the
     rulebook's `eligible` bars from winning is outscored by every other seat (by each barred
@@ -535,7 +514,8 @@ class MCTSAgent:
                  anytime: str = "all", root: str = "uct", pair: bool = False,
                  clock: str = "wall", sealed: str = "tree", nst: bool = False,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
-                 prefer: float = 0.0, trust: float = 0.0, sure: float = 0.0):
+                 prefer: float = 0.0, trust: float = 0.0, sure: float = 0.0,
+                 value: Any = None):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -672,6 +652,16 @@ class MCTSAgent:
         # time in `policy_eps` falls back to the rollout's own policy
         self.policy: Optional[Callable[[Any, State], int]] = None
         self.policy_eps = 0.1
+        # a learned evaluation (agents/learned.py; the spec's `value=FILE`): a model file's
+        # path, or a learned.Model; it judges the cut-offs in place of the rulebook's estimate
+        # once bound to the game's program and player count (`_judge`, at the first decision)
+        self.value = value
+        self._model: Any = None
+        if value is not None:
+            from mercator.interpreter.agents.learned import Model, load_model
+            self._model = value if isinstance(value, Model) else load_model(str(value))
+        self._judge: Any = None
+        self._judged: tuple[Any, int] = (None, 0)       # the (program, players) it is bound to
 
     # -- what an iteration starts from
     def prepare(self, program: Any, state: State, seat: int) -> None:
@@ -729,8 +719,12 @@ class MCTSAgent:
                 if deadline is not None and self.seconds is not None and self._rate > 0:
                     deadline -= min(credit / self._rate, (1 - MIN_FRESH) * self.seconds)
         self.last_reused = root.visits
-        self._depth = self.depth if self.depth is not None or program.estimate_f is None \
-            else self.estimate_depth
+        if self._model is not None:
+            self._bind(program, len(state.players))
+        # with a learned value the rollouts are cut off (and judged by it) in a rulebook
+        # without an estimate too, where they would otherwise run to the end
+        self._depth = self.depth if self.depth is not None \
+            or (program.estimate_f is None and self._judge is None) else self.estimate_depth
         if self.rollout == "auto":      # MAST's Python loop where rollouts are short, else the
             self._rollout = "mast" if self._depth is not None else "random"   # native playout
         self.last_rollout_decisions = 0
@@ -1091,16 +1085,24 @@ class MCTSAgent:
             else:
                 self.last_rollout_decisions += program.playout(s, rng, self._depth,
                                                              anytime=False, deals=self.deals)
+        judge = self._judge
         if s.pending.__class__ is Terminal:
             # a margin compares a rollout with the others: where cut-offs are judged by the
             # estimate, so is a rollout that reached the end (one scale: the estimate need not
-            # be in the score's units, Die Händler's counts Taler where its score counts levels)
-            result = s.pending if self.reward not in ("margin", "blend", "mean", "own") \
-                or self.evaluate != "estimate" or program.estimate_f is None \
-                else program.estimated(s)
+            # be in the score's units, Die Händler's counts Taler where its score counts levels);
+            # where they are judged by a learned value, by the final margins it predicts
+            if self.reward not in ("margin", "blend", "mean", "own") \
+                    or self.evaluate != "estimate":
+                result = s.pending
+            elif judge is not None:
+                result = judge.at_end(s.pending)
+            else:
+                result = s.pending if program.estimate_f is None else program.estimated(s)
             won = s.pending.winners             # (reward=blend: the game's, not the estimate's)
         elif self.evaluate == "estimate":
-            result, won = program.estimated(s), None   # (the score where it declares none)
+            # (the score where the rulebook declares no estimate and no value is given)
+            result = program.estimated(s) if judge is None else judge.cut_off(s)
+            won = None
         else:
             result, won = program.result(s), None
         reward = self._rewards(program, result, n, won)
@@ -1129,6 +1131,14 @@ class MCTSAgent:
                     st[1] += 1.0
             if self.nst:
                 self._credit_pairs(moves, reward)
+
+    def _bind(self, program: Any, players: int) -> None:
+        """The learned value at work in this program's games of this many players (a ModelError
+        for a model of another rulebook or player count)."""
+        if self._judged != (program, players):
+            from mercator.interpreter.agents.learned import Judge
+            self._judge = Judge(self._model, program, players)
+            self._judged = (program, players)
 
     def _credit_pairs(self, moves: list[tuple[int, Any]], reward: list[float]) -> None:
         """NST: each move of the simulation credited to the pair it makes with the same seat's
@@ -1659,15 +1669,6 @@ def top_phase(s: State) -> bytes:
     return marshal.dumps((s.round, s.stack[0][:3] if s.stack else None))
 
 
-def top_step(s: State) -> bytes:
-    """Where the game stands at its top level: the round, and the position of the main frame and
-    of the phase's (or setup's) frame, with their locals. It changes when a phase begins and
-    with each pass of a loop written in a phase's body (a player's turn, a placement round), not
-    within a procedure the phase calls (an auction, a trade, a turn's steps): a rollout cut where
-    it changes is judged between steps of the game, not in the middle of one."""
-    return marshal.dumps((s.round, [f[:3] for f in s.stack[:2]]))
-
-
 class ISMCTSAgent(MCTSAgent):
     """Information-set MCTS: each iteration searches a world drawn from what the deciding seat
     knows (engine/resample.py), never the true state. The game must keep the record of what
@@ -1693,11 +1694,11 @@ class ISMCTSAgent(MCTSAgent):
                  hidden: str = "uniform", nst: bool = False, plan: int = 0,
                  kernel: float = 0.0, reply: float = 0.0, thrift: float = 0.0,
                  model: float = 0.0, prefer: float = 0.0, trust: float = 0.0,
-                 sure: float = 0.0):
+                 sure: float = 0.0, value: Any = None):
         super().__init__(iterations, seconds, seed, c, depth, widen, deals, reward, rollout, tau,
                          pw, evaluate, estimate_depth, cut, prior, group, rave, anytime,
                          root, pair, clock, sealed, nst, kernel, reply, thrift, prefer, trust,
-                         sure)
+                         sure, value)
         if model < 0:
             raise ValueError(f"the model's weight cannot be negative, not {model}")
         self.model = model

@@ -52,7 +52,10 @@ visits valued by the rulebook's estimate one step on (0: none), `sealed=tree|sha
 shared whatever they were), `hidden=uniform|mast` (ismcts only) how a drawn world makes
 another seat's hidden choice (any option alike, or as the search's rollouts would choose), `clock=wall|cpu` what a time budget counts (seconds of the wall clock, the default; or of
 the searching process's CPU, the same budget however loaded the machine), `eval=estimate|score` how a cut-off position is judged (the rulebook's `estimate`, or its score
-where it declares none; or always the score), `cores=N` the processes that search a decision
+where it declares none; or always the score), `value=FILE` a learned evaluation judges the
+cut-offs instead (a model file of `mercator learn`, agents/learned.py; the file's name keeps its
+case; in a rulebook without an estimate it also cuts the rollouts off after
+DEFAULT_SETTINGS' estimate_depth steps), `cores=N` the processes that search a decision
 at once (root-parallel; default every core for a time budget, 1 for iterations), and (ismcts
 only) `worlds=W` the worlds drawn per decision (`ismcts:500:depth=60:worlds=12`). A list of
 seats is one spec for every seat, or one per seat, comma-separated
@@ -118,7 +121,12 @@ _BUDGET = re.compile(r"(?:(\d{1,9})|(\d{1,6}(?:\.\d{1,3})?)(s|ms))")
 
 
 class SpecError(MercatorError, ValueError):
-    """A seat spec that names no agent; the message says what is accepted."""
+    """A seat spec that names no agent; the message says what is accepted, `hint` (where there
+    is one) what to do."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
 
 
 @attrs.frozen
@@ -186,6 +194,8 @@ class AgentSpec:
                                        # (None: the wall clock)
     cores: Optional[int] = None        # processes searching at once (None: every core for a
                                        # time budget, 1 for iterations; see make_agent)
+    value: Optional[str] = None        # a learned evaluation's model file, as written (its case
+                                       # kept): it judges the cut-offs (agents/learned.py)
     level: Optional[str] = None        # written as bot:LEVEL (an ismcts of LEVELS' budget)
 
     def __str__(self) -> str:
@@ -233,9 +243,13 @@ def parse_spec(text: str) -> AgentSpec:
         raise SpecError(f"'{text.strip()}': only a searcher ({', '.join(SEARCHERS)}, bot) takes "
                         f"settings; write just '{spec.kind}'")
     given: dict[str, Any] = {}
-    for item in settings:
+    # the settings as written: a model file's name keeps its case (the rest is lower case)
+    written = text.strip().split(":")[len(text.strip().split(":")) - len(settings):]
+    for item, raw in zip(settings, written):
         name, eq, value = item.partition("=")
         name = name.strip()
+        if name == "value" and eq:
+            value = raw.partition("=")[2]
         if not eq:
             raise SpecError(f"'{text.strip()}': '{item}' is not a setting: after the budget "
                             f"come settings name=value ({', '.join(SETTINGS)}), e.g. "
@@ -247,13 +261,18 @@ def parse_spec(text: str) -> AgentSpec:
         if name in given:
             raise SpecError(f"'{text.strip()}': '{name}' is given twice")
         given[name] = _setting(text, name, value.strip())
+    if "value" in given and (given.get("eval") == "score" or given.get("depth") == 0):
+        what = "eval=score judges them by the score" if given.get("eval") == "score" else \
+            "depth=end cuts none"
+        raise SpecError(f"'{text.strip()}': value= judges the rollouts' cut-offs, and {what}",
+                        "leave out one of the two")
     return attrs.evolve(spec, **given)
 
 
 SETTINGS = ("depth", "c", "deals", "reward", "rollout", "pw", "eval", "cut", "prior", "group",
             "anytime", "root", "cores", "worlds", "reuse", "rave", "pair", "clock", "sealed",
             "hidden", "nst", "plan", "kernel", "reply", "thrift", "model", "prefer", "trust",
-            "sure")
+            "sure", "value")
 ISMCTS_ONLY = ("worlds", "reuse", "hidden", "plan", "model")   # settings of the information-set search
 REUSE = ("yes", "no")
 MAX_CORES = 1024
@@ -326,6 +345,8 @@ def _setting(text: str, name: str, value: str) -> Any:
         return kind(value)
     if name == "depth" and value == "end":
         return 0
+    if name == "value":
+        return _model_file(text, value)
     if name == "c":
         try:
             c = float(value)
@@ -412,6 +433,31 @@ def _setting(text: str, name: str, value: str) -> Any:
         raise SpecError(f"'{text.strip()}': {name} is the number of {what}: 1 to {top:,}{also}, "
                         f"not '{value}'")
     return int(value)
+
+
+def _model_file(text: str, path: str) -> str:
+    """value=FILE: a model file mercator learn wrote, read now so that a missing file, a file
+    that is no such model or numpy missing is said at once (a model of another rulebook or
+    player count is refused where the game is known: check_values)."""
+    from mercator.interpreter.agents.learned import ModelError, load_model
+    try:
+        load_model(path)
+    except ModelError as exc:
+        raise SpecError(f"'{text.strip()}': {exc}", exc.hint) from None
+    return path
+
+
+def check_values(specs: list[AgentSpec], prog: Any, players: int) -> None:
+    """SpecError unless every learned evaluation a seat names (value=FILE) is a model of this
+    rulebook, as its files read now, and of this player count."""
+    from mercator.interpreter.agents.learned import ModelError, load_model
+    for sp in specs:
+        if sp.value is None:
+            continue
+        try:
+            load_model(sp.value).check(prog, players)
+        except ModelError as exc:
+            raise SpecError(f"'{sp}': {exc}", exc.hint) from None
 
 
 def _parse_budget(text: str, t: str) -> AgentSpec:
@@ -528,6 +574,8 @@ def search_settings(spec: AgentSpec) -> dict[str, Any]:
     sure = d["sure"] if spec.sure is None else spec.sure
     if sure:                        # (likewise)
         settings["sure"] = sure
+    if spec.value is not None:      # (likewise)
+        settings["value"] = spec.value
     if spec.kind == "ismcts":
         settings["worlds"] = WORLDS if spec.worlds is None else spec.worlds
         settings["reuse"] = d["reuse"] if spec.reuse is None else spec.reuse == "yes"

@@ -65,7 +65,7 @@ def require_file(path: str, what: str = "rulebook") -> None:
 
 RULEBOOK_ARGS = {"check": ("paths",), "play": ("path",), "simulate": ("path",),
                  "serve": ("path",), "fmt": ("file",), "compare": ("a", "b"),
-                 "diff": ("base", "variant")}
+                 "diff": ("base", "variant"), "learn": ("path",)}
 
 
 def name_rulebooks(args: Any) -> None:

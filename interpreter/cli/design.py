@@ -15,7 +15,7 @@ from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageE
                                     print_diagnostics, print_rule_error, require_file,
                                     runtime_failure, score_text, too_large)
 from mercator.interpreter.cli.simulate import (add_bot_flags, add_results_flag, play_games, seat_specs,
-                                                workers_for)
+                                                valued_seats, workers_for)
 from mercator.interpreter.tools.designer import (GameRecord, Row, compare_records, never_counted,
                                                rule_diff)
 from mercator.interpreter.engine.program import Program
@@ -52,6 +52,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def _play(prog: Program, path: str, sources: dict, players: int, args: argparse.Namespace,
           bar: Any, offset: int) -> list[GameRecord]:
     specs = seat_specs(args, players, prog if offset == 0 else None)
+    if offset:                  # (the note on mcts once; a model checked against both sides)
+        valued_seats(specs, prog, players)
     try:
         outs = play_games(args, path, prog, players, specs,
                           range(args.seed, args.seed + args.games),

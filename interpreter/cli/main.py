@@ -1,4 +1,5 @@
-"""The `mercator` command: check, play, simulate, replay and format rulebooks."""
+"""The `mercator` command: check, play, simulate, replay and format rulebooks (and the designer's,
+the server's and the learned evaluation's commands, registered from their modules)."""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +17,8 @@ from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, 
                                     writable_target, name_rulebooks, decision_log_line,
                                     print_rule_error)
 from mercator.interpreter.cli.check import cmd_check
-from mercator.interpreter.cli.simulate import add_bot_flags, add_results_flag, cmd_simulate
+from mercator.interpreter.cli.simulate import (add_bot_flags, add_results_flag, cmd_simulate,
+                                               valued_seats)
 from mercator.interpreter.agents.search import hidden_information
 from mercator.interpreter.agents.spec import AgentSpec, SpecError, for_rulebook, make_agent
 from mercator.interpreter.agents.spec import parse_seats as parse_seat_specs
@@ -252,9 +254,10 @@ def play_seats(text: Optional[str], players: int, prog: Program) -> list[AgentSp
     try:
         specs = parse_seat_specs(text, players)
     except SpecError as exc:
-        raise UsageError(f"--seats: {exc}", "e.g. --seats " + ",".join(
+        raise UsageError(f"--seats: {exc}", exc.hint or "e.g. --seats " + ",".join(
             ["human"] + ["random"] * (players - 1)) + " (or bot:easy, bot:medium, bot:hard for "
-            "a searching bot)")
+            "a searching bot)") from None
+    valued_seats(specs, prog, players)
     if any(not sp.honest for sp in specs) and hidden_information(prog):
         err(f"note: {prog.name} hides information from the players, and an mcts seat searches "
             "the true state: it sees other seats' hidden cards and sealed choices (ismcts does "
@@ -515,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub, raw)
     from mercator.interpreter.cli.serve import add_command as add_serve
     add_serve(sub, raw)
+    from mercator.interpreter.cli.learn import add_command as add_learn
+    add_learn(sub, raw)
     return p
 
 

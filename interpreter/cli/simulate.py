@@ -8,7 +8,7 @@ import time
 from typing import Any, Optional
 
 from mercator.interpreter.agents.search import hidden_information
-from mercator.interpreter.agents.spec import AgentSpec, SpecError, parse_seats
+from mercator.interpreter.agents.spec import AgentSpec, SpecError, check_values, parse_seats
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, UsageError, err, load_program, out,
                                     plot_target, write_plot_file,
                                     player_count, plural, runtime_failure, score_text,
@@ -27,7 +27,10 @@ def seat_specs(args: argparse.Namespace, players: int,
     try:
         specs = parse_seats(args.seats or "random", players)
     except SpecError as exc:
-        raise UsageError(f"--seats: {exc}", "e.g. --seats random or --seats ismcts:200,random")
+        raise UsageError(f"--seats: {exc}", exc.hint or
+                         "e.g. --seats random or --seats ismcts:200,random") from None
+    if prog is not None:
+        valued_seats(specs, prog, players)
     if any(sp.kind == "human" for sp in specs):
         raise UsageError("--seats: a simulation has no human seats",
                          "play with a person: mercator play RULEBOOK --seats human,random")
@@ -38,18 +41,26 @@ def seat_specs(args: argparse.Namespace, players: int,
     return specs
 
 
-def add_bot_flags(parser: argparse.ArgumentParser, default: str = "random") -> None:
-    """--seats, --workers, --backend and --ray, for the commands that play many games (the
-    seats `default` when --seats is not given)."""
+def valued_seats(specs: list[AgentSpec], prog: Program, players: int) -> None:
+    """A usage error for a seat whose learned evaluation (value=FILE) is a model of another
+    rulebook or player count, before any game is played."""
+    try:
+        check_values(specs, prog, players)
+    except SpecError as exc:
+        raise UsageError(f"--seats: {exc}", exc.hint) from None
+
+
+def add_bot_flags(parser: argparse.ArgumentParser) -> None:
+    """--seats, --workers, --backend and --ray, for the commands that play many games."""
     parser.add_argument("--seats", metavar="SPECS",
-                        default=None if default == "random" else default,
                         help="the bots: one for every seat or one per seat, comma-separated: "
                              "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
                              "(N iterations or T seconds a decision; default 200 iterations; "
                              "then settings :depth=D, :c=X, :deals=none|random|judge, "
                              ":worlds=W, :reuse=yes, :rave=K, :anytime=all, :root=halving|uct, "
+                             ":value=FILE (cut-offs judged by a model of mercator learn), "
                              "docs/agents.md), "
-                             f"e.g. ismcts:200,random,random (default: {default})")
+                             "e.g. ismcts:200,random,random (default: random)")
     parser.add_argument("--workers", type=int, metavar="N",
                         help="play on N processes (default: every core); the same results "
                              "for any N")

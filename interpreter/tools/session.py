@@ -21,8 +21,8 @@ import re
 from typing import Any, Callable, Optional, Sequence
 
 from mercator.interpreter.agents.base import Agent, agent_seed, resolve_chance
-from mercator.interpreter.agents.spec import (KINDS, AgentSpec, SpecError, for_rulebook, make_agent,
-                                              parse_seats, parse_spec)
+from mercator.interpreter.agents.spec import (KINDS, AgentSpec, SpecError, check_values,
+                                              for_rulebook, make_agent, parse_seats, parse_spec)
 from mercator.interpreter.engine.nodes import Chance, Decision, Terminal
 from mercator.interpreter.engine.exprs import RuleError
 from mercator.interpreter.engine.program import IllegalChoice
@@ -80,8 +80,13 @@ def _spec(kind: str) -> AgentSpec:
 def _bots(seats: Sequence[str], seed: int, program: Any) -> dict[int, Agent]:
     """The bots of the seats that are not a person's (a searcher with the rulebook's `bots`
     settings where its spec names none)."""
-    return {i: make_agent(for_rulebook(_spec(k), program.bot_settings), agent_seed(seed, i))
-            for i, k in enumerate(seats) if k != HUMAN}
+    specs = {i: _spec(k) for i, k in enumerate(seats) if k != HUMAN}
+    try:                        # (a learned evaluation of another rulebook or player count)
+        check_values(list(specs.values()), program, len(seats))
+    except SpecError as exc:
+        raise SessionError(str(exc), exc.hint) from None
+    return {i: make_agent(for_rulebook(sp, program.bot_settings), agent_seed(seed, i))
+            for i, sp in specs.items()}
 
 
 def _digest(data: Any) -> str:
