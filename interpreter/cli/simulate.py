@@ -50,9 +50,11 @@ def valued_seats(specs: list[AgentSpec], prog: Program, players: int) -> None:
         raise UsageError(f"--seats: {exc}", exc.hint) from None
 
 
-def add_bot_flags(parser: argparse.ArgumentParser) -> None:
-    """--seats, --workers, --backend and --ray, for the commands that play many games."""
+def add_bot_flags(parser: argparse.ArgumentParser, default: str = "random") -> None:
+    """--seats, --workers, --backend and --ray, for the commands that play many games (the
+    seats `default` when --seats is not given)."""
     parser.add_argument("--seats", metavar="SPECS",
+                        default=None if default == "random" else default,
                         help="the bots: one for every seat or one per seat, comma-separated: "
                              "random, mcts[:N|:Ts] (sees hidden information), ismcts[:N|:Ts] "
                              "(N iterations or T seconds a decision; default 200 iterations; "
@@ -60,7 +62,7 @@ def add_bot_flags(parser: argparse.ArgumentParser) -> None:
                              ":worlds=W, :reuse=yes, :rave=K, :anytime=all, :root=halving|uct, "
                              ":value=FILE (cut-offs judged by a model of mercator learn), "
                              "docs/agents.md), "
-                             "e.g. ismcts:200,random,random (default: random)")
+                             f"e.g. ismcts:200,random,random (default: {default})")
     parser.add_argument("--workers", type=int, metavar="N",
                         help="play on N processes (default: every core); the same results "
                              "for any N")
