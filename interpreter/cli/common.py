@@ -2,6 +2,7 @@
 loading a rulebook into a program, player counts (progress bars: terminal.py)."""
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import sys
@@ -225,22 +226,31 @@ def writable_target(path: str, flag: str) -> None:
         raise UsageError(f"cannot write {path}: permission denied", "save somewhere else")
 
 
-def plot_target(path: Optional[str]) -> None:
-    """Check `--plot FILE` before any game is played: a .png or .html name, matplotlib
-    installed, and a file we may write; a UsageError (exit 2) with a hint otherwise."""
+def int_arg(text: str) -> int:
+    """argparse's type for a whole number, with the message a person reads."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+
+
+def plot_target(path: Optional[str], flag: str = "--plot", what: str = "a plot",
+                hint: str = "end it in .png (one picture of every panel) or .html (a report "
+                            "with the figures and the numbers), e.g. --plot games.png") -> None:
+    """Check `--plot FILE` (or sweep's `--report FILE`) before any game is played: a .png or
+    .html name, matplotlib installed, and a file we may write; a UsageError (exit 2) with a
+    hint otherwise."""
     if path is None:
         return
     from mercator.interpreter.tools.plots import INSTALL_HINT, PlotUnavailable, plot_kind, require_matplotlib
     if plot_kind(path) is None:
-        raise UsageError(f"--plot {path}: a plot is written as PNG or HTML, and this file name "
-                         "ends in neither", "end it in .png (one picture of every panel) or "
-                         ".html (a report with the figures and the numbers), e.g. --plot "
-                         "games.png")
+        raise UsageError(f"{flag} {path}: {what} is written as PNG or HTML, and this file name "
+                         "ends in neither", hint)
     try:
         require_matplotlib()
     except PlotUnavailable as exc:
-        raise UsageError(f"--plot {path}: {exc}", INSTALL_HINT) from None
-    writable_target(path, "--plot")
+        raise UsageError(f"{flag} {path}: {exc}", INSTALL_HINT) from None
+    writable_target(path, flag)
 
 
 def write_plot_file(path: str, samples: Sequence[Any], title: str,

@@ -13,7 +13,7 @@ from typing import Any
 from mercator.interpreter.agents.base import agent_seed
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, err,
                                              load_program, out, player_count, plural,
-                                             runtime_failure, writable_target)
+                                             runtime_failure, writable_target, int_arg)
 from mercator.interpreter.cli.simulate import seat_specs
 from mercator.interpreter.engine.exprs import RuleError
 
@@ -130,11 +130,7 @@ def _games(text: str) -> int:
     return n
 
 
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+_whole = int_arg
 
 
 def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",

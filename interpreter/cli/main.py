@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 
 from mercator.dsl.diagnostics import Diagnostic, render
 from mercator.dsl.loader import LoadResult, load, refusal
-from mercator.interpreter.cli.common import (EXIT_OK, checked_save, EXIT_RULES, EXIT_USAGE,
+from mercator.interpreter.cli.common import (EXIT_OK, checked_save, int_arg, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     player_count, runtime_failure,
@@ -384,11 +384,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ parser
-def _int_arg(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+_int_arg = int_arg
 
 
 def _games_arg(text: str) -> int:

@@ -11,7 +11,8 @@ from typing import Any, Optional
 
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, err,
                                              load_program, out, player_count, writable_target,
-                                             plural, print_diagnostics, runtime_failure)
+                                             plural, print_diagnostics, runtime_failure,
+                                             plot_target)
 from mercator.interpreter.cli.simulate import (add_bot_flags, add_results_flag, seat_specs,
                                                workers_for)
 from mercator.interpreter.engine.exprs import RuleError
@@ -182,19 +183,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def _report_target(path: Optional[str]) -> None:
     """Check `--report FILE` before any game: a .png or .html name, matplotlib installed, a
     file we may write."""
-    if path is None:
-        return
-    from mercator.interpreter.tools.plots import (INSTALL_HINT, PlotUnavailable, plot_kind,
-                                                  require_matplotlib)
-    if plot_kind(path) is None:
-        raise UsageError(f"--report {path}: a report is written as PNG or HTML, and this file "
-                         "name ends in neither", "e.g. --report sweep.html (the figures, the "
-                         "table and the recommendation) or --report sweep.png")
-    try:
-        require_matplotlib()
-    except PlotUnavailable as exc:
-        raise UsageError(f"--report {path}: {exc}", INSTALL_HINT) from None
-    writable_target(path, "--report")
+    plot_target(path, "--report", "a report", "e.g. --report sweep.html (the figures, the "
+                "table and the recommendation) or --report sweep.png")
 
 
 def _seats(specs: list[Any]) -> str:
