@@ -360,3 +360,22 @@ def test_measures_leave_out_failed_games():
     assert S.by_name(rows)["win rate P1"].value == 1
     assert S.setting_measures([bad], 2, []) == []
     assert math.isnan(S.largest_advantage([], 2))
+
+
+def test_dominant_options_are_told_once_a_decision_and_option():
+    """The terminal names a dominant option (docs/balance.md) once for each decision and
+    option, with the seats and the settings where it was found and the range of its shares."""
+    from mercator.interpreter.cli.sweep import _dominant_lines
+    from mercator.interpreter.tools.balance import Measure
+    axes = [S.Axis("x", None, "int", (1, 2), 1)]
+
+    def dom(seat: int, what: str, share: float) -> Measure:
+        return Measure(f"dominant option seat {seat}: {what}", share)
+    fee, pas = "name the fee -> 600", "move the courier -> pass"
+    measures = [[dom(1, fee, 1.0), dom(2, fee, 1.0), dom(2, pas, 0.93)],
+                [dom(1, fee, 0.95), dom(2, fee, 1.0)]]
+    lines = _dominant_lines(axes, [(1,), (2,)], measures, 2)
+    assert lines[0] == f"dominant option: {fee}: every seat, in every setting (95–100% of the " \
+        "decisions there)"
+    assert lines[1].startswith(f"dominant option: {pas}: seat 2, with x=1 (93%")
+    assert len(lines) == 2

@@ -171,11 +171,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     out("win rate: with its 95% interval; fair: every seat's interval holds "
         f"1/{players}; decisive: the share of the game before the winner leads for good; "
         "lead chg: changes of the leading seat a game (docs/balance.md); * today's rulebook")
-    for s, m in zip(settings, measures):
-        dominant = [r for r in m if r.name.startswith("dominant option")]
-        for r in dominant:
-            out(f"{S.setting_text(axes, s)}: {r.name.removeprefix('dominant option ')} "
-                f"({100 * r.value:.0f}% of the seat's decisions there, {r.note})")
+    for line in _dominant_lines(axes, settings, measures, players):
+        out(line)
     out(rec.text)
     return EXIT_OK
 
@@ -185,6 +182,32 @@ def _report_target(path: Optional[str]) -> None:
     file we may write."""
     plot_target(path, "--report", "a report", "e.g. --report sweep.html (the figures, the "
                 "table and the recommendation) or --report sweep.png")
+
+
+def _dominant_lines(axes: list[S.Axis], settings: list[S.Setting],
+                    measures: list[list[S.Measure]], players: int) -> list[str]:
+    """The dominant options (docs/balance.md), a line for each decision and option: the seats
+    and settings where a seat took it so often, with the range of its shares."""
+    found: dict[str, list[tuple[int, int, float]]] = {}      # "decision -> option": (k, seat, share)
+    for k, m in enumerate(measures):
+        for r in m:
+            head, _, what = r.name.partition(": ")
+            if head.startswith("dominant option seat "):
+                seat = int(head.removeprefix("dominant option seat "))
+                found.setdefault(what, []).append((k, seat, r.value))
+    lines = []
+    for what, where in found.items():
+        seats = sorted({seat for _, seat, _ in where})
+        ks = sorted({k for k, _, _ in where})
+        shares = [v for _, _, v in where]
+        who = "every seat" if len(seats) == players else \
+            "seat " + ", ".join(str(p) for p in seats)
+        at = "in every setting" if len(ks) == len(settings) else \
+            "with " + "; ".join(S.setting_text(axes, settings[k]) for k in ks)
+        share = f"{100 * min(shares):.0f}%" if min(shares) == max(shares) else \
+            f"{100 * min(shares):.0f}–{100 * max(shares):.0f}%"
+        lines.append(f"dominant option: {what}: {who}, {at} ({share} of the decisions there)")
+    return lines
 
 
 def _seats(specs: list[Any]) -> str:
