@@ -15,7 +15,6 @@ import html
 import itertools
 import math
 import re
-import statistics
 from typing import Any, Optional, Sequence
 
 import attrs
@@ -26,7 +25,7 @@ from mercator.dsl.errors import MercatorError
 from mercator.dsl.types import Type
 from mercator.interpreter.engine.program import Program
 from mercator.interpreter.tools.balance import Measure, detail_measures
-from mercator.interpreter.tools.designer import Z95, win_share, wilson_interval
+from mercator.interpreter.tools.designer import summarize, win_share, wilson_interval
 from mercator.interpreter.tools.overrides import Key, Override, const_decl, literal_key
 from mercator.interpreter.tools.parallel import Outcome
 
@@ -314,11 +313,10 @@ def setting_measures(outcomes: Sequence[Outcome], players: int,
 def _mean(name: str, xs: Sequence[float]) -> Measure:
     if not xs:
         return Measure(name, math.nan)
-    m = statistics.fmean(xs)
     if len(xs) < 2:
-        return Measure(name, m)
-    half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs))
-    return Measure(name, m, m - half, m + half)
+        return Measure(name, xs[0])
+    m = summarize(xs)
+    return Measure(name, m.mean, m.low, m.high)
 
 
 def by_name(rows: Sequence[Measure]) -> dict[str, Measure]:
