@@ -127,6 +127,12 @@ class Menu:
         # are weighed alike at every roll)
         self._odds: Optional[tuple[list[int], list[tuple[int, float]]]] = None
 
+    def __deepcopy__(self, memo: object) -> "Menu":
+        # what it holds besides the options' ids are caches of them: a copy of a state (an
+        # OpenSpiel state cloned) shares the menu of the node it waits at, as the states its
+        # codec finds the same menu for do
+        return self
+
     @classmethod
     def made(cls, ids: Optional[tuple[int, ...]], first: list[int],
              navs: tuple[int, Nav, Nav], seqs: Optional[Seqs] = None) -> "Menu":

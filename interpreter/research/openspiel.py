@@ -30,6 +30,7 @@ actions from the start (the game is a function of them).
 """
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any, Optional
 
@@ -131,6 +132,9 @@ class _Setup:
     def __reduce__(self) -> tuple:
         return (_setup, self.key)          # a pickled state finds its setup again
 
+    def __deepcopy__(self, memo: Any) -> "_Setup":
+        return self                        # one per game's parameters (see _Position)
+
 _SETUPS: dict[tuple, _Setup] = {}
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 _CHANCE = pyspiel.PlayerId.CHANCE
@@ -167,8 +171,9 @@ class MercatorGame(pyspiel.Game):
         su = self.su
         if su.start is None:               # OpenSpiel asks for one per tensor-shape query
             su.start = su.prog.new_game(su.players, su.seed, explicit_chance=True)
-        _forget_traces(su)                 # a new game: what worlds were drawn from is old
-        return MercatorState(self, su.start.clone(), None)
+        # a new game, with a number of its own: the worlds a search draws in it come from
+        # this game's traces (_trace), never from those of a game played before
+        return MercatorState(self, su.start.clone(), None, (), next(_GAME_IDS))
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Any = None) -> "MercatorObserver":
@@ -198,14 +203,18 @@ def _replayed(rulebook: str, players: int, seed: int, history: list[int]) -> "_P
 
 _TRACES: dict[tuple, Trace] = {}
 TRACES_KEPT = 8
+_GAME_IDS = itertools.count(1)      # each game new_initial_state starts (its clones share it)
 
 
-def _trace(su: "_Setup", s: Any, seat: int) -> Trace:
-    """The resampling trace of seat `seat` at position s. A search draws many worlds at one
-    position (OpenSpiel's ISMCTS one per simulation) and then moves on in the same game: the
-    trace is kept per game and seat, and brought up to a later position by replaying only the
-    new steps (Trace.extend)."""
-    key = (su.rulebook_name, su.players, su.seed, seat)
+def _trace(su: "_Setup", s: Any, seat: int, game: int) -> Trace:
+    """The resampling trace of seat `seat` at position s of game number `game`. A search draws
+    many worlds at one position (OpenSpiel's ISMCTS one per simulation) and then moves on in
+    the same game: the trace is kept per game and seat, and brought up to a later position by
+    replaying only the new steps (Trace.extend). The game's number keeps a trace of a game
+    played before from ever serving a new one (a search's worlds would depend on what was
+    searched before, not on its seed); the clones of a state keep its number (pyspiel's
+    clone() makes a new initial state, then copies the attributes into it)."""
+    key = (su.rulebook_name, su.players, su.seed, game, seat)
     t = _TRACES.get(key)
     if t is not None and t.extend(s):
         return t
@@ -213,13 +222,6 @@ def _trace(su: "_Setup", s: Any, seat: int) -> Trace:
         _TRACES.pop(next(iter(_TRACES)))
     t = _TRACES[key] = Trace(su.prog, s, seat)
     return t
-
-
-def _forget_traces(su: "_Setup") -> None:
-    """Drop the resampling traces of su's games (a new game starts: a trace kept from the last
-    one would make a search's worlds depend on what was searched before, not on its seed)."""
-    for key in [k for k in _TRACES if k[:3] == (su.rulebook_name, su.players, su.seed)]:
-        del _TRACES[key]
 
 
 class _Position:
@@ -237,6 +239,14 @@ class _Position:
     def __reduce__(self) -> tuple:
         return (_replayed, (self.rulebook, len(self.s.players), self.seed,
                             list(self.s.history)))
+
+    def __deepcopy__(self, memo: Any) -> "_Position":
+        # pyspiel's State.clone() of a Python state makes a new initial state and gives it a
+        # deep copy of each attribute of this one's: a position is copied by the engine's
+        # clone, not rebuilt through __reduce__ by replaying the game (which it was until
+        # session 44: 0.4 ms a clone in Manila, more than a whole simulation of OpenSpiel's
+        # MCTS)
+        return _Position(self.rulebook, self.seed, self.s.clone())
 
 
 class _Told:
@@ -271,6 +281,10 @@ class _Told:
     def __reduce__(self) -> tuple:
         return (_untold, ())        # a pickled state makes its record again when asked
 
+    def __deepcopy__(self, memo: Any) -> "_Told":
+        self.shared = True          # a clone shares it until one of them moves on
+        return self
+
 
 def _untold() -> None:
     return None
@@ -283,8 +297,9 @@ class MercatorState(pyspiel.State):
     then; the clones of a state share it until one of them moves on)."""
 
     def __init__(self, game: MercatorGame, s: Any, told: Optional[_Told],
-                 taken: tuple[int, ...] = ()):
+                 taken: tuple[int, ...] = (), game_number: int = 0):
         super().__init__(game)
+        self._game = game_number              # which game (new_initial_state's) it is of
         su = self._setup = game.su
         self._pos = _Position(su.rulebook_name, su.seed, s)
         self._told = told
@@ -419,11 +434,11 @@ class MercatorState(pyspiel.State):
         record (the search keys other players' nodes by their information states too)."""
         prog = self._su.prog
         rng = random.Random(int(sampler() * 2 ** 31) if callable(sampler) else 0)
-        world = _trace(self._su, self._record().s, player).sample(rng)
+        world = _trace(self._su, self._record().s, player, self._game).sample(rng)
         full = prog.new_game(self._su.players, self._su.seed, explicit_chance=True)
         for i in world.history:
             prog.apply(full, i)
-        return MercatorState(self.get_game(), full, None, self._taken)
+        return MercatorState(self.get_game(), full, None, self._taken, self._game)
 
     def _rows(self) -> tuple[DecisionLog, int]:
         """The log of this game's decisions (from its record)."""
@@ -433,7 +448,8 @@ class MercatorState(pyspiel.State):
     def __deepcopy__(self, memo: Any) -> "MercatorState":
         if self._told is not None:
             self._told.shared = True
-        return MercatorState(self.get_game(), self._s.clone(), self._told, self._taken)
+        return MercatorState(self.get_game(), self._s.clone(), self._told, self._taken,
+                             self._game)
 
     def __str__(self) -> str:
         return f"{self._s.digest()}|{' '.join(map(str, self._taken))}"
