@@ -22,6 +22,7 @@ from shipped import shipped_program
 
 from mercator.interpreter.agents.base import RandomAgent, play_out, resolve_chance
 from mercator.interpreter.agents.search import ISMCTSAgent, MCTSAgent, hidden_information, option_keys
+from mercator.dsl.ast import Span
 from mercator.interpreter.engine.nodes import Chance, Decision
 from mercator.interpreter.engine.resample import ResampleFailed, Trace
 from mercator.interpreter.engine.state import State
@@ -222,9 +223,16 @@ def test_hidden_information_is_known_per_rulebook() -> None:
 
 
 def test_repeated_labels_get_their_own_keys() -> None:
-    class Node:
-        options = [type("O", (), {"label": x})() for x in ("a", "b", "a", "a")]
-    assert option_keys(Node()) == ["a", "b", "a#1", "a#2"]   # type: ignore[arg-type]
+    """The keys are the options' labels (pass first, the values', the any-time actions'), the
+    k-th repeat of a label with '#k' — the same whether or not the node's options were made."""
+    def node() -> Decision:
+        return Decision(0, ["a", "b", "A", "a"], str.lower, True, "?", [("a", 3, ()), ("m", 4, ())],
+                        False, lambda s, v: None, Span("x.rules", 1, 1, 1, 2))
+    want = ["pass", "a", "b", "a#1", "a#2", "a#3", "m"]
+    fresh, made = node(), node()
+    assert [o.label for o in made.options][:2] == ["pass", "a"]
+    assert option_keys(fresh) == option_keys(made) == want
+    assert fresh._options is None              # (the labels alone: no Option made)
 
 
 def test_an_honest_searcher_plays_a_manila_game_to_the_end() -> None:

@@ -91,6 +91,17 @@ WRITTEN_OUT_CALLS = ("any", "all", "sum", "count", "min", "max")   # over a smal
 _NOFOLD = object()
 
 
+def _int_leaves(v: Any, out: list[int]) -> bool:
+    """Put the size of every int of constant v (an int, or a list or map of them, nested)
+    into out; False if v holds anything else (or an empty collection)."""
+    if type(v) is int:
+        out.append(abs(v))
+        return True
+    if isinstance(v, dict):
+        v = list(v.values())
+    return isinstance(v, list) and bool(v) and all(_int_leaves(x, out) for x in v)
+
+
 STATE_LISTS = (("s.table[", "_T[", "_T = s.table; "), ("s.players[", "_P[", "_P = s.players; "))
 HOIST_AT = 3             # reads of s.table (s.players) from which a function reads it once
 _COMPOUND = re.compile(r"(if|while|for|with|try)\b")    # a statement `_T = ...;` cannot precede
@@ -215,6 +226,7 @@ class CodeGen:
         # each piece's source (the first build) or hands out the compiled piece (the second)
         self.native = native
         self.share = SHARE if share is None else share
+        self._bounding: set[str] = set()    # the fns _bound is reading (recursion)
         self._loops: list[_Loop] = []      # comprehensions being written, outermost first
         self._ncells = 0
         self.consts: dict[str, Any] = {}
@@ -592,11 +604,59 @@ class CodeGen:
         return f"_bag_lit({body})" if ref[0] == "bag" else body
 
     def _small_int(self, e: Any) -> bool:
-        """True if e is an int literal or an int constant below SMALL_INT in size."""
-        ref: tuple = self.rb.refs.get(id(e), ("",)) if isinstance(e, A.Name) else ("",)
-        v = e.value if isinstance(e, A.IntLit) else \
-            self.consts.get(ref[1]) if ref[0] == "const" else None
-        return type(v) is int and abs(v) < SMALL_INT
+        """True if e's value is known, when compiling, to be an int below SMALL_INT in size
+        (`_bound`)."""
+        b = self._bound(e)
+        return b is not None and b < SMALL_INT
+
+    def _bound(self, e: Any) -> Optional[int]:
+        """A bound on the size of int expression e's value known when compiling, or None: a
+        literal or constant; an item of a constant list or map (nested too) of ints, by any
+        key (`profit[g]`); either arm of an `if`; a sum, difference, product, quotient or
+        negation of bounded ones."""
+        if isinstance(e, A.IntLit):
+            return abs(e.value) if type(e.value) is int else None
+        if isinstance(e, (A.Name, A.Index)):
+            vals = self._const_items(e)
+            return None if vals is None else max(vals)
+        if isinstance(e, A.IfExpr):
+            a, b = self._bound(e.then), self._bound(e.else_)
+            return None if a is None or b is None else max(a, b)
+        if isinstance(e, A.Neg):
+            return self._bound(e.operand)
+        if isinstance(e, A.Call) and self.rb.refs.get(id(e), ("",))[0] == "fn":
+            body = getattr(self.rb.fns.get(e.name), "expr", None)   # its body's bound,
+            if body is None or e.name in self._bounding:  # whatever the arguments (none for a
+                return None                               # fn calling itself)
+            self._bounding.add(e.name)
+            try:
+                return self._bound(body)
+            finally:
+                self._bounding.discard(e.name)
+        if isinstance(e, A.BinOp) and e.op in ("+", "-", "*", "/", "%") \
+                and self.rb.refs.get(id(e)) is None:
+            a, b = self._bound(e.left), self._bound(e.right)
+            if e.op == "/":
+                return a
+            if e.op == "%":
+                return b
+            if a is None or b is None:
+                return None
+            return a + b if e.op in ("+", "-") else a * b
+        return None
+
+    def _const_items(self, e: Any) -> Optional[list[int]]:
+        """The sizes of every int e can be, where e is a constant or an item (by any key) of
+        a constant collection, nested or not, all of whose leaves are ints; else None."""
+        if isinstance(e, A.Name):
+            ref: tuple = self.rb.refs.get(id(e), ("",))
+            if ref[0] != "const" or ref[1] not in self.consts:
+                return None
+            leaves: list[int] = []
+            return leaves if _int_leaves(self.consts[ref[1]], leaves) else None
+        if isinstance(e, A.Index) and strip_opt(self.type_of(e.obj)).kind in ("list", "map"):
+            return self._const_items(e.obj)       # (an item of it: within its leaves)
+        return None
 
     def _small_iter(self, e: Any) -> bool:
         """True if e is statically a few items (an enum, the players, a short literal list or

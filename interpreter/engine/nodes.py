@@ -145,12 +145,21 @@ def option_keys(node: Decision) -> list[str]:
     """A key per option of a decision: its label, with '#k' added to the k-th repeat of a
     label — what a search's tree keys an option by wherever it stands in the menu, and what the
     seat's trace of the game records for a step it made or saw (engine/resample.py)."""
+    if node._options is not None:
+        labels = [o.label for o in node.options]
+    else:                               # the labels alone (a search asks at every node it
+        lab = node.labeller             # passes, in a world of its own: no Option is made)
+        labels = ["pass"] if node.allow_pass else []
+        labels += [lab(v) for v in node.values]
+        labels += [a[0] for a in node.actions]
+    if len(set(labels)) == len(labels):
+        return labels
     seen: dict[str, int] = {}
     keys = []
-    for o in node.options:
-        k = seen.get(o.label, 0)
-        seen[o.label] = k + 1
-        keys.append(o.label if k == 0 else f"{o.label}#{k}")
+    for label in labels:
+        k = seen.get(label, 0)
+        seen[label] = k + 1
+        keys.append(label if k == 0 else f"{label}#{k}")
     return keys
 
 
