@@ -12,7 +12,10 @@ Prints, CPU seconds (process_time), each the best of --repeat rounds:
               --simulations a move, seconds a move over the first --moves moves of a seeded game
               (chance drawn by a seeded random.Random), and the moves it chose;
 - ismcts      the adapter's `ismcts_bot` (OpenSpiel's ISMCTSBot drawing its worlds from its own
-              seed) the same way.
+              seed) the same way;
+- a step      µs of one step at a decision, each on its own clone of one position: pyspiel's
+              apply_action (C++, which calls back into Python twice), the adapter's
+              _apply_action called directly, and the engine's own apply of the same option.
 With --against CHECKOUT the same is measured on another checkout in a fresh process and the
 two are printed side by side (the moves too: the same moves say the same search).
 Needs the openspiel extra.
@@ -62,6 +65,38 @@ def clone_us(states, engine: bool, n: int = 50) -> float:
     return (time.process_time() - t) / (n * len(states)) * 1e6
 
 
+def step_us(game, n: int = 3000) -> tuple[float, float, float]:
+    """µs of one step at a player's decision of a seeded game (its 31st step or the next
+    decision after it), each on its own clone: pyspiel's `apply_action` (through C++, which
+    asks `current_player` and then calls the adapter's `_apply_action` back in Python), the
+    adapter's `_apply_action` called directly, and the engine's `Program.apply` of the option
+    that id names — what the pybind round trip costs beside the adapter's own work."""
+    st = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(30):
+        st.apply_action(rng.choice(st.chance_outcomes())[0] if st.is_chance_node()
+                        else rng.choice(st.legal_actions()))
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+    a = st.legal_actions()[0]
+    out = []
+    for name in ("apply_action", "_apply_action"):
+        copies = [st.clone() for _ in range(n)]
+        t = time.process_time()
+        for c in copies:
+            getattr(c, name)(a)
+        out.append((time.process_time() - t) / n * 1e6)
+    i = st._menu().take((), a)[1]
+    prog = game.su.prog
+    states = [st._s.clone() for _ in range(n)]
+    t = time.process_time()
+    if i is not None:
+        for s in states:
+            prog.apply(s, i)
+    out.append((time.process_time() - t) / n * 1e6)
+    return out[0], out[1], out[2]
+
+
 def search(game, kind: str, simulations: int, moves: int) -> tuple[float, list[int]]:
     """Seconds a move of OpenSpiel's MCTS or the adapter's ISMCTS, and the moves chosen."""
     import numpy as np
@@ -93,10 +128,13 @@ def measure(a: argparse.Namespace) -> dict:
     import mercator.interpreter.research.openspiel  # noqa: F401  (registers the games)
     game = pyspiel.load_game("mercator", {"rulebook": a.rulebook, "players": a.players})
     states = positions(game)
-    out: dict = {"clone": [], "engine clone": [], "mcts": [], "ismcts": [], "moves": {}}
+    out: dict = {"clone": [], "engine clone": [], "mcts": [], "ismcts": [], "moves": {},
+                 "apply_action": [], "_apply_action": [], "engine apply": []}
     for _ in range(a.repeat):
         out["clone"].append(clone_us(states, False))
         out["engine clone"].append(clone_us(states, True))
+        for k, v in zip(("apply_action", "_apply_action", "engine apply"), step_us(game)):
+            out[k].append(v)
         for kind in ("mcts", "ismcts"):
             sec, chosen = search(game, kind, a.simulations, a.moves)
             out[kind].append(sec)
@@ -141,6 +179,9 @@ def main() -> int:
     for name, where, r in rows:
         print(f"{name} ({where}):")
         print(f"  clone    pyspiel {r['clone']:9.1f} µs   engine {r['engine clone']:6.1f} µs")
+        if "apply_action" in r:
+            print(f"  a step   apply_action {r['apply_action']:.2f} µs   _apply_action "
+                  f"{r['_apply_action']:.2f} µs   engine apply {r['engine apply']:.2f} µs")
         for kind in ("mcts", "ismcts"):
             print(f"  {kind:7s}  {r[kind]:.3f} s a move   moves {r['moves'][kind]}")
     if a.against:
