@@ -56,3 +56,4 @@ def test_the_products_are_the_same_numbers(prog) -> None:
         prog.apply(s, 0)
     # 5*400 + 5*60000 + 5*(2 - 1) + 5*70000 + 5*6 (by_item, by_fn, by_sum, by_large, by_arg_fn)
     assert s.result.scores[0] == 2000 + 300000 + 5 + 350000 + 30
+

@@ -99,7 +99,27 @@ def text_as(t: Type) -> Callable[[Any], str]:
                 return "none"
             return members[v] if isinstance(v, int) and 0 <= v < n else str(v)
         return enum_text
-    return lambda v: fmt(v, t)
+    # a list, map, bag or record: its text kept by the value's marshal bytes (equal bytes, an
+    # equal value): a search labels every option of every node it passes, the same few
+    # values again and again (Die Händler's moves: 6% of its time was making their labels)
+    cache: dict[bytes, str] = {}
+    dumps = marshal.dumps
+
+    def text(v: Any) -> str:
+        try:
+            key = dumps(v, 2)
+        except ValueError:              # (a value marshal cannot write: made each time)
+            return fmt(v, t)
+        got = cache.get(key)
+        if got is None:
+            if len(cache) >= LABELS_KEPT:
+                cache.clear()
+            got = cache[key] = fmt(v, t)
+        return got
+    return text
+
+
+LABELS_KEPT = 4096     # texts a text_as function keeps (then it starts again)
 
 
 def to_json(v: Any, keep_order: bool = False) -> Any:
