@@ -438,6 +438,37 @@ def test_play_locates_a_rule_error_in_the_score(tmp_path, capsys):
     assert "internal error" not in err
 
 
+def test_a_failed_game_is_saved_in_the_cache_without_save(tmp_path, capsys, monkeypatch):
+    """Nothing is lost: a game stopped by a rule error without --save is saved in the per-user
+    cache (failed-games/, the newest 20 kept) and replays to the same error. With a seat that
+    searches by time the same command would not play the same game: no such hint then."""
+    import os
+    import mercator.interpreter.cli.main as climain
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MERCATOR_CACHE_DIR", str(cache))
+    old = cache / "failed-games"
+    old.mkdir(parents=True)
+    for k in range(25):
+        (old / f"x{k}.json").write_text("{}")
+        os.utime(old / f"x{k}.json", (1000 + k, 1000 + k))
+    rules = tmp_path / "s.rules"
+    rules.write_text('game "S" players 2..2\nplayer { x: int }\ntable { z: int = 0 }\n'
+                     'round r limit 1 { phase a { let b = choose first(players) one of 1..2 '
+                     'prompt "n" } }\nscore p: p.x / z\n')
+    assert main(["play", str(rules), "--seats", "ismcts:0.01s,random", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    m = re.search(r"game saved to (\S+) after 1 decision$", err, re.M)
+    assert m, err
+    saved = m.group(1)
+    assert os.path.dirname(saved) == str(old) and os.path.basename(saved).startswith("s-seed-1-")
+    assert f"reproduce the error with: mercator replay {saved}" in err
+    assert "reproduce with: mercator play" not in err
+    left = sorted(os.listdir(old))
+    assert len(left) == climain.FAILED_KEPT and "x24.json" in left and "x0.json" not in left
+    assert main(["replay", saved]) == 1
+    assert "the score of P1 cannot be computed (division by zero)" in capsys.readouterr().err
+
+
 def test_resume_seats_the_players_the_game_was_saved_with(tmp_path, capsys, monkeypatch):
     """issue 39 (8): the save records each seat's player, and `play --resume` without --seats
     seats them again (it used to seat P2 as random whatever it was); --seats still overrides;

@@ -171,24 +171,30 @@ def cmd_play(args: argparse.Namespace) -> int:
             told = seen     # the human was shown the record up to their decision
         seen = len(s.record)
 
-    def write_save() -> bool:
+    def write_save(target: str) -> bool:
         try:
-            save(args.save, args.path, res.sources, players, seed, decisions, labels,
+            save(target, args.path, res.sources, players, seed, decisions, labels,
                  explicit_chance=record, seats=[str(sp) for sp in specs])
             return True
         except OSError as exc:
-            err(f"mercator play: cannot write {args.save}: {exc.strerror or exc}")
+            err(f"mercator play: cannot write {target}: {exc.strerror or exc}")
             err(f"  to rebuild it by hand: seed {seed}, players {players}, decisions {decisions}")
             return False
 
-    def keep(reason: str, resumable: bool = True) -> None:
-        if not args.save:
+    def keep(reason: str, resumable: bool = True, failed: bool = False) -> Optional[str]:
+        """Save the game where --save says; a game that failed, without --save, in the
+        per-user cache (nothing is lost: a bot searching by time would not play it again).
+        The file written, or None."""
+        target = args.save or (failure_save_path(args.path, seed) if failed else None)
+        if not target:
             err(f"{reason}; the game was not saved (use --save FILE to keep it)")
-        elif write_save():
-            err(f"{reason}; game saved to {args.save} after {plural(len(decisions), 'decision')}")
+        elif write_save(target):
+            err(f"{reason}; game saved to {target} after {plural(len(decisions), 'decision')}")
             then = "resume" if resumable else "reproduce the error"
             cmd = f"play {args.path} --resume" if resumable else "replay"
-            err(f"  {then} with: mercator {cmd} {args.save}")
+            err(f"  {then} with: mercator {cmd} {target}")
+            return target
+        return None
 
     try:
         while True:
@@ -224,26 +230,59 @@ def cmd_play(args: argparse.Namespace) -> int:
         for idx in exc.history[len(decisions):]:
             decisions.append(idx)
             labels.append(node.option(idx).label if 0 <= idx < node.count else "?")
-        if args.save or "human" not in seats:
+        kept_at = args.save or failure_save_path(args.path, seed, probe=True)
+        if kept_at:
             runtime_failure(exc, res.sources, seed, decisions)   # (the log shortened)
         else:       # nothing else keeps the game: the whole log reproduces it
             print_rule_error(exc.message, exc.span, res.sources)
             err(decision_log_line(seed, decisions, whole=True))
-        keep("the game stopped on a rule error", resumable=False)
-        if not args.save and "human" not in seats:     # bots only: the same command replays it
+        keep("the game stopped on a rule error", resumable=False, failed=True)
+        if not args.save and "human" not in seats and not any(sp.seconds for sp in specs):
+            # bots that do not search by time: the same command plays the same game again
             err(f"  reproduce with: mercator play {args.path} --players {players} --seed {seed} "
                 f"--seats {','.join(seats)}")
         return EXIT_RULES
     except Exception:
-        keep("the game stopped on an internal error (a bug in Mercator, not in the rulebook)")
+        keep("the game stopped on an internal error (a bug in Mercator, not in the rulebook)",
+             failed=True)
         raise
     assert isinstance(state.pending, Terminal)
     if human is not None:
         tell(state)
     print_result(prog, state.pending, state, viewer)
-    if args.save and write_save():
+    if args.save and write_save(args.save):
         err(f"game saved to {args.save}")
     return EXIT_OK
+
+
+def failure_save_path(rulebook: str, seed: int, probe: bool = False) -> Optional[str]:
+    """Where `play` saves a game that stopped on an error when no --save was given: the
+    per-user cache's failed-games/ (NAME-seed-S-TIME.json), or None where there is no private
+    per-user cache (dsl/parse_cache.cache_dir). With probe, only whether there is one."""
+    from mercator.dsl.parse_cache import cache_dir
+    root = cache_dir()
+    if root is None:
+        return None
+    where = os.path.join(root, "failed-games")
+    if probe:
+        return where
+    try:
+        os.makedirs(where, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    import time
+    try:                                # the newest FAILED_KEPT are kept, the others removed
+        old = sorted((os.path.join(where, f) for f in os.listdir(where) if f.endswith(".json")),
+                     key=os.path.getmtime)
+        for f in old[:max(0, len(old) - FAILED_KEPT + 1)]:
+            os.remove(f)
+    except OSError:
+        pass
+    stem = os.path.splitext(os.path.basename(rulebook))[0]
+    return os.path.join(where, f"{stem}-seed-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json")
+
+
+FAILED_KEPT = 20     # games stopped by an error kept in the per-user cache
 
 
 def play_seats(text: Optional[str], players: int, prog: Program) -> list[AgentSpec]:
