@@ -422,14 +422,18 @@ def test_a_rule_error_reaching_main_is_a_rule_error_not_an_internal_one(tmp_path
     assert "mercator simulate: internal error: KeyError" in capsys.readouterr().err
 
 
+# a game of one decision whose score divides by zero (rulebook line 5)
+SCORE_FAILS = ('game "S" players 2..2\nplayer { x: int }\ntable { z: int = 0 }\n'
+               'round r limit 1 { phase a { let b = choose first(players) one of 1..2 '
+               'prompt "n" } }\nscore p: p.x / z\n')
+
+
 def test_play_locates_a_rule_error_in_the_score(tmp_path, capsys):
     """A rule error in the score (evaluated when the game ends, outside any statement) is
     located at the score declaration and says 'rule error'; with bots only, the same command
     reproduces it."""
     rules = tmp_path / "s.rules"
-    rules.write_text('game "S" players 2..2\nplayer { x: int }\ntable { z: int = 0 }\n'
-                     'round r limit 1 { phase a { let b = choose first(players) one of 1..2 '
-                     'prompt "n" } }\nscore p: p.x / z\n')
+    rules.write_text(SCORE_FAILS)
     assert main(["play", str(rules), "--seats", "random,random", "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert re.search(rf"^{re.escape(str(rules))}:5:1: rule error: the score of P1 cannot be "
@@ -452,9 +456,7 @@ def test_a_failed_game_is_saved_in_the_cache_without_save(tmp_path, capsys, monk
         (old / f"x{k}.json").write_text("{}")
         os.utime(old / f"x{k}.json", (1000 + k, 1000 + k))
     rules = tmp_path / "s.rules"
-    rules.write_text('game "S" players 2..2\nplayer { x: int }\ntable { z: int = 0 }\n'
-                     'round r limit 1 { phase a { let b = choose first(players) one of 1..2 '
-                     'prompt "n" } }\nscore p: p.x / z\n')
+    rules.write_text(SCORE_FAILS)
     assert main(["play", str(rules), "--seats", "ismcts:0.01s,random", "--seed", "1"]) == 1
     err = capsys.readouterr().err
     m = re.search(r"game saved to (\S+) after 1 decision$", err, re.M)
