@@ -498,3 +498,17 @@ def test_battery_of_bad_inputs(tmp_path, monkeypatch):
         except (AssertionError, TookTooLong) as exc:
             failures.append(f"{name}: {str(exc)[:300]}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "rulebooks/manila.rules", "--games", "2", "--max-decisions", "0"],
+    ["compare", "rulebooks/manila.rules", "rulebooks/variants/manila_pirates.rules",
+     "--max-decisions", "-1"],
+    ["sweep", "rulebooks/manila.rules", "--set", "start_pesos=20,30", "--max-decisions", "0"]])
+def test_a_max_decisions_below_one_is_a_flag_error_not_the_rulebooks(argv):
+    """--max-decisions 0 stopped every game at once and blamed the rulebook ('the game did not
+    end within 0 decisions (a rulebook that never ends?)'): it is the flag's error."""
+    code, out, err = run(argv)
+    clean(code, out, err, (2,))
+    assert f"argument --max-decisions: must be at least 1, not {argv[-1]}" in err
+    assert "never ends" not in err

@@ -234,6 +234,15 @@ def int_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
 
 
+def at_least_one(text: str) -> int:
+    """argparse's type for a count that must be 1 or more (`--max-decisions`: 0 or less would
+    stop every game at once, and be reported as a rulebook that never ends)."""
+    n = int_arg(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def plot_target(path: Optional[str], flag: str = "--plot", what: str = "a plot",
                 hint: str = "end it in .png (one picture of every panel) or .html (a report "
                             "with the figures and the numbers), e.g. --plot games.png") -> None:

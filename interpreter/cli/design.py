@@ -10,6 +10,7 @@ from typing import Any
 
 from mercator.dsl.loader import load
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, plot_target,
+                                    at_least_one, int_arg,
                                     write_plot_file,
                                     build_program, err, load_program, out, player_count, plural,
                                     print_diagnostics, print_rule_error, require_file,
@@ -286,12 +287,12 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
     c.set_defaults(func=cmd_compare)
     c.add_argument("a", metavar="A", help="the first rulebook (usually the base)")
     c.add_argument("b", metavar="B", help="the second rulebook (usually the variant)")
-    c.add_argument("--players", type=int, metavar="N", help="number of players")
-    c.add_argument("--games", type=int, metavar="G", default=200,
+    c.add_argument("--players", type=int_arg, metavar="N", help="number of players")
+    c.add_argument("--games", type=int_arg, metavar="G", default=200,
                    help="games per rulebook (default: 200)")
-    c.add_argument("--seed", type=int, metavar="S", default=0,
+    c.add_argument("--seed", type=int_arg, metavar="S", default=0,
                    help="game i uses seed S+i in both (default: 0)")
-    c.add_argument("--max-decisions", type=int, metavar="D", default=100_000,
+    c.add_argument("--max-decisions", type=at_least_one, metavar="D", default=100_000,
                    help="stop a game that takes more decisions than this (default: 100000)")
     c.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_bot_flags(c)

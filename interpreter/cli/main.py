@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 
 from mercator.dsl.diagnostics import Diagnostic, render
 from mercator.dsl.loader import LoadResult, load, refusal
-from mercator.interpreter.cli.common import (EXIT_OK, checked_save, int_arg, EXIT_RULES, EXIT_USAGE,
+from mercator.interpreter.cli.common import (EXIT_OK, at_least_one, checked_save, int_arg, EXIT_RULES, EXIT_USAGE,
                                     EXIT_INTERRUPTED, UsageError, Failed, out, err, score_text,
                                     too_large, plural, print_diagnostics, require_file, load_program,
                                     player_count, runtime_failure,
@@ -181,11 +181,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             err(f"  to rebuild it by hand: seed {seed}, players {players}, decisions {decisions}")
             return False
 
-    def keep(reason: str, resumable: bool = True, failed: bool = False) -> Optional[str]:
-        """Save the game where --save says; a game that failed, without --save, in the
-        per-user cache (nothing is lost: a bot searching by time would not play it again).
-        The file written, or None."""
-        target = args.save or (failure_save_path(args.path, seed) if failed else None)
+    def keep(reason: str, resumable: bool = True, target: Optional[str] = None) -> None:
+        """Save the game to `target`, else where --save says (a game that failed is given the
+        per-user cache's file without --save, failure_save_path: nothing is lost, and a bot
+        searching by time would not play it again)."""
+        target = target or args.save
         if not target:
             err(f"{reason}; the game was not saved (use --save FILE to keep it)")
         elif write_save(target):
@@ -193,8 +193,6 @@ def cmd_play(args: argparse.Namespace) -> int:
             then = "resume" if resumable else "reproduce the error"
             cmd = f"play {args.path} --resume" if resumable else "replay"
             err(f"  {then} with: mercator {cmd} {target}")
-            return target
-        return None
 
     try:
         while True:
@@ -230,13 +228,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         for idx in exc.history[len(decisions):]:
             decisions.append(idx)
             labels.append(node.option(idx).label if 0 <= idx < node.count else "?")
-        kept_at = args.save or failure_save_path(args.path, seed, probe=True)
+        kept_at = args.save or failure_save_path(args.path, seed)
         if kept_at:
             runtime_failure(exc, res.sources, seed, decisions)   # (the log shortened)
         else:       # nothing else keeps the game: the whole log reproduces it
             print_rule_error(exc.message, exc.span, res.sources)
             err(decision_log_line(seed, decisions, whole=True))
-        keep("the game stopped on a rule error", resumable=False, failed=True)
+        keep("the game stopped on a rule error", resumable=False, target=kept_at)
         if not args.save and "human" not in seats and not any(sp.seconds for sp in specs):
             # bots that do not search by time: the same command plays the same game again
             err(f"  reproduce with: mercator play {args.path} --players {players} --seed {seed} "
@@ -244,7 +242,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_RULES
     except Exception:
         keep("the game stopped on an internal error (a bug in Mercator, not in the rulebook)",
-             failed=True)
+             target=args.save or failure_save_path(args.path, seed))
         raise
     assert isinstance(state.pending, Terminal)
     if human is not None:
@@ -255,17 +253,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def failure_save_path(rulebook: str, seed: int, probe: bool = False) -> Optional[str]:
+def failure_save_path(rulebook: str, seed: int) -> Optional[str]:
     """Where `play` saves a game that stopped on an error when no --save was given: the
-    per-user cache's failed-games/ (NAME-seed-S-TIME.json), or None where there is no private
-    per-user cache (dsl/parse_cache.cache_dir). With probe, only whether there is one."""
+    per-user cache's failed-games/ (NAME-seed-S-TIME.json; the oldest removed beyond
+    FAILED_KEPT), or None where there is no private per-user cache (dsl/parse_cache)."""
     from mercator.dsl.parse_cache import cache_dir
     root = cache_dir()
     if root is None:
         return None
     where = os.path.join(root, "failed-games")
-    if probe:
-        return where
     try:
         os.makedirs(where, mode=0o700, exist_ok=True)
     except OSError:
@@ -531,7 +527,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="how many games (default: 100)")
     sm.add_argument("--seed", type=_int_arg, metavar="S", default=0,
                     help="game i uses seed S+i (default: 0)")
-    sm.add_argument("--max-decisions", type=_int_arg, metavar="D", default=100_000,
+    sm.add_argument("--max-decisions", type=at_least_one, metavar="D", default=100_000,
                     help="stop a game that takes more decisions than this (default: 100000)")
     sm.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_bot_flags(sm)

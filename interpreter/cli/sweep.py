@@ -12,7 +12,7 @@ from typing import Any, Optional
 from mercator.interpreter.cli.common import (EXIT_OK, EXIT_RULES, Failed, UsageError, err,
                                              load_program, out, player_count, writable_target,
                                              plural, print_diagnostics, runtime_failure,
-                                             plot_target)
+                                             plot_target, at_least_one, int_arg)
 from mercator.interpreter.cli.simulate import (add_bot_flags, add_results_flag, seat_specs,
                                                workers_for)
 from mercator.interpreter.engine.exprs import RuleError
@@ -304,19 +304,19 @@ def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]",
                         "NAME=20..40:5 (whole numbers, both ends), NAME=true,false, enum "
                         "members by name; an element of a table NAME[KEY]=... (a map's key, or "
                         "a list's index from 0); give several to sweep a grid")
-    c.add_argument("--players", type=int, metavar="N", help="number of players (default: the "
+    c.add_argument("--players", type=int_arg, metavar="N", help="number of players (default: the "
                    "rulebook's smallest)")
-    c.add_argument("--games", type=int, metavar="G", default=100,
+    c.add_argument("--games", type=int_arg, metavar="G", default=100,
                    help="games per setting, on seeds S..S+G-1 for every setting (default: 100); "
                         "with --adaptive, the first round and each further batch")
-    c.add_argument("--seed", type=int, metavar="S", default=0, help="the first seed (default: 0)")
-    c.add_argument("--max-decisions", type=int, metavar="D", default=100_000,
+    c.add_argument("--seed", type=int_arg, metavar="S", default=0, help="the first seed (default: 0)")
+    c.add_argument("--max-decisions", type=at_least_one, metavar="D", default=100_000,
                    help="stop a game that takes more decisions than this (default: 100000)")
     c.add_argument("--adaptive", action="store_true",
                    help="after the first G games of every setting, give G more at a time to "
                         "the settings still in question (every seat's interval holds 1/N), the "
                         "widest intervals first, until --budget games in all")
-    c.add_argument("--budget", type=int, metavar="B",
+    c.add_argument("--budget", type=int_arg, metavar="B",
                    help="with --adaptive: the games in all (default: 4 × G × settings)")
     c.add_argument("--json", action="store_true",
                    help="print one JSON object (every setting's measures and the "
