@@ -206,8 +206,9 @@ def whole_playout(prog: Program, players: int, seed: int, explicit: bool, before
     run = Run(seed, players)
     was = program_module.COMPILED_ROLLOUT
     program_module.COMPILED_ROLLOUT = compiled
-    s = prog.new_game(players, seed, narrate=narrate, explicit_chance=explicit)
-    try:
+    s: Optional[State] = None
+    try:        # (the game's start may fail too: setup, or a trigger of it, that never ends)
+        s = prog.new_game(players, seed, narrate=narrate, explicit_chance=explicit)
         for _ in range(before):
             if s.over:
                 break
@@ -215,7 +216,7 @@ def whole_playout(prog: Program, players: int, seed: int, explicit: bool, before
         prog.playout(s, run.rng, **run.playout(policy))
         return s.history, step_of(s)
     except RuleError as exc:
-        return s.history, failure(exc)
+        return (s.history if s is not None else []), failure(exc)
     finally:
         program_module.COMPILED_ROLLOUT = was
 

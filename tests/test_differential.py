@@ -73,6 +73,27 @@ def test_every_way_plays_generated_rulebooks_alike(text: str, players: int, seed
     assert D.differences(checked(text), players, seed, explicit) == [], text
 
 
+# found by the generator (session 44): the first decision is never reached — a trigger that
+# emits its own event runs beyond the nesting limit — and every way must fail alike there
+NEVER_STARTS = """game "Loop" players 2..3
+player { gold: int = 0 }
+table { counter: int = 0 }
+event bumped(p: player, n: int)
+on bumped(p, n) as again when n > 0 {
+  emit bumped(p, counter)
+}
+setup { counter = 2 }
+round r limit 1 { phase a {
+  for q in players { emit bumped(q, counter) }
+} }
+score p: p.gold
+"""
+
+
+def test_a_game_that_fails_before_its_first_decision_fails_alike_every_way() -> None:
+    assert D.differences(checked(NEVER_STARTS), 2, 0, False) == []
+
+
 @GENERATED
 @given(text=rulebooks(shuffles=False), players=st.integers(2, 3), seed=st.integers(0, 2**16))
 def test_both_chance_modes_play_generated_rulebooks_without_a_shuffle_alike(
