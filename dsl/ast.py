@@ -5,6 +5,7 @@ so two parses of equivalent text compare equal.
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Iterator, Optional, Union
 
 import attrs
@@ -42,22 +43,48 @@ def child_fields(t: type) -> Optional[tuple[str, ...]]:
     return got
 
 
+_SEQ: Any = object()           # in _KIDS: a tuple or list, whose items are entered
+_KIDS: dict[type, Any] = {tuple: _SEQ, list: _SEQ}
+
+
+def _kids(t: type) -> Any:
+    """How walk enters a value of class t: _SEQ (its items), a function giving its child
+    fields' values in declaration order as a tuple, or None (not a node). Kept per class."""
+    if issubclass(t, (tuple, list)):
+        got: Any = _SEQ
+    else:
+        names = child_fields(t)
+        if names is None:
+            got = None
+        elif len(names) == 1:
+            one = attrgetter(names[0])
+
+            def got(n: Any) -> tuple[Any, ...]:
+                return (one(n),)
+        else:
+            got = attrgetter(*names) if names else (lambda n: ())
+    _KIDS[t] = got
+    return got
+
+
 def walk(root: Any) -> Iterator[Any]:
     """Every AST node under root, root included (tuples of nodes entered, spans skipped)."""
     stack = [root]
-    fields = _FIELDS
+    kids = _KIDS
+    pop, extend = stack.pop, stack.extend
     while stack:
-        n = stack.pop()
-        if isinstance(n, (tuple, list)):
-            stack.extend(n)
-            continue
+        n = pop()
         t = type(n)
-        names = fields.get(t, _UNSEEN)
-        if names is _UNSEEN:
-            names = child_fields(t)
-        if names is not None:
-            yield n
-            stack.extend([getattr(n, f) for f in names])
+        get = kids.get(t, _UNSEEN)
+        if get is _UNSEEN:
+            get = _kids(t)
+        if get is None:
+            continue
+        if get is _SEQ:
+            extend(n)
+            continue
+        yield n
+        extend(get(n))
 
 
 def _span() -> Any:

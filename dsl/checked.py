@@ -191,3 +191,8 @@ class CheckedRulebook:
     estimate: Optional[Body] = None                 # `estimate p: ...`, for the bots' cut-offs
     prefers: list[Preference] = attrs.field(factory=list)   # `prefer v: T ...`, for the rollouts
     bots: dict[str, Any] = attrs.field(factory=dict)        # `bots { ... }`: search settings
+    # what the analyses and the compiler work out of the rulebook once and ask again (the fns'
+    # flow summaries, dsl/flow_exprs.py; the fns each expression calls, compiler/inline.py):
+    # made on first use from the fns, refs and types (which do not change once the checker
+    # has made the rulebook), never part of a comparison
+    derived: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)

@@ -222,7 +222,15 @@ def _fn_callees(rb: CheckedRulebook, body: Any) -> set[str]:
 
 def fn_summaries(rb: CheckedRulebook) -> dict[str, Formula]:
     """The formula of every fn's body over its parameters (dependencies: parameter slots only),
-    the functions a fn calls first; a recursive group until its summaries stop changing."""
+    the functions a fn calls first; a recursive group until its summaries stop changing. Worked
+    out once per checked rulebook (four analyses ask for them): read them, never change them."""
+    got = rb.derived.get("fn_summaries")
+    if got is None:
+        got = rb.derived["fn_summaries"] = _fn_summaries(rb)
+    return got  # type: ignore[no-any-return]
+
+
+def _fn_summaries(rb: CheckedRulebook) -> dict[str, Formula]:
     bodies = {n: b.expr for n, b in rb.fns.items() if b.expr is not None}
     calls = {n: _fn_callees(rb, e) & set(bodies) for n, e in bodies.items()}
     summaries: dict[str, Formula] = {}

@@ -204,7 +204,11 @@ def _parse(text: str, path: str, from_file: bool) -> tuple[Optional[A.Rulebook],
         if kept is not None:
             got = (kept, [])
         else:
-            from mercator.dsl.parser import parse
+            from mercator.dsl.parser import parse, parsed_before, remember_parse
+            if not parsed_before(path):        # an edit since this path's last kept parse:
+                prev = parse_cache.last(root, path)    # its unchanged declarations are reused
+                if prev is not None:
+                    remember_parse(prev[0], path, prev[1])
             got = parse(text, path)
             if got[0] is not None and not got[1] and _DISK_ASTS.get():
                 parse_cache.put(root, text, path, got[0])

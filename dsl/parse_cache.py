@@ -98,10 +98,39 @@ def get(root: Optional[str], text: str, path: str) -> Optional[A.Rulebook]:
 
 
 def put(root: Optional[str], text: str, path: str, rb: A.Rulebook) -> None:
-    """Keep the AST of (path, text); then drop the oldest entries beyond MAX_ENTRIES."""
+    """Keep the AST of (path, text), and text as the last one of path (`last`); then drop the
+    oldest entries beyond MAX_ENTRIES."""
     if root is not None:
         write_entry(root, _entry(root, text, path), _PREFIX,
-               pickle.dumps(rb, protocol=pickle.HIGHEST_PROTOCOL))
+                    pickle.dumps(rb, protocol=pickle.HIGHEST_PROTOCOL))
+        write_entry(root, _last_entry(root, path), _LAST, text.encode("utf-8"))
+
+
+_LAST = "last-"
+
+
+def _last_entry(root: str, path: str) -> str:
+    key = hashlib.sha256(f"{_code_key()}\0{path}".encode()).hexdigest()
+    return os.path.join(root, f"{_LAST}{key[:32]}")
+
+
+def last(root: Optional[str], path: str) -> Optional[tuple[str, A.Rulebook]]:
+    """The text of path whose AST was kept last, with that AST (None if either is gone): what
+    a new process parsing an edited file starts from, parsing again only the declarations
+    the edit changed (dsl/parse_chunks.py), as a process that parsed it before does."""
+    if root is None:
+        return None
+    where = _last_entry(root, path)
+    try:
+        st = os.lstat(where)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+            return None
+        with open(where, "rb") as f:
+            text = f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    rb = get(root, text, path)
+    return (text, rb) if rb is not None else None
 
 
 _MARK = "ok-"

@@ -148,6 +148,19 @@ def parse(text: str, path: str = "<string>") -> tuple[Optional[A.Rulebook], list
     return rb, diags
 
 
+def parsed_before(path: str) -> bool:
+    """Does this process keep a parse of path that `parse` may reuse in part?"""
+    return parse_chunks.known(path)
+
+
+def remember_parse(text: str, path: str, rb: A.Rulebook) -> None:
+    """Take rb as the parse of text at path (one kept in the per-user cache: the same code
+    made it from that text) for `parse` to reuse the declarations of unchanged chunks."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    parse_chunks.remember(text, path, rb.items)
+
+
 def parse_whole(text: str, path: str = "<string>"
                 ) -> tuple[Optional[A.Rulebook], list[Diagnostic]]:
     """Parse all of rulebook text at once; return (AST or None, syntax diagnostics)."""

@@ -125,3 +125,48 @@ def test_check_compiles_a_game_again_only_when_a_file_or_the_code_changed(
         assert main(check + [slow]) == 1
         assert "constant 'big' cannot be computed" in capsys.readouterr().err
     assert len(built) == 5
+
+
+EDITED = (DIGEST_DEF + "import sys\nfrom mercator.dsl import loader, parser\n"
+          "alone = []\n"
+          "whole = parser.parse_whole\n"
+          "parser.parse_whole = lambda *a: (alone.append('whole'), whole(*a))[1]\n"
+          "one = parser._parse_alone\n"
+          "parser._parse_alone = lambda *a: (alone.append('chunk'), one(*a))[1]\n"
+          "res = loader.load(sys.argv[1])\n"
+          "rb, _ = loader._PARSED.get((sys.argv[1], open(sys.argv[1], encoding='utf-8').read()))\n"
+          "print(digest(rb), res.ok, ','.join(alone) or '-')\n")
+
+
+def test_a_new_process_parses_only_what_an_edit_changed(tmp_path: Path) -> None:
+    """The last text of a path whose AST was kept lets a new process parse an edited file as
+    a process that parsed it before does: only the declarations the edit changed, the others
+    taken from the kept AST with their lines moved (the AST equal to a whole parse's, spans
+    included)."""
+    cache = tmp_path / "c"
+    f = tmp_path / "genoa.rules"
+    lines = (ROOT / "rulebooks" / "genoa.rules").read_text(encoding="utf-8").split("\n")
+    (tmp_path / "lib").symlink_to(ROOT / "rulebooks" / "lib")
+
+    def child(env_cache: str) -> list[str]:
+        env = {**os.environ, "MERCATOR_CACHE_DIR": env_cache}
+        return subprocess.run([sys.executable, "-c", EDITED, str(f)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, check=True).stdout.split()
+
+    f.write_text("\n".join(lines), encoding="utf-8")
+    assert child(str(cache))[1:] == ["True", "whole"]          # nothing kept: a whole parse
+    mid = len(lines) // 2       # a fn right below another declaration (no comment above it:
+    while not (lines[mid].startswith("fn ") and lines[mid - 1].strip()      # a comment above
+               and not lines[mid - 1].startswith("#")):     # belongs to the chunk below it)
+        mid += 1
+    edited = lines[:mid] + ["# a comment the edit adds", "fn added_here() -> int = 4"] + \
+        lines[mid:]
+    f.write_text("\n".join(edited), encoding="utf-8")
+    fresh = child("")                                          # no cache: a whole parse
+    again = child(str(cache))
+    assert fresh[1:] == ["True", "whole"]
+    assert again[0] == fresh[0] and again[1:] == ["True", "chunk"]   # the new chunk alone
+    broken = lines[:mid] + ["fn broken_here( -> int = 4"] + lines[mid:]
+    f.write_text("\n".join(broken), encoding="utf-8")
+    out = child(str(cache))                     # a chunk that does not parse: the whole file,
+    assert out[1:] == ["False", "chunk,whole"]   # for its diagnostics

@@ -89,6 +89,12 @@ FOLDABLE = (A.Name, A.Index, A.In, A.Compare, A.BinOp, A.Neg, A.Not, A.And, A.Or
 FOLDABLE_CALLS = ("len", "abs", "min", "max")
 WRITTEN_OUT_CALLS = ("any", "all", "sum", "count", "min", "max")   # over a small enum
 _NOFOLD = object()
+# Python's code objects of generated texts, by (text, name, mode), for the process: a rulebook
+# compiled again after an edit (`mercator check --watch`, an editor's process, a variant beside
+# its base) has most of its texts as before, and Python's compile() was a fifth of a Manila
+# compile. A code object never changes; each Program binds its own functions to it.
+_CODES: dict[tuple[str, str, str], Any] = {}
+CODES_KEPT = 4096         # (about nine rulebooks: the shipped ones have 380-480 texts each)
 
 
 def _int_leaves(v: Any, out: list[int]) -> bool:
@@ -406,7 +412,13 @@ class CodeGen:
     def _code(self, text: str, name: str, mode: str) -> Any:
         """The code object of the generated text (TOO_DEEP if Python refuses it); with the
         native link, the code binding the piece Cython compiled from the same text instead."""
-        code = compile(text, name, mode)
+        key = (text, name, mode)
+        code = _CODES.get(key)
+        if code is None:
+            code = compile(text, name, mode)
+            if len(_CODES) >= CODES_KEPT:
+                _CODES.clear()
+            _CODES[key] = code
         if self.native is not None:
             alias = self.native.piece(text, mode)
             if alias is not None:

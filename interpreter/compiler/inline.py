@@ -11,15 +11,30 @@ from mercator.dsl.graphs import strongly_connected
 INLINE_MAX_NODES = 40    # a fn whose body has at most this many nodes is written inline
 
 
-def calls_of(rb: CheckedRulebook, e: Any) -> list[A.Call]:
-    """The calls of fns in expression e (none if e is None)."""
-    return [n for n in A.walk(e) if isinstance(n, A.Call)
-            and rb.refs.get(id(n), ("",))[0] == "fn"] if e is not None else []
+def calls_of(rb: CheckedRulebook, e: Any) -> tuple[A.Call, ...]:
+    """The calls of fns in expression e (none if e is None), worked out once per expression
+    of the rulebook (the compile asks of each fn's body again and again: `repeated` follows
+    the fns written inline into every body that calls them)."""
+    if e is None:
+        return ()
+    known = rb.derived.get("calls_of")
+    if known is None:
+        known = rb.derived["calls_of"] = {}
+    got = known.get(id(e))
+    if got is None:
+        refs = rb.refs
+        got = known[id(e)] = tuple(n for n in A.walk(e) if isinstance(n, A.Call)
+                                   and refs.get(id(n), ("",))[0] == "fn")
+    return got
 
 
 def fn_calls(rb: CheckedRulebook) -> dict[str, set[str]]:
-    """The fns each fn's body calls."""
-    return {name: {c.name for c in calls_of(rb, b.expr)} for name, b in rb.fns.items()}
+    """The fns each fn's body calls (one table per rulebook: read it, never change it)."""
+    got = rb.derived.get("fn_calls")
+    if got is None:
+        got = rb.derived["fn_calls"] = {name: {c.name for c in calls_of(rb, b.expr)}
+                                        for name, b in rb.fns.items()}
+    return got
 
 
 def recursive(rb: CheckedRulebook) -> set[str]:
