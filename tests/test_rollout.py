@@ -547,9 +547,14 @@ def test_the_memory_keeps_its_tables_so_the_forgetting_lines_clear_the_right_one
     m = Memo(3)
     tables = list(m)
     for i, t in enumerate(tables):
+        if not t:                  # as a fn's code stores a value (codegen._fn_source)
+            m.touched.append(t)
         t[i] = i
+    tables[0].clear()              # (as a forgetting line does: listed, already empty)
+    tables[0][5] = 5
     m.clear()
     assert len(m) == 3 and all(a is b and not a for a, b in zip(m, tables))
+    assert m.touched == []
     prog = program(Path(__file__).parent.parent / "rulebooks" / "manila.rules")  # (3 fns)
     prog.playout(prog.new_game(3, 0), random.Random(0))
     ro = prog._rollout

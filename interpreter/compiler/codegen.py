@@ -366,6 +366,7 @@ class CodeGen:
             return src + (f"    m = _MEMO[0]\n    if m is None:\n        {pre}return {body}\n"
                           f"    d = m[{i}]\n"
                           f"    r = d.get({key}, _NO)\n    if r is _NO:\n"
+                          f"        if not d: m.touched.append(d)\n"
                           f"        {pre}r = d[{key}] = {body}\n    return r\n")
         return src + f"    {pre}return {body}\n"
 
