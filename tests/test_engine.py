@@ -484,3 +484,40 @@ def test_values_built_from_state_do_not_share_it(build: str, change: str) -> Non
     s = prog.new_game(2, 0)
     assert s.over
     assert prog.get(s, "hand", 0) == [1] and prog.get(s, "hand", 1) == [1]
+
+
+def test_a_fn_called_as_a_statement_runs_for_its_errors_alone() -> None:
+    """`f(x)` as a statement (a fn, not a proc): its value is dropped, the state unchanged, but
+    a rule failing inside it stops the game at the statement, every way the game runs."""
+    prog = program("""
+player { coins: int = 3 }
+fn share(p: player, k: int) -> int = p.coins / k
+round r limit 2 { phase a {
+  for p in players {
+    share(p, 1)
+    let k = choose p one of [0, 1, 2]
+    share(p, k)
+    p.coins += k
+  }
+} }
+score p: p.coins
+""")
+    s = prog.new_game(2, 0)
+    prog.apply(s, "2")                      # share(P1, 2): dropped, nothing changes
+    assert [pl[0] for pl in s.players] == [5, 3]
+    prog.apply(s, "1")
+    prog.apply(s, "1")
+    assert [pl[0] for pl in s.players] == [6, 4]
+    with pytest.raises(MercatorRuntimeError) as err:
+        prog.apply(s, "0")                  # share(P2, 0): a division by zero, at the statement
+    assert "division by zero" in str(err.value) and ":9:" in str(err.value.span)
+    class Zero:                             # draws the first option: 0
+        def randrange(self, n: int) -> int:
+            return 0
+    for narrate in (False, True):           # the compiled rollout, and the VM with narration
+        s = prog.new_game(2, 0, narrate=narrate)
+        for c in ("2", "1", "1"):
+            prog.apply(s, c)
+        with pytest.raises(MercatorRuntimeError) as again:
+            prog.playout(s, Zero())
+        assert "division by zero" in str(again.value) and ":9:" in str(again.value.span)
