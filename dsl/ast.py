@@ -1000,3 +1000,4 @@ def _repr(self: Any) -> str:
 for _cls in list(globals().values()):
     if isinstance(_cls, type) and _cls.__module__ == __name__ and attrs.has(_cls):
         setattr(_cls, "__repr__", _repr)
+del _cls
