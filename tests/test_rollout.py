@@ -517,26 +517,35 @@ score p: p.gold
 """
 
 
-def test_calls_know_their_chain_and_whether_they_may_stop() -> None:
-    """The rollout's call graph: the longest chain of calls each body starts (a recursive
-    one: unbounded, so its calls keep the depth check), and whether it may stop the rollout
-    or end the game (so its callers set their pc before calling it)."""
-    prog = program_text(CALLS)
-    s = prog.new_game(2, 0)
-    prog.playout(s, random.Random(0))
+def test_calls_past_the_nesting_limit_run_in_the_vm_and_play_the_vms_game() -> None:
+    """Every compiled call checks the stack's depth: a recursion deeper than MAX_NEST (here
+    countdown 3 and 100 deep, asking a choice at the bottom and ending the game from a proc)
+    goes on in the VM loop, Python's own stack untouched, and the game is the VM's, choice for
+    choice, from the start and from every decision."""
+    from test_playout import same
+    from mercator.interpreter.compiler.rollout import MAX_NEST
+    prog = program_text(CALLS.replace("countdown(p, 3)", "countdown(p, 3)\n      "
+                                      "countdown(p, 100)\n      asks(p)"))
+    assert 100 > MAX_NEST
+    for seed in range(4):
+        a, b = prog.new_game(2, seed), prog.new_game(2, seed)
+        prog.playout(a, random.Random(seed))
+        by_apply(prog, b, random.Random(seed))
+        same(a, b)
+        for k in range(len(b.history)):      # a rollout begun at each decision
+            c = prog.new_game(2, seed)
+            for i in b.history[:k]:
+                prog.apply(c, i)
+            prog.playout(c, random.Random(seed + k))
+            d = prog.new_game(2, seed)
+            for i in b.history[:k]:
+                prog.apply(d, i)
+            by_apply(prog, d, random.Random(seed + k))
+            same(c, d)
     ro = prog._rollout
     assert ro is not None
-    pid = prog.proc_id
-    assert ro.chain[pid["leaf"]] == 1 and ro.chain[pid["middle"]] == 2
-    assert ro.chain[pid["calls_asks"]] == 3 and ro.chain[pid["asks"]] == 1
-    assert ro.chain[pid["countdown"]] == float("inf")
-    assert not ro.suspends[pid["leaf"]] and not ro.suspends[pid["middle"]]
-    assert ro.suspends[pid["asks"]] and ro.suspends[pid["calls_asks"]]
-    assert ro.suspends[pid["ends"]] and ro.suspends[pid["countdown"]]
     phase = ro.sources[f"RB{prog.body_id[('phase', 'main')]}"]
-    assert f"if len(s.stack) > 60: _deep(s, _nf)" in phase    # countdown's call
-    middle = ro.sources[f"RB{pid['middle']}"]
-    assert "fr[1] =" not in middle and "len(s.stack)" not in middle
+    assert phase.count(f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)") == 5
 
 
 def test_the_memory_keeps_its_tables_so_the_forgetting_lines_clear_the_right_ones() -> None:

@@ -41,7 +41,6 @@ from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from mercator.dsl import ast as A
-from mercator.dsl.graphs import post_order
 from mercator.dsl.types import strip_opt
 from mercator.interpreter.compiler.actions import Actions
 from mercator.interpreter.compiler.codegen import TOO_DEEP, hoist_fields, hoist_state
@@ -61,7 +60,6 @@ if TYPE_CHECKING:
     from mercator.interpreter.engine.state import State
 
 MAX_NEST = 60      # frames on the state's stack beyond which bodies run in the VM loop
-SHALLOW_CHAIN = 16  # a call starting no longer chain of calls than this skips the depth check
 
 
 class Stop(Exception):
@@ -73,43 +71,6 @@ class Over(Exception):
 
 
 _STOP, _OVER = Stop(), Over()
-
-
-def _call_chains(prog: "Program", compilers: list["BodyCompiler"]
-                 ) -> tuple[dict[int, float], dict[int, bool]]:
-    """Per body, the longest chain of direct proc calls it can start (1: it calls none; inf:
-    it can reach a recursive call), and whether running it may stop the rollout or end the
-    game (it, or a proc it calls, has a statement other than those that never suspend, a
-    call, `if`, a loop, `break`, `return` and `log`; a recursive body is taken to). A
-    compiled call of a body whose chain is at most SHALLOW_CHAIN skips the check of the
-    stack's depth (Python's own stack cannot overflow by it; drain checks what triggers and
-    actions push); a call of one that never stops does not set the caller's pc first."""
-    callees: dict[int, set[int]] = {}
-    own: dict[int, bool] = {}
-    for bid, bc in enumerate(compilers, 1):
-        out: set[int] = set()
-        stops = False
-        w = _BodyFuser(prog, bc)
-        blocks = [bc.top]
-        while blocks:
-            for st in blocks.pop().stmts:
-                name = _proc_call(prog.rb, st)
-                if name is not None:
-                    out.add(prog.proc_id[name])
-                elif isinstance(st, A.EndGame) or not (isinstance(st, WHOLE) or w.fusable(st)):
-                    stops = True
-                blocks.extend(blocks_of(st))
-        callees[bid], own[bid] = out, stops
-    # callees before their callers, without recursion (a chain may be as long as the rulebook,
-    # MAX_PROC_DEPTH procs and more, far past Python's own stack); a callee not done yet is on
-    # the path: a cycle (an infinite chain, and one that may stop)
-    chain: dict[int, float] = {}
-    reaches: dict[int, bool] = {}
-    for bid, _ in post_order(callees, callees):
-        called = callees.get(bid, ())
-        chain[bid] = 1 + max((chain.get(c, float("inf")) for c in called), default=0)
-        reaches[bid] = own[bid] or any(reaches.get(c, True) for c in called)
-    return chain, reaches
 
 
 def _proc_call(rb: Any, st: Any) -> Optional[str]:
@@ -193,7 +154,6 @@ class Rollout:
             wrapped = [self._wrap(op) for op in ops]
             self.codes.append(cast(Fused, prog.fused).fast_ops(bc, wrapped,
                                                                 state_changing_pcs(bc)))
-        self.chain, self.suspends = _call_chains(prog, compilers)
         for bid, bc in enumerate(compilers, 1):
             w = _Writer(prog, bc, f"RB{bid}", self)
             self.bodies.append(self._define(w, bid, w.source))
@@ -694,13 +654,9 @@ class _Writer(_BodyFuser):
             return False
         call, ret = (st, -1) if isinstance(st, A.CallStmt) else (st.rhs, self.rb.refs[id(st)])
         pc = self.bc.pc_of[id(st)]
-        # (unless the callee may stop, nothing reads this frame's pc before it sets it)
-        bid = self.push(pc, call, ret, self.ro.suspends[self.p.proc_id[call.name]])
-        if self.ro.chain[bid] > SHALLOW_CHAIN:     # (recursive, or a long chain of calls)
-            self.line(pc, f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
-            self.line(pc, f"else: RB{bid}(s, _nf)")
-        else:
-            self.line(pc, f"RB{bid}(s, _nf)")
+        bid = self.push(pc, call, ret, True)
+        self.line(pc, f"if len(s.stack) > {MAX_NEST}: _deep(s, _nf)")
+        self.line(pc, f"else: RB{bid}(s, _nf)")
         return True
 
     def w_Log(self, st: A.Log) -> None:
