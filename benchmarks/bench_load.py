@@ -38,6 +38,9 @@ Then, per file (issue 37, checking at editor speed), one row for each of those f
   `mercator check` does): the cost of one check in a process an editor keeps open; "in-proc,
   mid": the same with the comment line in the middle of the file instead of at its end (what
   follows it moves down a line);
+- served, edited: as "check, edited", with `mercator check --server` running (started in the
+  same environment, so it serves those commands; its first check, cold, among the untimed
+  warm-up runs): each command asks it for the edited file's outcome and prints it;
 - watch, edited: `mercator check --watch FILE` kept running on the temporary copy: --repeat
   times a new comment line is added to FILE and the time the next check took is read from the
   line it prints ("checked in N ms"; the wait for it to notice the change is not counted);
@@ -343,7 +346,7 @@ def per_file(args: argparse.Namespace, checkout: str, env: dict[str, str], py: s
     print(f"\nper file: `mercator check FILE`, wall of a fresh process (median of {args.repeat} "
           f"after {args.warmup} untimed); edited = a new comment line added before each run; "
           f"in-process = median of {args.repeat} edited checks in one warm process")
-    heads = ["check", "edited", "in-process", "in-proc, mid", "watch", "watch, mid"]
+    heads = ["check", "edited", "served", "in-process", "in-proc, mid", "watch", "watch, mid"]
     print(f"{'file':48s} " + " ".join(f"{h:>12s}" for h in heads))
     cli = [py, "-m", f"{PKG}interpreter.cli", "check"]
     with tempfile.TemporaryDirectory(prefix="bench_load_edit_") as copy:
@@ -352,9 +355,10 @@ def per_file(args: argparse.Namespace, checkout: str, env: dict[str, str], py: s
             cells = []
             try:
                 if args.warm_only:
-                    cells += ["-", "-"]
+                    cells += ["-", "-", "-"]
                 else:
                     cells += fresh_checks(args, checkout, copy, env, cli, path)
+                    cells.append(served(args, copy, env, cli, path))
                 _, inner, _ = measure([py, "-c", CHECK_IN_PROCESS, str(args.repeat), path],
                                       checkout, env, 1, 0, args.cold_cache, args.no_bytecode)
                 cells += [ms(x) for x in inner]
@@ -381,6 +385,36 @@ def fresh_checks(args: argparse.Namespace, checkout: str, copy: str, env: dict[s
         if k >= args.warmup:
             walls.append(dt)
     return cells + [ms(statistics.median(walls))]
+
+
+def served(args: argparse.Namespace, copy: str, env: dict[str, str], cli: list[str],
+           path: str) -> str:
+    """The cell of `mercator check FILE` in fresh processes with a check server running (`check
+    --server`, started here in the same environment, its first check untimed among the warm-up
+    runs), a comment line added to the copy before each run; '-' for a checkout without
+    --server."""
+    proc = subprocess.Popen(cli + ["--server", "--idle", "10"], cwd=copy, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline() if proc.stderr is not None else ""
+        if "ready" not in first and "already running" not in first:
+            return "-"
+        edited = os.path.join(copy, path)
+        walls = []
+        for k in range(args.warmup + args.repeat):
+            with open(edited, "a", encoding="utf-8") as f:
+                f.write(f"\n# served edit {k}\n")
+            dt, _ = run(cli + [path], copy, env, False, args.no_bytecode)
+            if k >= args.warmup:
+                walls.append(dt)
+        return ms(statistics.median(walls))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def watched(argv: list[str], cwd: str, env: dict[str, str], path: str,

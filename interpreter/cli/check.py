@@ -63,6 +63,41 @@ def outcome(res: Any) -> dict[str, Any]:
     return {"diags": diags, "game": res.rulebook is not None, "compile": problem}
 
 
+class LoadFailed(Exception):
+    """The loader raised (Mercator's own mistake): its exception's name and message."""
+
+
+def afresh(path: str, root: Optional[str], looked: Optional[list[Any]] = None,
+           kept: bool = False) -> tuple[dict[str, Any], Any]:
+    """(outcome, the loaded file) of checking `path` afresh, the outcome kept in the per-user
+    cache `root` (if not None). With `looked` (--watch), every look the loader made at the
+    disk is added to it; with `looked` or `kept` (--watch, a check server), the parse is kept
+    in this process only, so that the next edit is parsed here in its changed declarations."""
+    from mercator.dsl.loader import asts_in_process_only, load, looks_again, recording_reads
+    try:
+        with recording_reads() as looks:
+            if looked is None and not kept:
+                res = load(path)
+            else:
+                with asts_in_process_only():
+                    res = load(path)
+    except Exception as exc:  # noqa: BLE001 - reported by the caller, located at the file
+        raise LoadFailed(f"{type(exc).__name__}: {exc}") from exc
+    got = outcome(res)
+    if looked is not None:
+        looked.extend(looks)
+    check_cache.put(root, path, [p for _, p, _ in looks], lambda: looks_again(looks), got)
+    return got, res
+
+
+def server(args: Union["argparse.Namespace", SimpleNamespace]) -> int:
+    """`check --server`: serve the checks of later `mercator check` commands (check_server.py)
+    until idle for --idle minutes."""
+    from mercator.interpreter.cli.check_server import log_line, serve
+    root = check_cache.cache_dir()
+    return serve(root, args.idle, lambda path: afresh(path, root, kept=True)[0], log_line)
+
+
 def watch(args: Union["argparse.Namespace", SimpleNamespace]) -> int:
     """`check --watch`: check the files, then again each time a file those checks looked at
     (the files, what they use, a variant's base, a file that could not be read) changes, until
@@ -93,6 +128,24 @@ def cmd_check(args: Union["argparse.Namespace", SimpleNamespace],
     """Check rulebooks; print 'PATH: OK' or the diagnostics, then a summary (args: the check
     command's arguments, parsed by main.py or made by quick). With `looked`, every look the
     loader made at the disk is added to it and the per-user cache is left alone (--watch)."""
+    if getattr(args, "server", False) or getattr(args, "idle", None) is not None:
+        from mercator.interpreter.cli.common import UsageError
+        if not getattr(args, "server", False):
+            raise UsageError("--idle goes with --server", "mercator check --server --idle 60")
+        others = [f for f, on in (("PATH", args.paths), ("--watch", args.watch),
+                                  ("--explore", args.explore), ("--no-cache", args.no_cache),
+                                  ("--verbose", args.verbose)) if on]
+        if others:
+            raise UsageError(f"--server takes no {others[0]}: it checks the files later "
+                             "`mercator check` commands name",
+                             "mercator check --server &   (then: mercator check FILE)")
+        if args.idle is None:
+            from mercator.interpreter.cli.check_server import IDLE_MINUTES
+            args.idle = IDLE_MINUTES
+        return server(args)
+    if not args.paths:
+        from mercator.interpreter.cli.common import UsageError
+        raise UsageError("check needs at least one PATH", "mercator check rulebooks/manila.rules")
     if getattr(args, "watch", False) and looked is None:
         if args.explore:
             from mercator.interpreter.cli.common import UsageError
@@ -112,26 +165,17 @@ def cmd_check(args: Union["argparse.Namespace", SimpleNamespace],
             n_missing += 1
             continue
         got, res = check_cache.get(root, path), None
+        if got is None and root is not None:     # a check server's answer (check_server.py)
+            from mercator.interpreter.cli.check_server import ask
+            got = ask(root, path)
         if got is None:
-            from mercator.dsl.loader import asts_in_process_only, load, looks_again, \
-                recording_reads
             try:
-                with recording_reads() as looks:
-                    if looked is None:
-                        res = load(path)
-                    else:                     # --watch: the next check parses the edit here
-                        with asts_in_process_only():
-                            res = load(path)
-            except Exception as exc:  # the checker must never show a traceback for any input
-                err(f"{path}: error: the checker failed on this file ({type(exc).__name__}: "
-                    f"{exc}); please report it")
+                got, res = afresh(path, root, looked)
+            except LoadFailed as exc:  # the checker must never show a traceback for any input
+                err(f"{path}: error: the checker failed on this file ({exc}); please report it")
                 n_bad += 1
                 errors += 1
                 continue
-            got = outcome(res)
-            if looked is not None:
-                looked.extend(looks)
-            check_cache.put(root, path, [p for _, p, _ in looks], lambda: looks_again(looks), got)
         diags = [d for d in got["diags"] if args.verbose or d[0] != "info"]
         e = sum(d[0] == "error" for d in diags)
         w = sum(d[0] == "warning" for d in diags)
