@@ -14,6 +14,7 @@ import sys
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+from mercator.dsl.errors import MercatorError
 from mercator.interpreter.cli import check_cache
 from mercator.interpreter.cli.output import (EXIT_INTERRUPTED, EXIT_OK, EXIT_RULES, EXIT_USAGE,
                                              _err_raw, color_ok, err, out, plural)
@@ -63,7 +64,7 @@ def outcome(res: Any) -> dict[str, Any]:
     return {"diags": diags, "game": res.rulebook is not None, "compile": problem}
 
 
-class LoadFailed(Exception):
+class LoadFailed(MercatorError):
     """The loader raised (Mercator's own mistake): its exception's name and message."""
 
 
