@@ -129,7 +129,7 @@ class Actions:
         for fr in s.stack:
             if fr[0] in ids:
                 return []
-        offer = self.offer_for(len(s.players))
+        offer = self._offers.get(len(s.players)) or self.offer_for(len(s.players))
         try:
             return offer(s, who)
         except RUN_FAILURES as exc:

@@ -251,10 +251,21 @@ class Program:
         if s.failed:
             raise StateUnusable(s.failed)
         node = s.pending
-        if isinstance(node, Terminal) or node is None:
-            raise IllegalChoice("the game is over; no choice can be applied")
-        idx = self.resolve_choice(node, choice)
-        value, action = _picked(node, idx)
+        if node.__class__ is Decision and choice.__class__ is int and 0 <= choice < node.count:
+            idx = choice           # (most often: _picked and resolve_choice written out)
+            i = idx - 1 if node.allow_pass else idx
+            if i < 0:
+                value, action = None, None
+            elif i < len(node.values):
+                value, action = node.values[i], None
+            else:
+                _, bid, args = node.actions[i - len(node.values)]
+                value, action = None, (bid, args)
+        else:
+            if isinstance(node, Terminal) or node is None:
+                raise IllegalChoice("the game is over; no choice can be applied")
+            idx = self.resolve_choice(node, choice)
+            value, action = _picked(node, idx)
         if s.narrate:
             self._announce(s, node, idx, value, action)
         s.history.append(idx)
@@ -345,13 +356,13 @@ class Program:
         # fns' values are remembered only during ops that keep the state (interpreter/memo.py),
         # in one memory for the program (runs never nest), emptied as each run begins
         memo = self.memo
-        if memo is not None:
+        if memo is not None and memo.touched:
             memo.clear()
         keep, memo_on = self.fused.keep_state, self.ex.memo_on
         n = 0
         on = False                 # is the memory switched on (memo_on[0] is memo)?
         meter = limits.METER       # steps left, shared with the generated code's loops
-        limits.start(budget)
+        meter[0] = limits.BUDGET[0] = budget        # (limits.start, written out)
         try:
             while True:
                 fr = stack[-1]
@@ -365,7 +376,8 @@ class Program:
                 else:
                     if on:             # (values are remembered only while it is on)
                         memo_on[0], on = None, False
-                        memo.clear()
+                        if memo.touched:
+                            memo.clear()
                     r = op(s, fr)
                 if r is not None:
                     s.steps += n
@@ -377,7 +389,8 @@ class Program:
             raise self._failure(s, exc) from None
         finally:
             memo_on[0] = None
-            limits.start(budget)   # what runs outside (scores, invariants) has a budget too
+            # what runs outside (scores, invariants) has a budget too (limits.start)
+            meter[0] = limits.BUDGET[0] = budget
 
     def _failure(self, s: State, exc: BaseException) -> RuleError:
         """The located RuleError for an exception raised while ops ran; an exception that is
