@@ -12,6 +12,9 @@ For the same rulebook and player count, `--games` games (seeds 0 ..) of uniforml
               one id at a time, the way the adapters do (interpreter/engine/encoding.py
               ActionCodec.menu; on a checkout without menus, its sequences, legal_ids and
               take, through a wrapper that costs it two calls a step);
+- chance      the engine line with chance as steps (explicit_chance=True: each roll, draw and
+              shuffle step a chance node, an outcome picked at random, each alike), as the
+              openspiel line has it; decisions counted, not chance steps (other games again);
 - openspiel   pyspiel states of interpreter/research/openspiel.py: legal_actions() or
               chance_outcomes() then apply_action(), a random one, to the end (chance as nodes,
               narration on, as OpenSpiel needs for information states);
@@ -113,6 +116,24 @@ def engine(prog, players: int, games: int) -> tuple[int, int, float]:
         while not s.over:
             prog.apply(s, rng.randrange(s.pending.count))
             dec += 1
+    return dec, dec, clock() - t
+
+
+def engine_chance(prog, players: int, games: int) -> tuple[int, int, float]:
+    """The apply loop with chance as steps (explicit_chance=True), as OpenSpiel's games have
+    it: a random option index at a decision, a random outcome (each alike, as the openspiel
+    line picks them) at a chance node; only decisions counted."""
+    from mercator.interpreter.engine.nodes import Chance
+    t = clock()
+    dec = 0
+    for g in range(games):
+        s = prog.new_game(players, g, explicit_chance=True)
+        rng = random.Random(g)
+        while not s.over:
+            node = s.pending
+            prog.apply(s, rng.randrange(len(node.values) if node.__class__ is Chance
+                                        else node.count))
+            dec += node.__class__ is not Chance
     return dec, dec, clock() - t
 
 
@@ -238,6 +259,7 @@ def main() -> int:
     paths = [("engine", lambda: engine(prog, a.players, a.games)),
              ("same games", lambda: replayed(prog, a.players, a.games)),
              ("engine+ids", lambda: engine_ids(prog, a.players, a.games)),
+             ("chance", lambda: engine_chance(prog, a.players, a.games)),
              ("openspiel", lambda: openspiel(a.rulebook, a.players, a.games)),
              ("pettingzoo", lambda: pettingzoo(a.rulebook, a.players, a.games))]
     best: dict[str, tuple[int, int, float]] = {}
