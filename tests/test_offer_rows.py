@@ -214,6 +214,51 @@ def test_the_offer_being_built_is_shown_to_its_maker_alone() -> None:
         assert "your offer so far" not in screen and "gives 5 ducats" not in screen
 
 
+def test_the_offer_being_built_is_written_when_read_and_says_what_it_said_then() -> None:
+    """A node's draft is written only when read (a search's worlds narrate and never read
+    it), from what the draft and the state were at that step: a clone sharing the node reads
+    the same words after the original has gone on and added to the offer, as a node whose
+    text was written at once does; and a draft that is never read is never written."""
+    from mercator.interpreter.engine import deals
+    prog = genoa_program()
+    g = Game(prog)
+    g.give_goods(1, "silk")
+    g.start("r2c4")
+    g.passes(0)
+    g.do(1, "post an offer")
+    g.do(1, "about city_hall")
+    g.do(1, "add 5 ducats")
+    twin = g.s.clone()
+    node = g.s.pending
+    assert twin.pending is node                 # (clones share the pending node)
+    written: list[int] = []
+    words = deals.DealSpec._draft_words
+
+    def counting(self: deals.DealSpec, d: list) -> str:
+        written.append(1)
+        return words(self, d)
+    deals.DealSpec._draft_words = counting  # type: ignore[method-assign]
+    try:
+        g.do(1, "add silk")                     # the original goes on: its draft changes
+        assert written == []                    # (neither node's text written yet)
+        assert node.draft == "your offer so far: to P1 about city_hall: gives 5 ducats"
+        assert twin.pending.draft == node.draft and written == [1]
+        assert g.s.pending.draft == \
+            "your offer so far: to P1 about city_hall: gives 5 ducats + silk"
+        assert node.draft and written == [1, 1]     # (written once: kept)
+        # the same words as a game that read every draft as it came
+        fresh = Game(prog)
+        fresh.give_goods(1, "silk")
+        fresh.start("r2c4")
+        fresh.passes(0)
+        for step in ("post an offer", "about city_hall", "add 5 ducats"):
+            fresh.do(1, step)
+            assert fresh.s.pending.draft is not None
+        assert fresh.s.pending.draft == node.draft
+    finally:
+        deals.DealSpec._draft_words = words  # type: ignore[method-assign]
+
+
 def test_each_step_of_a_deal_says_what_it_does() -> None:
     """Issue 39, finding 9: the buttons of Genoa's negotiation say what each does (the deal
     construct's steps, the same in every rulebook: docs/language.md §4.17)."""

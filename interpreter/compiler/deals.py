@@ -140,7 +140,7 @@ def compile_deal(bc: "BodyCompiler", s: A.Deal) -> None:
             # seats see the posted offer, or the cancel, and nothing in between)
             d.prompt_parts = [[prompt, [who]]]
             d.private = spec.private_steps(W, labeller)
-            d.draft = spec.draft_text(st, L, who, W[DRAFT])
+            d.draft = spec.draft_later(st, L, who, W[DRAFT])   # (written when first read)
         return d
 
     def full(st: Any, L: list, W: list) -> Decision:

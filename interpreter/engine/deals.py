@@ -90,10 +90,28 @@ class DealSpec:
         body = "; ".join(f"{verbs[t]} {self.bundle_text(o[at[t]])}" for t in self.terms)
         return f"{head}: {body}"
 
-    def draft_text(self, st: Any, L: list, who: int, d: list) -> str:
+    def draft_later(self, st: Any, L: list, who: int, d: list) -> Callable[[], str]:
         """The offer `who` is building, as far as it goes, for his eyes only ('your offer so
         far: to P2 about harbour: gives 5 ducats'), and at the last step why it cannot be
-        posted as it stands, if it cannot."""
+        posted as it stands, if it cannot: a function of no arguments that writes that text
+        when called (a node's draft: most are never read). What depends on the state is
+        worked out now, the words later from a copy of the draft, so it says the same whenever
+        it is called, whatever happens to the state (or a clone sharing the node) after."""
+        stage = d[D_STAGE]
+        k = stage - 2
+        why = ""
+        if 0 <= k < len(self.terms) and self.last_stage(st, L, who, d, k):
+            o = self.make_offer(st, who, d, False)
+            if not self.rule("valid", st, L, o, True):
+                why = " · it cannot be posted as it stands: the rules' 'valid' does not hold"
+            elif not self.promise_covered(st, L, o):
+                why = (" · it cannot be posted as it stands: it promises more than the "
+                       "proceeds")
+        d = deep_copy(d)
+        return lambda: self._draft_words(d) + why
+
+    def _draft_words(self, d: list) -> str:
+        """'your offer so far: ...' of draft d (draft_later)."""
         at = self.at
         bits = []
         if d[D_TAKER] is not None and d[D_TAKER] >= 0:
@@ -105,16 +123,7 @@ class DealSpec:
         verbs = {"give": "gives", "get": "gets", "promise": "promises"}
         body = "; ".join(f"{verbs[t]} {self.bundle_text(d[D_BUNDLE + TERMS.index(t)])}"
                          for k, t in enumerate(self.terms) if k <= stage - 2)
-        text = f"your offer so far: {head}" + (f": {body}" if body else "")
-        k = stage - 2
-        if 0 <= k < len(self.terms) and self.last_stage(st, L, who, d, k):
-            o = self.make_offer(st, who, d, False)
-            if not self.rule("valid", st, L, o, True):
-                text += " · it cannot be posted as it stands: the rules' 'valid' does not hold"
-            elif not self.promise_covered(st, L, o):
-                text += (" · it cannot be posted as it stands: it promises more than the "
-                         "proceeds")
-        return text
+        return f"your offer so far: {head}" + (f": {body}" if body else "")
 
     def rule(self, kind: str, st: Any, L: list, o: list, default: Any) -> Any:
         """A clause's value for offer o (`default` when the deal has no such clause)."""

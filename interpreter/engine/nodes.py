@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 import attrs
 
@@ -23,7 +23,7 @@ class Decision:
 
     __slots__ = ("player", "values", "labeller", "allow_pass", "prompt", "actions", "simultaneous",
                  "commit", "span", "_options", "prompt_parts", "vis", "vtype", "private",
-                 "draft", "count")
+                 "_draft", "count")
 
     def __init__(self, player: int, values: list, labeller: Callable[[Any], str], allow_pass: bool,
                  prompt: str, actions: list, simultaneous: bool,
@@ -52,8 +52,22 @@ class Decision:
         # None: every value is announced by `vis`
         self.private: Optional[Callable[[Any], bool]] = None
         # with narration, at a step of building a deal's offer: the offer so far, for the
-        # chooser's eyes only (engine/deals.py, DealSpec.draft_text)
-        self.draft: Optional[str] = None
+        # chooser's eyes only (engine/deals.py, DealSpec.draft_later); set as a function of no
+        # arguments, it is made when first read (most nodes' never is: a search's worlds)
+        self._draft: Union[None, str, Callable[[], str]] = None
+
+    @property
+    def draft(self) -> Optional[str]:
+        """With narration, at a step of building a deal's offer: the offer so far, for the
+        chooser's eyes only; else None."""
+        d = self._draft
+        if d is not None and not isinstance(d, str):
+            d = self._draft = d()
+        return d
+
+    @draft.setter
+    def draft(self, text: Union[None, str, Callable[[], str]]) -> None:
+        self._draft = text
 
     @property
     def options(self) -> list[Option]:
