@@ -73,6 +73,9 @@ class DealSpec:
         self.closer = closer          # the seat who may close the window in his turn
         self.close, self.close_type = close, close_type   # what he closes it with
         self.accepts = accepts        # how many offers one window may see accepted (None: 1)
+        # what options() last found of a draft at a bundle step: (the draft, the step, why it
+        # may not be posted or ""), read once by draft_later
+        self._seen: Optional[tuple[list, int, str]] = None
 
     # -- offers
     def bundle_text(self, b: list) -> str:
@@ -97,18 +100,25 @@ class DealSpec:
         when called (a node's draft: most are never read). What depends on the state is
         worked out now, the words later from a copy of the draft, so it says the same whenever
         it is called, whatever happens to the state (or a clone sharing the node) after."""
-        stage = d[D_STAGE]
-        k = stage - 2
-        why = ""
-        if 0 <= k < len(self.terms) and self.last_stage(st, L, who, d, k):
-            o = self.make_offer(st, who, d, False)
-            if not self.rule("valid", st, L, o, True):
-                why = " · it cannot be posted as it stands: the rules' 'valid' does not hold"
-            elif not self.promise_covered(st, L, o):
-                why = (" · it cannot be posted as it stands: it promises more than the "
-                       "proceeds")
+        k = d[D_STAGE] - 2
+        seen, self._seen = self._seen, None
+        if seen is not None and seen[0] is d and seen[1] == k:
+            why = seen[2]                     # (options() has just worked it out)
+        else:
+            why = self._unpostable(st, L, who, d) if 0 <= k < len(self.terms) and \
+                self.last_stage(st, L, who, d, k) else ""
         d = deep_copy(d)
-        return lambda: self._draft_words(d) + why
+        return lambda: self._draft_words(d) + (
+            f" · it cannot be posted as it stands: {why}" if why else "")
+
+    def _unpostable(self, st: Any, L: list, who: int, d: list) -> str:
+        """Why the finished draft d of `who` may not be posted ("" when it may: postable)."""
+        o = self.make_offer(st, who, d, False)
+        if not self.rule("valid", st, L, o, True):
+            return "the rules' 'valid' does not hold"
+        if not self.promise_covered(st, L, o):
+            return "it promises more than the proceeds"
+        return ""
 
     def _draft_words(self, d: list) -> str:
         """'your offer so far: ...' of draft d (draft_later)."""
@@ -305,7 +315,9 @@ class DealSpec:
         term = self.terms[k]
         vals = self.adds(st, L, who, d, k)
         last = self.last_stage(st, L, who, d, k)
-        if not last or self.postable(st, L, self.make_offer(st, who, d, False)):
+        why = self._unpostable(st, L, who, d) if last else ""
+        self._seen = (d, k, why)        # (for draft_later, which the window's decision calls next)
+        if not why:
             vals.append(("done",))
         vals.append(("cancel",))
         verb = {"give": "what you give", "get": "what you ask for",
