@@ -36,7 +36,7 @@ from mercator.interpreter.cli import check_cache
 
 IDLE_MINUTES = 30.0        # a server with no request for this long quits
 CONNECT_TIMEOUT = 1.0      # seconds for the command to reach the server ...
-ANSWER_TIMEOUT = 120.0     # ... and for the server to answer (a large file's check)
+ANSWER_TIMEOUT = 30.0      # ... and for the server to answer (then the command checks the file itself)
 MAX_REQUEST = 1 << 16      # bytes of one request line
 MAX_SOCKET_PATH = 100      # (Linux allows 107 bytes, macOS 103)
 ENV = ("MERCATOR_NATIVE",)  # the environment variables a check reads
