@@ -184,6 +184,19 @@ def test_the_browser_page_shows_genoa_offers_one_line_each() -> None:
     assert f'<div class="offer">{line}</div>' in page
 
 
+def _offering(prog: Program, read: bool = False) -> Game:
+    """A Genoa game at P2's offer to P1 about the city hall, its bundles not begun (P2 holds
+    silk); with `read`, every step's draft read as it comes."""
+    g = Game(prog)
+    g.give_goods(1, "silk")
+    g.start("r2c4")
+    g.passes(0)
+    for step in ("post an offer", "about city_hall"):
+        g.do(1, step)
+        assert not read or g.s.pending.draft is not None
+    return g
+
+
 def test_the_offer_being_built_is_shown_to_its_maker_alone() -> None:
     """Issue 39, finding 9: while P2 builds an offer (seed 000 07–08: offers of ducats, goods,
     cards), his screen says what it holds so far, step by step; no other seat's observation,
@@ -191,12 +204,7 @@ def test_the_offer_being_built_is_shown_to_its_maker_alone() -> None:
     from mercator.interpreter.cli.terminal import options_renderable
     from mercator.interpreter.engine.view import observe
     prog = genoa_program()
-    g = Game(prog)
-    g.give_goods(1, "silk")
-    g.start("r2c4")
-    g.passes(0)
-    g.do(1, "post an offer")
-    g.do(1, "about city_hall")
+    g = _offering(prog)
     node = g.s.pending
     assert node.draft == "your offer so far: to P1 about city_hall: gives nothing"
     g.do(1, "add 5 ducats")
@@ -221,12 +229,7 @@ def test_the_offer_being_built_is_written_when_read_and_says_what_it_said_then()
     text was written at once does; and a draft that is never read is never written."""
     from mercator.interpreter.engine import deals
     prog = genoa_program()
-    g = Game(prog)
-    g.give_goods(1, "silk")
-    g.start("r2c4")
-    g.passes(0)
-    g.do(1, "post an offer")
-    g.do(1, "about city_hall")
+    g = _offering(prog)
     g.do(1, "add 5 ducats")
     twin = g.s.clone()
     node = g.s.pending
@@ -247,13 +250,8 @@ def test_the_offer_being_built_is_written_when_read_and_says_what_it_said_then()
             "your offer so far: to P1 about city_hall: gives 5 ducats + silk"
         assert node.draft and written == [1, 1]     # (written once: kept)
         # the same words as a game that read every draft as it came
-        fresh = Game(prog)
-        fresh.give_goods(1, "silk")
-        fresh.start("r2c4")
-        fresh.passes(0)
-        for step in ("post an offer", "about city_hall", "add 5 ducats"):
-            fresh.do(1, step)
-            assert fresh.s.pending.draft is not None
+        fresh = _offering(prog, read=True)
+        fresh.do(1, "add 5 ducats")
         assert fresh.s.pending.draft == node.draft
     finally:
         deals.DealSpec._draft_words = words  # type: ignore[method-assign]
