@@ -73,8 +73,10 @@ def test_state_free_fns_that_walk_or_recurse_with_keyable_parameters_are_cached(
 
 LISTS = """
 player { got: list<int> }
-fn bumped(xs: list<int>) -> list<int> = [x + 1 for x in xs]
+fn step() -> int = 1
+fn bumped(xs: list<int>) -> list<int> = [x + step() for x in xs]
 fn given(xs: list<int>, n: int) -> list<int> = if n > 0 then xs else [x for x in xs]
+fn plain(xs: list<int>) -> int = count(x > 1 for x in xs)
 round r limit 2 { phase a {
   for p in players {
     let xs = [1, 2]
@@ -82,7 +84,7 @@ round r limit 2 { phase a {
     add 5 to xs
     let b = bumped(xs)
     add 9 to a
-    p.got = a + b + bumped([1, 2]) + given(xs, 1)
+    p.got = a + b + bumped([1, 2]) + given(xs, 1) + [plain(xs)]
   }
 } }
 score p: sum(p.got)
@@ -92,7 +94,9 @@ score p: sum(p.got)
 def test_a_fn_with_a_list_parameter_is_remembered_by_the_list_s_items() -> None:
     """bumped is keyed by the items of its list: the caller's list changed afterwards gives a
     new entry, and changing a value handed out changes neither the entry nor the next call's
-    value. given may hand out its very parameter, so it is not remembered."""
+    value. given may hand out its very parameter, so it is not remembered; plain walks
+    nothing but its argument and calls no fn (its key would cost what computing it does), so
+    it is not remembered either."""
     prog = program(LISTS)
     assert prog.ex.cached == ["bumped"]
     bumped = prog.ex.ns["F_bumped"]
@@ -106,7 +110,7 @@ def test_a_fn_with_a_list_parameter_is_remembered_by_the_list_s_items() -> None:
         while not s.over:
             prog.apply(s, 0)
         for player in (0, 1):
-            assert prog.get(s, "got", player=player) == [2, 3, 9, 2, 3, 6, 2, 3, 1, 2, 5]
+            assert prog.get(s, "got", player=player) == [2, 3, 9, 2, 3, 6, 2, 3, 1, 2, 5, 2]
 
 
 def test_the_switch_turns_the_cache_off(monkeypatch: pytest.MonkeyPatch) -> None:
