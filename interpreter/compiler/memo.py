@@ -103,16 +103,18 @@ def cached_fns(rb: CheckedRulebook, small: set[str], memo: list[str],
         return all(scalar(t) or (t.kind == "list" and bool(t.args) and scalar(t.args[0]))
                    for t in types) and \
             not any(i in parts[n] for i, t in enumerate(types) if not scalar(t))
+
     def own_walks(n: str) -> bool:
         """n calls no fn and walks only its own arguments (Genoa's `completes(ms, y, seen)`):
         its key, their items as tuples, costs about what computing it does, and a search's
         calls seldom repeat one (keeping it made Genoa's search a tenth slower)."""
         b = rb.fns[n]
         nodes = list(A.walk(b.expr))
-        return not any(isinstance(x, A.Call) and rb.refs.get(id(x), ("",))[0] == "fn"
-                       for x in nodes) and \
-            all(rb.refs.get(id(getattr(x, "iter", None)), ("",))[:1] == ("local",) and
-                rb.refs[id(x.iter)][1] < len(b.params) for x in nodes if isinstance(x, WALKS))
+        walked = [rb.refs.get(id(getattr(x, "iter", None)), ("",)) for x in nodes
+                  if isinstance(x, WALKS)]
+        return all(r[0] == "local" and r[1] < len(b.params) for r in walked) and \
+            not any(isinstance(x, A.Call) and rb.refs.get(id(x), ("",))[0] == "fn"
+                    for x in nodes)
     return sorted({n for n in memo if n in free} |
                   {n for n in free & walking if rb.fns[n].expr is not None and keyable(n)
                    and not own_walks(n)})
