@@ -189,6 +189,24 @@ def test_no_server_where_the_socket_path_would_be_too_long(tmp_path: Path) -> No
     assert check(deep, env, "g.rules") == (0, "g.rules: OK\n", "")
 
 
+def test_a_socket_path_that_cannot_be_had_is_a_message(place: tuple[Path, dict[str, str]]
+                                                        ) -> None:
+    """Where the socket should be there is a folder: the server says it cannot listen there
+    (exit 2, no traceback), and the command checks files itself."""
+    top, env = place
+    from mercator.interpreter.cli import check_server
+    os.makedirs(top / "c", mode=0o700, exist_ok=True)
+    code = ("import os, sys\nfrom mercator.interpreter.cli import check_cache, check_server\n"
+            "print(check_server.socket_path(check_cache.cache_dir()))\n")
+    sock = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True).stdout.strip()
+    assert sock.startswith(str(top / "c")) and check_server.MAX_SOCKET_PATH >= len(sock)
+    os.makedirs(sock)
+    code, _, err = check(top, env, "--server")
+    assert code == 2 and "cannot listen at" in err and "Traceback" not in err, err
+    assert check(top, env, "g.rules") == (0, "g.rules: OK\n", "")
+
+
 def test_an_interrupted_server_exits_0() -> None:
     """Ctrl-C (SIGINT, as at a terminal) stops it cleanly too."""
     top = Path(tempfile.mkdtemp(prefix="mcs-", dir="/tmp" if os.path.isdir("/tmp") else None))

@@ -121,12 +121,16 @@ def serve(root: Optional[str], idle_minutes: float, check: Callable[[str], dict[
         return 0
     try:
         os.unlink(sock)                  # (one left by a server that was killed)
-    except FileNotFoundError:
+    except OSError:                      # (none; or not a file: bind says so below)
         pass
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old = os.umask(0o177)                # the socket: this user's only
     try:
         srv.bind(sock)
+    except OSError as exc:
+        srv.close()
+        say(f"error: a check server cannot listen at {sock}: {exc.strerror or exc}")
+        return 2
     finally:
         os.umask(old)
     mine = os.stat(sock).st_ino
