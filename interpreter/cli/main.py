@@ -485,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--server", action="store_true",
                    help="stay open and check the changed files of every later `mercator check "
                         "FILE` of this user (for an editor that runs that command on each "
-                        "change: an edited game's answer then comes three to five times "
+                        "change: an edited game's answer then comes three to four times "
                         "sooner); without a server the command checks the file itself")
     c.add_argument("--idle", type=_minutes_arg, metavar="MINUTES", default=None,
                    help="with --server: quit after this many minutes without a check "
