@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix 
 
 
 class Server:
-    """A `mercator check --server` child and the lines of its log."""
+    """A `mercator check --server` child, ready once made, and the lines of its log."""
 
     def __init__(self, cwd: Path, env: dict[str, str], *flags: str):
         self.proc = subprocess.Popen([sys.executable, "-m", "mercator.interpreter.cli", "check",
@@ -38,6 +38,7 @@ class Server:
         self.lines: "queue.Queue[str]" = queue.Queue()
         threading.Thread(target=lambda: [self.lines.put(x) for x in self.proc.stderr or ()],
                          daemon=True).start()
+        assert "check server ready" in self.line()
 
     def line(self) -> str:
         return self.lines.get(timeout=60)
@@ -81,7 +82,6 @@ def test_a_served_check_prints_what_checking_the_file_itself_prints(
     top, env = place
     server = Server(top, env)
     try:
-        assert "check server ready" in server.line()
         edits = ["", "\n# a comment\n", "\nconst broken = nowhere\n", "\nconst fine = 2\n"]
         text = (top / "g.rules").read_text(encoding="utf-8")
         for k, edit in enumerate(edits):
@@ -112,7 +112,6 @@ def test_what_the_server_cannot_serve_the_command_checks_itself(
     top, env = place
     server = Server(top, env)
     try:
-        assert "check server ready" in server.line()
         sock = next((top / "c").glob("server-*.sock"))
         # a request it cannot read: answered with an error (or not at all), the server goes on
         for junk in (b"not json\n", b'{"cwd": 1}\n', b"\n"):
@@ -141,18 +140,13 @@ def test_what_the_server_cannot_serve_the_command_checks_itself(
     (top / "g.rules").write_text((top / "g.rules").read_text() + "\n# again\n")
     assert check(top, env, "g.rules") == (0, "g.rules: OK\n", "")
     # ... and a new server takes its place
-    server = Server(top, env)
-    try:
-        assert "check server ready" in server.line()
-    finally:
-        assert server.stop() == 0
+    assert Server(top, env).stop() == 0
 
 
 def test_one_server_at_a_time_and_its_flags_alone(place: tuple[Path, dict[str, str]]) -> None:
     top, env = place
     server = Server(top, env)
     try:
-        assert "check server ready" in server.line()
         code, _, err = check(top, env, "--server")
         assert code == 0 and "already running (process " in err, err
     finally:
@@ -173,7 +167,6 @@ def test_an_idle_server_quits_and_takes_its_socket_away(
     top, env = place
     server = Server(top, env, "--idle", "0.02")          # 1.2 seconds
     started = time.monotonic()
-    assert "check server ready" in server.line()
     assert "quits" in server.line()
     assert server.proc.wait(timeout=60) == 0 and time.monotonic() - started < 50
     assert not list((top / "c").glob("*.sock"))
